@@ -1,0 +1,108 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type Type } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { ExternalContextCreator } from '@nestjs/core/helpers/external-context-creator';
+import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
+import { UriTemplate } from '@modelcontextprotocol/server';
+import { McpParamsFactory } from '../context/mcp-params.factory';
+import { McpParamtype } from '../context/mcp-paramtype.enum';
+import { MCP_CONTEXT_TYPE, MCP_OPERATION_METADATA } from '../mcp.constants';
+import type { McpOperationMetadata } from '../interfaces/mcp-operation-options.interface';
+import { isSchemaCandidate } from '../schema/dto-json-schema';
+import { McpOperationRegistry } from './mcp-operation.registry';
+import { promptListing, resourceListing, toolListing } from './operation-listing';
+import type { OperationHandler, RegisteredOperation } from './registered-operation.interface';
+
+/** Finds `@McpTool`, `@McpPrompt` and `@McpResource` methods and registers them with Nest-pipeline handlers. */
+@Injectable()
+export class McpExplorer implements OnApplicationBootstrap {
+  private readonly logger = new Logger('McpModule');
+  private readonly paramsFactory = new McpParamsFactory();
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
+    private readonly contextCreator: ExternalContextCreator,
+    private readonly registry: McpOperationRegistry,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const wrapper of [...this.discovery.getControllers(), ...this.discovery.getProviders()]) {
+      this.exploreWrapper(wrapper);
+    }
+  }
+
+  private exploreWrapper(wrapper: InstanceWrapper): void {
+    const instance = wrapper.instance as Record<string, unknown> | undefined;
+    if (!instance || typeof instance !== 'object') return;
+    const prototype = Object.getPrototypeOf(instance) as object | null;
+    if (!prototype) return;
+    for (const methodName of this.scanner.getAllMethodNames(prototype)) {
+      const method = instance[methodName];
+      if (typeof method !== 'function') continue;
+      const metadata = this.reflector.get<McpOperationMetadata | undefined>(MCP_OPERATION_METADATA, method);
+      if (!metadata) continue;
+      if (!wrapper.isDependencyTreeStatic()) {
+        this.logger.warn(
+          `${wrapper.name}.${methodName}() is not served: MCP operations must live in statically scoped providers`,
+        );
+        continue;
+      }
+      this.registry.register(this.buildOperation(instance, methodName, metadata));
+    }
+  }
+
+  private buildOperation(instance: Record<string, unknown>, methodName: string, metadata: McpOperationMetadata): RegisteredOperation {
+    const className = instance.constructor.name;
+    const site = { className, methodName };
+    const where = `${className}.${methodName}()`;
+    const handler = this.createHandler(instance, methodName);
+    const argsType = this.argsParameterType(instance, methodName);
+    switch (metadata.kind) {
+      case 'tool': {
+        const name = metadata.options.name ?? methodName;
+        return { kind: 'tool', name, site, handler, metadata, listing: toolListing(where, name, metadata.options, argsType) };
+      }
+      case 'prompt': {
+        const name = metadata.options.name ?? methodName;
+        return { kind: 'prompt', name, site, handler, metadata, listing: promptListing(where, name, metadata.options, argsType) };
+      }
+      case 'resource': {
+        const listing = resourceListing(where, metadata.options.name ?? methodName, metadata.options);
+        const template = metadata.options.uriTemplate ? new UriTemplate(metadata.options.uriTemplate) : undefined;
+        const key = metadata.options.uri ?? (metadata.options.uriTemplate as string);
+        return { kind: 'resource', name: key, site, handler, metadata, listing, template };
+      }
+    }
+  }
+
+  private createHandler(instance: Record<string, unknown>, methodName: string): OperationHandler {
+    return this.contextCreator.create(
+      instance as object,
+      instance[methodName] as (...args: unknown[]) => unknown,
+      methodName,
+      ROUTE_ARGS_METADATA,
+      this.paramsFactory,
+      undefined,
+      undefined,
+      { guards: true, interceptors: true, filters: true },
+      MCP_CONTEXT_TYPE,
+    ) as OperationHandler;
+  }
+
+  /** The declared type of the whole-arguments `@McpArgs()` parameter, used to derive a schema. */
+  private argsParameterType(instance: object, methodName: string): Type<unknown> | undefined {
+    const params = (Reflect.getMetadata(ROUTE_ARGS_METADATA, instance.constructor, methodName) ?? {}) as Record<
+      string,
+      { index: number; data?: unknown }
+    >;
+    const argsParam = Object.entries(params).find(
+      ([key, value]) => key.startsWith(`${McpParamtype.ARGS}:`) && value.data === undefined,
+    );
+    if (!argsParam) return undefined;
+    const types = (Reflect.getMetadata('design:paramtypes', instance, methodName) ?? []) as unknown[];
+    const type = types[argsParam[1].index];
+    return isSchemaCandidate(type) ? type : undefined;
+  }
+}

@@ -1,0 +1,15 @@
+import { McpError } from './mcp.error';
+
+/**
+ * Thrown at startup when `McpModule` options are invalid. The message names the option.
+ *
+ * @publicApi
+ */
+export class InvalidModuleOptionsError extends McpError {
+  constructor(
+    readonly option: string,
+    problem: string,
+  ) {
+    super(`Invalid McpModule option "${option}": ${problem}`);
+  }
+}

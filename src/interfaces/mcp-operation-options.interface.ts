@@ -1,0 +1,98 @@
+import type { Type } from '@nestjs/common';
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import type { McpRequestContext } from './mcp-request-context.interface';
+
+/** A JSON Schema object, advertised exactly as written. */
+export type JsonSchemaObject = Record<string, unknown>;
+
+/**
+ * Options of `@McpTool`.
+ *
+ * @publicApi
+ */
+export interface McpToolOptions {
+  /** Tool name (1–64 of `A-Z a-z 0-9 _ . / -`). Defaults to the method name. */
+  name?: string;
+  /** Human-readable title. */
+  title?: string;
+  /** What the tool does; shown to the model. Required and non-empty. */
+  description: string;
+  /**
+   * class-validator DTO describing the arguments; its JSON Schema becomes `inputSchema`.
+   * Defaults to the type of the `@McpArgs()` parameter when that is a class.
+   */
+  input?: Type<unknown>;
+  /** A raw JSON Schema for the arguments, advertised exactly as written (wins over `input`). */
+  inputSchema?: JsonSchemaObject;
+  /** JSON Schema of `structuredContent`. When set, a plain object returned by the tool becomes `structuredContent`. */
+  outputSchema?: JsonSchemaObject;
+  /** Behaviour hints for clients. */
+  annotations?: ToolAnnotations;
+  /** Extra `_meta` advertised with the tool. */
+  _meta?: Record<string, unknown>;
+}
+
+/** One argument of a prompt. @publicApi */
+export interface McpPromptArgument {
+  name: string;
+  description?: string;
+  required?: boolean;
+}
+
+/** Suggests completions for one prompt argument or resource-template variable. @publicApi */
+export type McpCompleter = (
+  value: string,
+  context: { arguments: Record<string, string>; request: McpRequestContext },
+) => string[] | Promise<string[]>;
+
+/**
+ * Options of `@McpPrompt`.
+ *
+ * @publicApi
+ */
+export interface McpPromptOptions {
+  /** Prompt name. Defaults to the method name. */
+  name?: string;
+  title?: string;
+  /** What the prompt is for. Required and non-empty. */
+  description: string;
+  /** Declared arguments. Defaults to the properties of `input` (required ones marked required). */
+  arguments?: McpPromptArgument[];
+  /** class-validator DTO of the arguments (all values arrive as strings). */
+  input?: Type<unknown>;
+  /** Completion providers by argument name, for `completion/complete`. */
+  complete?: Record<string, McpCompleter>;
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * Options of `@McpResource`. Give exactly one of `uri` (a fixed resource, listed by `resources/list`)
+ * or `uriTemplate` (RFC 6570, listed by `resources/templates/list`; its variables reach the method
+ * through `@McpArgs()`).
+ *
+ * @publicApi
+ */
+export interface McpResourceOptions {
+  uri?: string;
+  uriTemplate?: string;
+  /** Resource name. Defaults to the method name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Size in bytes, when known. */
+  size?: number;
+  annotations?: Record<string, unknown>;
+  /** Completion providers by template variable name. */
+  complete?: Record<string, McpCompleter>;
+  _meta?: Record<string, unknown>;
+}
+
+/** Which kind of MCP operation a method serves. */
+export type McpOperationKind = 'tool' | 'prompt' | 'resource';
+
+/** What an operation decorator stores on its method. */
+export type McpOperationMetadata =
+  | { kind: 'tool'; options: McpToolOptions }
+  | { kind: 'prompt'; options: McpPromptOptions }
+  | { kind: 'resource'; options: McpResourceOptions };

@@ -1,0 +1,66 @@
+import type { IncomingMessage } from 'node:http';
+import type { AuthInfo, ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
+
+/** Log levels of `notifications/message`, lowest first. */
+export type McpLogLevel =
+  | 'debug'
+  | 'info'
+  | 'notice'
+  | 'warning'
+  | 'error'
+  | 'critical'
+  | 'alert'
+  | 'emergency';
+
+/**
+ * Sends `notifications/progress` on the request's own response stream. Does nothing when the
+ * request carried no `progressToken`.
+ *
+ * @publicApi
+ */
+export interface McpProgressReporter {
+  /** Whether the client asked for progress (sent a `progressToken`). */
+  readonly enabled: boolean;
+  report(progress: number, total?: number, message?: string): Promise<void>;
+}
+
+/**
+ * Sends `notifications/message` on the request's own response stream, but only at or above the
+ * level the request asked for in `_meta["io.modelcontextprotocol/logLevel"]`; otherwise nothing.
+ *
+ * @publicApi
+ */
+export interface McpRequestLogger {
+  log(level: McpLogLevel, data: unknown, logger?: string): Promise<void>;
+}
+
+/**
+ * Everything an operation may want to know about the MCP request it serves. Injected with
+ * `@McpRequestContext()`, or read from `McpExecutionContext.create(ctx).getRequestContext()`.
+ *
+ * @publicApi
+ */
+export interface McpRequestContext {
+  /** JSON-RPC id of this request (each retry round has its own). */
+  readonly requestId: string | number;
+  /** JSON-RPC method: `tools/call`, `prompts/get` or `resources/read`. */
+  readonly method: string;
+  /** Tool or prompt name, or resource URI. */
+  readonly target: string;
+  /** Protocol revision of the request's envelope. */
+  readonly protocolVersion: string | undefined;
+  /** The client's name and version, when it sent them. */
+  readonly clientInfo: { name: string; version: string } | undefined;
+  /** What the client declared it can do, for this request. */
+  readonly clientCapabilities: ClientCapabilities;
+  /** The request's `_meta`, without the protocol envelope keys. */
+  readonly meta: Record<string, unknown>;
+  /** Aborted when the client goes away or cancels. */
+  readonly signal: AbortSignal;
+  readonly progress: McpProgressReporter;
+  readonly logger: McpRequestLogger;
+  /** The HTTP request that carried this MCP request, and the auth info a preceding middleware set on `req.auth`. */
+  readonly http: { readonly request: IncomingMessage | undefined; readonly authInfo: AuthInfo | undefined };
+  /** The SDK's own per-request context, for what this interface does not cover. */
+  readonly sdk: ServerContext;
+}

@@ -1,0 +1,97 @@
+import type { CacheHint } from '@modelcontextprotocol/server';
+import { InvalidModuleOptionsError } from './errors/invalid-module-options.error';
+import type { McpCacheableMethod, McpModuleOptions } from './interfaces/mcp-module-options.interface';
+import type { JsonBodyLimits } from './transport/json-body-limits';
+
+/** Module options with every default filled in and every value checked. */
+export interface ResolvedMcpOptions {
+  endpoint: string;
+  serverInfo: { name: string; version: string; title?: string };
+  instructions: string | undefined;
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  dnsRebindingProtection: boolean;
+  body: JsonBodyLimits;
+  cacheHints: Record<McpCacheableMethod, CacheHint>;
+  keepAliveMs: number;
+}
+
+const CACHEABLE: McpCacheableMethod[] = [
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+];
+
+function positiveInteger(option: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new InvalidModuleOptionsError(option, `must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+function stringList(option: string, value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string' || entry.trim() === '')) {
+    throw new InvalidModuleOptionsError(option, 'must be an array of non-empty strings');
+  }
+  return value as string[];
+}
+
+function resolveCacheHints(hints: McpModuleOptions['cacheHints']): Record<McpCacheableMethod, CacheHint> {
+  const resolved = {} as Record<McpCacheableMethod, CacheHint>;
+  for (const method of Object.keys(hints ?? {})) {
+    if (!CACHEABLE.includes(method as McpCacheableMethod)) {
+      throw new InvalidModuleOptionsError(`cacheHints.${method}`, `is not a cacheable method (${CACHEABLE.join(', ')})`);
+    }
+  }
+  for (const method of CACHEABLE) {
+    const hint = hints?.[method] ?? { ttlMs: 0, cacheScope: 'private' as const };
+    if (!Number.isSafeInteger(hint.ttlMs) || (hint.ttlMs ?? 0) < 0) {
+      throw new InvalidModuleOptionsError(`cacheHints.${method}.ttlMs`, 'must be an integer >= 0');
+    }
+    if (hint.cacheScope !== 'public' && hint.cacheScope !== 'private') {
+      throw new InvalidModuleOptionsError(`cacheHints.${method}.cacheScope`, 'must be "public" or "private"');
+    }
+    resolved[method] = hint;
+  }
+  return resolved;
+}
+
+/** Fills defaults and validates; throws {@link InvalidModuleOptionsError} naming the first bad option. */
+export function resolveMcpOptions(options: McpModuleOptions = {}, defaultVersion = '0.0.0'): ResolvedMcpOptions {
+  const endpoint = options.endpoint ?? '/mcp';
+  if (typeof endpoint !== 'string' || !/^\/[A-Za-z0-9._~!$&'()*+,;=:@/-]*$/.test(endpoint)) {
+    throw new InvalidModuleOptionsError('endpoint', 'must be an absolute path such as "/mcp"');
+  }
+  const serverInfo = options.serverInfo ?? { name: 'nestjs-mcp', version: defaultVersion };
+  if (typeof serverInfo.name !== 'string' || serverInfo.name === '' || typeof serverInfo.version !== 'string' || serverInfo.version === '') {
+    throw new InvalidModuleOptionsError('serverInfo', 'needs a non-empty "name" and "version"');
+  }
+  if (options.instructions !== undefined && typeof options.instructions !== 'string') {
+    throw new InvalidModuleOptionsError('instructions', 'must be a string');
+  }
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  if (!Number.isSafeInteger(keepAliveMs) || keepAliveMs < 0) {
+    throw new InvalidModuleOptionsError('keepAliveMs', 'must be an integer >= 0');
+  }
+  return {
+    endpoint: endpoint.length > 1 ? endpoint.replace(/\/+$/, '') : endpoint,
+    serverInfo,
+    instructions: options.instructions,
+    allowedHosts: stringList('allowedHosts', options.allowedHosts),
+    allowedOrigins: stringList('allowedOrigins', options.allowedOrigins),
+    dnsRebindingProtection: options.disableDnsRebindingProtection !== true,
+    body: {
+      maxBytes: positiveInteger('maxRequestBodyBytes', options.maxRequestBodyBytes, 4 * 1024 * 1024),
+      maxDepth: positiveInteger('json.maxDepth', options.json?.maxDepth, 64),
+      maxNumberLength: positiveInteger('json.maxNumberLength', options.json?.maxNumberLength, 1024),
+      maxExponent: positiveInteger('json.maxExponent', options.json?.maxExponent, 10_000),
+    },
+    cacheHints: resolveCacheHints(options.cacheHints),
+    keepAliveMs,
+  };
+}

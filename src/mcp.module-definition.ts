@@ -1,0 +1,12 @@
+import { ConfigurableModuleBuilder } from '@nestjs/common';
+import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
+
+export const {
+  ConfigurableModuleClass: McpConfigurableModuleClass,
+  MODULE_OPTIONS_TOKEN: MCP_MODULE_OPTIONS,
+  OPTIONS_TYPE: MCP_OPTIONS_TYPE,
+  ASYNC_OPTIONS_TYPE: MCP_ASYNC_OPTIONS_TYPE,
+} = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })
+  .setClassMethodName('forRoot')
+  .setExtras({ isGlobal: true }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
+  .build();

@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ProtocolError,
+  type CallToolRequest,
+  type CallToolResult,
+  type CompleteRequest,
+  type CompleteResult,
+  type GetPromptRequest,
+  type GetPromptResult,
+  type ListPromptsResult,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ListToolsResult,
+  type ReadResourceRequest,
+  type ReadResourceResult,
+  type Resource,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
+import type { RegisteredOperation, ResourceTemplateListing } from '../discovery/registered-operation.interface';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import type { McpCompleter } from '../interfaces/mcp-operation-options.interface';
+import { mapOperationError } from './operation-error.mapper';
+import { normalizePromptResult, normalizeResourceResult, normalizeToolResult } from './operation-result.normalizer';
+import { createRequestContext } from './request-context.factory';
+import { isInputRequiredResult } from './input-required-wire';
+
+const MAX_COMPLETION_VALUES = 100;
+
+/** Serves each MCP method from the operation registry, through the Nest pipeline. */
+@Injectable()
+export class McpDispatcher {
+  constructor(private readonly registry: McpOperationRegistry) {}
+
+  listTools(): ListToolsResult {
+    return { tools: this.registry.getTools().map((tool) => tool.listing) };
+  }
+
+  listPrompts(): ListPromptsResult {
+    return { prompts: this.registry.getPrompts().map((prompt) => prompt.listing) };
+  }
+
+  listResources(): ListResourcesResult {
+    return { resources: this.registry.getFixedResources().map((resource) => resource.listing as Resource) };
+  }
+
+  listResourceTemplates(): ListResourceTemplatesResult {
+    return {
+      resourceTemplates: this.registry.getTemplateResources().map((resource) => resource.listing as ResourceTemplateListing),
+    };
+  }
+
+  async callTool(request: CallToolRequest, sdk: ServerContext): Promise<CallToolResult> {
+    const { name } = request.params;
+    const tool = this.registry.findTool(name);
+    if (!tool) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+    const args = request.params.arguments ?? {};
+    const outcome = await this.invoke(tool, args, sdk, name);
+    if (outcome.failed) return { content: [{ type: 'text', text: outcome.message }], isError: true };
+    return isInputRequiredResult(outcome.value)
+      ? (outcome.value as unknown as CallToolResult)
+      : normalizeToolResult(outcome.value, tool.listing.outputSchema !== undefined);
+  }
+
+  async getPrompt(request: GetPromptRequest, sdk: ServerContext): Promise<GetPromptResult> {
+    const { name } = request.params;
+    const prompt = this.registry.findPrompt(name);
+    if (!prompt) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
+    const outcome = await this.invoke(prompt, request.params.arguments ?? {}, sdk, name);
+    if (outcome.failed) throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
+    return isInputRequiredResult(outcome.value)
+      ? (outcome.value as unknown as GetPromptResult)
+      : normalizePromptResult(outcome.value);
+  }
+
+  async readResource(request: ReadResourceRequest, sdk: ServerContext): Promise<ReadResourceResult> {
+    const { uri } = request.params;
+    const found = this.registry.findResource(uri);
+    if (!found) throw new ProtocolError(McpErrorCode.InvalidParams, 'Resource not found', { uri });
+    const outcome = await this.invoke(found.resource, found.variables, sdk, uri);
+    if (outcome.failed) throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
+    return isInputRequiredResult(outcome.value)
+      ? (outcome.value as unknown as ReadResourceResult)
+      : normalizeResourceResult(outcome.value, uri, found.resource.metadata.options.mimeType);
+  }
+
+  async complete(request: CompleteRequest, sdk: ServerContext): Promise<CompleteResult> {
+    const { ref, argument } = request.params;
+    const completers = this.completersFor(ref);
+    const completer: McpCompleter | undefined = completers?.[argument.name];
+    const values = completer
+      ? await completer(argument.value, {
+          arguments: request.params.context?.arguments ?? {},
+          request: createRequestContext(sdk, 'name' in ref ? ref.name : ref.uri),
+        })
+      : [];
+    return {
+      completion: {
+        values: values.slice(0, MAX_COMPLETION_VALUES),
+        total: values.length,
+        hasMore: values.length > MAX_COMPLETION_VALUES,
+      },
+    };
+  }
+
+  private completersFor(ref: CompleteRequest['params']['ref']): Record<string, McpCompleter> | undefined {
+    if (ref.type === 'ref/prompt') {
+      const prompt = this.registry.findPrompt(ref.name);
+      if (!prompt) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`, { name: ref.name });
+      return prompt.metadata.options.complete;
+    }
+    const template = this.registry.findTemplate(ref.uri);
+    if (!template) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown resource template: ${ref.uri}`, { uri: ref.uri });
+    return template.metadata.options.complete;
+  }
+
+  private async invoke(
+    operation: RegisteredOperation,
+    args: Record<string, unknown>,
+    sdk: ServerContext,
+    target: string,
+  ): Promise<{ failed: false; value: unknown } | { failed: true; message: string }> {
+    try {
+      return { failed: false, value: await operation.handler(args, createRequestContext(sdk, target)) };
+    } catch (error) {
+      const failure = mapOperationError(error, operation.kind, target);
+      if (failure.type === 'error') throw failure.error;
+      return { failed: true, message: failure.message };
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Server } from '@modelcontextprotocol/server';
+import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import { McpDispatcher } from './mcp-dispatcher.service';
+
+/**
+ * Builds the low-level SDK `Server` that serves one HTTP request. The low-level server (not
+ * `McpServer`) is used so that guards and capability checks can answer with JSON-RPC errors.
+ */
+@Injectable()
+export class McpServerFactory {
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly dispatcher: McpDispatcher,
+  ) {}
+
+  create(): Server {
+    const server = new Server(this.options.serverInfo, {
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { listChanged: true },
+        completions: {},
+      },
+      instructions: this.options.instructions,
+      cacheHints: this.options.cacheHints,
+    });
+    const dispatcher = this.dispatcher;
+    server.setRequestHandler('tools/list', () => dispatcher.listTools());
+    server.setRequestHandler('tools/call', (request, ctx) => dispatcher.callTool(request, ctx));
+    server.setRequestHandler('prompts/list', () => dispatcher.listPrompts());
+    server.setRequestHandler('prompts/get', (request, ctx) => dispatcher.getPrompt(request, ctx));
+    server.setRequestHandler('resources/list', () => dispatcher.listResources());
+    server.setRequestHandler('resources/templates/list', () => dispatcher.listResourceTemplates());
+    server.setRequestHandler('resources/read', (request, ctx) => dispatcher.readResource(request, ctx));
+    server.setRequestHandler('completion/complete', (request, ctx) => dispatcher.complete(request, ctx));
+    return server;
+  }
+}

@@ -1,0 +1,51 @@
+import type { IncomingMessage } from 'node:http';
+
+const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function hostnameOf(hostHeader: string): string {
+  if (hostHeader.startsWith('[')) {
+    const end = hostHeader.indexOf(']');
+    return end === -1 ? hostHeader : hostHeader.slice(0, end + 1);
+  }
+  const colon = hostHeader.indexOf(':');
+  return colon === -1 ? hostHeader : hostHeader.slice(0, colon);
+}
+
+/**
+ * DNS-rebinding protection: which `Host` and `Origin` headers the endpoint accepts. Local names on
+ * any port always pass; configured extras pass too.
+ */
+export class HostOriginPolicy {
+  private readonly hosts: Set<string>;
+  private readonly origins: Set<string>;
+
+  constructor(allowedHosts: readonly string[], allowedOrigins: readonly string[]) {
+    this.hosts = new Set(allowedHosts.map((host) => host.toLowerCase()));
+    this.origins = new Set(allowedOrigins.map((origin) => origin.toLowerCase().replace(/\/$/, '')));
+  }
+
+  /** The reason a request is refused, or `undefined` when it may proceed. */
+  refusal(req: IncomingMessage): string | undefined {
+    const host = req.headers.host?.toLowerCase();
+    if (!host || !this.hostAllowed(host)) return 'Host header not allowed';
+    const origin = req.headers.origin?.toLowerCase();
+    if (origin !== undefined && !this.originAllowed(origin)) return 'Origin header not allowed';
+    return undefined;
+  }
+
+  private hostAllowed(host: string): boolean {
+    const hostname = hostnameOf(host);
+    return LOCAL_HOSTNAMES.has(hostname) || this.hosts.has(host) || this.hosts.has(hostname);
+  }
+
+  private originAllowed(origin: string): boolean {
+    if (this.origins.has(origin)) return true;
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return false;
+    }
+    return (url.protocol === 'http:' || url.protocol === 'https:') && LOCAL_HOSTNAMES.has(url.hostname);
+  }
+}

@@ -1,0 +1,92 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { httpExchangeStorage } from '../protocol/http-exchange.storage';
+import { McpServerFactory } from '../protocol/mcp-server.factory';
+import { HostOriginPolicy } from './host-origin-policy';
+import { writeJsonRpcHttpError } from './json-rpc-http-error';
+import { parseJsonBody } from './lossless-json-body';
+import { mountOnHttpAdapter } from './http-adapter-mount';
+import { readRequestBody } from './request-body.reader';
+
+/**
+ * The MCP HTTP endpoint: DNS-rebinding protection, bounded lossless body parsing, then the SDK's
+ * `createMcpHandler`. It mounts itself on the Express or Fastify instance as soon as Nest has an
+ * HTTP adapter, ahead of Nest's own body parsers.
+ */
+@Injectable()
+export class McpHttpEndpoint implements OnApplicationShutdown {
+  private readonly logger = new Logger('McpModule');
+  private readonly policy: HostOriginPolicy;
+  /** The SDK handler; its `notify` publishes list-changed events to open subscriptions. */
+  readonly sdkHandler: McpHttpHandler;
+  private readonly nodeHandler: (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    serverFactory: McpServerFactory,
+    adapterHost: HttpAdapterHost,
+  ) {
+    this.policy = new HostOriginPolicy(options.allowedHosts, options.allowedOrigins);
+    this.sdkHandler = createMcpHandler(() => serverFactory.create(), {
+      keepAliveMs: options.keepAliveMs,
+      maxRequestBodySize: options.body.maxBytes,
+      onerror: (error) => this.logger.debug(`MCP request rejected: ${error.message}`),
+    });
+    this.nodeHandler = toNodeHandler(this.sdkHandler) as typeof this.nodeHandler;
+    adapterHost.init$.subscribe(() => {
+      if (adapterHost.httpAdapter) mountOnHttpAdapter(adapterHost.httpAdapter, options.endpoint, (req, res) => this.handle(req, res));
+    });
+  }
+
+  /** Serves one HTTP request addressed to the endpoint. Never throws. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      await this.serve(req, res);
+    } catch (error) {
+      this.logger.error('MCP endpoint failure', error instanceof Error ? error.stack : String(error));
+      writeJsonRpcHttpError(res, 500, McpErrorCode.InternalError, 'Internal error');
+    }
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.options.dnsRebindingProtection) {
+      const refusal = this.policy.refusal(req);
+      if (refusal) {
+        req.resume();
+        return writeJsonRpcHttpError(res, 403, McpErrorCode.InvalidRequest, `Forbidden: ${refusal}`);
+      }
+    }
+    if (req.method !== 'POST') {
+      return httpExchangeStorage.run({ request: req, losslessBody: undefined }, () => this.nodeHandler(req, res));
+    }
+    const body = await readRequestBody(req, this.options.body.maxBytes);
+    if (!body.ok) {
+      if (body.reason === 'aborted') return void res.destroy();
+      res.setHeader('Connection', 'close');
+      return writeJsonRpcHttpError(res, 413, McpErrorCode.InvalidRequest, 'Request body too large', null, {
+        maxBytes: this.options.body.maxBytes,
+      });
+    }
+    const parsed = parseJsonBody(body.text, this.options.body);
+    if (!parsed.ok) {
+      if (parsed.reason === 'number_out_of_bounds') {
+        return writeJsonRpcHttpError(res, 400, McpErrorCode.InvalidParams, 'Invalid params: a number is too long or its exponent too large', parsed.id);
+      }
+      const message = parsed.reason === 'too_deep' ? 'Parse error: JSON nested too deeply' : 'Parse error';
+      return writeJsonRpcHttpError(res, 400, McpErrorCode.ParseError, message);
+    }
+    await httpExchangeStorage.run({ request: req, losslessBody: parsed.lossless }, () =>
+      this.nodeHandler(req, res, parsed.plain),
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sdkHandler.close();
+  }
+}

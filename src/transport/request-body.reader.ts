@@ -1,0 +1,37 @@
+import type { IncomingMessage } from 'node:http';
+
+/** The body of a request, or why it could not be read. */
+export type RequestBodyRead = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'aborted' };
+
+/** Reads a request body as UTF-8, giving up as soon as it exceeds `maxBytes`. */
+export function readRequestBody(req: IncomingMessage, maxBytes: number): Promise<RequestBodyRead> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    req.resume();
+    return Promise.resolve({ ok: false, reason: 'too_large' });
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (outcome: RequestBodyRead) => {
+      if (settled) return;
+      settled = true;
+      resolve(outcome);
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > maxBytes) {
+        chunks.length = 0;
+        req.resume();
+        settle({ ok: false, reason: 'too_large' });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => settle({ ok: true, text: Buffer.concat(chunks).toString('utf8') }));
+    req.on('error', () => settle({ ok: false, reason: 'aborted' }));
+    req.on('aborted', () => settle({ ok: false, reason: 'aborted' }));
+  });
+}
