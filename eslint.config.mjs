@@ -19,7 +19,19 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: {
-      globals: { console: 'readonly', process: 'readonly', module: 'writable', require: 'readonly' },
+      globals: Object.fromEntries(
+        [
+          'console',
+          'process',
+          'module',
+          'require',
+          'setTimeout',
+          'clearTimeout',
+          'fetch',
+          'URL',
+          'Buffer',
+        ].map((name) => [name, 'readonly']),
+      ),
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
