@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { DiagnosticFixtures } from './diagnostics.fixtures';
+import { PromptFixtures } from './prompts.fixtures';
+import { ResourceFixtures } from './resources.fixtures';
+import { SchemaFixtures } from './schema.fixtures';
+import { ToolFixtures } from './tools.fixtures';
+
+/**
+ * The fixtures the MCP conformance suite drives. `ToolFixtures` comes first because
+ * `http-header-validation` calls whichever tool `tools/list` returns first with `arguments: {}`.
+ */
+@Module({
+  providers: [ToolFixtures, DiagnosticFixtures, SchemaFixtures, PromptFixtures, ResourceFixtures],
+})
+export class ConformanceModule {}

@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { TicketsService } from './tickets.service';
+import { TicketTools } from './tickets.tools';
+
+@Module({ providers: [TicketsService, TicketTools] })
+export class ExampleModule {}

@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import { Logger, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module';
+
+const HOST = '127.0.0.1';
+
+async function createApp(adapter: string): Promise<INestApplication> {
+  if (adapter === 'fastify')
+    return NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter());
+  if (adapter === 'express') return NestFactory.create<NestExpressApplication>(AppModule);
+  throw new Error(`SAMPLE_ADAPTER must be "express" or "fastify", got "${adapter}"`);
+}
+
+async function bootstrap(): Promise<void> {
+  const adapter = process.env.SAMPLE_ADAPTER ?? 'express';
+  const app = await createApp(adapter);
+  app.enableShutdownHooks();
+  await app.listen(Number(process.env.PORT ?? 3000), HOST);
+  // PORT=0 picks a free port; scripts read the real one from this line.
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  Logger.log(
+    `MCP endpoint listening on http://${HOST}:${port}${process.env.MCP_ENDPOINT ?? '/mcp'} (${adapter})`,
+    'Sample',
+  );
+}
+
+bootstrap().catch((error: unknown) => {
+  Logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error), 'Sample');
+  process.exit(1);
+});
