@@ -1,9 +1,6 @@
 import { applyDecorators, UseGuards } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { RolesGuard } from './roles.guard';
-
-/** The roles an operation requires, read by {@link RolesGuard}. */
-export const RequiredRoles = Reflector.createDecorator<string[]>();
+import { RequiredRoles } from './roles.metadata';
 
 /**
  * Lets the call through only for callers holding every listed role.

@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { isMcpContext, McpExecutionContext } from '../../../src/index';
-import { RequiredRoles } from './require-role.decorator';
+import { RequiredRoles } from './roles.metadata';
 
 /** A stand-in for a real identity provider: bearer token (a user name) to roles. */
 const ROLES_BY_USER: Readonly<Record<string, readonly string[]>> = {
