@@ -30,3 +30,50 @@ export { McpProtocolException } from './errors/mcp-protocol.exception';
 export { InvalidModuleOptionsError } from './errors/invalid-module-options.error';
 export { DuplicateOperationError } from './errors/duplicate-operation.error';
 export { InvalidOperationDefinitionError } from './errors/invalid-operation-definition.error';
+export type { McpInputOptions } from './interfaces/mcp-operation-options.interface';
+export type { McpRequestStateView } from './interfaces/mcp-request-context.interface';
+
+// Input requests and responses
+export { McpInputRequirement } from './input/mcp-input-requirement.enum';
+export type { McpInputRequestType } from './input/mcp-input-request-type';
+export { McpInputDeclaration, type McpInputDeclarationSpec } from './input/mcp-input-declaration';
+export { McpMayRequestInput } from './input/mcp-may-request-input.decorator';
+export {
+  McpInputRequest,
+  type CreateMessageParams,
+  type ElicitFormParams,
+  type ElicitUrlParams,
+} from './input/mcp-input-request';
+export { McpInputRequiredResult, McpInputRequiredResultBuilder, type McpCarriedState } from './input/mcp-input-required.result';
+export { McpInputResponses, type McpTypedElicitationResponse } from './input/mcp-input-responses';
+export type {
+  McpElicitValue,
+  McpElicitationResponse,
+  McpInputResponse,
+  McpRootsResponse,
+  McpSamplingResponse,
+} from './input/mcp-input-response';
+export type { McpJsonValue } from './input/json-value';
+export { InvalidInputRequestError } from './input/invalid-input-request.error';
+export {
+  ConceptSecretFieldPolicy,
+  DEFAULT_SECRET_CONCEPTS,
+  type SecretFieldPolicy,
+} from './input/secret-field.policy';
+export { McpCapabilityInterceptor } from './input/mcp-capability.interceptor';
+
+// Request state and keys
+export { McpRequestStateMode } from './state/mcp-request-state-mode.enum';
+export { RequestStateProtector } from './state/request-state-protector.interface';
+export { AesGcmRequestStateProtector } from './state/aes-gcm-request-state.protector';
+export { RequestStateProtectionError, type RequestStateFailureReason } from './state/request-state-protection.error';
+export {
+  McpAuthorizationPartitionResolver,
+  DefaultAuthorizationPartitionResolver,
+} from './state/authorization-partition.resolver';
+export { McpRequestStateInterceptor, INVALID_REQUEST_STATE_MESSAGE } from './state/mcp-request-state.interceptor';
+export { KeyringManager } from './keyring/keyring-manager.service';
+export type { KeyMaterial, KeyringConfig, KeyringFingerprint, KeyringSnapshot } from './keyring/keyring-fingerprint';
+export { KeyringError } from './keyring/keyring.error';
+export { KeyInUseError } from './keyring/key-in-use.error';
+export { LosslessNumber } from 'lossless-json';

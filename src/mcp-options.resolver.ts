@@ -2,6 +2,11 @@ import type { CacheHint } from '@modelcontextprotocol/server';
 import { InvalidModuleOptionsError } from './errors/invalid-module-options.error';
 import type { McpCacheableMethod, McpModuleOptions } from './interfaces/mcp-module-options.interface';
 import type { JsonBodyLimits } from './transport/json-body-limits';
+import type { RequestStateLimits } from './state/request-state-limits';
+import type { KeyringConfig } from './keyring/keyring-fingerprint';
+import type { RequestStateProtector } from './state/request-state-protector.interface';
+import type { McpAuthorizationPartitionResolver } from './state/authorization-partition.resolver';
+import { ConceptSecretFieldPolicy, type SecretFieldPolicy } from './input/secret-field.policy';
 
 /** Module options with every default filled in and every value checked. */
 export interface ResolvedMcpOptions {
@@ -14,6 +19,11 @@ export interface ResolvedMcpOptions {
   body: JsonBodyLimits;
   cacheHints: Record<McpCacheableMethod, CacheHint>;
   keepAliveMs: number;
+  requestState: RequestStateLimits;
+  keyring: KeyringConfig | undefined;
+  protector: RequestStateProtector | undefined;
+  partitionResolver: McpAuthorizationPartitionResolver | undefined;
+  elicitation: { secretPolicy: SecretFieldPolicy; development: boolean };
 }
 
 const CACHEABLE: McpCacheableMethod[] = [
@@ -78,6 +88,19 @@ export function resolveMcpOptions(options: McpModuleOptions = {}, defaultVersion
   if (!Number.isSafeInteger(keepAliveMs) || keepAliveMs < 0) {
     throw new InvalidModuleOptionsError('keepAliveMs', 'must be an integer >= 0');
   }
+  const requestState = resolveStateLimits(options.requestState);
+  for (const [option, value, method] of [
+    ['protector', options.protector, 'seal'],
+    ['partitionResolver', options.partitionResolver, 'resolve'],
+    ['elicitation.secretPolicy', options.elicitation?.secretPolicy, 'secretConcept'],
+  ] as const) {
+    if (value !== undefined && typeof (value as unknown as Record<string, unknown>)[method] !== 'function') {
+      throw new InvalidModuleOptionsError(option, `must implement ${method}()`);
+    }
+  }
+  if (options.keyring !== undefined && (typeof options.keyring !== 'object' || typeof options.keyring.active !== 'string' || typeof options.keyring.keys !== 'object')) {
+    throw new InvalidModuleOptionsError('keyring', 'must be { active: "<key id>", keys: { "<key id>": <bytes or base64> } }');
+  }
   return {
     endpoint: endpoint.length > 1 ? endpoint.replace(/\/+$/, '') : endpoint,
     serverInfo,
@@ -93,5 +116,26 @@ export function resolveMcpOptions(options: McpModuleOptions = {}, defaultVersion
     },
     cacheHints: resolveCacheHints(options.cacheHints),
     keepAliveMs,
+    requestState,
+    keyring: options.keyring,
+    protector: options.protector,
+    partitionResolver: options.partitionResolver,
+    elicitation: {
+      secretPolicy: options.elicitation?.secretPolicy ?? new ConceptSecretFieldPolicy(),
+      development: options.elicitation?.development ?? process.env.NODE_ENV === 'development',
+    },
   };
+}
+
+function resolveStateLimits(limits: McpModuleOptions['requestState']): RequestStateLimits {
+  const resolved = {
+    maxEncodedBytes: positiveInteger('requestState.maxEncodedBytes', limits?.maxEncodedBytes, 65_536),
+    maxDecodedBytes: positiveInteger('requestState.maxDecodedBytes', limits?.maxDecodedBytes, 49_152),
+    maxLifetimeMs: positiveInteger('requestState.maxLifetimeMs', limits?.maxLifetimeMs, 15 * 60 * 1000),
+    maxRounds: positiveInteger('requestState.maxRounds', limits?.maxRounds, 10),
+  };
+  if (resolved.maxDecodedBytes > resolved.maxEncodedBytes) {
+    throw new InvalidModuleOptionsError('requestState.maxDecodedBytes', 'must not exceed requestState.maxEncodedBytes');
+  }
+  return resolved;
 }

@@ -14,3 +14,6 @@ export const MCP_META_KEYS = {
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
   logLevel: 'io.modelcontextprotocol/logLevel',
 } as const;
+
+/** Metadata key of the `@McpMayRequestInput` declarations of a method. */
+export const MCP_INPUT_DECLARATIONS_METADATA = 'mcp:may_request_input';

@@ -1,4 +1,6 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { McpCapabilityInterceptor } from '../input/mcp-capability.interceptor';
+import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
 import { MCP_OPERATION_METADATA } from '../mcp.constants';
 import type { McpOperationMetadata, McpPromptOptions } from '../interfaces/mcp-operation-options.interface';
 
@@ -15,5 +17,9 @@ import type { McpOperationMetadata, McpPromptOptions } from '../interfaces/mcp-o
  */
 export function McpPrompt(options: McpPromptOptions): MethodDecorator {
   const metadata: McpOperationMetadata = { kind: 'prompt', options };
-  return SetMetadata(MCP_OPERATION_METADATA, metadata);
+  return applyDecorators(
+    SetMetadata(MCP_OPERATION_METADATA, metadata),
+    // Capability gating wraps state protection: a missing capability is reported before any state is opened.
+    UseInterceptors(McpCapabilityInterceptor, McpRequestStateInterceptor),
+  );
 }

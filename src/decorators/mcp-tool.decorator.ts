@@ -1,4 +1,6 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { McpCapabilityInterceptor } from '../input/mcp-capability.interceptor';
+import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
 import { MCP_OPERATION_METADATA } from '../mcp.constants';
 import type { McpOperationMetadata, McpToolOptions } from '../interfaces/mcp-operation-options.interface';
 
@@ -18,5 +20,9 @@ import type { McpOperationMetadata, McpToolOptions } from '../interfaces/mcp-ope
  */
 export function McpTool(options: McpToolOptions): MethodDecorator {
   const metadata: McpOperationMetadata = { kind: 'tool', options };
-  return SetMetadata(MCP_OPERATION_METADATA, metadata);
+  return applyDecorators(
+    SetMetadata(MCP_OPERATION_METADATA, metadata),
+    // Capability gating wraps state protection: a missing capability is reported before any state is opened.
+    UseInterceptors(McpCapabilityInterceptor, McpRequestStateInterceptor),
+  );
 }

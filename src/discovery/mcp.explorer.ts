@@ -6,7 +6,10 @@ import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
 import { UriTemplate } from '@modelcontextprotocol/server';
 import { McpParamsFactory } from '../context/mcp-params.factory';
 import { McpParamtype } from '../context/mcp-paramtype.enum';
-import { MCP_CONTEXT_TYPE, MCP_OPERATION_METADATA } from '../mcp.constants';
+import { MCP_CONTEXT_TYPE, MCP_INPUT_DECLARATIONS_METADATA, MCP_OPERATION_METADATA } from '../mcp.constants';
+import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
+import { McpInputDeclaration, type McpInputDeclarationSpec } from '../input/mcp-input-declaration';
+import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
 import type { McpOperationMetadata } from '../interfaces/mcp-operation-options.interface';
 import { isSchemaCandidate } from '../schema/dto-json-schema';
 import { McpOperationRegistry } from './mcp-operation.registry';
@@ -57,24 +60,51 @@ export class McpExplorer implements OnApplicationBootstrap {
     const className = instance.constructor.name;
     const site = { className, methodName };
     const where = `${className}.${methodName}()`;
-    const handler = this.createHandler(instance, methodName);
+    const common = {
+      site,
+      handler: this.createHandler(instance, methodName),
+      declarations: this.declarationsOf(where, instance[methodName] as object, metadata.options.mayRequestInput ?? []),
+      stateMode: this.stateModeOf(where, metadata.options.requestState),
+    };
     const argsType = this.argsParameterType(instance, methodName);
     switch (metadata.kind) {
       case 'tool': {
         const name = metadata.options.name ?? methodName;
-        return { kind: 'tool', name, site, handler, metadata, listing: toolListing(where, name, metadata.options, argsType) };
+        return { kind: 'tool', name, metadata, listing: toolListing(where, name, metadata.options, argsType), ...common };
       }
       case 'prompt': {
         const name = metadata.options.name ?? methodName;
-        return { kind: 'prompt', name, site, handler, metadata, listing: promptListing(where, name, metadata.options, argsType) };
+        return { kind: 'prompt', name, metadata, listing: promptListing(where, name, metadata.options, argsType), ...common };
       }
       case 'resource': {
         const listing = resourceListing(where, metadata.options.name ?? methodName, metadata.options);
         const template = metadata.options.uriTemplate ? new UriTemplate(metadata.options.uriTemplate) : undefined;
         const key = metadata.options.uri ?? (metadata.options.uriTemplate as string);
-        return { kind: 'resource', name: key, site, handler, metadata, listing, template };
+        return { kind: 'resource', name: key, metadata, listing, template, ...common };
       }
     }
+  }
+
+  private declarationsOf(where: string, method: object, fromOptions: McpInputDeclarationSpec[]): McpInputDeclaration[] {
+    const fromDecorators = (Reflect.getMetadata(MCP_INPUT_DECLARATIONS_METADATA, method) ?? []) as McpInputDeclarationSpec[];
+    const byType = new Map<string, McpInputDeclaration>();
+    for (const spec of [...fromOptions, ...fromDecorators]) {
+      const declaration = McpInputDeclaration.fromSpec(spec, where);
+      const existing = byType.get(declaration.type);
+      if (existing && existing.requirement !== declaration.requirement) {
+        throw new InvalidOperationDefinitionError(where, `"${declaration.type}" is declared both required and conditional`);
+      }
+      byType.set(declaration.type, declaration);
+    }
+    return [...byType.values()];
+  }
+
+  private stateModeOf(where: string, mode: McpRequestStateMode | undefined): McpRequestStateMode {
+    if (mode === undefined) return McpRequestStateMode.NONE;
+    if (!Object.values(McpRequestStateMode).includes(mode)) {
+      throw new InvalidOperationDefinitionError(where, `unknown requestState mode "${String(mode)}"`);
+    }
+    return mode;
   }
 
   private createHandler(instance: Record<string, unknown>, methodName: string): OperationHandler {

@@ -2,6 +2,8 @@ import type { ListResourceTemplatesResult, Prompt, Resource, Tool, UriTemplate }
 import type { OperationSite } from '../errors/duplicate-operation.error';
 import type { McpOperationMetadata } from '../interfaces/mcp-operation-options.interface';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type { McpInputDeclaration } from '../input/mcp-input-declaration';
+import type { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
 
 /** A `resources/templates/list` entry. */
 export type ResourceTemplateListing = ListResourceTemplatesResult['resourceTemplates'][number];
@@ -12,6 +14,9 @@ export type OperationHandler = (args: Record<string, unknown>, context: McpReque
 interface OperationBase {
   readonly site: OperationSite;
   readonly handler: OperationHandler;
+  /** What the operation may ask the client for. */
+  readonly declarations: readonly McpInputDeclaration[];
+  readonly stateMode: McpRequestStateMode;
 }
 
 export interface RegisteredTool extends OperationBase {

@@ -1,4 +1,8 @@
 import type { CacheHint } from '@modelcontextprotocol/server';
+import type { SecretFieldPolicy } from '../input/secret-field.policy';
+import type { KeyringConfig } from '../keyring/keyring-fingerprint';
+import type { McpAuthorizationPartitionResolver } from '../state/authorization-partition.resolver';
+import type { RequestStateProtector } from '../state/request-state-protector.interface';
 
 /** Which MCP list or read results a cache hint applies to. */
 export type McpCacheableMethod =
@@ -48,4 +52,31 @@ export interface McpModuleOptions {
   cacheHints?: Partial<Record<McpCacheableMethod, CacheHint>>;
   /** SSE keep-alive interval for streaming responses, in ms. Default 15,000; 0 disables. */
   keepAliveMs?: number;
+  /** Limits of framework-protected request state. */
+  requestState?: {
+    /** Longest state token accepted or emitted, in bytes. Default 65,536. */
+    maxEncodedBytes?: number;
+    /** Largest sealed plaintext (metadata plus application JSON), in bytes. Default 49,152; at most `maxEncodedBytes`. */
+    maxDecodedBytes?: number;
+    /** Lifetime of a flow from its first state, in ms. Default 900,000 (15 minutes). */
+    maxLifetimeMs?: number;
+    /** States one flow may emit. Default 10. */
+    maxRounds?: number;
+  };
+  /**
+   * Keys for the default AES-256-GCM protector: the active key id and each key's material
+   * (at least 32 bytes; bytes or base64). Without it an ephemeral key is generated, with a warning.
+   */
+  keyring?: KeyringConfig;
+  /** A custom request-state protector (e.g. backed by a KMS). Default: AES-256-GCM over the keyring. */
+  protector?: RequestStateProtector;
+  /** Names the caller's authorization partition for state binding. Default: OAuth client id, else `anonymous`. */
+  partitionResolver?: McpAuthorizationPartitionResolver;
+  /** Safety policy of elicitations. */
+  elicitation?: {
+    /** Decides which form fields ask for secrets. Default: the reviewed concept policy (passwords, keys and tokens, payment cards, verification codes). */
+    secretPolicy?: SecretFieldPolicy;
+    /** Allows `http://localhost` URL elicitations. Default: `NODE_ENV === 'development'`. */
+    development?: boolean;
+  };
 }

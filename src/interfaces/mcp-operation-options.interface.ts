@@ -1,6 +1,16 @@
 import type { Type } from '@nestjs/common';
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import type { McpInputDeclarationSpec } from '../input/mcp-input-declaration';
+import type { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
 import type { McpRequestContext } from './mcp-request-context.interface';
+
+/** Input and state options shared by every operation decorator. @publicApi */
+export interface McpInputOptions {
+  /** What the operation may ask the client for (same as repeated `@McpMayRequestInput`). */
+  mayRequestInput?: McpInputDeclarationSpec[];
+  /** Who owns the state carried between rounds. Default `NONE`. */
+  requestState?: McpRequestStateMode;
+}
 
 /** A JSON Schema object, advertised exactly as written. */
 export type JsonSchemaObject = Record<string, unknown>;
@@ -10,7 +20,7 @@ export type JsonSchemaObject = Record<string, unknown>;
  *
  * @publicApi
  */
-export interface McpToolOptions {
+export interface McpToolOptions extends McpInputOptions {
   /** Tool name (1–64 of `A-Z a-z 0-9 _ . / -`). Defaults to the method name. */
   name?: string;
   /** Human-readable title. */
@@ -50,7 +60,7 @@ export type McpCompleter = (
  *
  * @publicApi
  */
-export interface McpPromptOptions {
+export interface McpPromptOptions extends McpInputOptions {
   /** Prompt name. Defaults to the method name. */
   name?: string;
   title?: string;
@@ -72,7 +82,7 @@ export interface McpPromptOptions {
  *
  * @publicApi
  */
-export interface McpResourceOptions {
+export interface McpResourceOptions extends McpInputOptions {
   uri?: string;
   uriTemplate?: string;
   /** Resource name. Defaults to the method name. */

@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo, ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
+import type { McpJsonValue } from '../input/json-value';
+import type { McpInputResponses } from '../input/mcp-input-responses';
 
 /** Log levels of `notifications/message`, lowest first. */
 export type McpLogLevel =
@@ -35,6 +37,19 @@ export interface McpRequestLogger {
 }
 
 /**
+ * The request state this round carries, verified. On a first round both are empty; on a retry only
+ * the operation's declared mode can be present.
+ *
+ * @publicApi
+ */
+export interface McpRequestStateView {
+  /** The exact string an `APPLICATION_PROTECTED` operation emitted last round. */
+  readonly application: string | undefined;
+  /** The JSON a `FRAMEWORK_PROTECTED` operation emitted last round, verified and opened. */
+  framework<T extends McpJsonValue = McpJsonValue>(): T | undefined;
+}
+
+/**
  * Everything an operation may want to know about the MCP request it serves. Injected with
  * `@McpRequestContext()`, or read from `McpExecutionContext.create(ctx).getRequestContext()`.
  *
@@ -61,6 +76,10 @@ export interface McpRequestContext {
   readonly logger: McpRequestLogger;
   /** The HTTP request that carried this MCP request, and the auth info a preceding middleware set on `req.auth`. */
   readonly http: { readonly request: IncomingMessage | undefined; readonly authInfo: AuthInfo | undefined };
+  /** This round's input responses (exact numbers, protocol shapes checked). */
+  readonly inputResponses: McpInputResponses;
+  /** This round's verified request state. */
+  readonly requestState: McpRequestStateView;
   /** The SDK's own per-request context, for what this interface does not cover. */
   readonly sdk: ServerContext;
 }

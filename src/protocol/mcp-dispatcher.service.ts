@@ -23,7 +23,10 @@ import type { McpCompleter } from '../interfaces/mcp-operation-options.interface
 import { mapOperationError } from './operation-error.mapper';
 import { normalizePromptResult, normalizeResourceResult, normalizeToolResult } from './operation-result.normalizer';
 import { createRequestContext } from './request-context.factory';
-import { isInputRequiredResult } from './input-required-wire';
+import { toInputRequiredWire } from './input-required-wire';
+import { CallRound } from './call-round';
+import { httpExchangeStorage } from './http-exchange.storage';
+import { McpInputRequiredResult } from '../input/mcp-input-required.result';
 
 const MAX_COMPLETION_VALUES = 100;
 
@@ -55,33 +58,27 @@ export class McpDispatcher {
     const tool = this.registry.findTool(name);
     if (!tool) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     const args = request.params.arguments ?? {};
-    const outcome = await this.invoke(tool, args, sdk, name);
+    const outcome = await this.invoke(tool, args, sdk, name, request.params);
     if (outcome.failed) return { content: [{ type: 'text', text: outcome.message }], isError: true };
-    return isInputRequiredResult(outcome.value)
-      ? (outcome.value as unknown as CallToolResult)
-      : normalizeToolResult(outcome.value, tool.listing.outputSchema !== undefined);
+    return (outcome.wire as CallToolResult | undefined) ?? normalizeToolResult(outcome.value, tool.listing.outputSchema !== undefined);
   }
 
   async getPrompt(request: GetPromptRequest, sdk: ServerContext): Promise<GetPromptResult> {
     const { name } = request.params;
     const prompt = this.registry.findPrompt(name);
     if (!prompt) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
-    const outcome = await this.invoke(prompt, request.params.arguments ?? {}, sdk, name);
+    const outcome = await this.invoke(prompt, request.params.arguments ?? {}, sdk, name, request.params);
     if (outcome.failed) throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
-    return isInputRequiredResult(outcome.value)
-      ? (outcome.value as unknown as GetPromptResult)
-      : normalizePromptResult(outcome.value);
+    return (outcome.wire as GetPromptResult | undefined) ?? normalizePromptResult(outcome.value);
   }
 
   async readResource(request: ReadResourceRequest, sdk: ServerContext): Promise<ReadResourceResult> {
     const { uri } = request.params;
     const found = this.registry.findResource(uri);
     if (!found) throw new ProtocolError(McpErrorCode.InvalidParams, 'Resource not found', { uri });
-    const outcome = await this.invoke(found.resource, found.variables, sdk, uri);
+    const outcome = await this.invoke(found.resource, found.variables, sdk, uri, request.params);
     if (outcome.failed) throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
-    return isInputRequiredResult(outcome.value)
-      ? (outcome.value as unknown as ReadResourceResult)
-      : normalizeResourceResult(outcome.value, uri, found.resource.metadata.options.mimeType);
+    return (outcome.wire as ReadResourceResult | undefined) ?? normalizeResourceResult(outcome.value, uri, found.resource.metadata.options.mimeType);
   }
 
   async complete(request: CompleteRequest, sdk: ServerContext): Promise<CompleteResult> {
@@ -119,13 +116,26 @@ export class McpDispatcher {
     args: Record<string, unknown>,
     sdk: ServerContext,
     target: string,
-  ): Promise<{ failed: false; value: unknown } | { failed: true; message: string }> {
+    params: object,
+  ): Promise<{ failed: false; value: unknown; wire: object | undefined } | { failed: true; message: string }> {
+    const round = new CallRound(this.exactParams(sdk, params), operation.declarations, operation.stateMode);
+    let value: unknown;
     try {
-      return { failed: false, value: await operation.handler(args, createRequestContext(sdk, target)) };
+      value = await operation.handler(args, createRequestContext(sdk, target, round));
     } catch (error) {
       const failure = mapOperationError(error, operation.kind, target);
       if (failure.type === 'error') throw failure.error;
       return { failed: true, message: failure.message };
     }
+    if (!(value instanceof McpInputRequiredResult)) return { failed: false, value, wire: undefined };
+    return { failed: false, value, wire: toInputRequiredWire(value, round, `${operation.kind} "${target}"`) };
+  }
+
+  /** The request's params with exact numbers, as the HTTP layer parsed them. */
+  private exactParams(sdk: ServerContext, params: object): Record<string, unknown> {
+    const body = httpExchangeStorage.getStore()?.losslessBody as { id?: unknown; params?: unknown } | undefined;
+    const exact = body?.params;
+    const sameRequest = body !== undefined && String(body.id) === String(sdk.mcpReq.id);
+    return sameRequest && exact !== null && typeof exact === 'object' ? (exact as Record<string, unknown>) : (params as Record<string, unknown>);
   }
 }

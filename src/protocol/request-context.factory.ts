@@ -6,6 +6,9 @@ import type {
   McpRequestContext,
   McpRequestLogger,
 } from '../interfaces/mcp-request-context.interface';
+import type { McpJsonValue } from '../input/json-value';
+import { McpInputResponses } from '../input/mcp-input-responses';
+import { attachCallRound, type CallRound } from './call-round';
 import { httpExchangeStorage } from './http-exchange.storage';
 
 const LOG_LEVELS: McpLogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -45,14 +48,14 @@ function requestLogger(sdk: ServerContext, envelope: Envelope): McpRequestLogger
   };
 }
 
-/** Builds the {@link McpRequestContext} an operation receives. */
-export function createRequestContext(sdk: ServerContext, target: string): McpRequestContext {
+/** Builds the {@link McpRequestContext} an operation receives; `round` carries its input and state. */
+export function createRequestContext(sdk: ServerContext, target: string, round?: CallRound): McpRequestContext {
   const envelope = envelopeOf(sdk);
   const exchange = httpExchangeStorage.getStore();
   const requestAuth = (exchange?.request as { auth?: AuthInfo } | undefined)?.auth;
   const meta = { ...((sdk.mcpReq._meta ?? {}) as Record<string, unknown>) };
   for (const key of Object.values(MCP_META_KEYS)) delete meta[key];
-  return {
+  const context: McpRequestContext = {
     requestId: sdk.mcpReq.id,
     method: sdk.mcpReq.method,
     target,
@@ -64,6 +67,19 @@ export function createRequestContext(sdk: ServerContext, target: string): McpReq
     progress: progressReporter(sdk),
     logger: requestLogger(sdk, envelope),
     http: { request: exchange?.request, authInfo: sdk.http?.authInfo ?? requestAuth },
+    get inputResponses() {
+      return round?.responses ?? McpInputResponses.empty();
+    },
+    requestState: {
+      get application() {
+        return round?.applicationState;
+      },
+      framework<T extends McpJsonValue = McpJsonValue>() {
+        return round?.frameworkState as T | undefined;
+      },
+    },
     sdk,
   };
+  if (round) attachCallRound(context, round);
+  return context;
 }

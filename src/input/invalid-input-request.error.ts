@@ -1,0 +1,10 @@
+import { McpError } from '../errors/mcp.error';
+
+/**
+ * Thrown when an input request is built with parameters the protocol or the module's safety
+ * policy does not allow (a nested form schema, a secret-bearing form field, an unsafe URL).
+ * It is a server bug: if it escapes a handler the client gets a bare -32603.
+ *
+ * @publicApi
+ */
+export class InvalidInputRequestError extends McpError {}

@@ -1,0 +1,130 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
+import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
+import { KeyInUseError } from './key-in-use.error';
+import type { KeyMaterial, KeyringConfig, KeyringFingerprint, KeyringSnapshot } from './keyring-fingerprint';
+import { KeyringError } from './keyring.error';
+import { ProtectionKey } from './protection-key';
+
+const FINGERPRINT_PROFILE = 'nestjs-mcp-aes-256-gcm-v1';
+
+function toBytes(id: string, material: KeyMaterial): Uint8Array {
+  if (material instanceof Uint8Array) return material;
+  if (typeof material === 'string' && /^[A-Za-z0-9+/_-]+={0,2}$/.test(material)) return Buffer.from(material, 'base64');
+  throw new KeyringError(`Key "${id}" must be bytes or base64 text`);
+}
+
+/**
+ * The keys that seal and open framework-protected request state. New state is sealed with the
+ * active key; every key in the ring can open. Rotate across a fleet with: stage the new key
+ * everywhere, compare fingerprints, activate everywhere, wait one state lifetime, remove the old key.
+ *
+ * @publicApi
+ */
+@Injectable()
+export class KeyringManager {
+  private readonly logger = new Logger('McpKeyring');
+  private readonly keys = new Map<string, ProtectionKey>();
+  private readonly reservations = new Map<string, number>();
+  private activeId: string;
+  private readonly ephemeral: boolean;
+
+  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: Pick<ResolvedMcpOptions, 'keyring'>) {
+    const config: KeyringConfig | undefined = options.keyring;
+    if (!config) {
+      const id = `ephemeral-${randomBytes(6).toString('hex')}`;
+      this.keys.set(id, new ProtectionKey(id, randomBytes(32)));
+      this.activeId = id;
+      this.ephemeral = true;
+      this.logger.warn(
+        '*** No request-state keyring configured: using an EPHEMERAL key. Sealed state will not survive a restart ' +
+          'and cannot continue on another instance. Configure the "keyring" option in production. ***',
+      );
+      return;
+    }
+    try {
+      for (const [id, material] of Object.entries(config.keys)) this.keys.set(id, new ProtectionKey(id, toBytes(id, material)));
+      if (!this.keys.has(config.active)) throw new KeyringError(`Active key "${config.active}" is not among the configured keys`);
+    } catch (error) {
+      throw error instanceof KeyringError ? new InvalidModuleOptionsError('keyring', error.message) : error;
+    }
+    this.activeId = config.active;
+    this.ephemeral = false;
+  }
+
+  /** Adds a key that can open state but does not seal yet. Idempotent for identical bytes. */
+  stageVerificationKey(id: string, material: KeyMaterial): void {
+    const bytes = toBytes(id, material);
+    const existing = this.keys.get(id);
+    if (existing) {
+      if (!existing.sameMaterial(bytes)) throw new KeyringError(`Key "${id}" already exists with different material`);
+      return;
+    }
+    this.keys.set(id, new ProtectionKey(id, bytes));
+  }
+
+  /** Makes a staged key the one that seals new state; the former active key keeps opening. */
+  activateStagedKey(id: string): void {
+    if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not staged`);
+    this.activeId = id;
+  }
+
+  /** Removes a verification-only key; state sealed with it stops opening. */
+  removeVerificationKey(id: string): void {
+    if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not in the keyring`);
+    if (id === this.activeId) throw new KeyringError(`Key "${id}" is active; activate another key first`);
+    if ((this.reservations.get(id) ?? 0) > 0) throw new KeyInUseError(id);
+    this.keys.delete(id);
+  }
+
+  /** Stages and activates in one step, for a single server. Safe to retry. */
+  rotateActiveKey(id: string, material: KeyMaterial): void {
+    this.stageVerificationKey(id, material);
+    this.activateStagedKey(id);
+  }
+
+  /** A view without secrets, with the fingerprint. */
+  snapshot(): KeyringSnapshot {
+    const others = [...this.keys.keys()].filter((id) => id !== this.activeId).sort();
+    return {
+      activeKeyId: this.activeId,
+      keys: [{ id: this.activeId, role: 'active' as const }, ...others.map((id) => ({ id, role: 'verification' as const }))],
+      ephemeral: this.ephemeral,
+      fingerprint: this.fingerprint(),
+    };
+  }
+
+  /** A digest that differs whenever any key id, key bytes or the active key differ. */
+  fingerprint(): KeyringFingerprint {
+    const hash = createHash('sha256').update(`${FINGERPRINT_PROFILE}\n`);
+    for (const id of [...this.keys.keys()].sort()) {
+      const key = this.keys.get(id) as ProtectionKey;
+      hash.update(`${id === this.activeId ? 'active' : 'verification'}\t${id}\t${key.digest()}\n`);
+    }
+    return { version: 2, profile: FINGERPRINT_PROFILE, value: hash.digest('hex') };
+  }
+
+  /** The key that seals, held until `release` is called so that it cannot be removed meanwhile. @internal */
+  reserveActiveKey(): { key: ProtectionKey; release: () => void } {
+    const key = this.keys.get(this.activeId) as ProtectionKey;
+    this.reservations.set(key.id, (this.reservations.get(key.id) ?? 0) + 1);
+    let released = false;
+    return {
+      key,
+      release: () => {
+        if (released) return;
+        released = true;
+        const remaining = (this.reservations.get(key.id) ?? 1) - 1;
+        if (remaining > 0) this.reservations.set(key.id, remaining);
+        else this.reservations.delete(key.id);
+      },
+    };
+  }
+
+  /** A key by id, for opening. @internal */
+  findKey(id: string): ProtectionKey | undefined {
+    return this.keys.get(id);
+  }
+}

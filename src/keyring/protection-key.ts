@@ -1,0 +1,58 @@
+import { createHmac, hkdfSync } from 'node:crypto';
+import { inspect } from 'node:util';
+import { KeyringError } from './keyring.error';
+
+const KEY_ID = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,64}$/;
+const MIN_KEY_BYTES = 32;
+const REDACTED = '[ProtectionKey: redacted]';
+
+/**
+ * A named key. The material is copied on the way in, never printed (`toString`, `inspect` and JSON
+ * all show a redaction), and only used to derive the AES-256 key and a fingerprint digest.
+ *
+ * @internal
+ */
+export class ProtectionKey {
+  readonly #material: Buffer;
+  readonly #encryptionKey: Buffer;
+
+  constructor(
+    readonly id: string,
+    material: Uint8Array,
+  ) {
+    if (typeof id !== 'string' || !KEY_ID.test(id)) {
+      throw new KeyringError('Key ids are 1-64 characters of letters, digits and !#$%&\'*+-.^_`|~');
+    }
+    if (!(material instanceof Uint8Array) || material.length < MIN_KEY_BYTES) {
+      throw new KeyringError(`Key "${id}" needs at least ${MIN_KEY_BYTES} bytes of material from a secure random source`);
+    }
+    this.#material = Buffer.from(material);
+    this.#encryptionKey = Buffer.from(hkdfSync('sha256', this.#material, Buffer.alloc(0), 'nestjs-mcp request-state aes-256-gcm v1', 32));
+  }
+
+  /** The AES-256-GCM key derived from the material. */
+  get encryptionKey(): Buffer {
+    return this.#encryptionKey;
+  }
+
+  /** A one-way digest of the exact material, for fingerprints. */
+  digest(): string {
+    return createHmac('sha256', this.#material).update('nestjs-mcp keyring fingerprint v2').digest('hex');
+  }
+
+  sameMaterial(other: Uint8Array): boolean {
+    return this.#material.equals(Buffer.from(other));
+  }
+
+  toString(): string {
+    return REDACTED;
+  }
+
+  toJSON(): string {
+    return REDACTED;
+  }
+
+  [inspect.custom](): string {
+    return REDACTED;
+  }
+}

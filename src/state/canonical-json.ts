@@ -1,0 +1,38 @@
+import { LosslessNumber } from 'lossless-json';
+
+const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/** A number's value in one spelling: `1`, `1.0` and `10e-1` all become `1e0`. */
+export function canonicalNumber(text: string): string {
+  const match = NUMBER.exec(text);
+  if (!match) throw new TypeError('not a JSON number');
+  const [, sign, integer, fraction = '', exponent = '0'] = match;
+  let digits = (integer + fraction).replace(/^0+/, '');
+  if (digits === '') return '0';
+  let scale = Number(exponent) - fraction.length;
+  const trimmed = digits.replace(/0+$/, '');
+  scale += digits.length - trimmed.length;
+  digits = trimmed;
+  return `${sign}${digits}e${scale}`;
+}
+
+/**
+ * Deterministic JSON: object keys sorted, numbers in canonical form, no whitespace. Used for
+ * associated data and parameter digests, never for what clients see.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value instanceof LosslessNumber) return canonicalNumber(value.value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError('non-finite number');
+    return canonicalNumber(String(value));
+  }
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, member]) => member !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson(member)}`).join(',')}}`;
+  }
+  throw new TypeError(`cannot encode ${typeof value} as JSON`);
+}

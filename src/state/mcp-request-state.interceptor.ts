@@ -1,0 +1,161 @@
+import { Inject, Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { from, mergeMap, type Observable } from 'rxjs';
+import { isMcpContext } from '../context/is-mcp-context.util';
+import { McpExecutionContext } from '../context/mcp-execution-context';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import { parseInputResponse } from '../input/input-response.parser';
+import type { McpInputResponse } from '../input/mcp-input-response';
+import { McpInputResponses } from '../input/mcp-input-responses';
+import { McpInputRequiredResult } from '../input/mcp-input-required.result';
+import type { McpInputRequestType } from '../input/mcp-input-request-type';
+import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { callRoundOf, type CallRound } from '../protocol/call-round';
+import { McpAuthorizationPartitionResolver } from './authorization-partition.resolver';
+import { McpRequestStateMode } from './mcp-request-state-mode.enum';
+import { stableParamsDigest, type RequestStateBinding } from './request-state-binding';
+import { RequestStateProtectionError } from './request-state-protection.error';
+import { RequestStateSealer } from './request-state.sealer';
+
+/** The one message every rejected state gets, whatever the reason (the reason is logged). */
+export const INVALID_REQUEST_STATE_MESSAGE = 'Invalid request state';
+/** Largest application-protected state, in UTF-8 bytes. */
+export const MAX_APPLICATION_STATE_BYTES = 65_536;
+
+const RESPONSE_KIND: Record<McpInputRequestType, McpInputResponse['kind']> = {
+  'elicitation.form': 'elicitation',
+  'elicitation.url': 'elicitation',
+  sampling: 'sampling',
+  'sampling.tools': 'sampling',
+  roots: 'roots',
+};
+
+function internalError(): ProtocolError {
+  return new ProtocolError(McpErrorCode.InternalError, 'Internal error');
+}
+
+/**
+ * Protects request state around an operation. Before the handler: checks the input responses'
+ * protocol shapes and opens the incoming state of the operation's mode (framework state is
+ * verified, bound and limit-checked; any failure is one -32602). After it: seals outgoing
+ * framework state, or checks outgoing application state; a state that cannot be produced becomes
+ * a bare -32603 and no state is emitted.
+ *
+ * Attached to every operation by `@McpTool`, `@McpPrompt` and `@McpResource`.
+ *
+ * @publicApi
+ */
+@Injectable()
+export class McpRequestStateInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('McpRequestState');
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly sealer: RequestStateSealer,
+    @Inject(McpAuthorizationPartitionResolver) private readonly partitions: McpAuthorizationPartitionResolver,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (!isMcpContext(context)) return next.handle();
+    const request = McpExecutionContext.create(context).getRequestContext();
+    const round = callRoundOf(request);
+    if (!round) return next.handle();
+    return from(this.openRound(request, round)).pipe(
+      mergeMap((binding) => next.handle().pipe(mergeMap((result) => from(this.closeRound(request, round, binding, result))))),
+    );
+  }
+
+  private async openRound(request: McpRequestContext, round: CallRound): Promise<RequestStateBinding | undefined> {
+    round.stateHandled = true;
+    const rawState = round.params.requestState;
+    if (rawState !== undefined && typeof rawState !== 'string') throw this.rejectState(request, 'malformed');
+    let binding: RequestStateBinding | undefined;
+    let askedKinds: Readonly<Record<string, McpInputResponse['kind']>> | undefined;
+
+    if (round.stateMode === McpRequestStateMode.FRAMEWORK_PROTECTED) {
+      binding = await this.bindingFor(request, round);
+      if (rawState !== undefined) {
+        try {
+          const opened = await this.sealer.open(rawState, binding, request.requestId);
+          round.frameworkState = opened.value;
+          round.openedHeader = opened.header;
+          askedKinds = opened.askedKinds;
+        } catch (error) {
+          throw this.rejectState(request, error instanceof RequestStateProtectionError ? error.reason : 'protector_failure');
+        }
+      }
+    } else if (round.stateMode === McpRequestStateMode.APPLICATION_PROTECTED && rawState !== undefined) {
+      if (rawState === '' || Buffer.byteLength(rawState) > MAX_APPLICATION_STATE_BYTES) throw this.rejectState(request, 'too_large');
+      round.applicationState = rawState;
+    }
+    round.responses = this.readResponses(round.params.inputResponses, askedKinds);
+    return binding;
+  }
+
+  private readResponses(raw: unknown, askedKinds: Readonly<Record<string, McpInputResponse['kind']>> | undefined): McpInputResponses {
+    if (raw === undefined) return McpInputResponses.empty();
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      throw new ProtocolError(McpErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
+    }
+    const responses: Record<string, McpInputResponse> = {};
+    for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+      const parsed = parseInputResponse(value, askedKinds?.[key]);
+      if (!parsed) {
+        throw new ProtocolError(McpErrorCode.InvalidParams, `Invalid params: input response "${key}" is not a valid result`, { key });
+      }
+      responses[key] = parsed;
+    }
+    return McpInputResponses.from(responses, askedKinds ? Object.keys(askedKinds) : undefined);
+  }
+
+  private async closeRound(request: McpRequestContext, round: CallRound, binding: RequestStateBinding | undefined, result: unknown): Promise<unknown> {
+    if (!(result instanceof McpInputRequiredResult) || result.state === undefined) return result;
+    if (result.state.mode !== round.stateMode) {
+      this.logger.error(
+        `MCP ${request.method} "${request.target}" returned ${result.state.mode} state but declares requestState "${round.stateMode}"`,
+      );
+      throw internalError();
+    }
+    if (result.state.mode === 'application') {
+      if (Buffer.byteLength(result.state.value) > MAX_APPLICATION_STATE_BYTES) {
+        this.logger.error(`MCP ${request.method} "${request.target}" returned application state over ${MAX_APPLICATION_STATE_BYTES} bytes`);
+        throw internalError();
+      }
+      round.encodedState = result.state.value;
+      return result;
+    }
+    const askedKinds = Object.fromEntries([...result.inputRequests].map(([key, inputRequest]) => [key, RESPONSE_KIND[inputRequest.type]]));
+    try {
+      round.encodedState = await this.sealer.seal(
+        result.state.value,
+        askedKinds,
+        binding ?? (await this.bindingFor(request, round)),
+        request.requestId,
+        round.openedHeader,
+      );
+    } catch (error) {
+      const reason = error instanceof RequestStateProtectionError ? error.reason : 'protector_failure';
+      this.logger.error(`MCP ${request.method} "${request.target}": request state could not be sealed (${reason})`);
+      throw internalError();
+    }
+    return result;
+  }
+
+  private async bindingFor(request: McpRequestContext, round: CallRound): Promise<RequestStateBinding> {
+    return {
+      endpoint: this.options.endpoint,
+      protocolVersion: request.protocolVersion ?? '',
+      method: request.method,
+      target: request.target,
+      partition: await this.partitions.resolve(request),
+      paramsDigest: stableParamsDigest(round.params),
+    };
+  }
+
+  private rejectState(request: McpRequestContext, reason: string): ProtocolError {
+    this.logger.warn(`MCP ${request.method} "${request.target}" (request ${String(request.requestId)}): request state rejected: ${reason}`);
+    return new ProtocolError(McpErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE);
+  }
+}

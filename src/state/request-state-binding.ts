@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json';
+
+/** What framework state is bound to, besides its own header. */
+export interface RequestStateBinding {
+  /** Normalised endpoint path. */
+  readonly endpoint: string;
+  readonly protocolVersion: string;
+  /** JSON-RPC method. */
+  readonly method: string;
+  /** Tool or prompt name, or resource URI. */
+  readonly target: string;
+  /** The caller's authorization partition. */
+  readonly partition: string;
+  /** SHA-256 of the stable request parameters. */
+  readonly paramsDigest: string;
+}
+
+const TRANSIENT_META_KEYS = ['progressToken', 'traceparent', 'tracestate', 'baggage'];
+
+/**
+ * Digest of the parameters that must stay the same across rounds: everything except
+ * `inputResponses`, `requestState` and transient progress/trace/baggage `_meta`.
+ */
+export function stableParamsDigest(params: Record<string, unknown>): string {
+  const stable: Record<string, unknown> = { ...params };
+  delete stable.inputResponses;
+  delete stable.requestState;
+  // Clients may omit empty arguments in one round and send `{}` in the next.
+  stable.arguments ??= {};
+  if (stable._meta !== null && typeof stable._meta === 'object') {
+    const meta = { ...(stable._meta as Record<string, unknown>) };
+    for (const key of TRANSIENT_META_KEYS) delete meta[key];
+    stable._meta = meta;
+  }
+  return createHash('sha256').update(canonicalJson(stable)).digest('base64url');
+}

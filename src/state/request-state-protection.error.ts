@@ -1,0 +1,25 @@
+import { McpError } from '../errors/mcp.error';
+
+/** Why a request state could not be sealed or opened. Safe to log; never sent to clients. @publicApi */
+export type RequestStateFailureReason =
+  | 'malformed'
+  | 'unknown_key'
+  | 'authentication_failed'
+  | 'too_large'
+  | 'expired'
+  | 'too_many_rounds'
+  | 'replayed_request_id'
+  | 'wrong_mode'
+  | 'protector_failure';
+
+/**
+ * A request state was rejected or could not be produced. The reason is one of a fixed set;
+ * the message never contains key material or the state itself.
+ *
+ * @publicApi
+ */
+export class RequestStateProtectionError extends McpError {
+  constructor(readonly reason: RequestStateFailureReason) {
+    super(`Request state rejected: ${reason}`);
+  }
+}
