@@ -6,17 +6,19 @@ import { McpModule } from '../../src/index';
 import { version } from '../../package.json';
 import { ConformanceModule } from './conformance/conformance.module';
 import { ExampleModule } from './example/example.module';
+import { AdminModule } from './admin/admin.module';
+import { FlowsModule } from './flows/flows.module';
+import { sampleMcpOptions } from './sample-config';
 
 @Module({
   imports: [
     McpModule.forRootAsync({
-      useFactory: () => ({
-        serverInfo: { name: 'nestjs-mcp-sample', version },
-        endpoint: process.env.MCP_ENDPOINT ?? '/mcp',
-      }),
+      useFactory: () => sampleMcpOptions(version),
     }),
     ConformanceModule,
     ExampleModule,
+    FlowsModule,
+    AdminModule,
   ],
   providers: [
     { provide: APP_PIPE, useValue: new ValidationPipe({ transform: true, whitelist: true }) },

@@ -1,6 +1,16 @@
 import type { PipeTransform, Type } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { McpParamtype } from '../context/mcp-paramtype.enum';
+import type { McpRequestContext as RequestContextShape } from '../interfaces/mcp-request-context.interface';
+
+/**
+ * The request context type, under the same name as its parameter decorator so that
+ * `@McpRequestContext() ctx: McpRequestContext` reads naturally.
+ *
+ * @publicApi
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface McpRequestContext extends RequestContextShape {}
 
 function mcpParam(paramtype: McpParamtype, data: string | undefined, pipes: (Type<PipeTransform> | PipeTransform)[]): ParameterDecorator {
   return (target, key, index) => {

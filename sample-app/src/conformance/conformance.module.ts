@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiagnosticFixtures } from './diagnostics.fixtures';
+import { InputRequiredFixtures } from './input-required.fixtures';
 import { PromptFixtures } from './prompts.fixtures';
 import { ResourceFixtures } from './resources.fixtures';
 import { SchemaFixtures } from './schema.fixtures';
@@ -10,6 +11,6 @@ import { ToolFixtures } from './tools.fixtures';
  * `http-header-validation` calls whichever tool `tools/list` returns first with `arguments: {}`.
  */
 @Module({
-  providers: [ToolFixtures, DiagnosticFixtures, SchemaFixtures, PromptFixtures, ResourceFixtures],
+  providers: [ToolFixtures, DiagnosticFixtures, SchemaFixtures, PromptFixtures, ResourceFixtures, InputRequiredFixtures],
 })
 export class ConformanceModule {}
