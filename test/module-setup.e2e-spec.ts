@@ -1,0 +1,81 @@
+import { Injectable, Module } from '@nestjs/common';
+import type { Client } from '@modelcontextprotocol/client';
+import { McpModule, type McpModuleOptions } from '../src/index';
+import { CatalogModule } from './fixtures/catalog.fixtures';
+import { DuplicateToolsModule } from './fixtures/duplicate.fixtures';
+import { ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
+import { connectClient } from './utils/mcp';
+
+/** A config source living in its own module, as `ConfigService` would. */
+@Injectable()
+class ServerSettings {
+  readonly name = 'async-configured';
+  readonly endpoint = '/rpc/mcp';
+}
+
+@Module({ providers: [ServerSettings], exports: [ServerSettings] })
+class SettingsModule {}
+
+describe.each(ADAPTERS)('McpModule setup over %s', (adapter) => {
+  it('fails startup on duplicate operation names, naming both declarations', async () => {
+    const error = await startupError(adapter, {
+      imports: [McpModule.forRoot({}), DuplicateToolsModule],
+    });
+    expect(error?.name).toBe('DuplicateOperationError');
+    expect(error?.message).toContain('"lookup"');
+    expect(error?.message).toContain('InventoryTools.findItem()');
+    expect(error?.message).toContain('CustomerTools.findCustomer()');
+  });
+
+  it.each<[string, McpModuleOptions]>([
+    ['maxRequestBodyBytes', { maxRequestBodyBytes: -1 }],
+    ['endpoint', { endpoint: 'no-leading-slash' }],
+    [
+      'cacheHints.tools/list.ttlMs',
+      { cacheHints: { 'tools/list': { ttlMs: -5, cacheScope: 'public' } } },
+    ],
+  ])('fails startup on an invalid %s option, naming it', async (option, options) => {
+    const error = await startupError(adapter, {
+      imports: [McpModule.forRoot(options), CatalogModule],
+    });
+    expect(error?.name).toBe('InvalidModuleOptionsError');
+    expect(error?.message).toContain(`"${option}"`);
+  });
+
+  describe('forRootAsync with useFactory', () => {
+    let server: TestServer;
+    let client: Client;
+
+    beforeAll(async () => {
+      server = await startTestServer(
+        adapter,
+        {
+          imports: [
+            McpModule.forRootAsync({
+              imports: [SettingsModule],
+              inject: [ServerSettings],
+              useFactory: (settings: ServerSettings) => ({
+                serverInfo: { name: settings.name, version: '9.9.9' },
+                endpoint: settings.endpoint,
+              }),
+            }),
+            CatalogModule,
+          ],
+        },
+        '/rpc/mcp',
+      );
+      client = await connectClient(server.url);
+    });
+
+    afterAll(async () => {
+      await client?.close();
+      await server?.close();
+    });
+
+    it('serves on the factory-provided endpoint with the factory-provided server info', async () => {
+      expect(client.getServerVersion()).toEqual({ name: 'async-configured', version: '9.9.9' });
+      const result = await client.callTool({ name: 'ping' });
+      expect(result.content).toEqual([{ type: 'text', text: 'pong' }]);
+    });
+  });
+});

@@ -1,0 +1,72 @@
+import type { AddressInfo } from 'node:net';
+import type { INestApplication, ModuleMetadata } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+
+/** The HTTP platforms every e2e suite runs on. */
+export const ADAPTERS = ['express', 'fastify'] as const;
+export type AdapterName = (typeof ADAPTERS)[number];
+
+/** A Nest app listening on a free loopback port. */
+export interface TestServer {
+  readonly app: INestApplication;
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  /** The MCP endpoint URL. */
+  readonly url: URL;
+  close(): Promise<void>;
+}
+
+function createAdapter(adapter: AdapterName): ExpressAdapter | FastifyAdapter {
+  return adapter === 'fastify' ? new FastifyAdapter() : new ExpressAdapter();
+}
+
+/**
+ * Compiles `metadata` into a Nest app on the given HTTP platform and listens on
+ * 127.0.0.1 with an OS-assigned port. Nest's logger is silenced; the caller closes the server.
+ */
+export async function startTestServer(
+  adapter: AdapterName,
+  metadata: ModuleMetadata,
+  endpoint = '/mcp',
+): Promise<TestServer> {
+  const app = await createTestApp(adapter, metadata);
+  try {
+    await app.listen(0, '127.0.0.1');
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
+  const origin = `http://127.0.0.1:${port}`;
+  return { app, origin, url: new URL(endpoint, origin), close: () => app.close() };
+}
+
+/** Compiles `metadata` into an unstarted Nest app on the given HTTP platform, with logging off. */
+export async function createTestApp(
+  adapter: AdapterName,
+  metadata: ModuleMetadata,
+): Promise<INestApplication> {
+  const moduleRef = await Test.createTestingModule(metadata).compile();
+  return moduleRef.createNestApplication(createAdapter(adapter), { logger: false });
+}
+
+/**
+ * The error a Nest app fails to start with (compiling, initialising and listening), or
+ * `undefined` when it starts. The app is closed either way.
+ */
+export async function startupError(
+  adapter: AdapterName,
+  metadata: ModuleMetadata,
+): Promise<Error | undefined> {
+  let server: TestServer | undefined;
+  try {
+    server = await startTestServer(adapter, metadata);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  } finally {
+    await server?.close();
+  }
+}
