@@ -13,6 +13,8 @@ import { writeJsonRpcHttpError } from './json-rpc-http-error';
 import { parseJsonBody } from './lossless-json-body';
 import { mountOnHttpAdapter } from './http-adapter-mount';
 import { readRequestBody } from './request-body.reader';
+import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
+import { paramHeaderProblem, scanParamHeaders, type ParamHeaderDeclaration } from './param-header.validator';
 
 /**
  * The MCP HTTP endpoint: DNS-rebinding protection, bounded lossless body parsing, then the SDK's
@@ -26,11 +28,13 @@ export class McpHttpEndpoint implements OnApplicationShutdown {
   /** The SDK handler; its `notify` publishes list-changed events to open subscriptions. */
   readonly sdkHandler: McpHttpHandler;
   private readonly nodeHandler: (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
+  private readonly paramHeaders = new Map<string, readonly ParamHeaderDeclaration[]>();
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     serverFactory: McpServerFactory,
     adapterHost: HttpAdapterHost,
+    private readonly registry: McpOperationRegistry,
   ) {
     this.policy = new HostOriginPolicy(options.allowedHosts, options.allowedOrigins);
     this.sdkHandler = createMcpHandler(() => serverFactory.create(), {
@@ -81,9 +85,29 @@ export class McpHttpEndpoint implements OnApplicationShutdown {
       const message = parsed.reason === 'too_deep' ? 'Parse error: JSON nested too deeply' : 'Parse error';
       return writeJsonRpcHttpError(res, 400, McpErrorCode.ParseError, message);
     }
+    const headerProblem = this.paramHeaderProblem(req, parsed.plain);
+    if (headerProblem) {
+      return writeJsonRpcHttpError(res, 400, McpErrorCode.HeaderMismatch, `Header mismatch: ${headerProblem}`, (parsed.plain as { id?: unknown }).id);
+    }
     await httpExchangeStorage.run({ request: req, losslessBody: parsed.lossless }, () =>
       this.nodeHandler(req, res, parsed.plain),
     );
+  }
+
+  /** SEP-2243: `Mcp-Param-*` headers must mirror the arguments a tool marks with `x-mcp-header`. */
+  private paramHeaderProblem(req: IncomingMessage, body: unknown): string | undefined {
+    if (req.headers['mcp-protocol-version'] === undefined) return undefined;
+    const message = body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
+    if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string') return undefined;
+    const name = message.params.name;
+    let declarations = this.paramHeaders.get(name);
+    if (!declarations) {
+      const tool = this.registry.findTool(name);
+      if (!tool) return undefined;
+      declarations = scanParamHeaders(tool.listing.inputSchema);
+      this.paramHeaders.set(name, declarations);
+    }
+    return declarations.length > 0 ? paramHeaderProblem(declarations, message.params.arguments, req.headers) : undefined;
   }
 
   async onApplicationShutdown(): Promise<void> {
