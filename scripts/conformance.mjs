@@ -62,15 +62,12 @@ function runRunner(runnerArgs) {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    running.add(child);
+    track(child);
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     child.once('error', reject);
-    child.once('exit', (code) => {
-      running.delete(child);
-      resolveRun({ status: code ?? 1, output });
-    });
+    child.once('exit', (code) => resolveRun({ status: code ?? 1, output }));
   });
 }
 
@@ -81,8 +78,9 @@ async function startSample(adapter) {
     env: { ...process.env, PORT: '0', SAMPLE_ADAPTER: adapter, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  track(child);
   let log = '';
-  const url = await new Promise((resolveUrl, reject) => {
+  const started = new Promise((resolveUrl, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`sample app did not start within ${STARTUP_TIMEOUT_MS} ms`)),
       STARTUP_TIMEOUT_MS,
@@ -102,8 +100,14 @@ async function startSample(adapter) {
       reject(new Error(`sample app exited with code ${code}:\n${log}`));
     });
   });
-  await waitUntilAnswering(url);
-  return { child, url, log: () => log };
+  try {
+    const url = await started;
+    await waitUntilAnswering(url);
+    return { child, url, log: () => log };
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
 }
 
 async function waitUntilAnswering(url) {
@@ -159,7 +163,6 @@ async function runAdapter(adapter, scored) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const sample = await startSample(adapter);
-  running.add(sample.child);
   const problems = [];
   try {
     const started = Date.now();
@@ -232,13 +235,17 @@ async function runAdapter(adapter, scored) {
     );
   } finally {
     await stop(sample.child);
-    running.delete(sample.child);
     writeFileSync(join(outDir, 'server.log'), sample.log());
   }
   return problems;
 }
 
+/** Child processes still alive; killed if this script exits or is interrupted. */
 const running = new Set();
+function track(child) {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+}
 const killAll = () => running.forEach((child) => child.kill('SIGKILL'));
 process.on('exit', killAll);
 for (const signal of ['SIGINT', 'SIGTERM']) {
