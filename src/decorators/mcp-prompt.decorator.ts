@@ -1,4 +1,5 @@
-import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseFilters, UseInterceptors } from '@nestjs/common';
+import { ProtocolErrorPassthroughFilter } from '../protocol/protocol-error-passthrough.filter';
 import { McpCapabilityInterceptor } from '../input/mcp-capability.interceptor';
 import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
 import { MCP_OPERATION_METADATA } from '../mcp.constants';
@@ -21,5 +22,6 @@ export function McpPrompt(options: McpPromptOptions): MethodDecorator {
     SetMetadata(MCP_OPERATION_METADATA, metadata),
     // Capability gating wraps state protection: a missing capability is reported before any state is opened.
     UseInterceptors(McpCapabilityInterceptor, McpRequestStateInterceptor),
+    UseFilters(ProtocolErrorPassthroughFilter),
   );
 }

@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { MissingRequiredClientCapabilityError } from '@modelcontextprotocol/server';
-import { McpNotifier, McpRequestContext, McpTool } from '../../../src/index';
+import {
+  McpInputRequirement,
+  McpMayRequestInput,
+  McpNotifier,
+  McpRequestContext,
+  McpTool,
+} from '../../../src/index';
 import type { RequestContext } from '../request-context.type';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -14,10 +19,9 @@ export class DiagnosticFixtures {
     name: 'test_missing_capability',
     description: 'Requires the sampling client capability',
   })
-  missingCapability(@McpRequestContext() ctx: RequestContext): string {
-    if (!ctx.clientCapabilities.sampling) {
-      throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { sampling: {} } });
-    }
+  // REQUIRED: checked before the method runs, so a client without sampling gets one -32021.
+  @McpMayRequestInput({ type: 'sampling', requirement: McpInputRequirement.REQUIRED })
+  missingCapability(): string {
     return 'Client declared sampling';
   }
 
