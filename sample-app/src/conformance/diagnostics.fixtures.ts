@@ -6,7 +6,6 @@ import {
   McpRequestContext,
   McpTool,
 } from '../../../src/index';
-import type { RequestContext } from '../request-context.type';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -37,7 +36,7 @@ export class DiagnosticFixtures {
     name: 'test_logging_tool',
     description: 'Logs at info level when the request asked for a log level',
   })
-  async logging(@McpRequestContext() ctx: RequestContext): Promise<string> {
+  async logging(@McpRequestContext() ctx: McpRequestContext): Promise<string> {
     await ctx.logger.log('info', 'Logging tool started', 'test_logging_tool');
     await sleep(20);
     await ctx.logger.log('info', 'Logging tool finished', 'test_logging_tool');
