@@ -1,9 +1,5 @@
-import { applyDecorators, SetMetadata, UseFilters, UseInterceptors } from '@nestjs/common';
-import { ProtocolErrorPassthroughFilter } from '../protocol/protocol-error-passthrough.filter';
-import { McpCapabilityInterceptor } from '../input/mcp-capability.interceptor';
-import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
-import { MCP_OPERATION_METADATA } from '../mcp.constants';
-import type { McpOperationMetadata, McpPromptOptions } from '../interfaces/mcp-operation-options.interface';
+import type { McpPromptOptions } from '../interfaces/mcp-operation-options.interface';
+import { mcpOperation } from './mcp-operation.decorator';
 
 /**
  * Serves the decorated method as an MCP prompt (`prompts/get`). A string return becomes one user
@@ -17,11 +13,5 @@ import type { McpOperationMetadata, McpPromptOptions } from '../interfaces/mcp-o
  * @publicApi
  */
 export function McpPrompt(options: McpPromptOptions): MethodDecorator {
-  const metadata: McpOperationMetadata = { kind: 'prompt', options };
-  return applyDecorators(
-    SetMetadata(MCP_OPERATION_METADATA, metadata),
-    // Capability gating wraps state protection: a missing capability is reported before any state is opened.
-    UseInterceptors(McpCapabilityInterceptor, McpRequestStateInterceptor),
-    UseFilters(ProtocolErrorPassthroughFilter),
-  );
+  return mcpOperation({ kind: 'prompt', options });
 }

@@ -1,9 +1,5 @@
-import { applyDecorators, SetMetadata, UseFilters, UseInterceptors } from '@nestjs/common';
-import { ProtocolErrorPassthroughFilter } from '../protocol/protocol-error-passthrough.filter';
-import { McpCapabilityInterceptor } from '../input/mcp-capability.interceptor';
-import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
-import { MCP_OPERATION_METADATA } from '../mcp.constants';
-import type { McpOperationMetadata, McpResourceOptions } from '../interfaces/mcp-operation-options.interface';
+import type { McpResourceOptions } from '../interfaces/mcp-operation-options.interface';
+import { mcpOperation } from './mcp-operation.decorator';
 
 /**
  * Serves the decorated method as an MCP resource (`resources/read`), at a fixed `uri` or for every
@@ -20,11 +16,5 @@ import type { McpOperationMetadata, McpResourceOptions } from '../interfaces/mcp
  * @publicApi
  */
 export function McpResource(options: McpResourceOptions): MethodDecorator {
-  const metadata: McpOperationMetadata = { kind: 'resource', options };
-  return applyDecorators(
-    SetMetadata(MCP_OPERATION_METADATA, metadata),
-    // Capability gating wraps state protection: a missing capability is reported before any state is opened.
-    UseInterceptors(McpCapabilityInterceptor, McpRequestStateInterceptor),
-    UseFilters(ProtocolErrorPassthroughFilter),
-  );
+  return mcpOperation({ kind: 'resource', options });
 }

@@ -1,9 +1,5 @@
-import { applyDecorators, SetMetadata, UseFilters, UseInterceptors } from '@nestjs/common';
-import { ProtocolErrorPassthroughFilter } from '../protocol/protocol-error-passthrough.filter';
-import { McpCapabilityInterceptor } from '../input/mcp-capability.interceptor';
-import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
-import { MCP_OPERATION_METADATA } from '../mcp.constants';
-import type { McpOperationMetadata, McpToolOptions } from '../interfaces/mcp-operation-options.interface';
+import type { McpToolOptions } from '../interfaces/mcp-operation-options.interface';
+import { mcpOperation } from './mcp-operation.decorator';
 
 /**
  * Serves the decorated method as an MCP tool. The call runs through the Nest pipeline (guards,
@@ -20,11 +16,5 @@ import type { McpOperationMetadata, McpToolOptions } from '../interfaces/mcp-ope
  * @publicApi
  */
 export function McpTool(options: McpToolOptions): MethodDecorator {
-  const metadata: McpOperationMetadata = { kind: 'tool', options };
-  return applyDecorators(
-    SetMetadata(MCP_OPERATION_METADATA, metadata),
-    // Capability gating wraps state protection: a missing capability is reported before any state is opened.
-    UseInterceptors(McpCapabilityInterceptor, McpRequestStateInterceptor),
-    UseFilters(ProtocolErrorPassthroughFilter),
-  );
+  return mcpOperation({ kind: 'tool', options });
 }
