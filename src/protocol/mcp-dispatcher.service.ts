@@ -20,6 +20,7 @@ import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import type { RegisteredOperation, ResourceTemplateListing } from '../discovery/registered-operation.interface';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpCompleter } from '../interfaces/mcp-operation-options.interface';
+import { clip } from './clip';
 import { mapOperationError } from './operation-error.mapper';
 import { normalizePromptResult, normalizeResourceResult, normalizeToolResult } from './operation-result.normalizer';
 import { createRequestContext } from './request-context.factory';
@@ -56,7 +57,7 @@ export class McpDispatcher {
   async callTool(request: CallToolRequest, sdk: ServerContext): Promise<CallToolResult> {
     const { name } = request.params;
     const tool = this.registry.findTool(name);
-    if (!tool) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+    if (!tool) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown tool: ${clip(name)}`, { name: clip(name) });
     const args = request.params.arguments ?? {};
     const outcome = await this.invoke(tool, args, sdk, name, request.params);
     if (outcome.failed) return { content: [{ type: 'text', text: outcome.message }], isError: true };
@@ -66,7 +67,7 @@ export class McpDispatcher {
   async getPrompt(request: GetPromptRequest, sdk: ServerContext): Promise<GetPromptResult> {
     const { name } = request.params;
     const prompt = this.registry.findPrompt(name);
-    if (!prompt) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
+    if (!prompt) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown prompt: ${clip(name)}`, { name: clip(name) });
     const outcome = await this.invoke(prompt, request.params.arguments ?? {}, sdk, name, request.params);
     if (outcome.failed) throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
     return (outcome.wire as GetPromptResult | undefined) ?? normalizePromptResult(outcome.value);
@@ -103,11 +104,11 @@ export class McpDispatcher {
   private completersFor(ref: CompleteRequest['params']['ref']): Record<string, McpCompleter> | undefined {
     if (ref.type === 'ref/prompt') {
       const prompt = this.registry.findPrompt(ref.name);
-      if (!prompt) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`, { name: ref.name });
+      if (!prompt) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown prompt: ${clip(ref.name)}`, { name: clip(ref.name) });
       return prompt.metadata.options.complete;
     }
     const template = this.registry.findTemplate(ref.uri);
-    if (!template) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown resource template: ${ref.uri}`, { uri: ref.uri });
+    if (!template) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown resource template: ${clip(ref.uri)}`, { uri: clip(ref.uri) });
     return template.metadata.options.complete;
   }
 

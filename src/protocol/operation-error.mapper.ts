@@ -2,6 +2,7 @@ import { HttpException, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { McpToolError } from '../errors/mcp-tool.error';
+import { clip } from './clip';
 import type { McpOperationKind } from '../interfaces/mcp-operation-options.interface';
 
 /** What a failed operation turns into: a JSON-RPC error, or (tools only) an `isError` result. */
@@ -51,6 +52,6 @@ export function mapOperationError(error: unknown, kind: McpOperationKind, target
         : { type: 'error', error: new ProtocolError(McpErrorCode.InvalidParams, httpExceptionMessage(error)) };
     }
   }
-  logger.error(`MCP ${kind} "${target}" failed`, error instanceof Error ? error.stack : String(error));
+  logger.error(`MCP ${kind} "${clip(target)}" failed`, error instanceof Error ? error.stack : String(error));
   return { type: 'error', error: new ProtocolError(McpErrorCode.InternalError, 'Internal error') };
 }

@@ -13,6 +13,7 @@ import type { McpRequestContext } from '../interfaces/mcp-request-context.interf
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { callRoundOf, type CallRound } from '../protocol/call-round';
+import { clip } from '../protocol/clip';
 import { McpAuthorizationPartitionResolver } from './authorization-partition.resolver';
 import { McpRequestStateMode } from './mcp-request-state-mode.enum';
 import { stableParamsDigest, type RequestStateBinding } from './request-state-binding';
@@ -114,13 +115,13 @@ export class McpRequestStateInterceptor implements NestInterceptor {
     if (!(result instanceof McpInputRequiredResult) || result.state === undefined) return result;
     if (result.state.mode !== round.stateMode) {
       this.logger.error(
-        `MCP ${request.method} "${request.target}" returned ${result.state.mode} state but declares requestState "${round.stateMode}"`,
+        `MCP ${request.method} "${clip(request.target)}" returned ${result.state.mode} state but declares requestState "${round.stateMode}"`,
       );
       throw internalError();
     }
     if (result.state.mode === 'application') {
       if (Buffer.byteLength(result.state.value) > MAX_APPLICATION_STATE_BYTES) {
-        this.logger.error(`MCP ${request.method} "${request.target}" returned application state over ${MAX_APPLICATION_STATE_BYTES} bytes`);
+        this.logger.error(`MCP ${request.method} "${clip(request.target)}" returned application state over ${MAX_APPLICATION_STATE_BYTES} bytes`);
         throw internalError();
       }
       round.encodedState = result.state.value;
@@ -137,7 +138,7 @@ export class McpRequestStateInterceptor implements NestInterceptor {
       );
     } catch (error) {
       const reason = error instanceof RequestStateProtectionError ? error.reason : 'protector_failure';
-      this.logger.error(`MCP ${request.method} "${request.target}": request state could not be sealed (${reason})`);
+      this.logger.error(`MCP ${request.method} "${clip(request.target)}": request state could not be sealed (${reason})`);
       throw internalError();
     }
     return result;
@@ -155,7 +156,7 @@ export class McpRequestStateInterceptor implements NestInterceptor {
   }
 
   private rejectState(request: McpRequestContext, reason: string): ProtocolError {
-    this.logger.warn(`MCP ${request.method} "${request.target}" (request ${String(request.requestId)}): request state rejected: ${reason}`);
+    this.logger.warn(`MCP ${request.method} "${clip(request.target)}" (request ${clip(request.requestId)}): request state rejected: ${reason}`);
     return new ProtocolError(McpErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE);
   }
 }
