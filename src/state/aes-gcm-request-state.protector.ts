@@ -43,7 +43,9 @@ export class AesGcmRequestStateProtector implements RequestStateProtector {
     if (!kidBytes || !iv || !sealed || iv.length !== IV_BYTES || sealed.length < TAG_BYTES) {
       throw new RequestStateProtectionError('malformed');
     }
-    const keyId = kidBytes.toString('ascii');
+    // 'latin1', not 'ascii': Node's ascii decoder clears bit 7, so a re-spelled kid would still open.
+    const keyId = kidBytes.toString('latin1');
+    if (!/^[\x21-\x7e]+$/.test(keyId)) throw new RequestStateProtectionError('malformed');
     const key = this.keyring.findKey(keyId);
     if (!key) throw new RequestStateProtectionError('unknown_key');
     try {
