@@ -127,7 +127,8 @@ export class RequestStateSealer {
       header = undefined;
     }
     // Only a canonically encoded header authenticates to the same associated data.
-    if (!isHeader(header) || canonicalJson(header) !== headerBytes?.toString('utf8')) {
+    // Bytes, not decoded text: invalid UTF-8 decodes to U+FFFD and would give a second spelling.
+    if (!isHeader(header) || !headerBytes?.equals(Buffer.from(canonicalJson(header), 'utf8'))) {
       throw new RequestStateProtectionError('malformed');
     }
     let plaintext: Uint8Array;
