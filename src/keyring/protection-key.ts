@@ -37,7 +37,8 @@ export class ProtectionKey {
 
   /** A one-way digest of the exact material, for fingerprints. */
   digest(): string {
-    return createHmac('sha256', this.#material).update('nestjs-mcp keyring fingerprint v2').digest('hex');
+    // HMAC zero-pads short keys, so K and K||0x00 would digest alike without the length.
+    return createHmac('sha256', this.#material).update(`nestjs-mcp keyring fingerprint v2\n${this.#material.length}`).digest('hex');
   }
 
   sameMaterial(other: Uint8Array): boolean {
