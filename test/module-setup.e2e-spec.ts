@@ -16,6 +16,17 @@ class ServerSettings {
 @Module({ providers: [ServerSettings], exports: [ServerSettings] })
 class SettingsModule {}
 
+/** An options factory class, as `forRootAsync({ useClass })` and `useExisting` expect. */
+@Injectable()
+class McpOptionsFactory {
+  create(): McpModuleOptions {
+    return { serverInfo: { name: 'class-configured', version: '2.0.0' } };
+  }
+}
+
+@Module({ providers: [McpOptionsFactory], exports: [McpOptionsFactory] })
+class OptionsFactoryModule {}
+
 describe.each(ADAPTERS)('McpModule setup over %s', (adapter) => {
   it('fails startup on duplicate operation names, naming both declarations', async () => {
     const error = await startupError(adapter, {
@@ -77,5 +88,19 @@ describe.each(ADAPTERS)('McpModule setup over %s', (adapter) => {
       const result = await client.callTool({ name: 'ping' });
       expect(result.content).toEqual([{ type: 'text', text: 'pong' }]);
     });
+  });
+
+  it.each([
+    ['useClass', McpModule.forRootAsync({ useClass: McpOptionsFactory })],
+    ['useExisting', McpModule.forRootAsync({ imports: [OptionsFactoryModule], useExisting: McpOptionsFactory })],
+  ])('forRootAsync with %s takes the options from the factory class', async (_kind, mcpModule) => {
+    const server = await startTestServer(adapter, { imports: [mcpModule, CatalogModule] });
+    const client = await connectClient(server.url);
+    try {
+      expect(client.getServerVersion()).toEqual({ name: 'class-configured', version: '2.0.0' });
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });
