@@ -31,7 +31,9 @@ export function stableParamsDigest(params: Record<string, unknown>): string {
   if (stable._meta !== null && typeof stable._meta === 'object') {
     const meta = { ...(stable._meta as Record<string, unknown>) };
     for (const key of TRANSIENT_META_KEYS) delete meta[key];
-    stable._meta = meta;
+    // `_meta` with only transient keys in one round and no `_meta` in the next is the same call.
+    if (Object.keys(meta).length > 0) stable._meta = meta;
+    else delete stable._meta;
   }
   return createHash('sha256').update(canonicalJson(stable)).digest('base64url');
 }
