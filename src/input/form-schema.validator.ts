@@ -44,7 +44,8 @@ function checkNonNegativeInteger(path: string, schema: Schema, keys: string[]): 
 function checkProperty(path: string, property: unknown): void {
   if (!isObject(property)) fail(path, 'must be an object');
   const type = property.type;
-  if (typeof type !== 'string' || !ALLOWED_KEYS[type]) {
+  // Own keys only: "constructor" or "__proto__" would otherwise find Object.prototype members.
+  if (typeof type !== 'string' || !Object.hasOwn(ALLOWED_KEYS, type)) {
     fail(path, 'must be a string, number, integer, boolean or string-array property (no nested objects)');
   }
   for (const key of Object.keys(property)) {
