@@ -33,7 +33,8 @@ export class McpCapabilityInterceptor implements NestInterceptor {
     if (!isMcpContext(context)) return next.handle();
     const request = McpExecutionContext.create(context).getRequestContext();
     const round = callRoundOf(request);
-    if (!round || round.declarations.length === 0) return next.handle();
+    // No early return for operations without declarations: what they emit is undeclared by definition.
+    if (!round) return next.handle();
 
     const required = round.declarations.filter((declaration) => declaration.requirement === McpInputRequirement.REQUIRED);
     this.assertSupported(request.clientCapabilities, required.map((declaration) => declaration.type));
