@@ -89,16 +89,17 @@ export function resolveMcpOptions(options: McpModuleOptions = {}, defaultVersion
     throw new InvalidModuleOptionsError('keepAliveMs', 'must be an integer >= 0');
   }
   const requestState = resolveStateLimits(options.requestState);
-  for (const [option, value, method] of [
-    ['protector', options.protector, 'seal'],
-    ['partitionResolver', options.partitionResolver, 'resolve'],
-    ['elicitation.secretPolicy', options.elicitation?.secretPolicy, 'secretConcept'],
+  for (const [option, value, methods] of [
+    ['protector', options.protector, ['seal', 'open']],
+    ['partitionResolver', options.partitionResolver, ['resolve']],
+    ['elicitation.secretPolicy', options.elicitation?.secretPolicy, ['secretConcept']],
   ] as const) {
-    if (value !== undefined && typeof (value as unknown as Record<string, unknown>)[method] !== 'function') {
-      throw new InvalidModuleOptionsError(option, `must implement ${method}()`);
-    }
+    if (value === undefined) continue;
+    const missing = methods.find((method) => typeof (value as unknown as Record<string, unknown> | null)?.[method] !== 'function');
+    if (missing) throw new InvalidModuleOptionsError(option, `must implement ${methods.map((method) => `${method}()`).join(' and ')}`);
   }
-  if (options.keyring !== undefined && (typeof options.keyring !== 'object' || typeof options.keyring.active !== 'string' || typeof options.keyring.keys !== 'object')) {
+  const keyring = options.keyring as Partial<KeyringConfig> | null | undefined;
+  if (keyring !== undefined && (keyring === null || typeof keyring !== 'object' || typeof keyring.active !== 'string' || keyring.keys === null || typeof keyring.keys !== 'object')) {
     throw new InvalidModuleOptionsError('keyring', 'must be { active: "<key id>", keys: { "<key id>": <bytes or base64> } }');
   }
   return {
