@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { INestApplication, ModuleMetadata } from '@nestjs/common';
+import type { INestApplication, ModuleMetadata, NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
@@ -24,14 +24,16 @@ function createAdapter(adapter: AdapterName): ExpressAdapter | FastifyAdapter {
 
 /**
  * Compiles `metadata` into a Nest app on the given HTTP platform and listens on
- * 127.0.0.1 with an OS-assigned port. Nest's logger is silenced; the caller closes the server.
+ * 127.0.0.1 with an OS-assigned port. Nest's logger is silenced unless `appOptions.logger` is
+ * given; the caller closes the server.
  */
 export async function startTestServer(
   adapter: AdapterName,
   metadata: ModuleMetadata,
   endpoint = '/mcp',
+  appOptions: NestApplicationOptions = {},
 ): Promise<TestServer> {
-  const app = await createTestApp(adapter, metadata);
+  const app = await createTestApp(adapter, metadata, appOptions);
   try {
     await app.listen(0, '127.0.0.1');
   } catch (error) {
@@ -43,13 +45,17 @@ export async function startTestServer(
   return { app, origin, url: new URL(endpoint, origin), close: () => app.close() };
 }
 
-/** Compiles `metadata` into an unstarted Nest app on the given HTTP platform, with logging off. */
+/**
+ * Compiles `metadata` into an unstarted Nest app on the given HTTP platform, with logging off
+ * unless `appOptions.logger` says otherwise.
+ */
 export async function createTestApp(
   adapter: AdapterName,
   metadata: ModuleMetadata,
+  appOptions: NestApplicationOptions = {},
 ): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule(metadata).compile();
-  return moduleRef.createNestApplication(createAdapter(adapter), { logger: false });
+  return moduleRef.createNestApplication(createAdapter(adapter), { logger: false, ...appOptions });
 }
 
 /**
