@@ -1,0 +1,205 @@
+import { InvalidModuleOptionsError } from './errors/invalid-module-options.error';
+import { ConceptSecretFieldPolicy } from './input/secret-field.policy';
+import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
+import { resolveMcpOptions } from './mcp-options.resolver';
+
+function refusal(options: unknown): InvalidModuleOptionsError {
+  try {
+    resolveMcpOptions(options as McpModuleOptions);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidModuleOptionsError);
+    return error as InvalidModuleOptionsError;
+  }
+  throw new Error('expected InvalidModuleOptionsError');
+}
+
+describe('resolveMcpOptions', () => {
+  describe('defaults', () => {
+    const resolved = resolveMcpOptions({}, '1.2.3');
+
+    it('serves /mcp as nestjs-mcp with the package version', () => {
+      expect(resolved.endpoint).toBe('/mcp');
+      expect(resolved.serverInfo).toEqual({ name: 'nestjs-mcp', version: '1.2.3' });
+      expect(resolved.instructions).toBeUndefined();
+    });
+
+    it('protects against DNS rebinding with no extra hosts or origins', () => {
+      expect(resolved.dnsRebindingProtection).toBe(true);
+      expect(resolved.allowedHosts).toEqual([]);
+      expect(resolved.allowedOrigins).toEqual([]);
+    });
+
+    it('bounds request bodies: 4 MiB, depth 64, 1024-character numbers, exponent 10000', () => {
+      expect(resolved.body).toEqual({
+        maxBytes: 4_194_304,
+        maxDepth: 64,
+        maxNumberLength: 1024,
+        maxExponent: 10_000,
+      });
+    });
+
+    it('bounds request state: 64 KiB token, 48 KiB plaintext, 15 minutes, 10 rounds', () => {
+      expect(resolved.requestState).toEqual({
+        maxEncodedBytes: 65_536,
+        maxDecodedBytes: 49_152,
+        maxLifetimeMs: 900_000,
+        maxRounds: 10,
+      });
+    });
+
+    it('gives every cacheable method a private, zero-ttl hint', () => {
+      expect(Object.keys(resolved.cacheHints).sort()).toEqual(
+        [
+          'prompts/list',
+          'resources/list',
+          'resources/read',
+          'resources/templates/list',
+          'server/discover',
+          'tools/list',
+        ].sort(),
+      );
+      for (const hint of Object.values(resolved.cacheHints))
+        expect(hint).toEqual({ ttlMs: 0, cacheScope: 'private' });
+    });
+
+    it('keeps alive every 15 s, with no keyring, protector or partition resolver, and the concept secret policy', () => {
+      expect(resolved.keepAliveMs).toBe(15_000);
+      expect(resolved.keyring).toBeUndefined();
+      expect(resolved.protector).toBeUndefined();
+      expect(resolved.partitionResolver).toBeUndefined();
+      expect(resolved.elicitation.secretPolicy).toBeInstanceOf(ConceptSecretFieldPolicy);
+    });
+
+    it('works without any options argument', () => {
+      expect(resolveMcpOptions().endpoint).toBe('/mcp');
+    });
+  });
+
+  describe('given values', () => {
+    it('normalises the endpoint by dropping trailing slashes, but keeps "/"', () => {
+      expect(resolveMcpOptions({ endpoint: '/api/mcp/' }).endpoint).toBe('/api/mcp');
+      expect(resolveMcpOptions({ endpoint: '/api/mcp//' }).endpoint).toBe('/api/mcp');
+      expect(resolveMcpOptions({ endpoint: '/' }).endpoint).toBe('/');
+    });
+
+    it('keeps given limits, hints and flags', () => {
+      const resolved = resolveMcpOptions({
+        maxRequestBodyBytes: 1000,
+        json: { maxDepth: 8 },
+        cacheHints: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' } },
+        requestState: { maxEncodedBytes: 10_000, maxDecodedBytes: 10_000, maxRounds: 3 },
+        keepAliveMs: 0,
+        disableDnsRebindingProtection: true,
+        allowedHosts: ['api.example.com'],
+        elicitation: { development: true },
+      });
+      expect(resolved.body).toEqual({
+        maxBytes: 1000,
+        maxDepth: 8,
+        maxNumberLength: 1024,
+        maxExponent: 10_000,
+      });
+      expect(resolved.cacheHints['tools/list']).toEqual({ ttlMs: 60_000, cacheScope: 'public' });
+      expect(resolved.cacheHints['prompts/list']).toEqual({ ttlMs: 0, cacheScope: 'private' });
+      expect(resolved.requestState).toEqual({
+        maxEncodedBytes: 10_000,
+        maxDecodedBytes: 10_000,
+        maxLifetimeMs: 900_000,
+        maxRounds: 3,
+      });
+      expect(resolved.keepAliveMs).toBe(0);
+      expect(resolved.dnsRebindingProtection).toBe(false);
+      expect(resolved.allowedHosts).toEqual(['api.example.com']);
+      expect(resolved.elicitation.development).toBe(true);
+    });
+
+    it('accepts a protector, a keyring and a secret policy of the right shape', () => {
+      const protector = { seal: () => 'x', open: () => new Uint8Array() };
+      const keyring = { active: 'k1', keys: { k1: Buffer.alloc(32) } };
+      const secretPolicy = { secretConcept: () => undefined };
+      const resolved = resolveMcpOptions({ protector, keyring, elicitation: { secretPolicy } });
+      expect(resolved.protector).toBe(protector);
+      expect(resolved.keyring).toBe(keyring);
+      expect(resolved.elicitation.secretPolicy).toBe(secretPolicy);
+    });
+  });
+
+  describe('refuses invalid options, naming the option', () => {
+    it.each([
+      ['endpoint', { endpoint: 'mcp' }],
+      ['endpoint', { endpoint: '' }],
+      ['endpoint', { endpoint: '/mcp?x=1' }],
+      ['endpoint', { endpoint: '/m c p' }],
+      ['endpoint', { endpoint: 'https://example.com/mcp' }],
+      ['endpoint', { endpoint: 42 }],
+      ['serverInfo', { serverInfo: { name: '', version: '1' } }],
+      ['serverInfo', { serverInfo: { name: 'x' } }],
+      ['instructions', { instructions: 5 }],
+      ['keepAliveMs', { keepAliveMs: -1 }],
+      ['keepAliveMs', { keepAliveMs: 1.5 }],
+      ['maxRequestBodyBytes', { maxRequestBodyBytes: 0 }],
+      ['maxRequestBodyBytes', { maxRequestBodyBytes: -5 }],
+      ['maxRequestBodyBytes', { maxRequestBodyBytes: 1.5 }],
+      ['maxRequestBodyBytes', { maxRequestBodyBytes: Infinity }],
+      ['maxRequestBodyBytes', { maxRequestBodyBytes: '1000' }],
+      ['json.maxDepth', { json: { maxDepth: 0 } }],
+      ['json.maxNumberLength', { json: { maxNumberLength: -1 } }],
+      ['json.maxExponent', { json: { maxExponent: 0.5 } }],
+      [
+        'cacheHints.tools/list.ttlMs',
+        { cacheHints: { 'tools/list': { ttlMs: -1, cacheScope: 'private' } } },
+      ],
+      [
+        'cacheHints.tools/list.ttlMs',
+        { cacheHints: { 'tools/list': { ttlMs: 1.5, cacheScope: 'private' } } },
+      ],
+      [
+        'cacheHints.tools/list.cacheScope',
+        { cacheHints: { 'tools/list': { ttlMs: 0, cacheScope: 'shared' } } },
+      ],
+      [
+        'cacheHints.tools/call',
+        { cacheHints: { 'tools/call': { ttlMs: 0, cacheScope: 'private' } } },
+      ],
+      ['requestState.maxEncodedBytes', { requestState: { maxEncodedBytes: 0 } }],
+      [
+        'requestState.maxDecodedBytes',
+        { requestState: { maxEncodedBytes: 1000, maxDecodedBytes: 1001 } },
+      ],
+      ['requestState.maxDecodedBytes', { requestState: { maxEncodedBytes: 1000 } }],
+      ['requestState.maxLifetimeMs', { requestState: { maxLifetimeMs: -1 } }],
+      ['requestState.maxRounds', { requestState: { maxRounds: 0 } }],
+      ['protector', { protector: { open: () => new Uint8Array() } }],
+      ['protector', { protector: 'aes' }],
+      ['protector', { protector: { seal: () => 'x' } }],
+      ['protector', { protector: null }],
+      ['partitionResolver', { partitionResolver: {} }],
+      ['partitionResolver', { partitionResolver: null }],
+      ['elicitation.secretPolicy', { elicitation: { secretPolicy: null } }],
+      ['elicitation.secretPolicy', { elicitation: { secretPolicy: { isSecret: () => false } } }],
+      ['keyring', { keyring: 'k1' }],
+      ['keyring', { keyring: { keys: {} } }],
+      ['keyring', { keyring: { active: 'k1' } }],
+      ['keyring', { keyring: { active: 1, keys: {} } }],
+      ['keyring', { keyring: null }],
+      ['keyring', { keyring: { active: 'k1', keys: null } }],
+      ['allowedHosts', { allowedHosts: 'api.example.com' }],
+      ['allowedHosts', { allowedHosts: [''] }],
+      ['allowedOrigins', { allowedOrigins: ['https://a.example', 5] }],
+    ])('%s: %p', (option, options) => {
+      const error = refusal(options);
+      expect(error.option).toBe(option);
+      expect(error.message).toContain(`"${option}"`);
+    });
+
+    it('explains what the option must be', () => {
+      expect(refusal({ maxRequestBodyBytes: 0 }).message).toBe(
+        'Invalid McpModule option "maxRequestBodyBytes": must be a positive integer, got 0',
+      );
+      expect(
+        refusal({ requestState: { maxEncodedBytes: 1000, maxDecodedBytes: 2000 } }).message,
+      ).toContain('must not exceed requestState.maxEncodedBytes');
+      expect(refusal({ protector: {} }).message).toContain('seal() and open()');
+    });
+  });
+});

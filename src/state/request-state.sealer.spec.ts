@@ -1,0 +1,526 @@
+import { LosslessNumber } from 'lossless-json';
+import { KeyringManager } from '../keyring/keyring-manager.service';
+import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import { AesGcmRequestStateProtector } from './aes-gcm-request-state.protector';
+import { canonicalJson } from './canonical-json';
+import type { RequestStateBinding } from './request-state-binding';
+import {
+  RequestStateProtectionError,
+  type RequestStateFailureReason,
+} from './request-state-protection.error';
+import type { RequestStateProtector } from './request-state-protector.interface';
+import { RequestStateSealer, type RequestStateHeader } from './request-state.sealer';
+
+const LIMITS = {
+  maxEncodedBytes: 65_536,
+  maxDecodedBytes: 49_152,
+  maxLifetimeMs: 900_000,
+  maxRounds: 10,
+};
+const T0 = 1_750_000_000_000;
+const BINDING: RequestStateBinding = {
+  endpoint: '/mcp',
+  protocolVersion: '2026-07-28',
+  method: 'tools/call',
+  target: 'transfer_funds',
+  partition: 'client:abc',
+  paramsDigest: 'digest-of-stable-params',
+};
+
+function sealerWith(
+  limits: Partial<typeof LIMITS> = {},
+  protector?: RequestStateProtector,
+): RequestStateSealer {
+  const options = { requestState: { ...LIMITS, ...limits } } as unknown as ResolvedMcpOptions;
+  return new RequestStateSealer(
+    options,
+    protector ??
+      new AesGcmRequestStateProtector(
+        new KeyringManager({ keyring: { active: 'k1', keys: { k1: Buffer.alloc(32, 5) } } }),
+      ),
+  );
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<RequestStateFailureReason> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(RequestStateProtectionError);
+    return (error as RequestStateProtectionError).reason;
+  }
+  throw new Error('expected a RequestStateProtectionError');
+}
+
+function headerOf(token: string): RequestStateHeader {
+  return JSON.parse(
+    Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('utf8'),
+  ) as RequestStateHeader;
+}
+
+function withHeaderText(token: string, headerText: string): string {
+  return `${Buffer.from(headerText, 'utf8').toString('base64url')}${token.slice(token.indexOf('.'))}`;
+}
+
+describe('RequestStateSealer', () => {
+  let protector: AesGcmRequestStateProtector;
+  let sealer: RequestStateSealer;
+
+  beforeEach(() => {
+    protector = new AesGcmRequestStateProtector(
+      new KeyringManager({ keyring: { active: 'k1', keys: { k1: Buffer.alloc(32, 5) } } }),
+    );
+    sealer = sealerWith({}, protector);
+  });
+
+  describe('round trip', () => {
+    it('opens to the same JSON value and asked kinds', async () => {
+      const value = {
+        step: 2,
+        name: 'Zoë',
+        tags: ['a', 'b'],
+        nested: { ok: true, none: null },
+        ratio: 0.25,
+        big: -1e21,
+      };
+      const token = await sealer.seal(
+        value,
+        { approval: 'elicitation', roots: 'roots' },
+        BINDING,
+        'req-1',
+        undefined,
+        T0,
+      );
+      const opened = await sealer.open(token, BINDING, 'req-2', T0 + 1000);
+      expect(canonicalJson(opened.value)).toBe(canonicalJson(value));
+      const { big, ...rest } = opened.value as Record<string, unknown>;
+      expect({ ...value, big: undefined }).toEqual({ ...rest, big: undefined });
+      // -1e21 is past the safe-integer range, so it opens as an exact LosslessNumber of equal value.
+      expect(Number(big)).toBe(-1e21);
+      expect(opened.askedKinds).toEqual({ approval: 'elicitation', roots: 'roots' });
+    });
+
+    it.each([
+      ['a string', 'plain'],
+      ['a number', 42],
+      ['true', true],
+      ['null', null],
+      ['an array', [1, 'two', [3]]],
+      ['an empty object', {}],
+    ])('round-trips %s at the top level', async (_, value) => {
+      const token = await sealer.seal(value, {}, BINDING, 1, undefined, T0);
+      expect((await sealer.open(token, BINDING, 2, T0)).value).toEqual(value);
+    });
+
+    it('keeps a LosslessNumber equal by value (3.50 opens as 3.5)', async () => {
+      const token = await sealer.seal(
+        { amount: new LosslessNumber('3.50') },
+        {},
+        BINDING,
+        1,
+        undefined,
+        T0,
+      );
+      const { value } = await sealer.open(token, BINDING, 2, T0);
+      const amount = (value as { amount: unknown }).amount;
+      expect(canonicalJson(amount)).toBe(canonicalJson(new LosslessNumber('3.50')));
+      expect(Number(amount)).toBe(3.5);
+    });
+
+    it('keeps numbers a double cannot hold exact', async () => {
+      const exact = ['12345678901234567890123', '0.1000000000000000055511151231257827', '1e400'];
+      const token = await sealer.seal(
+        exact.map((text) => new LosslessNumber(text)),
+        {},
+        BINDING,
+        1,
+        undefined,
+        T0,
+      );
+      const { value } = await sealer.open(token, BINDING, 2, T0);
+      expect((value as LosslessNumber[]).map((member) => canonicalJson(member))).toEqual(
+        exact.map((text) => canonicalJson(new LosslessNumber(text))),
+      );
+      expect((value as unknown[])[0]).toBeInstanceOf(LosslessNumber);
+      expect(((value as unknown[])[0] as LosslessNumber).value).toBe('12345678901234567890123');
+    });
+
+    it('emits a first-round header: v1, iat now, exp now + lifetime, round 1, the emitting request id', async () => {
+      const token = await sealer.seal({}, {}, BINDING, 'req-1', undefined, T0);
+      expect(token).toMatch(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+){3}$/);
+      const opened = await sealer.open(token, BINDING, 'req-2', T0);
+      expect(opened.header).toEqual({
+        v: 1,
+        iat: T0,
+        exp: T0 + LIMITS.maxLifetimeMs,
+        r: 1,
+        rid: 'req-1',
+      });
+      // The header travels readable (authenticated, not encrypted) in canonical JSON.
+      expect(headerOf(token)).toEqual(opened.header);
+      expect(Buffer.from(token.split('.')[0], 'base64url').toString('utf8')).toBe(
+        canonicalJson(opened.header),
+      );
+    });
+
+    it('does not reveal the state in clear', async () => {
+      const token = await sealer.seal(
+        { secretPlan: 'launch at dawn' },
+        {},
+        BINDING,
+        1,
+        undefined,
+        T0,
+      );
+      const clear = Buffer.from(token.replace(/\./g, ''), 'base64url').toString('latin1');
+      expect(token).not.toContain('launch');
+      expect(clear).not.toContain('launch');
+      expect(clear).not.toContain('secretPlan');
+    });
+  });
+
+  describe('binding', () => {
+    it.each(Object.keys(BINDING) as (keyof RequestStateBinding)[])(
+      'refuses the state when %s differs (authentication_failed)',
+      async (field) => {
+        const token = await sealer.seal({ step: 1 }, {}, BINDING, 'req-1', undefined, T0);
+        const other = { ...BINDING, [field]: `${BINDING[field]}x` };
+        expect(await failureOf(sealer.open(token, other, 'req-2', T0))).toBe(
+          'authentication_failed',
+        );
+      },
+    );
+
+    it('refuses the state when a binding field moves into another (no ambiguity between fields)', async () => {
+      const token = await sealer.seal(
+        {},
+        {},
+        { ...BINDING, method: 'tools/call', target: 'ab' },
+        1,
+        undefined,
+        T0,
+      );
+      expect(
+        await failureOf(
+          sealer.open(token, { ...BINDING, method: 'tools/calla', target: 'b' }, 2, T0),
+        ),
+      ).toBe('authentication_failed');
+    });
+  });
+
+  describe('lifetime and rounds', () => {
+    it('opens until just before exp and is expired from exp on', async () => {
+      const token = await sealer.seal({}, {}, BINDING, 1, undefined, T0);
+      await expect(
+        sealer.open(token, BINDING, 2, T0 + LIMITS.maxLifetimeMs - 1),
+      ).resolves.toBeDefined();
+      expect(await failureOf(sealer.open(token, BINDING, 2, T0 + LIMITS.maxLifetimeMs))).toBe(
+        'expired',
+      );
+      expect(await failureOf(sealer.open(token, BINDING, 2, T0 + 10 * LIMITS.maxLifetimeMs))).toBe(
+        'expired',
+      );
+    });
+
+    it('re-emission keeps iat and exp, increments the round and records the new request id', async () => {
+      const first = await sealer.seal({ step: 1 }, {}, BINDING, 'req-1', undefined, T0);
+      const opened1 = await sealer.open(first, BINDING, 'req-2', T0 + 60_000);
+      const second = await sealer.seal(
+        { step: 2 },
+        { code: 'elicitation' },
+        BINDING,
+        'req-2',
+        opened1.header,
+        T0 + 60_000,
+      );
+      const opened2 = await sealer.open(second, BINDING, 'req-3', T0 + 120_000);
+      expect(opened2.header).toEqual({
+        v: 1,
+        iat: T0,
+        exp: T0 + LIMITS.maxLifetimeMs,
+        r: 2,
+        rid: 'req-2',
+      });
+      expect(opened2.value).toEqual({ step: 2 });
+      expect(opened2.askedKinds).toEqual({ code: 'elicitation' });
+    });
+
+    it('does not extend the lifetime by re-emitting: a continued flow still expires at the first exp', async () => {
+      const first = await sealer.seal({}, {}, BINDING, 'a', undefined, T0);
+      const { header } = await sealer.open(first, BINDING, 'b', T0 + 800_000);
+      const second = await sealer.seal({}, {}, BINDING, 'b', header, T0 + 800_000);
+      expect(await failureOf(sealer.open(second, BINDING, 'c', T0 + LIMITS.maxLifetimeMs))).toBe(
+        'expired',
+      );
+    });
+
+    it('refuses to seal a continuation of an already expired flow (expired)', async () => {
+      const previous: RequestStateHeader = { v: 1, iat: T0, exp: T0 + 10, r: 1, rid: 'a' };
+      expect(await failureOf(sealer.seal({}, {}, BINDING, 'b', previous, T0 + 10))).toBe('expired');
+    });
+
+    it('refuses to seal past the last round (too_many_rounds)', async () => {
+      const atLimit: RequestStateHeader = {
+        v: 1,
+        iat: T0,
+        exp: T0 + LIMITS.maxLifetimeMs,
+        r: LIMITS.maxRounds,
+        rid: 'a',
+      };
+      expect(await failureOf(sealer.seal({}, {}, BINDING, 'b', atLimit, T0))).toBe(
+        'too_many_rounds',
+      );
+      const beforeLimit = { ...atLimit, r: LIMITS.maxRounds - 1 };
+      const last = await sealer.seal({}, {}, BINDING, 'b', beforeLimit, T0);
+      expect((await sealer.open(last, BINDING, 'c', T0)).header.r).toBe(LIMITS.maxRounds);
+    });
+
+    it('walks a whole flow of maxRounds states, then refuses one more', async () => {
+      const small = sealerWith({ maxRounds: 3 }, protector);
+      let header: RequestStateHeader | undefined;
+      for (let round = 1; round <= 3; round++) {
+        const token = await small.seal({ round }, {}, BINDING, `req-${round}`, header, T0 + round);
+        ({ header } = await small.open(token, BINDING, `req-${round + 1}`, T0 + round));
+        expect(header.r).toBe(round);
+      }
+      expect(await failureOf(small.seal({}, {}, BINDING, 'req-4', header, T0 + 4))).toBe(
+        'too_many_rounds',
+      );
+    });
+
+    it('refuses on open a state whose round exceeds limits that shrank since it was sealed (too_many_rounds)', async () => {
+      let header: RequestStateHeader | undefined;
+      let token = '';
+      for (let round = 1; round <= 3; round++) {
+        token = await sealer.seal({}, {}, BINDING, `req-${round}`, header, T0);
+        ({ header } = await sealer.open(token, BINDING, `req-${round + 1}`, T0));
+      }
+      expect(
+        await failureOf(sealerWith({ maxRounds: 2 }, protector).open(token, BINDING, 'req-9', T0)),
+      ).toBe('too_many_rounds');
+      await expect(
+        sealerWith({ maxRounds: 3 }, protector).open(token, BINDING, 'req-9', T0),
+      ).resolves.toBeDefined();
+    });
+  });
+
+  describe('replay', () => {
+    it('refuses the state on the request id that emitted it (replayed_request_id)', async () => {
+      const token = await sealer.seal({}, {}, BINDING, 'req-1', undefined, T0);
+      expect(await failureOf(sealer.open(token, BINDING, 'req-1', T0))).toBe('replayed_request_id');
+    });
+
+    it('compares ids as JSON-RPC does: 7 and "7" are different ids', async () => {
+      const token = await sealer.seal({}, {}, BINDING, 7, undefined, T0);
+      expect(await failureOf(sealer.open(token, BINDING, 7, T0))).toBe('replayed_request_id');
+      await expect(sealer.open(token, BINDING, '7', T0)).resolves.toBeDefined();
+      await expect(sealer.open(token, BINDING, 8, T0)).resolves.toBeDefined();
+    });
+  });
+
+  describe('size limits', () => {
+    it('refuses to seal a plaintext over maxDecodedBytes (too_large), and seals one just under it', async () => {
+      expect(
+        await failureOf(
+          sealer.seal('x'.repeat(LIMITS.maxDecodedBytes), {}, BINDING, 1, undefined, T0),
+        ),
+      ).toBe('too_large');
+      // The token's base64 and header take ~4/3 of the plaintext plus ~150 bytes, so stay a little under.
+      const fits = await sealer.seal(
+        'x'.repeat(LIMITS.maxDecodedBytes - 200),
+        {},
+        BINDING,
+        1,
+        undefined,
+        T0,
+      );
+      expect(Buffer.byteLength(fits)).toBeLessThanOrEqual(LIMITS.maxEncodedBytes);
+    });
+
+    it('counts UTF-8 bytes, not characters', async () => {
+      const euros = '€'.repeat(Math.ceil(LIMITS.maxDecodedBytes / 3)); // 3 bytes each
+      expect(euros.length).toBeLessThan(LIMITS.maxDecodedBytes);
+      expect(await failureOf(sealer.seal(euros, {}, BINDING, 1, undefined, T0))).toBe('too_large');
+    });
+
+    it('refuses to emit a token over maxEncodedBytes even when the plaintext fits (too_large)', async () => {
+      const tight = sealerWith({ maxEncodedBytes: 1000, maxDecodedBytes: 1000 }, protector);
+      expect(await failureOf(tight.seal('x'.repeat(900), {}, BINDING, 1, undefined, T0))).toBe(
+        'too_large',
+      );
+    });
+
+    it('refuses to open a token longer than maxEncodedBytes before any work (too_large)', async () => {
+      expect(
+        await failureOf(sealer.open('a'.repeat(LIMITS.maxEncodedBytes + 1), BINDING, 1, T0)),
+      ).toBe('too_large');
+      const token = await sealer.seal('x'.repeat(2000), {}, BINDING, 1, undefined, T0);
+      const tight = sealerWith(
+        { maxEncodedBytes: token.length - 1, maxDecodedBytes: 100 },
+        protector,
+      );
+      expect(await failureOf(tight.open(token, BINDING, 2, T0))).toBe('too_large');
+    });
+
+    it('refuses to open a plaintext over maxDecodedBytes when the limit shrank (too_large)', async () => {
+      const token = await sealer.seal('x'.repeat(2000), {}, BINDING, 1, undefined, T0);
+      expect(
+        await failureOf(
+          sealerWith({ maxDecodedBytes: 1000 }, protector).open(token, BINDING, 2, T0),
+        ),
+      ).toBe('too_large');
+    });
+  });
+
+  describe('tampering', () => {
+    it('refuses a header whose exp was edited and re-encoded canonically (authentication_failed)', async () => {
+      const token = await sealer.seal({}, {}, BINDING, 'req-1', undefined, T0);
+      const later = canonicalJson({
+        v: 1,
+        iat: T0,
+        exp: T0 + 10 * LIMITS.maxLifetimeMs,
+        r: 1,
+        rid: 'req-1',
+      });
+      expect(await failureOf(sealer.open(withHeaderText(token, later), BINDING, 'req-2', T0))).toBe(
+        'authentication_failed',
+      );
+    });
+
+    it.each([
+      ['r reset to 1', { r: 1, rid: 'req-2' }],
+      ['rid changed', { rid: 'other' }],
+      ['iat changed', { iat: T0 - 1 }],
+      ['an extra member', { extra: true }],
+    ])('refuses a header with %s (authentication_failed)', async (_, edit) => {
+      const first = await sealer.seal({}, {}, BINDING, 'req-1', undefined, T0);
+      const second = await sealer.seal(
+        {},
+        {},
+        BINDING,
+        'req-2',
+        (await sealer.open(first, BINDING, 'req-2', T0)).header,
+        T0,
+      );
+      const edited = canonicalJson({
+        ...(await sealer.open(second, BINDING, 'req-3', T0)).header,
+        ...edit,
+      });
+      expect(
+        await failureOf(sealer.open(withHeaderText(second, edited), BINDING, 'req-3', T0)),
+      ).toBe('authentication_failed');
+    });
+
+    it('refuses a header re-encoded non-canonically, even with the same values (malformed)', async () => {
+      const token = await sealer.seal({}, {}, BINDING, 'req-1', undefined, T0);
+      const header = { v: 1, iat: T0, exp: T0 + LIMITS.maxLifetimeMs, r: 1, rid: 'req-1' };
+      for (const text of [
+        JSON.stringify(header),
+        `${canonicalJson(header)} `,
+        canonicalJson(header).replace('"v":1e0', '"v":10e-1'),
+      ]) {
+        expect(
+          await failureOf(sealer.open(withHeaderText(token, text), BINDING, 'req-2', T0)),
+        ).toBe('malformed');
+      }
+    });
+
+    it.each([
+      ['version 2', { v: 2 }],
+      ['round 0', { r: 0 }],
+      ['a fractional exp', { exp: T0 + 0.5 }],
+      ['a boolean rid', { rid: true }],
+      ['a missing rid', { rid: undefined }],
+    ])('refuses a header with %s (malformed)', async (_, edit) => {
+      const token = await sealer.seal({}, {}, BINDING, 'req-1', undefined, T0);
+      const text = canonicalJson({
+        v: 1,
+        iat: T0,
+        exp: T0 + LIMITS.maxLifetimeMs,
+        r: 1,
+        rid: 'req-1',
+        ...edit,
+      });
+      expect(await failureOf(sealer.open(withHeaderText(token, text), BINDING, 'req-2', T0))).toBe(
+        'malformed',
+      );
+    });
+
+    it.each(['', 'no-dots-at-all', '.', '.abc.def.ghi', 'eyJ2IjoxfQ.a.b.c', '!!!.a.b.c'])(
+      'refuses the garbage token %p (malformed)',
+      async (token) => {
+        expect(await failureOf(sealer.open(token, BINDING, 1, T0))).toBe('malformed');
+      },
+    );
+
+    it('refuses a header spelled with invalid UTF-8 that decodes to the same text', async () => {
+      // U+FFFD in the request id: a lone 0xFF byte would decode to the same string.
+      const token = await sealer.seal({}, {}, BINDING, 'req-\uFFFD', undefined, T0);
+      const headerBytes = Buffer.from(token.slice(0, token.indexOf('.')), 'base64url');
+      const replacement = Buffer.from('\uFFFD', 'utf8');
+      const at = headerBytes.indexOf(replacement);
+      const respelled = Buffer.concat([
+        headerBytes.subarray(0, at),
+        Buffer.from([0xff]),
+        headerBytes.subarray(at + replacement.length),
+      ]);
+      expect(respelled.toString('utf8')).toBe(headerBytes.toString('utf8'));
+      const tampered = `${respelled.toString('base64url')}${token.slice(token.indexOf('.'))}`;
+      expect(await failureOf(sealer.open(tampered, BINDING, 'req-2', T0))).toBe('malformed');
+      await expect(sealer.open(token, BINDING, 'req-2', T0)).resolves.toBeDefined();
+    });
+
+    it('refuses a sealed part from another flow with a valid header (authentication_failed)', async () => {
+      const a = await sealer.seal({ who: 'a' }, {}, BINDING, 'req-1', undefined, T0);
+      const b = await sealer.seal({ who: 'b' }, {}, BINDING, 'req-1', undefined, T0 + 1);
+      const spliced = `${a.slice(0, a.indexOf('.'))}${b.slice(b.indexOf('.'))}`;
+      expect(await failureOf(sealer.open(spliced, BINDING, 'req-2', T0))).toBe(
+        'authentication_failed',
+      );
+    });
+  });
+
+  describe('custom protectors', () => {
+    it('reports a protector that throws something else as protector_failure, on seal and on open', async () => {
+      const broken: RequestStateProtector = {
+        seal: () => {
+          throw new Error('KMS unavailable: secret detail');
+        },
+        open: () => Promise.reject(new Error('KMS unavailable')),
+      };
+      const withBroken = sealerWith({}, broken);
+      expect(await failureOf(withBroken.seal({}, {}, BINDING, 1, undefined, T0))).toBe(
+        'protector_failure',
+      );
+      const token = await sealer.seal({}, {}, BINDING, 1, undefined, T0);
+      expect(await failureOf(withBroken.open(token, BINDING, 2, T0))).toBe('protector_failure');
+    });
+
+    it('passes a protector’s own RequestStateProtectionError through', async () => {
+      const refusing: RequestStateProtector = {
+        seal: async () => 'opaque',
+        open: () => {
+          throw new RequestStateProtectionError('unknown_key');
+        },
+      };
+      const token = await sealerWith({}, refusing).seal({}, {}, BINDING, 1, undefined, T0);
+      expect(await failureOf(sealerWith({}, refusing).open(token, BINDING, 2, T0))).toBe(
+        'unknown_key',
+      );
+    });
+
+    it('gives the protector associated data that covers both header and binding', async () => {
+      const seen: string[] = [];
+      const recording: RequestStateProtector = {
+        seal: (_plaintext, ad) => {
+          seen.push(Buffer.from(ad).toString('utf8'));
+          return 'opaque';
+        },
+        open: () => new Uint8Array(),
+      };
+      await sealerWith({}, recording).seal({}, {}, BINDING, 'req-1', undefined, T0);
+      const ad = JSON.parse(seen[0]) as { h: Record<string, unknown>; b: RequestStateBinding };
+      expect(ad.b).toEqual(BINDING);
+      expect(ad.h.rid).toBe('req-1');
+    });
+  });
+});
