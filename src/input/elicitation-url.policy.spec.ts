@@ -93,10 +93,12 @@ describe('validateElicitationUrl', () => {
     },
   );
 
-  // Policy gap (see the report): a bare "key" parameter, as in Google-style ?key=AIza..., is not caught.
-  it.each(['key', 'sig', 'jwt'])('GAP: accepts the query parameter %p', (name) => {
-    expect(accepted(`https://example.com/cb?${name}=value`)).toBe(true);
-  });
+  it.each(['key', 'sig', 'signature', 'jwt', 'code', 'X-Amz-Signature'])(
+    'refuses the credential-carrying query parameter %p',
+    (name) => {
+      expect(accepted(`https://example.com/cb?${name}=value`)).toBe(false);
+    },
+  );
 
   it('does not look at query values, only names', () => {
     expect(accepted('https://example.com/search?q=password')).toBe(true);

@@ -2,6 +2,8 @@ import { InvalidInputRequestError } from './invalid-input-request.error';
 import { normaliseWords, type SecretFieldPolicy } from './secret-field.policy';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** Query parameter names that carry credentials in URLs (signed URLs, API keys, OAuth codes). */
+const CREDENTIAL_PARAMETER = /^(key|sig|signature|code|auth|x amz (signature|credential|security token))$/;
 
 /**
  * Checks a URL elicitation target: https (plain http only to a local host in development), no
@@ -23,6 +25,9 @@ export function validateElicitationUrl(raw: string, secrets: SecretFieldPolicy, 
     throw new InvalidInputRequestError('URL elicitation must not carry userinfo (user:password@) in the URL');
   }
   for (const name of url.searchParams.keys()) {
+    if (CREDENTIAL_PARAMETER.test(normaliseWords(name))) {
+      throw new InvalidInputRequestError(`URL elicitation query parameter "${name}" carries a credential; put an opaque handle in the URL instead`);
+    }
     const concept = secrets.secretConcept({ name });
     if (concept) throw new InvalidInputRequestError(`URL elicitation query parameter "${name}" looks like a ${concept}; put an opaque handle in the URL instead`);
   }

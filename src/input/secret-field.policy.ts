@@ -10,12 +10,21 @@ export interface SecretFieldPolicy {
   secretConcept(field: { name: string; title?: string; description?: string; format?: string }): string | undefined;
 }
 
-/** The reviewed default concepts, each a pattern over space-separated lower-case words. */
+/**
+ * The reviewed default concepts, each a pattern over space-separated lower-case words. Token counts
+ * (`maxTokens`, `tokenCount`) are not secrets; a bare `token` field is.
+ */
 export const DEFAULT_SECRET_CONCEPTS: Readonly<Record<string, RegExp>> = {
-  password: /\b(pass ?word|passwd|pwd|pass ?phrase|pass ?code|pin ?code|pin ?number)\b/,
-  'API key or token': /\b(api ?key|apikey|access ?key|secret ?key|client secret|secret|(access |bearer |auth |refresh |api |session |personal access )?tokens?|credentials?|private ?key)\b/,
-  'payment card': /\b(credit ?card|debit ?card|card ?number|card ?no|pan|cvv2?|cvc2?|csc|card security code|card verification|expiry|expiration date)\b/,
-  'verification code': /\b(otp|one ?time (pass ?word|code|pin)|verification ?code|auth(entication)? code|security code|2fa|mfa|totp|sms code|recovery code|backup code)\b/,
+  password:
+    /\b(pass ?word|passwd|pwd|pass ?phrase|pass ?code|pin|pin ?code|pin ?number|security (question|answer))\b/,
+  'API key or token':
+    /\b(api ?key|apikey|apitoken|authtoken|accesstoken|access ?key|secret ?key|client secret|secret(?! santa)|(?<!\b(max|min|num|number of|total|input|output|prompt|completion) )tokens?(?! (count|counts|limit|limits|budget|usage|used))|credentials?|private ?key|session ?id|session cookie|cookie|jwt)\b/,
+  'recovery phrase': /\b(seed ?phrase|seed words|mnemonic|recovery ?phrase|recovery words)\b/,
+  'payment card or bank account':
+    /\b(credit ?card|debit ?card|card ?number|card ?no|pan|cvv2?|cvc2?|csc|card security code|card verification|expiry|expiration date|iban|bank ?account( ?number)?|routing ?number|sort ?code)\b/,
+  'government identifier': /\b(ssn|social security( ?number)?|national insurance( ?number)?|tax ?id|passport ?number)\b/,
+  'verification code':
+    /\b(otp|one ?time (pass ?word|code|pin)|verification ?code|auth(entication)? code|security code|2fa|mfa|totp|sms code|recovery code|backup code|code (that )?(we )?(texted|sent|emailed)|texted code)\b/,
 };
 
 /** Splits camelCase, snake_case, kebab-case and punctuation into lower-case words. */

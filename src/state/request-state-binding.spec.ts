@@ -28,7 +28,7 @@ describe('stableParamsDigest', () => {
     ).toBe(reference);
   });
 
-  it.each(['progressToken', 'traceparent', 'tracestate', 'baggage'])(
+  it.each(['progressToken', 'traceparent', 'tracestate', 'baggage', 'io.modelcontextprotocol/logLevel'])(
     'ignores the transient _meta.%s',
     (key) => {
       expect(digest({ ...BASE, _meta: { ...BASE._meta, [key]: 'round-specific-value' } })).toBe(
