@@ -88,7 +88,8 @@ export class McpRequestStateInterceptor implements NestInterceptor {
         }
       }
     } else if (round.stateMode === McpRequestStateMode.APPLICATION_PROTECTED && rawState !== undefined) {
-      if (rawState === '' || Buffer.byteLength(rawState) > MAX_APPLICATION_STATE_BYTES) throw this.rejectState(request, 'too_large');
+      if (rawState === '') throw this.rejectState(request, 'malformed');
+      if (Buffer.byteLength(rawState) > MAX_APPLICATION_STATE_BYTES) throw this.rejectState(request, 'too_large');
       round.applicationState = rawState;
     }
     round.responses = this.readResponses(round.params.inputResponses, askedKinds);
