@@ -377,6 +377,56 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
       expect(runs('fixture_url_and_roots')).toBe(ran);
     });
 
+    it('checks REQUIRED capabilities before any state is opened', async () => {
+      const mark = logger.lines.length;
+      const response = await rawToolCall(
+        server.url,
+        'fixture_url_and_roots',
+        {},
+        {
+          capabilities: {},
+          requestState: 'not-a-sealed-state',
+        },
+      );
+      expect(response.status).toBe(400);
+      expect(response.body.error?.code).toBe(-32021);
+      expect(
+        logger.lines
+          .slice(mark)
+          .map((line) => line.text)
+          .join('\n'),
+      ).not.toContain('request state rejected');
+    });
+
+    it('gates sampling with tools on sampling.tools', async () => {
+      const refused = await rawToolCall(
+        server.url,
+        'fixture_sampling_tools',
+        {},
+        { capabilities: { sampling: {} } },
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { sampling: { tools: {} } } },
+      });
+      const asked = await rawToolCall(
+        server.url,
+        'fixture_sampling_tools',
+        {},
+        { capabilities: { sampling: { tools: {} } } },
+      );
+      expect(asked.body.result).toMatchObject({
+        resultType: 'input_required',
+        inputRequests: {
+          plan: {
+            method: 'sampling/createMessage',
+            params: { maxTokens: 50, tools: [{ name: 'weather' }] },
+          },
+        },
+      });
+    });
+
     it('lists only what is still missing', async () => {
       const response = await rawToolCall(
         server.url,
