@@ -1,0 +1,941 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { McpModule } from '../src/index';
+import { BearerPartitionResolver } from '../sample-app/src/flows/bearer-partition.resolver';
+import { HandlerRuns } from './fixtures/handler-runs';
+import { RequestStateFixturesModule } from './fixtures/request-state.fixtures';
+import {
+  CapturingLogger,
+  keyringOf,
+  materialSpellings,
+  newKeyMaterial,
+  newKeyring,
+  startSampleApp,
+  type SampleEnv,
+} from './fixtures/sample-app';
+import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
+import {
+  connectClient,
+  freshId,
+  rawRound,
+  rawToolCall,
+  resultText,
+  type RawRoundOptions,
+  type RawRoundResponse,
+} from './utils/mcp';
+
+const FORM = { elicitation: {} };
+const TRANSFER = { amount: '12.50', to: 'bob' };
+const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
+const GO = { next: { action: 'accept', content: { ok: true } } };
+const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
+const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
+const SHORT_LIFETIME_MS = 400;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The clear header of a sealed state (first segment). */
+function headerOf(state: string): {
+  v: number;
+  iat: number;
+  exp: number;
+  r: number;
+  rid: number | string;
+} {
+  return JSON.parse(Buffer.from(state.split('.')[0], 'base64url').toString('utf8')) as ReturnType<
+    typeof headerOf
+  >;
+}
+
+/** The key id a sealed state names (second segment). */
+function kidOf(state: string): string {
+  return Buffer.from(state.split('.')[1], 'base64url').toString('latin1');
+}
+
+/** The state with one base64url character in the middle of its ciphertext changed. */
+function flipMiddle(state: string): string {
+  const at = state.lastIndexOf('.') + Math.floor((state.length - state.lastIndexOf('.')) / 2);
+  const replacement = state[at] === 'A' ? 'B' : 'A';
+  return `${state.slice(0, at)}${replacement}${state.slice(at + 1)}`;
+}
+
+function stateOf(response: RawRoundResponse): string {
+  const state = response.body.result?.requestState;
+  if (typeof state !== 'string') throw new Error(`expected a requestState, got ${response.text}`);
+  return state;
+}
+
+describe.each(ADAPTERS)('request state over %s', (adapter) => {
+  const keyring = newKeyring(['k1']);
+  const logger = new CapturingLogger();
+  /** The main instance; `twin` shares its keyring. */
+  let main: TestServer;
+  let twin: TestServer;
+  /** Same key id, different bytes. */
+  let impostor: TestServer;
+  /** Another key id altogether. */
+  let stranger: TestServer;
+  let shortLived: TestServer;
+  let twoRounds: TestServer;
+  let otherEndpoint: TestServer;
+  /** Same keyring and partitions, but larger state limits (McpModule.forRoot). */
+  let roomy: TestServer;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    const start = (env: SampleEnv) =>
+      startSampleApp(adapter, env, { extraImports: [RequestStateFixturesModule], logger });
+    main = await start({ MCP_KEYRING: keyring.json });
+    twin = await start({ MCP_KEYRING: keyring.json });
+    impostor = await start({ MCP_KEYRING: keyringOf({ k1: newKeyMaterial() }, 'k1').json });
+    stranger = await start({ MCP_KEYRING: newKeyring(['k9']).json });
+    shortLived = await start({
+      MCP_KEYRING: keyring.json,
+      MCP_STATE_MAX_LIFETIME_MS: String(SHORT_LIFETIME_MS),
+    });
+    twoRounds = await start({ MCP_KEYRING: keyring.json, MCP_STATE_MAX_ROUNDS: '2' });
+    otherEndpoint = await start({ MCP_KEYRING: keyring.json, MCP_ENDPOINT: '/other-mcp' });
+    roomy = await startTestServer(
+      adapter,
+      {
+        imports: [
+          McpModule.forRoot({
+            keyring: { active: keyring.active, keys: keyring.keys },
+            partitionResolver: new BearerPartitionResolver(),
+            requestState: { maxEncodedBytes: 200_000, maxDecodedBytes: 150_000 },
+          }),
+          RequestStateFixturesModule,
+        ],
+      },
+      '/mcp',
+      { logger },
+    );
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    for (const server of [
+      main,
+      twin,
+      impostor,
+      stranger,
+      shortLived,
+      twoRounds,
+      otherEndpoint,
+      roomy,
+    ])
+      await server?.close();
+  });
+
+  const runs = (server: TestServer, name: string) => server.app.get(HandlerRuns).count(name);
+
+  async function transfers(server: TestServer): Promise<number> {
+    return (
+      JSON.parse(resultText(await rawToolCall(server.url, 'side_effects', {}))) as {
+        transfers: number;
+      }
+    ).transfers;
+  }
+
+  /** Round 1 of a flow: its response, the state and the request id that emitted it. */
+  async function start(
+    server: TestServer,
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    options: RawRoundOptions = {},
+  ): Promise<{ state: string; id: number; response: RawRoundResponse }> {
+    const id = freshId();
+    const response = await rawToolCall(server.url, tool, args, {
+      capabilities: FORM,
+      ...options,
+      id,
+    });
+    return { state: stateOf(response), id, response };
+  }
+
+  /** The log lines written since `mark`. */
+  function logSince(mark: number): string {
+    return logger.lines
+      .slice(mark)
+      .map((line) => `[${line.level}] ${line.text}`)
+      .join('\n');
+  }
+
+  describe('framework-protected state on the wire', () => {
+    it('round 1 seals an opaque token; round 2 with it completes', async () => {
+      const { state, id, response } = await start(main, 'transfer_funds', TRANSFER);
+      expect(response.body.result).toMatchObject({
+        resultType: 'input_required',
+        inputRequests: { approval: {} },
+      });
+      const segments = state.split('.');
+      expect(segments).toHaveLength(4);
+      for (const segment of segments) expect(segment).toMatch(/^[A-Za-z0-9_-]+$/);
+      const header = headerOf(state);
+      expect(header).toEqual({
+        v: 1,
+        iat: expect.any(Number),
+        exp: header.iat + 900_000,
+        r: 1,
+        rid: id,
+      });
+      expect(Math.abs(header.iat - Date.now())).toBeLessThan(60_000);
+      expect(kidOf(state)).toBe('k1');
+      // The application's JSON is encrypted, not merely encoded.
+      expect(
+        segments.map((segment) => Buffer.from(segment, 'base64url').toString('latin1')).join(),
+      ).not.toContain('awaiting');
+
+      const before = await transfers(main);
+      const done = await rawToolCall(main.url, 'transfer_funds', TRANSFER, {
+        capabilities: FORM,
+        requestState: state,
+        inputResponses: APPROVE,
+      });
+      expect(resultText(done)).toBe('Transferred 12.50 to bob');
+      expect(await transfers(main)).toBe(before + 1);
+    });
+
+    it('hands the handler exactly its JSON, and nothing in the application accessor', async () => {
+      const { state } = await start(main, 'fixture_probe', {});
+      const done = await rawToolCall(
+        main.url,
+        'fixture_probe',
+        {},
+        { capabilities: FORM, requestState: state, inputResponses: GO },
+      );
+      expect(resultText(done)).toBe('continued: {"application":null,"framework":{"step":1}}');
+    });
+
+    it('re-emission keeps issue and expiry time, increments the round and records the new request id', async () => {
+      const first = await start(main, 'collect_rounds', { rounds: 3 });
+      const secondId = freshId();
+      const second = await rawToolCall(
+        main.url,
+        'collect_rounds',
+        { rounds: 3 },
+        {
+          id: secondId,
+          capabilities: FORM,
+          requestState: first.state,
+          inputResponses: { 'step-1': { action: 'accept', content: { value: 'a' } } },
+        },
+      );
+      const h1 = headerOf(first.state);
+      const h2 = headerOf(stateOf(second));
+      expect(h2).toEqual({ v: 1, iat: h1.iat, exp: h1.exp, r: 2, rid: secondId });
+    });
+
+    it('binds a missing arguments object and {} alike, and numbers by value', async () => {
+      const { state } = await start(main, 'fixture_probe', undefined);
+      const done = await rawToolCall(
+        main.url,
+        'fixture_probe',
+        {},
+        { capabilities: FORM, requestState: state, inputResponses: GO },
+      );
+      expect(resultText(done)).toMatch(/^continued/);
+
+      const rounds = await start(
+        main,
+        'collect_rounds',
+        { rounds: '@rounds' },
+        { rawTokens: { '"@rounds"': '3' } },
+      );
+      const next = await rawToolCall(
+        main.url,
+        'collect_rounds',
+        { rounds: '@rounds' },
+        {
+          capabilities: FORM,
+          requestState: rounds.state,
+          inputResponses: { 'step-1': { action: 'accept', content: { value: 'a' } } },
+          rawTokens: { '"@rounds"': '3.0' },
+        },
+      );
+      expect(next.body.result).toMatchObject({
+        resultType: 'input_required',
+        inputRequests: { 'step-2': {} },
+      });
+    });
+
+    it('ignores transient _meta (progress token, trace context) but binds other _meta', async () => {
+      const { state } = await start(main, 'fixture_probe', {});
+      const transient = await rawToolCall(
+        main.url,
+        'fixture_probe',
+        {},
+        {
+          capabilities: FORM,
+          requestState: state,
+          inputResponses: GO,
+          rawTokens: {
+            '"_meta":{':
+              '"_meta":{"progressToken":"p-7","traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",',
+          },
+        },
+      );
+      expect(resultText(transient)).toMatch(/^continued/);
+
+      const ran = runs(main, 'fixture_probe');
+      const custom = await rawToolCall(
+        main.url,
+        'fixture_probe',
+        {},
+        {
+          capabilities: FORM,
+          requestState: state,
+          inputResponses: GO,
+          rawTokens: { '"_meta":{': '"_meta":{"com.example/tenant":"acme",' },
+        },
+      );
+      expect(custom.body.error).toEqual(INVALID_STATE);
+      expect(runs(main, 'fixture_probe')).toBe(ran);
+
+      // The _meta envelope is bound too: a client that declares other capabilities on the retry is refused.
+      const widened = await rawToolCall(
+        main.url,
+        'fixture_probe',
+        {},
+        {
+          capabilities: { ...FORM, roots: {} },
+          requestState: state,
+          inputResponses: GO,
+        },
+      );
+      expect(widened.body.error).toEqual(INVALID_STATE);
+      expect(runs(main, 'fixture_probe')).toBe(ran);
+    });
+
+    it('binds the method: a tool state does not open for the prompt of the same name', async () => {
+      const promptState = stateOf(
+        await rawRound(
+          main.url,
+          'prompts/get',
+          { name: 'fixture_same_name' },
+          { capabilities: FORM },
+        ),
+      );
+      const prompt = await rawRound(
+        main.url,
+        'prompts/get',
+        { name: 'fixture_same_name' },
+        { capabilities: FORM, requestState: promptState, inputResponses: GO },
+      );
+      expect(prompt.body.result).toMatchObject({
+        resultType: 'complete',
+        messages: [
+          {
+            role: 'user',
+            content: {
+              type: 'text',
+              text: 'prompt continued: {"application":null,"framework":{"from":"prompt"}}',
+            },
+          },
+        ],
+      });
+
+      const { state: toolState } = await start(main, 'fixture_same_name', {});
+      const ran = runs(main, 'fixture_same_name prompt');
+      const refused = await rawRound(
+        main.url,
+        'prompts/get',
+        { name: 'fixture_same_name' },
+        { capabilities: FORM, requestState: toolState, inputResponses: GO },
+      );
+      expect(refused.body.error).toEqual(INVALID_STATE);
+      expect(runs(main, 'fixture_same_name prompt')).toBe(ran);
+    });
+
+    it('answers -32603 with no state when the state is too large to seal; the handler has already run', async () => {
+      const ran = runs(main, 'fixture_probe');
+      const mark = logger.lines.length;
+      const response = await rawToolCall(
+        main.url,
+        'fixture_probe',
+        { pad: 50_000 },
+        { capabilities: FORM },
+      );
+      expect(response.body.error).toEqual(INTERNAL_ERROR);
+      expect(response.text).not.toContain('requestState');
+      expect(runs(main, 'fixture_probe')).toBe(ran + 1);
+      expect(logSince(mark)).toContain(
+        'MCP tools/call "fixture_probe": request state could not be sealed (too_large)',
+      );
+    });
+
+    it('is not single-use: the same state opens on every valid retry (documented)', async () => {
+      const { state } = await start(main, 'fixture_probe', {});
+      for (let i = 0; i < 2; i++) {
+        const done = await rawToolCall(
+          main.url,
+          'fixture_probe',
+          {},
+          { capabilities: FORM, requestState: state, inputResponses: GO },
+        );
+        expect(resultText(done)).toMatch(/^continued/);
+      }
+    });
+  });
+
+  describe('every rejection is one -32602 and the handler never runs', () => {
+    type Flow = {
+      tool: string;
+      args: Record<string, unknown>;
+      answer: Record<string, unknown>;
+      /** What a completed (or even started) handler changes. */
+      effect: (server: TestServer) => Promise<number>;
+    };
+    const flows: Record<string, Flow> = {
+      transfer_funds: {
+        tool: 'transfer_funds',
+        args: TRANSFER,
+        answer: APPROVE,
+        effect: (server) => transfers(server),
+      },
+      fixture_probe: {
+        tool: 'fixture_probe',
+        args: {},
+        answer: GO,
+        effect: async (server) => runs(server, 'fixture_probe'),
+      },
+    };
+
+    type Attempt = {
+      server?: TestServer;
+      state: string;
+      args?: Record<string, unknown>;
+      id?: number;
+      headers?: Record<string, string>;
+    };
+    type Case = [
+      label: string,
+      reason: string | RegExp,
+      attempt: (flow: Flow, first: { state: string; id: number }) => Promise<Attempt> | Attempt,
+    ];
+
+    const cases: Case[] = [
+      [
+        'tampered (one character flipped in the middle)',
+        'authentication_failed',
+        (_flow, { state }) => ({ state: flipMiddle(state) }),
+      ],
+      // Depending on the ciphertext length the edit breaks the base64url or the tag.
+      [
+        'with "-TAMPERED" appended',
+        /malformed|authentication_failed/,
+        (_flow, { state }) => ({ state: `${state}-TAMPERED` }),
+      ],
+      [
+        'truncated',
+        /malformed|authentication_failed/,
+        (_flow, { state }) => ({ state: state.slice(0, -12) }),
+      ],
+      ['not a token at all', 'malformed', () => ({ state: 'not-a-token' })],
+      [
+        'issued for another tool',
+        'authentication_failed',
+        async (flow) => {
+          const other =
+            flow.tool === 'fixture_probe'
+              ? await start(main, 'transfer_funds', TRANSFER)
+              : await start(main, 'fixture_probe', {});
+          return { state: other.state };
+        },
+      ],
+      [
+        'issued to another caller (Bearer alice, retried as Bearer eve)',
+        'authentication_failed',
+        async (flow) => {
+          const alice = await start(main, flow.tool, flow.args, {
+            headers: { Authorization: 'Bearer alice' },
+          });
+          return { state: alice.state, headers: { Authorization: 'Bearer eve' } };
+        },
+      ],
+      [
+        'issued to a caller and retried anonymously',
+        'authentication_failed',
+        async (flow) => ({
+          state: (
+            await start(main, flow.tool, flow.args, { headers: { Authorization: 'Bearer alice' } })
+          ).state,
+        }),
+      ],
+      [
+        'presented with different arguments',
+        'authentication_failed',
+        (flow, { state }) => ({
+          state,
+          args: flow.tool === 'transfer_funds' ? { amount: '99', to: 'bob' } : { pad: 1 },
+        }),
+      ],
+      [
+        'replayed with the JSON-RPC id of the request that emitted it',
+        'replayed_request_id',
+        (_flow, { state, id }) => ({ state, id }),
+      ],
+      [
+        'sealed under the same key id with other bytes (another keyring)',
+        'authentication_failed',
+        (_flow, { state }) => ({ state, server: impostor }),
+      ],
+      [
+        'sealed under a key id this keyring does not hold',
+        'unknown_key',
+        (_flow, { state }) => ({ state, server: stranger }),
+      ],
+      [
+        'presented at another endpoint path',
+        'authentication_failed',
+        (_flow, { state }) => ({ state, server: otherEndpoint }),
+      ],
+      [
+        'longer than 65,536 bytes',
+        'too_large',
+        (_flow, { state }) => ({ state: `${state}${'A'.repeat(65_537 - state.length)}` }),
+      ],
+    ];
+
+    describe.each(Object.keys(flows))('%s', (flowName) => {
+      const flow = flows[flowName];
+
+      it('completes with the untouched state (control)', async () => {
+        const first = await start(main, flow.tool, flow.args);
+        const before = await flow.effect(main);
+        const done = await rawToolCall(main.url, flow.tool, flow.args, {
+          capabilities: FORM,
+          requestState: first.state,
+          inputResponses: flow.answer,
+        });
+        expect(done.body.result?.resultType).toBe('complete');
+        expect(await flow.effect(main)).toBe(before + 1);
+      });
+
+      it.each(cases)('refuses a state %s', async (_label, reason, attempt) => {
+        const first = await start(main, flow.tool, flow.args);
+        const {
+          server = main,
+          state,
+          args = flow.args,
+          id = freshId(),
+          headers,
+        } = await attempt(flow, first);
+        const before = await flow.effect(server);
+        const mark = logger.lines.length;
+        const response = await rawToolCall(server.url, flow.tool, args, {
+          id,
+          capabilities: FORM,
+          requestState: state,
+          inputResponses: flow.answer,
+          headers,
+        });
+        expect(response.status).toBe(200);
+        expect(response.body.error).toEqual(INVALID_STATE);
+        expect(response.body).not.toHaveProperty('result');
+        expect(await flow.effect(server)).toBe(before);
+        const expected = `MCP tools/call "${flow.tool}" (request ${id}): request state rejected: `;
+        expect(logSince(mark)).toContain(expected);
+        const logged = logSince(mark).split(expected)[1].split(' ')[0];
+        if (typeof reason === 'string') expect(logged).toBe(reason);
+        else expect(logged).toMatch(reason);
+      });
+    });
+
+    it('refuses a genuine state that is over 65,536 bytes (sealed where the limit is larger)', async () => {
+      const big = await start(roomy, 'fixture_probe', { pad: 70_000 });
+      expect(Buffer.byteLength(big.state)).toBeGreaterThan(65_536);
+      const onRoomy = await rawToolCall(
+        roomy.url,
+        'fixture_probe',
+        { pad: 70_000 },
+        { capabilities: FORM, requestState: big.state, inputResponses: GO },
+      );
+      expect(resultText(onRoomy)).toMatch(/^continued/);
+
+      const ran = runs(main, 'fixture_probe');
+      const mark = logger.lines.length;
+      const response = await rawToolCall(
+        main.url,
+        'fixture_probe',
+        { pad: 70_000 },
+        { capabilities: FORM, requestState: big.state, inputResponses: GO },
+      );
+      expect(response.body.error).toEqual(INVALID_STATE);
+      expect(runs(main, 'fixture_probe')).toBe(ran);
+      expect(logSince(mark)).toContain('request state rejected: too_large');
+    });
+
+    it('refuses a state once its lifetime is over', async () => {
+      const control = await start(shortLived, 'fixture_probe', {});
+      const ok = await rawToolCall(
+        shortLived.url,
+        'fixture_probe',
+        {},
+        { capabilities: FORM, requestState: control.state, inputResponses: GO },
+      );
+      expect(resultText(ok)).toMatch(/^continued/);
+
+      const { state } = await start(shortLived, 'fixture_probe', {});
+      expect(headerOf(state).exp - headerOf(state).iat).toBe(SHORT_LIFETIME_MS);
+      await sleep(SHORT_LIFETIME_MS + 50);
+      const ran = runs(shortLived, 'fixture_probe');
+      const mark = logger.lines.length;
+      const response = await rawToolCall(
+        shortLived.url,
+        'fixture_probe',
+        {},
+        { capabilities: FORM, requestState: state, inputResponses: GO },
+      );
+      expect(response.body.error).toEqual(INVALID_STATE);
+      expect(runs(shortLived, 'fixture_probe')).toBe(ran);
+      expect(logSince(mark)).toContain('request state rejected: expired');
+    });
+
+    it('counts the lifetime from the first state of the flow, not the latest', async () => {
+      const startedAt = Date.now();
+      const first = await start(shortLived, 'collect_rounds', { rounds: 3 });
+      await sleep(SHORT_LIFETIME_MS / 2);
+      const second = await rawToolCall(
+        shortLived.url,
+        'collect_rounds',
+        { rounds: 3 },
+        {
+          capabilities: FORM,
+          requestState: first.state,
+          inputResponses: { 'step-1': { action: 'accept', content: { value: 'a' } } },
+        },
+      );
+      const renewed = stateOf(second);
+      expect(Date.now() - startedAt).toBeLessThan(SHORT_LIFETIME_MS);
+      await sleep(startedAt + SHORT_LIFETIME_MS + 30 - Date.now());
+      // Had the second state been given a fresh lifetime, it would still be valid now.
+      const mark = logger.lines.length;
+      const third = await rawToolCall(
+        shortLived.url,
+        'collect_rounds',
+        { rounds: 3 },
+        {
+          capabilities: FORM,
+          requestState: renewed,
+          inputResponses: { 'step-2': { action: 'accept', content: { value: 'b' } } },
+        },
+      );
+      expect(third.body.error).toEqual(INVALID_STATE);
+      expect(logSince(mark)).toContain('request state rejected: expired');
+    });
+  });
+
+  describe('round limit', () => {
+    async function collect(
+      server: TestServer,
+      rounds: number,
+      answers: number,
+    ): Promise<RawRoundResponse[]> {
+      const responses: RawRoundResponse[] = [];
+      let state: string | undefined;
+      for (let step = 0; step <= answers; step++) {
+        const response = await rawToolCall(
+          server.url,
+          'collect_rounds',
+          { rounds },
+          {
+            capabilities: FORM,
+            requestState: state,
+            inputResponses:
+              step === 0
+                ? undefined
+                : { [`step-${step}`]: { action: 'accept', content: { value: `v${step}` } } },
+          },
+        );
+        responses.push(response);
+        state = response.body.result?.requestState;
+        if (state === undefined) break;
+      }
+      return responses;
+    }
+
+    it('lets a retry carrying the last allowed round complete (maxRounds 2, rounds 2)', async () => {
+      const responses = await collect(twoRounds, 2, 2);
+      expect(
+        responses.map(
+          (response) =>
+            response.body.result?.requestState && headerOf(response.body.result.requestState).r,
+        ),
+      ).toEqual([1, 2, undefined]);
+      expect(resultText(responses[2])).toBe('v1,v2');
+    });
+
+    it('answers -32603 with no state for the round that would emit a 3rd state (maxRounds 2)', async () => {
+      const mark = logger.lines.length;
+      const responses = await collect(twoRounds, 5, 2);
+      expect(responses).toHaveLength(3);
+      expect(responses[2].status).toBe(200);
+      expect(responses[2].body.error).toEqual(INTERNAL_ERROR);
+      expect(responses[2].text).not.toContain('requestState');
+      expect(logSince(mark)).toContain(
+        'MCP tools/call "collect_rounds": request state could not be sealed (too_many_rounds)',
+      );
+    });
+
+    it("refuses to open a state whose round is over this instance's limit (sealed where the limit is higher)", async () => {
+      const onMain = await collect(main, 5, 2);
+      const third = onMain[2].body.result?.requestState as string;
+      expect(headerOf(third).r).toBe(3);
+      const mark = logger.lines.length;
+      const response = await rawToolCall(
+        twoRounds.url,
+        'collect_rounds',
+        { rounds: 5 },
+        {
+          capabilities: FORM,
+          requestState: third,
+          inputResponses: { 'step-3': { action: 'accept', content: { value: 'v3' } } },
+        },
+      );
+      expect(response.body.error).toEqual(INVALID_STATE);
+      expect(logSince(mark)).toContain('request state rejected: too_many_rounds');
+
+      // Round 2 is within the limit there: it opens, and only the 3rd emission fails.
+      const second = onMain[1].body.result?.requestState as string;
+      const opened = await rawToolCall(
+        twoRounds.url,
+        'collect_rounds',
+        { rounds: 5 },
+        {
+          capabilities: FORM,
+          requestState: second,
+          inputResponses: { 'step-2': { action: 'accept', content: { value: 'v2' } } },
+        },
+      );
+      expect(opened.body.error).toEqual(INTERNAL_ERROR);
+    });
+  });
+
+  describe('application-protected state', () => {
+    it('emits the string as is and hands the retry exactly that string', async () => {
+      const emitted = 'handle:7f3a.ünïcödé/+=~ "quoted"';
+      const first = await rawToolCall(main.url, 'fixture_app_state', { state: emitted });
+      expect(first.body.result).toMatchObject({
+        resultType: 'input_required',
+        requestState: emitted,
+      });
+      expect(first.body.result).not.toHaveProperty('inputRequests');
+      const retry = await rawToolCall(
+        main.url,
+        'fixture_app_state',
+        { state: emitted },
+        { requestState: emitted },
+      );
+      expect(JSON.parse(resultText(retry))).toEqual({ application: emitted, framework: null });
+    });
+
+    it('leaves validation to the application: any non-empty string arrives verbatim', async () => {
+      const sealed = (await start(main, 'fixture_probe', {})).state;
+      for (const state of [sealed, 'x', `${sealed}-TAMPERED`]) {
+        const retry = await rawToolCall(
+          main.url,
+          'fixture_app_state',
+          { state: 'other' },
+          { requestState: state, headers: { Authorization: 'Bearer eve' } },
+        );
+        expect(JSON.parse(resultText(retry))).toEqual({ application: state, framework: null });
+      }
+    });
+
+    it('emits up to 65,536 UTF-8 bytes', async () => {
+      const response = await rawToolCall(main.url, 'fixture_app_state', {
+        state: 'é',
+        repeat: 32_768,
+      });
+      expect(Buffer.byteLength(stateOf(response))).toBe(65_536);
+    });
+
+    it('answers -32603 and emits nothing when the state is over 65,536 UTF-8 bytes (32,769 characters)', async () => {
+      const mark = logger.lines.length;
+      const response = await rawToolCall(main.url, 'fixture_app_state', {
+        state: 'é',
+        repeat: 32_769,
+      });
+      expect(response.body.error).toEqual(INTERNAL_ERROR);
+      expect(response.text).not.toContain('éé');
+      expect(logSince(mark)).toContain('returned application state over 65536 bytes');
+    });
+
+    it.each([
+      ['empty', '', 'malformed'],
+      ['over 65,536 UTF-8 bytes', 'é'.repeat(32_769), 'too_large'],
+    ])(
+      'refuses an incoming state that is %s before the handler runs',
+      async (_label, state, reason) => {
+        const ran = runs(main, 'fixture_app_state');
+        const mark = logger.lines.length;
+        const response = await rawToolCall(
+          main.url,
+          'fixture_app_state',
+          { state: 'x' },
+          { requestState: state },
+        );
+        expect(response.body.error).toEqual(INVALID_STATE);
+        expect(runs(main, 'fixture_app_state')).toBe(ran);
+        expect(logSince(mark)).toContain(`request state rejected: ${reason}`);
+      },
+    );
+
+    it('accepts an incoming state of exactly 65,536 UTF-8 bytes', async () => {
+      const state = 'é'.repeat(32_768);
+      const response = await rawToolCall(
+        main.url,
+        'fixture_app_state',
+        { state: 'x' },
+        { requestState: state },
+      );
+      expect(JSON.parse(resultText(response)).application).toBe(state);
+    });
+  });
+
+  describe('operations without request state (NONE)', () => {
+    it('ignore an incoming state: both accessors empty, the handler runs', async () => {
+      const sealed = (await start(main, 'fixture_probe', {})).state;
+      for (const state of ['anything', sealed]) {
+        const ran = runs(main, 'fixture_no_state');
+        const response = await rawToolCall(
+          main.url,
+          'fixture_no_state',
+          {},
+          { requestState: state },
+        );
+        expect(JSON.parse(resultText(response))).toEqual({ application: null, framework: null });
+        expect(runs(main, 'fixture_no_state')).toBe(ran + 1);
+      }
+    });
+
+    it('answer -32603 when they return state anyway (a server bug)', async () => {
+      const response = await rawToolCall(main.url, 'fixture_wrong_mode', {});
+      expect(response.body.error).toEqual(INTERNAL_ERROR);
+      expect(response.text).not.toContain('sneaky');
+    });
+  });
+
+  describe('across instances', () => {
+    it('continues a flow on a second instance with the same keyring', async () => {
+      const { state } = await start(main, 'transfer_funds', TRANSFER);
+      const [mainBefore, twinBefore] = [await transfers(main), await transfers(twin)];
+      const done = await rawToolCall(twin.url, 'transfer_funds', TRANSFER, {
+        capabilities: FORM,
+        requestState: state,
+        inputResponses: APPROVE,
+      });
+      expect(resultText(done)).toBe('Transferred 12.50 to bob');
+      expect([await transfers(main), await transfers(twin)]).toEqual([mainBefore, twinBefore + 1]);
+    });
+
+    it('continues a three-round flow alternating between instances', async () => {
+      let state: string | undefined;
+      const servers = [main, twin, main, twin];
+      let last: RawRoundResponse | undefined;
+      for (const [step, server] of servers.entries()) {
+        last = await rawToolCall(
+          server.url,
+          'collect_rounds',
+          { rounds: 3 },
+          {
+            capabilities: FORM,
+            requestState: state,
+            inputResponses:
+              step === 0
+                ? undefined
+                : { [`step-${step}`]: { action: 'accept', content: { value: `s${step}` } } },
+          },
+        );
+        state = last.body.result?.requestState;
+      }
+      expect(resultText(last as RawRoundResponse)).toBe('s1,s2,s3');
+    });
+
+    it('continues on the second instance through the official client (manual mode)', async () => {
+      const connect = async (server: TestServer) => {
+        const client = await connectClient(
+          server.url,
+          {},
+          { capabilities: FORM, inputRequired: { autoFulfill: false } },
+        );
+        clients.push(client);
+        return client;
+      };
+      const [onMain, onTwin] = [await connect(main), await connect(twin)];
+      const first = (await onMain.callTool(
+        { name: 'transfer_funds', arguments: TRANSFER },
+        { allowInputRequired: true },
+      )) as unknown as {
+        resultType: string;
+        requestState: string;
+        inputRequests: Record<string, unknown>;
+      };
+      expect(first.resultType).toBe('input_required');
+      expect(Object.keys(first.inputRequests)).toEqual(['approval']);
+      const retry = {
+        name: 'transfer_funds',
+        arguments: TRANSFER,
+        inputResponses: APPROVE,
+        requestState: first.requestState,
+      };
+
+      // Each official client numbers its requests from 0, so a fresh client's first call reuses
+      // the id that emitted the state (0 on the other client) and is refused as a replay.
+      expect(headerOf(first.requestState).rid).toBe(0);
+      const mark = logger.lines.length;
+      const collided = await onTwin.callTool(retry).then(
+        () => undefined,
+        (error: { code: number; message: string }) => error,
+      );
+      expect(collided).toMatchObject(INVALID_STATE);
+      expect(logSince(mark)).toContain('(request 0): request state rejected: replayed_request_id');
+
+      const before = await transfers(twin);
+      const result = await onTwin.callTool(retry);
+      expect(result.content).toEqual([{ type: 'text', text: 'Transferred 12.50 to bob' }]);
+      expect(await transfers(twin)).toBe(before + 1);
+    });
+
+    it('refuses the flow on an instance with another keyring', async () => {
+      const { state } = await start(main, 'transfer_funds', TRANSFER);
+      const response = await rawToolCall(impostor.url, 'transfer_funds', TRANSFER, {
+        capabilities: FORM,
+        requestState: state,
+        inputResponses: APPROVE,
+      });
+      expect(response.body.error).toEqual(INVALID_STATE);
+    });
+  });
+
+  describe('logs', () => {
+    it('log the reason of a tampered state, never the key material or the token', async () => {
+      const { state } = await start(main, 'transfer_funds', TRANSFER);
+      const tampered = flipMiddle(state);
+      const id = freshId();
+      const mark = logger.lines.length;
+      const response = await rawToolCall(main.url, 'transfer_funds', TRANSFER, {
+        id,
+        capabilities: FORM,
+        requestState: tampered,
+        inputResponses: APPROVE,
+      });
+      expect(response.body.error).toEqual(INVALID_STATE);
+      const log = logSince(mark);
+      expect(log).toContain(
+        `[warn] MCP tools/call "transfer_funds" (request ${id}): request state rejected: authentication_failed`,
+      );
+      expect(log).toContain('McpRequestState');
+      expect(log).not.toContain(tampered);
+      expect(log).not.toContain(state.split('.')[3]);
+      for (const spelling of materialSpellings(keyring.keys.k1))
+        expect(log).not.toContain(spelling);
+    });
+
+    it('never contained key material over the whole suite', () => {
+      expect(logger.lines.length).toBeGreaterThan(10);
+      const log = logger.text();
+      for (const spelling of materialSpellings(keyring.keys.k1))
+        expect(log).not.toContain(spelling);
+    });
+  });
+});
