@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
 import { inspect } from 'node:util';
 import { KeyringError } from './keyring.error';
 
@@ -14,7 +14,7 @@ const REDACTED = '[ProtectionKey: redacted]';
  */
 export class ProtectionKey {
   readonly #material: Buffer;
-  readonly #encryptionKey: Buffer;
+  readonly #encryptionKey: KeyObject;
 
   constructor(
     readonly id: string,
@@ -27,11 +27,14 @@ export class ProtectionKey {
       throw new KeyringError(`Key "${id}" needs at least ${MIN_KEY_BYTES} bytes of material from a secure random source`);
     }
     this.#material = Buffer.from(material);
-    this.#encryptionKey = Buffer.from(hkdfSync('sha256', this.#material, Buffer.alloc(0), 'nestjs-mcp request-state aes-256-gcm v1', 32));
+    // A KeyObject is imported once, instead of on every cipher creation.
+    this.#encryptionKey = createSecretKey(
+      Buffer.from(hkdfSync('sha256', this.#material, Buffer.alloc(0), 'nestjs-mcp request-state aes-256-gcm v1', 32)),
+    );
   }
 
   /** The AES-256-GCM key derived from the material. */
-  get encryptionKey(): Buffer {
+  get encryptionKey(): KeyObject {
     return this.#encryptionKey;
   }
 

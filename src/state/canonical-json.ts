@@ -16,6 +16,18 @@ export function canonicalNumber(text: string): string {
   return `${sign}${digits}e${scale}`;
 }
 
+/** {@link canonicalNumber} for safe integers, without a regular expression (headers are full of them). */
+function canonicalInteger(value: number): string {
+  if (value === 0) return '0';
+  let digits = String(Math.abs(value));
+  let scale = 0;
+  while (digits.endsWith('0')) {
+    digits = digits.slice(0, -1);
+    scale++;
+  }
+  return `${value < 0 ? '-' : ''}${digits}e${scale}`;
+}
+
 /**
  * Deterministic JSON: object keys sorted, numbers in canonical form, no whitespace. Used for
  * associated data and parameter digests, never for what clients see.
@@ -23,6 +35,7 @@ export function canonicalNumber(text: string): string {
 export function canonicalJson(value: unknown): string {
   if (value instanceof LosslessNumber) return canonicalNumber(value.value);
   if (typeof value === 'number') {
+    if (Number.isSafeInteger(value)) return canonicalInteger(value);
     if (!Number.isFinite(value)) throw new TypeError('non-finite number');
     return canonicalNumber(String(value));
   }

@@ -58,8 +58,16 @@ function parseStateJson(text: string): unknown {
   return parse(text, null, (token: string) => (isSafeNumber(token) ? Number(token) : new LosslessNumber(token)));
 }
 
-function associatedData(header: RequestStateHeader, binding: RequestStateBinding): Buffer {
-  return Buffer.from(canonicalJson({ h: header, b: binding }), 'utf8');
+const canonicalBindings = new WeakMap<RequestStateBinding, string>();
+
+/** `canonicalJson({ h: header, b: binding })`, with the binding's encoding computed once per request. */
+function associatedData(canonicalHeader: string, binding: RequestStateBinding): Buffer {
+  let canonicalBinding = canonicalBindings.get(binding);
+  if (canonicalBinding === undefined) {
+    canonicalBinding = canonicalJson(binding);
+    canonicalBindings.set(binding, canonicalBinding);
+  }
+  return Buffer.from(`{"b":${canonicalBinding},"h":${canonicalHeader}}`, 'utf8');
 }
 
 /**
@@ -103,13 +111,14 @@ export class RequestStateSealer {
     const payload: SealedPayload = { s: value, k: askedKinds };
     const plaintext = this.textEncoder.encode(stringify(payload) as string);
     if (plaintext.length > limits.maxDecodedBytes) throw new RequestStateProtectionError('too_large');
+    const canonicalHeader = canonicalJson(header);
     let sealed: string;
     try {
-      sealed = await this.protector.seal(plaintext, associatedData(header, binding));
+      sealed = await this.protector.seal(plaintext, associatedData(canonicalHeader, binding));
     } catch (error) {
       throw error instanceof RequestStateProtectionError ? error : new RequestStateProtectionError('protector_failure');
     }
-    const token = `${toBase64Url(Buffer.from(canonicalJson(header), 'utf8'))}.${sealed}`;
+    const token = `${toBase64Url(Buffer.from(canonicalHeader, 'utf8'))}.${sealed}`;
     if (Buffer.byteLength(token) > limits.maxEncodedBytes) throw new RequestStateProtectionError('too_large');
     return token;
   }
@@ -128,12 +137,13 @@ export class RequestStateSealer {
     }
     // Only a canonically encoded header authenticates to the same associated data.
     // Bytes, not decoded text: invalid UTF-8 decodes to U+FFFD and would give a second spelling.
-    if (!isHeader(header) || !headerBytes?.equals(Buffer.from(canonicalJson(header), 'utf8'))) {
+    const canonicalHeader = isHeader(header) ? canonicalJson(header) : undefined;
+    if (!isHeader(header) || canonicalHeader === undefined || !headerBytes?.equals(Buffer.from(canonicalHeader, 'utf8'))) {
       throw new RequestStateProtectionError('malformed');
     }
     let plaintext: Uint8Array;
     try {
-      plaintext = await this.protector.open(token.slice(dot + 1), associatedData(header, binding));
+      plaintext = await this.protector.open(token.slice(dot + 1), associatedData(canonicalHeader, binding));
     } catch (error) {
       throw error instanceof RequestStateProtectionError ? error : new RequestStateProtectionError('protector_failure');
     }
