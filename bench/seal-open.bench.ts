@@ -51,7 +51,12 @@ async function main(): Promise<void> {
   const material = randomBytes(32);
   const keyring = new KeyringManager({ keyring: { active: 'bench', keys: { bench: material } } });
   const options = {
-    requestState: { maxEncodedBytes: 65_536, maxDecodedBytes: 49_152, maxLifetimeMs: 900_000, maxRounds: 10 },
+    requestState: {
+      maxEncodedBytes: 65_536,
+      maxDecodedBytes: 49_152,
+      maxLifetimeMs: 900_000,
+      maxRounds: 10,
+    },
   } as ResolvedMcpOptions;
   const sealer = new RequestStateSealer(options, new AesGcmRequestStateProtector(keyring));
 
@@ -74,7 +79,13 @@ async function main(): Promise<void> {
 
   let requestId = 1;
   const framework = await timePerOp(async () => {
-    const token = await sealer.seal(state, { approval: 'elicitation' }, binding, requestId, undefined);
+    const token = await sealer.seal(
+      state,
+      { approval: 'elicitation' },
+      binding,
+      requestId,
+      undefined,
+    );
     await sealer.open(token, binding, requestId + 1);
     requestId += 2;
   });
@@ -83,7 +94,9 @@ async function main(): Promise<void> {
   console.log(`plaintext ${plaintext.length} B, sealed token ${token.length} B`);
   console.log(`bare AES-256-GCM encrypt+decrypt: ${(bare / 1000).toFixed(2)} µs/op`);
   console.log(`framework seal+open:              ${(framework / 1000).toFixed(2)} µs/op`);
-  console.log(`ratio framework/bare: ${(framework / bare).toFixed(2)}x (median of ${SAMPLES} samples × ${ITERATIONS} ops)`);
+  console.log(
+    `ratio framework/bare: ${(framework / bare).toFixed(2)}x (median of ${SAMPLES} samples × ${ITERATIONS} ops)`,
+  );
 }
 
 void main();

@@ -1,7 +1,10 @@
 export { McpModule } from './mcp.module';
 export { MCP_MODULE_OPTIONS } from './mcp.module-definition';
 export { MCP_CONTEXT_TYPE, MCP_PROTOCOL_VERSION } from './mcp.constants';
-export type { McpModuleOptions, McpCacheableMethod } from './interfaces/mcp-module-options.interface';
+export type {
+  McpModuleOptions,
+  McpCacheableMethod,
+} from './interfaces/mcp-module-options.interface';
 export type {
   JsonSchemaObject,
   McpCompleter,
@@ -44,7 +47,11 @@ export {
   type ElicitFormParams,
   type ElicitUrlParams,
 } from './input/mcp-input-request';
-export { McpInputRequiredResult, McpInputRequiredResultBuilder, type McpCarriedState } from './input/mcp-input-required.result';
+export {
+  McpInputRequiredResult,
+  McpInputRequiredResultBuilder,
+  type McpCarriedState,
+} from './input/mcp-input-required.result';
 export { McpInputResponses, type McpTypedElicitationResponse } from './input/mcp-input-responses';
 export type {
   McpElicitValue,
@@ -66,14 +73,25 @@ export { McpCapabilityInterceptor } from './input/mcp-capability.interceptor';
 export { McpRequestStateMode } from './state/mcp-request-state-mode.enum';
 export { RequestStateProtector } from './state/request-state-protector.interface';
 export { AesGcmRequestStateProtector } from './state/aes-gcm-request-state.protector';
-export { RequestStateProtectionError, type RequestStateFailureReason } from './state/request-state-protection.error';
+export {
+  RequestStateProtectionError,
+  type RequestStateFailureReason,
+} from './state/request-state-protection.error';
 export {
   McpAuthorizationPartitionResolver,
   DefaultAuthorizationPartitionResolver,
 } from './state/authorization-partition.resolver';
-export { McpRequestStateInterceptor, INVALID_REQUEST_STATE_MESSAGE } from './state/mcp-request-state.interceptor';
+export {
+  McpRequestStateInterceptor,
+  INVALID_REQUEST_STATE_MESSAGE,
+} from './state/mcp-request-state.interceptor';
 export { KeyringManager } from './keyring/keyring-manager.service';
-export type { KeyMaterial, KeyringConfig, KeyringFingerprint, KeyringSnapshot } from './keyring/keyring-fingerprint';
+export type {
+  KeyMaterial,
+  KeyringConfig,
+  KeyringFingerprint,
+  KeyringSnapshot,
+} from './keyring/keyring-fingerprint';
 export { KeyringError } from './keyring/keyring.error';
 export { KeyInUseError } from './keyring/key-in-use.error';
 export { LosslessNumber } from 'lossless-json';

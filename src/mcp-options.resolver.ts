@@ -1,6 +1,9 @@
 import type { CacheHint } from '@modelcontextprotocol/server';
 import { InvalidModuleOptionsError } from './errors/invalid-module-options.error';
-import type { McpCacheableMethod, McpModuleOptions } from './interfaces/mcp-module-options.interface';
+import type {
+  McpCacheableMethod,
+  McpModuleOptions,
+} from './interfaces/mcp-module-options.interface';
 import type { JsonBodyLimits } from './transport/json-body-limits';
 import type { RequestStateLimits } from './state/request-state-limits';
 import type { KeyringConfig } from './keyring/keyring-fingerprint';
@@ -45,17 +48,25 @@ function positiveInteger(option: string, value: number | undefined, fallback: nu
 
 function stringList(option: string, value: unknown): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string' || entry.trim() === '')) {
+  if (
+    !Array.isArray(value) ||
+    value.some((entry) => typeof entry !== 'string' || entry.trim() === '')
+  ) {
     throw new InvalidModuleOptionsError(option, 'must be an array of non-empty strings');
   }
   return value as string[];
 }
 
-function resolveCacheHints(hints: McpModuleOptions['cacheHints']): Record<McpCacheableMethod, CacheHint> {
+function resolveCacheHints(
+  hints: McpModuleOptions['cacheHints'],
+): Record<McpCacheableMethod, CacheHint> {
   const resolved = {} as Record<McpCacheableMethod, CacheHint>;
   for (const method of Object.keys(hints ?? {})) {
     if (!CACHEABLE.includes(method as McpCacheableMethod)) {
-      throw new InvalidModuleOptionsError(`cacheHints.${method}`, `is not a cacheable method (${CACHEABLE.join(', ')})`);
+      throw new InvalidModuleOptionsError(
+        `cacheHints.${method}`,
+        `is not a cacheable method (${CACHEABLE.join(', ')})`,
+      );
     }
   }
   for (const method of CACHEABLE) {
@@ -64,7 +75,10 @@ function resolveCacheHints(hints: McpModuleOptions['cacheHints']): Record<McpCac
       throw new InvalidModuleOptionsError(`cacheHints.${method}.ttlMs`, 'must be an integer >= 0');
     }
     if (hint.cacheScope !== 'public' && hint.cacheScope !== 'private') {
-      throw new InvalidModuleOptionsError(`cacheHints.${method}.cacheScope`, 'must be "public" or "private"');
+      throw new InvalidModuleOptionsError(
+        `cacheHints.${method}.cacheScope`,
+        'must be "public" or "private"',
+      );
     }
     resolved[method] = hint;
   }
@@ -72,13 +86,21 @@ function resolveCacheHints(hints: McpModuleOptions['cacheHints']): Record<McpCac
 }
 
 /** Fills defaults and validates; throws {@link InvalidModuleOptionsError} naming the first bad option. */
-export function resolveMcpOptions(options: McpModuleOptions = {}, defaultVersion = '0.0.0'): ResolvedMcpOptions {
+export function resolveMcpOptions(
+  options: McpModuleOptions = {},
+  defaultVersion = '0.0.0',
+): ResolvedMcpOptions {
   const endpoint = options.endpoint ?? '/mcp';
   if (typeof endpoint !== 'string' || !/^\/[A-Za-z0-9._~!$&'()*+,;=:@/-]*$/.test(endpoint)) {
     throw new InvalidModuleOptionsError('endpoint', 'must be an absolute path such as "/mcp"');
   }
   const serverInfo = options.serverInfo ?? { name: 'nestjs-mcp', version: defaultVersion };
-  if (typeof serverInfo.name !== 'string' || serverInfo.name === '' || typeof serverInfo.version !== 'string' || serverInfo.version === '') {
+  if (
+    typeof serverInfo.name !== 'string' ||
+    serverInfo.name === '' ||
+    typeof serverInfo.version !== 'string' ||
+    serverInfo.version === ''
+  ) {
     throw new InvalidModuleOptionsError('serverInfo', 'needs a non-empty "name" and "version"');
   }
   if (options.instructions !== undefined && typeof options.instructions !== 'string') {
@@ -95,12 +117,29 @@ export function resolveMcpOptions(options: McpModuleOptions = {}, defaultVersion
     ['elicitation.secretPolicy', options.elicitation?.secretPolicy, ['secretConcept']],
   ] as const) {
     if (value === undefined) continue;
-    const missing = methods.find((method) => typeof (value as unknown as Record<string, unknown> | null)?.[method] !== 'function');
-    if (missing) throw new InvalidModuleOptionsError(option, `must implement ${methods.map((method) => `${method}()`).join(' and ')}`);
+    const missing = methods.find(
+      (method) =>
+        typeof (value as unknown as Record<string, unknown> | null)?.[method] !== 'function',
+    );
+    if (missing)
+      throw new InvalidModuleOptionsError(
+        option,
+        `must implement ${methods.map((method) => `${method}()`).join(' and ')}`,
+      );
   }
   const keyring = options.keyring as Partial<KeyringConfig> | null | undefined;
-  if (keyring !== undefined && (keyring === null || typeof keyring !== 'object' || typeof keyring.active !== 'string' || keyring.keys === null || typeof keyring.keys !== 'object')) {
-    throw new InvalidModuleOptionsError('keyring', 'must be { active: "<key id>", keys: { "<key id>": <bytes or base64> } }');
+  if (
+    keyring !== undefined &&
+    (keyring === null ||
+      typeof keyring !== 'object' ||
+      typeof keyring.active !== 'string' ||
+      keyring.keys === null ||
+      typeof keyring.keys !== 'object')
+  ) {
+    throw new InvalidModuleOptionsError(
+      'keyring',
+      'must be { active: "<key id>", keys: { "<key id>": <bytes or base64> } }',
+    );
   }
   return {
     endpoint: endpoint.length > 1 ? endpoint.replace(/\/+$/, '') : endpoint,
@@ -110,7 +149,11 @@ export function resolveMcpOptions(options: McpModuleOptions = {}, defaultVersion
     allowedOrigins: stringList('allowedOrigins', options.allowedOrigins),
     dnsRebindingProtection: options.disableDnsRebindingProtection !== true,
     body: {
-      maxBytes: positiveInteger('maxRequestBodyBytes', options.maxRequestBodyBytes, 4 * 1024 * 1024),
+      maxBytes: positiveInteger(
+        'maxRequestBodyBytes',
+        options.maxRequestBodyBytes,
+        4 * 1024 * 1024,
+      ),
       maxDepth: positiveInteger('json.maxDepth', options.json?.maxDepth, 64),
       maxNumberLength: positiveInteger('json.maxNumberLength', options.json?.maxNumberLength, 1024),
       maxExponent: positiveInteger('json.maxExponent', options.json?.maxExponent, 10_000),
@@ -130,13 +173,28 @@ export function resolveMcpOptions(options: McpModuleOptions = {}, defaultVersion
 
 function resolveStateLimits(limits: McpModuleOptions['requestState']): RequestStateLimits {
   const resolved = {
-    maxEncodedBytes: positiveInteger('requestState.maxEncodedBytes', limits?.maxEncodedBytes, 65_536),
-    maxDecodedBytes: positiveInteger('requestState.maxDecodedBytes', limits?.maxDecodedBytes, 49_152),
-    maxLifetimeMs: positiveInteger('requestState.maxLifetimeMs', limits?.maxLifetimeMs, 15 * 60 * 1000),
+    maxEncodedBytes: positiveInteger(
+      'requestState.maxEncodedBytes',
+      limits?.maxEncodedBytes,
+      65_536,
+    ),
+    maxDecodedBytes: positiveInteger(
+      'requestState.maxDecodedBytes',
+      limits?.maxDecodedBytes,
+      49_152,
+    ),
+    maxLifetimeMs: positiveInteger(
+      'requestState.maxLifetimeMs',
+      limits?.maxLifetimeMs,
+      15 * 60 * 1000,
+    ),
     maxRounds: positiveInteger('requestState.maxRounds', limits?.maxRounds, 10),
   };
   if (resolved.maxDecodedBytes > resolved.maxEncodedBytes) {
-    throw new InvalidModuleOptionsError('requestState.maxDecodedBytes', 'must not exceed requestState.maxEncodedBytes');
+    throw new InvalidModuleOptionsError(
+      'requestState.maxDecodedBytes',
+      'must not exceed requestState.maxEncodedBytes',
+    );
   }
   return resolved;
 }

@@ -56,7 +56,8 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
     },
     {
       provide: McpAuthorizationPartitionResolver,
-      useFactory: (options: ResolvedMcpOptions) => options.partitionResolver ?? new DefaultAuthorizationPartitionResolver(),
+      useFactory: (options: ResolvedMcpOptions) =>
+        options.partitionResolver ?? new DefaultAuthorizationPartitionResolver(),
       inject: [MCP_RESOLVED_OPTIONS],
     },
     RequestStateSealer,
@@ -87,6 +88,9 @@ export class McpModule extends McpConfigurableModuleClass implements OnModuleIni
   }
 
   onModuleInit(): void {
-    inputRequestPolicy.set({ secrets: this.resolved.elicitation.secretPolicy, development: this.resolved.elicitation.development });
+    inputRequestPolicy.set({
+      secrets: this.resolved.elicitation.secretPolicy,
+      development: this.resolved.elicitation.development,
+    });
   }
 }

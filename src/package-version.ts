@@ -10,8 +10,12 @@ function readPackageVersion(): string {
   for (;;) {
     const candidate = join(directory, 'package.json');
     if (existsSync(candidate)) {
-      const manifest = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string; version?: string };
-      if (manifest.name === 'nestjs-mcp' && typeof manifest.version === 'string') return manifest.version;
+      const manifest = JSON.parse(readFileSync(candidate, 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (manifest.name === 'nestjs-mcp' && typeof manifest.version === 'string')
+        return manifest.version;
     }
     const parent = dirname(directory);
     if (parent === directory) return '0.0.0';

@@ -21,7 +21,11 @@ export type McpContextType = 'mcp' | ContextType;
 export class McpExecutionContext extends ExecutionContextHost {
   /** Wraps a Nest `ExecutionContext`. */
   static create(context: ExecutionContext): McpExecutionContext {
-    const mcpContext = new McpExecutionContext(context.getArgs(), context.getClass(), context.getHandler());
+    const mcpContext = new McpExecutionContext(
+      context.getArgs(),
+      context.getClass(),
+      context.getHandler(),
+    );
     mcpContext.setType(context.getType());
     return mcpContext;
   }

@@ -12,7 +12,11 @@ import type { McpRequestContext as RequestContextShape } from '../interfaces/mcp
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface McpRequestContext extends RequestContextShape {}
 
-function mcpParam(paramtype: McpParamtype, data: string | undefined, pipes: (Type<PipeTransform> | PipeTransform)[]): ParameterDecorator {
+function mcpParam(
+  paramtype: McpParamtype,
+  data: string | undefined,
+  pipes: (Type<PipeTransform> | PipeTransform)[],
+): ParameterDecorator {
   return (target, key, index) => {
     if (key === undefined) return;
     const existing = Reflect.getMetadata(ROUTE_ARGS_METADATA, target.constructor, key) ?? {};
@@ -37,7 +41,10 @@ function mcpParam(paramtype: McpParamtype, data: string | undefined, pipes: (Typ
  * ```
  * @publicApi
  */
-export function McpArgs(property?: string, ...pipes: (Type<PipeTransform> | PipeTransform)[]): ParameterDecorator {
+export function McpArgs(
+  property?: string,
+  ...pipes: (Type<PipeTransform> | PipeTransform)[]
+): ParameterDecorator {
   return mcpParam(McpParamtype.ARGS, property, pipes);
 }
 

@@ -24,7 +24,12 @@ export class McpOperationRegistry {
     const table = this.tableFor(operation);
     const existing = table.get(operation.name);
     if (existing) {
-      throw new DuplicateOperationError(operation.kind, operation.name, existing.site, operation.site);
+      throw new DuplicateOperationError(
+        operation.kind,
+        operation.name,
+        existing.site,
+        operation.site,
+      );
     }
     table.set(operation.name, operation);
   }
@@ -54,14 +59,19 @@ export class McpOperationRegistry {
   }
 
   /** The resource serving `uri`, with the template variables it matched (empty for fixed URIs). */
-  findResource(uri: string): { resource: RegisteredResource; variables: Record<string, string> } | undefined {
+  findResource(
+    uri: string,
+  ): { resource: RegisteredResource; variables: Record<string, string> } | undefined {
     const fixed = this.fixedResources.get(uri);
     if (fixed) return { resource: fixed, variables: {} };
     for (const resource of this.templateResources.values()) {
       const match = resource.template?.match(uri);
       if (match) {
         const variables = Object.fromEntries(
-          Object.entries(match).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : value]),
+          Object.entries(match).map(([key, value]) => [
+            key,
+            Array.isArray(value) ? value.join(',') : value,
+          ]),
         );
         return { resource, variables };
       }
@@ -81,7 +91,10 @@ export class McpOperationRegistry {
       case 'prompt':
         return this.prompts as Map<string, RegisteredOperation>;
       case 'resource':
-        return (operation.template ? this.templateResources : this.fixedResources) as Map<string, RegisteredOperation>;
+        return (operation.template ? this.templateResources : this.fixedResources) as Map<
+          string,
+          RegisteredOperation
+        >;
     }
   }
 }

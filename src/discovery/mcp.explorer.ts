@@ -6,7 +6,11 @@ import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
 import { UriTemplate } from '@modelcontextprotocol/server';
 import { McpParamsFactory } from '../context/mcp-params.factory';
 import { McpParamtype } from '../context/mcp-paramtype.enum';
-import { MCP_CONTEXT_TYPE, MCP_INPUT_DECLARATIONS_METADATA, MCP_OPERATION_METADATA } from '../mcp.constants';
+import {
+  MCP_CONTEXT_TYPE,
+  MCP_INPUT_DECLARATIONS_METADATA,
+  MCP_OPERATION_METADATA,
+} from '../mcp.constants';
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
 import { McpInputDeclaration, type McpInputDeclarationSpec } from '../input/mcp-input-declaration';
 import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
@@ -44,7 +48,10 @@ export class McpExplorer implements OnApplicationBootstrap {
     for (const methodName of this.scanner.getAllMethodNames(prototype)) {
       const method = instance[methodName];
       if (typeof method !== 'function') continue;
-      const metadata = this.reflector.get<McpOperationMetadata | undefined>(MCP_OPERATION_METADATA, method);
+      const metadata = this.reflector.get<McpOperationMetadata | undefined>(
+        MCP_OPERATION_METADATA,
+        method,
+      );
       if (!metadata) continue;
       if (!wrapper.isDependencyTreeStatic()) {
         this.logger.warn(
@@ -56,43 +63,77 @@ export class McpExplorer implements OnApplicationBootstrap {
     }
   }
 
-  private buildOperation(instance: Record<string, unknown>, methodName: string, metadata: McpOperationMetadata): RegisteredOperation {
+  private buildOperation(
+    instance: Record<string, unknown>,
+    methodName: string,
+    metadata: McpOperationMetadata,
+  ): RegisteredOperation {
     const className = instance.constructor.name;
     const site = { className, methodName };
     const where = `${className}.${methodName}()`;
     const common = {
       site,
       handler: this.createHandler(instance, methodName),
-      declarations: this.declarationsOf(where, instance[methodName] as object, metadata.options.mayRequestInput ?? []),
+      declarations: this.declarationsOf(
+        where,
+        instance[methodName] as object,
+        metadata.options.mayRequestInput ?? [],
+      ),
       stateMode: this.stateModeOf(where, metadata.options.requestState),
     };
     const argsType = this.argsParameterType(instance, methodName);
     switch (metadata.kind) {
       case 'tool': {
         const name = metadata.options.name ?? methodName;
-        return { kind: 'tool', name, metadata, listing: toolListing(where, name, metadata.options, argsType), ...common };
+        return {
+          kind: 'tool',
+          name,
+          metadata,
+          listing: toolListing(where, name, metadata.options, argsType),
+          ...common,
+        };
       }
       case 'prompt': {
         const name = metadata.options.name ?? methodName;
-        return { kind: 'prompt', name, metadata, listing: promptListing(where, name, metadata.options, argsType), ...common };
+        return {
+          kind: 'prompt',
+          name,
+          metadata,
+          listing: promptListing(where, name, metadata.options, argsType),
+          ...common,
+        };
       }
       case 'resource': {
-        const listing = resourceListing(where, metadata.options.name ?? methodName, metadata.options);
-        const template = metadata.options.uriTemplate ? new UriTemplate(metadata.options.uriTemplate) : undefined;
+        const listing = resourceListing(
+          where,
+          metadata.options.name ?? methodName,
+          metadata.options,
+        );
+        const template = metadata.options.uriTemplate
+          ? new UriTemplate(metadata.options.uriTemplate)
+          : undefined;
         const key = metadata.options.uri ?? (metadata.options.uriTemplate as string);
         return { kind: 'resource', name: key, metadata, listing, template, ...common };
       }
     }
   }
 
-  private declarationsOf(where: string, method: object, fromOptions: McpInputDeclarationSpec[]): McpInputDeclaration[] {
-    const fromDecorators = (Reflect.getMetadata(MCP_INPUT_DECLARATIONS_METADATA, method) ?? []) as McpInputDeclarationSpec[];
+  private declarationsOf(
+    where: string,
+    method: object,
+    fromOptions: McpInputDeclarationSpec[],
+  ): McpInputDeclaration[] {
+    const fromDecorators = (Reflect.getMetadata(MCP_INPUT_DECLARATIONS_METADATA, method) ??
+      []) as McpInputDeclarationSpec[];
     const byType = new Map<string, McpInputDeclaration>();
     for (const spec of [...fromOptions, ...fromDecorators]) {
       const declaration = McpInputDeclaration.fromSpec(spec, where);
       const existing = byType.get(declaration.type);
       if (existing && existing.requirement !== declaration.requirement) {
-        throw new InvalidOperationDefinitionError(where, `"${declaration.type}" is declared both required and conditional`);
+        throw new InvalidOperationDefinitionError(
+          where,
+          `"${declaration.type}" is declared both required and conditional`,
+        );
       }
       byType.set(declaration.type, declaration);
     }
@@ -102,7 +143,10 @@ export class McpExplorer implements OnApplicationBootstrap {
   private stateModeOf(where: string, mode: McpRequestStateMode | undefined): McpRequestStateMode {
     if (mode === undefined) return McpRequestStateMode.NONE;
     if (!Object.values(McpRequestStateMode).includes(mode)) {
-      throw new InvalidOperationDefinitionError(where, `unknown requestState mode "${String(mode)}"`);
+      throw new InvalidOperationDefinitionError(
+        where,
+        `unknown requestState mode "${String(mode)}"`,
+      );
     }
     return mode;
   }
@@ -123,15 +167,14 @@ export class McpExplorer implements OnApplicationBootstrap {
 
   /** The declared type of the whole-arguments `@McpArgs()` parameter, used to derive a schema. */
   private argsParameterType(instance: object, methodName: string): Type<unknown> | undefined {
-    const params = (Reflect.getMetadata(ROUTE_ARGS_METADATA, instance.constructor, methodName) ?? {}) as Record<
-      string,
-      { index: number; data?: unknown }
-    >;
+    const params = (Reflect.getMetadata(ROUTE_ARGS_METADATA, instance.constructor, methodName) ??
+      {}) as Record<string, { index: number; data?: unknown }>;
     const argsParam = Object.entries(params).find(
       ([key, value]) => key.startsWith(`${McpParamtype.ARGS}:`) && value.data === undefined,
     );
     if (!argsParam) return undefined;
-    const types = (Reflect.getMetadata('design:paramtypes', instance, methodName) ?? []) as unknown[];
+    const types = (Reflect.getMetadata('design:paramtypes', instance, methodName) ??
+      []) as unknown[];
     const type = types[argsParam[1].index];
     return isSchemaCandidate(type) ? type : undefined;
   }

@@ -26,9 +26,17 @@ function requireDescription(site: string, description: string | undefined): void
 }
 
 /** The `tools/list` entry of a tool. `argsType` is the `@McpArgs()` parameter type, if any. */
-export function toolListing(site: string, name: string, options: McpToolOptions, argsType: Type<unknown> | undefined): Tool {
+export function toolListing(
+  site: string,
+  name: string,
+  options: McpToolOptions,
+  argsType: Type<unknown> | undefined,
+): Tool {
   if (!TOOL_NAME.test(name)) {
-    throw new InvalidOperationDefinitionError(site, `tool name "${name}" must be 1-64 characters of A-Z a-z 0-9 _ . / -`);
+    throw new InvalidOperationDefinitionError(
+      site,
+      `tool name "${name}" must be 1-64 characters of A-Z a-z 0-9 _ . / -`,
+    );
   }
   requireDescription(site, options.description);
   const inputSchema = resolveInputSchema(site, options, argsType);
@@ -40,7 +48,11 @@ export function toolListing(site: string, name: string, options: McpToolOptions,
   });
 }
 
-function resolveInputSchema(site: string, options: McpToolOptions, argsType: Type<unknown> | undefined): Tool['inputSchema'] {
+function resolveInputSchema(
+  site: string,
+  options: McpToolOptions,
+  argsType: Type<unknown> | undefined,
+): Tool['inputSchema'] {
   let schema: JsonSchemaObject;
   if (options.inputSchema) schema = options.inputSchema;
   else if (options.input) schema = dtoToJsonSchema(options.input);
@@ -53,7 +65,12 @@ function resolveInputSchema(site: string, options: McpToolOptions, argsType: Typ
 }
 
 /** The `prompts/list` entry of a prompt. */
-export function promptListing(site: string, name: string, options: McpPromptOptions, argsType: Type<unknown> | undefined): Prompt {
+export function promptListing(
+  site: string,
+  name: string,
+  options: McpPromptOptions,
+  argsType: Type<unknown> | undefined,
+): Prompt {
   requireDescription(site, options.description);
   const argumentsList = options.arguments ?? argumentsFromDto(options.input ?? argsType);
   return withOptional({ name, description: options.description } as Prompt, {
@@ -76,7 +93,11 @@ function argumentsFromDto(dto: Type<unknown> | undefined): PromptArgument[] {
 }
 
 /** The `resources/list` or `resources/templates/list` entry of a resource. */
-export function resourceListing(site: string, name: string, options: McpResourceOptions): Resource | ResourceTemplateListing {
+export function resourceListing(
+  site: string,
+  name: string,
+  options: McpResourceOptions,
+): Resource | ResourceTemplateListing {
   if ((options.uri === undefined) === (options.uriTemplate === undefined)) {
     throw new InvalidOperationDefinitionError(site, 'give exactly one of "uri" or "uriTemplate"');
   }
@@ -90,5 +111,8 @@ export function resourceListing(site: string, name: string, options: McpResource
   if (options.uri !== undefined) {
     return withOptional({ uri: options.uri, name } as Resource, { ...extras, size: options.size });
   }
-  return withOptional({ uriTemplate: options.uriTemplate, name } as ResourceTemplateListing, extras);
+  return withOptional(
+    { uriTemplate: options.uriTemplate, name } as ResourceTemplateListing,
+    extras,
+  );
 }

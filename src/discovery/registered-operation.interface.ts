@@ -1,4 +1,10 @@
-import type { ListResourceTemplatesResult, Prompt, Resource, Tool, UriTemplate } from '@modelcontextprotocol/server';
+import type {
+  ListResourceTemplatesResult,
+  Prompt,
+  Resource,
+  Tool,
+  UriTemplate,
+} from '@modelcontextprotocol/server';
 import type { OperationSite } from '../errors/duplicate-operation.error';
 import type { McpOperationMetadata } from '../interfaces/mcp-operation-options.interface';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
@@ -9,7 +15,10 @@ import type { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
 export type ResourceTemplateListing = ListResourceTemplatesResult['resourceTemplates'][number];
 
 /** Invokes an operation through the Nest pipeline. */
-export type OperationHandler = (args: Record<string, unknown>, context: McpRequestContext) => Promise<unknown>;
+export type OperationHandler = (
+  args: Record<string, unknown>,
+  context: McpRequestContext,
+) => Promise<unknown>;
 
 interface OperationBase {
   readonly site: OperationSite;

@@ -20,14 +20,20 @@ export function capabilityFor(type: McpInputRequestType): ClientCapabilities {
 }
 
 /** Whether the client's declared capabilities cover an input request type. */
-export function clientSupports(capabilities: ClientCapabilities, type: McpInputRequestType): boolean {
+export function clientSupports(
+  capabilities: ClientCapabilities,
+  type: McpInputRequestType,
+): boolean {
   const declared = capabilities as CapabilityTree;
   const elicitation = declared.elicitation as CapabilityTree | undefined;
   const sampling = declared.sampling as CapabilityTree | undefined;
   switch (type) {
     case 'elicitation.form':
       // A bare `elicitation: {}` predates modes and means form support.
-      return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+      return (
+        elicitation !== undefined &&
+        (elicitation.form !== undefined || elicitation.url === undefined)
+      );
     case 'elicitation.url':
       return elicitation?.url !== undefined;
     case 'sampling':
@@ -40,11 +46,16 @@ export function clientSupports(capabilities: ClientCapabilities, type: McpInputR
 }
 
 /** Merges the capabilities of every unsupported type into one `requiredCapabilities` object. */
-export function missingCapabilities(capabilities: ClientCapabilities, types: Iterable<McpInputRequestType>): ClientCapabilities | undefined {
+export function missingCapabilities(
+  capabilities: ClientCapabilities,
+  types: Iterable<McpInputRequestType>,
+): ClientCapabilities | undefined {
   const missing: Record<string, CapabilityTree> = {};
   for (const type of types) {
     if (clientSupports(capabilities, type)) continue;
-    for (const [name, fragment] of Object.entries(capabilityFor(type) as Record<string, CapabilityTree>)) {
+    for (const [name, fragment] of Object.entries(
+      capabilityFor(type) as Record<string, CapabilityTree>,
+    )) {
       missing[name] = { ...missing[name], ...fragment };
     }
   }

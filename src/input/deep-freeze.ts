@@ -1,7 +1,11 @@
 /** A frozen deep copy of a JSON-like value. */
 export function frozenCopy<T>(value: T): T {
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
-  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    Object.getPrototypeOf(value) === Object.prototype
+  ) {
     const copy: Record<string, unknown> = {};
     for (const [key, member] of Object.entries(value)) copy[key] = frozenCopy(member);
     return Object.freeze(copy) as T;

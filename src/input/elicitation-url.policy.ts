@@ -3,14 +3,19 @@ import { normaliseWords, type SecretFieldPolicy } from './secret-field.policy';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** Query parameter names that carry credentials in URLs (signed URLs, API keys, OAuth codes). */
-const CREDENTIAL_PARAMETER = /^(key|sig|signature|code|auth|x amz (signature|credential|security token))$/;
+const CREDENTIAL_PARAMETER =
+  /^(key|sig|signature|code|auth|x amz (signature|credential|security token))$/;
 
 /**
  * Checks a URL elicitation target: https (plain http only to a local host in development), no
  * userinfo, and no secret-looking query parameter or fragment. The URL should carry an opaque,
  * single-purpose handle that the server maps to the initiating user.
  */
-export function validateElicitationUrl(raw: string, secrets: SecretFieldPolicy, development: boolean): void {
+export function validateElicitationUrl(
+  raw: string,
+  secrets: SecretFieldPolicy,
+  development: boolean,
+): void {
   let url: URL;
   try {
     url = new URL(raw);
@@ -19,17 +24,26 @@ export function validateElicitationUrl(raw: string, secrets: SecretFieldPolicy, 
   }
   const localDevelopment = development && url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname);
   if (url.protocol !== 'https:' && !localDevelopment) {
-    throw new InvalidInputRequestError('URL elicitation must use an https URL (plain http is allowed only to localhost in development)');
+    throw new InvalidInputRequestError(
+      'URL elicitation must use an https URL (plain http is allowed only to localhost in development)',
+    );
   }
   if (url.username !== '' || url.password !== '') {
-    throw new InvalidInputRequestError('URL elicitation must not carry userinfo (user:password@) in the URL');
+    throw new InvalidInputRequestError(
+      'URL elicitation must not carry userinfo (user:password@) in the URL',
+    );
   }
   for (const name of url.searchParams.keys()) {
     if (CREDENTIAL_PARAMETER.test(normaliseWords(name))) {
-      throw new InvalidInputRequestError(`URL elicitation query parameter "${name}" carries a credential; put an opaque handle in the URL instead`);
+      throw new InvalidInputRequestError(
+        `URL elicitation query parameter "${name}" carries a credential; put an opaque handle in the URL instead`,
+      );
     }
     const concept = secrets.secretConcept({ name });
-    if (concept) throw new InvalidInputRequestError(`URL elicitation query parameter "${name}" looks like a ${concept}; put an opaque handle in the URL instead`);
+    if (concept)
+      throw new InvalidInputRequestError(
+        `URL elicitation query parameter "${name}" looks like a ${concept}; put an opaque handle in the URL instead`,
+      );
   }
   let fragment: string;
   try {

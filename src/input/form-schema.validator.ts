@@ -6,7 +6,15 @@ type Schema = Record<string, unknown>;
 const STRING_FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
 const COMMON_KEYS = ['type', 'title', 'description', 'default'];
 const ALLOWED_KEYS: Record<string, Set<string>> = {
-  string: new Set([...COMMON_KEYS, 'minLength', 'maxLength', 'format', 'enum', 'enumNames', 'oneOf']),
+  string: new Set([
+    ...COMMON_KEYS,
+    'minLength',
+    'maxLength',
+    'format',
+    'enum',
+    'enumNames',
+    'oneOf',
+  ]),
   number: new Set([...COMMON_KEYS, 'minimum', 'maximum']),
   integer: new Set([...COMMON_KEYS, 'minimum', 'maximum']),
   boolean: new Set(COMMON_KEYS),
@@ -22,20 +30,30 @@ function fail(path: string, problem: string): never {
 }
 
 function isStringList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.length > 0 && value.every((entry) => typeof entry === 'string');
+  return (
+    Array.isArray(value) && value.length > 0 && value.every((entry) => typeof entry === 'string')
+  );
 }
 
 function isTitledConstList(value: unknown): boolean {
   return (
     Array.isArray(value) &&
     value.length > 0 &&
-    value.every((entry) => isObject(entry) && typeof entry.const === 'string' && Object.keys(entry).every((k) => k === 'const' || k === 'title'))
+    value.every(
+      (entry) =>
+        isObject(entry) &&
+        typeof entry.const === 'string' &&
+        Object.keys(entry).every((k) => k === 'const' || k === 'title'),
+    )
   );
 }
 
 function checkNonNegativeInteger(path: string, schema: Schema, keys: string[]): void {
   for (const key of keys) {
-    if (schema[key] !== undefined && !(Number.isInteger(schema[key]) && (schema[key] as number) >= 0)) {
+    if (
+      schema[key] !== undefined &&
+      !(Number.isInteger(schema[key]) && (schema[key] as number) >= 0)
+    ) {
       fail(path, `"${key}" must be a non-negative integer`);
     }
   }
@@ -46,13 +64,18 @@ function checkProperty(path: string, property: unknown): void {
   const type = property.type;
   // Own keys only: "constructor" or "__proto__" would otherwise find Object.prototype members.
   if (typeof type !== 'string' || !Object.hasOwn(ALLOWED_KEYS, type)) {
-    fail(path, 'must be a string, number, integer, boolean or string-array property (no nested objects)');
+    fail(
+      path,
+      'must be a string, number, integer, boolean or string-array property (no nested objects)',
+    );
   }
   for (const key of Object.keys(property)) {
-    if (!ALLOWED_KEYS[type].has(key)) fail(path, `keyword "${key}" is not allowed for type "${type}"`);
+    if (!ALLOWED_KEYS[type].has(key))
+      fail(path, `keyword "${key}" is not allowed for type "${type}"`);
   }
   for (const key of ['title', 'description']) {
-    if (property[key] !== undefined && typeof property[key] !== 'string') fail(path, `"${key}" must be a string`);
+    if (property[key] !== undefined && typeof property[key] !== 'string')
+      fail(path, `"${key}" must be a string`);
   }
   switch (type) {
     case 'string':
@@ -60,29 +83,45 @@ function checkProperty(path: string, property: unknown): void {
       if (property.format !== undefined && !STRING_FORMATS.has(property.format as string)) {
         fail(path, `format must be one of ${[...STRING_FORMATS].join(', ')}`);
       }
-      if (property.enum !== undefined && !isStringList(property.enum)) fail(path, '"enum" must be a non-empty list of strings');
-      if (property.enumNames !== undefined && !isStringList(property.enumNames)) fail(path, '"enumNames" must be a list of strings');
-      if (property.oneOf !== undefined && !isTitledConstList(property.oneOf)) fail(path, '"oneOf" must list {const, title} options');
-      if (property.default !== undefined && typeof property.default !== 'string') fail(path, '"default" must be a string');
+      if (property.enum !== undefined && !isStringList(property.enum))
+        fail(path, '"enum" must be a non-empty list of strings');
+      if (property.enumNames !== undefined && !isStringList(property.enumNames))
+        fail(path, '"enumNames" must be a list of strings');
+      if (property.oneOf !== undefined && !isTitledConstList(property.oneOf))
+        fail(path, '"oneOf" must list {const, title} options');
+      if (property.default !== undefined && typeof property.default !== 'string')
+        fail(path, '"default" must be a string');
       return;
     case 'number':
     case 'integer':
       for (const key of ['minimum', 'maximum', 'default']) {
-        if (property[key] !== undefined && typeof property[key] !== 'number') fail(path, `"${key}" must be a number`);
+        if (property[key] !== undefined && typeof property[key] !== 'number')
+          fail(path, `"${key}" must be a number`);
       }
       return;
     case 'boolean':
-      if (property.default !== undefined && typeof property.default !== 'boolean') fail(path, '"default" must be a boolean');
+      if (property.default !== undefined && typeof property.default !== 'boolean')
+        fail(path, '"default" must be a boolean');
       return;
     case 'array': {
       checkNonNegativeInteger(path, property, ['minItems', 'maxItems']);
       const items = property.items;
       const validItems =
         isObject(items) &&
-        ((items.type === 'string' && isStringList(items.enum) && Object.keys(items).every((k) => k === 'type' || k === 'enum')) ||
+        ((items.type === 'string' &&
+          isStringList(items.enum) &&
+          Object.keys(items).every((k) => k === 'type' || k === 'enum')) ||
           (isTitledConstList(items.anyOf) && Object.keys(items).every((k) => k === 'anyOf')));
-      if (!validItems) fail(path, 'a multi-select needs items {type:"string", enum:[...]} or {anyOf:[{const,title}]}');
-      if (property.default !== undefined && !isStringList(property.default) && !(Array.isArray(property.default) && property.default.length === 0)) {
+      if (!validItems)
+        fail(
+          path,
+          'a multi-select needs items {type:"string", enum:[...]} or {anyOf:[{const,title}]}',
+        );
+      if (
+        property.default !== undefined &&
+        !isStringList(property.default) &&
+        !(Array.isArray(property.default) && property.default.length === 0)
+      ) {
         fail(path, '"default" must be a list of strings');
       }
       return;
@@ -95,16 +134,21 @@ function checkProperty(path: string, property: unknown): void {
  * primitive properties) and asks for no secret, throwing {@link InvalidInputRequestError} otherwise.
  */
 export function validateFormSchema(schema: unknown, secrets: SecretFieldPolicy): void {
-  if (!isObject(schema) || schema.type !== 'object') fail('', 'must be {type: "object", properties: {...}}');
+  if (!isObject(schema) || schema.type !== 'object')
+    fail('', 'must be {type: "object", properties: {...}}');
   for (const key of Object.keys(schema)) {
-    if (!['type', 'properties', 'required', '$schema'].includes(key)) fail('', `keyword "${key}" is not allowed at the top level`);
+    if (!['type', 'properties', 'required', '$schema'].includes(key))
+      fail('', `keyword "${key}" is not allowed at the top level`);
   }
   if (!isObject(schema.properties)) fail('', '"properties" must be an object');
   const names = Object.keys(schema.properties);
   for (const name of names) {
     const property = schema.properties[name];
     checkProperty(`property "${name}"`, property);
-    const concept = secrets.secretConcept({ name, ...(property as { title?: string; description?: string; format?: string }) });
+    const concept = secrets.secretConcept({
+      name,
+      ...(property as { title?: string; description?: string; format?: string }),
+    });
     if (concept) {
       throw new InvalidInputRequestError(
         `Form elicitation property "${name}" asks for a ${concept}; never collect secrets in a form — use a URL elicitation (McpInputRequest.elicitUrl) to a page you control instead`,
@@ -112,7 +156,10 @@ export function validateFormSchema(schema: unknown, secrets: SecretFieldPolicy):
     }
   }
   if (schema.required !== undefined) {
-    if (!Array.isArray(schema.required) || schema.required.some((name) => typeof name !== 'string' || !names.includes(name))) {
+    if (
+      !Array.isArray(schema.required) ||
+      schema.required.some((name) => typeof name !== 'string' || !names.includes(name))
+    ) {
       fail('', '"required" must list declared property names');
     }
   }

@@ -3,7 +3,12 @@ import { frozenCopy } from './deep-freeze';
 import type { McpElicitValue, McpInputResponse } from './mcp-input-response';
 
 function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof LosslessNumber);
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    !(value instanceof LosslessNumber)
+  );
 }
 
 function plainString(value: unknown): value is string {
@@ -31,9 +36,19 @@ function parseElicitation(value: Record<string, unknown>): McpInputResponse | un
 function parseSampling(value: Record<string, unknown>): McpInputResponse | undefined {
   const { role, content, model, stopReason } = value;
   if ((role !== 'user' && role !== 'assistant') || typeof model !== 'string') return undefined;
-  const contentValid = isObject(content) ? typeof content.type === 'string' : Array.isArray(content) && content.every((block) => isObject(block) && typeof block.type === 'string');
-  if (!contentValid || (stopReason !== undefined && typeof stopReason !== 'string')) return undefined;
-  return { kind: 'sampling', role, content: frozenCopy(content), model, stopReason: stopReason as string | undefined };
+  const contentValid = isObject(content)
+    ? typeof content.type === 'string'
+    : Array.isArray(content) &&
+      content.every((block) => isObject(block) && typeof block.type === 'string');
+  if (!contentValid || (stopReason !== undefined && typeof stopReason !== 'string'))
+    return undefined;
+  return {
+    kind: 'sampling',
+    role,
+    content: frozenCopy(content),
+    model,
+    stopReason: stopReason as string | undefined,
+  };
 }
 
 function parseRoots(value: Record<string, unknown>): McpInputResponse | undefined {
@@ -41,8 +56,15 @@ function parseRoots(value: Record<string, unknown>): McpInputResponse | undefine
   if (!Array.isArray(roots)) return undefined;
   const checked: { uri: string; name?: string }[] = [];
   for (const root of roots) {
-    if (!isObject(root) || typeof root.uri !== 'string' || (root.name !== undefined && typeof root.name !== 'string')) return undefined;
-    checked.push(root.name === undefined ? { uri: root.uri } : { uri: root.uri, name: root.name as string });
+    if (
+      !isObject(root) ||
+      typeof root.uri !== 'string' ||
+      (root.name !== undefined && typeof root.name !== 'string')
+    )
+      return undefined;
+    checked.push(
+      root.name === undefined ? { uri: root.uri } : { uri: root.uri, name: root.name as string },
+    );
   }
   return { kind: 'roots', roots: frozenCopy(checked) };
 }
@@ -51,7 +73,10 @@ function parseRoots(value: Record<string, unknown>): McpInputResponse | undefine
  * Reads one input response against the protocol's result union, or `undefined` when it matches
  * none of elicitation, sampling or roots. `expected`, when known, restricts it to one kind.
  */
-export function parseInputResponse(value: unknown, expected?: McpInputResponse['kind']): McpInputResponse | undefined {
+export function parseInputResponse(
+  value: unknown,
+  expected?: McpInputResponse['kind'],
+): McpInputResponse | undefined {
   if (!isObject(value)) return undefined;
   const parsers = { elicitation: parseElicitation, sampling: parseSampling, roots: parseRoots };
   if (expected) return parsers[expected](value);

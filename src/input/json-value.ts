@@ -7,4 +7,11 @@ import type { LosslessNumber } from 'lossless-json';
  *
  * @publicApi
  */
-export type McpJsonValue = string | number | boolean | null | LosslessNumber | McpJsonValue[] | { [key: string]: McpJsonValue };
+export type McpJsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | LosslessNumber
+  | McpJsonValue[]
+  | { [key: string]: McpJsonValue };

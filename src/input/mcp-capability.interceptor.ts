@@ -1,5 +1,15 @@
-import { Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { MissingRequiredClientCapabilityError, ProtocolError, type ClientCapabilities } from '@modelcontextprotocol/server';
+import {
+  Injectable,
+  Logger,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import {
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  type ClientCapabilities,
+} from '@modelcontextprotocol/server';
 import { map, type Observable } from 'rxjs';
 import { isMcpContext } from '../context/is-mcp-context.util';
 import { McpExecutionContext } from '../context/mcp-execution-context';
@@ -11,7 +21,13 @@ import { McpInputRequirement } from './mcp-input-requirement.enum';
 
 function describeMissing(required: ClientCapabilities): string {
   return Object.entries(required as Record<string, Record<string, unknown>>)
-    .map(([name, sub]) => (Object.keys(sub).length > 0 ? Object.keys(sub).map((key) => `${name}.${key}`).join(', ') : name))
+    .map(([name, sub]) =>
+      Object.keys(sub).length > 0
+        ? Object.keys(sub)
+            .map((key) => `${name}.${key}`)
+            .join(', ')
+        : name,
+    )
     .join(', ');
 }
 
@@ -36,15 +52,22 @@ export class McpCapabilityInterceptor implements NestInterceptor {
     // No early return for operations without declarations: what they emit is undeclared by definition.
     if (!round) return next.handle();
 
-    const required = round.declarations.filter((declaration) => declaration.requirement === McpInputRequirement.REQUIRED);
-    this.assertSupported(request.clientCapabilities, required.map((declaration) => declaration.type));
+    const required = round.declarations.filter(
+      (declaration) => declaration.requirement === McpInputRequirement.REQUIRED,
+    );
+    this.assertSupported(
+      request.clientCapabilities,
+      required.map((declaration) => declaration.type),
+    );
 
     const declaredTypes = new Set(round.declarations.map((declaration) => declaration.type));
     return next.handle().pipe(
       map((result: unknown) => {
         if (!(result instanceof McpInputRequiredResult)) return result;
         const requests = [...result.inputRequests];
-        const undeclared = requests.filter(([, inputRequest]) => !declaredTypes.has(inputRequest.type));
+        const undeclared = requests.filter(
+          ([, inputRequest]) => !declaredTypes.has(inputRequest.type),
+        );
         if (undeclared.length > 0) {
           this.logger.error(
             `MCP ${request.method} "${request.target}" emitted undeclared input requests: ` +
@@ -53,13 +76,19 @@ export class McpCapabilityInterceptor implements NestInterceptor {
           );
           throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
         }
-        this.assertSupported(request.clientCapabilities, requests.map(([, inputRequest]) => inputRequest.type));
+        this.assertSupported(
+          request.clientCapabilities,
+          requests.map(([, inputRequest]) => inputRequest.type),
+        );
         return result;
       }),
     );
   }
 
-  private assertSupported(capabilities: ClientCapabilities, types: Parameters<typeof missingCapabilities>[1]): void {
+  private assertSupported(
+    capabilities: ClientCapabilities,
+    types: Parameters<typeof missingCapabilities>[1],
+  ): void {
     const missing = missingCapabilities(capabilities, types);
     if (missing) {
       throw new MissingRequiredClientCapabilityError(

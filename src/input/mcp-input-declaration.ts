@@ -2,7 +2,11 @@ import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
 import { capabilityFor } from './client-capability-requirements';
 import { McpInputRequirement } from './mcp-input-requirement.enum';
-import { INPUT_REQUEST_METHODS, INPUT_REQUEST_TYPES, type McpInputRequestType } from './mcp-input-request-type';
+import {
+  INPUT_REQUEST_METHODS,
+  INPUT_REQUEST_TYPES,
+  type McpInputRequestType,
+} from './mcp-input-request-type';
 
 /** The plain form of a declaration, as written in decorators. @publicApi */
 export interface McpInputDeclarationSpec {
@@ -50,11 +54,20 @@ export class McpInputDeclaration {
   /** Validates a decorator spec and turns it into a declaration. */
   static fromSpec(spec: McpInputDeclarationSpec, site = 'declaration'): McpInputDeclaration {
     if (!INPUT_REQUEST_TYPES.includes(spec.type)) {
-      throw new InvalidOperationDefinitionError(site, `unknown input request type "${String(spec.type)}" (${INPUT_REQUEST_TYPES.join(', ')})`);
+      throw new InvalidOperationDefinitionError(
+        site,
+        `unknown input request type "${String(spec.type)}" (${INPUT_REQUEST_TYPES.join(', ')})`,
+      );
     }
     const requirement = spec.requirement ?? McpInputRequirement.CONDITIONAL;
-    if (requirement !== McpInputRequirement.REQUIRED && requirement !== McpInputRequirement.CONDITIONAL) {
-      throw new InvalidOperationDefinitionError(site, `requirement must be "required" or "conditional", got "${String(requirement)}"`);
+    if (
+      requirement !== McpInputRequirement.REQUIRED &&
+      requirement !== McpInputRequirement.CONDITIONAL
+    ) {
+      throw new InvalidOperationDefinitionError(
+        site,
+        `requirement must be "required" or "conditional", got "${String(requirement)}"`,
+      );
     }
     return new McpInputDeclaration(spec.type, requirement as McpInputRequirement);
   }

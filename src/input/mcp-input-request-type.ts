@@ -10,7 +10,8 @@
  *
  * @publicApi
  */
-export type McpInputRequestType = 'elicitation.form' | 'elicitation.url' | 'sampling' | 'sampling.tools' | 'roots';
+export type McpInputRequestType =
+  'elicitation.form' | 'elicitation.url' | 'sampling' | 'sampling.tools' | 'roots';
 
 /** The embedded JSON-RPC method of each input request type. */
 export const INPUT_REQUEST_METHODS: Readonly<Record<McpInputRequestType, string>> = {

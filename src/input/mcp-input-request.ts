@@ -38,8 +38,13 @@ function validateSampling(params: CreateMessageParams): void {
     throw new InvalidInputRequestError('A sampling request needs at least one message');
   }
   for (const message of params.messages) {
-    if ((message.role !== 'user' && message.role !== 'assistant') || message.content === undefined) {
-      throw new InvalidInputRequestError('Each sampling message needs role "user" or "assistant" and content');
+    if (
+      (message.role !== 'user' && message.role !== 'assistant') ||
+      message.content === undefined
+    ) {
+      throw new InvalidInputRequestError(
+        'Each sampling message needs role "user" or "assistant" and content',
+      );
     }
   }
   if (!Number.isSafeInteger(params.maxTokens) || params.maxTokens <= 0) {
@@ -73,7 +78,14 @@ export class McpInputRequest {
   static elicitForm(params: ElicitFormParams): McpInputRequest {
     requireMessage(params.message);
     validateFormSchema(params.requestedSchema, inputRequestPolicy.get().secrets);
-    return new McpInputRequest('elicitation.form', frozenCopy({ mode: 'form', message: params.message, requestedSchema: params.requestedSchema }));
+    return new McpInputRequest(
+      'elicitation.form',
+      frozenCopy({
+        mode: 'form',
+        message: params.message,
+        requestedSchema: params.requestedSchema,
+      }),
+    );
   }
 
   /** Sends the user to a URL (sign-in, payment, consent) the server controls. */
@@ -82,14 +94,22 @@ export class McpInputRequest {
     const policy = inputRequestPolicy.get();
     validateElicitationUrl(params.url, policy.secrets, policy.development);
     const elicitationId = params.elicitationId ?? randomUUID();
-    return new McpInputRequest('elicitation.url', frozenCopy({ mode: 'url', message: params.message, url: params.url, elicitationId }));
+    return new McpInputRequest(
+      'elicitation.url',
+      frozenCopy({ mode: 'url', message: params.message, url: params.url, elicitationId }),
+    );
   }
 
   /** Asks the client's model for a completion; offering `tools` or `toolChoice` needs `sampling.tools`. */
   static createMessage(params: CreateMessageParams): McpInputRequest {
     validateSampling(params);
-    const withTools = (params as { tools?: unknown }).tools !== undefined || (params as { toolChoice?: unknown }).toolChoice !== undefined;
-    return new McpInputRequest(withTools ? 'sampling.tools' : 'sampling', frozenCopy({ ...params }) as Record<string, unknown>);
+    const withTools =
+      (params as { tools?: unknown }).tools !== undefined ||
+      (params as { toolChoice?: unknown }).toolChoice !== undefined;
+    return new McpInputRequest(
+      withTools ? 'sampling.tools' : 'sampling',
+      frozenCopy({ ...params }) as Record<string, unknown>,
+    );
   }
 
   /** Asks the client for its roots. */
@@ -98,7 +118,10 @@ export class McpInputRequest {
   }
 
   /** Builds a request of a declaration's type from raw parameters, with the same checks. */
-  static fromDeclaration(declaration: McpInputDeclaration, params: Record<string, unknown>): McpInputRequest {
+  static fromDeclaration(
+    declaration: McpInputDeclaration,
+    params: Record<string, unknown>,
+  ): McpInputRequest {
     switch (declaration.type) {
       case 'elicitation.form':
         return McpInputRequest.elicitForm(params as unknown as ElicitFormParams);
@@ -108,7 +131,9 @@ export class McpInputRequest {
       case 'sampling.tools': {
         const request = McpInputRequest.createMessage(params as unknown as CreateMessageParams);
         if (request.type !== declaration.type) {
-          throw new InvalidInputRequestError(`Parameters do not match a "${declaration.type}" declaration`);
+          throw new InvalidInputRequestError(
+            `Parameters do not match a "${declaration.type}" declaration`,
+          );
         }
         return request;
       }

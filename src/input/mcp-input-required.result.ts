@@ -5,8 +5,7 @@ import type { McpInputRequest } from './mcp-input-request';
 
 /** The state an input-required result carries to the next round. */
 export type McpCarriedState =
-  | { mode: 'framework'; value: McpJsonValue }
-  | { mode: 'application'; value: string };
+  { mode: 'framework'; value: McpJsonValue } | { mode: 'application'; value: string };
 
 /**
  * Return this from a tool, prompt or resource to ask the client for input: keyed input requests,
@@ -39,7 +38,9 @@ export class McpInputRequiredResult {
 
   /** Starts a result. */
   static builder(): McpInputRequiredResultBuilder {
-    return new McpInputRequiredResultBuilder((requests, state) => new McpInputRequiredResult(requests, state));
+    return new McpInputRequiredResultBuilder(
+      (requests, state) => new McpInputRequiredResult(requests, state),
+    );
   }
 
   /** The framework-protected JSON state, if this result carries one. */
@@ -64,32 +65,43 @@ export class McpInputRequiredResultBuilder {
   private state: McpCarriedState | undefined;
 
   /** @internal */
-  constructor(private readonly create: (requests: ReadonlyMap<string, McpInputRequest>, state: McpCarriedState | undefined) => McpInputRequiredResult) {}
+  constructor(
+    private readonly create: (
+      requests: ReadonlyMap<string, McpInputRequest>,
+      state: McpCarriedState | undefined,
+    ) => McpInputRequiredResult,
+  ) {}
 
   inputRequest(key: string, request: McpInputRequest): this {
-    if (typeof key !== 'string' || key === '') throw new InvalidInputRequestError('Input request keys must be non-empty strings');
-    if (this.requests.has(key)) throw new InvalidInputRequestError(`Duplicate input request key "${key}"`);
+    if (typeof key !== 'string' || key === '')
+      throw new InvalidInputRequestError('Input request keys must be non-empty strings');
+    if (this.requests.has(key))
+      throw new InvalidInputRequestError(`Duplicate input request key "${key}"`);
     this.requests.set(key, request);
     return this;
   }
 
   /** JSON state the module seals; needs `requestState: FRAMEWORK_PROTECTED` on the operation. */
   frameworkState(value: McpJsonValue): this {
-    if (value === undefined) throw new InvalidInputRequestError('Framework state must be a JSON value');
+    if (value === undefined)
+      throw new InvalidInputRequestError('Framework state must be a JSON value');
     this.state = { mode: 'framework', value: frozenCopy(value) };
     return this;
   }
 
   /** An opaque string the application protects; needs `requestState: APPLICATION_PROTECTED`. */
   applicationState(value: string): this {
-    if (typeof value !== 'string' || value === '') throw new InvalidInputRequestError('Application state must be a non-empty string');
+    if (typeof value !== 'string' || value === '')
+      throw new InvalidInputRequestError('Application state must be a non-empty string');
     this.state = { mode: 'application', value };
     return this;
   }
 
   build(): McpInputRequiredResult {
     if (this.requests.size === 0 && this.state === undefined) {
-      throw new InvalidInputRequestError('An input-required result needs at least one input request or a request state');
+      throw new InvalidInputRequestError(
+        'An input-required result needs at least one input request or a request state',
+      );
     }
     return this.create(new Map(this.requests), this.state);
   }

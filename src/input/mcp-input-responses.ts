@@ -4,7 +4,11 @@ import { validateSync } from 'class-validator';
 import { LosslessNumber } from 'lossless-json';
 import { McpProtocolException } from '../errors/mcp-protocol.exception';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import type { McpElicitValue, McpElicitationResponse, McpInputResponse } from './mcp-input-response';
+import type {
+  McpElicitValue,
+  McpElicitationResponse,
+  McpInputResponse,
+} from './mcp-input-response';
 
 /** An elicitation answer whose accepted content was converted to and validated as a DTO. @publicApi */
 export interface McpTypedElicitationResponse<T> {
@@ -13,7 +17,10 @@ export interface McpTypedElicitationResponse<T> {
   readonly content: T | undefined;
 }
 
-function contentForDto(dto: Type<unknown>, content: Readonly<Record<string, McpElicitValue>>): Record<string, unknown> {
+function contentForDto(
+  dto: Type<unknown>,
+  content: Readonly<Record<string, McpElicitValue>>,
+): Record<string, unknown> {
   const plain: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(content)) {
     if (!(value instanceof LosslessNumber)) {
@@ -50,12 +57,21 @@ export class McpInputResponses {
   }
 
   /** Responses from a plain record, for tests. */
-  static from(responses: Record<string, McpInputResponse>, expectedKeys?: Iterable<string>): McpInputResponses {
-    return new McpInputResponses(new Map(Object.entries(responses)), expectedKeys ? new Set(expectedKeys) : undefined);
+  static from(
+    responses: Record<string, McpInputResponse>,
+    expectedKeys?: Iterable<string>,
+  ): McpInputResponses {
+    return new McpInputResponses(
+      new Map(Object.entries(responses)),
+      expectedKeys ? new Set(expectedKeys) : undefined,
+    );
   }
 
   /** A builder, for tests. */
-  static builder(): { response(key: string, response: McpInputResponse): ReturnType<typeof McpInputResponses.builder>; build(): McpInputResponses } {
+  static builder(): {
+    response(key: string, response: McpInputResponse): ReturnType<typeof McpInputResponses.builder>;
+    build(): McpInputResponses;
+  } {
     const entries = new Map<string, McpInputResponse>();
     const builder = {
       response(key: string, response: McpInputResponse) {
@@ -79,7 +95,10 @@ export class McpInputResponses {
    * Invalid content is answered with -32602; a non-elicitation response counts as missing.
    */
   find<T extends object>(key: string, dto: Type<T>): McpTypedElicitationResponse<T> | undefined;
-  find<T extends object>(key: string, dto?: Type<T>): McpInputResponse | McpTypedElicitationResponse<T> | undefined {
+  find<T extends object>(
+    key: string,
+    dto?: Type<T>,
+  ): McpInputResponse | McpTypedElicitationResponse<T> | undefined {
     if (this.expectedKeys && !this.expectedKeys.has(key)) return undefined;
     const response = this.responses.get(key);
     if (!dto) return response;
@@ -89,7 +108,9 @@ export class McpInputResponses {
 
   /** Keys that arrived without having been asked for in the previous round. */
   get unexpectedKeys(): string[] {
-    return this.expectedKeys ? [...this.responses.keys()].filter((key) => !this.expectedKeys?.has(key)) : [];
+    return this.expectedKeys
+      ? [...this.responses.keys()].filter((key) => !this.expectedKeys?.has(key))
+      : [];
   }
 
   /** Every valid response by key, including unexpected ones. */
@@ -97,13 +118,21 @@ export class McpInputResponses {
     return this.responses;
   }
 
-  private toDto<T extends object>(key: string, response: McpElicitationResponse, dto: Type<T>): T | undefined {
+  private toDto<T extends object>(
+    key: string,
+    response: McpElicitationResponse,
+    dto: Type<T>,
+  ): T | undefined {
     if (response.action !== 'accept' || response.content === undefined) return undefined;
     const instance = plainToInstance(dto, contentForDto(dto, response.content));
     const errors = validateSync(instance, { forbidUnknownValues: false });
     if (errors.length > 0) {
       const messages = errors.flatMap((error) => Object.values(error.constraints ?? {}));
-      throw new McpProtocolException(McpErrorCode.InvalidParams, `Invalid input response "${key}"`, { key, errors: messages });
+      throw new McpProtocolException(
+        McpErrorCode.InvalidParams,
+        `Invalid input response "${key}"`,
+        { key, errors: messages },
+      );
     }
     return instance;
   }

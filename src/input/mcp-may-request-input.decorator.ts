@@ -20,7 +20,8 @@ import type { McpInputDeclarationSpec } from './mcp-input-declaration';
 export function McpMayRequestInput(spec: McpInputDeclarationSpec): MethodDecorator {
   return (_target, _key, descriptor) => {
     const method = descriptor.value as object;
-    const existing = (Reflect.getMetadata(MCP_INPUT_DECLARATIONS_METADATA, method) ?? []) as McpInputDeclarationSpec[];
+    const existing = (Reflect.getMetadata(MCP_INPUT_DECLARATIONS_METADATA, method) ??
+      []) as McpInputDeclarationSpec[];
     Reflect.defineMetadata(MCP_INPUT_DECLARATIONS_METADATA, [...existing, spec], method);
     return descriptor;
   };

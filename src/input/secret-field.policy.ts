@@ -7,7 +7,12 @@
  */
 export interface SecretFieldPolicy {
   /** The concept the field asks for (e.g. `password`), or `undefined` when it is not a secret. */
-  secretConcept(field: { name: string; title?: string; description?: string; format?: string }): string | undefined;
+  secretConcept(field: {
+    name: string;
+    title?: string;
+    description?: string;
+    format?: string;
+  }): string | undefined;
 }
 
 /**
@@ -22,7 +27,8 @@ export const DEFAULT_SECRET_CONCEPTS: Readonly<Record<string, RegExp>> = {
   'recovery phrase': /\b(seed ?phrase|seed words|mnemonic|recovery ?phrase|recovery words)\b/,
   'payment card or bank account':
     /\b(credit ?card|debit ?card|card ?number|card ?no|pan|cvv2?|cvc2?|csc|card security code|card verification|expiry|expiration date|iban|bank ?account( ?number)?|routing ?number|sort ?code)\b/,
-  'government identifier': /\b(ssn|social security( ?number)?|national insurance( ?number)?|tax ?id|passport ?number)\b/,
+  'government identifier':
+    /\b(ssn|social security( ?number)?|national insurance( ?number)?|tax ?id|passport ?number)\b/,
   'verification code':
     /\b(otp|one ?time (pass ?word|code|pin)|verification ?code|auth(entication)? code|security code|2fa|mfa|totp|sms code|recovery code|backup code|code (that )?(we )?(texted|sent|emailed)|texted code)\b/,
 };
@@ -39,11 +45,21 @@ export function normaliseWords(text: string): string {
 
 /** The default policy: {@link DEFAULT_SECRET_CONCEPTS}, plus `format: "password"`. */
 export class ConceptSecretFieldPolicy implements SecretFieldPolicy {
-  constructor(private readonly concepts: Readonly<Record<string, RegExp>> = DEFAULT_SECRET_CONCEPTS) {}
+  constructor(
+    private readonly concepts: Readonly<Record<string, RegExp>> = DEFAULT_SECRET_CONCEPTS,
+  ) {}
 
-  secretConcept(field: { name: string; title?: string; description?: string; format?: string }): string | undefined {
+  secretConcept(field: {
+    name: string;
+    title?: string;
+    description?: string;
+    format?: string;
+  }): string | undefined {
     if (field.format === 'password') return 'password';
-    const text = [field.name, field.title, field.description].filter(Boolean).map((part) => normaliseWords(part as string)).join(' | ');
+    const text = [field.name, field.title, field.description]
+      .filter(Boolean)
+      .map((part) => normaliseWords(part as string))
+      .join(' | ');
     for (const [concept, pattern] of Object.entries(this.concepts)) {
       if (pattern.test(text)) return concept;
     }

@@ -5,14 +5,7 @@ import type { McpInputResponses } from '../input/mcp-input-responses';
 
 /** Log levels of `notifications/message`, lowest first. */
 export type McpLogLevel =
-  | 'debug'
-  | 'info'
-  | 'notice'
-  | 'warning'
-  | 'error'
-  | 'critical'
-  | 'alert'
-  | 'emergency';
+  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
 /**
  * Sends `notifications/progress` on the request's own response stream. Does nothing when the
@@ -75,7 +68,10 @@ export interface McpRequestContext {
   readonly progress: McpProgressReporter;
   readonly logger: McpRequestLogger;
   /** The HTTP request that carried this MCP request, and the auth info a preceding middleware set on `req.auth`. */
-  readonly http: { readonly request: IncomingMessage | undefined; readonly authInfo: AuthInfo | undefined };
+  readonly http: {
+    readonly request: IncomingMessage | undefined;
+    readonly authInfo: AuthInfo | undefined;
+  };
   /** This round's input responses (exact numbers, protocol shapes checked). */
   readonly inputResponses: McpInputResponses;
   /** This round's verified request state. */

@@ -8,6 +8,8 @@ import { KeyringError } from './keyring.error';
  */
 export class KeyInUseError extends KeyringError {
   constructor(readonly keyId: string) {
-    super(`Key "${keyId}" is in use by a request state being sealed; retry after in-flight requests finish`);
+    super(
+      `Key "${keyId}" is in use by a request state being sealed; retry after in-flight requests finish`,
+    );
   }
 }

@@ -4,7 +4,12 @@ import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
 import { KeyInUseError } from './key-in-use.error';
-import type { KeyMaterial, KeyringConfig, KeyringFingerprint, KeyringSnapshot } from './keyring-fingerprint';
+import type {
+  KeyMaterial,
+  KeyringConfig,
+  KeyringFingerprint,
+  KeyringSnapshot,
+} from './keyring-fingerprint';
 import { KeyringError } from './keyring.error';
 import { ProtectionKey } from './protection-key';
 
@@ -12,7 +17,8 @@ const FINGERPRINT_PROFILE = 'nestjs-mcp-aes-256-gcm-v1';
 
 function toBytes(id: string, material: KeyMaterial): Uint8Array {
   if (material instanceof Uint8Array) return material;
-  if (typeof material === 'string' && /^[A-Za-z0-9+/_-]+={0,2}$/.test(material)) return Buffer.from(material, 'base64');
+  if (typeof material === 'string' && /^[A-Za-z0-9+/_-]+={0,2}$/.test(material))
+    return Buffer.from(material, 'base64');
   throw new KeyringError(`Key "${id}" must be bytes or base64 text`);
 }
 
@@ -45,10 +51,14 @@ export class KeyringManager {
       return;
     }
     try {
-      for (const [id, material] of Object.entries(config.keys)) this.keys.set(id, new ProtectionKey(id, toBytes(id, material)));
-      if (!this.keys.has(config.active)) throw new KeyringError(`Active key "${config.active}" is not among the configured keys`);
+      for (const [id, material] of Object.entries(config.keys))
+        this.keys.set(id, new ProtectionKey(id, toBytes(id, material)));
+      if (!this.keys.has(config.active))
+        throw new KeyringError(`Active key "${config.active}" is not among the configured keys`);
     } catch (error) {
-      throw error instanceof KeyringError ? new InvalidModuleOptionsError('keyring', error.message) : error;
+      throw error instanceof KeyringError
+        ? new InvalidModuleOptionsError('keyring', error.message)
+        : error;
     }
     this.activeId = config.active;
     this.ephemeral = false;
@@ -59,7 +69,8 @@ export class KeyringManager {
     const bytes = toBytes(id, material);
     const existing = this.keys.get(id);
     if (existing) {
-      if (!existing.sameMaterial(bytes)) throw new KeyringError(`Key "${id}" already exists with different material`);
+      if (!existing.sameMaterial(bytes))
+        throw new KeyringError(`Key "${id}" already exists with different material`);
       return;
     }
     this.keys.set(id, new ProtectionKey(id, bytes));
@@ -74,7 +85,8 @@ export class KeyringManager {
   /** Removes a verification-only key; state sealed with it stops opening. */
   removeVerificationKey(id: string): void {
     if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not in the keyring`);
-    if (id === this.activeId) throw new KeyringError(`Key "${id}" is active; activate another key first`);
+    if (id === this.activeId)
+      throw new KeyringError(`Key "${id}" is active; activate another key first`);
     if ((this.reservations.get(id) ?? 0) > 0) throw new KeyInUseError(id);
     this.keys.delete(id);
   }
@@ -90,7 +102,10 @@ export class KeyringManager {
     const others = [...this.keys.keys()].filter((id) => id !== this.activeId).sort();
     return {
       activeKeyId: this.activeId,
-      keys: [{ id: this.activeId, role: 'active' as const }, ...others.map((id) => ({ id, role: 'verification' as const }))],
+      keys: [
+        { id: this.activeId, role: 'active' as const },
+        ...others.map((id) => ({ id, role: 'verification' as const })),
+      ],
       ephemeral: this.ephemeral,
       fingerprint: this.fingerprint(),
     };

@@ -21,15 +21,25 @@ export class ProtectionKey {
     material: Uint8Array,
   ) {
     if (typeof id !== 'string' || !KEY_ID.test(id)) {
-      throw new KeyringError('Key ids are 1-64 characters of letters, digits and !#$%&\'*+-.^_`|~');
+      throw new KeyringError("Key ids are 1-64 characters of letters, digits and !#$%&'*+-.^_`|~");
     }
     if (!(material instanceof Uint8Array) || material.length < MIN_KEY_BYTES) {
-      throw new KeyringError(`Key "${id}" needs at least ${MIN_KEY_BYTES} bytes of material from a secure random source`);
+      throw new KeyringError(
+        `Key "${id}" needs at least ${MIN_KEY_BYTES} bytes of material from a secure random source`,
+      );
     }
     this.#material = Buffer.from(material);
     // A KeyObject is imported once, instead of on every cipher creation.
     this.#encryptionKey = createSecretKey(
-      Buffer.from(hkdfSync('sha256', this.#material, Buffer.alloc(0), 'nestjs-mcp request-state aes-256-gcm v1', 32)),
+      Buffer.from(
+        hkdfSync(
+          'sha256',
+          this.#material,
+          Buffer.alloc(0),
+          'nestjs-mcp request-state aes-256-gcm v1',
+          32,
+        ),
+      ),
     );
   }
 
@@ -41,7 +51,9 @@ export class ProtectionKey {
   /** A one-way digest of the exact material, for fingerprints. */
   digest(): string {
     // HMAC zero-pads short keys, so K and K||0x00 would digest alike without the length.
-    return createHmac('sha256', this.#material).update(`nestjs-mcp keyring fingerprint v2\n${this.#material.length}`).digest('hex');
+    return createHmac('sha256', this.#material)
+      .update(`nestjs-mcp keyring fingerprint v2\n${this.#material.length}`)
+      .digest('hex');
   }
 
   sameMaterial(other: Uint8Array): boolean {

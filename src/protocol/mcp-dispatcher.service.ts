@@ -17,12 +17,19 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
-import type { RegisteredOperation, ResourceTemplateListing } from '../discovery/registered-operation.interface';
+import type {
+  RegisteredOperation,
+  ResourceTemplateListing,
+} from '../discovery/registered-operation.interface';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpCompleter } from '../interfaces/mcp-operation-options.interface';
 import { clip } from './clip';
 import { mapOperationError } from './operation-error.mapper';
-import { normalizePromptResult, normalizeResourceResult, normalizeToolResult } from './operation-result.normalizer';
+import {
+  normalizePromptResult,
+  normalizeResourceResult,
+  normalizeToolResult,
+} from './operation-result.normalizer';
 import { createRequestContext } from './request-context.factory';
 import { toInputRequiredWire } from './input-required-wire';
 import { CallRound } from './call-round';
@@ -45,41 +52,67 @@ export class McpDispatcher {
   }
 
   listResources(): ListResourcesResult {
-    return { resources: this.registry.getFixedResources().map((resource) => resource.listing as Resource) };
+    return {
+      resources: this.registry.getFixedResources().map((resource) => resource.listing as Resource),
+    };
   }
 
   listResourceTemplates(): ListResourceTemplatesResult {
     return {
-      resourceTemplates: this.registry.getTemplateResources().map((resource) => resource.listing as ResourceTemplateListing),
+      resourceTemplates: this.registry
+        .getTemplateResources()
+        .map((resource) => resource.listing as ResourceTemplateListing),
     };
   }
 
   async callTool(request: CallToolRequest, sdk: ServerContext): Promise<CallToolResult> {
     const { name } = request.params;
     const tool = this.registry.findTool(name);
-    if (!tool) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown tool: ${clip(name)}`, { name: clip(name) });
+    if (!tool)
+      throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown tool: ${clip(name)}`, {
+        name: clip(name),
+      });
     const args = request.params.arguments ?? {};
     const outcome = await this.invoke(tool, args, sdk, name, request.params);
-    if (outcome.failed) return { content: [{ type: 'text', text: outcome.message }], isError: true };
-    return (outcome.wire as CallToolResult | undefined) ?? normalizeToolResult(outcome.value, tool.listing.outputSchema !== undefined);
+    if (outcome.failed)
+      return { content: [{ type: 'text', text: outcome.message }], isError: true };
+    return (
+      (outcome.wire as CallToolResult | undefined) ??
+      normalizeToolResult(outcome.value, tool.listing.outputSchema !== undefined)
+    );
   }
 
   async getPrompt(request: GetPromptRequest, sdk: ServerContext): Promise<GetPromptResult> {
     const { name } = request.params;
     const prompt = this.registry.findPrompt(name);
-    if (!prompt) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown prompt: ${clip(name)}`, { name: clip(name) });
-    const outcome = await this.invoke(prompt, request.params.arguments ?? {}, sdk, name, request.params);
+    if (!prompt)
+      throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown prompt: ${clip(name)}`, {
+        name: clip(name),
+      });
+    const outcome = await this.invoke(
+      prompt,
+      request.params.arguments ?? {},
+      sdk,
+      name,
+      request.params,
+    );
     if (outcome.failed) throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
     return (outcome.wire as GetPromptResult | undefined) ?? normalizePromptResult(outcome.value);
   }
 
-  async readResource(request: ReadResourceRequest, sdk: ServerContext): Promise<ReadResourceResult> {
+  async readResource(
+    request: ReadResourceRequest,
+    sdk: ServerContext,
+  ): Promise<ReadResourceResult> {
     const { uri } = request.params;
     const found = this.registry.findResource(uri);
     if (!found) throw new ProtocolError(McpErrorCode.InvalidParams, 'Resource not found', { uri });
     const outcome = await this.invoke(found.resource, found.variables, sdk, uri, request.params);
     if (outcome.failed) throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
-    return (outcome.wire as ReadResourceResult | undefined) ?? normalizeResourceResult(outcome.value, uri, found.resource.metadata.options.mimeType);
+    return (
+      (outcome.wire as ReadResourceResult | undefined) ??
+      normalizeResourceResult(outcome.value, uri, found.resource.metadata.options.mimeType)
+    );
   }
 
   async complete(request: CompleteRequest, sdk: ServerContext): Promise<CompleteResult> {
@@ -101,14 +134,24 @@ export class McpDispatcher {
     };
   }
 
-  private completersFor(ref: CompleteRequest['params']['ref']): Record<string, McpCompleter> | undefined {
+  private completersFor(
+    ref: CompleteRequest['params']['ref'],
+  ): Record<string, McpCompleter> | undefined {
     if (ref.type === 'ref/prompt') {
       const prompt = this.registry.findPrompt(ref.name);
-      if (!prompt) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown prompt: ${clip(ref.name)}`, { name: clip(ref.name) });
+      if (!prompt)
+        throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown prompt: ${clip(ref.name)}`, {
+          name: clip(ref.name),
+        });
       return prompt.metadata.options.complete;
     }
     const template = this.registry.findTemplate(ref.uri);
-    if (!template) throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown resource template: ${clip(ref.uri)}`, { uri: clip(ref.uri) });
+    if (!template)
+      throw new ProtocolError(
+        McpErrorCode.InvalidParams,
+        `Unknown resource template: ${clip(ref.uri)}`,
+        { uri: clip(ref.uri) },
+      );
     return template.metadata.options.complete;
   }
 
@@ -118,8 +161,14 @@ export class McpDispatcher {
     sdk: ServerContext,
     target: string,
     params: object,
-  ): Promise<{ failed: false; value: unknown; wire: object | undefined } | { failed: true; message: string }> {
-    const round = new CallRound(this.exactParams(sdk, params), operation.declarations, operation.stateMode);
+  ): Promise<
+    { failed: false; value: unknown; wire: object | undefined } | { failed: true; message: string }
+  > {
+    const round = new CallRound(
+      this.exactParams(sdk, params),
+      operation.declarations,
+      operation.stateMode,
+    );
     let value: unknown;
     try {
       value = await operation.handler(args, createRequestContext(sdk, target, round));
@@ -128,15 +177,23 @@ export class McpDispatcher {
       if (failure.type === 'error') throw failure.error;
       return { failed: true, message: failure.message };
     }
-    if (!(value instanceof McpInputRequiredResult)) return { failed: false, value, wire: undefined };
-    return { failed: false, value, wire: toInputRequiredWire(value, round, `${operation.kind} "${target}"`) };
+    if (!(value instanceof McpInputRequiredResult))
+      return { failed: false, value, wire: undefined };
+    return {
+      failed: false,
+      value,
+      wire: toInputRequiredWire(value, round, `${operation.kind} "${target}"`),
+    };
   }
 
   /** The request's params with exact numbers, as the HTTP layer parsed them. */
   private exactParams(sdk: ServerContext, params: object): Record<string, unknown> {
-    const body = httpExchangeStorage.getStore()?.losslessBody as { id?: unknown; params?: unknown } | undefined;
+    const body = httpExchangeStorage.getStore()?.losslessBody as
+      { id?: unknown; params?: unknown } | undefined;
     const exact = body?.params;
     const sameRequest = body !== undefined && String(body.id) === String(sdk.mcpReq.id);
-    return sameRequest && exact !== null && typeof exact === 'object' ? (exact as Record<string, unknown>) : (params as Record<string, unknown>);
+    return sameRequest && exact !== null && typeof exact === 'object'
+      ? (exact as Record<string, unknown>)
+      : (params as Record<string, unknown>);
   }
 }

@@ -33,8 +33,12 @@ export class McpServerFactory {
     server.setRequestHandler('prompts/get', (request, ctx) => dispatcher.getPrompt(request, ctx));
     server.setRequestHandler('resources/list', () => dispatcher.listResources());
     server.setRequestHandler('resources/templates/list', () => dispatcher.listResourceTemplates());
-    server.setRequestHandler('resources/read', (request, ctx) => dispatcher.readResource(request, ctx));
-    server.setRequestHandler('completion/complete', (request, ctx) => dispatcher.complete(request, ctx));
+    server.setRequestHandler('resources/read', (request, ctx) =>
+      dispatcher.readResource(request, ctx),
+    );
+    server.setRequestHandler('completion/complete', (request, ctx) =>
+      dispatcher.complete(request, ctx),
+    );
     return server;
   }
 }

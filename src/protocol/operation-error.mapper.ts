@@ -7,8 +7,7 @@ import type { McpOperationKind } from '../interfaces/mcp-operation-options.inter
 
 /** What a failed operation turns into: a JSON-RPC error, or (tools only) an `isError` result. */
 export type OperationFailure =
-  | { type: 'error'; error: ProtocolError }
-  | { type: 'tool-error-result'; message: string };
+  { type: 'error'; error: ProtocolError } | { type: 'tool-error-result'; message: string };
 
 const logger = new Logger('McpModule');
 
@@ -32,26 +31,43 @@ function validationDetails(exception: HttpException): unknown {
  * prompts and resources); `McpToolError` becomes an `isError` result; anything else is a bug,
  * answered with a bare -32603 and logged with its stack.
  */
-export function mapOperationError(error: unknown, kind: McpOperationKind, target: string): OperationFailure {
+export function mapOperationError(
+  error: unknown,
+  kind: McpOperationKind,
+  target: string,
+): OperationFailure {
   if (error instanceof ProtocolError) return { type: 'error', error };
-  if (error instanceof McpToolError && kind === 'tool') return { type: 'tool-error-result', message: error.message };
+  if (error instanceof McpToolError && kind === 'tool')
+    return { type: 'tool-error-result', message: error.message };
   if (error instanceof HttpException) {
     const status = error.getStatus();
-    if (status === 401) return { type: 'error', error: new ProtocolError(McpErrorCode.Unauthorized, 'Unauthorized') };
-    if (status === 403) return { type: 'error', error: new ProtocolError(McpErrorCode.Forbidden, 'Forbidden') };
+    if (status === 401)
+      return { type: 'error', error: new ProtocolError(McpErrorCode.Unauthorized, 'Unauthorized') };
+    if (status === 403)
+      return { type: 'error', error: new ProtocolError(McpErrorCode.Forbidden, 'Forbidden') };
     if (status === 400) {
       const details = validationDetails(error);
       return {
         type: 'error',
-        error: new ProtocolError(McpErrorCode.InvalidParams, `Invalid params: ${httpExceptionMessage(error)}`, details && { errors: details }),
+        error: new ProtocolError(
+          McpErrorCode.InvalidParams,
+          `Invalid params: ${httpExceptionMessage(error)}`,
+          details && { errors: details },
+        ),
       };
     }
     if (status < 500) {
       return kind === 'tool'
         ? { type: 'tool-error-result', message: httpExceptionMessage(error) }
-        : { type: 'error', error: new ProtocolError(McpErrorCode.InvalidParams, httpExceptionMessage(error)) };
+        : {
+            type: 'error',
+            error: new ProtocolError(McpErrorCode.InvalidParams, httpExceptionMessage(error)),
+          };
     }
   }
-  logger.error(`MCP ${kind} "${clip(target)}" failed`, error instanceof Error ? error.stack : String(error));
+  logger.error(
+    `MCP ${kind} "${clip(target)}" failed`,
+    error instanceof Error ? error.stack : String(error),
+  );
   return { type: 'error', error: new ProtocolError(McpErrorCode.InternalError, 'Internal error') };
 }

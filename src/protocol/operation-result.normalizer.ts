@@ -1,4 +1,8 @@
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  ReadResourceResult,
+} from '@modelcontextprotocol/server';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -24,7 +28,11 @@ export function normalizePromptResult(value: unknown): GetPromptResult {
 }
 
 /** Turns what a resource method returned into a `ReadResourceResult` for `uri`. */
-export function normalizeResourceResult(value: unknown, uri: string, mimeType: string | undefined): ReadResourceResult {
+export function normalizeResourceResult(
+  value: unknown,
+  uri: string,
+  mimeType: string | undefined,
+): ReadResourceResult {
   if (isObject(value) && Array.isArray(value.contents)) return value as ReadResourceResult;
   const base = mimeType === undefined ? { uri } : { uri, mimeType };
   if (value instanceof Uint8Array) {

@@ -11,7 +11,16 @@ import { McpInputResponses } from '../input/mcp-input-responses';
 import { attachCallRound, type CallRound } from './call-round';
 import { httpExchangeStorage } from './http-exchange.storage';
 
-const LOG_LEVELS: McpLogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const LOG_LEVELS: McpLogLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
 
 type Envelope = Record<string, unknown>;
 
@@ -21,7 +30,8 @@ function envelopeOf(sdk: ServerContext): Envelope {
 }
 
 function progressReporter(sdk: ServerContext): McpProgressReporter {
-  const token = (sdk.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
+  const token = (sdk.mcpReq._meta as { progressToken?: string | number } | undefined)
+    ?.progressToken;
   return {
     enabled: token !== undefined,
     async report(progress, total, message) {
@@ -36,7 +46,8 @@ function progressReporter(sdk: ServerContext): McpProgressReporter {
 
 function requestLogger(sdk: ServerContext, envelope: Envelope): McpRequestLogger {
   const requested = (envelope[MCP_META_KEYS.logLevel] ??
-    (sdk.mcpReq._meta as Envelope | undefined)?.[MCP_META_KEYS.logLevel]) as McpLogLevel | undefined;
+    (sdk.mcpReq._meta as Envelope | undefined)?.[MCP_META_KEYS.logLevel]) as
+    McpLogLevel | undefined;
   const threshold = requested === undefined ? -1 : LOG_LEVELS.indexOf(requested);
   return {
     async log(level, data, logger) {
@@ -49,7 +60,11 @@ function requestLogger(sdk: ServerContext, envelope: Envelope): McpRequestLogger
 }
 
 /** Builds the {@link McpRequestContext} an operation receives; `round` carries its input and state. */
-export function createRequestContext(sdk: ServerContext, target: string, round?: CallRound): McpRequestContext {
+export function createRequestContext(
+  sdk: ServerContext,
+  target: string,
+  round?: CallRound,
+): McpRequestContext {
   const envelope = envelopeOf(sdk);
   const exchange = httpExchangeStorage.getStore();
   const requestAuth = (exchange?.request as { auth?: AuthInfo } | undefined)?.auth;

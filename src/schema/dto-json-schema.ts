@@ -24,7 +24,10 @@ function referencedNames(schema: unknown, found: Set<string>): void {
  * DTOs live under `$defs`. A class with no class-validator metadata yields an open object schema.
  */
 export function dtoToJsonSchema(dto: Type<unknown>): JsonSchemaObject {
-  const schemas = validationMetadatasToSchemas({ refPointerPrefix: DEFS_PREFIX }) as Record<string, JsonSchemaObject>;
+  const schemas = validationMetadatasToSchemas({ refPointerPrefix: DEFS_PREFIX }) as Record<
+    string,
+    JsonSchemaObject
+  >;
   const root = schemas[dto.name];
   if (!root) return { type: 'object', properties: {} };
 

@@ -10,7 +10,11 @@ const TAG_BYTES = 16;
 
 function additionalData(associatedData: Uint8Array, keyId: string): Buffer {
   // The key id travels in clear, so it is authenticated along with the caller's associated data.
-  return Buffer.concat([Buffer.from(associatedData), Buffer.from([0]), Buffer.from(keyId, 'ascii')]);
+  return Buffer.concat([
+    Buffer.from(associatedData),
+    Buffer.from([0]),
+    Buffer.from(keyId, 'ascii'),
+  ]);
 }
 
 /**
@@ -29,7 +33,11 @@ export class AesGcmRequestStateProtector implements RequestStateProtector {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key.encryptionKey, iv);
       cipher.setAAD(additionalData(associatedData, key.id));
-      const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+      const ciphertext = Buffer.concat([
+        cipher.update(plaintext),
+        cipher.final(),
+        cipher.getAuthTag(),
+      ]);
       return `${toBase64Url(Buffer.from(key.id, 'ascii'))}.${toBase64Url(iv)}.${toBase64Url(ciphertext)}`;
     } finally {
       release();
@@ -52,7 +60,10 @@ export class AesGcmRequestStateProtector implements RequestStateProtector {
       const decipher = createDecipheriv('aes-256-gcm', key.encryptionKey, iv);
       decipher.setAAD(additionalData(associatedData, keyId));
       decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-      return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)), decipher.final()]);
+      return Buffer.concat([
+        decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)),
+        decipher.final(),
+      ]);
     } catch {
       throw new RequestStateProtectionError('authentication_failed');
     }

@@ -22,7 +22,8 @@ export const McpAuthorizationPartitionResolver = Symbol('McpAuthorizationPartiti
  */
 export class DefaultAuthorizationPartitionResolver implements McpAuthorizationPartitionResolver {
   resolve(context: McpRequestContext): string {
-    const auth = context.http.authInfo as { clientId?: string; extra?: { sub?: unknown } } | undefined;
+    const auth = context.http.authInfo as
+      { clientId?: string; extra?: { sub?: unknown } } | undefined;
     if (!auth?.clientId) return 'anonymous';
     const subject = typeof auth.extra?.sub === 'string' ? `:${auth.extra.sub}` : '';
     return `client:${auth.clientId}${subject}`;

@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { from, mergeMap, type Observable } from 'rxjs';
 import { isMcpContext } from '../context/is-mcp-context.util';
@@ -55,7 +62,8 @@ export class McpRequestStateInterceptor implements NestInterceptor {
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly sealer: RequestStateSealer,
-    @Inject(McpAuthorizationPartitionResolver) private readonly partitions: McpAuthorizationPartitionResolver,
+    @Inject(McpAuthorizationPartitionResolver)
+    private readonly partitions: McpAuthorizationPartitionResolver,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -64,14 +72,22 @@ export class McpRequestStateInterceptor implements NestInterceptor {
     const round = callRoundOf(request);
     if (!round) return next.handle();
     return from(this.openRound(request, round)).pipe(
-      mergeMap((binding) => next.handle().pipe(mergeMap((result) => from(this.closeRound(request, round, binding, result))))),
+      mergeMap((binding) =>
+        next
+          .handle()
+          .pipe(mergeMap((result) => from(this.closeRound(request, round, binding, result)))),
+      ),
     );
   }
 
-  private async openRound(request: McpRequestContext, round: CallRound): Promise<RequestStateBinding | undefined> {
+  private async openRound(
+    request: McpRequestContext,
+    round: CallRound,
+  ): Promise<RequestStateBinding | undefined> {
     round.stateHandled = true;
     const rawState = round.params.requestState;
-    if (rawState !== undefined && typeof rawState !== 'string') throw this.rejectState(request, 'malformed');
+    if (rawState !== undefined && typeof rawState !== 'string')
+      throw this.rejectState(request, 'malformed');
     let binding: RequestStateBinding | undefined;
     let askedKinds: Readonly<Record<string, McpInputResponse['kind']>> | undefined;
 
@@ -84,35 +100,57 @@ export class McpRequestStateInterceptor implements NestInterceptor {
           round.openedHeader = opened.header;
           askedKinds = opened.askedKinds;
         } catch (error) {
-          throw this.rejectState(request, error instanceof RequestStateProtectionError ? error.reason : 'protector_failure');
+          throw this.rejectState(
+            request,
+            error instanceof RequestStateProtectionError ? error.reason : 'protector_failure',
+          );
         }
       }
-    } else if (round.stateMode === McpRequestStateMode.APPLICATION_PROTECTED && rawState !== undefined) {
+    } else if (
+      round.stateMode === McpRequestStateMode.APPLICATION_PROTECTED &&
+      rawState !== undefined
+    ) {
       if (rawState === '') throw this.rejectState(request, 'malformed');
-      if (Buffer.byteLength(rawState) > MAX_APPLICATION_STATE_BYTES) throw this.rejectState(request, 'too_large');
+      if (Buffer.byteLength(rawState) > MAX_APPLICATION_STATE_BYTES)
+        throw this.rejectState(request, 'too_large');
       round.applicationState = rawState;
     }
     round.responses = this.readResponses(round.params.inputResponses, askedKinds);
     return binding;
   }
 
-  private readResponses(raw: unknown, askedKinds: Readonly<Record<string, McpInputResponse['kind']>> | undefined): McpInputResponses {
+  private readResponses(
+    raw: unknown,
+    askedKinds: Readonly<Record<string, McpInputResponse['kind']>> | undefined,
+  ): McpInputResponses {
     if (raw === undefined) return McpInputResponses.empty();
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      throw new ProtocolError(McpErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
+      throw new ProtocolError(
+        McpErrorCode.InvalidParams,
+        'Invalid params: inputResponses must be an object',
+      );
     }
     const responses: Record<string, McpInputResponse> = {};
     for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
       const parsed = parseInputResponse(value, askedKinds?.[key]);
       if (!parsed) {
-        throw new ProtocolError(McpErrorCode.InvalidParams, `Invalid params: input response "${key}" is not a valid result`, { key });
+        throw new ProtocolError(
+          McpErrorCode.InvalidParams,
+          `Invalid params: input response "${key}" is not a valid result`,
+          { key },
+        );
       }
       responses[key] = parsed;
     }
     return McpInputResponses.from(responses, askedKinds ? Object.keys(askedKinds) : undefined);
   }
 
-  private async closeRound(request: McpRequestContext, round: CallRound, binding: RequestStateBinding | undefined, result: unknown): Promise<unknown> {
+  private async closeRound(
+    request: McpRequestContext,
+    round: CallRound,
+    binding: RequestStateBinding | undefined,
+    result: unknown,
+  ): Promise<unknown> {
     if (!(result instanceof McpInputRequiredResult) || result.state === undefined) return result;
     if (result.state.mode !== round.stateMode) {
       this.logger.error(
@@ -122,13 +160,20 @@ export class McpRequestStateInterceptor implements NestInterceptor {
     }
     if (result.state.mode === 'application') {
       if (Buffer.byteLength(result.state.value) > MAX_APPLICATION_STATE_BYTES) {
-        this.logger.error(`MCP ${request.method} "${clip(request.target)}" returned application state over ${MAX_APPLICATION_STATE_BYTES} bytes`);
+        this.logger.error(
+          `MCP ${request.method} "${clip(request.target)}" returned application state over ${MAX_APPLICATION_STATE_BYTES} bytes`,
+        );
         throw internalError();
       }
       round.encodedState = result.state.value;
       return result;
     }
-    const askedKinds = Object.fromEntries([...result.inputRequests].map(([key, inputRequest]) => [key, RESPONSE_KIND[inputRequest.type]]));
+    const askedKinds = Object.fromEntries(
+      [...result.inputRequests].map(([key, inputRequest]) => [
+        key,
+        RESPONSE_KIND[inputRequest.type],
+      ]),
+    );
     try {
       round.encodedState = await this.sealer.seal(
         result.state.value,
@@ -138,14 +183,20 @@ export class McpRequestStateInterceptor implements NestInterceptor {
         round.openedHeader,
       );
     } catch (error) {
-      const reason = error instanceof RequestStateProtectionError ? error.reason : 'protector_failure';
-      this.logger.error(`MCP ${request.method} "${clip(request.target)}": request state could not be sealed (${reason})`);
+      const reason =
+        error instanceof RequestStateProtectionError ? error.reason : 'protector_failure';
+      this.logger.error(
+        `MCP ${request.method} "${clip(request.target)}": request state could not be sealed (${reason})`,
+      );
       throw internalError();
     }
     return result;
   }
 
-  private async bindingFor(request: McpRequestContext, round: CallRound): Promise<RequestStateBinding> {
+  private async bindingFor(
+    request: McpRequestContext,
+    round: CallRound,
+  ): Promise<RequestStateBinding> {
     return {
       endpoint: this.options.endpoint,
       protocolVersion: request.protocolVersion ?? '',
@@ -157,7 +208,9 @@ export class McpRequestStateInterceptor implements NestInterceptor {
   }
 
   private rejectState(request: McpRequestContext, reason: string): ProtocolError {
-    this.logger.warn(`MCP ${request.method} "${clip(request.target)}" (request ${clip(request.requestId)}): request state rejected: ${reason}`);
+    this.logger.warn(
+      `MCP ${request.method} "${clip(request.target)}" (request ${clip(request.requestId)}): request state rejected: ${reason}`,
+    );
     return new ProtocolError(McpErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE);
   }
 }

@@ -28,14 +28,17 @@ describe('stableParamsDigest', () => {
     ).toBe(reference);
   });
 
-  it.each(['progressToken', 'traceparent', 'tracestate', 'baggage', 'io.modelcontextprotocol/logLevel'])(
-    'ignores the transient _meta.%s',
-    (key) => {
-      expect(digest({ ...BASE, _meta: { ...BASE._meta, [key]: 'round-specific-value' } })).toBe(
-        reference,
-      );
-    },
-  );
+  it.each([
+    'progressToken',
+    'traceparent',
+    'tracestate',
+    'baggage',
+    'io.modelcontextprotocol/logLevel',
+  ])('ignores the transient _meta.%s', (key) => {
+    expect(digest({ ...BASE, _meta: { ...BASE._meta, [key]: 'round-specific-value' } })).toBe(
+      reference,
+    );
+  });
 
   it('ignores every transient _meta key at once', () => {
     const meta = {

@@ -17,7 +17,13 @@ export interface RequestStateBinding {
 }
 
 // Per-request preferences and tracing, which a client may change between rounds of one flow.
-const TRANSIENT_META_KEYS = ['progressToken', 'traceparent', 'tracestate', 'baggage', 'io.modelcontextprotocol/logLevel'];
+const TRANSIENT_META_KEYS = [
+  'progressToken',
+  'traceparent',
+  'tracestate',
+  'baggage',
+  'io.modelcontextprotocol/logLevel',
+];
 
 /**
  * Digest of the parameters that must stay the same across rounds: everything except

@@ -55,7 +55,9 @@ function isHeader(value: unknown): value is RequestStateHeader {
 
 function parseStateJson(text: string): unknown {
   // Safe numbers come back as numbers, the rest as exact LosslessNumbers: equal by value either way.
-  return parse(text, null, (token: string) => (isSafeNumber(token) ? Number(token) : new LosslessNumber(token)));
+  return parse(text, null, (token: string) =>
+    isSafeNumber(token) ? Number(token) : new LosslessNumber(token),
+  );
 }
 
 const canonicalBindings = new WeakMap<RequestStateBinding, string>();
@@ -110,25 +112,38 @@ export class RequestStateSealer {
     if (header.exp <= now) throw new RequestStateProtectionError('expired');
     const payload: SealedPayload = { s: value, k: askedKinds };
     const plaintext = this.textEncoder.encode(stringify(payload) as string);
-    if (plaintext.length > limits.maxDecodedBytes) throw new RequestStateProtectionError('too_large');
+    if (plaintext.length > limits.maxDecodedBytes)
+      throw new RequestStateProtectionError('too_large');
     const canonicalHeader = canonicalJson(header);
     let sealed: string;
     try {
       sealed = await this.protector.seal(plaintext, associatedData(canonicalHeader, binding));
     } catch (error) {
-      throw error instanceof RequestStateProtectionError ? error : new RequestStateProtectionError('protector_failure');
+      throw error instanceof RequestStateProtectionError
+        ? error
+        : new RequestStateProtectionError('protector_failure');
     }
     const token = `${toBase64Url(Buffer.from(canonicalHeader, 'utf8'))}.${sealed}`;
-    if (Buffer.byteLength(token) > limits.maxEncodedBytes) throw new RequestStateProtectionError('too_large');
+    if (Buffer.byteLength(token) > limits.maxEncodedBytes)
+      throw new RequestStateProtectionError('too_large');
     return token;
   }
 
   /** Verifies and opens a state for this request, or throws {@link RequestStateProtectionError}. */
-  async open(token: string, binding: RequestStateBinding, requestId: string | number, now = Date.now()): Promise<OpenedRequestState> {
+  async open(
+    token: string,
+    binding: RequestStateBinding,
+    requestId: string | number,
+    now = Date.now(),
+  ): Promise<OpenedRequestState> {
     const limits = this.options.requestState;
-    if (Buffer.byteLength(token) > limits.maxEncodedBytes) throw new RequestStateProtectionError('too_large');
+    if (Buffer.byteLength(token) > limits.maxEncodedBytes)
+      throw new RequestStateProtectionError('too_large');
     const dot = token.indexOf('.');
-    const headerBytes = dot > 0 && dot <= (MAX_HEADER_BYTES * 4) / 3 + 4 ? fromBase64Url(token.slice(0, dot)) : undefined;
+    const headerBytes =
+      dot > 0 && dot <= (MAX_HEADER_BYTES * 4) / 3 + 4
+        ? fromBase64Url(token.slice(0, dot))
+        : undefined;
     let header: unknown;
     try {
       header = headerBytes ? parseStateJson(headerBytes.toString('utf8')) : undefined;
@@ -138,19 +153,29 @@ export class RequestStateSealer {
     // Only a canonically encoded header authenticates to the same associated data.
     // Bytes, not decoded text: invalid UTF-8 decodes to U+FFFD and would give a second spelling.
     const canonicalHeader = isHeader(header) ? canonicalJson(header) : undefined;
-    if (!isHeader(header) || canonicalHeader === undefined || !headerBytes?.equals(Buffer.from(canonicalHeader, 'utf8'))) {
+    if (
+      !isHeader(header) ||
+      canonicalHeader === undefined ||
+      !headerBytes?.equals(Buffer.from(canonicalHeader, 'utf8'))
+    ) {
       throw new RequestStateProtectionError('malformed');
     }
     let plaintext: Uint8Array;
     try {
-      plaintext = await this.protector.open(token.slice(dot + 1), associatedData(canonicalHeader, binding));
+      plaintext = await this.protector.open(
+        token.slice(dot + 1),
+        associatedData(canonicalHeader, binding),
+      );
     } catch (error) {
-      throw error instanceof RequestStateProtectionError ? error : new RequestStateProtectionError('protector_failure');
+      throw error instanceof RequestStateProtectionError
+        ? error
+        : new RequestStateProtectionError('protector_failure');
     }
     if (header.exp <= now) throw new RequestStateProtectionError('expired');
     if (header.r > limits.maxRounds) throw new RequestStateProtectionError('too_many_rounds');
     if (header.rid === requestId) throw new RequestStateProtectionError('replayed_request_id');
-    if (plaintext.length > limits.maxDecodedBytes) throw new RequestStateProtectionError('too_large');
+    if (plaintext.length > limits.maxDecodedBytes)
+      throw new RequestStateProtectionError('too_large');
     const payload = parseStateJson(Buffer.from(plaintext).toString('utf8')) as SealedPayload;
     return { header, value: payload.s, askedKinds: payload.k ?? {} };
   }

@@ -46,6 +46,8 @@ export class HostOriginPolicy {
     } catch {
       return false;
     }
-    return (url.protocol === 'http:' || url.protocol === 'https:') && LOCAL_HOSTNAMES.has(url.hostname);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') && LOCAL_HOSTNAMES.has(url.hostname)
+    );
   }
 }

@@ -12,20 +12,33 @@ interface FastifyLike {
   route(options: {
     method: string[];
     url: string;
-    onRequest: (request: { raw: IncomingMessage }, reply: { raw: ServerResponse; hijack(): void }) => Promise<unknown>;
+    onRequest: (
+      request: { raw: IncomingMessage },
+      reply: { raw: ServerResponse; hijack(): void },
+    ) => Promise<unknown>;
     handler: () => Promise<void>;
   }): void;
 }
 
 interface ExpressLike {
-  use(handler: (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: () => void) => void): void;
+  use(
+    handler: (
+      req: IncomingMessage & { originalUrl?: string },
+      res: ServerResponse,
+      next: () => void,
+    ) => void,
+  ): void;
 }
 
 /**
  * Mounts the endpoint on the adapter's underlying server before Nest registers its body parsers,
  * so the endpoint reads the raw body itself (exact numbers, its own limits and JSON-RPC errors).
  */
-export function mountOnHttpAdapter(adapter: AbstractHttpAdapter, endpoint: string, handle: NodeHandler): void {
+export function mountOnHttpAdapter(
+  adapter: AbstractHttpAdapter,
+  endpoint: string,
+  handle: NodeHandler,
+): void {
   const type = adapter.getType();
   if (type === 'fastify') {
     const fastify = adapter.getInstance<FastifyLike>();
@@ -49,5 +62,7 @@ export function mountOnHttpAdapter(adapter: AbstractHttpAdapter, endpoint: strin
     });
     return;
   }
-  throw new Error(`McpModule cannot mount its endpoint on the "${type}" HTTP adapter; use Express or Fastify`);
+  throw new Error(
+    `McpModule cannot mount its endpoint on the "${type}" HTTP adapter; use Express or Fastify`,
+  );
 }

@@ -16,6 +16,9 @@ export function writeJsonRpcHttpError(
   const validId = typeof id === 'string' || typeof id === 'number' ? id : null;
   const error = data === undefined ? { code, message } : { code, message, data };
   const body = JSON.stringify({ jsonrpc: '2.0', id: validId, error });
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  });
   res.end(body);
 }

@@ -67,7 +67,10 @@ export function parseJsonBody(text: string, limits: JsonBodyLimits): ParsedJsonB
     return { ok: false, reason: 'unparsable' };
   }
   if (outOfBounds) {
-    const id = lossless !== null && typeof lossless === 'object' ? (lossless as { id?: unknown }).id : undefined;
+    const id =
+      lossless !== null && typeof lossless === 'object'
+        ? (lossless as { id?: unknown }).id
+        : undefined;
     return { ok: false, reason: 'number_out_of_bounds', id: toPlainJson(id) };
   }
   return { ok: true, lossless, plain: toPlainJson(lossless) };

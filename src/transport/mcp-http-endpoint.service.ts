@@ -14,7 +14,11 @@ import { parseJsonBody } from './lossless-json-body';
 import { mountOnHttpAdapter } from './http-adapter-mount';
 import { readRequestBody } from './request-body.reader';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
-import { paramHeaderProblem, scanParamHeaders, type ParamHeaderDeclaration } from './param-header.validator';
+import {
+  paramHeaderProblem,
+  scanParamHeaders,
+  type ParamHeaderDeclaration,
+} from './param-header.validator';
 
 /**
  * The MCP HTTP endpoint: DNS-rebinding protection, bounded lossless body parsing, then the SDK's
@@ -27,7 +31,11 @@ export class McpHttpEndpoint implements OnApplicationShutdown {
   private readonly policy: HostOriginPolicy;
   /** The SDK handler; its `notify` publishes list-changed events to open subscriptions. */
   readonly sdkHandler: McpHttpHandler;
-  private readonly nodeHandler: (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
+  private readonly nodeHandler: (
+    req: IncomingMessage,
+    res: ServerResponse,
+    parsedBody?: unknown,
+  ) => Promise<void>;
   private readonly paramHeaders = new Map<string, readonly ParamHeaderDeclaration[]>();
 
   constructor(
@@ -44,7 +52,10 @@ export class McpHttpEndpoint implements OnApplicationShutdown {
     });
     this.nodeHandler = toNodeHandler(this.sdkHandler) as typeof this.nodeHandler;
     adapterHost.init$.subscribe(() => {
-      if (adapterHost.httpAdapter) mountOnHttpAdapter(adapterHost.httpAdapter, options.endpoint, (req, res) => this.handle(req, res));
+      if (adapterHost.httpAdapter)
+        mountOnHttpAdapter(adapterHost.httpAdapter, options.endpoint, (req, res) =>
+          this.handle(req, res),
+        );
     });
   }
 
@@ -53,7 +64,10 @@ export class McpHttpEndpoint implements OnApplicationShutdown {
     try {
       await this.serve(req, res);
     } catch (error) {
-      this.logger.error('MCP endpoint failure', error instanceof Error ? error.stack : String(error));
+      this.logger.error(
+        'MCP endpoint failure',
+        error instanceof Error ? error.stack : String(error),
+      );
       writeJsonRpcHttpError(res, 500, McpErrorCode.InternalError, 'Internal error');
     }
   }
@@ -63,31 +77,58 @@ export class McpHttpEndpoint implements OnApplicationShutdown {
       const refusal = this.policy.refusal(req);
       if (refusal) {
         req.resume();
-        return writeJsonRpcHttpError(res, 403, McpErrorCode.InvalidRequest, `Forbidden: ${refusal}`);
+        return writeJsonRpcHttpError(
+          res,
+          403,
+          McpErrorCode.InvalidRequest,
+          `Forbidden: ${refusal}`,
+        );
       }
     }
     if (req.method !== 'POST') {
-      return httpExchangeStorage.run({ request: req, losslessBody: undefined }, () => this.nodeHandler(req, res));
+      return httpExchangeStorage.run({ request: req, losslessBody: undefined }, () =>
+        this.nodeHandler(req, res),
+      );
     }
     const body = await readRequestBody(req, this.options.body.maxBytes);
     if (!body.ok) {
       if (body.reason === 'aborted') return void res.destroy();
       res.setHeader('Connection', 'close');
-      return writeJsonRpcHttpError(res, 413, McpErrorCode.InvalidRequest, 'Request body too large', null, {
-        maxBytes: this.options.body.maxBytes,
-      });
+      return writeJsonRpcHttpError(
+        res,
+        413,
+        McpErrorCode.InvalidRequest,
+        'Request body too large',
+        null,
+        {
+          maxBytes: this.options.body.maxBytes,
+        },
+      );
     }
     const parsed = parseJsonBody(body.text, this.options.body);
     if (!parsed.ok) {
       if (parsed.reason === 'number_out_of_bounds') {
-        return writeJsonRpcHttpError(res, 400, McpErrorCode.InvalidParams, 'Invalid params: a number is too long or its exponent too large', parsed.id);
+        return writeJsonRpcHttpError(
+          res,
+          400,
+          McpErrorCode.InvalidParams,
+          'Invalid params: a number is too long or its exponent too large',
+          parsed.id,
+        );
       }
-      const message = parsed.reason === 'too_deep' ? 'Parse error: JSON nested too deeply' : 'Parse error';
+      const message =
+        parsed.reason === 'too_deep' ? 'Parse error: JSON nested too deeply' : 'Parse error';
       return writeJsonRpcHttpError(res, 400, McpErrorCode.ParseError, message);
     }
     const headerProblem = this.paramHeaderProblem(req, parsed.plain);
     if (headerProblem) {
-      return writeJsonRpcHttpError(res, 400, McpErrorCode.HeaderMismatch, `Header mismatch: ${headerProblem}`, (parsed.plain as { id?: unknown }).id);
+      return writeJsonRpcHttpError(
+        res,
+        400,
+        McpErrorCode.HeaderMismatch,
+        `Header mismatch: ${headerProblem}`,
+        (parsed.plain as { id?: unknown }).id,
+      );
     }
     await httpExchangeStorage.run({ request: req, losslessBody: parsed.lossless }, () =>
       this.nodeHandler(req, res, parsed.plain),
@@ -97,8 +138,12 @@ export class McpHttpEndpoint implements OnApplicationShutdown {
   /** SEP-2243: `Mcp-Param-*` headers must mirror the arguments a tool marks with `x-mcp-header`. */
   private paramHeaderProblem(req: IncomingMessage, body: unknown): string | undefined {
     if (req.headers['mcp-protocol-version'] === undefined) return undefined;
-    const message = body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
-    if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string') return undefined;
+    const message = body as {
+      method?: unknown;
+      params?: { name?: unknown; arguments?: unknown };
+    } | null;
+    if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string')
+      return undefined;
     const name = message.params.name;
     let declarations = this.paramHeaders.get(name);
     if (!declarations) {
@@ -107,7 +152,9 @@ export class McpHttpEndpoint implements OnApplicationShutdown {
       declarations = scanParamHeaders(tool.listing.inputSchema);
       this.paramHeaders.set(name, declarations);
     }
-    return declarations.length > 0 ? paramHeaderProblem(declarations, message.params.arguments, req.headers) : undefined;
+    return declarations.length > 0
+      ? paramHeaderProblem(declarations, message.params.arguments, req.headers)
+      : undefined;
   }
 
   async onApplicationShutdown(): Promise<void> {

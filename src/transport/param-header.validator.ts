@@ -75,7 +75,8 @@ export function paramHeaderProblem(
     if (headerValue === undefined) return `${headerName} header is missing`;
     const decoded = decodeParamHeader(headerValue.trim());
     if (decoded === undefined) return `${headerName} carries invalid base64`;
-    if (!matches(decoded, bodyValue, declaration.type)) return `${headerName} does not match the argument`;
+    if (!matches(decoded, bodyValue, declaration.type))
+      return `${headerName} does not match the argument`;
   }
   return undefined;
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 
 /** The body of a request, or why it could not be read. */
-export type RequestBodyRead = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'aborted' };
+export type RequestBodyRead =
+  { ok: true; text: string } | { ok: false; reason: 'too_large' | 'aborted' };
 
 /** Reads a request body as UTF-8, giving up as soon as it exceeds `maxBytes`. */
 export function readRequestBody(req: IncomingMessage, maxBytes: number): Promise<RequestBodyRead> {

@@ -1,4 +1,10 @@
-import { Injectable, NotFoundException, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  Injectable,
+  NotFoundException,
+  UnauthorizedException,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
@@ -11,7 +17,8 @@ export class AdminTokenGuard implements CanActivate {
     const header = context.switchToHttp().getRequest<IncomingMessage>().headers.authorization ?? '';
     const given = Buffer.from(header);
     const wanted = Buffer.from(`Bearer ${expected}`);
-    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw new UnauthorizedException();
+    if (given.length !== wanted.length || !timingSafeEqual(given, wanted))
+      throw new UnauthorizedException();
     return true;
   }
 }

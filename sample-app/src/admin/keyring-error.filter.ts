@@ -9,6 +9,10 @@ export class KeyringErrorFilter implements ExceptionFilter {
 
   catch(error: KeyringError, host: ArgumentsHost): void {
     const status = error instanceof KeyInUseError ? HttpStatus.CONFLICT : HttpStatus.BAD_REQUEST;
-    this.adapterHost.httpAdapter.reply(host.switchToHttp().getResponse(), { statusCode: status, message: error.message }, status);
+    this.adapterHost.httpAdapter.reply(
+      host.switchToHttp().getResponse(),
+      { statusCode: status, message: error.message },
+      status,
+    );
   }
 }

@@ -11,6 +11,13 @@ import { ToolFixtures } from './tools.fixtures';
  * `http-header-validation` calls whichever tool `tools/list` returns first with `arguments: {}`.
  */
 @Module({
-  providers: [ToolFixtures, DiagnosticFixtures, SchemaFixtures, PromptFixtures, ResourceFixtures, InputRequiredFixtures],
+  providers: [
+    ToolFixtures,
+    DiagnosticFixtures,
+    SchemaFixtures,
+    PromptFixtures,
+    ResourceFixtures,
+    InputRequiredFixtures,
+  ],
 })
 export class ConformanceModule {}

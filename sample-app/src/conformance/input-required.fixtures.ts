@@ -26,17 +26,24 @@ function acceptedText(ctx: McpRequestContext, key: string, field: string): strin
 /** Multi round-trip (SEP-2322) fixtures of the conformance suite. */
 @Injectable()
 export class InputRequiredFixtures {
-  @McpTool({ name: 'test_input_required_result_elicitation', description: 'Asks for the user name, then greets' })
+  @McpTool({
+    name: 'test_input_required_result_elicitation',
+    description: 'Asks for the user name, then greets',
+  })
   @McpMayRequestInput({ type: 'elicitation.form' })
   elicitation(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
     const response = ctx.inputResponses.find('user_name');
-    if (response?.kind !== 'elicitation') return McpInputRequiredResult.withInputRequest('user_name', askName());
+    if (response?.kind !== 'elicitation')
+      return McpInputRequiredResult.withInputRequest('user_name', askName());
     if (response.action !== 'accept') return `No name given (${response.action})`;
     const name = response.content?.name;
     return `Hello, ${typeof name === 'string' ? name : 'unknown'}!`;
   }
 
-  @McpTool({ name: 'test_input_required_result_sampling', description: 'Asks the client model a question' })
+  @McpTool({
+    name: 'test_input_required_result_sampling',
+    description: 'Asks the client model a question',
+  })
   @McpMayRequestInput({ type: 'sampling' })
   sampling(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
     const response = ctx.inputResponses.find('sample_request');
@@ -44,7 +51,9 @@ export class InputRequiredFixtures {
       return McpInputRequiredResult.withInputRequest(
         'sample_request',
         McpInputRequest.createMessage({
-          messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }],
+          messages: [
+            { role: 'user', content: { type: 'text', text: 'What is the capital of France?' } },
+          ],
           maxTokens: 100,
         }),
       );
@@ -57,7 +66,8 @@ export class InputRequiredFixtures {
   @McpMayRequestInput({ type: 'roots' })
   listRoots(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
     const response = ctx.inputResponses.find('roots_request');
-    if (response?.kind !== 'roots') return McpInputRequiredResult.withInputRequest('roots_request', McpInputRequest.listRoots());
+    if (response?.kind !== 'roots')
+      return McpInputRequiredResult.withInputRequest('roots_request', McpInputRequest.listRoots());
     return `Found ${response.roots.length} root(s)`;
   }
 
@@ -72,11 +82,16 @@ export class InputRequiredFixtures {
     const response = ctx.inputResponses.find('confirm');
     if (state?.phase !== 'awaiting-confirmation' || response?.kind !== 'elicitation') {
       return McpInputRequiredResult.builder()
-        .inputRequest('confirm', McpInputRequest.elicitForm({ message: 'Please confirm', requestedSchema: confirmSchema }))
+        .inputRequest(
+          'confirm',
+          McpInputRequest.elicitForm({ message: 'Please confirm', requestedSchema: confirmSchema }),
+        )
         .frameworkState({ phase: 'awaiting-confirmation' })
         .build();
     }
-    return response.action === 'accept' && response.content?.ok === true ? 'state-ok: confirmed' : 'state-ok: not confirmed';
+    return response.action === 'accept' && response.content?.ok === true
+      ? 'state-ok: confirmed'
+      : 'state-ok: not confirmed';
   }
 
   @McpTool({
@@ -91,7 +106,12 @@ export class InputRequiredFixtures {
     const name = acceptedText(ctx, 'user_name', 'name');
     const greeting = ctx.inputResponses.find('greeting');
     const roots = ctx.inputResponses.find('client_roots');
-    if (ctx.requestState.framework() === undefined || name === undefined || greeting?.kind !== 'sampling' || roots?.kind !== 'roots') {
+    if (
+      ctx.requestState.framework() === undefined ||
+      name === undefined ||
+      greeting?.kind !== 'sampling' ||
+      roots?.kind !== 'roots'
+    ) {
       return McpInputRequiredResult.builder()
         .inputRequest('user_name', askName())
         .inputRequest(
@@ -124,7 +144,11 @@ export class InputRequiredFixtures {
             'step2',
             McpInputRequest.elicitForm({
               message: 'Step 2: What is your favorite color?',
-              requestedSchema: { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] },
+              requestedSchema: {
+                type: 'object',
+                properties: { color: { type: 'string' } },
+                required: ['color'],
+              },
             }),
           )
           .frameworkState({ step: 2, name })
@@ -133,7 +157,8 @@ export class InputRequiredFixtures {
     }
     if (state?.step === 2) {
       const color = acceptedText(ctx, 'step2', 'color');
-      if (color !== undefined) return `Multi-round complete for ${state.name ?? 'unknown'} who likes ${color}`;
+      if (color !== undefined)
+        return `Multi-round complete for ${state.name ?? 'unknown'} who likes ${color}`;
     }
     return McpInputRequiredResult.builder()
       .inputRequest('step1', askName('Step 1: What is your name?'))
@@ -151,7 +176,10 @@ export class InputRequiredFixtures {
     const response = ctx.inputResponses.find('confirm');
     if (ctx.requestState.framework() === undefined || response?.kind !== 'elicitation') {
       return McpInputRequiredResult.builder()
-        .inputRequest('confirm', McpInputRequest.elicitForm({ message: 'Please confirm', requestedSchema: confirmSchema }))
+        .inputRequest(
+          'confirm',
+          McpInputRequest.elicitForm({ message: 'Please confirm', requestedSchema: confirmSchema }),
+        )
         .frameworkState({ phase: 'awaiting-confirmation' })
         .build();
     }
@@ -165,13 +193,17 @@ export class InputRequiredFixtures {
   @McpMayRequestInput({ type: 'elicitation.form' })
   @McpMayRequestInput({ type: 'sampling' })
   capabilities(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
-    if (ctx.inputResponses.find('sample_input') || ctx.inputResponses.find('user_input')) return 'Input received';
+    if (ctx.inputResponses.find('sample_input') || ctx.inputResponses.find('user_input'))
+      return 'Input received';
     const builder = McpInputRequiredResult.builder();
     if (ctx.clientCapabilities.elicitation) builder.inputRequest('user_input', askName());
     if (ctx.clientCapabilities.sampling) {
       builder.inputRequest(
         'sample_input',
-        McpInputRequest.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 20 }),
+        McpInputRequest.createMessage({
+          messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }],
+          maxTokens: 20,
+        }),
       );
     }
     return ctx.clientCapabilities.elicitation || ctx.clientCapabilities.sampling
@@ -179,7 +211,10 @@ export class InputRequiredFixtures {
       : 'The client declared neither elicitation nor sampling';
   }
 
-  @McpPrompt({ name: 'test_input_required_result_prompt', description: 'A prompt that first asks for context' })
+  @McpPrompt({
+    name: 'test_input_required_result_prompt',
+    description: 'A prompt that first asks for context',
+  })
   @McpMayRequestInput({ type: 'elicitation.form' })
   prompt(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
     const context = acceptedText(ctx, 'user_context', 'context');
@@ -188,7 +223,11 @@ export class InputRequiredFixtures {
         'user_context',
         McpInputRequest.elicitForm({
           message: 'What context should the prompt use?',
-          requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
+          requestedSchema: {
+            type: 'object',
+            properties: { context: { type: 'string' } },
+            required: ['context'],
+          },
         }),
       );
     }

@@ -7,7 +7,8 @@ import type { McpAuthorizationPartitionResolver, McpRequestContext } from '../..
 export class BearerPartitionResolver implements McpAuthorizationPartitionResolver {
   resolve(context: McpRequestContext): string {
     const header = context.http.request?.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer ([A-Za-z0-9._~+/=-]{1,128})$/.exec(header) : null;
+    const match =
+      typeof header === 'string' ? /^Bearer ([A-Za-z0-9._~+/=-]{1,128})$/.exec(header) : null;
     return match ? `user:${match[1]}` : 'anonymous';
   }
 }

@@ -30,14 +30,23 @@ export class FlowTools {
     requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  transferFunds(@McpArgs() args: TransferFundsDto, @McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
+  transferFunds(
+    @McpArgs() args: TransferFundsDto,
+    @McpRequestContext() ctx: McpRequestContext,
+  ): McpInputRequiredResult | string {
     const state = ctx.requestState.framework<{ phase: string }>();
-    const answer = state?.phase === 'awaiting-approval' ? ctx.inputResponses.find('approval', ApprovalAnswer) : undefined;
+    const answer =
+      state?.phase === 'awaiting-approval'
+        ? ctx.inputResponses.find('approval', ApprovalAnswer)
+        : undefined;
     if (!answer) {
       return McpInputRequiredResult.builder()
         .inputRequest(
           'approval',
-          McpInputRequest.elicitForm({ message: `Transfer ${args.amount} to ${args.to}?`, requestedSchema: approvalSchema }),
+          McpInputRequest.elicitForm({
+            message: `Transfer ${args.amount} to ${args.to}?`,
+            requestedSchema: approvalSchema,
+          }),
         )
         .frameworkState({ phase: 'awaiting-approval' })
         .build();
@@ -53,13 +62,20 @@ export class FlowTools {
     requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  collectRounds(@McpArgs() args: CollectRoundsDto, @McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
+  collectRounds(
+    @McpArgs() args: CollectRoundsDto,
+    @McpRequestContext() ctx: McpRequestContext,
+  ): McpInputRequiredResult | string {
     const state = ctx.requestState.framework<{ values: string[] }>();
     let values = state?.values ?? [];
     if (state) {
       // The question asked last round is the one after the values collected so far.
       const answer = ctx.inputResponses.find(`step-${values.length + 1}`);
-      if (answer?.kind === 'elicitation' && answer.action === 'accept' && typeof answer.content?.value === 'string') {
+      if (
+        answer?.kind === 'elicitation' &&
+        answer.action === 'accept' &&
+        typeof answer.content?.value === 'string'
+      ) {
         values = [...values, answer.content.value];
       }
     }
@@ -70,43 +86,69 @@ export class FlowTools {
         `step-${step}`,
         McpInputRequest.elicitForm({
           message: `Value ${step} of ${args.rounds}?`,
-          requestedSchema: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] },
+          requestedSchema: {
+            type: 'object',
+            properties: { value: { type: 'string' } },
+            required: ['value'],
+          },
         }),
       )
       .frameworkState({ values })
       .build();
   }
 
-  @McpTool({ name: 'exact_amount', description: 'Asks for an amount and echoes the exact number text received' })
+  @McpTool({
+    name: 'exact_amount',
+    description: 'Asks for an amount and echoes the exact number text received',
+  })
   @McpMayRequestInput({ type: 'elicitation.form' })
   exactAmount(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
     const answer = ctx.inputResponses.find('amount');
-    if (answer?.kind === 'elicitation' && answer.action === 'accept' && answer.content?.amount instanceof LosslessNumber) {
+    if (
+      answer?.kind === 'elicitation' &&
+      answer.action === 'accept' &&
+      answer.content?.amount instanceof LosslessNumber
+    ) {
       return answer.content.amount.value;
     }
-    if (answer?.kind === 'elicitation' && answer.action !== 'accept') return `No amount (${answer.action})`;
+    if (answer?.kind === 'elicitation' && answer.action !== 'accept')
+      return `No amount (${answer.action})`;
     return McpInputRequiredResult.withInputRequest(
       'amount',
       McpInputRequest.elicitForm({
         message: 'Which amount?',
-        requestedSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+        requestedSchema: {
+          type: 'object',
+          properties: { amount: { type: 'number' } },
+          required: ['amount'],
+        },
       }),
     );
   }
 
-  @McpTool({ name: 'url_login', description: 'Sends the user to a sign-in page (needs URL elicitation)' })
+  @McpTool({
+    name: 'url_login',
+    description: 'Sends the user to a sign-in page (needs URL elicitation)',
+  })
   @McpMayRequestInput({ type: 'elicitation.url', requirement: McpInputRequirement.REQUIRED })
   urlLogin(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
     this.effects.recordLoginAttempt();
     const answer = ctx.inputResponses.find('login');
-    if (answer?.kind === 'elicitation') return answer.action === 'accept' ? 'Signed in' : `Sign-in ${answer.action}`;
+    if (answer?.kind === 'elicitation')
+      return answer.action === 'accept' ? 'Signed in' : `Sign-in ${answer.action}`;
     return McpInputRequiredResult.withInputRequest(
       'login',
-      McpInputRequest.elicitUrl({ message: 'Sign in to continue', url: 'https://login.example.com/authorize?flow=7f3a9c' }),
+      McpInputRequest.elicitUrl({
+        message: 'Sign in to continue',
+        url: 'https://login.example.com/authorize?flow=7f3a9c',
+      }),
     );
   }
 
-  @McpTool({ name: 'side_effects', description: 'Reports how many transfers and login attempts happened' })
+  @McpTool({
+    name: 'side_effects',
+    description: 'Reports how many transfers and login attempts happened',
+  })
   sideEffects(): string {
     return JSON.stringify(this.effects.snapshot());
   }
