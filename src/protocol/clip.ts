@@ -5,6 +5,7 @@ const MAX_ECHO = 128;
  * and at most 128 characters, so a hostile name can neither flood logs nor forge log lines.
  */
 export function clip(value: unknown): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   const text = String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
   return text.length > MAX_ECHO ? `${text.slice(0, MAX_ECHO)}…` : text;
 }
