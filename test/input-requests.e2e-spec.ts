@@ -672,6 +672,48 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
       );
     });
 
+    it('converts accepted content to a validated DTO: exact digits for strings, numbers for numbers', async () => {
+      const response = await rawToolCall(
+        server.url,
+        'fixture_typed_answer',
+        {},
+        {
+          capabilities: FORM,
+          inputResponses: {
+            order: { action: 'accept', content: { amount: '@amount', quantity: '@quantity' } },
+          },
+          rawTokens: { '"@amount"': '19.90', '"@quantity"': '3' },
+        },
+      );
+      expect(resultText(response)).toBe('OrderAnswer: amount string 19.90, quantity number 3');
+    });
+
+    it('refuses accepted content that fails the DTO with -32602 and the messages', async () => {
+      const response = await rawToolCall(
+        server.url,
+        'fixture_typed_answer',
+        {},
+        {
+          capabilities: FORM,
+          inputResponses: {
+            order: { action: 'accept', content: { amount: 'lots', quantity: '@quantity' } },
+          },
+          rawTokens: { '"@quantity"': '11' },
+        },
+      );
+      expect(response.body.error).toEqual({
+        code: -32602,
+        message: 'Invalid input response "order"',
+        data: {
+          key: 'order',
+          errors: expect.arrayContaining([
+            'amount must be a number string',
+            'quantity must not be greater than 10',
+          ]),
+        },
+      });
+    });
+
     it('ignores keys that were not asked for and completes', async () => {
       const response = await greet({
         user_name: { action: 'accept', content: { name: 'Ada' } },
@@ -803,6 +845,88 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
       expect(logger.text()).toContain(
         'property "hidden": format must be one of email, uri, date, date-time',
       );
+    });
+  });
+
+  describe('URL elicitation safety', () => {
+    const URL_CAPS = { elicitation: { url: {} } };
+
+    it('sends an https URL with an opaque handle (control)', async () => {
+      const response = await rawToolCall(
+        server.url,
+        'fixture_url_policy',
+        { url: 'https://pay.example.com/flows/9f2c' },
+        { capabilities: URL_CAPS },
+      );
+      expect(response.body.result).toMatchObject({
+        resultType: 'input_required',
+        inputRequests: {
+          go: {
+            method: 'elicitation/create',
+            params: { mode: 'url', url: 'https://pay.example.com/flows/9f2c' },
+          },
+        },
+      });
+    });
+
+    it.each([
+      ['plain http', 'http://pay.example.com/flows/9f2c', 'must use an https URL'],
+      ['http://localhost outside development', 'http://localhost:3000/cb', 'must use an https URL'],
+      [
+        'user:password@',
+        'https://bob:hunter2@pay.example.com/flows/9f2c',
+        'must not carry userinfo',
+      ],
+      [
+        'a token in the query',
+        'https://pay.example.com/cb?access_token=abc123',
+        'query parameter "access_token" looks like',
+      ],
+      ['a relative URL', '/flows/9f2c', 'needs an absolute URL'],
+    ])('refuses %s: bare -32603, reason only in the log', async (_label, url, reason) => {
+      logger.clear();
+      const response = await rawToolCall(
+        server.url,
+        'fixture_url_policy',
+        { url },
+        { capabilities: URL_CAPS },
+      );
+      expect(response.body.error).toEqual(INTERNAL_ERROR);
+      expect(response.text).not.toContain(url);
+      expect(logger.text()).toContain(reason);
+      expect(logger.text()).not.toContain('hunter2');
+    });
+  });
+
+  describe('building results', () => {
+    it('builds a valid result (control)', async () => {
+      const response = await rawToolCall(
+        server.url,
+        'fixture_bad_builder',
+        { variant: 'valid' },
+        { capabilities: FORM },
+      );
+      expect(response.body.result?.resultType).toBe('input_required');
+    });
+
+    it.each([
+      ['duplicate-key', 'Duplicate input request key "name"'],
+      ['empty-key', 'Input request keys must be non-empty strings'],
+      ['nothing', 'needs at least one input request or a request state'],
+      [
+        'nested-schema',
+        'property "address": must be a string, number, integer, boolean or string-array property',
+      ],
+    ])('answers a bare -32603 for an invalid result (%s)', async (variant, reason) => {
+      logger.clear();
+      const response = await rawToolCall(
+        server.url,
+        'fixture_bad_builder',
+        { variant },
+        { capabilities: FORM },
+      );
+      expect(response.body.error).toEqual(INTERNAL_ERROR);
+      expect(logger.text()).toContain(reason);
     });
   });
 
