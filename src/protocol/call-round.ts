@@ -17,8 +17,6 @@ export class CallRound {
   openedHeader: RequestStateHeader | undefined;
   /** The state token to emit with an input-required result (sealed framework state or application state). */
   encodedState: string | undefined;
-  /** Set once the state interceptor has run, so the dispatcher can tell a bypassed pipeline. */
-  stateHandled = false;
 
   constructor(
     /** Request parameters with exact numbers. */

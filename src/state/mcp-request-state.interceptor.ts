@@ -84,7 +84,6 @@ export class McpRequestStateInterceptor implements NestInterceptor {
     request: McpRequestContext,
     round: CallRound,
   ): Promise<RequestStateBinding | undefined> {
-    round.stateHandled = true;
     const rawState = round.params.requestState;
     if (rawState !== undefined && typeof rawState !== 'string')
       throw this.rejectState(request, 'malformed');
