@@ -4,6 +4,11 @@ import { BearerPartitionResolver } from '../sample-app/src/flows/bearer-partitio
 import { HandlerRuns } from './fixtures/handler-runs';
 import { RequestStateFixturesModule } from './fixtures/request-state.fixtures';
 import {
+  PROTECTOR_FAILURE_SECRET,
+  SigningProtectorModule,
+  SigningStateProtector,
+} from './fixtures/signing-protector';
+import {
   CapturingLogger,
   keyringOf,
   materialSpellings,
@@ -78,6 +83,8 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
   let otherEndpoint: TestServer;
   /** Same keyring and partitions, but larger state limits (McpModule.forRoot). */
   let roomy: TestServer;
+  /** A custom RequestStateProtector through forRootAsync, with a short lifetime. */
+  let custom: TestServer;
   const clients: Client[] = [];
 
   beforeAll(async () => {
@@ -108,6 +115,24 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       '/mcp',
       { logger },
     );
+    custom = await startTestServer(
+      adapter,
+      {
+        imports: [
+          McpModule.forRootAsync({
+            imports: [SigningProtectorModule],
+            inject: [SigningStateProtector],
+            useFactory: (protector: SigningStateProtector) => ({
+              protector,
+              requestState: { maxLifetimeMs: SHORT_LIFETIME_MS },
+            }),
+          }),
+          RequestStateFixturesModule,
+        ],
+      },
+      '/mcp',
+      { logger },
+    );
   });
 
   afterAll(async () => {
@@ -121,6 +146,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       twoRounds,
       otherEndpoint,
       roomy,
+      custom,
     ])
       await server?.close();
   });
@@ -360,6 +386,27 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       expect(logSince(mark)).toContain(
         'MCP tools/call "fixture_probe": request state could not be sealed (too_large)',
       );
+    });
+
+    it('completes through the official client when every round carries a progress token', async () => {
+      const client = await connectClient(
+        main.url,
+        {},
+        {
+          capabilities: FORM,
+          setup: (c) =>
+            c.setRequestHandler('elicitation/create', (request) => ({
+              action: 'accept',
+              content: { value: (request.params as { message: string }).message.slice(6, 7) },
+            })),
+        },
+      );
+      clients.push(client);
+      const result = await client.callTool(
+        { name: 'collect_rounds', arguments: { rounds: 3 } },
+        { onprogress: () => undefined },
+      );
+      expect(result.content).toEqual([{ type: 'text', text: '1,2,3' }]);
     });
 
     it('is not single-use: the same state opens on every valid retry (documented)', async () => {
@@ -904,6 +951,89 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         inputResponses: APPROVE,
       });
       expect(response.body.error).toEqual(INVALID_STATE);
+    });
+  });
+
+  describe('a custom protector (forRootAsync)', () => {
+    const protector = () => custom.app.get(SigningStateProtector);
+
+    async function retry(state: string, options: RawRoundOptions = {}): Promise<RawRoundResponse> {
+      return rawToolCall(
+        custom.url,
+        'fixture_probe',
+        {},
+        { capabilities: FORM, requestState: state, inputResponses: GO, ...options },
+      );
+    }
+
+    it('seals with the custom protector and completes the flow', async () => {
+      const sealed = protector().sealed;
+      const { state } = await start(custom, 'fixture_probe', {});
+      expect(protector().sealed).toBe(sealed + 1);
+      expect(state.split('.')).toHaveLength(3);
+      expect(resultText(await retry(state))).toBe(
+        'continued: {"application":null,"framework":{"step":1}}',
+      );
+    });
+
+    it('passes the binding as associated data: other arguments or another tool are refused', async () => {
+      const { state } = await start(custom, 'fixture_probe', {});
+      const { state: otherTool } = await start(custom, 'fixture_same_name', {});
+      const attempts: [string, RawRoundOptions][] = [
+        [state, { rawTokens: { '"arguments":{}': '"arguments":{"pad":1}' } }],
+        [otherTool, {}],
+      ];
+      for (const [attempt, options] of attempts) {
+        const ran = runs(custom, 'fixture_probe');
+        expect((await retry(attempt, options)).body.error).toEqual(INVALID_STATE);
+        expect(runs(custom, 'fixture_probe')).toBe(ran);
+      }
+    });
+
+    it('still enforces replay, size and lifetime rules around it', async () => {
+      const first = await start(custom, 'fixture_probe', {});
+      const cases: [string, string, RawRoundOptions][] = [
+        ['replayed_request_id', first.state, { id: first.id }],
+        ['too_large', `${first.state}${'A'.repeat(65_537)}`, {}],
+        ['authentication_failed', flipMiddle(first.state), {}],
+      ];
+      for (const [reason, state, options] of cases) {
+        const mark = logger.lines.length;
+        const response = await retry(state, options);
+        expect(response.body.error).toEqual(INVALID_STATE);
+        expect(logSince(mark)).toContain(`request state rejected: ${reason}`);
+      }
+      await sleep(SHORT_LIFETIME_MS + 50);
+      const mark = logger.lines.length;
+      expect((await retry(first.state)).body.error).toEqual(INVALID_STATE);
+      expect(logSince(mark)).toContain('request state rejected: expired');
+    });
+
+    it('answers -32602 when opening throws an arbitrary error, -32603 when sealing does; the message never leaks', async () => {
+      const { state } = await start(custom, 'fixture_probe', {});
+      const mark = logger.lines.length;
+      protector().failOpen = true;
+      let opened: RawRoundResponse;
+      try {
+        opened = await retry(state);
+      } finally {
+        protector().failOpen = false;
+      }
+      expect(opened.body.error).toEqual(INVALID_STATE);
+
+      protector().failSeal = true;
+      let sealed: RawRoundResponse;
+      try {
+        sealed = await rawToolCall(custom.url, 'fixture_probe', {}, { capabilities: FORM });
+      } finally {
+        protector().failSeal = false;
+      }
+      expect(sealed.body.error).toEqual(INTERNAL_ERROR);
+
+      const log = logSince(mark);
+      expect(log).toContain('request state rejected: protector_failure');
+      expect(log).toContain('request state could not be sealed (protector_failure)');
+      expect(`${opened.text}${sealed.text}${log}`).not.toContain(PROTECTOR_FAILURE_SECRET);
     });
   });
 
