@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LosslessNumber } from 'lossless-json';
 import {
   ProtocolError,
   type CallToolRequest,
@@ -191,7 +192,9 @@ export class McpDispatcher {
     const body = httpExchangeStorage.getStore()?.losslessBody as
       { id?: unknown; params?: unknown } | undefined;
     const exact = body?.params;
-    const sameRequest = body !== undefined && String(body.id) === String(sdk.mcpReq.id);
+    // The SDK reads numeric ids as numbers: `1.0` or `1e0` is request 1, not a different request.
+    const bodyId = body?.id instanceof LosslessNumber ? Number(body.id.value) : body?.id;
+    const sameRequest = body !== undefined && bodyId === sdk.mcpReq.id;
     return sameRequest && exact !== null && typeof exact === 'object'
       ? (exact as Record<string, unknown>)
       : (params as Record<string, unknown>);
