@@ -298,6 +298,27 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
     );
   });
 
+  describe('numeric request ids spelled differently', () => {
+    it.each(['1.0', '1e3', '70E-1'])(
+      'keeps the input responses of a request whose id is written %s',
+      async (id) => {
+        const response = await rawToolCall(
+          server.url,
+          'exact_amount',
+          {},
+          {
+            id: '@id',
+            capabilities: FORM,
+            inputResponses: { amount: { action: 'accept', content: { amount: '@amount' } } },
+            rawTokens: { '"@id"': id, '"@amount"': '3.50' },
+          },
+        );
+        expect(response.body.id).toBe(Number(id));
+        expect(resultText(response)).toBe('3.50');
+      },
+    );
+  });
+
   describe('capability gating', () => {
     it('refuses url_login to a form-only client before the handler runs (REQUIRED)', async () => {
       const before = await sideEffects();
