@@ -54,7 +54,10 @@ export async function createTestApp(
   metadata: ModuleMetadata,
   appOptions: NestApplicationOptions = {},
 ): Promise<INestApplication> {
-  const moduleRef = await Test.createTestingModule(metadata).compile();
+  const builder = Test.createTestingModule(metadata);
+  // Without this, @nestjs/testing swallows everything but errors logged while compiling.
+  if (appOptions.logger && !Array.isArray(appOptions.logger)) builder.setLogger(appOptions.logger);
+  const moduleRef = await builder.compile();
   return moduleRef.createNestApplication(createAdapter(adapter), { logger: false, ...appOptions });
 }
 
