@@ -274,6 +274,26 @@ describe.each(ADAPTERS)('key rotation over %s', (adapter) => {
     expect((await snapshot(a)).keys.map((key) => key.id)).toEqual(['k2']);
   });
 
+  it('uses an ephemeral key, loudly, without a keyring; its state opens nowhere else', async () => {
+    const mark = logger.lines.length;
+    const ephemeral = await startSampleApp(adapter, {}, { logger });
+    try {
+      const warning = logger.lines.slice(mark).find((line) => line.text.includes('EPHEMERAL'));
+      expect(warning?.level).toBe('warn');
+      const view = await snapshot(ephemeral);
+      expect(view).toMatchObject({
+        ephemeral: true,
+        activeKeyId: expect.stringMatching(/^ephemeral-[0-9a-f]+$/),
+      });
+      const state = await begin(ephemeral);
+      expect(kidOf(state)).toBe(view.activeKeyId);
+      expect(resultText(await complete(ephemeral, state))).toBe('Transferred 12.50 to bob');
+      expect((await complete(a, await begin(ephemeral))).body.error).toEqual(INVALID_STATE);
+    } finally {
+      await ephemeral.close();
+    }
+  });
+
   it('never logged key material', () => {
     const log = logger.text();
     expect(log).toContain('unknown_key');
