@@ -211,6 +211,7 @@ describe.each(ADAPTERS)('key rotation over %s', (adapter) => {
         /"k5" needs at least 32 bytes/,
       ],
       ['stage', { id: 'k6', key: 'not base64 at all!' }, /"k6" must be bytes or base64/],
+      ['stage', { id: 'bad id', key: newKeyMaterial() }, /Key ids are 1-64 characters/],
       ['activate', { id: 'nope' }, /"nope" is not staged/],
       ['remove', { id: 'k2' }, /"k2" is active/],
       ['remove', { id: 'nope' }, /"nope" is not in the keyring/],

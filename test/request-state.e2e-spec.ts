@@ -220,6 +220,19 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       expect(await transfers(main)).toBe(before + 1);
     });
 
+    it('cannot be skipped: an answer sent without the state is asked again and nothing happens', async () => {
+      const before = await transfers(main);
+      const response = await rawToolCall(main.url, 'transfer_funds', TRANSFER, {
+        capabilities: FORM,
+        inputResponses: APPROVE,
+      });
+      expect(response.body.result).toMatchObject({
+        resultType: 'input_required',
+        inputRequests: { approval: {} },
+      });
+      expect(await transfers(main)).toBe(before);
+    });
+
     it('hands the handler exactly its JSON, and nothing in the application accessor', async () => {
       const { state } = await start(main, 'fixture_probe', {});
       const done = await rawToolCall(
