@@ -600,6 +600,25 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       });
     });
 
+    it.each([
+      ['a number', 42],
+      ['an object', { state: 'x' }],
+    ])(
+      'refuses a requestState that is %s with -32602 (the SDK answers first)',
+      async (_label, state) => {
+        const ran = runs(main, 'fixture_probe');
+        const response = await rawToolCall(
+          main.url,
+          'fixture_probe',
+          {},
+          { capabilities: FORM, requestState: state, inputResponses: GO },
+        );
+        expect(response.status).toBe(200);
+        expect(response.body.error?.code).toBe(-32602);
+        expect(runs(main, 'fixture_probe')).toBe(ran);
+      },
+    );
+
     it('refuses a genuine state that is over 65,536 bytes (sealed where the limit is larger)', async () => {
       const big = await start(roomy, 'fixture_probe', { pad: 70_000 });
       expect(Buffer.byteLength(big.state)).toBeGreaterThan(65_536);
