@@ -1,9 +1,8 @@
-import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer';
 import { McpOperationRegistry } from './discovery/mcp-operation.registry';
 import { McpCapabilityInterceptor } from './input/mcp-capability.interceptor';
-import { inputRequestPolicy } from './input/input-request-policy';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
 import { KeyringManager } from './keyring/keyring-manager.service';
 import { McpConfigurableModuleClass, MCP_MODULE_OPTIONS } from './mcp.module-definition';
@@ -82,15 +81,4 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
     McpNotifier,
   ],
 })
-export class McpModule extends McpConfigurableModuleClass implements OnModuleInit {
-  constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly resolved: ResolvedMcpOptions) {
-    super();
-  }
-
-  onModuleInit(): void {
-    inputRequestPolicy.set({
-      secrets: this.resolved.elicitation.secretPolicy,
-      development: this.resolved.elicitation.development,
-    });
-  }
-}
+export class McpModule extends McpConfigurableModuleClass {}

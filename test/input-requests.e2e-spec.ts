@@ -836,7 +836,7 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
       [{ field: 'apiKey' }, 'API key or token'],
       [{ field: 'api_key' }, 'API key or token'],
       [{ field: 'label', title: 'API token' }, 'API key or token'],
-      [{ field: 'cardNumber' }, 'payment card'],
+      [{ field: 'cardNumber' }, 'payment card or bank account'],
       [{ field: 'otp' }, 'verification code'],
     ])(
       'refuses to elicit %j through a form: bare -32603, reason only in the log',
@@ -849,12 +849,12 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
         expect(response.body.error).toEqual(INTERNAL_ERROR);
         expect(response.text).not.toContain(args.field);
         expect(response.text).not.toMatch(/elicit|secret|URL|InvalidInputRequestError|\bat\b/i);
-        expect(logger.text()).toContain(`asks for a ${concept}`);
+        expect(logger.text()).toContain(`asks for a secret (${concept})`);
         expect(logger.text()).toContain('use a URL elicitation');
       },
     );
 
-    it('refuses format: "password" too (as a format outside the allowed set)', async () => {
+    it('refuses format: "password" too, explained as a secret rather than a bad format', async () => {
       logger.clear();
       const response = await rawToolCall(
         server.url,
@@ -863,9 +863,7 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
         { capabilities: FORM },
       );
       expect(response.body.error).toEqual(INTERNAL_ERROR);
-      expect(logger.text()).toContain(
-        'property "hidden": format must be one of email, uri, date, date-time',
-      );
+      expect(logger.text()).toContain('property "hidden" asks for a secret (password)');
     });
   });
 

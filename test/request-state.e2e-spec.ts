@@ -218,6 +218,15 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       });
       expect(resultText(done)).toBe('Transferred 12.50 to bob');
       expect(await transfers(main)).toBe(before + 1);
+
+      // The state is not single-use; the sample's transfer is idempotent per flow instead.
+      const replay = await rawToolCall(main.url, 'transfer_funds', TRANSFER, {
+        capabilities: FORM,
+        requestState: state,
+        inputResponses: APPROVE,
+      });
+      expect(resultText(replay)).toBe('Transferred 12.50 to bob');
+      expect(await transfers(main)).toBe(before + 1);
     });
 
     it('cannot be skipped: an answer sent without the state is asked again and nothing happens', async () => {

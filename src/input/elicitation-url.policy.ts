@@ -42,7 +42,7 @@ export function validateElicitationUrl(
     const concept = secrets.secretConcept({ name });
     if (concept)
       throw new InvalidInputRequestError(
-        `URL elicitation query parameter "${name}" looks like a ${concept}; put an opaque handle in the URL instead`,
+        `URL elicitation query parameter "${name}" looks like a secret (${concept}); put an opaque handle in the URL instead`,
       );
   }
   let fragment: string;

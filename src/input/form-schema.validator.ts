@@ -144,16 +144,20 @@ export function validateFormSchema(schema: unknown, secrets: SecretFieldPolicy):
   const names = Object.keys(schema.properties);
   for (const name of names) {
     const property = schema.properties[name];
-    checkProperty(`property "${name}"`, property);
+    // The secret check comes first, so `format: "password"` is explained as a secret, not a bad format.
+    const described = isObject(property) ? (property as { title?: string; description?: string; format?: string }) : {};
     const concept = secrets.secretConcept({
       name,
-      ...(property as { title?: string; description?: string; format?: string }),
+      title: typeof described.title === 'string' ? described.title : undefined,
+      description: typeof described.description === 'string' ? described.description : undefined,
+      format: typeof described.format === 'string' ? described.format : undefined,
     });
     if (concept) {
       throw new InvalidInputRequestError(
-        `Form elicitation property "${name}" asks for a ${concept}; never collect secrets in a form — use a URL elicitation (McpInputRequest.elicitUrl) to a page you control instead`,
+        `Form elicitation property "${name}" asks for a secret (${concept}); never collect secrets in a form — use a URL elicitation (McpInputRequest.elicitUrl) to a page you control instead`,
       );
     }
+    checkProperty(`property "${name}"`, property);
   }
   if (schema.required !== undefined) {
     if (

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ConceptSecretFieldPolicy, type SecretFieldPolicy } from './secret-field.policy';
 
 /** The safety policy input requests are checked against when they are built. */
@@ -7,21 +8,29 @@ export interface InputRequestPolicy {
   development: boolean;
 }
 
-let current: InputRequestPolicy = {
+const callPolicy = new AsyncLocalStorage<InputRequestPolicy>();
+
+let fallback: InputRequestPolicy = {
   secrets: new ConceptSecretFieldPolicy(),
   development: process.env.NODE_ENV === 'development',
 };
 
 /**
- * The process-wide policy. Input requests are built in handler code without DI, so `McpModule`
- * installs its configured policy here at startup.
+ * The policy in force where an input request is built. Requests are built in handler code without
+ * DI, so the dispatcher runs each operation inside its module's configured policy; outside an
+ * operation (unit tests of handlers) the default policy applies. Several apps in one process each
+ * keep their own policy.
  */
 export const inputRequestPolicy = {
   get(): InputRequestPolicy {
-    return current;
+    return callPolicy.getStore() ?? fallback;
   },
-  /** @internal */
+  /** Runs `work` (an operation call) under `policy`. @internal */
+  run<T>(policy: InputRequestPolicy, work: () => T): T {
+    return callPolicy.run(policy, work);
+  },
+  /** Replaces the policy used outside operations. For tests. @internal */
   set(policy: InputRequestPolicy): void {
-    current = policy;
+    fallback = policy;
   },
 };

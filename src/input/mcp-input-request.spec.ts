@@ -113,34 +113,18 @@ describe('McpInputRequest', () => {
   });
 
   describe('elicitUrl', () => {
-    it('builds a URL elicitation with a random elicitation id by default', () => {
-      const a = McpInputRequest.elicitUrl({
+    it('builds the 2026-07-28 URL elicitation: mode, message and url, no elicitationId', () => {
+      const request = McpInputRequest.elicitUrl({
         message: 'Sign in',
         url: 'https://example.com/login?flow=1',
       });
-      const b = McpInputRequest.elicitUrl({
-        message: 'Sign in',
-        url: 'https://example.com/login?flow=1',
-      });
-      expect(a.type).toBe('elicitation.url');
-      expect(a.method).toBe('elicitation/create');
-      expect(a.params).toEqual({
+      expect(request.type).toBe('elicitation.url');
+      expect(request.method).toBe('elicitation/create');
+      expect(request.params).toEqual({
         mode: 'url',
         message: 'Sign in',
         url: 'https://example.com/login?flow=1',
-        elicitationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       });
-      expect(a.params.elicitationId).not.toBe(b.params.elicitationId);
-    });
-
-    it('keeps a given elicitation id', () => {
-      expect(
-        McpInputRequest.elicitUrl({
-          message: 'm',
-          url: 'https://example.com/',
-          elicitationId: 'e-1',
-        }).params.elicitationId,
-      ).toBe('e-1');
     });
 
     it('refuses unsafe URLs and follows the development switch for localhost', () => {
@@ -154,6 +138,15 @@ describe('McpInputRequest', () => {
       expect(() =>
         McpInputRequest.elicitUrl({ message: 'm', url: 'http://localhost:3000/cb' }),
       ).not.toThrow();
+    });
+
+    it('follows the policy of the operation call it is built in, and only there', () => {
+      const local = { message: 'm', url: 'http://localhost:8080/login?flow=1' };
+      const development = { secrets: new ConceptSecretFieldPolicy(), development: true };
+      expect(() =>
+        inputRequestPolicy.run(development, () => McpInputRequest.elicitUrl(local)),
+      ).not.toThrow();
+      expect(() => McpInputRequest.elicitUrl(local)).toThrow(InvalidInputRequestError);
     });
 
     it('refuses an empty message', () => {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 import { frozenCopy } from './deep-freeze';
 import { validateElicitationUrl } from './elicitation-url.policy';
@@ -20,8 +19,6 @@ export interface ElicitUrlParams {
   message: string;
   /** An https URL with an opaque handle; no userinfo or secrets. */
   url: string;
-  /** Correlates the completion notification; a random UUID by default. */
-  elicitationId?: string;
 }
 
 /** Parameters of a sampling request. @publicApi */
@@ -93,10 +90,10 @@ export class McpInputRequest {
     requireMessage(params.message);
     const policy = inputRequestPolicy.get();
     validateElicitationUrl(params.url, policy.secrets, policy.development);
-    const elicitationId = params.elicitationId ?? randomUUID();
     return new McpInputRequest(
       'elicitation.url',
-      frozenCopy({ mode: 'url', message: params.message, url: params.url, elicitationId }),
+      // 2026-07-28 dropped `elicitationId` (and the completion notification it keyed).
+      frozenCopy({ mode: 'url', message: params.message, url: params.url }),
     );
   }
 

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { LosslessNumber } from 'lossless-json';
 import {
   ProtocolError,
@@ -18,6 +18,9 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
+import { inputRequestPolicy, type InputRequestPolicy } from '../input/input-request-policy';
+import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import type {
   RegisteredOperation,
   ResourceTemplateListing,
@@ -42,7 +45,17 @@ const MAX_COMPLETION_VALUES = 100;
 /** Serves each MCP method from the operation registry, through the Nest pipeline. */
 @Injectable()
 export class McpDispatcher {
-  constructor(private readonly registry: McpOperationRegistry) {}
+  private readonly inputPolicy: InputRequestPolicy;
+
+  constructor(
+    private readonly registry: McpOperationRegistry,
+    @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
+  ) {
+    this.inputPolicy = {
+      secrets: options.elicitation.secretPolicy,
+      development: options.elicitation.development,
+    };
+  }
 
   listTools(): ListToolsResult {
     return { tools: this.registry.getTools().map((tool) => tool.listing) };
@@ -172,7 +185,10 @@ export class McpDispatcher {
     );
     let value: unknown;
     try {
-      value = await operation.handler(args, createRequestContext(sdk, target, round));
+      // Input requests built during the call are checked against this module's policy.
+      value = await inputRequestPolicy.run(this.inputPolicy, () =>
+        operation.handler(args, createRequestContext(sdk, target, round)),
+      );
     } catch (error) {
       const failure = mapOperationError(error, operation.kind, target);
       if (failure.type === 'error') throw failure.error;

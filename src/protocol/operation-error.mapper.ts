@@ -65,9 +65,8 @@ export function mapOperationError(
           };
     }
   }
-  logger.error(
-    `MCP ${kind} "${clip(target)}" failed`,
-    error instanceof Error ? error.stack : String(error),
-  );
+  // Nest's exception handler has already logged an Error with its stack; only a thrown non-Error is news.
+  if (error instanceof Error) logger.debug(`MCP ${kind} "${clip(target)}" failed: ${error.name}`);
+  else logger.error(`MCP ${kind} "${clip(target)}" failed with a thrown ${typeof error}`);
   return { type: 'error', error: new ProtocolError(McpErrorCode.InternalError, 'Internal error') };
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import {
   LosslessNumber,
   McpArgs,
@@ -34,7 +35,7 @@ export class FlowTools {
     @McpArgs() args: TransferFundsDto,
     @McpRequestContext() ctx: McpRequestContext,
   ): McpInputRequiredResult | string {
-    const state = ctx.requestState.framework<{ phase: string }>();
+    const state = ctx.requestState.framework<{ phase: string; transferId: string }>();
     const answer =
       state?.phase === 'awaiting-approval'
         ? ctx.inputResponses.find('approval', ApprovalAnswer)
@@ -48,11 +49,12 @@ export class FlowTools {
             requestedSchema: approvalSchema,
           }),
         )
-        .frameworkState({ phase: 'awaiting-approval' })
+        .frameworkState({ phase: 'awaiting-approval', transferId: randomUUID() })
         .build();
     }
     if (answer.action !== 'accept' || answer.content?.approve !== true) return 'Transfer declined';
-    this.effects.recordTransfer();
+    // Sealed state is not single-use: a replayed approval must not move the money twice.
+    this.effects.recordTransfer((state as { transferId: string }).transferId);
     return `Transferred ${args.amount} to ${args.to}`;
   }
 
