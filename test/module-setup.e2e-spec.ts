@@ -92,7 +92,10 @@ describe.each(ADAPTERS)('McpModule setup over %s', (adapter) => {
 
   it.each([
     ['useClass', McpModule.forRootAsync({ useClass: McpOptionsFactory })],
-    ['useExisting', McpModule.forRootAsync({ imports: [OptionsFactoryModule], useExisting: McpOptionsFactory })],
+    [
+      'useExisting',
+      McpModule.forRootAsync({ imports: [OptionsFactoryModule], useExisting: McpOptionsFactory }),
+    ],
   ])('forRootAsync with %s takes the options from the factory class', async (_kind, mcpModule) => {
     const server = await startTestServer(adapter, { imports: [mcpModule, CatalogModule] });
     const client = await connectClient(server.url);

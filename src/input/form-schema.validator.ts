@@ -145,7 +145,9 @@ export function validateFormSchema(schema: unknown, secrets: SecretFieldPolicy):
   for (const name of names) {
     const property = schema.properties[name];
     // The secret check comes first, so `format: "password"` is explained as a secret, not a bad format.
-    const described = isObject(property) ? (property as { title?: string; description?: string; format?: string }) : {};
+    const described = isObject(property)
+      ? (property as { title?: string; description?: string; format?: string })
+      : {};
     const concept = secrets.secretConcept({
       name,
       title: typeof described.title === 'string' ? described.title : undefined,
