@@ -22,6 +22,8 @@ export class McpServerFactory {
         prompts: { listChanged: true },
         resources: { listChanged: true },
         completions: {},
+        // ctx.logger sends notifications/message, which the SDK refuses unless logging is declared.
+        logging: {},
       },
       instructions: this.options.instructions,
       cacheHints: this.options.cacheHints,
