@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
@@ -20,22 +26,31 @@ import {
   type ParamHeaderDeclaration,
 } from './param-header.validator';
 
+type NodeHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  parsedBody?: unknown,
+) => Promise<void>;
+
 /**
  * The MCP HTTP endpoint: DNS-rebinding protection, bounded lossless body parsing, then the SDK's
  * `createMcpHandler`. It mounts itself on the Express or Fastify instance as soon as Nest has an
  * HTTP adapter, ahead of Nest's own body parsers.
  */
 @Injectable()
-export class McpHttpEndpoint implements OnApplicationShutdown {
+export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('McpModule');
   private readonly policy: HostOriginPolicy;
   /** The SDK handler; its `notify` publishes list-changed events to open subscriptions. */
   readonly sdkHandler: McpHttpHandler;
-  private readonly nodeHandler: (
-    req: IncomingMessage,
-    res: ServerResponse,
-    parsedBody?: unknown,
-  ) => Promise<void>;
+  private readonly nodeHandler: NodeHandler;
+  /**
+   * A second SDK handler on the same event bus, serving only `subscriptions/listen`: its streams
+   * never end by themselves, so it is closed before Nest closes the HTTP server (which waits for
+   * open responses), while ordinary calls still in flight are left to finish.
+   */
+  private readonly listenSdkHandler: McpHttpHandler;
+  private readonly listenNodeHandler: NodeHandler;
   private readonly paramHeaders = new Map<string, readonly ParamHeaderDeclaration[]>();
 
   constructor(
@@ -45,12 +60,18 @@ export class McpHttpEndpoint implements OnApplicationShutdown {
     private readonly registry: McpOperationRegistry,
   ) {
     this.policy = new HostOriginPolicy(options.allowedHosts, options.allowedOrigins);
-    this.sdkHandler = createMcpHandler(() => serverFactory.create(), {
+    const handlerOptions = {
       keepAliveMs: options.keepAliveMs,
       maxRequestBodySize: options.body.maxBytes,
-      onerror: (error) => this.logger.debug(`MCP request rejected: ${error.message}`),
+      onerror: (error: Error) => this.logger.debug(`MCP request rejected: ${error.message}`),
+    };
+    this.sdkHandler = createMcpHandler(() => serverFactory.create(), handlerOptions);
+    this.listenSdkHandler = createMcpHandler(() => serverFactory.create(), {
+      ...handlerOptions,
+      bus: this.sdkHandler.bus,
     });
-    this.nodeHandler = toNodeHandler(this.sdkHandler) as typeof this.nodeHandler;
+    this.nodeHandler = toNodeHandler(this.sdkHandler) as NodeHandler;
+    this.listenNodeHandler = toNodeHandler(this.listenSdkHandler) as NodeHandler;
     adapterHost.init$.subscribe(() => {
       if (adapterHost.httpAdapter)
         mountOnHttpAdapter(adapterHost.httpAdapter, options.endpoint, (req, res) =>
@@ -130,8 +151,10 @@ export class McpHttpEndpoint implements OnApplicationShutdown {
         (parsed.plain as { id?: unknown }).id,
       );
     }
+    const listen = (parsed.plain as { method?: unknown } | null)?.method === 'subscriptions/listen';
+    const nodeHandler = listen ? this.listenNodeHandler : this.nodeHandler;
     await httpExchangeStorage.run({ request: req, losslessBody: parsed.lossless }, () =>
-      this.nodeHandler(req, res, parsed.plain),
+      nodeHandler(req, res, parsed.plain),
     );
   }
 
@@ -155,6 +178,11 @@ export class McpHttpEndpoint implements OnApplicationShutdown {
     return declarations.length > 0
       ? paramHeaderProblem(declarations, message.params.arguments, req.headers)
       : undefined;
+  }
+
+  /** Ends open `subscriptions/listen` streams, each with its final result. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.listenSdkHandler.close();
   }
 
   async onApplicationShutdown(): Promise<void> {
