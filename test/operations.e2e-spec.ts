@@ -2,8 +2,9 @@ import type { Client } from '@modelcontextprotocol/client';
 import { McpModule } from '../src/index';
 import { CatalogModule, LEAKY_SECRET } from './fixtures/catalog.fixtures';
 import { InterceptorLog } from './fixtures/enhancers';
+import { ErrorMappingModule, WEATHER } from './fixtures/error-mapping.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
-import { connectClient } from './utils/mcp';
+import { connectClient, rawRound, rawToolCall, resultText } from './utils/mcp';
 
 /** The JSON-RPC error a client call rejected with. */
 async function rpcError(
@@ -226,6 +227,76 @@ describe.each(ADAPTERS)('MCP operations over %s', (adapter) => {
         message: expect.stringContaining('Resource not found'),
         data: { uri: 'catalog://missing' },
       });
+    });
+  });
+});
+
+describe.each(ADAPTERS)('MCP operation error mapping over %s', (adapter) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer(adapter, {
+      imports: [McpModule.forRoot({}), ErrorMappingModule],
+    });
+  });
+
+  afterAll(() => server?.close());
+
+  it('answers UnauthorizedException with -32001 "Unauthorized" and nothing of its message', async () => {
+    const response = await rawToolCall(server.url, 'locked', {});
+    expect(response.status).toBe(200);
+    expect(response.body.error).toEqual({ code: -32001, message: 'Unauthorized' });
+    expect(response.text).not.toContain('alice@example.com');
+  });
+
+  it('turns a 404 NotFoundException in a tool into an isError result with its message', async () => {
+    const response = await rawToolCall(server.url, 'find_item', {});
+    expect(response.status).toBe(200);
+    expect(response.body.error).toBeUndefined();
+    expect(response.body.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'Item 9 does not exist' }],
+    });
+  });
+
+  it('answers a 404 NotFoundException in a prompt with -32602 and its message', async () => {
+    const response = await rawRound(server.url, 'prompts/get', { name: 'missing_draft' });
+    expect(response.status).toBe(200);
+    expect(response.body.error).toEqual({ code: -32602, message: 'Draft 3 does not exist' });
+  });
+
+  it('answers a thrown non-Error value with a bare -32603 that does not carry it', async () => {
+    const response = await rawToolCall(server.url, 'throw_value', {});
+    expect(response.status).toBe(200);
+    expect(response.body.error).toEqual({ code: -32603, message: 'Internal error' });
+    expect(response.text).not.toContain('boom');
+    expect(response.text).not.toContain('1234');
+  });
+
+  it('reads a resource that returns bytes as a base64 blob with its mimeType', async () => {
+    const response = await rawRound(server.url, 'resources/read', { uri: 'fixtures://logo.png' });
+    expect(response.status).toBe(200);
+    expect(response.body.result?.contents).toEqual([
+      {
+        uri: 'fixtures://logo.png',
+        mimeType: 'image/png',
+        blob: 'iVBORwD//g==', // the bytes 89 50 4e 47 00 ff fe
+      },
+    ]);
+  });
+
+  it('sends a plain object from a tool with an outputSchema as structuredContent and JSON text', async () => {
+    const response = await rawToolCall(server.url, 'weather', {});
+    expect(response.status).toBe(200);
+    const result = response.body.result!;
+    expect(result.structuredContent).toEqual(WEATHER);
+    expect(result.isError).toBeUndefined();
+    expect(JSON.parse(resultText(response))).toEqual(WEATHER);
+    const listing = await rawRound(server.url, 'tools/list', {});
+    const tools = listing.body.result?.tools as { name: string; outputSchema?: unknown }[];
+    expect(tools.find((tool) => tool.name === 'weather')?.outputSchema).toMatchObject({
+      type: 'object',
+      required: ['city', 'celsius'],
     });
   });
 });
