@@ -215,6 +215,22 @@ describe.each(ADAPTERS)('MCP notifications over %s', (adapter) => {
       });
     });
 
+    it('streams updates of the resource URIs a stream follows, and only those', async () => {
+      const follower = await listen({ resourceSubscriptions: ['catalog://readme'] });
+      const ack = await follower.frames.next();
+      expect(ack.params).toMatchObject({
+        notifications: { resourceSubscriptions: ['catalog://readme'] },
+      });
+      const notifier = server.app.get(McpNotifier);
+      notifier.resourceUpdated('catalog://other');
+      notifier.resourceUpdated('catalog://readme');
+      // In publish order: an update of the other URI would arrive first.
+      expect(await follower.frames.next()).toMatchObject({
+        method: 'notifications/resources/updated',
+        params: { uri: 'catalog://readme' },
+      });
+    });
+
     it('forgets a stream once the client goes away', async () => {
       const bus = server.app.get(McpHttpEndpoint).sdkHandler.bus as { listenerCount?: number };
       expect(bus.listenerCount).toEqual(expect.any(Number));

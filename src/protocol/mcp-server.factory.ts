@@ -20,7 +20,8 @@ export class McpServerFactory {
       capabilities: {
         tools: { listChanged: true },
         prompts: { listChanged: true },
-        resources: { listChanged: true },
+        // subscribe: listen streams may follow resource URIs (McpNotifier.resourceUpdated).
+        resources: { listChanged: true, subscribe: true },
         completions: {},
         // ctx.logger sends notifications/message, which the SDK refuses unless logging is declared.
         logging: {},
