@@ -1,6 +1,6 @@
 import { Injectable, Module } from '@nestjs/common';
 import type { Client } from '@modelcontextprotocol/client';
-import { McpModule, type McpModuleOptions } from '../src/index';
+import { McpModule, McpTool, type McpModuleOptions } from '../src/index';
 import { CatalogModule } from './fixtures/catalog.fixtures';
 import { DuplicateToolsModule } from './fixtures/duplicate.fixtures';
 import { ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
@@ -15,6 +15,14 @@ class ServerSettings {
 
 @Module({ providers: [ServerSettings], exports: [ServerSettings] })
 class SettingsModule {}
+
+@Injectable()
+class ScopedTools {
+  @McpTool({ name: 'scoped_ping', description: 'Answers from a feature module' })
+  ping(): string {
+    return 'scoped pong';
+  }
+}
 
 /** An options factory class, as `forRootAsync({ useClass })` and `useExisting` expect. */
 @Injectable()
@@ -101,6 +109,24 @@ describe.each(ADAPTERS)('McpModule setup over %s', (adapter) => {
     const client = await connectClient(server.url);
     try {
       expect(client.getServerVersion()).toEqual({ name: 'class-configured', version: '2.0.0' });
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('with isGlobal: false, serves operations of feature modules that import the same McpModule', async () => {
+    const mcp = McpModule.forRoot({
+      isGlobal: false,
+      serverInfo: { name: 'scoped', version: '1.0.0' },
+    });
+    @Module({ imports: [mcp], providers: [ScopedTools] })
+    class ScopedFeatureModule {}
+    const server = await startTestServer(adapter, { imports: [mcp, ScopedFeatureModule] });
+    const client = await connectClient(server.url);
+    try {
+      const result = await client.callTool({ name: 'scoped_ping' });
+      expect(result.content).toEqual([{ type: 'text', text: 'scoped pong' }]);
     } finally {
       await client.close();
       await server.close();
