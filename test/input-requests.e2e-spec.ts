@@ -8,6 +8,7 @@ import {
   rawRound,
   rawToolCall,
   resultText,
+  rpcError,
   type ConnectOptions,
   type RawRoundResponse,
 } from './utils/mcp';
@@ -21,20 +22,6 @@ type ElicitAnswer = {
 const FORM = { elicitation: {} };
 const TRANSFER = { amount: '12.50', to: 'bob' };
 const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
-
-/** The JSON-RPC error a client call rejected with. */
-async function rpcError(
-  call: Promise<unknown>,
-): Promise<{ code: number; message: string; data?: unknown }> {
-  const error: unknown = await call.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!(error instanceof Error) || typeof (error as { code?: unknown }).code !== 'number') {
-    throw new Error(`expected a JSON-RPC error, got ${String(error)}`);
-  }
-  return error as Error & { code: number; data?: unknown };
-}
 
 function textOf(result: { content?: unknown }): string {
   const [block] = result.content as { type: string; text: string }[];

@@ -2,7 +2,7 @@ import { McpModule, McpNotifier } from '../src/index';
 import { McpHttpEndpoint } from '../src/transport/mcp-http-endpoint.service';
 import { CallGate, NotificationsModule } from './fixtures/notifications.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
-import { PROTOCOL_VERSION, freshId, rawToolCall, resultText, rpcHeaders } from './utils/mcp';
+import { freshId, rawToolCall, resultText, rpcBody, rpcHeaders } from './utils/mcp';
 import {
   SseReader,
   parseSseMessages,
@@ -13,28 +13,6 @@ import {
 
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
-
-/** A 2026-07-28 request body whose `_meta` envelope carries `extraMeta` too. */
-function body(
-  method: string,
-  params: Record<string, unknown>,
-  id: number,
-  extraMeta: Record<string, unknown> = {},
-): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
-        'io.modelcontextprotocol/clientCapabilities': {},
-        ...extraMeta,
-      },
-    },
-  });
-}
 
 /** The JSON-RPC messages of a complete response, whether plain JSON or an SSE stream. */
 async function messagesOf(response: Response): Promise<JsonRpcFrame[]> {
@@ -85,7 +63,7 @@ describe.each(ADAPTERS)('MCP notifications over %s', (adapter) => {
     const response = await postForStream(
       target.url,
       rpcHeaders('subscriptions/listen'),
-      body('subscriptions/listen', { notifications }, id),
+      rpcBody('subscriptions/listen', { notifications }, id),
     );
     const listener = { id, response, frames: new SseReader(response.body) };
     open.push(listener);
@@ -97,7 +75,7 @@ describe.each(ADAPTERS)('MCP notifications over %s', (adapter) => {
     return fetch(server.url, {
       method: 'POST',
       headers: rpcHeaders('tools/call', 'chatty'),
-      body: body('tools/call', { name: 'chatty', arguments: {} }, id, extraMeta),
+      body: rpcBody('tools/call', { name: 'chatty', arguments: {} }, id, {}, extraMeta),
     });
   }
 
@@ -258,7 +236,7 @@ describe.each(ADAPTERS)('MCP notifications over %s', (adapter) => {
           method: 'POST',
           // Without it the client keeps the connection, and the closing server waits for it.
           headers: { ...rpcHeaders('tools/call', 'held'), Connection: 'close' },
-          body: body('tools/call', { name: 'held', arguments: {} }, id),
+          body: rpcBody('tools/call', { name: 'held', arguments: {} }, id),
         });
         await gate.entered;
         closing = own.close();

@@ -4,21 +4,7 @@ import { CatalogModule, LEAKY_SECRET } from './fixtures/catalog.fixtures';
 import { InterceptorLog } from './fixtures/enhancers';
 import { ErrorMappingModule, WEATHER } from './fixtures/error-mapping.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
-import { connectClient, rawRound, rawToolCall, resultText } from './utils/mcp';
-
-/** The JSON-RPC error a client call rejected with. */
-async function rpcError(
-  call: Promise<unknown>,
-): Promise<{ code: number; message: string; data?: unknown }> {
-  const error: unknown = await call.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!(error instanceof Error) || typeof (error as { code?: unknown }).code !== 'number') {
-    throw new Error(`expected a JSON-RPC error, got ${String(error)}`);
-  }
-  return error as Error & { code: number; data?: unknown };
-}
+import { connectClient, rawRound, rawToolCall, resultText, rpcError } from './utils/mcp';
 
 describe.each(ADAPTERS)('MCP operations over %s', (adapter) => {
   let server: TestServer;

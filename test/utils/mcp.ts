@@ -42,6 +42,7 @@ export function rpcBody(
   params: Record<string, unknown> = {},
   id: number | string = 1,
   clientCapabilities: Record<string, unknown> = {},
+  extraMeta: Record<string, unknown> = {},
 ): string {
   return JSON.stringify({
     jsonrpc: '2.0',
@@ -52,9 +53,24 @@ export function rpcBody(
       _meta: {
         'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
         'io.modelcontextprotocol/clientCapabilities': clientCapabilities,
+        ...extraMeta,
       },
     },
   });
+}
+
+/** The JSON-RPC error a client call rejected with. */
+export async function rpcError(
+  call: Promise<unknown>,
+): Promise<{ code: number; message: string; data?: unknown }> {
+  const error: unknown = await call.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!(error instanceof Error) || typeof (error as { code?: unknown }).code !== 'number') {
+    throw new Error(`expected a JSON-RPC error, got ${String(error)}`);
+  }
+  return error as Error & { code: number; data?: unknown };
 }
 
 /** The HTTP headers of a 2026-07-28 request for `method` (and its `Mcp-Name`, when it has one). */
