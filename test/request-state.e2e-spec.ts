@@ -34,7 +34,8 @@ const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const GO = { next: { action: 'accept', content: { ok: true } } };
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
-const SHORT_LIFETIME_MS = 400;
+// Long enough that two rounds fit comfortably on a loaded machine, short enough to wait out.
+const SHORT_LIFETIME_MS = 1_000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The clear header of a sealed state (first segment). */
