@@ -88,8 +88,6 @@ export class McpDispatcher {
       });
     const args = request.params.arguments ?? {};
     const outcome = await this.invoke(tool, args, sdk, name, request.params);
-    if (outcome.failed)
-      return { content: [{ type: 'text', text: outcome.message }], isError: true };
     return (
       (outcome.wire as CallToolResult | undefined) ??
       normalizeToolResult(outcome.value, tool.listing.outputSchema !== undefined)
@@ -110,7 +108,6 @@ export class McpDispatcher {
       name,
       request.params,
     );
-    if (outcome.failed) throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
     return (outcome.wire as GetPromptResult | undefined) ?? normalizePromptResult(outcome.value);
   }
 
@@ -122,7 +119,6 @@ export class McpDispatcher {
     const found = this.registry.findResource(uri);
     if (!found) throw new ProtocolError(McpErrorCode.InvalidParams, 'Resource not found', { uri });
     const outcome = await this.invoke(found.resource, found.variables, sdk, uri, request.params);
-    if (outcome.failed) throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
     return (
       (outcome.wire as ReadResourceResult | undefined) ??
       normalizeResourceResult(outcome.value, uri, found.resource.metadata.options.mimeType)
@@ -175,9 +171,7 @@ export class McpDispatcher {
     sdk: ServerContext,
     target: string,
     params: object,
-  ): Promise<
-    { failed: false; value: unknown; wire: object | undefined } | { failed: true; message: string }
-  > {
+  ): Promise<{ value: unknown; wire: object | undefined }> {
     const round = new CallRound(
       this.exactParams(sdk, params),
       operation.declarations,
@@ -192,15 +186,15 @@ export class McpDispatcher {
     } catch (error) {
       const failure = mapOperationError(error, operation.kind, target);
       if (failure.type === 'error') throw failure.error;
-      return { failed: true, message: failure.message };
+      // Only tools get tool-error results from the mapper.
+      const toolError: CallToolResult = {
+        content: [{ type: 'text', text: failure.message }],
+        isError: true,
+      };
+      return { value: undefined, wire: toolError };
     }
-    if (!(value instanceof McpInputRequiredResult))
-      return { failed: false, value, wire: undefined };
-    return {
-      failed: false,
-      value,
-      wire: toInputRequiredWire(value, round, `${operation.kind} "${target}"`),
-    };
+    if (!(value instanceof McpInputRequiredResult)) return { value, wire: undefined };
+    return { value, wire: toInputRequiredWire(value, round, `${operation.kind} "${target}"`) };
   }
 
   /** The request's params with exact numbers, as the HTTP layer parsed them. */
