@@ -1,12 +1,15 @@
 import type { ContextType, ExecutionContext } from '@nestjs/common';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import { operationCallOf, type McpOperationCall } from '../protocol/mcp-operation-call';
+import { ExecutionContextHost } from './nest-internals';
 
 /** Context types an enhancer can see once MCP operations exist. @publicApi */
 export type McpContextType = 'mcp' | ContextType;
 
 /**
  * Typed view of an `ExecutionContext` for MCP operations, for guards, interceptors and filters.
+ * Its HTTP view (`switchToHttp()`) is the real HTTP request that carried the MCP request; the MCP
+ * arguments and request context are reached here.
  *
  * @example
  * ```ts
@@ -32,11 +35,17 @@ export class McpExecutionContext extends ExecutionContextHost {
 
   /** The operation's arguments (tool or prompt arguments, resource-template variables). */
   getOperationArgs<T = Record<string, unknown>>(): T {
-    return this.getArgByIndex<T>(0);
+    return this.call().args as T;
   }
 
   /** The MCP request being served. */
   getRequestContext(): McpRequestContext {
-    return this.getArgByIndex<McpRequestContext>(1);
+    return this.call().context;
+  }
+
+  private call(): McpOperationCall {
+    const call = operationCallOf(this.getArgs());
+    if (!call) throw new Error('McpExecutionContext used outside an MCP operation call');
+    return call;
   }
 }

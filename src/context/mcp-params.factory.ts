@@ -1,16 +1,20 @@
 import type { ParamsFactory } from '@nestjs/core/helpers/external-context-creator';
+import { operationCallOf } from '../protocol/mcp-operation-call';
 import { McpParamtype } from './mcp-paramtype.enum';
 
-/** Maps `@McpArgs()` / `@McpRequestContext()` slots onto the `(args, context)` call of an operation handler. */
+/**
+ * Maps `@McpArgs()` / `@McpRequestContext()` slots onto an operation handler's arguments
+ * `(httpRequest, httpResponse, next, call)`.
+ */
 export class McpParamsFactory implements ParamsFactory {
   exchangeKeyForValue(type: number, data: unknown, args: unknown[]): unknown {
+    const call = operationCallOf(args);
+    if (!call) return undefined;
     switch (type) {
-      case McpParamtype.ARGS: {
-        const operationArgs = args[0] as Record<string, unknown> | undefined;
-        return data === undefined ? operationArgs : operationArgs?.[String(data)];
-      }
+      case McpParamtype.ARGS:
+        return data === undefined ? call.args : call.args[String(data)];
       case McpParamtype.CONTEXT:
-        return args[1];
+        return call.context;
       default:
         return undefined;
     }

@@ -1,16 +1,12 @@
-import { applyDecorators, SetMetadata, UseFilters, UseInterceptors } from '@nestjs/common';
-import { McpCapabilityInterceptor } from '../input/mcp-capability.interceptor';
+import { SetMetadata } from '@nestjs/common';
 import type { McpOperationMetadata } from '../interfaces/mcp-operation-options.interface';
 import { MCP_OPERATION_METADATA } from '../mcp.constants';
-import { ProtocolErrorPassthroughFilter } from '../protocol/protocol-error-passthrough.filter';
-import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
 
-/** What every operation decorator applies: its metadata, the input and state interceptors, the protocol-error filter. */
+/**
+ * What every operation decorator applies: its metadata. The library's own pipeline steps
+ * (capability gating, argument validation, state protection) are added when the module builds
+ * the operation's handler, as the innermost interceptors.
+ */
 export function mcpOperation(metadata: McpOperationMetadata): MethodDecorator {
-  return applyDecorators(
-    SetMetadata(MCP_OPERATION_METADATA, metadata),
-    // Capability gating wraps state protection: a missing capability is reported before any state is opened.
-    UseInterceptors(McpCapabilityInterceptor, McpRequestStateInterceptor),
-    UseFilters(ProtocolErrorPassthroughFilter),
-  );
+  return SetMetadata(MCP_OPERATION_METADATA, metadata);
 }

@@ -4,13 +4,12 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { ExternalContextCreator } from '@nestjs/core/helpers/external-context-creator';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
 import { UriTemplate } from '@modelcontextprotocol/server';
-import { McpParamsFactory } from '../context/mcp-params.factory';
 import { McpParamtype } from '../context/mcp-paramtype.enum';
-import {
-  MCP_CONTEXT_TYPE,
-  MCP_INPUT_DECLARATIONS_METADATA,
-  MCP_OPERATION_METADATA,
-} from '../mcp.constants';
+import { MCP_INPUT_DECLARATIONS_METADATA, MCP_OPERATION_METADATA } from '../mcp.constants';
+import { McpCapabilityInterceptor } from '../input/mcp-capability.interceptor';
+import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
+import { completionBody } from './completion-body';
+import { OperationPipelineFactory } from './operation-pipeline.factory';
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
 import { McpInputDeclaration, type McpInputDeclarationSpec } from '../input/mcp-input-declaration';
 import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
@@ -18,21 +17,29 @@ import type { McpOperationMetadata } from '../interfaces/mcp-operation-options.i
 import { isSchemaCandidate } from '../schema/dto-json-schema';
 import { McpOperationRegistry } from './mcp-operation.registry';
 import { promptListing, resourceListing, toolListing } from './operation-listing';
-import type { OperationHandler, RegisteredOperation } from './registered-operation.interface';
+import type { RegisteredOperation } from './registered-operation.interface';
 
 /** Finds `@McpTool`, `@McpPrompt` and `@McpResource` methods and registers them with Nest-pipeline handlers. */
 @Injectable()
 export class McpExplorer implements OnApplicationBootstrap {
   private readonly logger = new Logger('McpModule');
-  private readonly paramsFactory = new McpParamsFactory();
+  private readonly pipelines: OperationPipelineFactory;
 
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
-    private readonly contextCreator: ExternalContextCreator,
+    contextCreator: ExternalContextCreator,
     private readonly registry: McpOperationRegistry,
-  ) {}
+    capabilityInterceptor: McpCapabilityInterceptor,
+    stateInterceptor: McpRequestStateInterceptor,
+  ) {
+    // Capability gating wraps state protection: a missing capability is reported before any state is opened.
+    this.pipelines = new OperationPipelineFactory(contextCreator, [
+      capabilityInterceptor,
+      stateInterceptor,
+    ]);
+  }
 
   onApplicationBootstrap(): void {
     for (const wrapper of [...this.discovery.getControllers(), ...this.discovery.getProviders()]) {
@@ -71,15 +78,22 @@ export class McpExplorer implements OnApplicationBootstrap {
     const className = instance.constructor.name;
     const site = { className, methodName };
     const where = `${className}.${methodName}()`;
+    const completers = 'complete' in metadata.options ? metadata.options.complete : undefined;
     const common = {
       site,
-      handler: this.createHandler(instance, methodName),
-      declarations: this.declarationsOf(
-        where,
-        instance[methodName] as object,
-        metadata.options.mayRequestInput ?? [],
-      ),
-      stateMode: this.stateModeOf(where, metadata.options.requestState),
+      handler: this.pipelines.forMethod(instance, methodName),
+      completionHandler: completers
+        ? this.pipelines.forMethodWith(instance, methodName, completionBody(where, completers))
+        : undefined,
+      profile: {
+        declarations: this.declarationsOf(
+          where,
+          instance[methodName] as object,
+          metadata.options.mayRequestInput ?? [],
+        ),
+        stateMode: this.stateModeOf(where, metadata.options.requestState),
+        argumentsValidator: undefined,
+      },
     };
     const argsType = this.argsParameterType(instance, methodName);
     switch (metadata.kind) {
@@ -149,20 +163,6 @@ export class McpExplorer implements OnApplicationBootstrap {
       );
     }
     return mode;
-  }
-
-  private createHandler(instance: Record<string, unknown>, methodName: string): OperationHandler {
-    return this.contextCreator.create(
-      instance as object,
-      instance[methodName] as (...args: unknown[]) => unknown,
-      methodName,
-      ROUTE_ARGS_METADATA,
-      this.paramsFactory,
-      undefined,
-      undefined,
-      { guards: true, interceptors: true, filters: true },
-      MCP_CONTEXT_TYPE,
-    ) as OperationHandler;
   }
 
   /** The declared type of the whole-arguments `@McpArgs()` parameter, used to derive a schema. */

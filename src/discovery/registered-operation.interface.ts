@@ -7,25 +7,20 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { OperationSite } from '../errors/duplicate-operation.error';
 import type { McpOperationMetadata } from '../interfaces/mcp-operation-options.interface';
-import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
-import type { McpInputDeclaration } from '../input/mcp-input-declaration';
-import type { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
+import type { OperationCallProfile } from '../protocol/mcp-operation-call';
+import type { OperationHandler } from './operation-pipeline.factory';
 
 /** A `resources/templates/list` entry. */
 export type ResourceTemplateListing = ListResourceTemplatesResult['resourceTemplates'][number];
 
-/** Invokes an operation through the Nest pipeline. */
-export type OperationHandler = (
-  args: Record<string, unknown>,
-  context: McpRequestContext,
-) => Promise<unknown>;
-
 interface OperationBase {
   readonly site: OperationSite;
+  /** Runs a call of the operation through the Nest pipeline. */
   readonly handler: OperationHandler;
-  /** What the operation may ask the client for. */
-  readonly declarations: readonly McpInputDeclaration[];
-  readonly stateMode: McpRequestStateMode;
+  /** Runs `completion/complete` for the operation's arguments under the same enhancers. */
+  readonly completionHandler: OperationHandler | undefined;
+  /** What the library's pipeline steps need to know about the operation. */
+  readonly profile: OperationCallProfile;
 }
 
 export interface RegisteredTool extends OperationBase {

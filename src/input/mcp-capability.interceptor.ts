@@ -7,14 +7,12 @@ import {
 } from '@nestjs/common';
 import {
   MissingRequiredClientCapabilityError,
-  ProtocolError,
   type ClientCapabilities,
 } from '@modelcontextprotocol/server';
 import { map, type Observable } from 'rxjs';
-import { isMcpContext } from '../context/is-mcp-context.util';
-import { McpExecutionContext } from '../context/mcp-execution-context';
-import { McpErrorCode } from '../errors/mcp-error-codes';
-import { callRoundOf } from '../protocol/call-round';
+import { internalError } from '../errors/internal-error';
+import { operationCallOf } from '../protocol/mcp-operation-call';
+import { clip } from '../protocol/clip';
 import { missingCapabilities } from './client-capability-requirements';
 import { McpInputRequiredResult } from './mcp-input-required.result';
 import { McpInputRequirement } from './mcp-input-requirement.enum';
@@ -37,22 +35,21 @@ function describeMissing(required: ClientCapabilities): string {
  * handler emits such a request. All missing capabilities are reported in one -32021 (HTTP 400).
  * Emitting a request that was never declared is a server bug, answered with a bare -32603.
  *
- * Attached to every operation by `@McpTool`, `@McpPrompt` and `@McpResource`.
- *
- * @publicApi
+ * Runs as the outer of the two library interceptors, innermost of the operation's pipeline.
+ * @internal
  */
 @Injectable()
 export class McpCapabilityInterceptor implements NestInterceptor {
   private readonly logger = new Logger('McpModule');
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (!isMcpContext(context)) return next.handle();
-    const request = McpExecutionContext.create(context).getRequestContext();
-    const round = callRoundOf(request);
+    const call = operationCallOf(context.getArgs());
     // No early return for operations without declarations: what they emit is undeclared by definition.
-    if (!round) return next.handle();
+    if (!call || call.purpose !== 'operation') return next.handle();
+    const request = call.context;
+    const declarations = call.profile.declarations;
 
-    const required = round.declarations.filter(
+    const required = declarations.filter(
       (declaration) => declaration.requirement === McpInputRequirement.REQUIRED,
     );
     this.assertSupported(
@@ -60,7 +57,7 @@ export class McpCapabilityInterceptor implements NestInterceptor {
       required.map((declaration) => declaration.type),
     );
 
-    const declaredTypes = new Set(round.declarations.map((declaration) => declaration.type));
+    const declaredTypes = new Set(declarations.map((declaration) => declaration.type));
     return next.handle().pipe(
       map((result: unknown) => {
         if (!(result instanceof McpInputRequiredResult)) return result;
@@ -70,11 +67,11 @@ export class McpCapabilityInterceptor implements NestInterceptor {
         );
         if (undeclared.length > 0) {
           this.logger.error(
-            `MCP ${request.method} "${request.target}" emitted undeclared input requests: ` +
+            `MCP ${request.method} "${clip(request.target)}" emitted undeclared input requests: ` +
               undeclared.map(([key, inputRequest]) => `${key} (${inputRequest.type})`).join(', ') +
               '. Declare them with @McpMayRequestInput.',
           );
-          throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
+          throw internalError();
         }
         this.assertSupported(
           request.clientCapabilities,

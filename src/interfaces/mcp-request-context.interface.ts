@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { AuthInfo, ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import type { McpJsonValue } from '../input/json-value';
 import type { McpInputResponses } from '../input/mcp-input-responses';
@@ -43,6 +43,25 @@ export interface McpRequestStateView {
 }
 
 /**
+ * The HTTP request that carried an MCP request, as the host framework sees it: an Express `Request`
+ * or a `FastifyRequest` (cast to the one your app uses). It is the same object
+ * `context.switchToHttp().getRequest()` returns to guards and interceptors, so whatever your
+ * middleware and guards set on it (`user`, `auth`, a request id) is there.
+ *
+ * @publicApi
+ */
+export interface McpHttpRequest {
+  readonly headers: IncomingHttpHeaders;
+  /** The principal set by passport-style guards or middleware. */
+  readonly user?: unknown;
+  /** OAuth token information set by bearer-auth middleware. */
+  readonly auth?: AuthInfo;
+  readonly ip?: string;
+  readonly method?: string;
+  readonly url?: string;
+}
+
+/**
  * Everything an operation may want to know about the MCP request it serves. Injected with
  * `@McpRequestContext()`, or read from `McpExecutionContext.create(ctx).getRequestContext()`.
  *
@@ -67,9 +86,13 @@ export interface McpRequestContext {
   readonly signal: AbortSignal;
   readonly progress: McpProgressReporter;
   readonly logger: McpRequestLogger;
-  /** The HTTP request that carried this MCP request, and the auth info a preceding middleware set on `req.auth`. */
+  /** The HTTP exchange that carried this MCP request. */
   readonly http: {
-    readonly request: IncomingMessage | undefined;
+    /** The framework's request object: what `switchToHttp().getRequest()` returns. */
+    readonly request: McpHttpRequest;
+    /** The underlying Node request. */
+    readonly raw: IncomingMessage;
+    /** OAuth token information a preceding middleware set on `req.auth`. */
     readonly authInfo: AuthInfo | undefined;
   };
   /** This round's input responses (exact numbers, protocol shapes checked). */

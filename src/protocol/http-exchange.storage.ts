@@ -1,12 +1,19 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
 
 /** What the HTTP layer knows about the exchange an MCP request arrived on. */
 export interface HttpExchange {
-  readonly request: IncomingMessage;
+  /** The request as the host framework sees it (Express `Request`, `FastifyRequest`). */
+  readonly request: McpHttpRequest;
+  readonly raw: IncomingMessage;
+  readonly response: ServerResponse;
   /** The request body with exact number tokens (`LosslessNumber`), when it was JSON. */
   readonly losslessBody: unknown;
 }
 
-/** Carries the current {@link HttpExchange} from the endpoint into the SDK's request handlers. */
+/**
+ * Carries the current {@link HttpExchange} across the official SDK, from the endpoint into the
+ * SDK's request handlers; the dispatcher passes it on explicitly from there.
+ */
 export const httpExchangeStorage = new AsyncLocalStorage<HttpExchange>();

@@ -2,13 +2,12 @@ import { Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpInputRequest } from '../input/mcp-input-request';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
-import { CallRound } from './call-round';
 import { toInputRequiredWire } from './input-required-wire';
 
 describe('toInputRequiredWire', () => {
   it('emits resultType input_required with keyed {method, params} requests and no JSON-RPC envelope', () => {
     const result = McpInputRequiredResult.withInputRequest('roots', McpInputRequest.listRoots());
-    const wire = toInputRequiredWire(result, new CallRound({}, []), 'tools/call x');
+    const wire = toInputRequiredWire({ result, encodedState: undefined }, 'tools/call x');
     expect(wire).toEqual({
       resultType: 'input_required',
       inputRequests: { roots: { method: 'roots/list', params: {} } },
@@ -17,12 +16,12 @@ describe('toInputRequiredWire', () => {
   });
 
   it('carries the state the interceptor encoded, and omits inputRequests when there are none', () => {
-    const round = new CallRound({}, []);
-    round.encodedState = 'sealed-token';
     expect(
       toInputRequiredWire(
-        McpInputRequiredResult.builder().frameworkState({ step: 1 }).build(),
-        round,
+        {
+          result: McpInputRequiredResult.builder().frameworkState({ step: 1 }).build(),
+          encodedState: 'sealed-token',
+        },
         'op',
       ),
     ).toEqual({
@@ -37,7 +36,7 @@ describe('toInputRequiredWire', () => {
       const result = McpInputRequiredResult.builder().frameworkState({ secret: 'plan' }).build();
       let thrown: unknown;
       try {
-        toInputRequiredWire(result, new CallRound({}, []), 'op');
+        toInputRequiredWire({ result, encodedState: undefined }, 'op');
       } catch (caught) {
         thrown = caught;
       }

@@ -1,23 +1,15 @@
 import { Logger } from '@nestjs/common';
-import { ProtocolError } from '@modelcontextprotocol/server';
-import { McpErrorCode } from '../errors/mcp-error-codes';
-import type { McpInputRequiredResult } from '../input/mcp-input-required.result';
-import type { CallRound } from './call-round';
+import { internalError } from '../errors/internal-error';
+import type { EmittedInputRequired } from './mcp-operation-call';
 
 const logger = new Logger('McpModule');
 
-/** The wire form of an input-required result, with the state the state interceptor produced. */
-export function toInputRequiredWire(
-  result: McpInputRequiredResult,
-  round: CallRound,
-  operation: string,
-): object {
-  if (result.state !== undefined && round.encodedState === undefined) {
-    // The state interceptor never ran (removed from the pipeline), so the state was never protected.
-    logger.error(
-      `MCP ${operation} returned request state that was not protected; keep McpRequestStateInterceptor on MCP operations`,
-    );
-    throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
+/** The wire form of an input-required result, with the state token the state step produced. */
+export function toInputRequiredWire(emitted: EmittedInputRequired, operation: string): object {
+  const { result, encodedState } = emitted;
+  if (result.state !== undefined && encodedState === undefined) {
+    logger.error(`MCP ${operation} returned request state that was not protected; refused`);
+    throw internalError();
   }
   const wire: Record<string, unknown> = { resultType: 'input_required' };
   if (result.inputRequests.size > 0) {
@@ -25,6 +17,6 @@ export function toInputRequiredWire(
       [...result.inputRequests].map(([key, request]) => [key, request.toJSON()]),
     );
   }
-  if (result.state !== undefined) wire.requestState = round.encodedState;
+  if (encodedState !== undefined) wire.requestState = encodedState;
   return wire;
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LosslessNumber } from 'lossless-json';
 import {
   ProtocolError,
@@ -26,7 +26,8 @@ import type {
   ResourceTemplateListing,
 } from '../discovery/registered-operation.interface';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import type { McpCompleter } from '../interfaces/mcp-operation-options.interface';
+import { internalError } from '../errors/internal-error';
+import { McpHttpResponse } from '../context/mcp-http-response';
 import { clip } from './clip';
 import { mapOperationError } from './operation-error.mapper';
 import {
@@ -36,8 +37,8 @@ import {
 } from './operation-result.normalizer';
 import { createRequestContext } from './request-context.factory';
 import { toInputRequiredWire } from './input-required-wire';
-import { CallRound } from './call-round';
-import { httpExchangeStorage } from './http-exchange.storage';
+import { httpExchangeStorage, type HttpExchange } from './http-exchange.storage';
+import { McpOperationCall } from './mcp-operation-call';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
 
 const MAX_COMPLETION_VALUES = 100;
@@ -45,6 +46,7 @@ const MAX_COMPLETION_VALUES = 100;
 /** Serves each MCP method from the operation registry, through the Nest pipeline. */
 @Injectable()
 export class McpDispatcher {
+  private readonly logger = new Logger('McpModule');
   private readonly inputPolicy: InputRequestPolicy;
 
   constructor(
@@ -86,8 +88,13 @@ export class McpDispatcher {
       throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown tool: ${clip(name)}`, {
         name: clip(name),
       });
-    const args = request.params.arguments ?? {};
-    const outcome = await this.invoke(tool, args, sdk, name, request.params);
+    const outcome = await this.invoke(
+      tool,
+      request.params.arguments ?? {},
+      sdk,
+      name,
+      request.params,
+    );
     return (
       (outcome.wire as CallToolResult | undefined) ??
       normalizeToolResult(outcome.value, tool.listing.outputSchema !== undefined)
@@ -117,7 +124,8 @@ export class McpDispatcher {
   ): Promise<ReadResourceResult> {
     const { uri } = request.params;
     const found = this.registry.findResource(uri);
-    if (!found) throw new ProtocolError(McpErrorCode.InvalidParams, 'Resource not found', { uri });
+    if (!found)
+      throw new ProtocolError(McpErrorCode.InvalidParams, 'Resource not found', { uri: clip(uri) });
     const outcome = await this.invoke(found.resource, found.variables, sdk, uri, request.params);
     return (
       (outcome.wire as ReadResourceResult | undefined) ??
@@ -125,35 +133,46 @@ export class McpDispatcher {
     );
   }
 
+  /** Completion runs under the guards, interceptors and filters of the prompt or template it serves. */
   async complete(request: CompleteRequest, sdk: ServerContext): Promise<CompleteResult> {
     const { ref, argument } = request.params;
-    const completers = this.completersFor(ref);
-    const completer: McpCompleter | undefined = completers?.[argument.name];
-    const values = completer
-      ? await completer(argument.value, {
-          arguments: request.params.context?.arguments ?? {},
-          request: createRequestContext(sdk, 'name' in ref ? ref.name : ref.uri),
-        })
-      : [];
+    const operation = this.completionTarget(ref);
+    const target = ref.type === 'ref/prompt' ? ref.name : ref.uri;
+    let values: unknown = [];
+    if (operation.completionHandler) {
+      const outcome = await this.invoke(
+        operation,
+        request.params.context?.arguments ?? {},
+        sdk,
+        target,
+        request.params,
+        { argument: argument.name, value: argument.value },
+      );
+      values = outcome.value;
+    }
+    if (!Array.isArray(values) || values.some((value) => typeof value !== 'string')) {
+      this.logger.error(
+        `MCP completion for "${clip(target)}" did not produce an array of strings (an interceptor or filter changed it)`,
+      );
+      throw internalError();
+    }
     return {
       completion: {
-        values: values.slice(0, MAX_COMPLETION_VALUES),
+        values: values.slice(0, MAX_COMPLETION_VALUES) as string[],
         total: values.length,
         hasMore: values.length > MAX_COMPLETION_VALUES,
       },
     };
   }
 
-  private completersFor(
-    ref: CompleteRequest['params']['ref'],
-  ): Record<string, McpCompleter> | undefined {
+  private completionTarget(ref: CompleteRequest['params']['ref']): RegisteredOperation {
     if (ref.type === 'ref/prompt') {
       const prompt = this.registry.findPrompt(ref.name);
       if (!prompt)
         throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown prompt: ${clip(ref.name)}`, {
           name: clip(ref.name),
         });
-      return prompt.metadata.options.complete;
+      return prompt;
     }
     const template = this.registry.findTemplate(ref.uri);
     if (!template)
@@ -162,26 +181,44 @@ export class McpDispatcher {
         `Unknown resource template: ${clip(ref.uri)}`,
         { uri: clip(ref.uri) },
       );
-    return template.metadata.options.complete;
+    return template;
   }
 
+  /**
+   * Runs one call through the operation's Nest pipeline. An input-required answer is built only
+   * from what the library's innermost step recorded for this call, whatever outer interceptors made
+   * of the result; an input-required result it did not record (cached, replayed by an interceptor)
+   * is refused.
+   */
   private async invoke(
     operation: RegisteredOperation,
     args: Record<string, unknown>,
     sdk: ServerContext,
     target: string,
     params: object,
+    completion?: McpOperationCall['completion'],
   ): Promise<{ value: unknown; wire: object | undefined }> {
-    const round = new CallRound(
-      this.exactParams(sdk, params),
-      operation.declarations,
-      operation.stateMode,
+    const exchange = httpExchangeStorage.getStore();
+    const handler = completion ? operation.completionHandler : operation.handler;
+    if (!exchange || !handler) {
+      this.logger.error(
+        `MCP ${operation.kind} "${clip(target)}" was called outside an HTTP exchange`,
+      );
+      throw internalError();
+    }
+    const call = new McpOperationCall(
+      completion ? 'completion' : 'operation',
+      args,
+      this.exactParams(exchange, sdk, params),
+      operation.profile,
+      (self) => createRequestContext(sdk, target, exchange, self),
     );
+    call.completion = completion;
     let value: unknown;
     try {
       // Input requests built during the call are checked against this module's policy.
       value = await inputRequestPolicy.run(this.inputPolicy, () =>
-        operation.handler(args, createRequestContext(sdk, target, round)),
+        handler(call, exchange.request, new McpHttpResponse(exchange.response)),
       );
     } catch (error) {
       const failure = mapOperationError(error, operation.kind, target);
@@ -193,14 +230,24 @@ export class McpDispatcher {
       };
       return { value: undefined, wire: toolError };
     }
-    if (!(value instanceof McpInputRequiredResult)) return { value, wire: undefined };
-    return { value, wire: toInputRequiredWire(value, round, `${operation.kind} "${target}"`) };
+    const where = `${operation.kind} "${clip(target)}"`;
+    if (call.emitted) return { value, wire: toInputRequiredWire(call.emitted, where) };
+    if (value instanceof McpInputRequiredResult) {
+      this.logger.error(
+        `MCP ${where} produced an input-required result its own handler did not return in this call (an interceptor cached or replaced it); refused`,
+      );
+      throw internalError();
+    }
+    return { value, wire: undefined };
   }
 
   /** The request's params with exact numbers, as the HTTP layer parsed them. */
-  private exactParams(sdk: ServerContext, params: object): Record<string, unknown> {
-    const body = httpExchangeStorage.getStore()?.losslessBody as
-      { id?: unknown; params?: unknown } | undefined;
+  private exactParams(
+    exchange: HttpExchange,
+    sdk: ServerContext,
+    params: object,
+  ): Record<string, unknown> {
+    const body = exchange.losslessBody as { id?: unknown; params?: unknown } | undefined;
     const exact = body?.params;
     // The SDK reads numeric ids as numbers: `1.0` or `1e0` is request 1, not a different request.
     const bodyId = body?.id instanceof LosslessNumber ? Number(body.id.value) : body?.id;

@@ -2,6 +2,7 @@ import { HttpException, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { McpToolError } from '../errors/mcp-tool.error';
+import { internalError } from '../errors/internal-error';
 import { clip } from './clip';
 import type { McpOperationKind } from '../interfaces/mcp-operation-options.interface';
 
@@ -28,8 +29,9 @@ function validationDetails(exception: HttpException): unknown {
  * Maps what an operation threw onto the wire. The table is documented in `docs/errors.md`:
  * protocol errors pass through; 401/403 become -32001/-32003; 400 (e.g. `ValidationPipe`) becomes
  * -32602 with the validation messages; other 4xx become an `isError` tool result (or -32602 for
- * prompts and resources); `McpToolError` becomes an `isError` result; anything else is a bug,
- * answered with a bare -32603 and logged with its stack.
+ * prompts and resources); `McpToolError` becomes an `isError` result; anything else (including a
+ * 5xx `HttpException`) is a bug, answered with a bare -32603 and logged once at error level with
+ * its message and stack.
  */
 export function mapOperationError(
   error: unknown,
@@ -65,8 +67,11 @@ export function mapOperationError(
           };
     }
   }
-  // Nest's exception handler has already logged an Error with its stack; only a thrown non-Error is news.
-  if (error instanceof Error) logger.debug(`MCP ${kind} "${clip(target)}" failed: ${error.name}`);
-  else logger.error(`MCP ${kind} "${clip(target)}" failed with a thrown ${typeof error}`);
-  return { type: 'error', error: new ProtocolError(McpErrorCode.InternalError, 'Internal error') };
+  // The module runs the exception filters itself, so this is the one place an unexpected failure is logged.
+  if (error instanceof Error) {
+    logger.error(`MCP ${kind} "${clip(target)}" failed: ${error.message}`, error.stack);
+  } else {
+    logger.error(`MCP ${kind} "${clip(target)}" failed with a thrown ${typeof error}`);
+  }
+  return { type: 'error', error: internalError() };
 }

@@ -7,9 +7,8 @@ import type {
   McpRequestLogger,
 } from '../interfaces/mcp-request-context.interface';
 import type { McpJsonValue } from '../input/json-value';
-import { McpInputResponses } from '../input/mcp-input-responses';
-import { attachCallRound, type CallRound } from './call-round';
-import { httpExchangeStorage } from './http-exchange.storage';
+import type { HttpExchange } from './http-exchange.storage';
+import type { McpOperationCall } from './mcp-operation-call';
 
 const LOG_LEVELS: McpLogLevel[] = [
   'debug',
@@ -59,15 +58,16 @@ function requestLogger(sdk: ServerContext, envelope: Envelope): McpRequestLogger
   };
 }
 
-/** Builds the {@link McpRequestContext} an operation receives; `round` carries its input and state. */
+/** Builds the {@link McpRequestContext} an operation receives; `call` carries its input and state. */
 export function createRequestContext(
   sdk: ServerContext,
   target: string,
-  round?: CallRound,
+  exchange: HttpExchange,
+  call: McpOperationCall,
 ): McpRequestContext {
   const envelope = envelopeOf(sdk);
-  const exchange = httpExchangeStorage.getStore();
-  const requestAuth = (exchange?.request as { auth?: AuthInfo } | undefined)?.auth;
+  const requestAuth = (exchange.request.auth ?? (exchange.raw as { auth?: AuthInfo }).auth) as
+    AuthInfo | undefined;
   const meta = { ...((sdk.mcpReq._meta ?? {}) as Record<string, unknown>) };
   for (const key of Object.values(MCP_META_KEYS)) delete meta[key];
   const context: McpRequestContext = {
@@ -81,20 +81,23 @@ export function createRequestContext(
     signal: sdk.mcpReq.signal,
     progress: progressReporter(sdk),
     logger: requestLogger(sdk, envelope),
-    http: { request: exchange?.request, authInfo: sdk.http?.authInfo ?? requestAuth },
+    http: {
+      request: exchange.request,
+      raw: exchange.raw,
+      authInfo: sdk.http?.authInfo ?? requestAuth,
+    },
     get inputResponses() {
-      return round?.responses ?? McpInputResponses.empty();
+      return call.responses;
     },
     requestState: {
       get application() {
-        return round?.applicationState;
+        return call.applicationState;
       },
       framework<T extends McpJsonValue = McpJsonValue>() {
-        return round?.frameworkState as T | undefined;
+        return call.frameworkState as T | undefined;
       },
     },
     sdk,
   };
-  if (round) attachCallRound(context, round);
   return context;
 }

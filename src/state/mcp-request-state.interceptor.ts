@@ -8,8 +8,6 @@ import {
 } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { from, mergeMap, type Observable } from 'rxjs';
-import { isMcpContext } from '../context/is-mcp-context.util';
-import { McpExecutionContext } from '../context/mcp-execution-context';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { parseInputResponse } from '../input/input-response.parser';
 import type { McpInputResponse } from '../input/mcp-input-response';
@@ -19,7 +17,8 @@ import type { McpInputRequestType } from '../input/mcp-input-request-type';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
-import { callRoundOf, type CallRound } from '../protocol/call-round';
+import { operationCallOf, type McpOperationCall } from '../protocol/mcp-operation-call';
+import { internalError } from '../errors/internal-error';
 import { clip } from '../protocol/clip';
 import { McpAuthorizationPartitionResolver } from './authorization-partition.resolver';
 import { McpRequestStateMode } from './mcp-request-state-mode.enum';
@@ -40,10 +39,6 @@ const RESPONSE_KIND: Record<McpInputRequestType, McpInputResponse['kind']> = {
   roots: 'roots',
 };
 
-function internalError(): ProtocolError {
-  return new ProtocolError(McpErrorCode.InternalError, 'Internal error');
-}
-
 /**
  * Protects request state around an operation. Before the handler: checks the input responses'
  * protocol shapes and opens the incoming state of the operation's mode (framework state is
@@ -51,9 +46,9 @@ function internalError(): ProtocolError {
  * framework state, or checks outgoing application state; a state that cannot be produced becomes
  * a bare -32603 and no state is emitted.
  *
- * Attached to every operation by `@McpTool`, `@McpPrompt` and `@McpResource`.
- *
- * @publicApi
+ * The innermost step of every operation's pipeline: it records what the handler emitted on the
+ * call, so outer interceptors cannot change what reaches the wire.
+ * @internal
  */
 @Injectable()
 export class McpRequestStateInterceptor implements NestInterceptor {
@@ -67,10 +62,9 @@ export class McpRequestStateInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (!isMcpContext(context)) return next.handle();
-    const request = McpExecutionContext.create(context).getRequestContext();
-    const round = callRoundOf(request);
-    if (!round) return next.handle();
+    const round = operationCallOf(context.getArgs());
+    if (!round || round.purpose !== 'operation') return next.handle();
+    const request = round.context;
     return from(this.openRound(request, round)).pipe(
       mergeMap((binding) =>
         next
@@ -82,7 +76,7 @@ export class McpRequestStateInterceptor implements NestInterceptor {
 
   private async openRound(
     request: McpRequestContext,
-    round: CallRound,
+    round: McpOperationCall,
   ): Promise<RequestStateBinding | undefined> {
     const rawState = round.params.requestState;
     if (rawState !== undefined && typeof rawState !== 'string')
@@ -90,7 +84,7 @@ export class McpRequestStateInterceptor implements NestInterceptor {
     let binding: RequestStateBinding | undefined;
     let askedKinds: Readonly<Record<string, McpInputResponse['kind']>> | undefined;
 
-    if (round.stateMode === McpRequestStateMode.FRAMEWORK_PROTECTED) {
+    if (round.profile.stateMode === McpRequestStateMode.FRAMEWORK_PROTECTED) {
       binding = await this.bindingFor(request, round);
       if (rawState !== undefined) {
         try {
@@ -106,7 +100,7 @@ export class McpRequestStateInterceptor implements NestInterceptor {
         }
       }
     } else if (
-      round.stateMode === McpRequestStateMode.APPLICATION_PROTECTED &&
+      round.profile.stateMode === McpRequestStateMode.APPLICATION_PROTECTED &&
       rawState !== undefined
     ) {
       if (rawState === '') throw this.rejectState(request, 'malformed');
@@ -135,8 +129,8 @@ export class McpRequestStateInterceptor implements NestInterceptor {
       if (!parsed) {
         throw new ProtocolError(
           McpErrorCode.InvalidParams,
-          `Invalid params: input response "${key}" is not a valid result`,
-          { key },
+          `Invalid params: input response "${clip(key)}" is not a valid result`,
+          { key: clip(key) },
         );
       }
       responses[key] = parsed;
@@ -146,14 +140,18 @@ export class McpRequestStateInterceptor implements NestInterceptor {
 
   private async closeRound(
     request: McpRequestContext,
-    round: CallRound,
+    round: McpOperationCall,
     binding: RequestStateBinding | undefined,
     result: unknown,
   ): Promise<unknown> {
-    if (!(result instanceof McpInputRequiredResult) || result.state === undefined) return result;
-    if (result.state.mode !== round.stateMode) {
+    if (!(result instanceof McpInputRequiredResult)) return result;
+    if (result.state === undefined) {
+      round.emitted = { result, encodedState: undefined };
+      return result;
+    }
+    if (result.state.mode !== round.profile.stateMode) {
       this.logger.error(
-        `MCP ${request.method} "${clip(request.target)}" returned ${result.state.mode} state but declares requestState "${round.stateMode}"`,
+        `MCP ${request.method} "${clip(request.target)}" returned ${result.state.mode} state but declares requestState "${round.profile.stateMode}"`,
       );
       throw internalError();
     }
@@ -164,7 +162,7 @@ export class McpRequestStateInterceptor implements NestInterceptor {
         );
         throw internalError();
       }
-      round.encodedState = result.state.value;
+      round.emitted = { result, encodedState: result.state.value };
       return result;
     }
     const askedKinds = Object.fromEntries(
@@ -174,13 +172,14 @@ export class McpRequestStateInterceptor implements NestInterceptor {
       ]),
     );
     try {
-      round.encodedState = await this.sealer.seal(
+      const encodedState = await this.sealer.seal(
         result.state.value,
         askedKinds,
         binding ?? (await this.bindingFor(request, round)),
         request.requestId,
         round.openedHeader,
       );
+      round.emitted = { result, encodedState };
     } catch (error) {
       const reason =
         error instanceof RequestStateProtectionError ? error.reason : 'protector_failure';
@@ -194,7 +193,7 @@ export class McpRequestStateInterceptor implements NestInterceptor {
 
   private async bindingFor(
     request: McpRequestContext,
-    round: CallRound,
+    round: McpOperationCall,
   ): Promise<RequestStateBinding> {
     return {
       endpoint: this.options.endpoint,

@@ -4,6 +4,7 @@ import {
   Logger,
   type BeforeApplicationShutdown,
   type OnApplicationShutdown,
+  type OnModuleInit,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -17,7 +18,12 @@ import { McpServerFactory } from '../protocol/mcp-server.factory';
 import { HostOriginPolicy } from './host-origin-policy';
 import { writeJsonRpcHttpError } from './json-rpc-http-error';
 import { parseJsonBody } from './lossless-json-body';
-import { mountOnHttpAdapter } from './http-adapter-mount';
+import {
+  endpointMounting,
+  type EndpointMounting,
+  type MountableEndpoint,
+} from './http-adapter-mount';
+import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
 import { readRequestBody } from './request-body.reader';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import {
@@ -34,11 +40,14 @@ type NodeHandler = (
 
 /**
  * The MCP HTTP endpoint: DNS-rebinding protection, bounded lossless body parsing, then the SDK's
- * `createMcpHandler`. It mounts itself on the Express or Fastify instance as soon as Nest has an
- * HTTP adapter, ahead of Nest's own body parsers.
+ * `createMcpHandler`. It mounts itself on the Express or Fastify instance in two steps: the raw
+ * body is taken ahead of Nest's body parsers, and the request is served after the app's own
+ * middleware, like any route.
  */
 @Injectable()
-export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplicationShutdown {
+export class McpHttpEndpoint
+  implements MountableEndpoint, OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly logger = new Logger('McpModule');
   private readonly policy: HostOriginPolicy;
   /** The SDK handler; its `notify` publishes list-changed events to open subscriptions. */
@@ -52,6 +61,9 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
   private readonly listenSdkHandler: McpHttpHandler;
   private readonly listenNodeHandler: NodeHandler;
   private readonly paramHeaders = new Map<string, readonly ParamHeaderDeclaration[]>();
+  /** Bodies read by the early step, until the request is served. */
+  private readonly bodies = new WeakMap<IncomingMessage, string>();
+  private mounting: EndpointMounting | undefined;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
@@ -73,60 +85,82 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     this.nodeHandler = toNodeHandler(this.sdkHandler) as NodeHandler;
     this.listenNodeHandler = toNodeHandler(this.listenSdkHandler) as NodeHandler;
     adapterHost.init$.subscribe(() => {
-      if (adapterHost.httpAdapter)
-        mountOnHttpAdapter(adapterHost.httpAdapter, options.endpoint, (req, res) =>
-          this.handle(req, res),
-        );
+      if (!adapterHost.httpAdapter) return;
+      this.mounting = endpointMounting(adapterHost.httpAdapter, options.endpoint, this);
+      this.mounting.early();
     });
   }
 
-  /** Serves one HTTP request addressed to the endpoint. Never throws. */
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Nest calls this after registering the app's middleware and routes, before its 404 handler. */
+  onModuleInit(): void {
+    this.mounting?.late();
+  }
+
+  async admit(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     try {
-      await this.serve(req, res);
+      return await this.admitOrAnswer(req, res);
     } catch (error) {
-      this.logger.error(
-        'MCP endpoint failure',
-        error instanceof Error ? error.stack : String(error),
-      );
-      writeJsonRpcHttpError(res, 500, McpErrorCode.InternalError, 'Internal error');
+      this.fail(res, error);
+      return false;
     }
   }
 
-  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async handle(request: McpHttpRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      await this.serve(request, req, res);
+    } catch (error) {
+      this.fail(res, error);
+    }
+  }
+
+  private fail(res: ServerResponse, error: unknown): void {
+    this.logger.error('MCP endpoint failure', error instanceof Error ? error.stack : String(error));
+    if (!res.headersSent)
+      writeJsonRpcHttpError(res, 500, McpErrorCode.InternalError, 'Internal error');
+  }
+
+  /** Host/origin policy, then the bounded raw body of a POST; answers and resolves false on refusal. */
+  private async admitOrAnswer(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     if (this.options.dnsRebindingProtection) {
       const refusal = this.policy.refusal(req);
       if (refusal) {
         req.resume();
-        return writeJsonRpcHttpError(
-          res,
-          403,
-          McpErrorCode.InvalidRequest,
-          `Forbidden: ${refusal}`,
-        );
+        writeJsonRpcHttpError(res, 403, McpErrorCode.InvalidRequest, `Forbidden: ${refusal}`);
+        return false;
       }
     }
-    if (req.method !== 'POST') {
-      return httpExchangeStorage.run({ request: req, losslessBody: undefined }, () =>
-        this.nodeHandler(req, res),
-      );
-    }
+    if (req.method !== 'POST') return true;
     const body = await readRequestBody(req, this.options.body.maxBytes);
     if (!body.ok) {
-      if (body.reason === 'aborted') return void res.destroy();
+      if (body.reason === 'aborted') {
+        res.destroy();
+        return false;
+      }
       res.setHeader('Connection', 'close');
-      return writeJsonRpcHttpError(
-        res,
-        413,
-        McpErrorCode.InvalidRequest,
-        'Request body too large',
-        null,
-        {
-          maxBytes: this.options.body.maxBytes,
-        },
+      writeJsonRpcHttpError(res, 413, McpErrorCode.InvalidRequest, 'Request body too large', null, {
+        maxBytes: this.options.body.maxBytes,
+      });
+      return false;
+    }
+    this.bodies.set(req, body.text);
+    return true;
+  }
+
+  private async serve(
+    request: McpHttpRequest,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    if (!this.bodies.has(req) && !(await this.admitOrAnswer(req, res))) return;
+    const text = this.bodies.get(req);
+    this.bodies.delete(req);
+    if (req.method !== 'POST' || text === undefined) {
+      return httpExchangeStorage.run(
+        { request, raw: req, response: res, losslessBody: undefined },
+        () => this.nodeHandler(req, res),
       );
     }
-    const parsed = parseJsonBody(body.text, this.options.body);
+    const parsed = parseJsonBody(text, this.options.body);
     if (!parsed.ok) {
       if (parsed.reason === 'number_out_of_bounds') {
         return writeJsonRpcHttpError(
@@ -153,8 +187,11 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown, OnApplication
     }
     const listen = (parsed.plain as { method?: unknown } | null)?.method === 'subscriptions/listen';
     const nodeHandler = listen ? this.listenNodeHandler : this.nodeHandler;
-    await httpExchangeStorage.run({ request: req, losslessBody: parsed.lossless }, () =>
-      nodeHandler(req, res, parsed.plain),
+    // Guards that read the body see the JSON-RPC message, as after Nest's own JSON parser.
+    (request as { body?: unknown }).body = parsed.plain;
+    await httpExchangeStorage.run(
+      { request, raw: req, response: res, losslessBody: parsed.lossless },
+      () => nodeHandler(req, res, parsed.plain),
     );
   }
 

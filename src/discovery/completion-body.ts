@@ -1,0 +1,33 @@
+import { Logger } from '@nestjs/common';
+import { internalError } from '../errors/internal-error';
+import type { McpCompleter } from '../interfaces/mcp-operation-options.interface';
+import { clip } from '../protocol/clip';
+import type { McpOperationCall } from '../protocol/mcp-operation-call';
+
+const logger = new Logger('McpModule');
+
+/**
+ * What a `completion/complete` call runs inside the operation's pipeline: the completer of the
+ * requested argument (looked up as an own property only), or no suggestions.
+ */
+export function completionBody(
+  where: string,
+  completers: Readonly<Record<string, McpCompleter>>,
+): (call: McpOperationCall) => Promise<string[]> {
+  return async (call) => {
+    const { argument, value } = call.completion ?? { argument: '', value: '' };
+    const completer = Object.hasOwn(completers, argument) ? completers[argument] : undefined;
+    if (typeof completer !== 'function') return [];
+    const values: unknown = await completer(value, {
+      arguments: call.args as Record<string, string>,
+      request: call.context,
+    });
+    if (!Array.isArray(values) || values.some((entry) => typeof entry !== 'string')) {
+      logger.error(
+        `${where}: the completer of "${clip(argument)}" must return an array of strings`,
+      );
+      throw internalError();
+    }
+    return values as string[];
+  };
+}

@@ -1,0 +1,157 @@
+import { Logger, HttpException, type NestInterceptor } from '@nestjs/common';
+import { INTERCEPTORS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import type { ExternalContextCreator } from '@nestjs/core/helpers/external-context-creator';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { isObservable, lastValueFrom } from 'rxjs';
+import { McpHttpResponse } from '../context/mcp-http-response';
+import { McpParamsFactory } from '../context/mcp-params.factory';
+import {
+  ExecutionContextHost,
+  handlerExceptionFilters,
+  type HandlerExceptionFilters,
+} from '../context/nest-internals';
+import { McpToolError } from '../errors/mcp-tool.error';
+import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
+import { MCP_CONTEXT_TYPE } from '../mcp.constants';
+import type { McpOperationCall } from '../protocol/mcp-operation-call';
+
+/** Runs one MCP call through the Nest pipeline of an operation. */
+export type OperationHandler = (
+  call: McpOperationCall,
+  request: McpHttpRequest,
+  response: McpHttpResponse,
+) => Promise<unknown>;
+
+type Callback = (...args: unknown[]) => unknown;
+
+const logger = new Logger('McpModule');
+
+/** Errors a filter throws on purpose to answer differently; anything else is a failing filter. */
+function isDeliberate(error: unknown): boolean {
+  return (
+    error instanceof ProtocolError ||
+    error instanceof HttpException ||
+    error instanceof McpToolError
+  );
+}
+
+/**
+ * A stand-in for `method` that carries a copy of its metadata (guards, interceptors, filters,
+ * `SetMetadata` values), with the library's interceptors appended as the innermost ones. Nest reads
+ * enhancers from the callback it is given, so the user's method object is never changed.
+ */
+function pipelineCallback(
+  method: Callback,
+  body: Callback,
+  libraryInterceptors: readonly NestInterceptor[],
+): Callback {
+  const callback = function (this: unknown, ...args: unknown[]) {
+    return body.apply(this, args);
+  };
+  Object.defineProperty(callback, 'name', { value: method.name });
+  for (const key of Reflect.getMetadataKeys(method)) {
+    Reflect.defineMetadata(key, Reflect.getMetadata(key, method), callback);
+  }
+  const own = (Reflect.getMetadata(INTERCEPTORS_METADATA, method) ?? []) as unknown[];
+  Reflect.defineMetadata(INTERCEPTORS_METADATA, [...own, ...libraryInterceptors], callback);
+  return callback;
+}
+
+/**
+ * Builds the handlers through which MCP calls run the full Nest pipeline with context type
+ * `'mcp'`: global, class and method guards, interceptors, pipes and exception filters. Handlers
+ * are called `(httpRequest, httpResponse, next, call)`, so `switchToHttp()` tells the truth.
+ */
+export class OperationPipelineFactory {
+  private readonly paramsFactory = new McpParamsFactory();
+
+  constructor(
+    private readonly contextCreator: ExternalContextCreator,
+    private readonly libraryInterceptors: readonly NestInterceptor[],
+  ) {}
+
+  /** The handler of an operation method. */
+  forMethod(instance: object, methodName: string): OperationHandler {
+    const method = (instance as Record<string, Callback>)[methodName];
+    return this.build(instance, methodName, method, method);
+  }
+
+  /**
+   * A handler that runs `body(call)` instead of the method, under the method's guards,
+   * interceptors and filters (used for `completion/complete`). It takes no parameters, so no pipe
+   * sees the operation's DTO.
+   */
+  forMethodWith(
+    instance: object,
+    methodName: string,
+    body: (call: McpOperationCall) => unknown,
+  ): OperationHandler {
+    const method = (instance as Record<string, Callback>)[methodName];
+    return this.build(instance, `${methodName}#completion`, method, (...args: unknown[]) =>
+      body(args[3] as McpOperationCall),
+    );
+  }
+
+  private build(
+    instance: object,
+    methodKey: string,
+    method: Callback,
+    body: Callback,
+  ): OperationHandler {
+    const callback = pipelineCallback(method, body, this.libraryInterceptors);
+    const target = this.contextCreator.create(
+      instance,
+      callback,
+      methodKey,
+      ROUTE_ARGS_METADATA,
+      this.paramsFactory,
+      undefined,
+      undefined,
+      // Filters run below, where the original exception stays at hand.
+      { guards: true, interceptors: true, filters: false },
+      MCP_CONTEXT_TYPE,
+    ) as (...args: unknown[]) => Promise<unknown>;
+    const filters = handlerExceptionFilters(this.contextCreator, instance, callback);
+    return async (call, request, response) => {
+      const args = [request, response, undefined, call];
+      try {
+        return await target(...args);
+      } catch (error) {
+        return this.filter(error, args, instance, callback, filters, response);
+      }
+    };
+  }
+
+  /**
+   * Lets the application's exception filters see the error. A filter written for HTTP (it
+   * replies through the response, or returns nothing) leaves the documented MCP mapping of the
+   * original error in place; an MCP-aware filter takes over by returning a result or throwing a
+   * `ProtocolError`, `HttpException` or `McpToolError`.
+   */
+  private async filter(
+    error: unknown,
+    args: unknown[],
+    instance: object,
+    callback: Callback,
+    filters: HandlerExceptionFilters,
+    response: McpHttpResponse,
+  ): Promise<unknown> {
+    const host = new ExecutionContextHost(args, instance.constructor as never, callback);
+    host.setType(MCP_CONTEXT_TYPE);
+    let outcome: unknown;
+    try {
+      outcome = filters.invokeCustomFilters(error, host);
+      if (outcome === null) throw error;
+      outcome = isObservable(outcome) ? await lastValueFrom(outcome) : await outcome;
+    } catch (thrown) {
+      if (thrown === error || isDeliberate(thrown)) throw thrown;
+      logger.warn(
+        `An exception filter failed while handling an MCP call (${thrown instanceof Error ? thrown.name : typeof thrown}); the original error is answered`,
+      );
+      throw error;
+    }
+    if (outcome === undefined || outcome === null || outcome === response || response.written)
+      throw error;
+    return outcome;
+  }
+}
