@@ -15,7 +15,7 @@ export interface HandlerExceptionFilters {
 
 interface ExternalContextCreatorInternals {
   filtersContextCreator?: {
-    create(instance: object, callback: Function, moduleKey: string): HandlerExceptionFilters;
+    create(instance: object, callback: (...args: never[]) => unknown, moduleKey: string): HandlerExceptionFilters;
   };
 }
 
@@ -27,7 +27,7 @@ interface ExternalContextCreatorInternals {
 export function handlerExceptionFilters(
   contextCreator: ExternalContextCreator,
   instance: object,
-  callback: Function,
+  callback: (...args: never[]) => unknown,
 ): HandlerExceptionFilters {
   const filters = (contextCreator as unknown as ExternalContextCreatorInternals)
     .filtersContextCreator;
