@@ -26,6 +26,7 @@ export interface ResolvedMcpOptions {
   keyring: KeyringConfig | undefined;
   protector: RequestStateProtector | undefined;
   partitionResolver: McpAuthorizationPartitionResolver | undefined;
+  userIdField: string | undefined;
   elicitation: { secretPolicy: SecretFieldPolicy; development: boolean };
 }
 
@@ -127,6 +128,12 @@ export function resolveMcpOptions(
         `must implement ${methods.map((method) => `${method}()`).join(' and ')}`,
       );
   }
+  if (
+    options.userIdField !== undefined &&
+    (typeof options.userIdField !== 'string' || options.userIdField === '')
+  ) {
+    throw new InvalidModuleOptionsError('userIdField', 'must be a non-empty string');
+  }
   const keyring = options.keyring as Partial<KeyringConfig> | null | undefined;
   if (
     keyring !== undefined &&
@@ -164,6 +171,7 @@ export function resolveMcpOptions(
     keyring: options.keyring,
     protector: options.protector,
     partitionResolver: options.partitionResolver,
+    userIdField: options.userIdField,
     elicitation: {
       secretPolicy: options.elicitation?.secretPolicy ?? new ConceptSecretFieldPolicy(),
       development: options.elicitation?.development ?? process.env.NODE_ENV === 'development',

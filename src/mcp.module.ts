@@ -12,21 +12,17 @@ import { McpNotifier } from './notifications/mcp-notifier.service';
 import { PACKAGE_VERSION } from './package-version';
 import { McpDispatcher } from './protocol/mcp-dispatcher.service';
 import { McpServerFactory } from './protocol/mcp-server.factory';
-import { AesGcmRequestStateProtector } from './state/aes-gcm-request-state.protector';
-import {
-  DefaultAuthorizationPartitionResolver,
-  McpAuthorizationPartitionResolver,
-} from './state/authorization-partition.resolver';
 import { McpRequestStateInterceptor } from './state/mcp-request-state.interceptor';
+import { PartitionResolverDelegate } from './state/partition-resolver.delegate';
 import { RequestStateSealer } from './state/request-state.sealer';
-import { RequestStateProtector } from './state/request-state-protector.interface';
+import { StateProtectorDelegate } from './state/state-protector.delegate';
 import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
 
 /**
  * Serves the application's `@McpTool`, `@McpPrompt` and `@McpResource` methods as an MCP
  * 2026-07-28 server at `options.endpoint` (default `/mcp`), on Express or Fastify, with declared
- * input requests, sealed request state and a rotating keyring. Global by default (its interceptors
- * are instantiated in the modules that declare operations); pass `isGlobal: false` to scope it.
+ * input requests, sealed request state and a rotating keyring. Global by default, so any module
+ * can inject `KeyringManager` and `McpNotifier`; pass `isGlobal: false` to scope it.
  *
  * @example
  * ```ts
@@ -47,19 +43,14 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
       inject: [MCP_MODULE_OPTIONS],
     },
     KeyringManager,
+    StateProtectorDelegate,
+    PartitionResolverDelegate,
     {
-      provide: RequestStateProtector,
-      useFactory: (options: ResolvedMcpOptions, keyring: KeyringManager) =>
-        options.protector ?? new AesGcmRequestStateProtector(keyring),
-      inject: [MCP_RESOLVED_OPTIONS, KeyringManager],
+      provide: RequestStateSealer,
+      useFactory: (options: ResolvedMcpOptions, protector: StateProtectorDelegate) =>
+        new RequestStateSealer(options, protector),
+      inject: [MCP_RESOLVED_OPTIONS, StateProtectorDelegate],
     },
-    {
-      provide: McpAuthorizationPartitionResolver,
-      useFactory: (options: ResolvedMcpOptions) =>
-        options.partitionResolver ?? new DefaultAuthorizationPartitionResolver(),
-      inject: [MCP_RESOLVED_OPTIONS],
-    },
-    RequestStateSealer,
     McpCapabilityInterceptor,
     McpRequestStateInterceptor,
     McpOperationRegistry,
@@ -69,16 +60,6 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
     McpHttpEndpoint,
     McpNotifier,
   ],
-  exports: [
-    MCP_RESOLVED_OPTIONS,
-    KeyringManager,
-    RequestStateProtector,
-    McpAuthorizationPartitionResolver,
-    RequestStateSealer,
-    McpCapabilityInterceptor,
-    McpRequestStateInterceptor,
-    McpOperationRegistry,
-    McpNotifier,
-  ],
+  exports: [KeyringManager, McpOperationRegistry, McpNotifier],
 })
 export class McpModule extends McpConfigurableModuleClass {}

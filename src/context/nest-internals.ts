@@ -15,7 +15,11 @@ export interface HandlerExceptionFilters {
 
 interface ExternalContextCreatorInternals {
   filtersContextCreator?: {
-    create(instance: object, callback: (...args: never[]) => unknown, moduleKey: string): HandlerExceptionFilters;
+    create(
+      instance: object,
+      callback: (...args: never[]) => unknown,
+      moduleKey: string,
+    ): HandlerExceptionFilters;
   };
 }
 

@@ -68,10 +68,23 @@ export interface McpModuleOptions {
    * (at least 32 bytes; bytes or base64). Without it an ephemeral key is generated, with a warning.
    */
   keyring?: KeyringConfig;
-  /** A custom request-state protector (e.g. backed by a KMS). Default: AES-256-GCM over the keyring. */
+  /**
+   * A custom request-state protector (e.g. backed by a KMS). You may instead provide
+   * `RequestStateProtector` in any of your modules (`useClass`, `useExisting`, `useFactory`); giving
+   * both, or two different ones, fails startup. Default: AES-256-GCM over the keyring.
+   */
   protector?: RequestStateProtector;
-  /** Names the caller's authorization partition for state binding. Default: OAuth client id, else `anonymous`. */
+  /**
+   * Names the caller's authorization partition for state binding; may also be provided as
+   * `McpAuthorizationPartitionResolver` in any of your modules. Default: the user on `req.user`
+   * (passport-style) and the OAuth client and subject on `req.auth`, else `anonymous`.
+   */
   partitionResolver?: McpAuthorizationPartitionResolver;
+  /**
+   * The `req.user` field that identifies a user for the default partition resolver. Default: the
+   * first of `id`, `sub`, `userId`, `username`, `email` the user object has.
+   */
+  userIdField?: string;
   /** Safety policy of elicitations. */
   elicitation?: {
     /** Decides which form fields ask for secrets. Default: the reviewed concept policy (passwords, keys and tokens, payment cards, verification codes). */

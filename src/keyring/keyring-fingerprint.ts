@@ -14,10 +14,11 @@ export interface KeyringFingerprint {
 
 /** A secret-free view of a keyring. @publicApi */
 export interface KeyringSnapshot {
-  readonly activeKeyId: string;
+  /** Unset only while a keyring configured without keys is unused (a custom protector seals). */
+  readonly activeKeyId: string | undefined;
   /** Every key, active first, then verification-only keys by id. */
   readonly keys: ReadonlyArray<{ readonly id: string; readonly role: 'active' | 'verification' }>;
-  /** Whether the active key is an ephemeral one generated at startup. */
+  /** Whether the active key is an ephemeral one generated at startup (false once another key is active). */
   readonly ephemeral: boolean;
   readonly fingerprint: KeyringFingerprint;
 }

@@ -46,16 +46,32 @@ describe('KeyringManager', () => {
       ]);
     });
 
-    it('generates an ephemeral active key when no keyring is configured', () => {
+    it('holds no key until the module asks for one: a custom protector never gets an ephemeral key', () => {
       const snapshot = new KeyringManager({ keyring: undefined }).snapshot();
+      expect(snapshot).toMatchObject({ activeKeyId: undefined, keys: [], ephemeral: false });
+    });
+
+    it('generates an ephemeral active key when the default protector needs one', () => {
+      const keyring = new KeyringManager({ keyring: undefined });
+      keyring.ensureActiveKey();
+      const snapshot = keyring.snapshot();
       expect(snapshot.ephemeral).toBe(true);
       expect(snapshot.activeKeyId).toMatch(/^ephemeral-[0-9a-f]{12}$/);
       expect(snapshot.keys).toEqual([{ id: snapshot.activeKeyId, role: 'active' }]);
     });
 
+    it('stops calling itself ephemeral once a configured key is active', () => {
+      const keyring = new KeyringManager({ keyring: undefined });
+      keyring.ensureActiveKey();
+      keyring.rotateActiveKey('k1', new Uint8Array(32).fill(7));
+      expect(keyring.snapshot()).toMatchObject({ activeKeyId: 'k1', ephemeral: false });
+    });
+
     it('gives two ephemeral keyrings different keys', () => {
       const a = new KeyringManager({ keyring: undefined });
       const b = new KeyringManager({ keyring: undefined });
+      a.ensureActiveKey();
+      b.ensureActiveKey();
       expect(a.fingerprint().value).not.toBe(b.fingerprint().value);
     });
 

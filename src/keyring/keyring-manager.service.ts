@@ -34,22 +34,12 @@ export class KeyringManager {
   private readonly logger = new Logger('McpKeyring');
   private readonly keys = new Map<string, ProtectionKey>();
   private readonly reservations = new Map<string, number>();
-  private activeId: string;
-  private readonly ephemeral: boolean;
+  private activeId: string | undefined;
+  private readonly ephemeralIds = new Set<string>();
 
   constructor(@Inject(MCP_RESOLVED_OPTIONS) options: Pick<ResolvedMcpOptions, 'keyring'>) {
     const config: KeyringConfig | undefined = options.keyring;
-    if (!config) {
-      const id = `ephemeral-${randomBytes(6).toString('hex')}`;
-      this.keys.set(id, new ProtectionKey(id, randomBytes(32)));
-      this.activeId = id;
-      this.ephemeral = true;
-      this.logger.warn(
-        '*** No request-state keyring configured: using an EPHEMERAL key. Sealed state will not survive a restart ' +
-          'and cannot continue on another instance. Configure the "keyring" option in production. ***',
-      );
-      return;
-    }
+    if (!config) return;
     try {
       for (const [id, material] of Object.entries(config.keys))
         this.keys.set(id, new ProtectionKey(id, toBytes(id, material)));
@@ -61,7 +51,23 @@ export class KeyringManager {
         : error;
     }
     this.activeId = config.active;
-    this.ephemeral = false;
+  }
+
+  /**
+   * Gives a keyring configured without keys an ephemeral active key, with a prominent warning.
+   * Called once the module knows its own protector seals state (never with a custom protector).
+   * @internal
+   */
+  ensureActiveKey(): void {
+    if (this.activeId !== undefined) return;
+    const id = `ephemeral-${randomBytes(6).toString('hex')}`;
+    this.keys.set(id, new ProtectionKey(id, randomBytes(32)));
+    this.ephemeralIds.add(id);
+    this.activeId = id;
+    this.logger.warn(
+      '*** No request-state keyring configured: using an EPHEMERAL key. Sealed state will not survive a restart ' +
+        'and cannot continue on another instance. Configure the "keyring" option in production. ***',
+    );
   }
 
   /** Adds a key that can open state but does not seal yet. Idempotent for identical bytes. */
@@ -103,10 +109,10 @@ export class KeyringManager {
     return {
       activeKeyId: this.activeId,
       keys: [
-        { id: this.activeId, role: 'active' as const },
+        ...(this.activeId === undefined ? [] : [{ id: this.activeId, role: 'active' as const }]),
         ...others.map((id) => ({ id, role: 'verification' as const })),
       ],
-      ephemeral: this.ephemeral,
+      ephemeral: this.activeId !== undefined && this.ephemeralIds.has(this.activeId),
       fingerprint: this.fingerprint(),
     };
   }
@@ -123,7 +129,8 @@ export class KeyringManager {
 
   /** The key that seals, held until `release` is called so that it cannot be removed meanwhile. @internal */
   reserveActiveKey(): { key: ProtectionKey; release: () => void } {
-    const key = this.keys.get(this.activeId) as ProtectionKey;
+    const key = this.activeId === undefined ? undefined : this.keys.get(this.activeId);
+    if (!key) throw new KeyringError('The keyring has no active key');
     this.reservations.set(key.id, (this.reservations.get(key.id) ?? 0) + 1);
     let released = false;
     return {

@@ -20,7 +20,7 @@ import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { operationCallOf, type McpOperationCall } from '../protocol/mcp-operation-call';
 import { internalError } from '../errors/internal-error';
 import { clip } from '../protocol/clip';
-import { McpAuthorizationPartitionResolver } from './authorization-partition.resolver';
+import { PartitionResolverDelegate } from './partition-resolver.delegate';
 import { McpRequestStateMode } from './mcp-request-state-mode.enum';
 import { stableParamsDigest, type RequestStateBinding } from './request-state-binding';
 import { RequestStateProtectionError } from './request-state-protection.error';
@@ -57,8 +57,7 @@ export class McpRequestStateInterceptor implements NestInterceptor {
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly sealer: RequestStateSealer,
-    @Inject(McpAuthorizationPartitionResolver)
-    private readonly partitions: McpAuthorizationPartitionResolver,
+    private readonly partitions: PartitionResolverDelegate,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {

@@ -8,7 +8,7 @@ import { fromBase64Url, toBase64Url } from './base64url';
 import { canonicalJson } from './canonical-json';
 import type { RequestStateBinding } from './request-state-binding';
 import { RequestStateProtectionError } from './request-state-protection.error';
-import { RequestStateProtector } from './request-state-protector.interface';
+import type { RequestStateProtector } from './request-state-protector.interface';
 
 const FORMAT_VERSION = 1;
 const MAX_HEADER_BYTES = 512;
@@ -83,7 +83,7 @@ export class RequestStateSealer {
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
-    @Inject(RequestStateProtector) private readonly protector: RequestStateProtector,
+    private readonly protector: RequestStateProtector,
   ) {}
 
   /**
