@@ -27,6 +27,7 @@ export interface ResolvedMcpOptions {
   protector: RequestStateProtector | undefined;
   partitionResolver: McpAuthorizationPartitionResolver | undefined;
   elicitation: { secretPolicy: SecretFieldPolicy; development: boolean };
+  validateArguments: boolean;
 }
 
 const CACHEABLE: McpCacheableMethod[] = [
@@ -127,6 +128,9 @@ export function resolveMcpOptions(
         `must implement ${methods.map((method) => `${method}()`).join(' and ')}`,
       );
   }
+  if (options.validateArguments !== undefined && typeof options.validateArguments !== 'boolean') {
+    throw new InvalidModuleOptionsError('validateArguments', 'must be a boolean');
+  }
   const keyring = options.keyring as Partial<KeyringConfig> | null | undefined;
   if (
     keyring !== undefined &&
@@ -168,6 +172,7 @@ export function resolveMcpOptions(
       secretPolicy: options.elicitation?.secretPolicy ?? new ConceptSecretFieldPolicy(),
       development: options.elicitation?.development ?? process.env.NODE_ENV === 'development',
     },
+    validateArguments: options.validateArguments ?? true,
   };
 }
 

@@ -72,6 +72,13 @@ export interface McpModuleOptions {
   protector?: RequestStateProtector;
   /** Names the caller's authorization partition for state binding. Default: OAuth client id, else `anonymous`. */
   partitionResolver?: McpAuthorizationPartitionResolver;
+  /**
+   * Validates tool and prompt arguments against what each operation advertises (its raw
+   * `inputSchema` as JSON Schema, else its class-validator DTO) before the handler runs; invalid
+   * arguments are refused with -32602 and `data.errors`. Turn it off for apps that validate
+   * arguments themselves. Default `true`.
+   */
+  validateArguments?: boolean;
   /** Safety policy of elicitations. */
   elicitation?: {
     /** Decides which form fields ask for secrets. Default: the reviewed concept policy (passwords, keys and tokens, payment cards, verification codes). */
