@@ -70,6 +70,10 @@ describe('resolveMcpOptions', () => {
       expect(resolved.elicitation.secretPolicy).toBeInstanceOf(ConceptSecretFieldPolicy);
     });
 
+    it('validates arguments', () => {
+      expect(resolved.validateArguments).toBe(true);
+    });
+
     it('works without any options argument', () => {
       expect(resolveMcpOptions().endpoint).toBe('/mcp');
     });
@@ -92,6 +96,7 @@ describe('resolveMcpOptions', () => {
         disableDnsRebindingProtection: true,
         allowedHosts: ['api.example.com'],
         elicitation: { development: true },
+        validateArguments: false,
       });
       expect(resolved.body).toEqual({
         maxBytes: 1000,
@@ -111,6 +116,7 @@ describe('resolveMcpOptions', () => {
       expect(resolved.dnsRebindingProtection).toBe(false);
       expect(resolved.allowedHosts).toEqual(['api.example.com']);
       expect(resolved.elicitation.development).toBe(true);
+      expect(resolved.validateArguments).toBe(false);
     });
 
     it('accepts a protector, a keyring and a secret policy of the right shape', () => {
@@ -186,6 +192,8 @@ describe('resolveMcpOptions', () => {
       ['allowedHosts', { allowedHosts: 'api.example.com' }],
       ['allowedHosts', { allowedHosts: [''] }],
       ['allowedOrigins', { allowedOrigins: ['https://a.example', 5] }],
+      ['validateArguments', { validateArguments: 'no' }],
+      ['validateArguments', { validateArguments: null }],
     ])('%s: %p', (option, options) => {
       const error = refusal(options);
       expect(error.option).toBe(option);

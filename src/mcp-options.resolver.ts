@@ -28,6 +28,7 @@ export interface ResolvedMcpOptions {
   partitionResolver: McpAuthorizationPartitionResolver | undefined;
   userIdField: string | undefined;
   elicitation: { secretPolicy: SecretFieldPolicy; development: boolean };
+  validateArguments: boolean;
 }
 
 const CACHEABLE: McpCacheableMethod[] = [
@@ -134,6 +135,9 @@ export function resolveMcpOptions(
   ) {
     throw new InvalidModuleOptionsError('userIdField', 'must be a non-empty string');
   }
+  if (options.validateArguments !== undefined && typeof options.validateArguments !== 'boolean') {
+    throw new InvalidModuleOptionsError('validateArguments', 'must be a boolean');
+  }
   const keyring = options.keyring as Partial<KeyringConfig> | null | undefined;
   if (
     keyring !== undefined &&
@@ -176,6 +180,7 @@ export function resolveMcpOptions(
       secretPolicy: options.elicitation?.secretPolicy ?? new ConceptSecretFieldPolicy(),
       development: options.elicitation?.development ?? process.env.NODE_ENV === 'development',
     },
+    validateArguments: options.validateArguments ?? true,
   };
 }
 

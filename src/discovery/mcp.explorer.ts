@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type Type } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type Type } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { ExternalContextCreator } from '@nestjs/core/helpers/external-context-creator';
@@ -8,6 +8,10 @@ import { McpParamtype } from '../context/mcp-paramtype.enum';
 import { MCP_INPUT_DECLARATIONS_METADATA, MCP_OPERATION_METADATA } from '../mcp.constants';
 import { McpCapabilityInterceptor } from '../input/mcp-capability.interceptor';
 import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
+import { McpArgumentsValidationInterceptor } from '../validation/mcp-arguments-validation.interceptor';
+import { createArgumentsValidator } from '../validation/arguments-validator.factory';
+import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { completionBody } from './completion-body';
 import { OperationPipelineFactory } from './operation-pipeline.factory';
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
@@ -31,12 +35,16 @@ export class McpExplorer implements OnApplicationBootstrap {
     private readonly reflector: Reflector,
     contextCreator: ExternalContextCreator,
     private readonly registry: McpOperationRegistry,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     capabilityInterceptor: McpCapabilityInterceptor,
+    validationInterceptor: McpArgumentsValidationInterceptor,
     stateInterceptor: McpRequestStateInterceptor,
   ) {
-    // Capability gating wraps state protection: a missing capability is reported before any state is opened.
+    // Outermost to innermost: a missing capability is reported before arguments are checked, and
+    // both before any state is opened; state protection sits right around the method.
     this.pipelines = new OperationPipelineFactory(contextCreator, [
       capabilityInterceptor,
+      validationInterceptor,
       stateInterceptor,
     ]);
   }
@@ -79,6 +87,7 @@ export class McpExplorer implements OnApplicationBootstrap {
     const site = { className, methodName };
     const where = `${className}.${methodName}()`;
     const completers = 'complete' in metadata.options ? metadata.options.complete : undefined;
+    const argsType = this.argsParameterType(instance, methodName);
     const common = {
       site,
       handler: this.pipelines.forMethod(instance, methodName),
@@ -92,10 +101,20 @@ export class McpExplorer implements OnApplicationBootstrap {
           metadata.options.mayRequestInput ?? [],
         ),
         stateMode: this.stateModeOf(where, metadata.options.requestState),
-        argumentsValidator: undefined,
+        argumentsValidator: this.options.validateArguments
+          ? createArgumentsValidator(
+              {
+                kind: metadata.kind,
+                argsType,
+                input: 'input' in metadata.options ? metadata.options.input : undefined,
+                inputSchema:
+                  'inputSchema' in metadata.options ? metadata.options.inputSchema : undefined,
+              },
+              where,
+            )
+          : undefined,
       },
     };
-    const argsType = this.argsParameterType(instance, methodName);
     switch (metadata.kind) {
       case 'tool': {
         const name = metadata.options.name ?? methodName;

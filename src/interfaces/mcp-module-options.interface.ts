@@ -85,6 +85,13 @@ export interface McpModuleOptions {
    * first of `id`, `sub`, `userId`, `username`, `email` the user object has.
    */
   userIdField?: string;
+  /**
+   * Validates tool and prompt arguments against what each operation advertises (its raw
+   * `inputSchema` as JSON Schema, else its class-validator DTO) before the handler runs; invalid
+   * arguments are refused with -32602 and `data.errors`. Turn it off for apps that validate
+   * arguments themselves. Default `true`.
+   */
+  validateArguments?: boolean;
   /** Safety policy of elicitations. */
   elicitation?: {
     /** Decides which form fields ask for secrets. Default: the reviewed concept policy (passwords, keys and tokens, payment cards, verification codes). */

@@ -5,19 +5,13 @@ import { McpInputResponses } from '../input/mcp-input-responses';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
 import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
 import type { RequestStateHeader } from '../state/request-state.sealer';
-
-/** Checks arguments against what the operation advertises. @internal */
-export interface OperationArgumentsValidator {
-  validate(
-    args: Record<string, unknown>,
-  ): { ok: true; value: unknown } | { ok: false; errors: string[] };
-}
+import type { ArgumentsValidator } from '../validation/arguments-validator.interface';
 
 /** What an operation declares that the library's own pipeline steps need. @internal */
 export interface OperationCallProfile {
   readonly declarations: readonly McpInputDeclaration[];
   readonly stateMode: McpRequestStateMode;
-  readonly argumentsValidator: OperationArgumentsValidator | undefined;
+  readonly argumentsValidator: ArgumentsValidator | undefined;
 }
 
 /** What this round emits: the operation's input-required result and the state token for it. */

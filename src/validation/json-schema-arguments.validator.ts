@@ -1,0 +1,82 @@
+import Ajv, { type Options } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
+import type { JsonSchemaObject } from '../interfaces/mcp-operation-options.interface';
+import type { ArgumentsValidator } from './arguments-validator.interface';
+import { ajvMessages, cappedMessages } from './validation-messages';
+
+const AJV_OPTIONS: Options = {
+  // Unknown keywords and formats are legal JSON Schema (annotations); only a schema that breaks its
+  // meta-schema, or a $ref that resolves nowhere, is refused.
+  strict: false,
+  logger: false,
+  // Stop at the first failing keyword: a hostile payload cannot make the server collect (and
+  // send back) one error per array item.
+  allErrors: false,
+  // Schemas are not registered by $id, so two operations may reuse an $id without clashing.
+  addUsedSchema: false,
+};
+
+/** `$schema` values served, without a trailing `#`. A schema without `$schema` is 2020-12. */
+const DIALECTS: Record<string, () => Ajv> = {
+  'https://json-schema.org/draft/2020-12/schema': () => new Ajv2020(AJV_OPTIONS),
+  'https://json-schema.org/draft/2019-09/schema': () => new Ajv2019(AJV_OPTIONS),
+  'http://json-schema.org/draft-07/schema': () => new Ajv(AJV_OPTIONS),
+};
+const DEFAULT_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+const instances = new Map<string, Ajv>();
+
+function ajvFor(schema: JsonSchemaObject, where: string): Ajv {
+  const declared = schema.$schema;
+  const dialect = typeof declared === 'string' ? declared.replace(/#$/, '') : DEFAULT_DIALECT;
+  const create = DIALECTS[dialect];
+  if (declared !== undefined && !create) {
+    throw new InvalidOperationDefinitionError(
+      where,
+      `inputSchema has an unsupported "$schema" ${JSON.stringify(declared)} ` +
+        '(JSON Schema 2020-12, 2019-09 and draft-07 are supported)',
+    );
+  }
+  let ajv = instances.get(dialect);
+  if (!ajv) {
+    ajv = create();
+    addFormats(ajv);
+    instances.set(dialect, ajv);
+  }
+  return ajv;
+}
+
+/**
+ * Validates arguments against a raw JSON Schema (2020-12 unless its `$schema` says 2019-09 or
+ * draft-07), compiled once, here. Types are checked strictly (no coercion) and formats are
+ * asserted. A schema that cannot be compiled throws {@link InvalidOperationDefinitionError}
+ * naming `where`.
+ */
+export function createJsonSchemaArgumentsValidator(
+  schema: JsonSchemaObject,
+  where: string,
+): ArgumentsValidator {
+  if (schema.$async === true) {
+    throw new InvalidOperationDefinitionError(where, 'inputSchema must not be "$async"');
+  }
+  const ajv = ajvFor(schema, where);
+  let check: ReturnType<Ajv['compile']>;
+  try {
+    check = ajv.compile(schema);
+  } catch (error) {
+    throw new InvalidOperationDefinitionError(
+      where,
+      `inputSchema is not a valid JSON Schema: ${(error as Error).message}`,
+    );
+  }
+  return {
+    validate(args) {
+      return check(args)
+        ? { ok: true, value: args }
+        : { ok: false, errors: cappedMessages(ajvMessages(check.errors ?? [])) };
+    },
+  };
+}
