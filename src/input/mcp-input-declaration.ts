@@ -1,12 +1,8 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
-import { capabilityFor } from './client-capability-requirements';
 import { McpInputRequirement } from './mcp-input-requirement.enum';
-import {
-  INPUT_REQUEST_METHODS,
-  INPUT_REQUEST_TYPES,
-  type McpInputRequestType,
-} from './mcp-input-request-type';
+import { INPUT_REQUEST_DESCRIPTORS, INPUT_REQUEST_TYPES } from './input-request-descriptor';
+import { type McpInputRequestType } from './mcp-input-request-type';
 
 /** The plain form of a declaration, as written in decorators. @publicApi */
 export interface McpInputDeclarationSpec {
@@ -74,11 +70,11 @@ export class McpInputDeclaration {
 
   /** The embedded JSON-RPC method (`elicitation/create`, `sampling/createMessage`, `roots/list`). */
   get method(): string {
-    return INPUT_REQUEST_METHODS[this.type];
+    return INPUT_REQUEST_DESCRIPTORS[this.type].method;
   }
 
   /** The client capability this declaration needs. */
   get capability(): ClientCapabilities {
-    return capabilityFor(this.type);
+    return INPUT_REQUEST_DESCRIPTORS[this.type].capability;
   }
 }

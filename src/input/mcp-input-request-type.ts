@@ -12,15 +12,3 @@
  */
 export type McpInputRequestType =
   'elicitation.form' | 'elicitation.url' | 'sampling' | 'sampling.tools' | 'roots';
-
-/** The embedded JSON-RPC method of each input request type. */
-export const INPUT_REQUEST_METHODS: Readonly<Record<McpInputRequestType, string>> = {
-  'elicitation.form': 'elicitation/create',
-  'elicitation.url': 'elicitation/create',
-  sampling: 'sampling/createMessage',
-  'sampling.tools': 'sampling/createMessage',
-  roots: 'roots/list',
-};
-
-/** All input request types, for validation. */
-export const INPUT_REQUEST_TYPES = Object.keys(INPUT_REQUEST_METHODS) as McpInputRequestType[];

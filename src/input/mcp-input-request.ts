@@ -5,7 +5,8 @@ import { validateFormSchema } from './form-schema.validator';
 import { inputRequestPolicy } from './input-request-policy';
 import { InvalidInputRequestError } from './invalid-input-request.error';
 import type { McpInputDeclaration } from './mcp-input-declaration';
-import { INPUT_REQUEST_METHODS, type McpInputRequestType } from './mcp-input-request-type';
+import { INPUT_REQUEST_DESCRIPTORS } from './input-request-descriptor';
+import type { McpInputRequestType } from './mcp-input-request-type';
 
 /** Parameters of a form elicitation. @publicApi */
 export interface ElicitFormParams {
@@ -68,7 +69,7 @@ export class McpInputRequest {
 
   /** The embedded JSON-RPC method. */
   get method(): string {
-    return INPUT_REQUEST_METHODS[this.type];
+    return INPUT_REQUEST_DESCRIPTORS[this.type].method;
   }
 
   /** Asks the user to fill a form. Refuses nested schemas and secret-bearing fields. */

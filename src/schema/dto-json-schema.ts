@@ -1,11 +1,17 @@
 import type { Type } from '@nestjs/common';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import type { JsonSchemaObject } from '../interfaces/mcp-operation-options.interface';
 
 const DEFS_PREFIX = '#/$defs/';
+
+// class-transformer keeps its @Type() registry in a module that ships without typings beside it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
+  defaultMetadataStorage: MetadataStorage;
+};
 
 /** Whether class-validator holds any rule for `dto`, its own or inherited. */
 export function hasValidationRules(dto: Type<unknown>): boolean {

@@ -13,7 +13,7 @@ import { parseInputResponse } from '../input/input-response.parser';
 import type { McpInputResponse } from '../input/mcp-input-response';
 import { McpInputResponses } from '../input/mcp-input-responses';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
-import type { McpInputRequestType } from '../input/mcp-input-request-type';
+import { INPUT_REQUEST_DESCRIPTORS } from '../input/input-request-descriptor';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
@@ -30,14 +30,6 @@ import { RequestStateSealer } from './request-state.sealer';
 export const INVALID_REQUEST_STATE_MESSAGE = 'Invalid request state';
 /** Largest application-protected state, in UTF-8 bytes. */
 export const MAX_APPLICATION_STATE_BYTES = 65_536;
-
-const RESPONSE_KIND: Record<McpInputRequestType, McpInputResponse['kind']> = {
-  'elicitation.form': 'elicitation',
-  'elicitation.url': 'elicitation',
-  sampling: 'sampling',
-  'sampling.tools': 'sampling',
-  roots: 'roots',
-};
 
 /**
  * Protects request state around an operation. Before the handler: checks the input responses'
@@ -167,7 +159,7 @@ export class McpRequestStateInterceptor implements NestInterceptor {
     const askedKinds = Object.fromEntries(
       [...result.inputRequests].map(([key, inputRequest]) => [
         key,
-        RESPONSE_KIND[inputRequest.type],
+        INPUT_REQUEST_DESCRIPTORS[inputRequest.type].responseKind,
       ]),
     );
     try {
