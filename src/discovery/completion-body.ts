@@ -8,12 +8,13 @@ const logger = new Logger('McpModule');
 
 /**
  * What a `completion/complete` call runs inside the operation's pipeline: the completer of the
- * requested argument (looked up as an own property only), or no suggestions.
+ * requested argument (looked up as an own property only), or no suggestions. The suggestions are
+ * recorded on the call, so result-mapping interceptors of the app cannot reshape the answer.
  */
 export function completionBody(
   where: string,
   completers: Readonly<Record<string, McpCompleter>>,
-): (call: McpOperationCall) => Promise<string[]> {
+): (call: McpOperationCall) => Promise<unknown> {
   return async (call) => {
     const { argument, value } = call.completion ?? { argument: '', value: '' };
     const completer = Object.hasOwn(completers, argument) ? completers[argument] : undefined;
@@ -28,6 +29,7 @@ export function completionBody(
       );
       throw internalError();
     }
-    return values as string[];
+    call.completionValues = values as string[];
+    return values;
   };
 }

@@ -148,7 +148,8 @@ export class McpDispatcher {
         request.params,
         { argument: argument.name, value: argument.value },
       );
-      values = outcome.value;
+      // What the completer returned; an MCP-aware exception filter's own answer otherwise.
+      values = outcome.completionValues ?? outcome.value;
     }
     if (!Array.isArray(values) || values.some((value) => typeof value !== 'string')) {
       this.logger.error(
@@ -197,7 +198,7 @@ export class McpDispatcher {
     target: string,
     params: object,
     completion?: McpOperationCall['completion'],
-  ): Promise<{ value: unknown; wire: object | undefined }> {
+  ): Promise<{ value: unknown; wire: object | undefined; completionValues?: readonly string[] }> {
     const exchange = httpExchangeStorage.getStore();
     const handler = completion ? operation.completionHandler : operation.handler;
     if (!exchange || !handler) {
@@ -238,7 +239,7 @@ export class McpDispatcher {
       );
       throw internalError();
     }
-    return { value, wire: undefined };
+    return { value, wire: undefined, completionValues: call.completionValues };
   }
 
   /** The request's params with exact numbers, as the HTTP layer parsed them. */

@@ -41,6 +41,8 @@ export class McpOperationCall {
   emitted: EmittedInputRequired | undefined;
   /** For `completion/complete`: the argument being completed and its partial value. */
   completion: { readonly argument: string; readonly value: string } | undefined;
+  /** The completer's suggestions, recorded as they leave it, for the same reason as `emitted`. */
+  completionValues: readonly string[] | undefined;
   /** What the operation's own code sees of this call. */
   readonly context: McpRequestContext;
 
