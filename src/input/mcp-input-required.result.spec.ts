@@ -1,3 +1,4 @@
+import { instanceToPlain } from 'class-transformer';
 import { LosslessNumber } from 'lossless-json';
 import { inputRequestPolicy, type InputRequestPolicy } from './input-request-policy';
 import { InvalidInputRequestError } from './invalid-input-request.error';
@@ -152,5 +153,15 @@ describe('McpInputRequiredResult', () => {
       expect(entry).not.toHaveProperty('jsonrpc');
       expect(entry).not.toHaveProperty('id');
     }
+  });
+});
+
+describe('McpInputRequiredResult serialization', () => {
+  it('never exposes its state to JSON, spreads or class-transformer', () => {
+    const result = McpInputRequiredResult.builder().frameworkState({ secret: 'plan-b' }).build();
+    expect(result.frameworkState).toEqual({ secret: 'plan-b' });
+    expect(JSON.stringify(result)).not.toContain('plan-b');
+    expect(JSON.stringify({ ...result })).not.toContain('plan-b');
+    expect(JSON.stringify(instanceToPlain(result))).not.toContain('plan-b');
   });
 });

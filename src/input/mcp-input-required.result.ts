@@ -22,12 +22,18 @@ export type McpCarriedState =
  * @publicApi
  */
 export class McpInputRequiredResult {
+  /**
+   * State for the next round, if any. Not enumerable: a serializer, a spread or `JSON.stringify`
+   * in an interceptor or a cache never sees the plaintext.
+   */
+  declare readonly state: McpCarriedState | undefined;
+
   private constructor(
     /** The requests by key, in insertion order. */
     readonly inputRequests: ReadonlyMap<string, McpInputRequest>,
-    /** State for the next round, if any. */
-    readonly state: McpCarriedState | undefined,
+    state: McpCarriedState | undefined,
   ) {
+    Object.defineProperty(this, 'state', { value: state, enumerable: false });
     Object.freeze(this);
   }
 
