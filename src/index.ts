@@ -26,7 +26,7 @@ export { McpExecutionContext, type McpContextType } from './context/mcp-executio
 export { isMcpContext } from './context/is-mcp-context.util';
 export { McpOperationRegistry } from './discovery/mcp-operation.registry';
 export { McpNotifier } from './notifications/mcp-notifier.service';
-export { McpError } from './errors/mcp.error';
+export { NestjsMcpError } from './errors/nestjs-mcp.error';
 export { McpErrorCode } from './errors/mcp-error-codes';
 export { McpToolError } from './errors/mcp-tool.error';
 export { McpProtocolException } from './errors/mcp-protocol.exception';

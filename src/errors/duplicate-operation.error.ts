@@ -1,4 +1,4 @@
-import { McpError } from './mcp.error';
+import { NestjsMcpError } from './nestjs-mcp.error';
 
 /** Where an operation was declared, for messages. */
 export interface OperationSite {
@@ -11,7 +11,7 @@ export interface OperationSite {
  *
  * @publicApi
  */
-export class DuplicateOperationError extends McpError {
+export class DuplicateOperationError extends NestjsMcpError {
   constructor(kind: string, name: string, first: OperationSite, second: OperationSite) {
     super(
       `Duplicate MCP ${kind} "${name}": declared by ${first.className}.${first.methodName}() ` +

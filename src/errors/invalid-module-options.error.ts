@@ -1,11 +1,11 @@
-import { McpError } from './mcp.error';
+import { NestjsMcpError } from './nestjs-mcp.error';
 
 /**
  * Thrown at startup when `McpModule` options are invalid. The message names the option.
  *
  * @publicApi
  */
-export class InvalidModuleOptionsError extends McpError {
+export class InvalidModuleOptionsError extends NestjsMcpError {
   constructor(
     readonly option: string,
     problem: string,

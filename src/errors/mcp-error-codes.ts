@@ -1,17 +1,20 @@
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+
 /**
- * JSON-RPC error codes this module answers with. See `docs/errors.md`.
+ * JSON-RPC error codes this module answers with: the SDK's where it defines them, the HTTP-auth
+ * and header codes of the MCP specification otherwise. See `docs/errors.md`.
  *
  * @publicApi
  */
 export const McpErrorCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
+  ParseError: ProtocolErrorCode.ParseError,
+  InvalidRequest: ProtocolErrorCode.InvalidRequest,
+  MethodNotFound: ProtocolErrorCode.MethodNotFound,
+  InvalidParams: ProtocolErrorCode.InvalidParams,
+  InternalError: ProtocolErrorCode.InternalError,
+  MissingRequiredClientCapability: ProtocolErrorCode.MissingRequiredClientCapability,
+  UnsupportedProtocolVersion: ProtocolErrorCode.UnsupportedProtocolVersion,
   Unauthorized: -32001,
   Forbidden: -32003,
   HeaderMismatch: -32020,
-  MissingRequiredClientCapability: -32021,
-  UnsupportedProtocolVersion: -32022,
 } as const;

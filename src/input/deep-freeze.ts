@@ -7,7 +7,15 @@ export function frozenCopy<T>(value: T): T {
     Object.getPrototypeOf(value) === Object.prototype
   ) {
     const copy: Record<string, unknown> = {};
-    for (const [key, member] of Object.entries(value)) copy[key] = frozenCopy(member);
+    for (const [key, member] of Object.entries(value)) {
+      // defineProperty: a "__proto__" key stays data instead of replacing the prototype.
+      Object.defineProperty(copy, key, {
+        value: frozenCopy(member),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
     return Object.freeze(copy) as T;
   }
   return value;

@@ -1,4 +1,4 @@
-import { McpError } from '../errors/mcp.error';
+import { NestjsMcpError } from '../errors/nestjs-mcp.error';
 
 /**
  * Thrown when an input request is built with parameters the protocol or the module's safety
@@ -7,4 +7,4 @@ import { McpError } from '../errors/mcp.error';
  *
  * @publicApi
  */
-export class InvalidInputRequestError extends McpError {}
+export class InvalidInputRequestError extends NestjsMcpError {}

@@ -15,3 +15,20 @@ export type McpJsonValue =
   | LosslessNumber
   | McpJsonValue[]
   | { [key: string]: McpJsonValue };
+
+/**
+ * `T` when every value in it is JSON (what {@link McpJsonValue} allows), else a type `T` cannot
+ * meet. Unlike `McpJsonValue`'s index signature it accepts interfaces and plain classes, so
+ * `frameworkState<MyState>(state)` type-checks for `interface MyState { step: number }`.
+ *
+ * @publicApi
+ */
+export type McpJsonCompatible<T> = T extends string | number | boolean | null | LosslessNumber
+  ? T
+  : T extends readonly (infer Item)[]
+    ? readonly McpJsonCompatible<Item>[]
+    : T extends (...args: never[]) => unknown
+      ? never
+      : T extends object
+        ? { [Key in keyof T]: McpJsonCompatible<T[Key]> }
+        : never;

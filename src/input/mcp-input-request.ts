@@ -12,7 +12,7 @@ import type { McpInputRequestType } from './mcp-input-request-type';
 export interface ElicitFormParams {
   message: string;
   /** A flat object schema of primitive properties; see `docs/input-requests.md`. */
-  requestedSchema: Record<string, unknown>;
+  requestedSchema: object;
 }
 
 /** Parameters of a URL elicitation. @publicApi */

@@ -165,3 +165,29 @@ describe('McpInputRequiredResult serialization', () => {
     expect(JSON.stringify(instanceToPlain(result))).not.toContain('plan-b');
   });
 });
+
+describe('McpInputRequiredResult typing', () => {
+  interface Checkout {
+    step: number;
+    items: { sku: string; quantity: number }[];
+    note?: string;
+  }
+
+  it('accepts interfaces and plain classes as framework state', () => {
+    class Progress {
+      constructor(readonly done: number) {}
+    }
+    const checkout: Checkout = { step: 1, items: [{ sku: 'A-1', quantity: 2 }] };
+    const result = McpInputRequiredResult.builder().frameworkState(checkout).build();
+    expect(result.frameworkState).toEqual(checkout);
+    expect(
+      McpInputRequiredResult.builder().frameworkState(new Progress(3)).build().frameworkState,
+    ).toEqual({ done: 3 });
+  });
+
+  it('rejects state that is not JSON at compile time', () => {
+    const withFunction = { step: 1, run: () => 1 };
+    // @ts-expect-error functions are not JSON
+    expect(() => McpInputRequiredResult.builder().frameworkState(withFunction)).toBeDefined();
+  });
+});

@@ -1,6 +1,6 @@
 import { frozenCopy } from './deep-freeze';
 import { InvalidInputRequestError } from './invalid-input-request.error';
-import type { McpJsonValue } from './json-value';
+import type { McpJsonCompatible, McpJsonValue } from './json-value';
 import type { McpInputRequest } from './mcp-input-request';
 
 /** The state an input-required result carries to the next round. */
@@ -88,10 +88,10 @@ export class McpInputRequiredResultBuilder {
   }
 
   /** JSON state the module seals; needs `requestState: FRAMEWORK_PROTECTED` on the operation. */
-  frameworkState(value: McpJsonValue): this {
+  frameworkState<T>(value: T & McpJsonCompatible<T>): this {
     if (value === undefined)
       throw new InvalidInputRequestError('Framework state must be a JSON value');
-    this.state = { mode: 'framework', value: frozenCopy(value) };
+    this.state = { mode: 'framework', value: frozenCopy(value as McpJsonValue) };
     return this;
   }
 

@@ -39,7 +39,7 @@ export interface McpRequestStateView {
   /** The exact string an `APPLICATION_PROTECTED` operation emitted last round. */
   readonly application: string | undefined;
   /** The JSON a `FRAMEWORK_PROTECTED` operation emitted last round, verified and opened. */
-  framework<T extends McpJsonValue = McpJsonValue>(): T | undefined;
+  framework<T = McpJsonValue>(): T | undefined;
 }
 
 /**

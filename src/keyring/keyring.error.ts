@@ -1,4 +1,4 @@
-import { McpError } from '../errors/mcp.error';
+import { NestjsMcpError } from '../errors/nestjs-mcp.error';
 
 /**
  * A keyring operation was refused (bad key id or material, unknown key, conflicting bytes,
@@ -6,4 +6,4 @@ import { McpError } from '../errors/mcp.error';
  *
  * @publicApi
  */
-export class KeyringError extends McpError {}
+export class KeyringError extends NestjsMcpError {}

@@ -93,7 +93,7 @@ export function createRequestContext(
       get application() {
         return call.applicationState;
       },
-      framework<T extends McpJsonValue = McpJsonValue>() {
+      framework<T = McpJsonValue>() {
         return call.frameworkState as T | undefined;
       },
     },

@@ -1,4 +1,4 @@
-import { McpError } from '../errors/mcp.error';
+import { NestjsMcpError } from '../errors/nestjs-mcp.error';
 
 /** Why a request state could not be sealed or opened. Safe to log; never sent to clients. @publicApi */
 export type RequestStateFailureReason =
@@ -18,7 +18,7 @@ export type RequestStateFailureReason =
  *
  * @publicApi
  */
-export class RequestStateProtectionError extends McpError {
+export class RequestStateProtectionError extends NestjsMcpError {
   constructor(readonly reason: RequestStateFailureReason) {
     super(`Request state rejected: ${reason}`);
   }
