@@ -1,5 +1,4 @@
 export { McpModule } from './mcp.module';
-export { MCP_MODULE_OPTIONS } from './mcp.module-definition';
 export { MCP_CONTEXT_TYPE, MCP_PROTOCOL_VERSION } from './mcp.constants';
 export type {
   McpModuleOptions,
@@ -14,17 +13,18 @@ export type {
   McpToolOptions,
 } from './interfaces/mcp-operation-options.interface';
 export type {
+  McpHttpRequest,
   McpLogLevel,
   McpProgressReporter,
   McpRequestLogger,
 } from './interfaces/mcp-request-context.interface';
+export { McpHttpResponse } from './context/mcp-http-response';
 export { McpTool } from './decorators/mcp-tool.decorator';
 export { McpPrompt } from './decorators/mcp-prompt.decorator';
 export { McpResource } from './decorators/mcp-resource.decorator';
 export { McpArgs, McpRequestContext } from './decorators/mcp-params.decorators';
 export { McpExecutionContext, type McpContextType } from './context/mcp-execution-context';
 export { isMcpContext } from './context/is-mcp-context.util';
-export { McpOperationRegistry } from './discovery/mcp-operation.registry';
 export { McpNotifier } from './notifications/mcp-notifier.service';
 export { NestjsMcpError } from './errors/nestjs-mcp.error';
 export { McpErrorCode } from './errors/mcp-error-codes';
@@ -60,14 +60,13 @@ export type {
   McpRootsResponse,
   McpSamplingResponse,
 } from './input/mcp-input-response';
-export type { McpJsonValue } from './input/json-value';
+export type { McpJsonCompatible, McpJsonValue } from './input/json-value';
 export { InvalidInputRequestError } from './input/invalid-input-request.error';
 export {
   ConceptSecretFieldPolicy,
   DEFAULT_SECRET_CONCEPTS,
   type SecretFieldPolicy,
 } from './input/secret-field.policy';
-export { McpCapabilityInterceptor } from './input/mcp-capability.interceptor';
 
 // Request state and keys
 export { McpRequestStateMode } from './state/mcp-request-state-mode.enum';
@@ -78,13 +77,11 @@ export {
   type RequestStateFailureReason,
 } from './state/request-state-protection.error';
 export {
+  ANONYMOUS_PARTITION,
   McpAuthorizationPartitionResolver,
   DefaultAuthorizationPartitionResolver,
 } from './state/authorization-partition.resolver';
-export {
-  McpRequestStateInterceptor,
-  INVALID_REQUEST_STATE_MESSAGE,
-} from './state/mcp-request-state.interceptor';
+export { INVALID_REQUEST_STATE_MESSAGE } from './state/mcp-request-state.interceptor';
 export { KeyringManager } from './keyring/keyring-manager.service';
 export type {
   KeyMaterial,

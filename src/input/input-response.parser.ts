@@ -20,7 +20,11 @@ function parseElicitation(value: Record<string, unknown>): McpInputResponse | un
   if (action !== 'accept' && action !== 'decline' && action !== 'cancel') return undefined;
   if (content === undefined) return { kind: 'elicitation', action, content: undefined };
   if (!isObject(content) || action !== 'accept') return undefined;
-  const checked: Record<string, McpElicitValue> = {};
+  // Null prototype: a "__proto__" field is data, never a prototype.
+  const checked: Record<string, McpElicitValue> = Object.create(null) as Record<
+    string,
+    McpElicitValue
+  >;
   for (const [field, fieldValue] of Object.entries(content)) {
     const valid =
       typeof fieldValue === 'string' ||

@@ -1,0 +1,105 @@
+import type { AuthInfo, ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { McpJsonValue } from '../input/json-value';
+import type { McpInputResponse } from '../input/mcp-input-response';
+import { McpInputResponses } from '../input/mcp-input-responses';
+import type { McpLogLevel, McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import { MCP_PROTOCOL_VERSION } from '../mcp.constants';
+
+/** What a unit test may set on a {@link createTestRequestContext} context. @publicApi */
+export interface TestRequestContextOptions {
+  /** Default `tools/call`. */
+  method?: string;
+  /** Tool or prompt name or resource URI. Default `test`. */
+  target?: string;
+  /** Default `1`. */
+  requestId?: string | number;
+  /** Default: form and URL elicitation, sampling with tools, roots. */
+  clientCapabilities?: ClientCapabilities;
+  /** This round's answers, by key. */
+  inputResponses?: Record<string, McpInputResponse>;
+  /** The opened framework state of this round. */
+  frameworkState?: McpJsonValue;
+  /** The application state of this round. */
+  applicationState?: string;
+  headers?: IncomingHttpHeaders;
+  /** What `req.user` holds (the principal your guards set). */
+  user?: unknown;
+  authInfo?: AuthInfo;
+  /** Aborts the call when aborted. */
+  signal?: AbortSignal;
+}
+
+/** A request context for unit tests, recording what the handler reported and logged. @publicApi */
+export interface TestRequestContext extends McpRequestContext {
+  readonly progressReports: { progress: number; total?: number; message?: string }[];
+  readonly logEntries: { level: McpLogLevel; data: unknown; logger?: string }[];
+}
+
+const ALL_CAPABILITIES: ClientCapabilities = {
+  elicitation: { form: {}, url: {} },
+  sampling: { tools: {} },
+  roots: {},
+} as ClientCapabilities;
+
+/**
+ * Builds an {@link McpRequestContext} for unit-testing an operation method without a server:
+ * pass it where the method takes `@McpRequestContext()`. Progress reports and log entries are
+ * recorded on the returned object instead of being sent; `sdk` is not available.
+ *
+ * @example
+ * ```ts
+ * const ctx = createTestRequestContext({
+ *   frameworkState: { asked: true },
+ *   inputResponses: { confirm: { kind: 'elicitation', action: 'accept', content: { confirm: true } } },
+ * });
+ * await expect(tools.deleteFile({ path: 'a.txt' }, ctx)).resolves.toBe('Deleted a.txt');
+ * ```
+ * @publicApi
+ */
+export function createTestRequestContext(
+  options: TestRequestContextOptions = {},
+): TestRequestContext {
+  const progressReports: TestRequestContext['progressReports'] = [];
+  const logEntries: TestRequestContext['logEntries'] = [];
+  const request = { headers: options.headers ?? {}, user: options.user, auth: options.authInfo };
+  const responses = options.inputResponses ?? {};
+  return {
+    requestId: options.requestId ?? 1,
+    method: options.method ?? 'tools/call',
+    target: options.target ?? 'test',
+    protocolVersion: MCP_PROTOCOL_VERSION,
+    clientInfo: { name: 'test-client', version: '0.0.0' },
+    clientCapabilities: options.clientCapabilities ?? ALL_CAPABILITIES,
+    meta: {},
+    signal: options.signal ?? new AbortController().signal,
+    progress: {
+      enabled: true,
+      async report(progress, total, message) {
+        progressReports.push({ progress, total, message });
+      },
+    },
+    logger: {
+      async log(level, data, logger) {
+        logEntries.push({ level, data, logger });
+      },
+    },
+    http: {
+      request,
+      raw: request as unknown as IncomingMessage,
+      authInfo: options.authInfo,
+    },
+    inputResponses: McpInputResponses.from(responses, Object.keys(responses)),
+    requestState: {
+      application: options.applicationState,
+      framework<T = McpJsonValue>() {
+        return options.frameworkState as T | undefined;
+      },
+    },
+    get sdk(): ServerContext {
+      throw new Error('createTestRequestContext(): the SDK context is not available in unit tests');
+    },
+    progressReports,
+    logEntries,
+  };
+}

@@ -1,0 +1,5 @@
+export {
+  createTestRequestContext,
+  type TestRequestContext,
+  type TestRequestContextOptions,
+} from './create-test-request-context';
