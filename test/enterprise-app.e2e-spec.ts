@@ -50,6 +50,8 @@ const TOOLS = [
   'quota_exceeded',
   'leaky_query',
   'db_down',
+  'add_note',
+  'bill',
 ];
 
 /** The state a round-1 response carries. */
@@ -342,7 +344,6 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
   });
 
   describe('6. DTO validation without a global ValidationPipe', () => {
-    // Needs the built-in argument validation (the lead's pending change).
     it('answers -32602 with the validation messages', async () => {
       const response = await rawToolCall(server.url, 'echo_post', { title: '', body: 5 });
       expect(response.body.error).toMatchObject({
@@ -354,8 +355,34 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
     });
   });
 
+  describe('9. two DTO classes with the same name', () => {
+    it('advertise their own schemas to the official client', async () => {
+      const client = await connectClient(server.url, ALICE);
+      clients.push(client);
+      const { tools } = await client.listTools();
+      const schemaOf = (name: string) => tools.find((tool) => tool.name === name)?.inputSchema;
+      expect(schemaOf('add_note')).toMatchObject({ properties: { text: { type: 'string' } } });
+      expect(schemaOf('add_note')?.properties).not.toHaveProperty('cents');
+      expect(schemaOf('bill')).toMatchObject({ properties: { cents: { type: 'integer' } } });
+      expect(schemaOf('bill')?.properties).not.toHaveProperty('text');
+    });
+
+    it('are validated each with its own rules', async () => {
+      expect(resultText(await rawToolCall(server.url, 'add_note', { text: 'hi' }))).toBe(
+        JSON.stringify({ data: 'note: hi' }),
+      );
+      expect(resultText(await rawToolCall(server.url, 'bill', { cents: 250 }))).toBe(
+        JSON.stringify({ data: 'billed: 250' }),
+      );
+      const refused = await rawToolCall(server.url, 'bill', { text: 'hi' });
+      expect(refused.body.error).toMatchObject({
+        code: -32602,
+        data: { errors: expect.arrayContaining(['cents must not be less than 1']) },
+      });
+    });
+  });
+
   describe('7. the KMS-style protector provided in the app module', () => {
-    // Needs DI discovery of RequestStateProtector providers (the lead's pending change).
     it('seals and opens the state', async () => {
       const audit = server.app.get(KmsAudit);
       const { seals, opens } = audit;
