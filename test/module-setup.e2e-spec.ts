@@ -1,6 +1,15 @@
 import { Injectable, Module } from '@nestjs/common';
 import type { Client } from '@modelcontextprotocol/client';
-import { McpModule, McpTool, type McpModuleOptions } from '../src/index';
+import {
+  DefaultAuthorizationPartitionResolver,
+  KeyringManager,
+  McpAuthorizationPartitionResolver,
+  McpModule,
+  McpTool,
+  RequestStateProtector,
+  type McpModuleOptions,
+} from '../src/index';
+import { SigningProtectorModule, SigningStateProtector } from './fixtures/signing-protector';
 import { CatalogModule } from './fixtures/catalog.fixtures';
 import { DuplicateToolsModule } from './fixtures/duplicate.fixtures';
 import { ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
@@ -131,5 +140,89 @@ describe.each(ADAPTERS)('McpModule setup over %s', (adapter) => {
       await client.close();
       await server.close();
     }
+  });
+
+  describe('protection providers from the application', () => {
+    it.each<[string, object]>([
+      ['useExisting', { provide: RequestStateProtector, useExisting: SigningStateProtector }],
+      [
+        'useFactory with an injected dependency',
+        {
+          provide: RequestStateProtector,
+          useFactory: (signing: SigningStateProtector) => signing,
+          inject: [SigningStateProtector],
+        },
+      ],
+    ])(
+      'uses a RequestStateProtector provided with %s in a feature module, with no ephemeral key',
+      async (_how, provider) => {
+        @Module({ imports: [SigningProtectorModule], providers: [provider as never] })
+        class SecurityModule {}
+        const server = await startTestServer(adapter, {
+          imports: [McpModule.forRoot({}), SecurityModule, CatalogModule],
+        });
+        try {
+          expect(server.app.get(KeyringManager).snapshot()).toMatchObject({
+            activeKeyId: undefined,
+            keys: [],
+            ephemeral: false,
+          });
+        } finally {
+          await server.close();
+        }
+      },
+    );
+
+    it('without a custom protector, seals with an ephemeral key and says so', async () => {
+      const server = await startTestServer(adapter, {
+        imports: [McpModule.forRoot({}), CatalogModule],
+      });
+      try {
+        expect(server.app.get(KeyringManager).snapshot()).toMatchObject({ ephemeral: true });
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('fails startup when the options and the application provide different protectors', async () => {
+      const error = await startupError(adapter, {
+        imports: [
+          McpModule.forRoot({ protector: new SigningStateProtector() }),
+          SigningProtectorModule,
+          CatalogModule,
+        ],
+        providers: [{ provide: RequestStateProtector, useExisting: SigningStateProtector }],
+      });
+      expect(error?.name).toBe('InvalidModuleOptionsError');
+      expect(error?.message).toContain('"protector"');
+      expect(error?.message).toContain('keep one');
+    });
+
+    it('fails startup when two modules provide different partition resolvers, naming both', async () => {
+      @Module({
+        providers: [
+          {
+            provide: McpAuthorizationPartitionResolver,
+            useValue: new DefaultAuthorizationPartitionResolver('sub'),
+          },
+        ],
+      })
+      class TenantsModule {}
+      @Module({
+        providers: [
+          {
+            provide: McpAuthorizationPartitionResolver,
+            useValue: new DefaultAuthorizationPartitionResolver('email'),
+          },
+        ],
+      })
+      class AccountsModule {}
+      const error = await startupError(adapter, {
+        imports: [McpModule.forRoot({}), TenantsModule, AccountsModule, CatalogModule],
+      });
+      expect(error?.name).toBe('InvalidModuleOptionsError');
+      expect(error?.message).toContain('TenantsModule');
+      expect(error?.message).toContain('AccountsModule');
+    });
   });
 });
