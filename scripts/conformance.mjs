@@ -21,6 +21,7 @@ import {
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runNpm } from './run-npm.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SPEC_VERSION = '2026-07-28';
@@ -76,15 +77,6 @@ function readChecks(dir) {
     if (match && existsSync(file)) byScenario.set(match[1], JSON.parse(readFileSync(file, 'utf8')));
   }
   return byScenario;
-}
-
-/** Runs npm with `npmArgs`, preferring the npm that runs this script (`npm run ...`). */
-function runNpm(npmArgs, options) {
-  const npmCli = process.env.npm_execpath;
-  if (npmCli && /npm-cli\.js$/.test(npmCli))
-    return spawnSync(process.execPath, [npmCli, ...npmArgs], options);
-  const windows = process.platform === 'win32';
-  return spawnSync(windows ? 'npm.cmd' : 'npm', npmArgs, { ...options, shell: windows });
 }
 
 /**
