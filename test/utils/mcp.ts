@@ -106,6 +106,8 @@ export interface RawRoundOptions {
 /** What a raw round answered. */
 export interface RawRoundResponse {
   status: number;
+  /** The HTTP response headers, names in lower case. */
+  headers: Record<string, string>;
   /** The response text, exactly as received. */
   text: string;
   /** The parsed JSON-RPC response. */
@@ -159,6 +161,7 @@ export async function rawRound(
     .send(text);
   return {
     status: response.status,
+    headers: response.headers as Record<string, string>,
     text: response.text,
     body: JSON.parse(response.text) as RawRoundResponse['body'],
   };
