@@ -111,7 +111,7 @@ describe.each(ADAPTERS)('Nest ecosystem guards over %s', (adapter) => {
   });
 
   it('refuses a missing or unknown token with -32001, whatever the arguments say', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer nope' }]) {
+    for (const headers of [{}, { Authorization: 'Bearer nope' }] as Record<string, string>[]) {
       const response = await rawToolCall(
         server.url,
         'whoami',
