@@ -39,7 +39,14 @@ export interface McpModuleOptions {
   disableDnsRebindingProtection?: boolean;
   /** Largest accepted request body in bytes. Default 4 MiB (4,194,304). */
   maxRequestBodyBytes?: number;
-  /** Bounds for JSON parsing of request bodies. */
+  /** Time a request body may take to arrive, in ms; slower bodies get HTTP 408. Default 10,000. */
+  requestBodyTimeoutMs?: number;
+  /** Request bodies read at once; more get HTTP 503 with `Retry-After`. Default 32. */
+  maxConcurrentRequestBodies?: number;
+  /**
+   * Bounds for JSON request bodies, checked in one cheap pass before anything is parsed, so no
+   * single request can hold the event loop. Bodies over a bound get HTTP 413 (nesting: 400).
+   */
   json?: {
     /** Deepest object/array nesting accepted. Default 64. */
     maxDepth?: number;
@@ -47,6 +54,14 @@ export interface McpModuleOptions {
     maxNumberLength?: number;
     /** Largest absolute exponent of a number token. Default 10,000. */
     maxExponent?: number;
+    /** JSON values and keys in a body. Default 100,000. */
+    maxNodes?: number;
+    /** Members of any one object (tool arguments, form answers). Default 1,000. */
+    maxObjectKeys?: number;
+    /** Items of any one array. Default 100,000. */
+    maxArrayLength?: number;
+    /** Characters of any one string or key. Default 1,048,576. */
+    maxStringLength?: number;
   };
   /** Cache hints (`ttlMs`, `cacheScope`) for cacheable results. Default `{ ttlMs: 0, cacheScope: 'private' }` everywhere. */
   cacheHints?: Partial<Record<McpCacheableMethod, CacheHint>>;

@@ -8,8 +8,10 @@ export interface HttpExchange {
   readonly request: McpHttpRequest;
   readonly raw: IncomingMessage;
   readonly response: ServerResponse;
-  /** The request body with exact number tokens (`LosslessNumber`), when it was JSON. */
-  readonly losslessBody: unknown;
+  /** The JSON-RPC message of a POST, as parsed (`JSON.parse` semantics). */
+  readonly message: unknown;
+  /** Its `params.inputResponses` with exact number text (`LosslessNumber`), when present. */
+  readonly exactInputResponses: unknown;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { LosslessNumber } from 'lossless-json';
 import {
   ProtocolError,
   type CallToolRequest,
@@ -207,10 +206,19 @@ export class McpDispatcher {
       );
       throw internalError();
     }
+    const callParams = this.callParams(exchange, sdk, params);
+    const ownArguments = callParams.arguments;
     const call = new McpOperationCall(
       completion ? 'completion' : 'operation',
-      args,
-      this.exactParams(exchange, sdk, params),
+      // Tool and prompt arguments as parsed by the module, so a "__proto__" key is data.
+      operation.kind !== 'resource' &&
+        !completion &&
+        ownArguments !== null &&
+        typeof ownArguments === 'object' &&
+        !Array.isArray(ownArguments)
+        ? (ownArguments as Record<string, unknown>)
+        : args,
+      callParams,
       operation.profile,
       (self) => createRequestContext(sdk, target, exchange, self),
     );
@@ -242,19 +250,21 @@ export class McpDispatcher {
     return { value, wire: undefined, completionValues: call.completionValues };
   }
 
-  /** The request's params with exact numbers, as the HTTP layer parsed them. */
-  private exactParams(
+  /**
+   * The request's params as the HTTP layer parsed them (`__proto__` and other keys stay plain
+   * data), with input responses keeping their exact number text; the SDK's copy otherwise.
+   */
+  private callParams(
     exchange: HttpExchange,
     sdk: ServerContext,
     params: object,
   ): Record<string, unknown> {
-    const body = exchange.losslessBody as { id?: unknown; params?: unknown } | undefined;
-    const exact = body?.params;
-    // The SDK reads numeric ids as numbers: `1.0` or `1e0` is request 1, not a different request.
-    const bodyId = body?.id instanceof LosslessNumber ? Number(body.id.value) : body?.id;
-    const sameRequest = body !== undefined && bodyId === sdk.mcpReq.id;
-    return sameRequest && exact !== null && typeof exact === 'object'
-      ? (exact as Record<string, unknown>)
-      : (params as Record<string, unknown>);
+    const message = exchange.message as { id?: unknown; params?: unknown } | null | undefined;
+    const own = message?.params;
+    const sameRequest = message?.id === sdk.mcpReq.id && own !== null && typeof own === 'object';
+    if (!sameRequest) return params as Record<string, unknown>;
+    return exchange.exactInputResponses === undefined
+      ? (own as Record<string, unknown>)
+      : { ...(own as Record<string, unknown>), inputResponses: exchange.exactInputResponses };
   }
 }

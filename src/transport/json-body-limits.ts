@@ -1,7 +1,19 @@
-/** Bounds applied while parsing a request body. */
+/** Bounds applied while reading and parsing a request body. */
 export interface JsonBodyLimits {
   maxBytes: number;
+  /** Time a body may take to arrive, in ms. */
+  timeoutMs: number;
+  /** POST bodies read at once; more are answered 503. */
+  maxConcurrentBodies: number;
   maxDepth: number;
   maxNumberLength: number;
   maxExponent: number;
+  /** JSON values in the whole body (objects, arrays, strings, numbers, literals). */
+  maxNodes: number;
+  /** Members of any one object. */
+  maxObjectKeys: number;
+  /** Items of any one array. */
+  maxArrayLength: number;
+  /** Characters of any one string or key, as written (escapes count as written). */
+  maxStringLength: number;
 }

@@ -1,12 +1,18 @@
 import { LosslessNumber } from 'lossless-json';
 import type { JsonBodyLimits } from './json-body-limits';
-import { parseJsonBody, toPlainJson } from './lossless-json-body';
+import { parseJsonBody } from './lossless-json-body';
 
 const LIMITS: JsonBodyLimits = {
   maxBytes: 4 * 1024 * 1024,
+  timeoutMs: 10_000,
+  maxConcurrentBodies: 32,
   maxDepth: 64,
   maxNumberLength: 1024,
   maxExponent: 10_000,
+  maxNodes: 100_000,
+  maxObjectKeys: 1_000,
+  maxArrayLength: 100_000,
+  maxStringLength: 1_048_576,
 };
 
 function nested(depth: number, inner = '1'): string {
@@ -14,27 +20,76 @@ function nested(depth: number, inner = '1'): string {
 }
 
 describe('parseJsonBody', () => {
-  it('keeps every number exact in the lossless form and plain in the plain form', () => {
+  it('keeps every number of the input responses exact, and the message plain', () => {
     const parsed = parseJsonBody(
-      '{"jsonrpc":"2.0","id":1,"params":{"amount":3.50,"big":12345678901234567890,"n":-0.0}}',
+      '{"jsonrpc":"2.0","id":1,"params":{"arguments":{"amount":3.50},' +
+        '"inputResponses":{"pay":{"action":"accept","content":{"amount":3.50,"big":12345678901234567890,"n":-0.0}}}}}',
       LIMITS,
     );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    const lossless = parsed.lossless as {
-      id: LosslessNumber;
-      params: Record<string, LosslessNumber>;
-    };
-    expect(lossless.id).toBeInstanceOf(LosslessNumber);
-    expect(lossless.params.amount.value).toBe('3.50');
-    expect(lossless.params.big.value).toBe('12345678901234567890');
-    expect(lossless.params.n.value).toBe('-0.0');
-    expect(parsed.plain).toEqual({
-      jsonrpc: '2.0',
-      id: 1,
-      params: { amount: 3.5, big: Number('12345678901234567890'), n: -0 },
+    const content = (
+      parsed.exactInputResponses as { pay: { content: Record<string, LosslessNumber> } }
+    ).pay.content;
+    expect(content.amount.value).toBe('3.50');
+    expect(content.big.value).toBe('12345678901234567890');
+    expect(content.n.value).toBe('-0.0');
+    expect((parsed.plain as { params: { arguments: unknown } }).params.arguments).toEqual({
+      amount: 3.5,
     });
-    expect(typeof (parsed.plain as { id: unknown }).id).toBe('number');
+  });
+
+  it('does no second parse for a message without input responses', () => {
+    const parsed = parseJsonBody('{"id":1,"params":{"arguments":{"a":1.50}}}', LIMITS);
+    expect(parsed).toEqual({
+      ok: true,
+      plain: { id: 1, params: { arguments: { a: 1.5 } } },
+      exactInputResponses: undefined,
+    });
+  });
+
+  it('keeps a "__proto__" key as data in both parses', () => {
+    const parsed = parseJsonBody(
+      '{"params":{"arguments":{"__proto__":{"x":1}},"inputResponses":{"__proto__":{"action":"cancel"}}}}',
+      LIMITS,
+    );
+    if (!parsed.ok) throw new Error('expected a parse');
+    const args = (parsed.plain as { params: { arguments: object } }).params.arguments;
+    expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+    expect(Object.keys(args)).toEqual(['__proto__']);
+    expect(Object.keys(parsed.exactInputResponses as object)).toEqual(['__proto__']);
+  });
+
+  describe('structure bounds, checked before parsing', () => {
+    it.each<[string, string, Partial<JsonBodyLimits>]>([
+      ['too_many_nodes', `[${'1,'.repeat(10)}1]`, { maxNodes: 10 }],
+      [
+        'object_too_large',
+        `{${Array.from({ length: 4 }, (_, i) => `"k${i}":1`).join(',')}}`,
+        {
+          maxObjectKeys: 3,
+        },
+      ],
+      ['array_too_long', '[[1,2,3,4]]', { maxArrayLength: 3 }],
+      ['string_too_long', '{"a":"12345"}', { maxStringLength: 4 }],
+      ['string_too_long', '{"12345":1}', { maxStringLength: 4 }],
+    ])('refuses %s', (reason, text, limits) => {
+      expect(parseJsonBody(text, { ...LIMITS, ...limits })).toEqual({ ok: false, reason });
+    });
+
+    it('accepts exactly the limits', () => {
+      expect(parseJsonBody(`[${'1,'.repeat(8)}1]`, { ...LIMITS, maxNodes: 10 }).ok).toBe(true);
+      expect(parseJsonBody('[[1,2,3]]', { ...LIMITS, maxArrayLength: 3 }).ok).toBe(true);
+      expect(parseJsonBody('{"a":"1234"}', { ...LIMITS, maxStringLength: 4 }).ok).toBe(true);
+      expect(parseJsonBody('{"a":1,"b":2,"c":3}', { ...LIMITS, maxObjectKeys: 3 }).ok).toBe(true);
+    });
+
+    it('counts escaped quotes and brackets inside strings as text', () => {
+      const text = JSON.stringify({ a: 'say \\"[[[{{{,,,\\"' + ',[]'.repeat(50) });
+      expect(
+        parseJsonBody(text, { ...LIMITS, maxDepth: 1, maxNodes: 3, maxArrayLength: 1 }).ok,
+      ).toBe(true);
+    });
   });
 
   it('gives the same plain form JSON.parse gives', () => {
@@ -90,7 +145,6 @@ describe('parseJsonBody', () => {
       expect(parseJsonBody(`{"id":7,"params":{"n":${long}}}`, LIMITS)).toEqual({
         ok: false,
         reason: 'number_out_of_bounds',
-        id: 7,
       });
       expect(parseJsonBody(`{"id":"a","params":{"n":${'1'.repeat(1024)}}}`, LIMITS).ok).toBe(true);
     });
@@ -102,7 +156,6 @@ describe('parseJsonBody', () => {
       expect(parseJsonBody('{"id":"x","v":1e10001}', LIMITS)).toEqual({
         ok: false,
         reason: 'number_out_of_bounds',
-        id: 'x',
       });
       expect(parseJsonBody('[1e-10001]', LIMITS)).toMatchObject({
         ok: false,
@@ -127,14 +180,6 @@ describe('parseJsonBody', () => {
       ).toMatchObject({ ok: false, reason: 'number_out_of_bounds' });
     });
 
-    it('reports a null id when the body has none or is not an object', () => {
-      expect(parseJsonBody('[1e10001]', LIMITS)).toEqual({
-        ok: false,
-        reason: 'number_out_of_bounds',
-        id: undefined,
-      });
-    });
-
     it('follows the configured limits', () => {
       expect(parseJsonBody('[123456]', { ...LIMITS, maxNumberLength: 5 })).toMatchObject({
         reason: 'number_out_of_bounds',
@@ -151,14 +196,4 @@ describe('parseJsonBody', () => {
       expect(parseJsonBody(text, LIMITS)).toEqual({ ok: false, reason: 'unparsable' });
     },
   );
-});
-
-describe('toPlainJson', () => {
-  it('replaces LosslessNumbers at any depth and leaves the rest alone', () => {
-    const value = {
-      a: [new LosslessNumber('1.50'), 'x', null, { b: new LosslessNumber('2') }],
-      c: true,
-    };
-    expect(toPlainJson(value)).toEqual({ a: [1.5, 'x', null, { b: 2 }], c: true });
-  });
 });

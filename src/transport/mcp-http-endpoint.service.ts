@@ -17,7 +17,10 @@ import { httpExchangeStorage } from '../protocol/http-exchange.storage';
 import { McpServerFactory } from '../protocol/mcp-server.factory';
 import { HostOriginPolicy } from './host-origin-policy';
 import { writeJsonRpcHttpError } from './json-rpc-http-error';
+import { bodyRefusal } from './body-refusal';
+import { scanJsonStructure } from './json-structure.scanner';
 import { parseJsonBody } from './lossless-json-body';
+import { malformedParamsField } from './request-params.validator';
 import {
   endpointMounting,
   type EndpointMounting,
@@ -63,6 +66,8 @@ export class McpHttpEndpoint
   private readonly paramHeaders = new Map<string, readonly ParamHeaderDeclaration[]>();
   /** Bodies read by the early step, until the request is served. */
   private readonly bodies = new WeakMap<IncomingMessage, string>();
+  /** POST bodies being read right now, bounded by `body.maxConcurrentBodies`. */
+  private bodiesInProgress = 0;
   private mounting: EndpointMounting | undefined;
 
   constructor(
@@ -130,16 +135,55 @@ export class McpHttpEndpoint
       }
     }
     if (req.method !== 'POST') return true;
-    const body = await readRequestBody(req, this.options.body.maxBytes);
+    const limits = this.options.body;
+    if (this.bodiesInProgress >= limits.maxConcurrentBodies) {
+      req.resume();
+      res.setHeader('Connection', 'close');
+      res.setHeader('Retry-After', '1');
+      writeJsonRpcHttpError(
+        res,
+        503,
+        McpErrorCode.ServerBusy,
+        'Server busy: too many request bodies in progress',
+      );
+      return false;
+    }
+    this.bodiesInProgress++;
+    let body: Awaited<ReturnType<typeof readRequestBody>>;
+    try {
+      body = await readRequestBody(req, limits.maxBytes, limits.timeoutMs);
+    } finally {
+      this.bodiesInProgress--;
+    }
     if (!body.ok) {
       if (body.reason === 'aborted') {
         res.destroy();
         return false;
       }
       res.setHeader('Connection', 'close');
-      writeJsonRpcHttpError(res, 413, McpErrorCode.InvalidRequest, 'Request body too large', null, {
-        maxBytes: this.options.body.maxBytes,
-      });
+      if (body.reason === 'timeout') {
+        writeJsonRpcHttpError(
+          res,
+          408,
+          McpErrorCode.InvalidRequest,
+          'Request body timed out',
+          null,
+          {
+            timeoutMs: limits.timeoutMs,
+          },
+        );
+      } else {
+        writeJsonRpcHttpError(
+          res,
+          413,
+          McpErrorCode.InvalidRequest,
+          'Request body too large',
+          null,
+          {
+            maxBytes: limits.maxBytes,
+          },
+        );
+      }
       return false;
     }
     this.bodies.set(req, body.text);
@@ -156,43 +200,73 @@ export class McpHttpEndpoint
     this.bodies.delete(req);
     if (req.method !== 'POST' || text === undefined) {
       return httpExchangeStorage.run(
-        { request, raw: req, response: res, losslessBody: undefined },
+        { request, raw: req, response: res, message: undefined, exactInputResponses: undefined },
         () => this.nodeHandler(req, res),
       );
     }
     const parsed = parseJsonBody(text, this.options.body);
     if (!parsed.ok) {
-      if (parsed.reason === 'number_out_of_bounds') {
-        return writeJsonRpcHttpError(
-          res,
-          400,
-          McpErrorCode.InvalidParams,
-          'Invalid params: a number is too long or its exponent too large',
-          parsed.id,
-        );
-      }
-      const message =
-        parsed.reason === 'too_deep' ? 'Parse error: JSON nested too deeply' : 'Parse error';
-      return writeJsonRpcHttpError(res, 400, McpErrorCode.ParseError, message);
+      const refusal = bodyRefusal(parsed.reason, this.options.body);
+      const id = parsed.reason === 'number_out_of_bounds' ? this.idDespiteNumbers(text) : null;
+      if (refusal.status === 413) res.setHeader('Connection', 'close');
+      return writeJsonRpcHttpError(
+        res,
+        refusal.status,
+        refusal.code,
+        refusal.message,
+        id,
+        refusal.data,
+      );
     }
-    const headerProblem = this.paramHeaderProblem(req, parsed.plain);
+    const message = parsed.plain as { id?: unknown; method?: unknown; params?: unknown } | null;
+    const headerProblem = this.paramHeaderProblem(req, message);
     if (headerProblem) {
       return writeJsonRpcHttpError(
         res,
         400,
         McpErrorCode.HeaderMismatch,
         `Header mismatch: ${headerProblem}`,
-        (parsed.plain as { id?: unknown }).id,
+        message?.id,
       );
     }
-    const listen = (parsed.plain as { method?: unknown } | null)?.method === 'subscriptions/listen';
+    const malformed = malformedParamsField(message?.method, message?.params);
+    if (malformed) {
+      return writeJsonRpcHttpError(
+        res,
+        200,
+        McpErrorCode.InvalidParams,
+        'Invalid params',
+        message?.id,
+        {
+          field: malformed,
+        },
+      );
+    }
+    const listen = message?.method === 'subscriptions/listen';
     const nodeHandler = listen ? this.listenNodeHandler : this.nodeHandler;
     // Guards that read the body see the JSON-RPC message, as after Nest's own JSON parser.
     (request as { body?: unknown }).body = parsed.plain;
     await httpExchangeStorage.run(
-      { request, raw: req, response: res, losslessBody: parsed.lossless },
+      {
+        request,
+        raw: req,
+        response: res,
+        message: parsed.plain,
+        exactInputResponses: parsed.exactInputResponses,
+      },
       () => nodeHandler(req, res, parsed.plain),
     );
+  }
+
+  /** The id of a message refused for a number, read once the other bounds are known to hold. */
+  private idDespiteNumbers(text: string): unknown {
+    const limits = { ...this.options.body, maxNumberLength: Infinity, maxExponent: Infinity };
+    if (scanJsonStructure(text, limits)) return null;
+    try {
+      return (JSON.parse(text) as { id?: unknown } | null)?.id ?? null;
+    } catch {
+      return null;
+    }
   }
 
   /** SEP-2243: `Mcp-Param-*` headers must mirror the arguments a tool marks with `x-mcp-header`. */

@@ -2,10 +2,17 @@ import type { IncomingMessage } from 'node:http';
 
 /** The body of a request, or why it could not be read. */
 export type RequestBodyRead =
-  { ok: true; text: string } | { ok: false; reason: 'too_large' | 'aborted' };
+  { ok: true; text: string } | { ok: false; reason: 'too_large' | 'aborted' | 'timeout' };
 
-/** Reads a request body as UTF-8, giving up as soon as it exceeds `maxBytes`. */
-export function readRequestBody(req: IncomingMessage, maxBytes: number): Promise<RequestBodyRead> {
+/**
+ * Reads a request body as UTF-8, giving up as soon as it exceeds `maxBytes` or has not arrived
+ * within `timeoutMs` (a stalled or trickling body is cut in seconds, not held for minutes).
+ */
+export function readRequestBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<RequestBodyRead> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
     req.resume();
@@ -18,13 +25,18 @@ export function readRequestBody(req: IncomingMessage, maxBytes: number): Promise
     const settle = (outcome: RequestBodyRead) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
+      if (!outcome.ok) chunks.length = 0;
       resolve(outcome);
     };
+    const timer = setTimeout(() => {
+      req.pause();
+      settle({ ok: false, reason: 'timeout' });
+    }, timeoutMs);
     req.on('data', (chunk: Buffer) => {
       if (settled) return;
       size += chunk.length;
       if (size > maxBytes) {
-        chunks.length = 0;
         req.resume();
         settle({ ok: false, reason: 'too_large' });
         return;
