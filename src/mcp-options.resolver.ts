@@ -174,9 +174,9 @@ export function resolveMcpOptions(
       maxDepth: positiveInteger('json.maxDepth', options.json?.maxDepth, 64),
       maxNumberLength: positiveInteger('json.maxNumberLength', options.json?.maxNumberLength, 1024),
       maxExponent: positiveInteger('json.maxExponent', options.json?.maxExponent, 10_000),
-      maxNodes: positiveInteger('json.maxNodes', options.json?.maxNodes, 100_000),
+      maxNodes: positiveInteger('json.maxNodes', options.json?.maxNodes, 20_000),
       maxObjectKeys: positiveInteger('json.maxObjectKeys', options.json?.maxObjectKeys, 1_000),
-      maxArrayLength: positiveInteger('json.maxArrayLength', options.json?.maxArrayLength, 100_000),
+      maxArrayLength: positiveInteger('json.maxArrayLength', options.json?.maxArrayLength, 10_000),
       maxStringLength: positiveInteger(
         'json.maxStringLength',
         options.json?.maxStringLength,

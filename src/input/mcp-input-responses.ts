@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { declaredPropertiesOf } from '../validation/dto-properties';
 import { LosslessNumber } from 'lossless-json';
 import { McpProtocolException } from '../errors/mcp-protocol.exception';
 import { McpErrorCode } from '../errors/mcp-error-codes';
@@ -17,19 +18,26 @@ export interface McpTypedElicitationResponse<T> {
   readonly content: T | undefined;
 }
 
+/**
+ * The accepted content as the DTO's plain input: only the properties the DTO declares (checked
+ * before any conversion, so a hostile answer with thousands of extra fields costs nothing), with
+ * exact numbers as the declared type wants them.
+ */
 function contentForDto(
   dto: Type<unknown>,
   content: Readonly<Record<string, McpElicitValue>>,
 ): Record<string, unknown> {
   const plain: Record<string, unknown> = {};
+  const declared = declaredPropertiesOf(dto);
   for (const [field, value] of Object.entries(content)) {
+    if (!declared.has(field)) continue;
     if (!(value instanceof LosslessNumber)) {
       plain[field] = value;
       continue;
     }
-    const declared = Reflect.getMetadata('design:type', dto.prototype as object, field) as unknown;
+    const type = Reflect.getMetadata('design:type', dto.prototype as object, field) as unknown;
     // A `string` property keeps the exact digits; anything else gets a JavaScript number.
-    plain[field] = declared === String ? value.value : Number(value.value);
+    plain[field] = type === String ? value.value : Number(value.value);
   }
   return plain;
 }

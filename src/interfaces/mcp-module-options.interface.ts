@@ -54,11 +54,11 @@ export interface McpModuleOptions {
     maxNumberLength?: number;
     /** Largest absolute exponent of a number token. Default 10,000. */
     maxExponent?: number;
-    /** JSON values and keys in a body. Default 100,000. */
+    /** JSON values and keys in a body. Default 20,000. */
     maxNodes?: number;
     /** Members of any one object (tool arguments, form answers). Default 1,000. */
     maxObjectKeys?: number;
-    /** Items of any one array. Default 100,000. */
+    /** Items of any one array. Default 10,000. */
     maxArrayLength?: number;
     /** Characters of any one string or key. Default 1,048,576. */
     maxStringLength?: number;

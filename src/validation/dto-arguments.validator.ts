@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { ArgumentsValidator } from './arguments-validator.interface';
+import { pickDeclared } from './dto-properties';
 import { cappedMessages, classValidatorMessages } from './validation-messages';
 
 /**
@@ -17,7 +18,8 @@ export function createDtoArgumentsValidator(dto: Type<unknown>): ArgumentsValida
       if (args === null || typeof args !== 'object' || Array.isArray(args)) {
         return { ok: false, errors: ['Validation failed (object is expected)'] };
       }
-      const instance = plainToInstance(dto, args) as object;
+      // Undeclared members are stripped by whitelist anyway; dropping them first saves converting them.
+      const instance = plainToInstance(dto, pickDeclared(dto, args)) as object;
       const errors = validateSync(instance, {
         whitelist: true,
         forbidUnknownValues: false,

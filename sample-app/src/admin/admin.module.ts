@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { HealthController } from './health.controller';
 import { KeyringAdminController } from './keyring-admin.controller';
 
-@Module({ controllers: [KeyringAdminController] })
+@Module({ controllers: [KeyringAdminController, HealthController] })
 export class AdminModule {}
