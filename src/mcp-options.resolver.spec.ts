@@ -170,11 +170,14 @@ describe('resolveMcpOptions', () => {
       ['requestState.maxEncodedBytes', { requestState: { maxEncodedBytes: 0 } }],
       [
         'requestState.maxDecodedBytes',
-        { requestState: { maxEncodedBytes: 1000, maxDecodedBytes: 1001 } },
+        { requestState: { maxEncodedBytes: 2000, maxDecodedBytes: 2001 } },
       ],
-      ['requestState.maxDecodedBytes', { requestState: { maxEncodedBytes: 1000 } }],
+      ['requestState.maxDecodedBytes', { requestState: { maxEncodedBytes: 2000 } }],
+      ['requestState.maxEncodedBytes', { requestState: { maxEncodedBytes: 1000 } }],
       ['requestState.maxLifetimeMs', { requestState: { maxLifetimeMs: -1 } }],
+      ['requestState.maxLifetimeMs', { requestState: { maxLifetimeMs: 2 ** 53 - 1 } }],
       ['requestState.maxRounds', { requestState: { maxRounds: 0 } }],
+      ['requestState.maxRounds', { requestState: { maxRounds: 1001 } }],
       ['protector', { protector: { open: () => new Uint8Array() } }],
       ['protector', { protector: 'aes' }],
       ['protector', { protector: { seal: () => 'x' } }],
@@ -205,7 +208,7 @@ describe('resolveMcpOptions', () => {
         'Invalid McpModule option "maxRequestBodyBytes": must be a positive integer, got 0',
       );
       expect(
-        refusal({ requestState: { maxEncodedBytes: 1000, maxDecodedBytes: 2000 } }).message,
+        refusal({ requestState: { maxEncodedBytes: 2000, maxDecodedBytes: 3000 } }).message,
       ).toContain('must not exceed requestState.maxEncodedBytes');
       expect(refusal({ protector: {} }).message).toContain('seal() and open()');
     });

@@ -5,7 +5,7 @@ import type {
   McpModuleOptions,
 } from './interfaces/mcp-module-options.interface';
 import type { JsonBodyLimits } from './transport/json-body-limits';
-import type { RequestStateLimits } from './state/request-state-limits';
+import { resolveRequestStateLimits, type RequestStateLimits } from './state/request-state-limits';
 import type { KeyringConfig } from './keyring/keyring-fingerprint';
 import type { RequestStateProtector } from './state/request-state-protector.interface';
 import type { McpAuthorizationPartitionResolver } from './state/authorization-partition.resolver';
@@ -112,7 +112,7 @@ export function resolveMcpOptions(
   if (!Number.isSafeInteger(keepAliveMs) || keepAliveMs < 0) {
     throw new InvalidModuleOptionsError('keepAliveMs', 'must be an integer >= 0');
   }
-  const requestState = resolveStateLimits(options.requestState);
+  const requestState = resolveRequestStateLimits(options.requestState);
   for (const [option, value, methods] of [
     ['protector', options.protector, ['seal', 'open']],
     ['partitionResolver', options.partitionResolver, ['resolve']],
@@ -196,32 +196,4 @@ export function resolveMcpOptions(
     },
     validateArguments: options.validateArguments ?? true,
   };
-}
-
-function resolveStateLimits(limits: McpModuleOptions['requestState']): RequestStateLimits {
-  const resolved = {
-    maxEncodedBytes: positiveInteger(
-      'requestState.maxEncodedBytes',
-      limits?.maxEncodedBytes,
-      65_536,
-    ),
-    maxDecodedBytes: positiveInteger(
-      'requestState.maxDecodedBytes',
-      limits?.maxDecodedBytes,
-      49_152,
-    ),
-    maxLifetimeMs: positiveInteger(
-      'requestState.maxLifetimeMs',
-      limits?.maxLifetimeMs,
-      15 * 60 * 1000,
-    ),
-    maxRounds: positiveInteger('requestState.maxRounds', limits?.maxRounds, 10),
-  };
-  if (resolved.maxDecodedBytes > resolved.maxEncodedBytes) {
-    throw new InvalidModuleOptionsError(
-      'requestState.maxDecodedBytes',
-      'must not exceed requestState.maxEncodedBytes',
-    );
-  }
-  return resolved;
 }

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { McpModule } from '../src/index';
+import { requestIdDigest } from '../src/state/request-state.sealer';
 import { BearerPartitionResolver } from '../sample-app/src/flows/bearer-partition.resolver';
 import { HandlerRuns } from './fixtures/handler-runs';
 import { RequestStateFixturesModule } from './fixtures/request-state.fixtures';
@@ -44,7 +45,7 @@ function headerOf(state: string): {
   iat: number;
   exp: number;
   r: number;
-  rid: number | string;
+  rid: string;
 } {
   return JSON.parse(Buffer.from(state.split('.')[0], 'base64url').toString('utf8')) as ReturnType<
     typeof headerOf
@@ -80,6 +81,8 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
   /** Another key id altogether. */
   let stranger: TestServer;
   let shortLived: TestServer;
+  /** Same keyring, a 60 s lifetime. */
+  let minuteLived: TestServer;
   let twoRounds: TestServer;
   let otherEndpoint: TestServer;
   /** Same keyring and partitions, but larger state limits (McpModule.forRoot). */
@@ -99,6 +102,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       MCP_KEYRING: keyring.json,
       MCP_STATE_MAX_LIFETIME_MS: String(SHORT_LIFETIME_MS),
     });
+    minuteLived = await start({ MCP_KEYRING: keyring.json, MCP_STATE_MAX_LIFETIME_MS: '60000' });
     twoRounds = await start({ MCP_KEYRING: keyring.json, MCP_STATE_MAX_ROUNDS: '2' });
     otherEndpoint = await start({ MCP_KEYRING: keyring.json, MCP_ENDPOINT: '/other-mcp' });
     roomy = await startTestServer(
@@ -144,6 +148,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       impostor,
       stranger,
       shortLived,
+      minuteLived,
       twoRounds,
       otherEndpoint,
       roomy,
@@ -198,11 +203,11 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       for (const segment of segments) expect(segment).toMatch(/^[A-Za-z0-9_-]+$/);
       const header = headerOf(state);
       expect(header).toEqual({
-        v: 1,
+        v: 2,
         iat: expect.any(Number),
         exp: header.iat + 900_000,
         r: 1,
-        rid: id,
+        rid: requestIdDigest(id),
       });
       expect(Math.abs(header.iat - Date.now())).toBeLessThan(60_000);
       expect(kidOf(state)).toBe('k1');
@@ -270,7 +275,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       );
       const h1 = headerOf(first.state);
       const h2 = headerOf(stateOf(second));
-      expect(h2).toEqual({ v: 1, iat: h1.iat, exp: h1.exp, r: 2, rid: secondId });
+      expect(h2).toEqual({ v: 2, iat: h1.iat, exp: h1.exp, r: 2, rid: requestIdDigest(secondId) });
     });
 
     it('binds a missing arguments object and {} alike, and numbers by value', async () => {
@@ -799,6 +804,91 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
     });
   });
 
+  describe('request ids', () => {
+    /** A string id of `length` characters, unique in this run. */
+    const longId = (length: number) => {
+      const tail = `-${freshId()}`;
+      return `${'i'.repeat(length - tail.length)}${tail}`;
+    };
+    const step = (n: number, value: string) => ({
+      [`step-${n}`]: { action: 'accept', content: { value } },
+    });
+
+    it('completes a two-round flow whose requests carry 5,000-character string ids', async () => {
+      const [first, second, third] = [longId(5_000), longId(5_000), longId(5_000)];
+      const one = await rawToolCall(
+        main.url,
+        'collect_rounds',
+        { rounds: 2 },
+        { id: first, capabilities: FORM },
+      );
+      const state1 = stateOf(one);
+      expect(headerOf(state1).rid).toBe(requestIdDigest(first));
+      expect(state1.indexOf('.')).toBeLessThan(200);
+      const two = await rawToolCall(
+        main.url,
+        'collect_rounds',
+        { rounds: 2 },
+        { id: second, capabilities: FORM, requestState: state1, inputResponses: step(1, 'a') },
+      );
+      const state2 = stateOf(two);
+      expect(headerOf(state2)).toMatchObject({ r: 2, rid: requestIdDigest(second) });
+
+      // A retry reusing the id that emitted the state is still a replay.
+      const mark = logger.lines.length;
+      const replay = await rawToolCall(
+        main.url,
+        'collect_rounds',
+        { rounds: 2 },
+        { id: second, capabilities: FORM, requestState: state2, inputResponses: step(2, 'b') },
+      );
+      expect(replay.body.error).toEqual(INVALID_STATE);
+      expect(logSince(mark)).toContain('request state rejected: replayed_request_id');
+
+      const done = await rawToolCall(
+        main.url,
+        'collect_rounds',
+        { rounds: 2 },
+        { id: third, capabilities: FORM, requestState: state2, inputResponses: step(2, 'b') },
+      );
+      expect(done.body.id).toBe(third);
+      expect(resultText(done)).toBe('a,b');
+    });
+
+    it('compares numeric ids by value (1e3 and 1000.0 are one id) and apart from strings ("1000")', async () => {
+      const emitted = await rawToolCall(
+        main.url,
+        'fixture_probe',
+        {},
+        { id: '@id', capabilities: FORM, rawTokens: { '"@id"': '1e3' } },
+      );
+      const state = stateOf(emitted);
+      expect(headerOf(state).rid).toBe(requestIdDigest(1000));
+      const mark = logger.lines.length;
+      const respelled = await rawToolCall(
+        main.url,
+        'fixture_probe',
+        {},
+        {
+          id: '@id',
+          capabilities: FORM,
+          requestState: state,
+          inputResponses: GO,
+          rawTokens: { '"@id"': '1000.0' },
+        },
+      );
+      expect(respelled.body.error).toEqual(INVALID_STATE);
+      expect(logSince(mark)).toContain('request state rejected: replayed_request_id');
+      const asString = await rawToolCall(
+        main.url,
+        'fixture_probe',
+        {},
+        { id: '1000', capabilities: FORM, requestState: state, inputResponses: GO },
+      );
+      expect(resultText(asString)).toMatch(/^continued/);
+    });
+  });
+
   describe('application-protected state', () => {
     it('emits the string as is and hands the retry exactly that string', async () => {
       const emitted = 'handle:7f3a.ünïcödé/+=~ "quoted"';
@@ -970,7 +1060,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
 
       // Each official client numbers its requests from 0, so a fresh client's first call reuses
       // the id that emitted the state (0 on the other client) and is refused as a replay.
-      expect(headerOf(first.requestState).rid).toBe(0);
+      expect(headerOf(first.requestState).rid).toBe(requestIdDigest(0));
       const mark = logger.lines.length;
       const collided = await onTwin.callTool(retry).then(
         () => undefined,
@@ -983,6 +1073,32 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       const result = await onTwin.callTool(retry);
       expect(result.content).toEqual([{ type: 'text', text: 'Transferred 12.50 to bob' }]);
       expect(await transfers(twin)).toBe(before + 1);
+    });
+
+    it("applies the opening instance's lifetime: a 60 s state is refused by a 1 s instance after 1.5 s", async () => {
+      const { state } = await start(minuteLived, 'fixture_probe', {});
+      expect(headerOf(state).exp - headerOf(state).iat).toBe(60_000);
+      await sleep(1_500);
+      const ran = runs(shortLived, 'fixture_probe');
+      const mark = logger.lines.length;
+      const refused = await rawToolCall(
+        shortLived.url,
+        'fixture_probe',
+        {},
+        { capabilities: FORM, requestState: state, inputResponses: GO },
+      );
+      expect(refused.body.error).toEqual(INVALID_STATE);
+      expect(runs(shortLived, 'fixture_probe')).toBe(ran);
+      expect(logSince(mark)).toContain('request state rejected: expired');
+
+      // The issuing instance, within its own 60 s, still opens it.
+      const opened = await rawToolCall(
+        minuteLived.url,
+        'fixture_probe',
+        {},
+        { capabilities: FORM, requestState: state, inputResponses: GO },
+      );
+      expect(resultText(opened)).toMatch(/^continued/);
     });
 
     it('refuses the flow on an instance with another keyring', async () => {

@@ -1,3 +1,5 @@
+import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
+
 /** Bounds of framework-protected request state. */
 export interface RequestStateLimits {
   /** Longest accepted or emitted state token, in bytes. */
@@ -8,4 +10,56 @@ export interface RequestStateLimits {
   maxLifetimeMs: number;
   /** How many states one flow may emit. */
   maxRounds: number;
+}
+
+/** Default and accepted range of each `requestState` option. @internal */
+export const REQUEST_STATE_LIMIT_BOUNDS = {
+  // Ceiling: a state rides in every retry's body and is checked whole before any work. Floor: room
+  // for the header (≤ ~130 bytes encoded as ~170), a key id, nonce, tag and a small state.
+  maxEncodedBytes: { fallback: 65_536, min: 1_024, max: 1_048_576 },
+  // `{"s":null,"k":{}}` alone is 17 bytes; below 64 hardly any state fits.
+  maxDecodedBytes: { fallback: 49_152, min: 64, max: 1_048_576 },
+  // 30 days: far past any interactive flow, and a cap on how long a leaked state stays usable;
+  // iat + lifetime stays a safe integer (the header holds whole milliseconds) for any clock.
+  maxLifetimeMs: { fallback: 900_000, min: 1, max: 30 * 24 * 60 * 60 * 1000 },
+  // Every round is a client round trip; a thousand is far beyond any real conversation.
+  maxRounds: { fallback: 10, min: 1, max: 1_000 },
+} as const satisfies Record<
+  keyof RequestStateLimits,
+  { fallback: number; min: number; max: number }
+>;
+
+/**
+ * Fills the defaults of the `requestState` options and checks each against its bounds; throws
+ * {@link InvalidModuleOptionsError} naming the first bad one.
+ * @internal
+ */
+export function resolveRequestStateLimits(
+  limits: Partial<Record<keyof RequestStateLimits, unknown>> | undefined,
+): RequestStateLimits {
+  const resolve = (name: keyof RequestStateLimits): number => {
+    const { fallback, min, max } = REQUEST_STATE_LIMIT_BOUNDS[name];
+    const value = limits?.[name];
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new InvalidModuleOptionsError(
+        `requestState.${name}`,
+        `must be an integer from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}, got ${String(value)}`,
+      );
+    }
+    return value;
+  };
+  const resolved: RequestStateLimits = {
+    maxEncodedBytes: resolve('maxEncodedBytes'),
+    maxDecodedBytes: resolve('maxDecodedBytes'),
+    maxLifetimeMs: resolve('maxLifetimeMs'),
+    maxRounds: resolve('maxRounds'),
+  };
+  if (resolved.maxDecodedBytes > resolved.maxEncodedBytes) {
+    throw new InvalidModuleOptionsError(
+      'requestState.maxDecodedBytes',
+      'must not exceed requestState.maxEncodedBytes',
+    );
+  }
+  return resolved;
 }

@@ -9,7 +9,12 @@ import {
   type RequestStateFailureReason,
 } from './request-state-protection.error';
 import type { RequestStateProtector } from './request-state-protector.interface';
-import { RequestStateSealer, type RequestStateHeader } from './request-state.sealer';
+import {
+  CLOCK_SKEW_TOLERANCE_MS,
+  RequestStateSealer,
+  requestIdDigest,
+  type RequestStateHeader,
+} from './request-state.sealer';
 
 const LIMITS = {
   maxEncodedBytes: 65_536,
@@ -144,16 +149,16 @@ describe('RequestStateSealer', () => {
       expect(((value as unknown[])[0] as LosslessNumber).value).toBe('12345678901234567890123');
     });
 
-    it('emits a first-round header: v1, iat now, exp now + lifetime, round 1, the emitting request id', async () => {
+    it('emits a first-round header: v2, iat now, exp now + lifetime, round 1, the emitting request id digest', async () => {
       const token = await sealer.seal({}, {}, BINDING, 'req-1', undefined, T0);
       expect(token).toMatch(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+){3}$/);
       const opened = await sealer.open(token, BINDING, 'req-2', T0);
       expect(opened.header).toEqual({
-        v: 1,
+        v: 2,
         iat: T0,
         exp: T0 + LIMITS.maxLifetimeMs,
         r: 1,
-        rid: 'req-1',
+        rid: requestIdDigest('req-1'),
       });
       // The header travels readable (authenticated, not encrypted) in canonical JSON.
       expect(headerOf(token)).toEqual(opened.header);
@@ -234,11 +239,11 @@ describe('RequestStateSealer', () => {
       );
       const opened2 = await sealer.open(second, BINDING, 'req-3', T0 + 120_000);
       expect(opened2.header).toEqual({
-        v: 1,
+        v: 2,
         iat: T0,
         exp: T0 + LIMITS.maxLifetimeMs,
         r: 2,
-        rid: 'req-2',
+        rid: requestIdDigest('req-2'),
       });
       expect(opened2.value).toEqual({ step: 2 });
       expect(opened2.askedKinds).toEqual({ code: 'elicitation' });
@@ -254,17 +259,23 @@ describe('RequestStateSealer', () => {
     });
 
     it('refuses to seal a continuation of an already expired flow (expired)', async () => {
-      const previous: RequestStateHeader = { v: 1, iat: T0, exp: T0 + 10, r: 1, rid: 'a' };
+      const previous: RequestStateHeader = {
+        v: 2,
+        iat: T0,
+        exp: T0 + 10,
+        r: 1,
+        rid: requestIdDigest('a'),
+      };
       expect(await failureOf(sealer.seal({}, {}, BINDING, 'b', previous, T0 + 10))).toBe('expired');
     });
 
     it('refuses to seal past the last round (too_many_rounds)', async () => {
       const atLimit: RequestStateHeader = {
-        v: 1,
+        v: 2,
         iat: T0,
         exp: T0 + LIMITS.maxLifetimeMs,
         r: LIMITS.maxRounds,
-        rid: 'a',
+        rid: requestIdDigest('a'),
       };
       expect(await failureOf(sealer.seal({}, {}, BINDING, 'b', atLimit, T0))).toBe(
         'too_many_rounds',
@@ -300,6 +311,143 @@ describe('RequestStateSealer', () => {
       await expect(
         sealerWith({ maxRounds: 3 }, protector).open(token, BINDING, 'req-9', T0),
       ).resolves.toBeDefined();
+    });
+  });
+
+  describe('limits of the opening instance', () => {
+    const DAY = 86_400_000;
+
+    it('refuses a state older than its own lifetime allows, whatever exp says (expired)', async () => {
+      const token = await sealer.seal({}, {}, BINDING, 1, undefined, T0);
+      const strict = sealerWith({ maxLifetimeMs: 1_000 }, protector);
+      await expect(strict.open(token, BINDING, 2, T0 + 999)).resolves.toBeDefined();
+      expect(await failureOf(strict.open(token, BINDING, 2, T0 + 1_000))).toBe('expired');
+      expect(await failureOf(strict.open(token, BINDING, 2, T0 + 1_500))).toBe('expired');
+      // The issuing instance, with its longer lifetime, still opens it.
+      await expect(sealer.open(token, BINDING, 2, T0 + 1_500)).resolves.toBeDefined();
+    });
+
+    it('still honours the state’s own exp when this instance allows longer (expired)', async () => {
+      const token = await sealerWith({ maxLifetimeMs: 1_000 }, protector).seal(
+        {},
+        {},
+        BINDING,
+        1,
+        undefined,
+        T0,
+      );
+      expect(await failureOf(sealer.open(token, BINDING, 2, T0 + 1_000))).toBe('expired');
+    });
+
+    it('brings exp forward when a stricter instance continues the flow, so laxer ones refuse it too', async () => {
+      const first = await sealer.seal({}, {}, BINDING, 'a', undefined, T0);
+      const strict = sealerWith({ maxLifetimeMs: 60_000 }, protector);
+      const { header } = await strict.open(first, BINDING, 'b', T0 + 10_000);
+      const second = await strict.seal({}, {}, BINDING, 'b', header, T0 + 10_000);
+      const reopened = await sealer.open(second, BINDING, 'c', T0 + 59_999);
+      expect(reopened.header).toMatchObject({ iat: T0, exp: T0 + 60_000, r: 2 });
+      expect(await failureOf(sealer.open(second, BINDING, 'c', T0 + 60_000))).toBe('expired');
+    });
+
+    it('refuses to seal a continuation once this instance’s lifetime is over (expired)', async () => {
+      const previous: RequestStateHeader = {
+        v: 2,
+        iat: T0,
+        exp: T0 + LIMITS.maxLifetimeMs,
+        r: 1,
+        rid: requestIdDigest('a'),
+      };
+      const strict = sealerWith({ maxLifetimeMs: 1_000 }, protector);
+      expect(await failureOf(strict.seal({}, {}, BINDING, 'b', previous, T0 + 1_000))).toBe(
+        'expired',
+      );
+      const token = await strict.seal({}, {}, BINDING, 'b', previous, T0 + 999);
+      expect((await strict.open(token, BINDING, 'c', T0 + 999)).header.exp).toBe(T0 + 1_000);
+    });
+
+    it('refuses a state issued by a faster clock beyond the skew tolerance (malformed)', async () => {
+      const ahead = await sealer.seal({}, {}, BINDING, 1, undefined, T0 + CLOCK_SKEW_TOLERANCE_MS);
+      await expect(sealer.open(ahead, BINDING, 2, T0)).resolves.toBeDefined();
+      const further = await sealer.seal(
+        {},
+        {},
+        BINDING,
+        1,
+        undefined,
+        T0 + CLOCK_SKEW_TOLERANCE_MS + 1,
+      );
+      expect(await failureOf(sealer.open(further, BINDING, 2, T0))).toBe('malformed');
+      await expect(sealer.open(further, BINDING, 2, T0 + 1)).resolves.toBeDefined();
+    });
+
+    it('refuses a state whose round is past a lowered maxRounds, at the boundary (too_many_rounds)', async () => {
+      const previous: RequestStateHeader = {
+        v: 2,
+        iat: T0,
+        exp: T0 + LIMITS.maxLifetimeMs,
+        r: 4,
+        rid: requestIdDigest('a'),
+      };
+      const fifth = await sealer.seal({}, {}, BINDING, 'b', previous, T0);
+      await expect(
+        sealerWith({ maxRounds: 5 }, protector).open(fifth, BINDING, 'c', T0),
+      ).resolves.toBeDefined();
+      expect(
+        await failureOf(sealerWith({ maxRounds: 4 }, protector).open(fifth, BINDING, 'c', T0)),
+      ).toBe('too_many_rounds');
+    });
+
+    it('seals and opens the largest header it can emit (30-day lifetime, round 1,000, far-future clock)', async () => {
+      const widest = sealerWith({ maxLifetimeMs: 30 * DAY, maxRounds: 1_000 }, protector);
+      const iat = Number.MAX_SAFE_INTEGER - 30 * DAY;
+      const previous: RequestStateHeader = {
+        v: 2,
+        iat,
+        exp: iat + 30 * DAY,
+        r: 999,
+        rid: requestIdDigest('a'),
+      };
+      const token = await widest.seal({}, {}, BINDING, 'b'.repeat(10_000), previous, iat);
+      expect(token.indexOf('.')).toBeLessThan(200);
+      expect((await widest.open(token, BINDING, 'c', iat)).header.r).toBe(1_000);
+    });
+
+    it('refuses a header segment longer than the header bound before decoding it (malformed)', async () => {
+      const token = await sealer.seal({}, {}, BINDING, 1, undefined, T0);
+      const padded = canonicalJson({ ...headerOf(token), pad: 'x'.repeat(600) });
+      expect(await failureOf(sealer.open(withHeaderText(token, padded), BINDING, 2, T0))).toBe(
+        'malformed',
+      );
+    });
+  });
+
+  describe('request ids', () => {
+    it('binds an id of any length by a fixed-length digest: a 10,000-character id seals and opens', async () => {
+      const long = `id-${'x'.repeat(9_997)}`;
+      const short = await sealer.seal({ step: 1 }, {}, BINDING, 'a', undefined, T0);
+      const token = await sealer.seal({ step: 1 }, {}, BINDING, long, undefined, T0);
+      expect(token.indexOf('.')).toBe(short.indexOf('.'));
+      expect(headerOf(token).rid).toBe(requestIdDigest(long));
+      const opened = await sealer.open(token, BINDING, `${long}y`, T0);
+      expect(opened.value).toEqual({ step: 1 });
+      const next = await sealer.seal({ step: 2 }, {}, BINDING, `${long}y`, opened.header, T0);
+      expect(await failureOf(sealer.open(next, BINDING, `${long}y`, T0))).toBe(
+        'replayed_request_id',
+      );
+      expect((await sealer.open(next, BINDING, long, T0)).value).toEqual({ step: 2 });
+      expect(await failureOf(sealer.open(token, BINDING, long, T0))).toBe('replayed_request_id');
+    });
+
+    it('digests ids as JSON-RPC compares them: by value for numbers, 1 and "1" apart', () => {
+      expect(requestIdDigest(1)).toBe(requestIdDigest(1.0));
+      expect(requestIdDigest(1000)).toBe(requestIdDigest(1e3));
+      expect(requestIdDigest(0)).toBe(requestIdDigest(-0));
+      expect(requestIdDigest(1)).not.toBe(requestIdDigest('1'));
+      expect(requestIdDigest(0.5)).not.toBe(requestIdDigest('5e-1'));
+      expect(requestIdDigest(Infinity)).not.toBe(requestIdDigest('Infinity'));
+      expect(requestIdDigest(Infinity)).not.toBe(requestIdDigest(-Infinity));
+      for (const id of [0, 1.5, -7, 2 ** 60, '', 'a', 'x'.repeat(100_000), Infinity])
+        expect(requestIdDigest(id)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     });
   });
 
@@ -375,11 +523,11 @@ describe('RequestStateSealer', () => {
     it('refuses a header whose exp was edited and re-encoded canonically (authentication_failed)', async () => {
       const token = await sealer.seal({}, {}, BINDING, 'req-1', undefined, T0);
       const later = canonicalJson({
-        v: 1,
+        v: 2,
         iat: T0,
         exp: T0 + 10 * LIMITS.maxLifetimeMs,
         r: 1,
-        rid: 'req-1',
+        rid: requestIdDigest('req-1'),
       });
       expect(await failureOf(sealer.open(withHeaderText(token, later), BINDING, 'req-2', T0))).toBe(
         'authentication_failed',
@@ -387,8 +535,8 @@ describe('RequestStateSealer', () => {
     });
 
     it.each([
-      ['r reset to 1', { r: 1, rid: 'req-2' }],
-      ['rid changed', { rid: 'other' }],
+      ['r reset to 1', { r: 1, rid: requestIdDigest('req-2') }],
+      ['rid changed', { rid: requestIdDigest('other') }],
       ['iat changed', { iat: T0 - 1 }],
       ['an extra member', { extra: true }],
     ])('refuses a header with %s (authentication_failed)', async (_, edit) => {
@@ -412,11 +560,17 @@ describe('RequestStateSealer', () => {
 
     it('refuses a header re-encoded non-canonically, even with the same values (malformed)', async () => {
       const token = await sealer.seal({}, {}, BINDING, 'req-1', undefined, T0);
-      const header = { v: 1, iat: T0, exp: T0 + LIMITS.maxLifetimeMs, r: 1, rid: 'req-1' };
+      const header = {
+        v: 2,
+        iat: T0,
+        exp: T0 + LIMITS.maxLifetimeMs,
+        r: 1,
+        rid: requestIdDigest('req-1'),
+      };
       for (const text of [
         JSON.stringify(header),
         `${canonicalJson(header)} `,
-        canonicalJson(header).replace('"v":1e0', '"v":10e-1'),
+        canonicalJson(header).replace('"v":2e0', '"v":20e-1'),
       ]) {
         expect(
           await failureOf(sealer.open(withHeaderText(token, text), BINDING, 'req-2', T0)),
@@ -425,7 +579,14 @@ describe('RequestStateSealer', () => {
     });
 
     it.each([
-      ['version 2', { v: 2 }],
+      ['version 1 (the id itself as rid)', { v: 1, rid: 'req-1' }],
+      ['version 3', { v: 3 }],
+      ['a raw request id as rid', { rid: 'req-1' }],
+      ['a rid one character short of a digest', { rid: requestIdDigest('req-1').slice(1) }],
+      ['exp equal to iat', { exp: T0 }],
+      ['exp before iat', { exp: T0 - 1 }],
+      ['a lifetime over 30 days', { exp: T0 + 30 * 86_400_000 + 1 }],
+      ['round 1,001', { r: 1_001 }],
       ['round 0', { r: 0 }],
       ['a fractional exp', { exp: T0 + 0.5 }],
       ['a boolean rid', { rid: true }],
@@ -433,11 +594,11 @@ describe('RequestStateSealer', () => {
     ])('refuses a header with %s (malformed)', async (_, edit) => {
       const token = await sealer.seal({}, {}, BINDING, 'req-1', undefined, T0);
       const text = canonicalJson({
-        v: 1,
+        v: 2,
         iat: T0,
         exp: T0 + LIMITS.maxLifetimeMs,
         r: 1,
-        rid: 'req-1',
+        rid: requestIdDigest('req-1'),
         ...edit,
       });
       expect(await failureOf(sealer.open(withHeaderText(token, text), BINDING, 'req-2', T0))).toBe(
@@ -452,21 +613,23 @@ describe('RequestStateSealer', () => {
       },
     );
 
-    it('refuses a header spelled with invalid UTF-8 that decodes to the same text', async () => {
-      // U+FFFD in the request id: a lone 0xFF byte would decode to the same string.
-      const token = await sealer.seal({}, {}, BINDING, 'req-\uFFFD', undefined, T0);
+    it('refuses a header with an invalid UTF-8 byte in it (malformed); any text in an id seals and opens', async () => {
+      // The header is ASCII whatever the id: U+FFFD and lone surrogates only reach the digest.
+      const token = await sealer.seal({}, {}, BINDING, 'req-\uFFFD\uD800', undefined, T0);
       const headerBytes = Buffer.from(token.slice(0, token.indexOf('.')), 'base64url');
-      const replacement = Buffer.from('\uFFFD', 'utf8');
-      const at = headerBytes.indexOf(replacement);
+      expect(headerBytes.every((byte) => byte < 0x80)).toBe(true);
+      const at = headerBytes.indexOf('"rid":"') + 7;
       const respelled = Buffer.concat([
         headerBytes.subarray(0, at),
         Buffer.from([0xff]),
-        headerBytes.subarray(at + replacement.length),
+        headerBytes.subarray(at + 1),
       ]);
-      expect(respelled.toString('utf8')).toBe(headerBytes.toString('utf8'));
       const tampered = `${respelled.toString('base64url')}${token.slice(token.indexOf('.'))}`;
       expect(await failureOf(sealer.open(tampered, BINDING, 'req-2', T0))).toBe('malformed');
       await expect(sealer.open(token, BINDING, 'req-2', T0)).resolves.toBeDefined();
+      expect(await failureOf(sealer.open(token, BINDING, 'req-\uFFFD\uD800', T0))).toBe(
+        'replayed_request_id',
+      );
     });
 
     it('refuses a sealed part from another flow with a valid header (authentication_failed)', async () => {
@@ -520,7 +683,7 @@ describe('RequestStateSealer', () => {
       await sealerWith({}, recording).seal({}, {}, BINDING, 'req-1', undefined, T0);
       const ad = JSON.parse(seen[0]) as { h: Record<string, unknown>; b: RequestStateBinding };
       expect(ad.b).toEqual(BINDING);
-      expect(ad.h.rid).toBe('req-1');
+      expect(ad.h.rid).toBe(requestIdDigest('req-1'));
     });
   });
 });

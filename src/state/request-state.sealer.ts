@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { LosslessNumber, isSafeNumber, parse, stringify } from 'lossless-json';
 import type { McpJsonValue } from '../input/json-value';
 import type { McpInputResponse } from '../input/mcp-input-response';
@@ -7,23 +8,31 @@ import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { fromBase64Url, toBase64Url } from './base64url';
 import { canonicalJson } from './canonical-json';
 import type { RequestStateBinding } from './request-state-binding';
+import { REQUEST_STATE_LIMIT_BOUNDS, type RequestStateLimits } from './request-state-limits';
 import { RequestStateProtectionError } from './request-state-protection.error';
 import type { RequestStateProtector } from './request-state-protector.interface';
 
-const FORMAT_VERSION = 1;
+// 2: `rid` is a digest of the emitting request's id (1 carried the id itself, so a long id made
+// a header too large to open).
+const FORMAT_VERSION = 2;
+/** The one bound on the clear header: sealing refuses to exceed it, opening refuses anything over it. */
 const MAX_HEADER_BYTES = 512;
+const MAX_HEADER_SEGMENT_CHARS = Math.ceil((MAX_HEADER_BYTES * 4) / 3);
+/** How far in the future a state's issue time may be (clocks of a fleet differ a little). */
+export const CLOCK_SKEW_TOLERANCE_MS = 5_000;
+const DIGEST = /^[A-Za-z0-9_-]{43}$/;
 
 /** The clear (but authenticated) header of a sealed state. */
 export interface RequestStateHeader {
   readonly v: number;
   /** Issued at, ms since the epoch (first emission of the flow). */
   readonly iat: number;
-  /** Expires at, ms since the epoch; kept across rounds. */
+  /** Expires at, ms since the epoch; kept across rounds (or brought forward by a stricter instance). */
   readonly exp: number;
   /** Round number, from 1. */
   readonly r: number;
-  /** JSON-RPC id of the request that emitted this state. */
-  readonly rid: string | number;
+  /** {@link requestIdDigest} of the JSON-RPC id of the request that emitted this state. */
+  readonly rid: string;
 }
 
 /** A verified state, as opened. */
@@ -39,6 +48,16 @@ interface SealedPayload {
   k: Record<string, McpInputResponse['kind']>;
 }
 
+/**
+ * SHA-256 (base64url, 43 characters) of a JSON-RPC id in canonical JSON: fixed length whatever the
+ * id, `1`, `1.0` and `1e0` alike, `1` and `"1"` different.
+ */
+export function requestIdDigest(id: string | number): string {
+  // JSON has no spelling for a non-finite number; keep one anyway, distinct from every string.
+  const canonical = typeof id === 'number' && !Number.isFinite(id) ? String(id) : canonicalJson(id);
+  return createHash('sha256').update(canonical, 'utf8').digest('base64url');
+}
+
 function isHeader(value: unknown): value is RequestStateHeader {
   const header = value as Partial<RequestStateHeader> | null;
   return (
@@ -49,8 +68,23 @@ function isHeader(value: unknown): value is RequestStateHeader {
     Number.isSafeInteger(header.exp) &&
     Number.isSafeInteger(header.r) &&
     (header.r ?? 0) >= 1 &&
-    (typeof header.rid === 'string' || typeof header.rid === 'number')
+    (header.r ?? 0) <= REQUEST_STATE_LIMIT_BOUNDS.maxRounds.max &&
+    // A sealer never issues a state with a lifetime outside the option's bounds.
+    (header.exp ?? 0) > (header.iat ?? 0) &&
+    (header.exp ?? 0) - (header.iat ?? 0) <= REQUEST_STATE_LIMIT_BOUNDS.maxLifetimeMs.max &&
+    typeof header.rid === 'string' &&
+    DIGEST.test(header.rid)
   );
+}
+
+/** The one header-size check, for the header segment (base64url) when sealing and when opening. */
+function headerSegmentFits(length: number): boolean {
+  return length > 0 && length <= MAX_HEADER_SEGMENT_CHARS;
+}
+
+/** When a state expires here: its own expiry, or earlier if this instance's lifetime is shorter. */
+function expiryOf(header: RequestStateHeader, limits: RequestStateLimits): number {
+  return Math.min(header.exp, header.iat + limits.maxLifetimeMs);
 }
 
 function parseStateJson(text: string): unknown {
@@ -87,9 +121,10 @@ export class RequestStateSealer {
   ) {}
 
   /**
-   * Seals `value` for the next round. Continues `previous` (same expiry, next round) when given.
-   * Throws {@link RequestStateProtectionError} when the state is too large, past the last round or
-   * already expired.
+   * Seals `value` for the next round. Continues `previous` (same issue time and expiry — brought
+   * forward if this instance's lifetime is shorter — next round) when given. Throws
+   * {@link RequestStateProtectionError} when the state is too large, past the last round or already
+   * expired: it never returns a state this instance could not open.
    */
   async seal(
     value: McpJsonValue,
@@ -105,16 +140,19 @@ export class RequestStateSealer {
     const header: RequestStateHeader = {
       v: FORMAT_VERSION,
       iat: previous?.iat ?? now,
-      exp: previous?.exp ?? now + limits.maxLifetimeMs,
+      exp: previous ? expiryOf(previous, limits) : now + limits.maxLifetimeMs,
       r: round,
-      rid: requestId,
+      rid: requestIdDigest(requestId),
     };
     if (header.exp <= now) throw new RequestStateProtectionError('expired');
+    const canonicalHeader = canonicalJson(header);
+    const headerSegment = toBase64Url(Buffer.from(canonicalHeader, 'utf8'));
+    if (!headerSegmentFits(headerSegment.length))
+      throw new RequestStateProtectionError('too_large');
     const payload: SealedPayload = { s: value, k: askedKinds };
     const plaintext = this.textEncoder.encode(stringify(payload) as string);
     if (plaintext.length > limits.maxDecodedBytes)
       throw new RequestStateProtectionError('too_large');
-    const canonicalHeader = canonicalJson(header);
     let sealed: string;
     try {
       sealed = await this.protector.seal(plaintext, associatedData(canonicalHeader, binding));
@@ -123,13 +161,16 @@ export class RequestStateSealer {
         ? error
         : new RequestStateProtectionError('protector_failure');
     }
-    const token = `${toBase64Url(Buffer.from(canonicalHeader, 'utf8'))}.${sealed}`;
+    const token = `${headerSegment}.${sealed}`;
     if (Buffer.byteLength(token) > limits.maxEncodedBytes)
       throw new RequestStateProtectionError('too_large');
     return token;
   }
 
-  /** Verifies and opens a state for this request, or throws {@link RequestStateProtectionError}. */
+  /**
+   * Verifies and opens a state for this request, or throws {@link RequestStateProtectionError}.
+   * The state's own expiry and round are checked, and so are this instance's current limits.
+   */
   async open(
     token: string,
     binding: RequestStateBinding,
@@ -140,10 +181,7 @@ export class RequestStateSealer {
     if (Buffer.byteLength(token) > limits.maxEncodedBytes)
       throw new RequestStateProtectionError('too_large');
     const dot = token.indexOf('.');
-    const headerBytes =
-      dot > 0 && dot <= (MAX_HEADER_BYTES * 4) / 3 + 4
-        ? fromBase64Url(token.slice(0, dot))
-        : undefined;
+    const headerBytes = headerSegmentFits(dot) ? fromBase64Url(token.slice(0, dot)) : undefined;
     let header: unknown;
     try {
       header = headerBytes ? parseStateJson(headerBytes.toString('utf8')) : undefined;
@@ -171,9 +209,13 @@ export class RequestStateSealer {
         ? error
         : new RequestStateProtectionError('protector_failure');
     }
-    if (header.exp <= now) throw new RequestStateProtectionError('expired');
+    // Issued in the future beyond clock skew: no instance of ours did that with a sane clock.
+    if (header.iat > now + CLOCK_SKEW_TOLERANCE_MS)
+      throw new RequestStateProtectionError('malformed');
+    if (expiryOf(header, limits) <= now) throw new RequestStateProtectionError('expired');
     if (header.r > limits.maxRounds) throw new RequestStateProtectionError('too_many_rounds');
-    if (header.rid === requestId) throw new RequestStateProtectionError('replayed_request_id');
+    if (header.rid === requestIdDigest(requestId))
+      throw new RequestStateProtectionError('replayed_request_id');
     if (plaintext.length > limits.maxDecodedBytes)
       throw new RequestStateProtectionError('too_large');
     const payload = parseStateJson(Buffer.from(plaintext).toString('utf8')) as SealedPayload;
