@@ -29,12 +29,18 @@ describe('resolveMcpOptions', () => {
       expect(resolved.allowedOrigins).toEqual([]);
     });
 
-    it('bounds request bodies: 4 MiB, depth 64, 1024-character numbers, exponent 10000', () => {
+    it('bounds request bodies: 4 MiB in 10 s, 32 at once, and their JSON shape', () => {
       expect(resolved.body).toEqual({
         maxBytes: 4_194_304,
+        timeoutMs: 10_000,
+        maxConcurrentBodies: 32,
         maxDepth: 64,
         maxNumberLength: 1024,
         maxExponent: 10_000,
+        maxNodes: 20_000,
+        maxObjectKeys: 1_000,
+        maxArrayLength: 10_000,
+        maxStringLength: 1_048_576,
       });
     });
 
@@ -89,7 +95,15 @@ describe('resolveMcpOptions', () => {
     it('keeps given limits, hints and flags', () => {
       const resolved = resolveMcpOptions({
         maxRequestBodyBytes: 1000,
-        json: { maxDepth: 8 },
+        requestBodyTimeoutMs: 2_000,
+        maxConcurrentRequestBodies: 4,
+        json: {
+          maxDepth: 8,
+          maxNodes: 500,
+          maxObjectKeys: 50,
+          maxArrayLength: 40,
+          maxStringLength: 30,
+        },
         cacheHints: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' } },
         requestState: { maxEncodedBytes: 10_000, maxDecodedBytes: 10_000, maxRounds: 3 },
         keepAliveMs: 0,
@@ -100,9 +114,15 @@ describe('resolveMcpOptions', () => {
       });
       expect(resolved.body).toEqual({
         maxBytes: 1000,
+        timeoutMs: 2_000,
+        maxConcurrentBodies: 4,
         maxDepth: 8,
         maxNumberLength: 1024,
         maxExponent: 10_000,
+        maxNodes: 500,
+        maxObjectKeys: 50,
+        maxArrayLength: 40,
+        maxStringLength: 30,
       });
       expect(resolved.cacheHints['tools/list']).toEqual({ ttlMs: 60_000, cacheScope: 'public' });
       expect(resolved.cacheHints['prompts/list']).toEqual({ ttlMs: 0, cacheScope: 'private' });
