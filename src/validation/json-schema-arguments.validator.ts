@@ -17,6 +17,9 @@ const AJV_OPTIONS: Options = {
   allErrors: false,
   // Schemas are not registered by $id, so two operations may reuse an $id without clashing.
   addUsedSchema: false,
+  // A property named `constructor` or `toString` is present only when the client sent it, not
+  // because every object inherits one.
+  ownProperties: true,
 };
 
 /** `$schema` values served, without a trailing `#`. A schema without `$schema` is 2020-12. */
