@@ -206,4 +206,38 @@ describe('createJsonSchemaArgumentsValidator', () => {
       expect(error.message).toContain(problem);
     });
   });
+
+  describe('properties named like Object.prototype members', () => {
+    const names = [...Object.getOwnPropertyNames(Object.prototype), '__proto__', 'prototype'];
+    const schemaOf = (name: string, required = false): JsonSchemaObject => ({
+      type: 'object',
+      properties: Object.fromEntries([[name, { type: 'string' }]]) as Record<string, unknown>,
+      ...(required ? { required: [name] } : {}),
+    });
+
+    it.each(names)('treats an absent "%s" as absent, not as the inherited member', (name) => {
+      expect(createJsonSchemaArgumentsValidator(schemaOf(name), WHERE).validate({}).ok).toBe(true);
+      expect(errorsOf(schemaOf(name, true), {})).toEqual([`must have required property '${name}'`]);
+    });
+
+    // ajv ignores a property schema named "__proto__" (and the SDK strips such argument keys).
+    it.each(names.filter((name) => name !== '__proto__'))(
+      'validates "%s" when the client sends it',
+      (name) => {
+        const validator = createJsonSchemaArgumentsValidator(schemaOf(name, true), WHERE);
+        expect(validator.validate(Object.fromEntries([[name, 'x']])).ok).toBe(true);
+        expect(errorsOf(schemaOf(name, true), Object.fromEntries([[name, 5]]))).toEqual([
+          `/${name} must be string`,
+        ]);
+      },
+    );
+
+    it('does not see members inherited from a prototype the client chose', () => {
+      const args = Object.create({ title: 'inherited', body: 'inherited' }) as Record<
+        string,
+        unknown
+      >;
+      expect(errorsOf(noteSchema, args)).toEqual(["must have required property 'title'"]);
+    });
+  });
 });
