@@ -350,6 +350,69 @@ describe.each(ADAPTERS)('names from Object.prototype in client input over %s', (
     });
   });
 
+  describe("the sample's Authorization header, read once for roles and state", () => {
+    const aliceSpellings = [
+      'Bearer alice',
+      'bearer alice',
+      'BEARER alice',
+      'Bearer  alice',
+      'Bearer\talice',
+      'Bearer \t alice ',
+    ];
+    const notBearer = ['Basic alice', 'Bearer', 'Bearer alice bob', 'alice', 'Bearer al ice'];
+
+    function createTicket(authorization: string): Promise<RawRoundResponse> {
+      return round(
+        'tools/call',
+        { name: 'create_ticket', arguments: TICKET },
+        { headers: { Authorization: authorization } },
+      );
+    }
+
+    function continueTransfer(authorization: string, state = transferState) {
+      return round(
+        'tools/call',
+        { name: 'transfer_funds', arguments: TRANSFER },
+        {
+          headers: { Authorization: authorization },
+          capabilities: FORM,
+          requestState: state,
+          inputResponses: { approval: APPROVE },
+        },
+      );
+    }
+
+    it.each(aliceSpellings)('%j is alice for the role guard and for state', async (header) => {
+      expect(JSON.parse(resultText(await createTicket(header)))).toMatchObject(TICKET);
+      expect(resultText(await continueTransfer(header))).toBe('Transferred 12.50 to bob');
+    });
+
+    it.each(['Bearer bob', 'bearer  bob'])('%j is bob, a viewer: -32003', async (header) => {
+      expect((await createTicket(header)).body.error).toEqual({
+        code: -32003,
+        message: 'Forbidden',
+      });
+    });
+
+    it.each(notBearer)('%j is nobody: no roles, the anonymous partition', async (header) => {
+      expect((await createTicket(header)).body.error).toEqual({
+        code: -32003,
+        message: 'Forbidden',
+      });
+      expect((await continueTransfer(header)).body.error).toEqual({
+        code: -32602,
+        message: 'Invalid request state',
+      });
+      const anonymous = await round(
+        'tools/call',
+        { name: 'transfer_funds', arguments: TRANSFER },
+        { capabilities: FORM },
+      );
+      const state = anonymous.body.result?.requestState as string;
+      expect(resultText(await continueTransfer(header, state))).toBe('Transferred 12.50 to bob');
+    });
+  });
+
   describe('mixed with ordinary names (fast-check)', () => {
     const key = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES), fc.string({ maxLength: 12 }));
     const record = <T>(value: fc.Arbitrary<T>) =>
