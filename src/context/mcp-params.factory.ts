@@ -1,5 +1,6 @@
 import type { ParamsFactory } from '@nestjs/core/helpers/external-context-creator';
 import { operationCallOf } from '../protocol/mcp-operation-call';
+import { ownValue } from '../protocol/own-property';
 import { McpParamtype } from './mcp-paramtype.enum';
 
 /**
@@ -12,7 +13,7 @@ export class McpParamsFactory implements ParamsFactory {
     if (!call) return undefined;
     switch (type) {
       case McpParamtype.ARGS:
-        return data === undefined ? call.args : call.args[String(data)];
+        return data === undefined ? call.args : ownValue(call.args, String(data));
       case McpParamtype.CONTEXT:
         return call.context;
       default:

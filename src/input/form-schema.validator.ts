@@ -5,21 +5,16 @@ type Schema = Record<string, unknown>;
 
 const STRING_FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
 const COMMON_KEYS = ['type', 'title', 'description', 'default'];
-const ALLOWED_KEYS: Record<string, Set<string>> = {
-  string: new Set([
-    ...COMMON_KEYS,
-    'minLength',
-    'maxLength',
-    'format',
-    'enum',
-    'enumNames',
-    'oneOf',
-  ]),
-  number: new Set([...COMMON_KEYS, 'minimum', 'maximum']),
-  integer: new Set([...COMMON_KEYS, 'minimum', 'maximum']),
-  boolean: new Set(COMMON_KEYS),
-  array: new Set([...COMMON_KEYS, 'items', 'minItems', 'maxItems']),
-};
+const ALLOWED_KEYS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  [
+    'string',
+    new Set([...COMMON_KEYS, 'minLength', 'maxLength', 'format', 'enum', 'enumNames', 'oneOf']),
+  ],
+  ['number', new Set([...COMMON_KEYS, 'minimum', 'maximum'])],
+  ['integer', new Set([...COMMON_KEYS, 'minimum', 'maximum'])],
+  ['boolean', new Set(COMMON_KEYS)],
+  ['array', new Set([...COMMON_KEYS, 'items', 'minItems', 'maxItems'])],
+]);
 
 function isObject(value: unknown): value is Schema {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -62,16 +57,16 @@ function checkNonNegativeInteger(path: string, schema: Schema, keys: string[]): 
 function checkProperty(path: string, property: unknown): void {
   if (!isObject(property)) fail(path, 'must be an object');
   const type = property.type;
-  // Own keys only: "constructor" or "__proto__" would otherwise find Object.prototype members.
-  if (typeof type !== 'string' || !Object.hasOwn(ALLOWED_KEYS, type)) {
+  // A Map: a type named "constructor" or "__proto__" finds nothing, not an Object.prototype member.
+  const allowed = typeof type === 'string' ? ALLOWED_KEYS.get(type) : undefined;
+  if (allowed === undefined) {
     fail(
       path,
       'must be a string, number, integer, boolean or string-array property (no nested objects)',
     );
   }
   for (const key of Object.keys(property)) {
-    if (!ALLOWED_KEYS[type].has(key))
-      fail(path, `keyword "${key}" is not allowed for type "${type}"`);
+    if (!allowed.has(key)) fail(path, `keyword "${key}" is not allowed for type "${type}"`);
   }
   for (const key of ['title', 'description']) {
     if (property[key] !== undefined && typeof property[key] !== 'string')

@@ -170,4 +170,48 @@ describe('parseInputResponse', () => {
     ).toBe('sampling');
     expect(parseInputResponse({ roots: [] })?.kind).toBe('roots');
   });
+
+  describe('the expected kind', () => {
+    const decline = { action: 'decline' };
+
+    it('restricts the response to that kind', () => {
+      expect(parseInputResponse(decline, 'elicitation')).toMatchObject({ kind: 'elicitation' });
+      expect(parseInputResponse(decline, 'roots')).toBeUndefined();
+    });
+
+    it.each([...Object.getOwnPropertyNames(Object.prototype), '__proto__', 'prototype'])(
+      'matches nothing when it is an unknown kind such as "%s", without throwing',
+      (kind) => {
+        expect(
+          parseInputResponse(decline, kind as Parameters<typeof parseInputResponse>[1]),
+        ).toBeUndefined();
+      },
+    );
+  });
+
+  it('keeps a "__proto__" content field as a field', () => {
+    const content = Object.fromEntries([
+      ['__proto__', ['a']],
+      ['name', 'Ada'],
+    ]) as Record<string, unknown>;
+    const parsed = parseInputResponse({ action: 'accept', content }) as {
+      content: Record<string, unknown>;
+    };
+    expect(Object.keys(parsed.content)).toEqual(['__proto__', 'name']);
+    expect(Object.hasOwn(parsed.content, '__proto__')).toBe(true);
+    expect(Array.isArray(Object.getPrototypeOf(parsed.content))).toBe(false);
+  });
+
+  it('copies and freezes null-prototype sampling content like any JSON object', () => {
+    const block = Object.assign(Object.create(null) as Record<string, unknown>, {
+      type: 'text',
+      text: 'hi',
+    });
+    const parsed = parseInputResponse({ role: 'assistant', model: 'm', content: block }) as {
+      content: Record<string, unknown>;
+    };
+    expect(parsed.content).toEqual({ type: 'text', text: 'hi' });
+    expect(parsed.content).not.toBe(block);
+    expect(Object.isFrozen(parsed.content)).toBe(true);
+  });
 });

@@ -73,16 +73,27 @@ function parseRoots(value: Record<string, unknown>): McpInputResponse | undefine
   return { kind: 'roots', roots: frozenCopy(checked) };
 }
 
+type ResponseParser = (value: Record<string, unknown>) => McpInputResponse | undefined;
+
+const PARSERS: ReadonlyMap<string, ResponseParser> = new Map<
+  McpInputResponse['kind'],
+  ResponseParser
+>([
+  ['elicitation', parseElicitation],
+  ['sampling', parseSampling],
+  ['roots', parseRoots],
+]);
+
 /**
  * Reads one input response against the protocol's result union, or `undefined` when it matches
- * none of elicitation, sampling or roots. `expected`, when known, restricts it to one kind.
+ * none of elicitation, sampling or roots. `expected`, when known, restricts it to one kind (an
+ * unknown kind matches nothing).
  */
 export function parseInputResponse(
   value: unknown,
   expected?: McpInputResponse['kind'],
 ): McpInputResponse | undefined {
   if (!isObject(value)) return undefined;
-  const parsers = { elicitation: parseElicitation, sampling: parseSampling, roots: parseRoots };
-  if (expected) return parsers[expected](value);
+  if (expected !== undefined) return PARSERS.get(expected)?.(value);
   return parseElicitation(value) ?? parseSampling(value) ?? parseRoots(value);
 }

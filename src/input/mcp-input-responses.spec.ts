@@ -175,4 +175,39 @@ describe('McpInputResponses', () => {
   it('is frozen', () => {
     expect(Object.isFrozen(McpInputResponses.empty())).toBe(true);
   });
+
+  it.each([...Object.getOwnPropertyNames(Object.prototype), '__proto__', 'prototype'])(
+    'converts accepted content with an extra "%s" field to the DTO',
+    (name) => {
+      const content = Object.fromEntries([
+        ['amount', new LosslessNumber('3.50')],
+        ['exactAmount', new LosslessNumber('3.50')],
+        ['approve', true],
+        [name, ['x']],
+      ]) as Record<string, unknown>;
+      const dto = McpInputResponses.from({ transfer: accepted(content) }).find(
+        'transfer',
+        TransferDto,
+      )?.content;
+      expect(dto).toBeInstanceOf(TransferDto);
+      expect(dto).toMatchObject({ amount: 3.5, exactAmount: '3.50', approve: true });
+      // class-transformer skips names the instance already has (its prototype's members).
+      if (name !== 'prototype') expect(Object.hasOwn(dto as object, name)).toBe(false);
+    },
+  );
+
+  it('keeps responses under keys named like Object.prototype members apart', () => {
+    const roots: McpInputResponse = { kind: 'roots', roots: [] };
+    const responses = McpInputResponses.from(
+      Object.fromEntries([
+        ['__proto__', roots],
+        ['constructor', roots],
+      ]) as Record<string, McpInputResponse>,
+      ['constructor'],
+    );
+    expect(responses.find('constructor')).toBe(roots);
+    expect(responses.find('__proto__')).toBeUndefined();
+    expect(responses.find('toString')).toBeUndefined();
+    expect(responses.unexpectedKeys).toEqual(['__proto__']);
+  });
 });

@@ -27,7 +27,8 @@ function contentForDto(
   dto: Type<unknown>,
   content: Readonly<Record<string, McpElicitValue>>,
 ): Record<string, unknown> {
-  const plain: Record<string, unknown> = {};
+  // Null prototype: a "__proto__" field stays a field for class-transformer to skip, never a prototype.
+  const plain = Object.create(null) as Record<string, unknown>;
   const declared = declaredPropertiesOf(dto);
   for (const [field, value] of Object.entries(content)) {
     if (!declared.has(field)) continue;

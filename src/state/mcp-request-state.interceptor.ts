@@ -20,6 +20,7 @@ import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { operationCallOf, type McpOperationCall } from '../protocol/mcp-operation-call';
 import { internalError } from '../errors/internal-error';
 import { clip } from '../protocol/clip';
+import { nullPrototypeRecord } from '../protocol/own-property';
 import { PartitionResolverDelegate } from './partition-resolver.delegate';
 import { McpRequestStateMode } from './mcp-request-state-mode.enum';
 import { stableParamsDigest, type RequestStateBinding } from './request-state-binding';
@@ -114,9 +115,11 @@ export class McpRequestStateInterceptor implements NestInterceptor {
         'Invalid params: inputResponses must be an object',
       );
     }
-    const responses: Record<string, McpInputResponse> = {};
+    // Keys are the client's: looked up as own properties only, kept as data even when "__proto__".
+    const responses = nullPrototypeRecord<McpInputResponse>();
     for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-      const parsed = parseInputResponse(value, askedKinds?.[key]);
+      const asked = askedKinds && Object.hasOwn(askedKinds, key) ? askedKinds[key] : undefined;
+      const parsed = parseInputResponse(value, asked);
       if (!parsed) {
         throw new ProtocolError(
           McpErrorCode.InvalidParams,

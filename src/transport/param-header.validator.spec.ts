@@ -190,4 +190,35 @@ describe('paramHeaderProblem', () => {
       ),
     ).toBe('Mcp-Param-Region does not match the argument');
   });
+
+  describe('arguments named like Object.prototype members', () => {
+    const names = [...Object.getOwnPropertyNames(Object.prototype), '__proto__', 'prototype'];
+
+    it.each(names)('needs no header for an absent "%s" argument', (name) => {
+      const declaration: ParamHeaderDeclaration = {
+        path: [name],
+        name: 'Mirrored',
+        type: 'string',
+      };
+      expect(problem([declaration], {}, {})).toBeUndefined();
+      const below: ParamHeaderDeclaration = {
+        path: ['target', name],
+        name: 'Mirrored',
+        type: 'string',
+      };
+      expect(problem([below], { target: {} }, {})).toBeUndefined();
+      expect(problem([below], { target: ['x'] }, {})).toBeUndefined();
+    });
+
+    it.each(names)('checks a "%s" argument that was sent', (name) => {
+      const declaration: ParamHeaderDeclaration = {
+        path: [name],
+        name: 'Mirrored',
+        type: 'string',
+      };
+      const args = Object.fromEntries([[name, 'x']]) as Record<string, unknown>;
+      expect(problem([declaration], args, { 'mcp-param-mirrored': 'x' })).toBeUndefined();
+      expect(problem([declaration], args, {})).toBe('Mcp-Param-Mirrored header is missing');
+    });
+  });
 });

@@ -38,10 +38,12 @@ export function decodeParamHeader(value: string): string | undefined {
   return Buffer.from(encoded, 'base64').toString('utf8');
 }
 
+/** The argument at `path`, own properties only: an absent `toString` argument is absent. */
 function valueAt(args: unknown, path: readonly string[]): unknown {
   let current = args;
   for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, key))
+      return undefined;
     current = (current as Record<string, unknown>)[key];
   }
   return current;

@@ -7,6 +7,7 @@ import {
   IsEmail,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   MaxLength,
@@ -125,6 +126,52 @@ describe('createDtoArgumentsValidator', () => {
       'title must be a string',
       'body must be a string',
     ]);
+  });
+
+  describe('keys named like Object.prototype members, at any depth', () => {
+    class Loose {
+      @IsString() title!: string;
+      @IsOptional() @IsObject() meta?: Record<string, unknown>;
+    }
+    const loose = createDtoArgumentsValidator(Loose);
+    const names = [...Object.getOwnPropertyNames(Object.prototype), '__proto__', 'prototype'];
+
+    it.each(names)(
+      'accepts "%s" in an untyped nested object, as class-transformer would convert it',
+      (name) => {
+        const meta = JSON.parse(
+          `{"${name}": {"${name}": 1}, "kept": [{"${name}": 2, "x": 3}]}`,
+        ) as object;
+        const args = { title: 'Hello', meta };
+        const snapshot = structuredClone(args);
+
+        const outcome = loose.validate(args);
+
+        expect(outcome.ok).toBe(true);
+        const value = (outcome as { value: Loose }).value;
+        expect(value).toBeInstanceOf(Loose);
+        // class-transformer leaves out every name a new object already has; only `prototype` stays.
+        expect(value.meta?.kept).toEqual([
+          name === 'prototype' ? { prototype: 2, x: 3 } : { x: 3 },
+        ]);
+        expect(args).toEqual(snapshot);
+      },
+    );
+
+    it('hands arguments without such keys to class-transformer as they are', () => {
+      const args = { title: 'Hello', meta: { list: [{ a: 1 }] } };
+      const outcome = loose.validate(args);
+      expect((outcome as { value: Loose }).value.meta).toEqual(args.meta);
+    });
+
+    it('validates a nested object without the skipped keys', () => {
+      const outcome = loose.validate({
+        title: 'Hello',
+        meta: JSON.parse('{"constructor": 1}') as object,
+      });
+      expect(outcome).toEqual({ ok: true, value: expect.any(Loose) });
+      expect((outcome as { value: Loose }).value.meta).toEqual({});
+    });
   });
 
   it(`reports at most ${MAX_REPORTED_ERRORS} messages, then says more were left out`, () => {

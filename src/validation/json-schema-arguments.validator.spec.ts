@@ -44,6 +44,13 @@ function buildError(schema: JsonSchemaObject): InvalidOperationDefinitionError {
 }
 
 describe('createJsonSchemaArgumentsValidator', () => {
+  it('refuses at startup a schema declaring a "__proto__" property, which would go unchecked', () => {
+    const nested = JSON.parse(
+      '{"type":"object","properties":{"a":{"type":"object","properties":{"__proto__":{"type":"string"}}}}}',
+    ) as JsonSchemaObject;
+    expect(buildError(nested).message).toContain('"__proto__"');
+  });
+
   it('answers valid arguments with the arguments themselves', () => {
     const args = { title: 'Hi', body: 'there', author: { name: 'Ada' }, contact: 'a@b.example' };
     const outcome = createJsonSchemaArgumentsValidator(noteSchema, WHERE).validate(args);
@@ -204,6 +211,37 @@ describe('createJsonSchemaArgumentsValidator', () => {
       const error = buildError(schema);
       expect(error.message).toContain(`Invalid MCP operation ${WHERE}: inputSchema`);
       expect(error.message).toContain(problem);
+    });
+  });
+
+  describe('properties named like Object.prototype members', () => {
+    // "__proto__" cannot be declared: ajv would leave it unchecked, so such schemas are refused.
+    const names = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'];
+    const schemaOf = (name: string, required = false): JsonSchemaObject => ({
+      type: 'object',
+      properties: Object.fromEntries([[name, { type: 'string' }]]) as Record<string, unknown>,
+      ...(required ? { required: [name] } : {}),
+    });
+
+    it.each(names)('treats an absent "%s" as absent, not as the inherited member', (name) => {
+      expect(createJsonSchemaArgumentsValidator(schemaOf(name), WHERE).validate({}).ok).toBe(true);
+      expect(errorsOf(schemaOf(name, true), {})).toEqual([`must have required property '${name}'`]);
+    });
+
+    it.each(names)('validates "%s" when the client sends it', (name) => {
+      const validator = createJsonSchemaArgumentsValidator(schemaOf(name, true), WHERE);
+      expect(validator.validate(Object.fromEntries([[name, 'x']])).ok).toBe(true);
+      expect(errorsOf(schemaOf(name, true), Object.fromEntries([[name, 5]]))).toEqual([
+        `/${name} must be string`,
+      ]);
+    });
+
+    it('does not see members inherited from a prototype the client chose', () => {
+      const args = Object.create({ title: 'inherited', body: 'inherited' }) as Record<
+        string,
+        unknown
+      >;
+      expect(errorsOf(noteSchema, args)).toEqual(["must have required property 'title'"]);
     });
   });
 });

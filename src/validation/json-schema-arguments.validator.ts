@@ -17,6 +17,9 @@ const AJV_OPTIONS: Options = {
   allErrors: false,
   // Schemas are not registered by $id, so two operations may reuse an $id without clashing.
   addUsedSchema: false,
+  // A property named `constructor` or `toString` is present only when the client sent it, not
+  // because every object inherits one.
+  ownProperties: true,
 };
 
 /** `$schema` values served, without a trailing `#`. A schema without `$schema` is 2020-12. */
@@ -49,6 +52,20 @@ function ajvFor(schema: JsonSchemaObject, where: string): Ajv {
   return ajv;
 }
 
+/** Whether a schema declares a property named `__proto__` anywhere (ajv leaves those unchecked). */
+function declaresProtoProperty(schema: unknown, seen = new Set<unknown>()): boolean {
+  if (schema === null || typeof schema !== 'object' || seen.has(schema)) return false;
+  seen.add(schema);
+  const properties = (schema as { properties?: unknown }).properties;
+  if (
+    properties !== null &&
+    typeof properties === 'object' &&
+    Object.hasOwn(properties, '__proto__')
+  )
+    return true;
+  return Object.values(schema).some((member) => declaresProtoProperty(member, seen));
+}
+
 /**
  * Validates arguments against a raw JSON Schema (2020-12 unless its `$schema` says 2019-09 or
  * draft-07), compiled once, here. Types are checked strictly (no coercion) and formats are
@@ -61,6 +78,12 @@ export function createJsonSchemaArgumentsValidator(
 ): ArgumentsValidator {
   if (schema.$async === true) {
     throw new InvalidOperationDefinitionError(where, 'inputSchema must not be "$async"');
+  }
+  if (declaresProtoProperty(schema)) {
+    throw new InvalidOperationDefinitionError(
+      where,
+      'inputSchema declares a property named "__proto__", which JSON Schema validators cannot check',
+    );
   }
   const ajv = ajvFor(schema, where);
   let check: ReturnType<Ajv['compile']>;

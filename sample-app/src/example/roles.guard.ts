@@ -1,17 +1,21 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { isMcpContext, McpExecutionContext } from '../../../src/index';
+import { bearerToken } from '../demo-auth/bearer-token';
 import { RequiredRoles } from './roles.metadata';
 
-/** A stand-in for a real identity provider: bearer token (a user name) to roles. */
-const ROLES_BY_USER: Readonly<Record<string, readonly string[]>> = {
-  alice: ['agent'],
-  bob: ['viewer'],
-};
+/**
+ * A stand-in for a real identity provider: bearer token (a user name) to roles. A Map, so a token
+ * such as `constructor` is an unknown user rather than an `Object.prototype` member.
+ */
+const ROLES_BY_USER: ReadonlyMap<string, readonly string[]> = new Map([
+  ['alice', ['agent']],
+  ['bob', ['viewer']],
+]);
 
 /**
- * Checks `Authorization: Bearer <user>` against {@link ROLES_BY_USER}. Only guards MCP operations;
- * other contexts are left to their own guards.
+ * Checks the `Authorization: Bearer <user>` caller against {@link ROLES_BY_USER}. Only guards MCP
+ * operations; other contexts are left to their own guards.
  */
 @Injectable()
 export class RolesGuard implements CanActivate {
@@ -24,10 +28,10 @@ export class RolesGuard implements CanActivate {
       context.getClass(),
     ]);
     if (!required || required.length === 0) return true;
-    const authorization =
-      McpExecutionContext.create(context).getRequestContext().http.request?.headers.authorization;
-    const user = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-    const roles = user === undefined ? [] : (ROLES_BY_USER[user] ?? []);
+    const user = bearerToken(
+      McpExecutionContext.create(context).getRequestContext().http.request?.headers.authorization,
+    );
+    const roles = (user === undefined ? undefined : ROLES_BY_USER.get(user)) ?? [];
     return required.every((role) => roles.includes(role));
   }
 }

@@ -1,0 +1,44 @@
+import { McpOperationCall } from '../protocol/mcp-operation-call';
+import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
+import { createTestRequestContext } from '../testing/create-test-request-context';
+import { completionBody } from './completion-body';
+
+const NAMES = [...Object.getOwnPropertyNames(Object.prototype), '__proto__', 'prototype'];
+
+function completionCall(argument: string, value = ''): McpOperationCall {
+  const call = new McpOperationCall(
+    'completion',
+    {},
+    {},
+    { declarations: [], stateMode: McpRequestStateMode.NONE, argumentsValidator: undefined },
+    () => createTestRequestContext({ method: 'completion/complete' }),
+  );
+  call.completion = { argument, value };
+  return call;
+}
+
+describe('completionBody', () => {
+  const body = completionBody('Prompts.greet()', {
+    who: (value) => ['Ada', 'Alan', 'Grace'].filter((name) => name.startsWith(value)),
+  });
+
+  it('runs the completer of the argument and records its suggestions', async () => {
+    const call = completionCall('who', 'A');
+    await expect(body(call)).resolves.toEqual(['Ada', 'Alan']);
+    expect(call.completionValues).toEqual(['Ada', 'Alan']);
+  });
+
+  it.each(NAMES)('suggests nothing for an argument named "%s"', async (name) => {
+    const call = completionCall(name);
+    await expect(body(call)).resolves.toEqual([]);
+    expect(call.completionValues).toBeUndefined();
+  });
+
+  it.each(NAMES)('runs a completer registered under "%s"', async (name) => {
+    const own = completionBody(
+      'Prompts.odd()',
+      Object.fromEntries([[name, () => ['yes']]]) as Parameters<typeof completionBody>[1],
+    );
+    await expect(own(completionCall(name))).resolves.toEqual(['yes']);
+  });
+});

@@ -1,0 +1,20 @@
+/**
+ * The value a client could have given `target[key]`: an own property, or a member its class
+ * declares (a DTO accessor). Never something every object inherits from `Object.prototype`, so a
+ * name like `constructor`, `toString` or `__proto__` is `undefined` unless it was really sent.
+ */
+export function ownValue(target: object, key: string): unknown {
+  for (
+    let holder: object | null = target;
+    holder !== null && holder !== Object.prototype;
+    holder = Object.getPrototypeOf(holder) as object | null
+  ) {
+    if (Object.hasOwn(holder, key)) return (target as Record<string, unknown>)[key];
+  }
+  return undefined;
+}
+
+/** A record without a prototype, so every key (`__proto__` included) is plain data. */
+export function nullPrototypeRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
