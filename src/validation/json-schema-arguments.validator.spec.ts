@@ -216,7 +216,9 @@ describe('createJsonSchemaArgumentsValidator', () => {
 
   describe('properties named like Object.prototype members', () => {
     // "__proto__" cannot be declared: ajv would leave it unchecked, so such schemas are refused.
-    const names = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'];
+    const names = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'].filter(
+      (name) => name !== '__proto__',
+    );
     const schemaOf = (name: string, required = false): JsonSchemaObject => ({
       type: 'object',
       properties: Object.fromEntries([[name, { type: 'string' }]]) as Record<string, unknown>,
