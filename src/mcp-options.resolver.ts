@@ -5,6 +5,7 @@ import type {
   McpModuleOptions,
 } from './interfaces/mcp-module-options.interface';
 import type { JsonBodyLimits } from './transport/json-body-limits';
+import type { ListenLimits } from './transport/listen-limits';
 import type { RequestStateLimits } from './state/request-state-limits';
 import type { KeyringConfig } from './keyring/keyring-fingerprint';
 import type { RequestStateProtector } from './state/request-state-protector.interface';
@@ -22,6 +23,7 @@ export interface ResolvedMcpOptions {
   body: JsonBodyLimits;
   cacheHints: Record<McpCacheableMethod, CacheHint>;
   keepAliveMs: number;
+  listen: ListenLimits;
   requestState: RequestStateLimits;
   keyring: KeyringConfig | undefined;
   protector: RequestStateProtector | undefined;
@@ -113,6 +115,7 @@ export function resolveMcpOptions(
     throw new InvalidModuleOptionsError('keepAliveMs', 'must be an integer >= 0');
   }
   const requestState = resolveStateLimits(options.requestState);
+  const listen = resolveListenLimits(options.listen);
   for (const [option, value, methods] of [
     ['protector', options.protector, ['seal', 'open']],
     ['partitionResolver', options.partitionResolver, ['resolve']],
@@ -171,6 +174,7 @@ export function resolveMcpOptions(
     },
     cacheHints: resolveCacheHints(options.cacheHints),
     keepAliveMs,
+    listen,
     requestState,
     keyring: options.keyring,
     protector: options.protector,
@@ -208,6 +212,36 @@ function resolveStateLimits(limits: McpModuleOptions['requestState']): RequestSt
       'requestState.maxDecodedBytes',
       'must not exceed requestState.maxEncodedBytes',
     );
+  }
+  return resolved;
+}
+
+function resolveListenLimits(limits: McpModuleOptions['listen']): ListenLimits {
+  if (limits !== undefined && (limits === null || typeof limits !== 'object')) {
+    throw new InvalidModuleOptionsError('listen', 'must be an object');
+  }
+  const resolved = {
+    maxStreams: positiveInteger('listen.maxStreams', limits?.maxStreams, 1000),
+    maxStreamsPerCaller: positiveInteger(
+      'listen.maxStreamsPerCaller',
+      limits?.maxStreamsPerCaller,
+      10,
+    ),
+    maxResourceSubscriptions: positiveInteger(
+      'listen.maxResourceSubscriptions',
+      limits?.maxResourceSubscriptions,
+      100,
+    ),
+    maxUriLength: positiveInteger('listen.maxUriLength', limits?.maxUriLength, 2048),
+  };
+  if (resolved.maxStreamsPerCaller > resolved.maxStreams) {
+    if (limits?.maxStreamsPerCaller !== undefined) {
+      throw new InvalidModuleOptionsError(
+        'listen.maxStreamsPerCaller',
+        'must not exceed listen.maxStreams',
+      );
+    }
+    resolved.maxStreamsPerCaller = resolved.maxStreams;
   }
   return resolved;
 }
