@@ -80,6 +80,15 @@ describe('resolveMcpOptions', () => {
       expect(resolved.validateArguments).toBe(true);
     });
 
+    it('bounds listen streams: 1,000 in all, 10 per caller, 100 URIs of 2,048 characters each', () => {
+      expect(resolved.listen).toEqual({
+        maxStreams: 1000,
+        maxStreamsPerCaller: 10,
+        maxResourceSubscriptions: 100,
+        maxUriLength: 2048,
+      });
+    });
+
     it('works without any options argument', () => {
       expect(resolveMcpOptions().endpoint).toBe('/mcp');
     });
@@ -137,6 +146,20 @@ describe('resolveMcpOptions', () => {
       expect(resolved.allowedHosts).toEqual(['api.example.com']);
       expect(resolved.elicitation.development).toBe(true);
       expect(resolved.validateArguments).toBe(false);
+    });
+
+    it('keeps given listen limits, and lowers the per-caller default to a lower maxStreams', () => {
+      expect(
+        resolveMcpOptions({
+          listen: { maxStreams: 50, maxStreamsPerCaller: 50, maxResourceSubscriptions: 5 },
+        }).listen,
+      ).toEqual({
+        maxStreams: 50,
+        maxStreamsPerCaller: 50,
+        maxResourceSubscriptions: 5,
+        maxUriLength: 2048,
+      });
+      expect(resolveMcpOptions({ listen: { maxStreams: 4 } }).listen.maxStreamsPerCaller).toBe(4);
     });
 
     it('accepts a protector, a keyring and a secret policy of the right shape', () => {
@@ -215,6 +238,14 @@ describe('resolveMcpOptions', () => {
       ['allowedHosts', { allowedHosts: 'api.example.com' }],
       ['allowedHosts', { allowedHosts: [''] }],
       ['allowedOrigins', { allowedOrigins: ['https://a.example', 5] }],
+      ['listen', { listen: 5 }],
+      ['listen', { listen: null }],
+      ['listen.maxStreams', { listen: { maxStreams: 0 } }],
+      ['listen.maxStreams', { listen: { maxStreams: 1.5 } }],
+      ['listen.maxStreamsPerCaller', { listen: { maxStreamsPerCaller: -1 } }],
+      ['listen.maxStreamsPerCaller', { listen: { maxStreams: 5, maxStreamsPerCaller: 6 } }],
+      ['listen.maxResourceSubscriptions', { listen: { maxResourceSubscriptions: 0 } }],
+      ['listen.maxUriLength', { listen: { maxUriLength: '2048' } }],
       ['validateArguments', { validateArguments: 'no' }],
       ['validateArguments', { validateArguments: null }],
     ])('%s: %p', (option, options) => {
@@ -231,6 +262,9 @@ describe('resolveMcpOptions', () => {
         refusal({ requestState: { maxEncodedBytes: 2000, maxDecodedBytes: 3000 } }).message,
       ).toContain('must not exceed requestState.maxEncodedBytes');
       expect(refusal({ protector: {} }).message).toContain('seal() and open()');
+      expect(refusal({ listen: { maxStreams: 5, maxStreamsPerCaller: 6 } }).message).toBe(
+        'Invalid McpModule option "listen.maxStreamsPerCaller": must not exceed listen.maxStreams',
+      );
     });
   });
 });

@@ -6,6 +6,7 @@ import type {
 } from './interfaces/mcp-module-options.interface';
 import type { JsonBodyLimits } from './transport/json-body-limits';
 import { resolveRequestStateLimits, type RequestStateLimits } from './state/request-state-limits';
+import type { ListenLimits } from './transport/listen-limits';
 import type { KeyringConfig } from './keyring/keyring-fingerprint';
 import type { RequestStateProtector } from './state/request-state-protector.interface';
 import type { McpAuthorizationPartitionResolver } from './state/authorization-partition.resolver';
@@ -22,6 +23,7 @@ export interface ResolvedMcpOptions {
   body: JsonBodyLimits;
   cacheHints: Record<McpCacheableMethod, CacheHint>;
   keepAliveMs: number;
+  listen: ListenLimits;
   requestState: RequestStateLimits;
   keyring: KeyringConfig | undefined;
   protector: RequestStateProtector | undefined;
@@ -113,6 +115,7 @@ export function resolveMcpOptions(
     throw new InvalidModuleOptionsError('keepAliveMs', 'must be an integer >= 0');
   }
   const requestState = resolveRequestStateLimits(options.requestState);
+  const listen = resolveListenLimits(options.listen);
   for (const [option, value, methods] of [
     ['protector', options.protector, ['seal', 'open']],
     ['partitionResolver', options.partitionResolver, ['resolve']],
@@ -185,6 +188,7 @@ export function resolveMcpOptions(
     },
     cacheHints: resolveCacheHints(options.cacheHints),
     keepAliveMs,
+    listen,
     requestState,
     keyring: options.keyring,
     protector: options.protector,
@@ -196,4 +200,34 @@ export function resolveMcpOptions(
     },
     validateArguments: options.validateArguments ?? true,
   };
+}
+
+function resolveListenLimits(limits: McpModuleOptions['listen']): ListenLimits {
+  if (limits !== undefined && (limits === null || typeof limits !== 'object')) {
+    throw new InvalidModuleOptionsError('listen', 'must be an object');
+  }
+  const resolved = {
+    maxStreams: positiveInteger('listen.maxStreams', limits?.maxStreams, 1000),
+    maxStreamsPerCaller: positiveInteger(
+      'listen.maxStreamsPerCaller',
+      limits?.maxStreamsPerCaller,
+      10,
+    ),
+    maxResourceSubscriptions: positiveInteger(
+      'listen.maxResourceSubscriptions',
+      limits?.maxResourceSubscriptions,
+      100,
+    ),
+    maxUriLength: positiveInteger('listen.maxUriLength', limits?.maxUriLength, 2048),
+  };
+  if (resolved.maxStreamsPerCaller > resolved.maxStreams) {
+    if (limits?.maxStreamsPerCaller !== undefined) {
+      throw new InvalidModuleOptionsError(
+        'listen.maxStreamsPerCaller',
+        'must not exceed listen.maxStreams',
+      );
+    }
+    resolved.maxStreamsPerCaller = resolved.maxStreams;
+  }
+  return resolved;
 }

@@ -67,6 +67,24 @@ export interface McpModuleOptions {
   cacheHints?: Partial<Record<McpCacheableMethod, CacheHint>>;
   /** SSE keep-alive interval for streaming responses, in ms. Default 15,000; 0 disables. */
   keepAliveMs?: number;
+  /**
+   * Bounds on `subscriptions/listen` streams, which stay open until the client goes away. A listen
+   * request over a bound is refused before its stream opens (see `docs/errors.md`).
+   */
+  listen?: {
+    /** Listen streams open at once in this process; more get HTTP 503. Default 1,000. */
+    maxStreams?: number;
+    /**
+     * Listen streams open at once for one caller; more get HTTP 429. The caller is a digest of the
+     * `Authorization` header when there is one, else the client address (`req.ip`, so behind a
+     * proxy set the framework's trust-proxy option). Default 10 (`maxStreams` if lower); at most `maxStreams`.
+     */
+    maxStreamsPerCaller?: number;
+    /** Resource URIs one stream may follow (`resourceSubscriptions`). Default 100. */
+    maxResourceSubscriptions?: number;
+    /** Longest resource URI a stream may follow, in characters. Default 2,048. */
+    maxUriLength?: number;
+  };
   /** Limits of framework-protected request state. */
   requestState?: {
     /** Longest state token accepted or emitted, in bytes. Default 65,536. */

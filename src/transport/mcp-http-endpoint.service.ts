@@ -28,6 +28,8 @@ import {
 } from './http-adapter-mount';
 import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
 import { readRequestBody } from './request-body.reader';
+import { ListenStreamLimiter, listenCallerKey } from './listen-stream.limiter';
+import { serveListenStream } from './listen-stream.bridge';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import {
   paramHeaderProblem,
@@ -62,7 +64,8 @@ export class McpHttpEndpoint
    * open responses), while ordinary calls still in flight are left to finish.
    */
   private readonly listenSdkHandler: McpHttpHandler;
-  private readonly listenNodeHandler: NodeHandler;
+  /** Counts listen streams, in total and per caller, and refuses those over `options.listen`. */
+  readonly listenLimiter: ListenStreamLimiter;
   private readonly paramHeaders = new Map<string, readonly ParamHeaderDeclaration[]>();
   /** Bodies read by the early step, until the request is served. */
   private readonly bodies = new WeakMap<IncomingMessage, string>();
@@ -83,12 +86,14 @@ export class McpHttpEndpoint
       onerror: (error: Error) => this.logger.debug(`MCP request rejected: ${error.message}`),
     };
     this.sdkHandler = createMcpHandler(() => serverFactory.create(), handlerOptions);
+    this.listenLimiter = new ListenStreamLimiter(options.listen);
     this.listenSdkHandler = createMcpHandler(() => serverFactory.create(), {
       ...handlerOptions,
       bus: this.sdkHandler.bus,
+      // The SDK's own cap stays as a backstop; ours answers first, before a stream opens.
+      maxSubscriptions: options.listen.maxStreams,
     });
     this.nodeHandler = toNodeHandler(this.sdkHandler) as NodeHandler;
-    this.listenNodeHandler = toNodeHandler(this.listenSdkHandler) as NodeHandler;
     adapterHost.init$.subscribe(() => {
       if (!adapterHost.httpAdapter) return;
       this.mounting = endpointMounting(adapterHost.httpAdapter, options.endpoint, this);
@@ -242,8 +247,9 @@ export class McpHttpEndpoint
         },
       );
     }
-    const listen = message?.method === 'subscriptions/listen';
-    const nodeHandler = listen ? this.listenNodeHandler : this.nodeHandler;
+    if (message?.method === 'subscriptions/listen') {
+      return this.serveListen(request, req, res, parsed.plain);
+    }
     // Guards that read the body see the JSON-RPC message, as after Nest's own JSON parser.
     (request as { body?: unknown }).body = parsed.plain;
     await httpExchangeStorage.run(
@@ -254,7 +260,7 @@ export class McpHttpEndpoint
         message: parsed.plain,
         exactInputResponses: parsed.exactInputResponses,
       },
-      () => nodeHandler(req, res, parsed.plain),
+      () => this.nodeHandler(req, res, parsed.plain),
     );
   }
 
@@ -266,6 +272,36 @@ export class McpHttpEndpoint
       return (JSON.parse(text) as { id?: unknown } | null)?.id ?? null;
     } catch {
       return null;
+    }
+  }
+
+  /**
+   * A `subscriptions/listen` request: refused over the listen limits, else served by the listen
+   * handler while holding a stream slot, released once when the stream ends (client gone,
+   * application shutdown, or an error answered instead of a stream). No guard or operation runs
+   * for it, so the message is not kept on the request, the exchange or a suspended frame.
+   */
+  private serveListen(
+    request: McpHttpRequest,
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: unknown,
+  ): Promise<void> | void {
+    const filterRefusal = this.listenLimiter.filterRefusal(message);
+    const admission = filterRefusal
+      ? { admitted: false as const, refusal: filterRefusal }
+      : this.listenLimiter.acquire(listenCallerKey(request, req));
+    if (!admission.admitted) {
+      const { status, code, message: text, data } = admission.refusal;
+      this.logger.debug(`subscriptions/listen refused: ${data.limit} (${data.max})`);
+      const id = (message as { id?: unknown }).id;
+      return writeJsonRpcHttpError(res, status, code, text, id, data);
+    }
+    try {
+      return serveListenStream(this.listenSdkHandler, req, res, message).finally(admission.release);
+    } catch (error) {
+      admission.release();
+      throw error;
     }
   }
 

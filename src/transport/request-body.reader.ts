@@ -4,6 +4,8 @@ import type { IncomingMessage } from 'node:http';
 export type RequestBodyRead =
   { ok: true; text: string } | { ok: false; reason: 'too_large' | 'aborted' | 'timeout' };
 
+function ignoreLateError(): void {}
+
 /**
  * Reads a request body as UTF-8, giving up as soon as it exceeds `maxBytes` or has not arrived
  * within `timeoutMs` (a stalled or trickling body is cut in seconds, not held for minutes).
@@ -26,25 +28,30 @@ export function readRequestBody(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      if (!outcome.ok) chunks.length = 0;
+      // A listen stream keeps its request for hours: drop what the listeners hold (chunks, text),
+      // keeping one that holds nothing so a late 'error' is never an uncaught exception.
+      req.off('data', onData).off('end', onEnd).off('error', onAbort).off('aborted', onAbort);
+      req.on('error', ignoreLateError);
+      chunks.length = 0;
       resolve(outcome);
     };
     const timer = setTimeout(() => {
       req.pause();
       settle({ ok: false, reason: 'timeout' });
     }, timeoutMs);
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       if (settled) return;
       size += chunk.length;
       if (size > maxBytes) {
+        chunks.length = 0;
         req.resume();
         settle({ ok: false, reason: 'too_large' });
         return;
       }
       chunks.push(chunk);
-    });
-    req.on('end', () => settle({ ok: true, text: Buffer.concat(chunks).toString('utf8') }));
-    req.on('error', () => settle({ ok: false, reason: 'aborted' }));
-    req.on('aborted', () => settle({ ok: false, reason: 'aborted' }));
+    };
+    const onEnd = () => settle({ ok: true, text: Buffer.concat(chunks).toString('utf8') });
+    const onAbort = () => settle({ ok: false, reason: 'aborted' });
+    req.on('data', onData).on('end', onEnd).on('error', onAbort).on('aborted', onAbort);
   });
 }

@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
+import type { ListenLimits } from './listen-limits';
+
+/** The JSON-RPC error a `subscriptions/listen` request gets instead of a stream. */
+export interface ListenRefusal {
+  readonly status: number;
+  readonly code: number;
+  readonly message: string;
+  /** Names the option that was exceeded and its value. */
+  readonly data: { limit: string; max: number };
+}
+
+/** A stream slot taken, or the refusal. `release` frees the slot; later calls do nothing. */
+export type ListenAdmission =
+  | { readonly admitted: true; readonly release: () => void }
+  | { readonly admitted: false; readonly refusal: ListenRefusal };
+
+/**
+ * Identifies the caller of a listen request from the HTTP request alone (no guard runs before a
+ * stream opens): a SHA-256 digest of the `Authorization` header when there is one, so no
+ * credential is kept and keys stay small, else the client address (`request.ip`, which honours
+ * the framework's trust-proxy setting, else the socket's address). The header is not verified
+ * here, so this is a fairness bound; `maxStreams` is the bound that holds against anyone.
+ */
+export function listenCallerKey(request: McpHttpRequest, raw: IncomingMessage): string {
+  const authorization = raw.headers.authorization;
+  if (typeof authorization === 'string' && authorization !== '') {
+    return `authorization:${createHash('sha256').update(authorization).digest('base64url')}`;
+  }
+  const address = request.ip || raw.socket.remoteAddress;
+  return `address:${address ?? 'unknown'}`;
+}
+
+/**
+ * Counts the `subscriptions/listen` streams of this process, in total and per caller, and checks
+ * a listen request's resource subscriptions, so that held streams cannot exhaust memory.
+ */
+export class ListenStreamLimiter {
+  private total = 0;
+  private readonly byCaller = new Map<string, number>();
+
+  constructor(private readonly limits: ListenLimits) {}
+
+  /** Streams holding a slot now. */
+  get openStreams(): number {
+    return this.total;
+  }
+
+  /** Callers holding at least one slot now. */
+  get callers(): number {
+    return this.byCaller.size;
+  }
+
+  /**
+   * The refusal of a listen message whose `resourceSubscriptions` exceed the limits. Any other
+   * shape problem is left to the SDK, which validates the filter.
+   */
+  filterRefusal(message: unknown): ListenRefusal | undefined {
+    const uris = (message as { params?: { notifications?: { resourceSubscriptions?: unknown } } })
+      ?.params?.notifications?.resourceSubscriptions;
+    if (!Array.isArray(uris)) return undefined;
+    const { maxResourceSubscriptions, maxUriLength } = this.limits;
+    if (uris.length > maxResourceSubscriptions) {
+      return invalidParams('Invalid params: too many resource subscriptions', {
+        limit: 'listen.maxResourceSubscriptions',
+        max: maxResourceSubscriptions,
+      });
+    }
+    if (uris.some((uri) => typeof uri === 'string' && uri.length > maxUriLength)) {
+      return invalidParams('Invalid params: resource URI too long', {
+        limit: 'listen.maxUriLength',
+        max: maxUriLength,
+      });
+    }
+    return undefined;
+  }
+
+  /** Takes a stream slot for `caller`, unless the process or the caller is at its limit. */
+  acquire(caller: string): ListenAdmission {
+    const { maxStreams, maxStreamsPerCaller } = this.limits;
+    if (this.total >= maxStreams) {
+      return refused(503, 'Too many listen streams', {
+        limit: 'listen.maxStreams',
+        max: maxStreams,
+      });
+    }
+    const held = this.byCaller.get(caller) ?? 0;
+    if (held >= maxStreamsPerCaller) {
+      return refused(429, 'Too many listen streams for this caller', {
+        limit: 'listen.maxStreamsPerCaller',
+        max: maxStreamsPerCaller,
+      });
+    }
+    this.total += 1;
+    this.byCaller.set(caller, held + 1);
+    let released = false;
+    return {
+      admitted: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.total -= 1;
+        const left = (this.byCaller.get(caller) ?? 1) - 1;
+        if (left > 0) this.byCaller.set(caller, left);
+        else this.byCaller.delete(caller);
+      },
+    };
+  }
+}
+
+function invalidParams(message: string, data: ListenRefusal['data']): ListenRefusal {
+  return { status: 400, code: McpErrorCode.InvalidParams, message, data };
+}
+
+function refused(status: number, message: string, data: ListenRefusal['data']): ListenAdmission {
+  return {
+    admitted: false,
+    refusal: { status, code: McpErrorCode.InvalidRequest, message, data },
+  };
+}

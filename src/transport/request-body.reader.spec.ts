@@ -1,0 +1,31 @@
+import { PassThrough } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { readRequestBody } from './request-body.reader';
+
+function request(headers: Record<string, string> = {}): PassThrough & IncomingMessage {
+  return Object.assign(new PassThrough(), { headers }) as unknown as PassThrough & IncomingMessage;
+}
+
+describe('readRequestBody', () => {
+  it('reads the body, then holds nothing on the request but a listener for late errors', async () => {
+    const req = request();
+    const before = ['data', 'end', 'error', 'aborted'].map((event) => req.listenerCount(event));
+    const read = readRequestBody(req, 1000, 10_000);
+    req.end('{"jsonrpc":"2.0"}');
+    expect(await read).toEqual({ ok: true, text: '{"jsonrpc":"2.0"}' });
+    expect(req.listenerCount('data')).toBe(before[0]);
+    expect(req.listenerCount('end')).toBe(before[1]);
+    expect(req.listenerCount('aborted')).toBe(before[3]);
+    expect(req.listeners('error')).toHaveLength(before[2] + 1);
+    expect(() => req.emit('error', new Error('reset after the body'))).not.toThrow();
+  });
+
+  it('gives up over maxBytes and survives an error afterwards', async () => {
+    const req = request();
+    const read = readRequestBody(req, 4, 10_000);
+    req.write('12345');
+    expect(await read).toEqual({ ok: false, reason: 'too_large' });
+    expect(req.listenerCount('data')).toBe(0);
+    expect(() => req.emit('error', new Error('aborted'))).not.toThrow();
+  });
+});
