@@ -1,4 +1,4 @@
-import { LosslessNumber, parse as parseLossless } from 'lossless-json';
+import { parseWithExactNumbers } from './exact-number.parser';
 import type { JsonBodyLimits } from './json-body-limits';
 import { scanJsonStructure, type JsonStructureProblem } from './json-structure.scanner';
 
@@ -29,8 +29,9 @@ function inputResponsesOf(message: unknown): unknown {
 /**
  * Parses a JSON request body within the limits: the shape is checked first in one cheap pass,
  * then the text is parsed natively. Only when the message carries input responses (whose numbers
- * must keep their exact digits) is it parsed a second time, losslessly — a body the structure
- * check has already bounded. `__proto__` keys stay ordinary data in both parses.
+ * must keep their exact digits) is it parsed a second time, natively too, with every number kept
+ * as its exact text — a body the structure check has already bounded. `__proto__` keys stay
+ * ordinary data in both parses.
  */
 export function parseJsonBody(text: string, limits: JsonBodyLimits): ParsedJsonBody {
   const problem = scanJsonStructure(text, limits);
@@ -44,6 +45,5 @@ export function parseJsonBody(text: string, limits: JsonBodyLimits): ParsedJsonB
   if (inputResponsesOf(plain) === undefined) {
     return { ok: true, plain, exactInputResponses: undefined };
   }
-  const exact = parseLossless(text, null, (token: string) => new LosslessNumber(token));
-  return { ok: true, plain, exactInputResponses: inputResponsesOf(exact) };
+  return { ok: true, plain, exactInputResponses: inputResponsesOf(parseWithExactNumbers(text)) };
 }
