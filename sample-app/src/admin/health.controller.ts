@@ -1,11 +1,4 @@
-import {
-  Controller,
-  Get,
-  HttpCode,
-  Post,
-  UseGuards,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, UseGuards, type OnModuleDestroy } from '@nestjs/common';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { AdminTokenGuard } from './admin-token.guard';
 
