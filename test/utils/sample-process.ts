@@ -70,7 +70,10 @@ export interface SampleProcess {
   /** Starts a new event-loop delay window (`POST /admin/health/reset`). */
   resetHealth(): Promise<void>;
   health(): Promise<SampleHealth>;
-  /** SIGTERM (SIGKILL after 5 s), resolved once the process has exited. */
+  /**
+   * SIGTERM (SIGKILL after 5 s), resolved once the process has exited; rejects with its log when
+   * it had exited on its own before.
+   */
   stop(): Promise<void>;
 }
 
@@ -130,6 +133,11 @@ export async function startSampleProcess(
     await stopChild(child);
     throw error;
   }
+  let stopping = false;
+  let unexpectedExit: string | undefined;
+  child.once('exit', (code, signal) => {
+    if (!stopping) unexpectedExit = signal ?? `code ${code}`;
+  });
   const admin = { Authorization: `Bearer ${env.MCP_ADMIN_TOKEN}` };
   const sample: SampleProcess = {
     url,
@@ -143,7 +151,13 @@ export async function startSampleProcess(
       if (response.status !== 200) throw new Error(`health answered ${response.status}`);
       return JSON.parse(response.text) as SampleHealth;
     },
-    stop: () => stopChild(child),
+    async stop() {
+      stopping = true;
+      await stopChild(child);
+      // A crash mid-suite shows up as refused connections; say why here.
+      if (unexpectedExit)
+        throw new Error(`sample app exited on its own (${unexpectedExit}):\n${log.slice(-3_000)}`);
+    },
   };
   try {
     await sample.health();
