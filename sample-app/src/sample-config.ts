@@ -28,6 +28,7 @@ export function sampleMcpOptions(version: string): McpModuleOptions {
     endpoint: process.env.MCP_ENDPOINT ?? '/mcp',
     keyring: keyringFromEnv(),
     partitionResolver: new BearerPartitionResolver(),
+    requestBodyTimeoutMs: optionalInteger('MCP_REQUEST_BODY_TIMEOUT_MS'),
     requestState: {
       maxLifetimeMs: optionalInteger('MCP_STATE_MAX_LIFETIME_MS'),
       maxRounds: optionalInteger('MCP_STATE_MAX_ROUNDS'),

@@ -1,0 +1,491 @@
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_LIMITS, type Json } from './fixtures/hostile-bodies';
+import {
+  HOSTILE_CASES,
+  fourMiBSimpleText,
+  type HostileAnswer,
+  type HostileCase,
+} from './fixtures/hostile-cases';
+import { MALFORMED_PARAMS } from './fixtures/malformed-params';
+import { ADAPTERS } from './utils/bootstrap';
+import { DelayTable, loopDelayDuring, sleep } from './utils/loop-delay';
+import { rpcBody, rpcHeaders } from './utils/mcp';
+import {
+  httpPost,
+  stalledRequest,
+  type RawHttpResponse,
+  type StalledRequest,
+} from './utils/raw-http';
+import { ensureSampleBuilt, startSampleProcess, type SampleProcess } from './utils/sample-process';
+
+// Issue #7 (items 1, 2 and 8): the built sample app runs in a child process, so the event-loop
+// delay it reports is the server's own, not the test client's.
+
+const ADMIN_TOKEN = randomBytes(16).toString('hex');
+/** A stall over this fails, on the best of the measured samples (noise only ever adds delay). */
+const DELAY_BOUND_MS = 100;
+/** Ceiling for a stall known to exceed the bound (see the case's `knownStall`). */
+const KNOWN_STALL_CEILING_MS = 1_000;
+const SAMPLES = 3;
+const SHORT_BODY_TIMEOUT_MS = 1_000;
+/**
+ * RSS after the corpus (about a hundred 4 MiB bodies, 31 of them completing at once), with V8's
+ * default heap limit: V8 collects lazily, so this counts garbage not yet collected as much as live
+ * memory. Observed 540–640 MB on both adapters; a leak of the bodies would pass 1 GB.
+ */
+const RSS_BOUND_BYTES = 800 * 1024 * 1024;
+const SIMPLE_TEXT = 'This is a simple text response for testing.';
+
+const table = new DelayTable();
+
+beforeAll(() => ensureSampleBuilt(), 180_000);
+
+afterAll(() => {
+  console.log(
+    table.render(
+      ADAPTERS,
+      'Event-loop max delay inside the sample app per request, ms: median (min) of the samples; ' +
+        'each value includes the 10 ms sampling interval',
+    ),
+  );
+});
+
+type RpcResponse = {
+  jsonrpc: '2.0';
+  id: number | string | null;
+  result?: {
+    resultType?: string;
+    requestState?: string;
+    inputRequests?: Record<string, unknown>;
+    content?: { type: string; text?: string }[];
+  };
+  error?: { code: number; message: string; data?: unknown };
+};
+
+function parsed(response: RawHttpResponse): RpcResponse {
+  try {
+    return JSON.parse(response.text) as RpcResponse;
+  } catch {
+    throw new Error(`HTTP ${response.status} with a non-JSON body: ${response.text.slice(0, 200)}`);
+  }
+}
+
+function expectAnswer(answer: HostileAnswer, response: RawHttpResponse): void {
+  const body = parsed(response);
+  if (answer.kind === 'refusal') {
+    expect({ status: response.status, body }).toEqual({
+      status: answer.status,
+      body: { jsonrpc: '2.0', id: answer.id, error: answer.error },
+    });
+    if (answer.status === 413) expect(response.headers.connection).toBe('close');
+    return;
+  }
+  expect({ status: response.status, error: body.error }).toEqual({ status: 200, error: undefined });
+  if (answer.kind === 'input_required') {
+    expect(body.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { [answer.key]: { method: 'elicitation/create' } },
+    });
+    expect(typeof body.result?.requestState).toBe('string');
+  } else {
+    expect(body.result?.resultType).toBe('complete');
+    expect(body.result?.content?.[0]?.text).toBe(answer.text);
+  }
+}
+
+function describeAnswer(answer: HostileAnswer): string {
+  if (answer.kind === 'input_required') return `input_required (${answer.key})`;
+  if (answer.kind === 'text') return `"${answer.text}"`;
+  return `${answer.status} / ${answer.error.code}`;
+}
+
+/** A 2026-07-28 request whose params may be anything (objects get the `_meta` envelope). */
+function requestWithParams(method: string, params: unknown, id = 7): string {
+  if (params !== null && typeof params === 'object' && !Array.isArray(params))
+    return rpcBody(method, params as Record<string, unknown>, id);
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method,
+    ...(params === undefined ? {} : { params }),
+  });
+}
+
+/** The `Mcp-Name` of a request's params, when they name something. */
+function nameOf(params: unknown): string | undefined {
+  if (params === null || typeof params !== 'object') return undefined;
+  const { name, uri } = params as { name?: unknown; uri?: unknown };
+  if (typeof name === 'string') return name;
+  return typeof uri === 'string' ? uri : undefined;
+}
+
+function expectBusy(response: RawHttpResponse): void {
+  expect(response.status).toBe(503);
+  expect(response.headers['retry-after']).toBe('1');
+  expect(parsed(response)).toEqual({
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32000, message: 'Server busy: too many request bodies in progress' },
+  });
+}
+
+async function timed<T>(action: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await action();
+  return { value, ms: performance.now() - started };
+}
+
+async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+const SIMPLE_TEXT_ANSWER: HostileAnswer = { kind: 'text', text: SIMPLE_TEXT };
+const LIST_BODY = rpcBody('tools/list');
+const MB = 1024 * 1024;
+
+/** Bodies without sealed state are built once for both adapters. */
+const sharedBodies = new Map<string, Buffer>();
+
+describe.each(ADAPTERS)('hostile input over %s (sample app as a child process)', (adapter) => {
+  /** Default limits. */
+  let sample: SampleProcess;
+  /** `requestBodyTimeoutMs` of 1 s. */
+  let quick: SampleProcess;
+
+  beforeAll(async () => {
+    [sample, quick] = await Promise.all([
+      startSampleProcess(adapter, { MCP_ADMIN_TOKEN: ADMIN_TOKEN }),
+      startSampleProcess(adapter, {
+        MCP_ADMIN_TOKEN: ADMIN_TOKEN,
+        MCP_REQUEST_BODY_TIMEOUT_MS: String(SHORT_BODY_TIMEOUT_MS),
+      }),
+    ]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([sample?.stop(), quick?.stop()]);
+  }, 15_000);
+
+  async function firstRoundState(message: Record<string, Json>): Promise<string> {
+    const name = (message.params as { name: string }).name;
+    const response = await httpPost(
+      sample.url,
+      rpcHeaders('tools/call', name),
+      JSON.stringify(message),
+    );
+    const state = parsed(response).result?.requestState;
+    if (typeof state !== 'string') throw new Error(`round 1 emitted no state: ${response.text}`);
+    return state;
+  }
+
+  async function bodyOf(hostile: HostileCase): Promise<Buffer> {
+    const shared = sharedBodies.get(hostile.name);
+    if (shared) return shared;
+    let stateful = false;
+    const text = await hostile.body((message) => {
+      stateful = true;
+      return firstRoundState(message);
+    });
+    const body = Buffer.from(text);
+    if (!stateful) sharedBodies.set(hostile.name, body);
+    return body;
+  }
+
+  async function send(hostile: HostileCase, body: Buffer): Promise<RawHttpResponse> {
+    const headers = rpcHeaders('tools/call', hostile.tool);
+    if (!hostile.headersOnly) return httpPost(sample.url, headers, body);
+    const request = stalledRequest('POST', sample.url, headers, body, 0);
+    try {
+      return await request.response;
+    } finally {
+      request.abort();
+    }
+  }
+
+  describe('bodies at the default limits, and one past each', () => {
+    it('baseline: tools/list, loop delay measured', async () => {
+      const exchange = async () => {
+        const response = await httpPost(sample.url, rpcHeaders('tools/list'), LIST_BODY);
+        expect(parsed(response).result).toHaveProperty('tools');
+      };
+      for (let i = 0; i < 2; i++) await exchange();
+      const samples: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) samples.push(await loopDelayDuring(sample, exchange));
+      table.record('baseline: tools/list', adapter, samples);
+      expect(Math.min(...samples)).toBeLessThan(DELAY_BOUND_MS);
+    });
+
+    for (const hostile of HOSTILE_CASES) {
+      it(`${hostile.name} → ${describeAnswer(hostile.answer)}, loop delay measured`, async () => {
+        const body = await bodyOf(hostile);
+        const exchange = async () => expectAnswer(hostile.answer, await send(hostile, body));
+        // Warm-up: the first runs of a shape also pay for JIT compilation.
+        for (let i = 0; i < (hostile.withinLimits ? 2 : 1); i++) await exchange();
+        const samples: number[] = [];
+        for (let i = 0; i < SAMPLES; i++) samples.push(await loopDelayDuring(sample, exchange));
+        // Noise (other processes on the machine) only adds delay: one more chance to see the floor.
+        if (!hostile.knownStall && Math.min(...samples) >= DELAY_BOUND_MS) {
+          for (let i = 0; i < SAMPLES; i++) samples.push(await loopDelayDuring(sample, exchange));
+        }
+        table.record(hostile.name, adapter, samples);
+        const best = Math.min(...samples);
+        expect(best).toBeLessThan(hostile.knownStall ? KNOWN_STALL_CEILING_MS : DELAY_BOUND_MS);
+      }, 60_000);
+
+      if (hostile.knownStall) {
+        // Its assertion fails today (see knownStall). Once the stall is fixed it passes, so
+        // it.failing reports a failure: then make it a plain it().
+        it.failing(
+          `${hostile.name}: loop delay under ${DELAY_BOUND_MS} ms (known stall, see knownStall)`,
+          () => {
+            const samples = table.samples(hostile.name, adapter) ?? [];
+            expect(samples.length).toBeGreaterThan(0);
+            expect(Math.min(...samples)).toBeLessThan(DELAY_BOUND_MS);
+          },
+        );
+      }
+    }
+  });
+
+  describe('malformed params: HTTP 200, -32602 "Invalid params" naming the field', () => {
+    it.each(MALFORMED_PARAMS)('$method, $label → $field', async ({ method, params, field }) => {
+      const response = await httpPost(
+        sample.url,
+        rpcHeaders(method, nameOf(params)),
+        requestWithParams(method, params),
+      );
+      // The exact body: no -32603, no validator dump in the message, only the field.
+      expect({ status: response.status, body: parsed(response) }).toEqual({
+        status: 200,
+        body: {
+          jsonrpc: '2.0',
+          id: 7,
+          error: { code: -32602, message: 'Invalid params', data: { field } },
+        },
+      });
+    });
+  });
+
+  describe('the other hostile answers', () => {
+    it.each([
+      ['truncated', LIST_BODY.slice(0, -1)],
+      ['followed by garbage', `${LIST_BODY}x`],
+      ['not JSON at all', 'hello'],
+      ['empty', ''],
+    ])('a body that is %s → 400 / -32700 Parse error', async (_label, text) => {
+      const response = await httpPost(sample.url, rpcHeaders('tools/list'), text);
+      expect({ status: response.status, body: parsed(response) }).toEqual({
+        status: 400,
+        body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } },
+      });
+    });
+
+    it.each([
+      ['different from the argument', { 'Mcp-Param-Region': 'us' }, 'does not match the argument'],
+      ['missing', {}, 'header is missing'],
+    ])('an Mcp-Param-Region header %s → 400 / -32020', async (_label, header, problem) => {
+      const response = await httpPost(
+        sample.url,
+        { ...rpcHeaders('tools/call', 'test_custom_header'), ...header },
+        rpcBody('tools/call', { name: 'test_custom_header', arguments: { region: 'eu' } }, 9),
+      );
+      expect({ status: response.status, body: parsed(response) }).toEqual({
+        status: 400,
+        body: {
+          jsonrpc: '2.0',
+          id: 9,
+          error: { code: -32020, message: `Header mismatch: Mcp-Param-Region ${problem}` },
+        },
+      });
+    });
+
+    const notAnObject = async (inputResponses: unknown) => {
+      const response = await httpPost(
+        sample.url,
+        rpcHeaders('tools/call', 'exact_amount'),
+        rpcBody('tools/call', { name: 'exact_amount', inputResponses }, 11),
+      );
+      expect({ status: response.status, body: parsed(response) }).toEqual({
+        status: 200,
+        body: {
+          jsonrpc: '2.0',
+          id: 11,
+          error: { code: -32602, message: 'Invalid params: inputResponses must be an object' },
+        },
+      });
+    };
+
+    it.each([
+      ['a string', 'abc'],
+      ['an array', [1]],
+      ['null', null],
+      ['true', true],
+    ])(
+      'inputResponses that is %s → 200 / -32602 "inputResponses must be an object"',
+      (_label, inputResponses) => notAnObject(inputResponses),
+    );
+
+    // Fails today: the lossless parse turns the number into a LosslessNumber object, which the
+    // check takes for an object of input responses (answered `input response "value" is not a
+    // valid result`, data.key "value"). Once fixed, it.failing reports a failure: make it it().
+    it.failing('inputResponses that is a number → the same answer', () => notAnObject(5));
+  });
+
+  describe('concurrency and time', () => {
+    it('admits 32 bodies at once: the excess gets 503 + Retry-After at once, tools/list answers within 1 s', async () => {
+      const body = Buffer.from(fourMiBSimpleText());
+      const headers = rpcHeaders('tools/call', 'test_simple_text');
+      const total = DEFAULT_LIMITS.maxConcurrentBodies + 8;
+      // Headers and half of each body, then nothing: every admitted body stays in progress.
+      const half = Math.floor(body.length / 2);
+      const requests = Array.from({ length: total }, () =>
+        stalledRequest('POST', sample.url, headers, body, half),
+      );
+      const answered = () => requests.filter((request) => request.answered());
+      try {
+        await until(() => answered().length >= 8, 10_000, 'the 8 bodies over the limit');
+        // The admitted ones wait for the rest of their bodies; nothing else may be answered.
+        await sleep(300);
+        expect(answered()).toHaveLength(8);
+        for (const refused of answered()) expectBusy(await refused.response);
+        const held = requests.filter((request) => !request.answered());
+
+        // Every slot is taken, so tools/list is refused too, at once.
+        const refusedList = await timed(() =>
+          httpPost(sample.url, rpcHeaders('tools/list'), LIST_BODY),
+        );
+        expectBusy(refusedList.value);
+        expect(refusedList.ms).toBeLessThan(1_000);
+
+        // One body completes and frees a slot: tools/list is served while 31 bodies hang.
+        held[0].sendRest();
+        expectAnswer(SIMPLE_TEXT_ANSWER, await held[0].response);
+        const list = await timed(() => httpPost(sample.url, rpcHeaders('tools/list'), LIST_BODY));
+        expect(parsed(list.value).result).toHaveProperty('tools');
+        expect(list.ms).toBeLessThan(1_000);
+
+        // The other 31 bodies complete at once and tools/list is sent right after them. Bodies
+        // whose last bytes arrive together are served back to back, so tools/list waits for most
+        // of them: a bound on timing, hence up to three tries.
+        const burst = async (pending: readonly StalledRequest[]) => {
+          let listed = { ms: Infinity, status: 0 };
+          const delay = await loopDelayDuring(sample, async () => {
+            for (const request of pending) request.sendRest();
+            const during = await timed(() =>
+              httpPost(sample.url, rpcHeaders('tools/list'), LIST_BODY),
+            );
+            listed = { ms: during.ms, status: during.value.status };
+            for (const request of pending) expectAnswer(SIMPLE_TEXT_ANSWER, await request.response);
+          });
+          return { delay, ...listed };
+        };
+        const bursts = [await burst(held.slice(1))];
+        while (bursts.length < 3 && bursts[bursts.length - 1].ms >= 1_000) {
+          const again = held
+            .slice(1)
+            .map(() => stalledRequest('POST', sample.url, headers, body, half));
+          requests.push(...again);
+          await sleep(300);
+          bursts.push(await burst(again));
+        }
+        table.record(
+          '31 × 4 MiB bodies completing at once',
+          adapter,
+          bursts.map((b) => b.delay),
+        );
+        table.note(
+          `${adapter}: tools/list answered in ${list.ms.toFixed(0)} ms beside 31 stalled bodies, ` +
+            `in ${bursts.map((b) => b.ms.toFixed(0)).join(' / ')} ms while they completed`,
+        );
+        for (const { status } of bursts) expect(status).toBe(200);
+        expect(Math.min(...bursts.map((b) => b.ms))).toBeLessThan(1_000);
+      } finally {
+        for (const request of requests) request.abort();
+      }
+    }, 45_000);
+
+    it(`a stalled body is answered 408 once requestBodyTimeoutMs (${SHORT_BODY_TIMEOUT_MS} ms here) has passed`, async () => {
+      const body = Buffer.from(LIST_BODY);
+      const started = performance.now();
+      const request = stalledRequest(
+        'POST',
+        quick.url,
+        rpcHeaders('tools/list'),
+        body,
+        body.length >> 1,
+      );
+      const response = await request.response;
+      const elapsed = performance.now() - started;
+      request.abort();
+      expect({ status: response.status, body: parsed(response) }).toEqual({
+        status: 408,
+        body: {
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -32600,
+            message: 'Request body timed out',
+            data: { timeoutMs: SHORT_BODY_TIMEOUT_MS },
+          },
+        },
+      });
+      expect(response.headers.connection).toBe('close');
+      // Not before the deadline (a few ms of timer rounding aside), and not long after it.
+      expect(elapsed).toBeGreaterThan(SHORT_BODY_TIMEOUT_MS - 50);
+      expect(elapsed).toBeLessThan(SHORT_BODY_TIMEOUT_MS + 2_000);
+    });
+
+    it('a trickling body is cut at the same deadline: the time bounds the whole body, not each chunk', async () => {
+      const body = Buffer.from(LIST_BODY);
+      const started = performance.now();
+      const request = stalledRequest('POST', quick.url, rpcHeaders('tools/list'), body, 1);
+      let sent = 1;
+      const trickle = setInterval(() => request.sendUpTo(++sent), 100);
+      try {
+        const response = await request.response;
+        const elapsed = performance.now() - started;
+        expect(response.status).toBe(408);
+        expect(sent).toBeLessThan(body.length);
+        expect(elapsed).toBeGreaterThan(SHORT_BODY_TIMEOUT_MS - 50);
+        expect(elapsed).toBeLessThan(SHORT_BODY_TIMEOUT_MS + 2_000);
+      } finally {
+        clearInterval(trickle);
+        request.abort();
+      }
+    });
+
+    it('the timed-out bodies gave their slots back: the same instance serves a normal call', async () => {
+      const response = await httpPost(
+        quick.url,
+        rpcHeaders('tools/call', 'test_simple_text'),
+        rpcBody('tools/call', { name: 'test_simple_text', arguments: {} }),
+      );
+      expectAnswer(SIMPLE_TEXT_ANSWER, response);
+    });
+  });
+
+  describe('after the corpus', () => {
+    it('serves a normal call, idles with a calm loop, and its RSS stays within bound', async () => {
+      const response = await httpPost(
+        sample.url,
+        rpcHeaders('tools/call', 'test_simple_text'),
+        rpcBody('tools/call', { name: 'test_simple_text', arguments: {} }),
+      );
+      expectAnswer(SIMPLE_TEXT_ANSWER, response);
+      const idle: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) idle.push(await loopDelayDuring(sample, () => sleep(200)));
+      table.record('idle 200 ms after the corpus', adapter, idle);
+      expect(Math.min(...idle)).toBeLessThan(50);
+      const { rssBytes, heapUsedBytes } = await sample.health();
+      table.note(
+        `${adapter}: after the corpus RSS ${(rssBytes / MB).toFixed(0)} MB, ` +
+          `heap used ${(heapUsedBytes / MB).toFixed(0)} MB`,
+      );
+      expect(rssBytes).toBeLessThan(RSS_BOUND_BYTES);
+    });
+  });
+});

@@ -1,0 +1,169 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { SampleEnv } from '../fixtures/sample-app';
+import type { AdapterName } from './bootstrap';
+import { httpGet, httpPost } from './raw-http';
+
+const ROOT = resolve(__dirname, '../..');
+const SAMPLE_MAIN = join(ROOT, 'dist-sample/sample-app/src/main.js');
+/** What the sample build is made of: when any of it is newer than the build, it is rebuilt. */
+const BUILD_INPUTS = [
+  'src',
+  'sample-app/src',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.sample.json',
+];
+const STARTUP_TIMEOUT_MS = 20_000;
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+function isBuildFresh(): boolean {
+  let built: number;
+  try {
+    built = statSync(SAMPLE_MAIN).mtimeMs;
+  } catch {
+    return false;
+  }
+  return BUILD_INPUTS.every((input) => newestMtime(join(ROOT, input)) <= built);
+}
+
+/** Runs `npm run build:sample` unless dist-sample/ is newer than everything it is built from. */
+export async function ensureSampleBuilt(): Promise<void> {
+  if (isBuildFresh()) return;
+  const windows = process.platform === 'win32';
+  const child = spawn(windows ? 'npm.cmd' : 'npm', ['run', 'build:sample'], {
+    cwd: ROOT,
+    shell: windows,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((done, fail) => {
+    child.once('error', fail);
+    child.once('exit', done);
+  });
+  if (code !== 0) throw new Error(`npm run build:sample failed (${code}):\n${output}`);
+}
+
+/** What `GET /admin/health` reports. */
+export interface SampleHealth {
+  eventLoopDelayMs: { max: number; p99: number; mean: number };
+  rssBytes: number;
+  heapUsedBytes: number;
+}
+
+/** The built sample app running as a child process. */
+export interface SampleProcess {
+  /** The MCP endpoint URL. */
+  readonly url: URL;
+  /** Everything the process wrote so far. */
+  log(): string;
+  /** Starts a new event-loop delay window (`POST /admin/health/reset`). */
+  resetHealth(): Promise<void>;
+  health(): Promise<SampleHealth>;
+  /**
+   * SIGTERM (SIGKILL after 5 s), resolved once the process has exited; rejects with its log when
+   * it had exited on its own before.
+   */
+  stop(): Promise<void>;
+}
+
+/** Extra environment of a child sample app (besides the variables {@link SampleEnv} names). */
+export type SampleProcessEnv = SampleEnv & { MCP_ADMIN_TOKEN: string };
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Starts `node dist-sample/sample-app/src/main.js` on a free port (PORT=0, the port read from its
+ * "listening on" log line) with `env`, and resolves once its admin health route answers.
+ */
+export async function startSampleProcess(
+  adapter: AdapterName,
+  env: SampleProcessEnv,
+): Promise<SampleProcess> {
+  const child = spawn(process.execPath, [SAMPLE_MAIN], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: '0', SAMPLE_ADAPTER: adapter, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const listening = new Promise<URL>((done, fail) => {
+    const timer = setTimeout(
+      () => fail(new Error(`sample app did not start within ${STARTUP_TIMEOUT_MS} ms:\n${log}`)),
+      STARTUP_TIMEOUT_MS,
+    );
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(log);
+      if (match) {
+        clearTimeout(timer);
+        done(new URL(match[1]));
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`sample app exited with code ${code}:\n${log}`));
+    });
+  });
+  let url: URL;
+  try {
+    url = await listening;
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  let stopping = false;
+  let unexpectedExit: string | undefined;
+  child.once('exit', (code, signal) => {
+    if (!stopping) unexpectedExit = signal ?? `code ${code}`;
+  });
+  const admin = { Authorization: `Bearer ${env.MCP_ADMIN_TOKEN}` };
+  const sample: SampleProcess = {
+    url,
+    log: () => log,
+    async resetHealth() {
+      const response = await httpPost(new URL('/admin/health/reset', url), admin, '');
+      if (response.status !== 204) throw new Error(`health reset answered ${response.status}`);
+    },
+    async health() {
+      const response = await httpGet(new URL('/admin/health', url), admin);
+      if (response.status !== 200) throw new Error(`health answered ${response.status}`);
+      return JSON.parse(response.text) as SampleHealth;
+    },
+    async stop() {
+      stopping = true;
+      await stopChild(child);
+      // A crash mid-suite shows up as refused connections; say why here.
+      if (unexpectedExit)
+        throw new Error(`sample app exited on its own (${unexpectedExit}):\n${log.slice(-3_000)}`);
+    },
+  };
+  try {
+    await sample.health();
+  } catch (error) {
+    await sample.stop();
+    throw error;
+  }
+  return sample;
+}
