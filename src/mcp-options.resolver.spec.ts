@@ -33,7 +33,7 @@ describe('resolveMcpOptions', () => {
       expect(resolved.body).toEqual({
         maxBytes: 4_194_304,
         timeoutMs: 10_000,
-        maxConcurrentBodies: 32,
+        maxInFlightBytes: 33_554_432,
         maxDepth: 64,
         maxNumberLength: 1024,
         maxExponent: 10_000,
@@ -105,7 +105,7 @@ describe('resolveMcpOptions', () => {
       const resolved = resolveMcpOptions({
         maxRequestBodyBytes: 1000,
         requestBodyTimeoutMs: 2_000,
-        maxConcurrentRequestBodies: 4,
+        maxInFlightRequestBytes: 4_000_000,
         json: {
           maxDepth: 8,
           maxNodes: 500,
@@ -124,7 +124,7 @@ describe('resolveMcpOptions', () => {
       expect(resolved.body).toEqual({
         maxBytes: 1000,
         timeoutMs: 2_000,
-        maxConcurrentBodies: 4,
+        maxInFlightBytes: 4_000_000,
         maxDepth: 8,
         maxNumberLength: 1024,
         maxExponent: 10_000,

@@ -169,10 +169,10 @@ export function resolveMcpOptions(
         4 * 1024 * 1024,
       ),
       timeoutMs: positiveInteger('requestBodyTimeoutMs', options.requestBodyTimeoutMs, 10_000),
-      maxConcurrentBodies: positiveInteger(
-        'maxConcurrentRequestBodies',
-        options.maxConcurrentRequestBodies,
-        32,
+      maxInFlightBytes: positiveInteger(
+        'maxInFlightRequestBytes',
+        options.maxInFlightRequestBytes,
+        32 * 1024 * 1024,
       ),
       maxDepth: positiveInteger('json.maxDepth', options.json?.maxDepth, 64),
       maxNumberLength: positiveInteger('json.maxNumberLength', options.json?.maxNumberLength, 1024),

@@ -17,6 +17,6 @@ export const McpErrorCode = {
   Unauthorized: -32001,
   Forbidden: -32003,
   HeaderMismatch: -32020,
-  /** HTTP 503: more request bodies in progress than `maxConcurrentBodies`; retry later. */
+  /** HTTP 503: large request bodies in flight exceed `maxInFlightRequestBytes`; retry later. */
   ServerBusy: -32000,
 } as const;

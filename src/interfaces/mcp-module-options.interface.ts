@@ -41,8 +41,12 @@ export interface McpModuleOptions {
   maxRequestBodyBytes?: number;
   /** Time a request body may take to arrive, in ms; slower bodies get HTTP 408. Default 10,000. */
   requestBodyTimeoutMs?: number;
-  /** Request bodies read at once; more get HTTP 503 with `Retry-After`. Default 32. */
-  maxConcurrentRequestBodies?: number;
+  /**
+   * Memory that large request bodies may hold at once, counting each body's bytes beyond its first
+   * 64 KiB until its response ends; a body that would exceed it gets HTTP 503 with `Retry-After`.
+   * Small requests are never refused by it. Default 33,554,432 (32 MiB).
+   */
+  maxInFlightRequestBytes?: number;
   /**
    * Bounds for JSON request bodies, checked in one cheap pass before anything is parsed, so no
    * single request can hold the event loop. Bodies over a bound get HTTP 413 (nesting: 400).

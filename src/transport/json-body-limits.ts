@@ -3,8 +3,8 @@ export interface JsonBodyLimits {
   maxBytes: number;
   /** Time a body may take to arrive, in ms. */
   timeoutMs: number;
-  /** POST bodies read at once; more are answered 503. */
-  maxConcurrentBodies: number;
+  /** Bytes that large bodies (beyond their first 64 KiB) may hold at once; more are answered 503. */
+  maxInFlightBytes: number;
   maxDepth: number;
   maxNumberLength: number;
   maxExponent: number;

@@ -5,7 +5,7 @@ import { parseJsonBody } from './lossless-json-body';
 const LIMITS: JsonBodyLimits = {
   maxBytes: 4 * 1024 * 1024,
   timeoutMs: 10_000,
-  maxConcurrentBodies: 32,
+  maxInFlightBytes: 33_554_432,
   maxDepth: 64,
   maxNumberLength: 1024,
   maxExponent: 10_000,

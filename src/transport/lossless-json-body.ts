@@ -42,7 +42,13 @@ export function parseJsonBody(text: string, limits: JsonBodyLimits): ParsedJsonB
   } catch {
     return { ok: false, reason: 'unparsable' };
   }
-  if (inputResponsesOf(plain) === undefined) {
+  const inputResponses = inputResponsesOf(plain);
+  // Only an object of responses has numbers worth keeping exact; anything else is refused later.
+  if (
+    inputResponses === null ||
+    typeof inputResponses !== 'object' ||
+    Array.isArray(inputResponses)
+  ) {
     return { ok: true, plain, exactInputResponses: undefined };
   }
   return { ok: true, plain, exactInputResponses: inputResponsesOf(parseWithExactNumbers(text)) };

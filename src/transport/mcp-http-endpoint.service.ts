@@ -17,6 +17,7 @@ import { httpExchangeStorage } from '../protocol/http-exchange.storage';
 import { McpServerFactory } from '../protocol/mcp-server.factory';
 import { HostOriginPolicy } from './host-origin-policy';
 import { writeJsonRpcHttpError } from './json-rpc-http-error';
+import { BodyByteBudget, type BodyReservation } from './body-byte-budget';
 import { bodyRefusal } from './body-refusal';
 import { scanJsonStructure } from './json-structure.scanner';
 import { parseJsonBody } from './lossless-json-body';
@@ -36,6 +37,9 @@ import {
   scanParamHeaders,
   type ParamHeaderDeclaration,
 } from './param-header.validator';
+
+/** The first bytes of every body, which the shared budget never refuses. */
+const SMALL_BODY_BYTES = 65_536;
 
 type NodeHandler = (
   req: IncomingMessage,
@@ -69,8 +73,9 @@ export class McpHttpEndpoint
   private readonly paramHeaders = new Map<string, readonly ParamHeaderDeclaration[]>();
   /** Bodies read by the early step, until the request is served. */
   private readonly bodies = new WeakMap<IncomingMessage, string>();
-  /** POST bodies being read right now, bounded by `body.maxConcurrentBodies`. */
-  private bodiesInProgress = 0;
+  /** Memory large bodies hold until their response ends. */
+  private readonly bodyBudget: BodyByteBudget;
+  private readonly reservations = new WeakMap<IncomingMessage, BodyReservation>();
   private mounting: EndpointMounting | undefined;
 
   constructor(
@@ -80,6 +85,7 @@ export class McpHttpEndpoint
     private readonly registry: McpOperationRegistry,
   ) {
     this.policy = new HostOriginPolicy(options.allowedHosts, options.allowedOrigins);
+    this.bodyBudget = new BodyByteBudget(options.body.maxInFlightBytes, SMALL_BODY_BYTES);
     const handlerOptions = {
       keepAliveMs: options.keepAliveMs,
       maxRequestBodySize: options.body.maxBytes,
@@ -141,32 +147,27 @@ export class McpHttpEndpoint
     }
     if (req.method !== 'POST') return true;
     const limits = this.options.body;
-    if (this.bodiesInProgress >= limits.maxConcurrentBodies) {
-      req.resume();
-      res.setHeader('Connection', 'close');
-      res.setHeader('Retry-After', '1');
-      writeJsonRpcHttpError(
-        res,
-        503,
-        McpErrorCode.ServerBusy,
-        'Server busy: too many request bodies in progress',
-      );
-      return false;
-    }
-    this.bodiesInProgress++;
-    let body: Awaited<ReturnType<typeof readRequestBody>>;
-    try {
-      body = await readRequestBody(req, limits.maxBytes, limits.timeoutMs);
-    } finally {
-      this.bodiesInProgress--;
-    }
+    const reservation = this.bodyBudget.open();
+    this.reservations.set(req, reservation);
+    res.once('close', reservation.release);
+    const body = await readRequestBody(req, limits.maxBytes, limits.timeoutMs, reservation);
     if (!body.ok) {
       if (body.reason === 'aborted') {
         res.destroy();
         return false;
       }
       res.setHeader('Connection', 'close');
-      if (body.reason === 'timeout') {
+      if (body.reason === 'over_budget') {
+        res.setHeader('Retry-After', '1');
+        writeJsonRpcHttpError(
+          res,
+          503,
+          McpErrorCode.ServerBusy,
+          'Server busy: too many large request bodies in flight',
+          null,
+          { maxInFlightBytes: limits.maxInFlightBytes },
+        );
+      } else if (body.reason === 'timeout') {
         writeJsonRpcHttpError(
           res,
           408,
@@ -287,6 +288,8 @@ export class McpHttpEndpoint
     res: ServerResponse,
     message: unknown,
   ): Promise<void> | void {
+    // A held stream keeps no body, so it holds none of the body budget either.
+    this.reservations.get(req)?.release();
     const filterRefusal = this.listenLimiter.filterRefusal(message);
     const admission = filterRefusal
       ? { admitted: false as const, refusal: filterRefusal }

@@ -1,24 +1,34 @@
 import type { IncomingMessage } from 'node:http';
+import type { BodyReservation } from './body-byte-budget';
 
 /** The body of a request, or why it could not be read. */
 export type RequestBodyRead =
-  { ok: true; text: string } | { ok: false; reason: 'too_large' | 'aborted' | 'timeout' };
+  | { ok: true; text: string }
+  | { ok: false; reason: 'too_large' | 'aborted' | 'timeout' | 'over_budget' };
 
 function ignoreLateError(): void {}
 
 /**
- * Reads a request body as UTF-8, giving up as soon as it exceeds `maxBytes` or has not arrived
- * within `timeoutMs` (a stalled or trickling body is cut in seconds, not held for minutes).
+ * Reads a request body as UTF-8, giving up as soon as it exceeds `maxBytes`, has not arrived
+ * within `timeoutMs` (a stalled or trickling body is cut in seconds, not held for minutes), or
+ * cannot be covered by the shared `reservation`.
  */
 export function readRequestBody(
   req: IncomingMessage,
   maxBytes: number,
   timeoutMs: number,
+  reservation?: BodyReservation,
 ): Promise<RequestBodyRead> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
     req.resume();
     return Promise.resolve({ ok: false, reason: 'too_large' });
+  }
+  // A declared length is reserved up front, so an admitted body can always complete.
+  const prepaid = Number.isFinite(declared) && declared > 0 ? declared : 0;
+  if (reservation && prepaid > 0 && !reservation.take(prepaid)) {
+    req.resume();
+    return Promise.resolve({ ok: false, reason: 'over_budget' });
   }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -41,11 +51,18 @@ export function readRequestBody(
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
       if (settled) return;
+      const before = size;
       size += chunk.length;
       if (size > maxBytes) {
         chunks.length = 0;
         req.resume();
         settle({ ok: false, reason: 'too_large' });
+        return;
+      }
+      const uncovered = size - Math.max(before, prepaid);
+      if (reservation && uncovered > 0 && !reservation.take(uncovered)) {
+        req.resume();
+        settle({ ok: false, reason: 'over_budget' });
         return;
       }
       chunks.push(chunk);
