@@ -10,6 +10,7 @@ import { MALFORMED_PARAMS } from './fixtures/malformed-params';
 import { ADAPTERS } from './utils/bootstrap';
 import { DelayTable, loopDelayDuring, sleep } from './utils/loop-delay';
 import { rpcBody, rpcHeaders } from './utils/mcp';
+import { postForStream, SseReader, type OpenStream } from './utils/sse';
 import {
   httpPost,
   stalledRequest,
@@ -451,6 +452,43 @@ describe.each(ADAPTERS)('hostile input over %s (sample app as a child process)',
       );
       expectAnswer(SIMPLE_TEXT_ANSWER, response);
     });
+  });
+
+  describe('held listen streams', () => {
+    it('400 hostile streams, each from its own caller following 100 URIs of 2,048 characters, leave the process serving', async () => {
+      const uris = Array.from({ length: 100 }, (_, i) => `hostile://${i}/${'u'.repeat(2_030)}`);
+      const before = await sample.health();
+      const streams: OpenStream[] = [];
+      try {
+        for (let batch = 0; batch < 8; batch++) {
+          const opened = await Promise.all(
+            Array.from({ length: 50 }, (_, i) =>
+              postForStream(
+                sample.url,
+                { ...rpcHeaders('subscriptions/listen'), Authorization: `Bearer h${batch}x${i}` },
+                rpcBody('subscriptions/listen', { notifications: { resourceSubscriptions: uris } }),
+              ),
+            ),
+          );
+          streams.push(...opened);
+        }
+        expect(streams.every((stream) => stream.status === 200)).toBe(true);
+        const ack = await new SseReader(streams[streams.length - 1].body).next();
+        expect(ack.method).toBe('notifications/subscriptions/acknowledged');
+
+        const list = await httpPost(sample.url, rpcHeaders('tools/list'), LIST_BODY);
+        expect(parsed(list).result).toHaveProperty('tools');
+        const held = await sample.health();
+        const perStream = (held.heapUsedBytes - before.heapUsedBytes) / streams.length;
+        table.note(
+          `${adapter}: 400 held listen streams (100 × 2,048-character URIs each): RSS ` +
+            `${(held.rssBytes / MB).toFixed(0)} MB, heap +${(perStream / 1024).toFixed(0)} KiB per stream`,
+        );
+        expect(held.rssBytes).toBeLessThan(RSS_BOUND_BYTES);
+      } finally {
+        for (const stream of streams) stream.close();
+      }
+    }, 60_000);
   });
 
   describe('after the corpus', () => {

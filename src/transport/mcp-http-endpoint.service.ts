@@ -156,8 +156,12 @@ export class McpHttpEndpoint
         res.destroy();
         return false;
       }
-      res.setHeader('Connection', 'close');
       if (body.reason === 'over_budget') {
+        // The client may still be sending: keep reading (and discarding) so it gets the answer
+        // instead of a reset, but no longer than a body may take.
+        const cutOff = setTimeout(() => req.socket.destroy(), limits.timeoutMs);
+        req.once('end', () => clearTimeout(cutOff));
+        req.socket.once('close', () => clearTimeout(cutOff));
         res.setHeader('Retry-After', '1');
         writeJsonRpcHttpError(
           res,
@@ -168,6 +172,7 @@ export class McpHttpEndpoint
           { maxInFlightBytes: limits.maxInFlightBytes },
         );
       } else if (body.reason === 'timeout') {
+        res.setHeader('Connection', 'close');
         writeJsonRpcHttpError(
           res,
           408,
@@ -179,6 +184,7 @@ export class McpHttpEndpoint
           },
         );
       } else {
+        res.setHeader('Connection', 'close');
         writeJsonRpcHttpError(
           res,
           413,
