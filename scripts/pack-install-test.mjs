@@ -83,6 +83,14 @@ main().catch((error: unknown) => {
 });
 `;
 
+// A unit test of the tool with the testing helper, type-checked (not run) like the app.
+const APP_GREETER_SPEC = `import { createTestRequestContext } from 'nestjs-mcp/testing';
+
+const ctx = createTestRequestContext({ target: 'greet', user: { id: 'alice' } });
+export const principal: unknown = ctx.http.request.user;
+export const reports: number = ctx.progressReports.length;
+`;
+
 const APP_TSCONFIG = {
   compilerOptions: {
     module: 'nodenext',
@@ -193,6 +201,7 @@ describe('the packed tarball installed into a fresh Nest 11 app', () => {
       );
       writeFileSync(join(appDir, 'tsconfig.json'), JSON.stringify(APP_TSCONFIG, null, 2));
       writeFileSync(join(appDir, 'src/main.ts'), APP_MAIN);
+      writeFileSync(join(appDir, 'src/greeter.check.ts'), APP_GREETER_SPEC);
       npm(
         [
           'install',
