@@ -72,6 +72,12 @@ export {
 export { McpRequestStateMode } from './state/mcp-request-state-mode.enum';
 export { RequestStateProtector } from './state/request-state-protector.interface';
 export { AesGcmRequestStateProtector } from './state/aes-gcm-request-state.protector';
+export { ConsumedStateStore } from './state/consumed-state-store.interface';
+export { ConsumedStateStoreError } from './state/consumed-state-store.error';
+export {
+  MemoryConsumedStateStore,
+  type MemoryConsumedStateStoreOptions,
+} from './state/memory-consumed-state.store';
 export {
   RequestStateProtectionError,
   type RequestStateFailureReason,

@@ -44,13 +44,16 @@ describe('resolveMcpOptions', () => {
       });
     });
 
-    it('bounds request state: 64 KiB token, 48 KiB plaintext, 15 minutes, 10 rounds', () => {
+    it('bounds request state: 64 KiB token, 48 KiB plaintext, 15 minutes, 10 rounds, not single-use', () => {
       expect(resolved.requestState).toEqual({
         maxEncodedBytes: 65_536,
         maxDecodedBytes: 49_152,
         maxLifetimeMs: 900_000,
         maxRounds: 10,
+        maxConsumedStates: 1_000_000,
+        singleUse: false,
       });
+      expect(resolved.consumedStateStore).toBeUndefined();
     });
 
     it('gives every cacheable method a private, zero-ttl hint', () => {
@@ -114,7 +117,13 @@ describe('resolveMcpOptions', () => {
           maxStringLength: 30,
         },
         cacheHints: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' } },
-        requestState: { maxEncodedBytes: 10_000, maxDecodedBytes: 10_000, maxRounds: 3 },
+        requestState: {
+          maxEncodedBytes: 10_000,
+          maxDecodedBytes: 10_000,
+          maxRounds: 3,
+          singleUse: true,
+          maxConsumedStates: 5,
+        },
         keepAliveMs: 0,
         disableDnsRebindingProtection: true,
         allowedHosts: ['api.example.com'],
@@ -140,6 +149,8 @@ describe('resolveMcpOptions', () => {
         maxDecodedBytes: 10_000,
         maxLifetimeMs: 900_000,
         maxRounds: 3,
+        maxConsumedStates: 5,
+        singleUse: true,
       });
       expect(resolved.keepAliveMs).toBe(0);
       expect(resolved.dnsRebindingProtection).toBe(false);
@@ -221,6 +232,14 @@ describe('resolveMcpOptions', () => {
       ['requestState.maxLifetimeMs', { requestState: { maxLifetimeMs: 2 ** 53 - 1 } }],
       ['requestState.maxRounds', { requestState: { maxRounds: 0 } }],
       ['requestState.maxRounds', { requestState: { maxRounds: 1001 } }],
+      ['requestState.singleUse', { requestState: { singleUse: 'yes' } }],
+      ['requestState.singleUse', { requestState: { singleUse: 1 } }],
+      ['requestState.singleUse', { requestState: { singleUse: null } }],
+      ['requestState.maxConsumedStates', { requestState: { maxConsumedStates: 0 } }],
+      ['requestState.maxConsumedStates', { requestState: { maxConsumedStates: 1.5 } }],
+      ['requestState.maxConsumedStates', { requestState: { maxConsumedStates: 100_000_001 } }],
+      ['consumedStateStore', { consumedStateStore: {} }],
+      ['consumedStateStore', { consumedStateStore: null }],
       ['protector', { protector: { open: () => new Uint8Array() } }],
       ['protector', { protector: 'aes' }],
       ['protector', { protector: { seal: () => 'x' } }],

@@ -5,10 +5,14 @@ import type {
   McpModuleOptions,
 } from './interfaces/mcp-module-options.interface';
 import type { JsonBodyLimits } from './transport/json-body-limits';
-import { resolveRequestStateLimits, type RequestStateLimits } from './state/request-state-limits';
+import {
+  resolveRequestStateLimits,
+  type ResolvedRequestStateOptions,
+} from './state/request-state-limits';
 import type { ListenLimits } from './transport/listen-limits';
 import type { KeyringConfig } from './keyring/keyring-fingerprint';
 import type { RequestStateProtector } from './state/request-state-protector.interface';
+import type { ConsumedStateStore } from './state/consumed-state-store.interface';
 import type { McpAuthorizationPartitionResolver } from './state/authorization-partition.resolver';
 import { ConceptSecretFieldPolicy, type SecretFieldPolicy } from './input/secret-field.policy';
 
@@ -24,9 +28,10 @@ export interface ResolvedMcpOptions {
   cacheHints: Record<McpCacheableMethod, CacheHint>;
   keepAliveMs: number;
   listen: ListenLimits;
-  requestState: RequestStateLimits;
+  requestState: ResolvedRequestStateOptions;
   keyring: KeyringConfig | undefined;
   protector: RequestStateProtector | undefined;
+  consumedStateStore: ConsumedStateStore | undefined;
   partitionResolver: McpAuthorizationPartitionResolver | undefined;
   userIdField: string | undefined;
   elicitation: { secretPolicy: SecretFieldPolicy; development: boolean };
@@ -119,6 +124,7 @@ export function resolveMcpOptions(
   for (const [option, value, methods] of [
     ['protector', options.protector, ['seal', 'open']],
     ['partitionResolver', options.partitionResolver, ['resolve']],
+    ['consumedStateStore', options.consumedStateStore, ['consume']],
     ['elicitation.secretPolicy', options.elicitation?.secretPolicy, ['secretConcept']],
   ] as const) {
     if (value === undefined) continue;
@@ -192,6 +198,7 @@ export function resolveMcpOptions(
     requestState,
     keyring: options.keyring,
     protector: options.protector,
+    consumedStateStore: options.consumedStateStore,
     partitionResolver: options.partitionResolver,
     userIdField: options.userIdField,
     elicitation: {

@@ -14,6 +14,7 @@ import { PACKAGE_VERSION } from './package-version';
 import { McpDispatcher } from './protocol/mcp-dispatcher.service';
 import { McpServerFactory } from './protocol/mcp-server.factory';
 import { McpRequestStateInterceptor } from './state/mcp-request-state.interceptor';
+import { ConsumedStateStoreDelegate } from './state/consumed-state-store.delegate';
 import { PartitionResolverDelegate } from './state/partition-resolver.delegate';
 import { RequestStateSealer } from './state/request-state.sealer';
 import { StateProtectorDelegate } from './state/state-protector.delegate';
@@ -46,6 +47,7 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
     KeyringManager,
     StateProtectorDelegate,
     PartitionResolverDelegate,
+    ConsumedStateStoreDelegate,
     {
       provide: RequestStateSealer,
       useFactory: (options: ResolvedMcpOptions, protector: StateProtectorDelegate) =>

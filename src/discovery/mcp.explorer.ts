@@ -87,6 +87,7 @@ export class McpExplorer implements OnApplicationBootstrap {
     const site = { className, methodName };
     const where = `${className}.${methodName}()`;
     const completers = 'complete' in metadata.options ? metadata.options.complete : undefined;
+    const stateMode = this.stateModeOf(where, metadata.options.requestState);
     const argsType = this.argsParameterType(instance, methodName);
     const common = {
       site,
@@ -100,7 +101,8 @@ export class McpExplorer implements OnApplicationBootstrap {
           instance[methodName] as object,
           metadata.options.mayRequestInput ?? [],
         ),
-        stateMode: this.stateModeOf(where, metadata.options.requestState),
+        stateMode,
+        singleUse: this.singleUseOf(where, metadata.options.singleUse, stateMode),
         argumentsValidator: this.options.validateArguments
           ? createArgumentsValidator(
               {
@@ -182,6 +184,27 @@ export class McpExplorer implements OnApplicationBootstrap {
       );
     }
     return mode;
+  }
+
+  /** Whether each incoming state is accepted once: the option, else the module default for framework state. */
+  private singleUseOf(
+    where: string,
+    singleUse: boolean | undefined,
+    mode: McpRequestStateMode,
+  ): boolean {
+    if (singleUse !== undefined && typeof singleUse !== 'boolean') {
+      throw new InvalidOperationDefinitionError(where, 'singleUse must be a boolean');
+    }
+    if (mode !== McpRequestStateMode.FRAMEWORK_PROTECTED) {
+      if (singleUse === true) {
+        throw new InvalidOperationDefinitionError(
+          where,
+          `singleUse needs requestState FRAMEWORK_PROTECTED, not "${mode}"`,
+        );
+      }
+      return false;
+    }
+    return singleUse ?? this.options.requestState.singleUse;
   }
 
   /** The declared type of the whole-arguments `@McpArgs()` parameter, used to derive a schema. */

@@ -2,6 +2,7 @@ import type { CacheHint } from '@modelcontextprotocol/server';
 import type { SecretFieldPolicy } from '../input/secret-field.policy';
 import type { KeyringConfig } from '../keyring/keyring-fingerprint';
 import type { McpAuthorizationPartitionResolver } from '../state/authorization-partition.resolver';
+import type { ConsumedStateStore } from '../state/consumed-state-store.interface';
 import type { RequestStateProtector } from '../state/request-state-protector.interface';
 
 /** Which MCP list or read results a cache hint applies to. */
@@ -99,6 +100,18 @@ export interface McpModuleOptions {
     maxLifetimeMs?: number;
     /** States one flow may emit. Default 10. */
     maxRounds?: number;
+    /**
+     * Makes every `FRAMEWORK_PROTECTED` operation single-use unless its decorator says
+     * `singleUse: false`: each state it receives is accepted once (see `docs/request-state.md`,
+     * "One-time state"). Default `false`.
+     */
+    singleUse?: boolean;
+    /**
+     * Unexpired single-use states the default in-memory store holds at once; past it, a new
+     * single-use state is refused with -32603 until older ones expire. Default 1,000,000;
+     * 1 – 100,000,000. Ignored with a custom `consumedStateStore`.
+     */
+    maxConsumedStates?: number;
   };
   /**
    * Keys for the default AES-256-GCM protector: the active key id and each key's material
@@ -111,6 +124,12 @@ export interface McpModuleOptions {
    * both, or two different ones, fails startup. Default: AES-256-GCM over the keyring.
    */
   protector?: RequestStateProtector;
+  /**
+   * Where single-use states are recorded as consumed (e.g. Redis, shared by a fleet). You may
+   * instead provide `ConsumedStateStore` in any of your modules; giving both, or two different
+   * ones, fails startup. Default: in this process's memory, bounded by `requestState.maxConsumedStates`.
+   */
+  consumedStateStore?: ConsumedStateStore;
   /**
    * Names the caller's authorization partition for state binding; may also be provided as
    * `McpAuthorizationPartitionResolver` in any of your modules. Default: the user on `req.user`

@@ -10,6 +10,19 @@ export interface McpInputOptions {
   mayRequestInput?: McpInputDeclarationSpec[];
   /** Who owns the state carried between rounds. Default `NONE`. */
   requestState?: McpRequestStateMode;
+  /**
+   * Accept each incoming state once: the first retry that presents a state consumes it (after it
+   * is verified, before the method runs), and any other presentation of the same state — another
+   * JSON-RPC id, concurrently or later, until the state expires — gets `-32602 Invalid request
+   * state`. Only with `requestState: FRAMEWORK_PROTECTED` (otherwise startup fails with
+   * `InvalidOperationDefinitionError`). Default: the module's `requestState.singleUse` (`false`).
+   *
+   * @example
+   * ```ts
+   * @McpTool({ description: 'Deletes a file after the user confirms', requestState: McpRequestStateMode.FRAMEWORK_PROTECTED, singleUse: true })
+   * ```
+   */
+  singleUse?: boolean;
 }
 
 /** A JSON Schema object, advertised exactly as written. */

@@ -11,6 +11,8 @@ import type { ArgumentsValidator } from '../validation/arguments-validator.inter
 export interface OperationCallProfile {
   readonly declarations: readonly McpInputDeclaration[];
   readonly stateMode: McpRequestStateMode;
+  /** Each incoming framework state is accepted once. */
+  readonly singleUse: boolean;
   readonly argumentsValidator: ArgumentsValidator | undefined;
 }
 

@@ -8,6 +8,7 @@ import { McpOperationCall } from '../protocol/mcp-operation-call';
 import { createTestRequestContext } from '../testing/create-test-request-context';
 import { McpRequestStateInterceptor } from './mcp-request-state.interceptor';
 import { McpRequestStateMode } from './mcp-request-state-mode.enum';
+import type { ConsumedStateStoreDelegate } from './consumed-state-store.delegate';
 import type { PartitionResolverDelegate } from './partition-resolver.delegate';
 import type { OpenedRequestState, RequestStateSealer } from './request-state.sealer';
 
@@ -36,7 +37,12 @@ async function retry(
   const partitions = {
     resolve: () => Promise.resolve('anonymous'),
   } as unknown as PartitionResolverDelegate;
-  const interceptor = new McpRequestStateInterceptor(resolveMcpOptions(), sealer, partitions);
+  const interceptor = new McpRequestStateInterceptor(
+    resolveMcpOptions(),
+    sealer,
+    partitions,
+    {} as ConsumedStateStoreDelegate,
+  );
   const call = new McpOperationCall(
     'operation',
     {},
@@ -44,6 +50,7 @@ async function retry(
     {
       declarations: [],
       stateMode: McpRequestStateMode.FRAMEWORK_PROTECTED,
+      singleUse: false,
       argumentsValidator: undefined,
     },
     () => createTestRequestContext(),

@@ -7,6 +7,7 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
+import { createHash } from 'node:crypto';
 import { from, mergeMap, type Observable } from 'rxjs';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { parseInputResponse } from '../input/input-response.parser';
@@ -21,6 +22,8 @@ import { operationCallOf, type McpOperationCall } from '../protocol/mcp-operatio
 import { internalError } from '../errors/internal-error';
 import { clip } from '../protocol/clip';
 import { nullPrototypeRecord } from '../protocol/own-property';
+import { ConsumedStateStoreDelegate } from './consumed-state-store.delegate';
+import { ConsumedStateStoreError } from './consumed-state-store.error';
 import { PartitionResolverDelegate } from './partition-resolver.delegate';
 import { McpRequestStateMode } from './mcp-request-state-mode.enum';
 import { stableParamsDigest, type RequestStateBinding } from './request-state-binding';
@@ -51,6 +54,7 @@ export class McpRequestStateInterceptor implements NestInterceptor {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly sealer: RequestStateSealer,
     private readonly partitions: PartitionResolverDelegate,
+    private readonly consumed: ConsumedStateStoreDelegate,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -101,7 +105,30 @@ export class McpRequestStateInterceptor implements NestInterceptor {
       round.applicationState = rawState;
     }
     round.responses = this.readResponses(round.params.inputResponses, askedKinds);
+    // Last, once everything the client sent is known good: a refused retry consumes nothing.
+    if (round.profile.singleUse && rawState !== undefined && round.openedHeader)
+      await this.consume(request, rawState, round.openedHeader.exp);
     return binding;
+  }
+
+  /** Accepts a single-use state once: a second presentation, at any time before expiry, is refused. */
+  private async consume(
+    request: McpRequestContext,
+    rawState: string,
+    expiresAt: number,
+  ): Promise<void> {
+    const id = createHash('sha256').update(rawState, 'utf8').digest('base64url');
+    let first: boolean;
+    try {
+      first = await this.consumed.consume(id, expiresAt);
+    } catch (error) {
+      const reason = error instanceof ConsumedStateStoreError ? error.reason : 'store_failure';
+      this.logger.error(
+        `MCP ${request.method} "${clip(request.target)}" (request ${clip(request.requestId)}): single-use state could not be recorded (${clip(reason)})`,
+      );
+      throw internalError();
+    }
+    if (first !== true) throw this.rejectState(request, 'replayed');
   }
 
   private readResponses(

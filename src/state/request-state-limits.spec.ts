@@ -20,6 +20,8 @@ describe('resolveRequestStateLimits', () => {
       maxDecodedBytes: 49_152,
       maxLifetimeMs: 900_000,
       maxRounds: 10,
+      maxConsumedStates: 1_000_000,
+      singleUse: false,
     });
   });
 
@@ -30,12 +32,16 @@ describe('resolveRequestStateLimits', () => {
         maxDecodedBytes: 1_048_576,
         maxLifetimeMs: 30 * DAY_MS,
         maxRounds: 1_000,
+        maxConsumedStates: 100_000_000,
+        singleUse: true,
       }),
     ).toEqual({
       maxEncodedBytes: 1_048_576,
       maxDecodedBytes: 1_048_576,
       maxLifetimeMs: 2_592_000_000,
       maxRounds: 1_000,
+      maxConsumedStates: 100_000_000,
+      singleUse: true,
     });
     expect(
       resolveRequestStateLimits({
@@ -43,8 +49,16 @@ describe('resolveRequestStateLimits', () => {
         maxDecodedBytes: 64,
         maxLifetimeMs: 1,
         maxRounds: 1,
+        maxConsumedStates: 1,
       }),
-    ).toEqual({ maxEncodedBytes: 1_024, maxDecodedBytes: 64, maxLifetimeMs: 1, maxRounds: 1 });
+    ).toEqual({
+      maxEncodedBytes: 1_024,
+      maxDecodedBytes: 64,
+      maxLifetimeMs: 1,
+      maxRounds: 1,
+      maxConsumedStates: 1,
+      singleUse: false,
+    });
   });
 
   const ENCODED = 'from 1,024 to 1,048,576';
@@ -66,12 +80,19 @@ describe('resolveRequestStateLimits', () => {
     ['maxRounds', 1_001, `${ROUNDS}, got 1001`],
     ['maxRounds', 0, `${ROUNDS}, got 0`],
     ['maxRounds', NaN, `${ROUNDS}, got NaN`],
+    ['maxConsumedStates', 0, 'from 1 to 100,000,000, got 0'],
   ])('refuses %s = %p, naming the option and its range', (name, value, problem) => {
     const error = refusal({ [name]: value });
     expect(error.option).toBe(`requestState.${name}`);
     expect(error.message).toBe(
       `Invalid McpModule option "requestState.${name}": must be an integer ${problem}`,
     );
+  });
+
+  it.each([['yes'], [1], [null]])('refuses singleUse = %p: it must be a boolean', (value) => {
+    const error = refusal({ singleUse: value });
+    expect(error.option).toBe('requestState.singleUse');
+    expect(error.message).toContain('must be a boolean');
   });
 
   it('refuses a plaintext limit over the token limit', () => {

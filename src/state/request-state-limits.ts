@@ -10,6 +10,14 @@ export interface RequestStateLimits {
   maxLifetimeMs: number;
   /** How many states one flow may emit. */
   maxRounds: number;
+  /** How many unexpired single-use states the default in-memory store holds at once. */
+  maxConsumedStates: number;
+}
+
+/** The resolved `requestState` options: the limits and the single-use default. @internal */
+export interface ResolvedRequestStateOptions extends RequestStateLimits {
+  /** Whether framework-protected operations that do not say otherwise are single-use. */
+  singleUse: boolean;
 }
 
 /** Default and accepted range of each `requestState` option. @internal */
@@ -24,6 +32,9 @@ export const REQUEST_STATE_LIMIT_BOUNDS = {
   maxLifetimeMs: { fallback: 900_000, min: 1, max: 30 * 24 * 60 * 60 * 1000 },
   // Every round is a client round trip; a thousand is far beyond any real conversation.
   maxRounds: { fallback: 10, min: 1, max: 1_000 },
+  // An entry costs a few hundred bytes (docs/request-state.md): the default is a few hundred MB at
+  // worst, and a store larger than 100 million entries belongs outside the process.
+  maxConsumedStates: { fallback: 1_000_000, min: 1, max: 100_000_000 },
 } as const satisfies Record<
   keyof RequestStateLimits,
   { fallback: number; min: number; max: number }
@@ -35,8 +46,8 @@ export const REQUEST_STATE_LIMIT_BOUNDS = {
  * @internal
  */
 export function resolveRequestStateLimits(
-  limits: Partial<Record<keyof RequestStateLimits, unknown>> | undefined,
-): RequestStateLimits {
+  limits: Partial<Record<keyof ResolvedRequestStateOptions, unknown>> | undefined,
+): ResolvedRequestStateOptions {
   const resolve = (name: keyof RequestStateLimits): number => {
     const { fallback, min, max } = REQUEST_STATE_LIMIT_BOUNDS[name];
     const value = limits?.[name];
@@ -49,11 +60,17 @@ export function resolveRequestStateLimits(
     }
     return value;
   };
-  const resolved: RequestStateLimits = {
+  const singleUse = limits?.singleUse === undefined ? false : limits.singleUse;
+  if (typeof singleUse !== 'boolean') {
+    throw new InvalidModuleOptionsError('requestState.singleUse', 'must be a boolean');
+  }
+  const resolved: ResolvedRequestStateOptions = {
     maxEncodedBytes: resolve('maxEncodedBytes'),
     maxDecodedBytes: resolve('maxDecodedBytes'),
     maxLifetimeMs: resolve('maxLifetimeMs'),
     maxRounds: resolve('maxRounds'),
+    maxConsumedStates: resolve('maxConsumedStates'),
+    singleUse,
   };
   if (resolved.maxDecodedBytes > resolved.maxEncodedBytes) {
     throw new InvalidModuleOptionsError(

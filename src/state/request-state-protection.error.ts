@@ -9,6 +9,7 @@ export type RequestStateFailureReason =
   | 'expired'
   | 'too_many_rounds'
   | 'replayed_request_id'
+  | 'replayed'
   | 'wrong_mode'
   | 'protector_failure';
 

@@ -1,0 +1,56 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
+import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { findAppProvidedInstance, pickProvided } from './app-provided-instance';
+import { ConsumedStateStore } from './consumed-state-store.interface';
+import { MemoryConsumedStateStore } from './memory-consumed-state.store';
+
+/**
+ * The store single-use states are consumed in, chosen once at startup: the `consumedStateStore`
+ * option, or a `ConsumedStateStore` the application provides in any module, or one in memory
+ * bounded by `requestState.maxConsumedStates`.
+ * @internal
+ */
+@Injectable()
+export class ConsumedStateStoreDelegate
+  implements ConsumedStateStore, OnModuleInit, OnModuleDestroy
+{
+  private store: ConsumedStateStore | undefined;
+  /** The in-memory default, created (and so closed) here. */
+  private own: MemoryConsumedStateStore | undefined;
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly modules: ModulesContainer,
+  ) {}
+
+  onModuleInit(): void {
+    const fromApp = findAppProvidedInstance<ConsumedStateStore>(
+      this.modules,
+      ConsumedStateStore,
+      'consumedStateStore',
+    );
+    this.store = pickProvided(
+      'consumedStateStore',
+      this.options.consumedStateStore,
+      fromApp,
+      'ConsumedStateStore',
+    );
+    if (!this.store) {
+      this.own = new MemoryConsumedStateStore({
+        maxEntries: this.options.requestState.maxConsumedStates,
+      });
+      this.store = this.own;
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.own?.close();
+  }
+
+  consume(id: string, expiresAt: number): Promise<boolean> {
+    if (!this.store) return Promise.reject(new Error('McpModule has not finished initializing'));
+    return this.store.consume(id, expiresAt);
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * Records which single-use request states have been presented, so each is accepted once. The
+ * default keeps them in this process's memory ({@link MemoryConsumedStateStore}); provide your own
+ * (e.g. Redis `SET id 1 NX PXAT expiresAt`) as the `consumedStateStore` module option or as the
+ * `ConsumedStateStore` token in any module, so that every instance of a fleet shares one record.
+ *
+ * @publicApi
+ */
+export interface ConsumedStateStore {
+  /**
+   * Records `id` as consumed until `expiresAt` (ms since the epoch) and resolves `true` only for
+   * the first presentation of `id` before `expiresAt`; every later or concurrent presentation, and
+   * any presentation at or after `expiresAt`, resolves `false`. Must be atomic: two concurrent calls
+   * with the same id never both resolve `true`. When the presentation cannot be recorded (store
+   * full or unreachable), reject — preferably with {@link ConsumedStateStoreError} — rather than
+   * resolve `true`: the call then fails with `-32603` and the reason is logged.
+   */
+  consume(id: string, expiresAt: number): Promise<boolean>;
+}
+
+/** DI token of the active {@link ConsumedStateStore}. @publicApi */
+export const ConsumedStateStore = Symbol('ConsumedStateStore');
