@@ -1,0 +1,42 @@
+/**
+ * Heap held by MemoryConsumedStateStore per consumed single-use state: records 100,000 states
+ * under ids made exactly as the state interceptor makes them (base64url SHA-256 of a token) and
+ * reports the heap growth after a full GC, per entry.
+ *
+ * Run: npm run bench:consumed
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { MemoryConsumedStateStore } from '../src/state/memory-consumed-state.store';
+
+const ENTRIES = 100_000;
+
+function collect(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with node --expose-gc');
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+async function main(): Promise<void> {
+  // Ids are made first, so only what the store itself keeps alive counts.
+  const tokens = Array.from({ length: ENTRIES }, () => randomBytes(24).toString('base64url'));
+  const store = new MemoryConsumedStateStore({ maxEntries: ENTRIES, sweepIntervalMs: 0 });
+  const expiresAt = Date.now() + 900_000;
+  const before = collect();
+  for (const [index, token] of tokens.entries()) {
+    const id = createHash('sha256').update(token, 'utf8').digest('base64url');
+    // Distinct expiries, as real flows have: each one is its own heap number.
+    if (!(await store.consume(id, expiresAt + index))) throw new Error('refused');
+  }
+  const after = collect();
+  const perEntry = (after - before) / ENTRIES;
+  console.log(
+    `${ENTRIES.toLocaleString('en-US')} consumed states: heap +${((after - before) / 1_048_576).toFixed(1)} MiB, ` +
+      `${perEntry.toFixed(0)} bytes per entry (Node ${process.versions.node}); ` +
+      `1,000,000 entries ≈ ${((perEntry * 1_000_000) / 1_048_576).toFixed(0)} MiB`,
+  );
+  store.close();
+}
+
+void main();
