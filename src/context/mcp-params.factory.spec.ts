@@ -11,7 +11,12 @@ function handlerArgs(args: Record<string, unknown>): unknown[] {
     'operation',
     args,
     {},
-    { declarations: [], stateMode: McpRequestStateMode.NONE, singleUse: false, argumentsValidator: undefined },
+    {
+      declarations: [],
+      stateMode: McpRequestStateMode.NONE,
+      singleUse: false,
+      argumentsValidator: undefined,
+    },
     () => createTestRequestContext(),
   );
   return [{}, {}, undefined, call];

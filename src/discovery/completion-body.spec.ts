@@ -10,7 +10,12 @@ function completionCall(argument: string, value = ''): McpOperationCall {
     'completion',
     {},
     {},
-    { declarations: [], stateMode: McpRequestStateMode.NONE, singleUse: false, argumentsValidator: undefined },
+    {
+      declarations: [],
+      stateMode: McpRequestStateMode.NONE,
+      singleUse: false,
+      argumentsValidator: undefined,
+    },
     () => createTestRequestContext({ method: 'completion/complete' }),
   );
   call.completion = { argument, value };

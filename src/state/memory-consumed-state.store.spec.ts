@@ -55,7 +55,8 @@ describe('MemoryConsumedStateStore', () => {
 
   it('refuses with ConsumedStateStoreError when full of unexpired entries, never accepting', async () => {
     const store = storeWith(3);
-    for (const id of ['a', 'b', 'c']) await expect(store.consume(id, now + 1_000)).resolves.toBe(true);
+    for (const id of ['a', 'b', 'c'])
+      await expect(store.consume(id, now + 1_000)).resolves.toBe(true);
     const error: unknown = await store.consume('d', now + 1_000).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(ConsumedStateStoreError);
     expect((error as ConsumedStateStoreError).reason).toBe('full');
