@@ -57,8 +57,6 @@ function completionValues(response: RawRoundResponse): string[] {
 describe.each(ADAPTERS)('names from Object.prototype in client input over %s', (adapter) => {
   const logger = new CapturingLogger();
   let server: TestServer;
-  /** A round-1 framework state of `transfer_funds`, for Bearer alice. */
-  let transferState: string;
 
   beforeAll(async () => {
     server = await startSampleApp(
@@ -66,17 +64,19 @@ describe.each(ADAPTERS)('names from Object.prototype in client input over %s', (
       { MCP_KEYRING: newKeyring(['k1']).json },
       { extraImports: [PrototypeNameFixturesModule], logger },
     );
+  });
+
+  /** A new round-1 framework state of `transfer_funds`, for Bearer alice (it is single-use). */
+  async function transferState(): Promise<string> {
     const first = await round(
       'tools/call',
       { name: 'transfer_funds', arguments: TRANSFER },
-      {
-        headers: ALICE,
-        capabilities: FORM,
-      },
+      { headers: ALICE, capabilities: FORM },
     );
-    transferState = first.body.result?.requestState as string;
-    expect(typeof transferState).toBe('string');
-  });
+    const state = first.body.result?.requestState;
+    if (typeof state !== 'string') throw new Error(`expected a requestState, got ${first.text}`);
+    return state;
+  }
 
   afterAll(async () => {
     await server?.close();
@@ -100,11 +100,12 @@ describe.each(ADAPTERS)('names from Object.prototype in client input over %s', (
     return response;
   }
 
-  function retryTransfer(inputResponses: unknown): Promise<RawRoundResponse> {
+  async function retryTransfer(inputResponses: unknown): Promise<RawRoundResponse> {
+    const requestState = await transferState();
     return round(
       'tools/call',
       { name: 'transfer_funds', arguments: TRANSFER },
-      { headers: ALICE, capabilities: FORM, requestState: transferState, inputResponses },
+      { headers: ALICE, capabilities: FORM, requestState, inputResponses },
     );
   }
 
@@ -343,7 +344,7 @@ describe.each(ADAPTERS)('names from Object.prototype in client input over %s', (
         {
           headers: { Authorization: `Bearer ${name}` },
           capabilities: FORM,
-          requestState: transferState,
+          requestState: await transferState(),
           inputResponses: { approval: APPROVE },
         },
       );
@@ -375,7 +376,8 @@ describe.each(ADAPTERS)('names from Object.prototype in client input over %s', (
       );
     }
 
-    function continueTransfer(authorization: string, state = transferState) {
+    async function continueTransfer(authorization: string, given?: string) {
+      const state = given ?? (await transferState());
       return round(
         'tools/call',
         { name: 'transfer_funds', arguments: TRANSFER },

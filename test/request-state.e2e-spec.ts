@@ -225,13 +225,15 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       expect(resultText(done)).toBe('Transferred 12.50 to bob');
       expect(await transfers(main)).toBe(before + 1);
 
-      // The state is not single-use; the sample's transfer is idempotent per flow instead.
+      // transfer_funds is single-use: the same approval under a fresh id is refused, unrun.
+      const mark = logger.lines.length;
       const replay = await rawToolCall(main.url, 'transfer_funds', TRANSFER, {
         capabilities: FORM,
         requestState: state,
         inputResponses: APPROVE,
       });
-      expect(resultText(replay)).toBe('Transferred 12.50 to bob');
+      expect(replay.body.error).toEqual(INVALID_STATE);
+      expect(logSince(mark)).toContain('request state rejected: replayed');
       expect(await transfers(main)).toBe(before + 1);
     });
 

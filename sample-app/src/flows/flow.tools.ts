@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import {
   LosslessNumber,
   McpArgs,
@@ -29,13 +28,15 @@ export class FlowTools {
     name: 'transfer_funds',
     description: 'Transfers an amount to a recipient after the user approves it',
     requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
+    // Each approval state is accepted once: a replayed approval is refused before this runs.
+    singleUse: true,
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
   transferFunds(
     @McpArgs() args: TransferFundsDto,
     @McpRequestContext() ctx: McpRequestContext,
   ): McpInputRequiredResult | string {
-    const state = ctx.requestState.framework<{ phase: string; transferId: string }>();
+    const state = ctx.requestState.framework<{ phase: string }>();
     const answer =
       state?.phase === 'awaiting-approval'
         ? ctx.inputResponses.find('approval', ApprovalAnswer)
@@ -49,12 +50,11 @@ export class FlowTools {
             requestedSchema: approvalSchema,
           }),
         )
-        .frameworkState({ phase: 'awaiting-approval', transferId: randomUUID() })
+        .frameworkState({ phase: 'awaiting-approval' })
         .build();
     }
     if (answer.action !== 'accept' || answer.content?.approve !== true) return 'Transfer declined';
-    // Sealed state is not single-use: a replayed approval must not move the money twice.
-    this.effects.recordTransfer((state as { transferId: string }).transferId);
+    this.effects.recordTransfer();
     return `Transferred ${args.amount} to ${args.to}`;
   }
 
