@@ -403,6 +403,21 @@ function chart(summaries: Summary[]): string {
   return parts.join('\n') + '\n';
 }
 
+/** The command that reproduces this run (the bench's env variables that differ from the defaults). */
+function commandLine(): string {
+  const settings: [string, number, number][] = [
+    ['BENCH_SECONDS', SECONDS, 10],
+    ['BENCH_WARMUP_SECONDS', WARMUP_SECONDS, 10],
+    ['BENCH_ROUNDS', ROUNDS, 3],
+    ['BENCH_CONNECTIONS', CONNECTIONS, 10],
+  ];
+  const env = settings
+    .filter(([, value, fallback]) => value !== fallback)
+    .map(([name, value]) => `${name}=${value} `);
+  const only = process.env.BENCH_ONLY ? `BENCH_ONLY=${process.env.BENCH_ONLY} ` : '';
+  return `${env.join('')}${only}npm run bench:http`;
+}
+
 function report(summaries: Summary[], started: Date, wallSeconds: number): string {
   const baseline = summaries.find((summary) => summary.spec.key === 'bare');
   const ratio = (value: number, base: number | undefined) =>
@@ -421,8 +436,7 @@ function report(summaries: Summary[], started: Date, wallSeconds: number): strin
       `@modelcontextprotocol/node ${packageVersion('@modelcontextprotocol/node')}, ` +
       `@nestjs/core ${packageVersion('@nestjs/core')}, ` +
       `@rekog/mcp-nest ${packageVersion('@rekog/mcp-nest')}.`,
-    `- Command: \`BENCH_SECONDS=${SECONDS} BENCH_WARMUP_SECONDS=${WARMUP_SECONDS} ` +
-      `BENCH_ROUNDS=${ROUNDS} BENCH_CONNECTIONS=${CONNECTIONS} npm run bench:http\` (these are the defaults).`,
+    `- Command: \`${commandLine()}\`.`,
     `- Method: each server is its own child process on 127.0.0.1 (ephemeral port). The load generator ` +
       `(autocannon, ${CONNECTIONS} connections, keep-alive, in this process) runs a ${WARMUP_SECONDS} s ` +
       `warm-up per server, then ${ROUNDS} rounds of one ${SECONDS} s pass per server, the order rotated ` +

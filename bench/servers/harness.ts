@@ -29,7 +29,8 @@ function report(message: BenchReport): void {
 }
 
 export function serveBench(start: () => Promise<StartedServer>): void {
-  if (!process.send) throw new Error('start this file with child_process.fork (bench/http.bench.ts)');
+  if (!process.send)
+    throw new Error('start this file with child_process.fork (bench/http.bench.ts)');
   start().then(
     (server) => {
       let mark: NodeJS.CpuUsage | undefined;
