@@ -1,0 +1,570 @@
+/**
+ * One MCP `tools/call` of an `echo` tool over HTTP, side by side: a bare Nest controller answering
+ * the same bytes (the baseline), the SDK v2 on plain node:http, @rekog/mcp-nest and nestjs-mcp.
+ * Each server is a child process (bench/servers/*.ts) on 127.0.0.1 with an ephemeral port; this
+ * process loads them with autocannon, one at a time, in interleaved passes (a warm-up per server,
+ * then BENCH_ROUNDS rounds over all servers, the order rotated each round). Every response is
+ * compared byte for byte with the answer the server gave to a structurally checked probe. Server
+ * CPU time (user + system, measured inside the child around each pass) per request and req/s are
+ * written, with their ratio to the baseline, to bench/RESULTS.md and bench/results.svg.
+ *
+ * Run: npm run bench:http
+ * Env: BENCH_SECONDS (10) per pass, BENCH_WARMUP_SECONDS (10) per server, BENCH_ROUNDS (3),
+ *      BENCH_CONNECTIONS (10), BENCH_ONLY (comma-separated server keys), BENCH_OUT_DIR (bench).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem, type as osType, release } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import type { BenchCommand, BenchReport } from './servers/harness';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const OUT_DIR = process.env.BENCH_OUT_DIR ?? 'bench';
+const PROTOCOL_VERSION = '2026-07-28';
+const TEXT = 'hello, bench';
+/** The id of the probe request; its answer, with this id replaced, is every later answer. */
+const PROBE_ID = 987654321;
+
+interface ServerSpec {
+  key: string;
+  label: string;
+  file: string;
+  variant?: string;
+  /** Sends the second round of a sealed flow (round 1 is sent once, at setup). */
+  sealed?: boolean;
+}
+
+const SERVERS: ServerSpec[] = [
+  { key: 'bare', label: 'bare Nest controller (Express)', file: 'bare-nest.ts' },
+  { key: 'sdk-server', label: 'SDK v2 Server, node:http', file: 'sdk-server.ts' },
+  { key: 'sdk-mcpserver', label: 'SDK v2 McpServer, node:http', file: 'sdk-mcp-server.ts' },
+  { key: 'rekog', label: '@rekog/mcp-nest (Express)', file: 'rekog-mcp-nest.ts' },
+  { key: 'express', label: 'nestjs-mcp, Express', file: 'nestjs-mcp.ts', variant: 'express' },
+  { key: 'fastify', label: 'nestjs-mcp, Fastify', file: 'nestjs-mcp.ts', variant: 'fastify' },
+  {
+    key: 'dto',
+    label: 'nestjs-mcp, DTO + ValidationPipe + guard',
+    file: 'nestjs-mcp.ts',
+    variant: 'dto',
+  },
+  {
+    key: 'sealed',
+    label: 'nestjs-mcp, sealed flow round 2',
+    file: 'nestjs-mcp.ts',
+    variant: 'sealed',
+    sealed: true,
+  },
+];
+
+const HEADERS = {
+  'Content-Type': 'application/json',
+  Accept: 'application/json, text/event-stream',
+  'MCP-Protocol-Version': PROTOCOL_VERSION,
+  'Mcp-Method': 'tools/call',
+  'Mcp-Name': 'echo',
+  Authorization: 'Bearer bench',
+};
+
+function callBody(id: number, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: {
+      name: 'echo',
+      arguments: { text: TEXT },
+      ...extra,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
+        'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+      },
+    },
+  });
+}
+
+/** A body (or expected answer) text with its JSON-RPC id cut out, to be filled per request. */
+class IdTemplate {
+  private readonly before: string;
+  private readonly after: string;
+
+  constructor(text: string, id: number) {
+    const parts = text.split(`"id":${id}`);
+    if (parts.length !== 2) throw new Error(`expected exactly one "id":${id} in ${text}`);
+    [this.before, this.after] = parts;
+  }
+
+  with(id: number): string {
+    return `${this.before}"id":${id}${this.after}`;
+  }
+}
+
+interface Running {
+  spec: ServerSpec;
+  child: ChildProcess;
+  port: number;
+  wire: string;
+  /** The request body of the measured call, with the id to fill in. */
+  body: IdTemplate;
+  /** The answer every measured call must get, byte for byte. */
+  expected: IdTemplate;
+  /** Send a fresh id per request (the sealed flow refuses the id its state was issued to). */
+  freshIds: boolean;
+}
+
+interface Pass {
+  round: number;
+  requests: number;
+  seconds: number;
+  cpuUs: number;
+  mismatches: number;
+  errors: number;
+}
+
+function nextMessage<T extends BenchReport['type']>(
+  child: ChildProcess,
+  type: T,
+  timeoutMs = 60_000,
+): Promise<Extract<BenchReport, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`no ${type} message within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onMessage = (message: BenchReport) => {
+      if (message.type !== type) return;
+      cleanup();
+      resolve(message as Extract<BenchReport, { type: T }>);
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`server exited (code ${code}) while waiting for ${type}`));
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+function command(child: ChildProcess, message: BenchCommand): void {
+  child.send(message);
+}
+
+async function post(port: number, body: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
+    method: 'POST',
+    headers: HEADERS,
+    body,
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+type JsonObject = Record<string, unknown>;
+
+/** Structural check of a complete echo result; throws with the answer when it is not one. */
+function checkEchoResult(text: string, id: number, wire: string): void {
+  const answer = JSON.parse(text) as JsonObject;
+  const result = answer.result as JsonObject | undefined;
+  const content = result?.content as JsonObject[] | undefined;
+  const ok =
+    answer.jsonrpc === '2.0' &&
+    answer.id === id &&
+    answer.error === undefined &&
+    Array.isArray(content) &&
+    content.length === 1 &&
+    content[0].type === 'text' &&
+    content[0].text === TEXT &&
+    result?.isError !== true &&
+    (wire !== PROTOCOL_VERSION || result?.resultType === 'complete');
+  if (!ok) throw new Error(`not the echo result: ${text}`);
+}
+
+async function start(spec: ServerSpec): Promise<Running> {
+  const child = fork(join(__dirname, 'servers', spec.file), [], {
+    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    env: { ...process.env, TS_NODE_PROJECT: 'tsconfig.json', BENCH_VARIANT: spec.variant ?? '' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    return await probe(spec, child);
+  } catch (error) {
+    child.kill();
+    throw error;
+  }
+}
+
+/** Waits for the server, sends the sealed flow's round 1 if any, and checks the probe answer. */
+async function probe(spec: ServerSpec, child: ChildProcess): Promise<Running> {
+  const { port, wire } = await nextMessage(child, 'ready');
+  let extra: Record<string, unknown> = {};
+  if (spec.sealed) {
+    const first = await post(port, callBody(1));
+    const round1 = JSON.parse(first.text) as { result?: JsonObject };
+    const requestState = round1.result?.requestState;
+    if (
+      first.status !== 200 ||
+      round1.result?.resultType !== 'input_required' ||
+      typeof requestState !== 'string'
+    ) {
+      throw new Error(`${spec.key}: round 1 did not ask for input: ${first.text}`);
+    }
+    extra = {
+      inputResponses: { confirm: { action: 'accept', content: { ok: true } } },
+      requestState,
+    };
+  }
+  const answer = await post(port, callBody(PROBE_ID, extra));
+  if (answer.status !== 200) throw new Error(`${spec.key}: HTTP ${answer.status}: ${answer.text}`);
+  checkEchoResult(answer.text, PROBE_ID, wire);
+  return {
+    spec,
+    child,
+    port,
+    wire,
+    body: new IdTemplate(callBody(PROBE_ID, extra), PROBE_ID),
+    expected: new IdTemplate(answer.text, PROBE_ID),
+    freshIds: spec.sealed === true,
+  };
+}
+
+let nextId = 1_000_000;
+
+/** Loads one server for `seconds`; every answer is compared with the expected bytes. */
+async function load(
+  server: Running,
+  seconds: number,
+): Promise<{ requests: number; mismatches: number; errors: number; firstMismatch?: string }> {
+  let responses = 0;
+  let mismatches = 0;
+  let firstMismatch: string | undefined;
+  const check = (status: number, body: string, expected: string) => {
+    responses++;
+    if (status === 200 && body === expected) return;
+    mismatches++;
+    firstMismatch ??= `HTTP ${status}: ${body.slice(0, 500)}`;
+  };
+  let request: autocannon.Request;
+  if (server.freshIds) {
+    request = {
+      method: 'POST',
+      path: '/mcp',
+      headers: HEADERS,
+      setupRequest: (req, context) => {
+        const id = nextId++;
+        (context as { id?: number }).id = id;
+        return { ...req, body: server.body.with(id) };
+      },
+      onResponse: (status, body, context) =>
+        check(status, body, server.expected.with((context as { id: number }).id)),
+    };
+  } else {
+    const expected = server.expected.with(1);
+    request = {
+      method: 'POST',
+      path: '/mcp',
+      headers: HEADERS,
+      body: server.body.with(1),
+      onResponse: (status, body) => check(status, body, expected),
+    };
+  }
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.port}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [request],
+  });
+  return {
+    requests: responses,
+    mismatches,
+    errors: result.errors + result.timeouts,
+    firstMismatch,
+  };
+}
+
+async function measuredPass(server: Running, round: number): Promise<Pass> {
+  const started = nextMessage(server.child, 'cpu-started');
+  command(server.child, { type: 'cpu-start' });
+  await started;
+  const begin = process.hrtime.bigint();
+  const outcome = await load(server, SECONDS);
+  const seconds = Number(process.hrtime.bigint() - begin) / 1e9;
+  const cpu = nextMessage(server.child, 'cpu');
+  command(server.child, { type: 'cpu-stop' });
+  const { userUs, systemUs } = await cpu;
+  if (outcome.firstMismatch) {
+    console.error(
+      `  ${server.spec.key}: ${outcome.mismatches} wrong answers, first: ${outcome.firstMismatch}`,
+    );
+  }
+  return {
+    round,
+    requests: outcome.requests,
+    seconds,
+    cpuUs: userUs + systemUs,
+    mismatches: outcome.mismatches,
+    errors: outcome.errors,
+  };
+}
+
+interface Summary {
+  spec: ServerSpec;
+  wire: string;
+  passes: Pass[];
+  reqPerSec: number;
+  cpuUsPerReq: number;
+  mismatches: number;
+  errors: number;
+  verified: number;
+}
+
+function summarize(server: Running, passes: Pass[], warmupRequests: number): Summary {
+  const requests = passes.reduce((sum, pass) => sum + pass.requests, 0);
+  const seconds = passes.reduce((sum, pass) => sum + pass.seconds, 0);
+  const cpuUs = passes.reduce((sum, pass) => sum + pass.cpuUs, 0);
+  return {
+    spec: server.spec,
+    wire: server.wire,
+    passes,
+    reqPerSec: requests / seconds,
+    cpuUsPerReq: cpuUs / requests,
+    mismatches: passes.reduce((sum, pass) => sum + pass.mismatches, 0),
+    errors: passes.reduce((sum, pass) => sum + pass.errors, 0),
+    verified: requests + warmupRequests,
+  };
+}
+
+function packageVersion(name: string): string {
+  try {
+    const text = readFileSync(join(process.cwd(), 'node_modules', name, 'package.json'), 'utf8');
+    return (JSON.parse(text) as { version: string }).version;
+  } catch {
+    return 'not installed';
+  }
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Two horizontal bar panels: server CPU µs per request, and requests per second. */
+function chart(summaries: Summary[]): string {
+  const labelWidth = 300;
+  const barWidth = 360;
+  const rowHeight = 22;
+  const panelHeight = 30 + summaries.length * rowHeight;
+  const width = labelWidth + barWidth + 90;
+  const height = panelHeight * 2 + 20;
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
+      `font-family="sans-serif" font-size="12">`,
+    `<rect width="100%" height="100%" fill="white"/>`,
+  ];
+  const panel = (
+    top: number,
+    title: string,
+    value: (summary: Summary) => number,
+    format: (n: number) => string,
+    color: string,
+  ) => {
+    const max = Math.max(...summaries.map(value));
+    parts.push(`<text x="10" y="${top + 18}" font-weight="bold">${escapeXml(title)}</text>`);
+    summaries.forEach((summary, index) => {
+      const y = top + 28 + index * rowHeight;
+      const length = max > 0 ? (value(summary) / max) * barWidth : 0;
+      parts.push(
+        `<text x="${labelWidth - 8}" y="${y + 14}" text-anchor="end">${escapeXml(summary.spec.label)}</text>`,
+        `<rect x="${labelWidth}" y="${y + 3}" width="${length.toFixed(1)}" height="${rowHeight - 6}" fill="${color}"/>`,
+        `<text x="${(labelWidth + length + 6).toFixed(1)}" y="${y + 14}">${format(value(summary))}</text>`,
+      );
+    });
+  };
+  panel(
+    0,
+    'Server CPU per request (µs, lower is better)',
+    (s) => s.cpuUsPerReq,
+    (n) => n.toFixed(0),
+    '#d9822b',
+  );
+  panel(
+    panelHeight + 20,
+    `Requests per second, ${CONNECTIONS} connections (higher is better)`,
+    (s) => s.reqPerSec,
+    (n) => n.toFixed(0),
+    '#2b7bd9',
+  );
+  parts.push('</svg>');
+  return parts.join('\n') + '\n';
+}
+
+/** The command that reproduces this run (the bench's env variables that differ from the defaults). */
+function commandLine(): string {
+  const settings: [string, number, number][] = [
+    ['BENCH_SECONDS', SECONDS, 10],
+    ['BENCH_WARMUP_SECONDS', WARMUP_SECONDS, 10],
+    ['BENCH_ROUNDS', ROUNDS, 3],
+    ['BENCH_CONNECTIONS', CONNECTIONS, 10],
+  ];
+  const env = settings
+    .filter(([, value, fallback]) => value !== fallback)
+    .map(([name, value]) => `${name}=${value} `);
+  const only = process.env.BENCH_ONLY ? `BENCH_ONLY=${process.env.BENCH_ONLY} ` : '';
+  return `${env.join('')}${only}npm run bench:http`;
+}
+
+function report(summaries: Summary[], started: Date, wallSeconds: number): string {
+  const baseline = summaries.find((summary) => summary.spec.key === 'bare');
+  const ratio = (value: number, base: number | undefined) =>
+    base === undefined ? '–' : `${(value / base).toFixed(2)}×`;
+  const cpu = cpus();
+  const lines = [
+    '# HTTP bench: one echo `tools/call`',
+    '',
+    `Generated by \`npm run bench:http\` (bench/http.bench.ts) on ${started.toISOString()}; the run took ` +
+      `${Math.round(wallSeconds)} s.`,
+    '',
+    `- Machine: ${cpu.length} CPUs (${cpu[0]?.model ?? 'unknown'}), ` +
+      `${(totalmem() / 2 ** 30).toFixed(1)} GiB, ${osType()} ${release()}; shared and noisy, loopback only.`,
+    `- Node ${process.version}; autocannon ${packageVersion('autocannon')}, ` +
+      `@modelcontextprotocol/server ${packageVersion('@modelcontextprotocol/server')}, ` +
+      `@modelcontextprotocol/node ${packageVersion('@modelcontextprotocol/node')}, ` +
+      `@nestjs/core ${packageVersion('@nestjs/core')}, ` +
+      `@rekog/mcp-nest ${packageVersion('@rekog/mcp-nest')}.`,
+    `- Command: \`${commandLine()}\`.`,
+    `- Method: each server is its own child process on 127.0.0.1 (ephemeral port). The load generator ` +
+      `(autocannon, ${CONNECTIONS} connections, keep-alive, in this process) runs a ${WARMUP_SECONDS} s ` +
+      `warm-up per server, then ${ROUNDS} rounds of one ${SECONDS} s pass per server, the order rotated ` +
+      `each round. Server CPU is \`process.cpuUsage()\` (user + system) measured inside the child around ` +
+      `each pass, divided by the answers received. req/s and CPU are totals over the passes. Every answer ` +
+      `(warm-up included) was compared byte for byte with the answer to a probe that was checked ` +
+      `structurally (JSON-RPC id, one text block equal to the argument, \`resultType: "complete"\`); all ` +
+      `servers answer the same bytes.`,
+    `- The load generator shares the 2 CPUs with the server, so req/s is bounded by both; CPU per ` +
+      `request is the steadier comparison.`,
+    '',
+    '| Server | Wire | req/s | vs bare | server CPU µs/req | vs bare | answers verified | wrong / errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+    ...summaries.map(
+      (s) =>
+        `| ${s.spec.label} | ${s.wire} | ${s.reqPerSec.toFixed(0)} | ${ratio(s.reqPerSec, baseline?.reqPerSec)} ` +
+        `| ${s.cpuUsPerReq.toFixed(0)} | ${ratio(s.cpuUsPerReq, baseline?.cpuUsPerReq)} | ${s.verified} ` +
+        `| ${s.mismatches} / ${s.errors} |`,
+    ),
+    '',
+    '![Server CPU per request and requests per second](results.svg)',
+    '',
+    '## Per pass',
+    '',
+    `req/s and server CPU µs/request of each ${SECONDS} s pass, by round.`,
+    '',
+    `| Server | ${Array.from({ length: ROUNDS }, (_, i) => `round ${i + 1}`).join(' | ')} |`,
+    `|---|${'---:|'.repeat(ROUNDS)}`,
+    ...summaries.map(
+      (s) =>
+        `| ${s.spec.label} | ${s.passes
+          .slice()
+          .sort((a, b) => a.round - b.round)
+          .map(
+            (p) =>
+              `${(p.requests / p.seconds).toFixed(0)} / ${(p.cpuUs / p.requests).toFixed(0)} µs`,
+          )
+          .join(' | ')} |`,
+    ),
+    '',
+    '## The servers',
+    '',
+    '1. **bare Nest controller**: `@Post("mcp")` on Express, the body parsed by Nest, returning the ' +
+      'echo result object (same bytes as the others). No MCP processing at all: the floor.',
+    '2. **SDK v2 Server**: low-level `Server` with `tools/list` and `tools/call` handlers, ' +
+      '`createMcpHandler` (one `Server` per request) + `toNodeHandler` on `node:http`.',
+    '3. **SDK v2 McpServer**: `registerTool("echo")` with a zod schema, otherwise as 2.',
+    '4. **@rekog/mcp-nest**: `McpStrategy` + `@McpController` / `@Tool` (zod), ' +
+      '`StreamableHttpTransport({ statefulMode: false, enableJsonResponse: true, protocol: "modern-only" })`; ' +
+      'it serves 2026-07-28 through the same SDK v2 handler.',
+    '5. **nestjs-mcp, Express**: `McpModule.forRoot` + one `@McpTool` with a raw JSON Schema `inputSchema`.',
+    '6. **nestjs-mcp, Fastify**: the same app on `FastifyAdapter`.',
+    '7. **nestjs-mcp, DTO + ValidationPipe + guard**: class-validator DTO, global `ValidationPipe` ' +
+      '(`transform`, `whitelist`) and a global guard reading `Authorization`.',
+    '8. **nestjs-mcp, sealed flow round 2**: a `FRAMEWORK_PROTECTED` tool that asks once; the bench sends ' +
+      'round 1 once, then the same round 2 (`inputResponses` + the same sealed `requestState`) with a ' +
+      'fresh JSON-RPC id per request (state is not single-use yet). Each request opens and checks the ' +
+      'sealed state.',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const only = process.env.BENCH_ONLY?.split(',').map((key) => key.trim());
+  const specs = only ? SERVERS.filter((spec) => only.includes(spec.key)) : SERVERS;
+  const started = new Date();
+  const wallStart = process.hrtime.bigint();
+  const running: Running[] = [];
+  try {
+    for (const spec of specs) {
+      running.push(await start(spec));
+      console.log(`started ${spec.key} on port ${running[running.length - 1].port}`);
+    }
+    const warmupRequests = new Map<string, number>();
+    const passes = new Map<string, Pass[]>(running.map((server) => [server.spec.key, []]));
+    let wrong = 0;
+    for (const server of running) {
+      const warm = await load(server, WARMUP_SECONDS);
+      wrong += warm.mismatches;
+      if (warm.firstMismatch) console.error(`  ${server.spec.key} warm-up: ${warm.firstMismatch}`);
+      warmupRequests.set(server.spec.key, warm.requests);
+      console.log(
+        `warmed up ${server.spec.key}: ${(warm.requests / WARMUP_SECONDS).toFixed(0)} req/s`,
+      );
+    }
+    for (let round = 1; round <= ROUNDS; round++) {
+      const order = running.map((_, i) => running[(i + round - 1) % running.length]);
+      for (const server of order) {
+        const pass = await measuredPass(server, round);
+        passes.get(server.spec.key)?.push(pass);
+        console.log(
+          `round ${round} ${server.spec.key}: ${(pass.requests / pass.seconds).toFixed(0)} req/s, ` +
+            `${(pass.cpuUs / pass.requests).toFixed(0)} µs CPU/req`,
+        );
+      }
+    }
+    const summaries = running.map((server) =>
+      summarize(
+        server,
+        passes.get(server.spec.key) ?? [],
+        warmupRequests.get(server.spec.key) ?? 0,
+      ),
+    );
+    wrong += summaries.reduce((sum, s) => sum + s.mismatches, 0);
+    const wallSeconds = Number(process.hrtime.bigint() - wallStart) / 1e9;
+    writeFileSync(join(OUT_DIR, 'RESULTS.md'), report(summaries, started, wallSeconds));
+    writeFileSync(join(OUT_DIR, 'results.svg'), chart(summaries));
+    console.log(`wrote ${join(OUT_DIR, 'RESULTS.md')} and ${join(OUT_DIR, 'results.svg')}`);
+    if (wrong > 0) {
+      console.error(`${wrong} answers differed from the expected bytes`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await Promise.all(
+      running.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            if (server.child.exitCode !== null) return resolve();
+            server.child.once('exit', () => resolve());
+            command(server.child, { type: 'exit' });
+          }),
+      ),
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

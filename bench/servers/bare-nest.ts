@@ -1,0 +1,41 @@
+/**
+ * Bench server 1, the baseline: a bare Nest 11 controller on Express. `POST /mcp`, the JSON body
+ * parsed by Nest, answers the same bytes nestjs-mcp answers for the echo tools/call (no MCP
+ * handling at all: no header, envelope or schema checks).
+ */
+import 'reflect-metadata';
+import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { BENCH_SERVER_INFO, portOf, serveBench } from './harness';
+
+interface CallBody {
+  id: number | string;
+  params: { arguments: { text: string } };
+}
+
+@Controller()
+class EchoController {
+  @Post('mcp')
+  @HttpCode(200)
+  call(@Body() body: CallBody) {
+    return {
+      result: {
+        content: [{ type: 'text', text: body.params.arguments.text }],
+        resultType: 'complete',
+        _meta: { 'io.modelcontextprotocol/serverInfo': BENCH_SERVER_INFO },
+      },
+      jsonrpc: '2.0',
+      id: body.id,
+    };
+  }
+}
+
+@Module({ controllers: [EchoController] })
+class BareModule {}
+
+serveBench(async () => {
+  const app = await NestFactory.create(BareModule, new ExpressAdapter(), { logger: ['error'] });
+  await app.listen(0, '127.0.0.1');
+  return { port: portOf(app.getHttpServer()), close: () => app.close() };
+});

@@ -1,0 +1,141 @@
+/**
+ * Bench servers 5–8: nestjs-mcp, one echo tool. BENCH_VARIANT selects the app:
+ * - `express`: McpModule.forRoot + an `@McpTool` with a raw JSON Schema `inputSchema`, Express;
+ * - `fastify`: the same app on Fastify;
+ * - `dto`: the arguments as a class-validator DTO, a global `ValidationPipe` and a global guard
+ *   (checks the `Authorization` header every bench request carries), Express;
+ * - `sealed`: a FRAMEWORK_PROTECTED tool that asks for a form once, then echoes; the bench sends
+ *   its second round (answer + sealed state), Express.
+ */
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import {
+  type CanActivate,
+  type ExecutionContext,
+  Injectable,
+  Module,
+  type Type,
+  ValidationPipe,
+} from '@nestjs/common';
+import { APP_GUARD, APP_PIPE, NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { IsString, MaxLength } from 'class-validator';
+import {
+  McpArgs,
+  McpInputRequest,
+  McpInputRequiredResult,
+  McpMayRequestInput,
+  McpModule,
+  McpRequestContext,
+  McpRequestStateMode,
+  McpTool,
+} from '../../src/index';
+import { BENCH_SERVER_INFO, portOf, serveBench } from './harness';
+
+const ECHO_SCHEMA = {
+  type: 'object',
+  properties: { text: { type: 'string', maxLength: 1024 } },
+  required: ['text'],
+};
+
+const mcpModule = McpModule.forRoot({
+  serverInfo: BENCH_SERVER_INFO,
+  keyring: { active: 'bench', keys: { bench: randomBytes(32) } },
+});
+
+@Injectable()
+class RawSchemaEchoTool {
+  @McpTool({ name: 'echo', description: 'Returns its text argument', inputSchema: ECHO_SCHEMA })
+  echo(@McpArgs('text') text: string): string {
+    return text;
+  }
+}
+
+class EchoDto {
+  @IsString()
+  @MaxLength(1024)
+  text!: string;
+}
+
+@Injectable()
+class DtoEchoTool {
+  @McpTool({ name: 'echo', description: 'Returns its text argument' })
+  echo(@McpArgs() { text }: EchoDto): string {
+    return text;
+  }
+}
+
+@Injectable()
+class BearerGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>();
+    return request.headers.authorization === 'Bearer bench';
+  }
+}
+
+@Injectable()
+class SealedEchoTool {
+  @McpTool({
+    name: 'echo',
+    description: 'Asks for a confirmation once, then returns its text argument',
+    inputSchema: ECHO_SCHEMA,
+    requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
+  })
+  @McpMayRequestInput({ type: 'elicitation.form' })
+  echo(
+    @McpArgs('text') text: string,
+    @McpRequestContext() ctx: McpRequestContext,
+  ): McpInputRequiredResult | string {
+    const asked = ctx.requestState.framework<{ asked: boolean }>()?.asked === true;
+    const answer = asked ? ctx.inputResponses.find('confirm') : undefined;
+    if (answer?.kind === 'elicitation' && answer.action === 'accept') return text;
+    return McpInputRequiredResult.builder()
+      .inputRequest(
+        'confirm',
+        McpInputRequest.elicitForm({
+          message: 'Echo it?',
+          requestedSchema: {
+            type: 'object',
+            properties: { ok: { type: 'boolean' } },
+            required: ['ok'],
+          },
+        }),
+      )
+      .frameworkState({ asked: true })
+      .build();
+  }
+}
+
+@Module({ imports: [mcpModule], providers: [RawSchemaEchoTool] })
+class RawSchemaModule {}
+
+@Module({
+  imports: [mcpModule],
+  providers: [
+    DtoEchoTool,
+    { provide: APP_PIPE, useValue: new ValidationPipe({ transform: true, whitelist: true }) },
+    { provide: APP_GUARD, useClass: BearerGuard },
+  ],
+})
+class DtoModule {}
+
+@Module({ imports: [mcpModule], providers: [SealedEchoTool] })
+class SealedModule {}
+
+const variant = process.env.BENCH_VARIANT ?? 'express';
+const modules: Record<string, Type<unknown>> = {
+  express: RawSchemaModule,
+  fastify: RawSchemaModule,
+  dto: DtoModule,
+  sealed: SealedModule,
+};
+
+serveBench(async () => {
+  const module = modules[variant];
+  if (!module) throw new Error(`unknown BENCH_VARIANT ${variant}`);
+  const adapter = variant === 'fastify' ? new FastifyAdapter() : new ExpressAdapter();
+  const app = await NestFactory.create(module, adapter, { logger: ['error'] });
+  await app.listen(0, '127.0.0.1');
+  return { port: portOf(app.getHttpServer()), close: () => app.close() };
+});
