@@ -7,7 +7,7 @@ import { InvalidModuleOptionsError } from '../errors/invalid-module-options.erro
  * honoured wherever it is declared. Two different instances, or one that is not a singleton,
  * fail startup naming the modules.
  */
-export function findAppProvidedInstance<T>(
+function findAppProvidedInstance<T>(
   modules: ModulesContainer,
   token: symbol,
   option: string,
@@ -37,17 +37,22 @@ export function findAppProvidedInstance<T>(
   return found[0]?.instance;
 }
 
-/** One instance from the module options or the application's providers, never two. */
-export function pickProvided<T>(
+/**
+ * The one instance of `token` the module should use: the module option `option` (`fromOptions`)
+ * or what the application provides under the token, never two different ones; `undefined` when
+ * neither is given (the caller then uses its default).
+ */
+export function providedInstance<T>(
+  modules: ModulesContainer,
+  token: symbol,
   option: string,
   fromOptions: T | undefined,
-  fromApp: T | undefined,
-  tokenName: string,
 ): T | undefined {
+  const fromApp = findAppProvidedInstance<T>(modules, token, option);
   if (fromOptions !== undefined && fromApp !== undefined && fromOptions !== fromApp) {
     throw new InvalidModuleOptionsError(
       option,
-      `is set in the McpModule options and a different ${tokenName} is provided by the application; keep one`,
+      `is set in the McpModule options and a different ${String(token.description)} is provided by the application; keep one`,
     );
   }
   return fromOptions ?? fromApp;

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { ModulesContainer } from '@nestjs/core';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
-import { findAppProvidedInstance, pickProvided } from './app-provided-instance';
+import { providedInstance } from './app-provided-instance';
 import { ConsumedStateStore } from './consumed-state-store.interface';
 import { MemoryConsumedStateStore } from './memory-consumed-state.store';
 
@@ -26,16 +26,11 @@ export class ConsumedStateStoreDelegate
   ) {}
 
   onModuleInit(): void {
-    const fromApp = findAppProvidedInstance<ConsumedStateStore>(
+    this.store = providedInstance<ConsumedStateStore>(
       this.modules,
       ConsumedStateStore,
       'consumedStateStore',
-    );
-    this.store = pickProvided(
-      'consumedStateStore',
       this.options.consumedStateStore,
-      fromApp,
-      'ConsumedStateStore',
     );
     if (!this.store) {
       this.own = new MemoryConsumedStateStore({

@@ -3,7 +3,7 @@ import { ModulesContainer } from '@nestjs/core';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
-import { findAppProvidedInstance, pickProvided } from './app-provided-instance';
+import { providedInstance } from './app-provided-instance';
 import {
   ANONYMOUS_PARTITION,
   DefaultAuthorizationPartitionResolver,
@@ -28,17 +28,12 @@ export class PartitionResolverDelegate implements McpAuthorizationPartitionResol
   ) {}
 
   onModuleInit(): void {
-    const fromApp = findAppProvidedInstance<McpAuthorizationPartitionResolver>(
-      this.modules,
-      McpAuthorizationPartitionResolver,
-      'partitionResolver',
-    );
     this.resolver =
-      pickProvided(
+      providedInstance<McpAuthorizationPartitionResolver>(
+        this.modules,
+        McpAuthorizationPartitionResolver,
         'partitionResolver',
         this.options.partitionResolver,
-        fromApp,
-        'McpAuthorizationPartitionResolver',
       ) ?? new DefaultAuthorizationPartitionResolver(this.options.userIdField);
   }
 

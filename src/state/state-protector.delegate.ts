@@ -4,7 +4,7 @@ import { KeyringManager } from '../keyring/keyring-manager.service';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { AesGcmRequestStateProtector } from './aes-gcm-request-state.protector';
-import { findAppProvidedInstance, pickProvided } from './app-provided-instance';
+import { providedInstance } from './app-provided-instance';
 import { RequestStateProtector } from './request-state-protector.interface';
 
 /**
@@ -24,16 +24,11 @@ export class StateProtectorDelegate implements RequestStateProtector, OnModuleIn
   ) {}
 
   onModuleInit(): void {
-    const fromApp = findAppProvidedInstance<RequestStateProtector>(
+    this.protector = providedInstance<RequestStateProtector>(
       this.modules,
       RequestStateProtector,
       'protector',
-    );
-    this.protector = pickProvided(
-      'protector',
       this.options.protector,
-      fromApp,
-      'RequestStateProtector',
     );
     if (!this.protector) {
       this.keyring.ensureActiveKey();

@@ -1,34 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { LosslessNumber } from 'lossless-json';
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const MINUS = 0x2d;
-const DIGIT_0 = 0x30;
-const DIGIT_9 = 0x39;
-
-function isNumberChar(code: number): boolean {
-  return (
-    (code >= DIGIT_0 && code <= DIGIT_9) ||
-    code === 0x2e ||
-    code === 0x65 ||
-    code === 0x45 ||
-    code === 0x2b ||
-    code === MINUS
-  );
-}
-
-/** The index of the quote that closes the string opening at `start`. */
-function closingQuote(text: string, start: number): number {
-  let end = text.indexOf('"', start + 1);
-  while (end !== -1) {
-    let backslashes = 0;
-    for (let j = end - 1; j > start && text.charCodeAt(j) === BACKSLASH; j--) backslashes++;
-    if (backslashes % 2 === 0) return end;
-    end = text.indexOf('"', end + 1);
-  }
-  return text.length;
-}
+import { closingQuote, numberEnd, QUOTE, startsNumber } from './json-lexing';
 
 /**
  * Parses JSON keeping every number's exact text as a `LosslessNumber`, with the native parser:
@@ -44,12 +16,12 @@ export function parseWithExactNumbers(text: string): unknown {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code === QUOTE) {
-      i = closingQuote(text, i);
+      const close = closingQuote(text, i);
+      i = close === -1 ? text.length : close;
       continue;
     }
-    if ((code >= DIGIT_0 && code <= DIGIT_9) || code === MINUS) {
-      let end = i + 1;
-      while (end < text.length && isNumberChar(text.charCodeAt(end))) end++;
+    if (startsNumber(code)) {
+      const end = numberEnd(text, i);
       parts.push(text.slice(copied, i), '"', escapedMarker, text.slice(i, end), '"');
       copied = end;
       i = end - 1;

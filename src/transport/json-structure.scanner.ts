@@ -1,4 +1,5 @@
 import type { JsonBodyLimits } from './json-body-limits';
+import { closingQuote, LOWER_E, numberEnd, QUOTE, startsNumber, UPPER_E } from './json-lexing';
 
 /** Which bound a JSON text breaks, found before it is parsed. */
 export type JsonStructureProblem =
@@ -9,32 +10,14 @@ export type JsonStructureProblem =
   | 'string_too_long'
   | 'number_out_of_bounds';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
-const MINUS = 0x2d;
-const DIGIT_0 = 0x30;
-const DIGIT_9 = 0x39;
-const LOWER_E = 0x65;
-const UPPER_E = 0x45;
 const LOWER_N = 0x6e;
 const LOWER_T = 0x74;
 const LOWER_F = 0x66;
-
-function isNumberChar(code: number): boolean {
-  return (
-    (code >= DIGIT_0 && code <= DIGIT_9) ||
-    code === 0x2e ||
-    code === LOWER_E ||
-    code === UPPER_E ||
-    code === 0x2b ||
-    code === MINUS
-  );
-}
 
 /** Whether a number token's length and exponent are within bounds. */
 function numberWithinBounds(text: string, start: number, end: number, limits: JsonBodyLimits) {
@@ -70,14 +53,7 @@ export function scanJsonStructure(
   for (let i = 0; i < length; i++) {
     const code = text.charCodeAt(i);
     if (code === QUOTE) {
-      // Jump to the closing quote with the native search, skipping escaped quotes.
-      let end = text.indexOf('"', i + 1);
-      while (end !== -1) {
-        let backslashes = 0;
-        for (let j = end - 1; j > i && text.charCodeAt(j) === BACKSLASH; j--) backslashes++;
-        if (backslashes % 2 === 0) break;
-        end = text.indexOf('"', end + 1);
-      }
+      const end = closingQuote(text, i);
       if (end === -1) return undefined;
       if (end - i - 1 > limits.maxStringLength) return 'string_too_long';
       if (++nodes > limits.maxNodes) return 'too_many_nodes';
@@ -105,9 +81,8 @@ export function scanJsonStructure(
       }
       continue;
     }
-    if ((code >= DIGIT_0 && code <= DIGIT_9) || code === MINUS) {
-      let end = i + 1;
-      while (end < length && isNumberChar(text.charCodeAt(end))) end++;
+    if (startsNumber(code)) {
+      const end = numberEnd(text, i);
       if (!numberWithinBounds(text, i, end, limits)) return 'number_out_of_bounds';
       if (++nodes > limits.maxNodes) return 'too_many_nodes';
       i = end - 1;
