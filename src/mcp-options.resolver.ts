@@ -36,6 +36,7 @@ export interface ResolvedMcpOptions {
   userIdField: string | undefined;
   elicitation: { secretPolicy: SecretFieldPolicy; development: boolean };
   validateArguments: boolean;
+  fastPath: boolean;
 }
 
 const CACHEABLE: McpCacheableMethod[] = [
@@ -144,6 +145,9 @@ export function resolveMcpOptions(
   ) {
     throw new InvalidModuleOptionsError('userIdField', 'must be a non-empty string');
   }
+  if (options.fastPath !== undefined && typeof options.fastPath !== 'boolean') {
+    throw new InvalidModuleOptionsError('fastPath', 'must be a boolean');
+  }
   if (options.validateArguments !== undefined && typeof options.validateArguments !== 'boolean') {
     throw new InvalidModuleOptionsError('validateArguments', 'must be a boolean');
   }
@@ -206,6 +210,7 @@ export function resolveMcpOptions(
       development: options.elicitation?.development ?? process.env.NODE_ENV === 'development',
     },
     validateArguments: options.validateArguments ?? true,
+    fastPath: options.fastPath ?? true,
   };
 }
 

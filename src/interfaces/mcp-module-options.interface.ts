@@ -148,6 +148,13 @@ export interface McpModuleOptions {
    * arguments themselves. Default `true`.
    */
   validateArguments?: boolean;
+  /**
+   * Serves `tools/call`, `prompts/get`, `resources/read` and the list methods of complete
+   * 2026-07-28 requests directly, with the same answers as the official SDK's path but without an
+   * SDK server per request; everything else (discovery, listen streams, requests asking for progress
+   * or logs, 2025-era traffic, anything unusual) still goes through the SDK. Default `true`.
+   */
+  fastPath?: boolean;
   /** Safety policy of elicitations. */
   elicitation?: {
     /** Decides which form fields ask for secrets. Default: the reviewed concept policy (passwords, keys and tokens, payment cards, verification codes). */

@@ -19,6 +19,8 @@ import { HostOriginPolicy } from './host-origin-policy';
 import { writeJsonRpcHttpError } from './json-rpc-http-error';
 import { BodyByteBudget, type BodyReservation } from './body-byte-budget';
 import { bodyRefusal } from './body-refusal';
+import { McpFastPath } from './fast-path';
+import { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import { scanJsonStructure } from './json-structure.scanner';
 import { parseJsonBody } from './lossless-json-body';
 import { malformedParamsField } from './request-params.validator';
@@ -73,6 +75,8 @@ export class McpHttpEndpoint
   private readonly paramHeaders = new Map<string, readonly ParamHeaderDeclaration[]>();
   /** Bodies read by the early step, until the request is served. */
   private readonly bodies = new WeakMap<IncomingMessage, string>();
+  /** Serves the hot methods without the SDK (`fastPath` option). */
+  private readonly fastPath: McpFastPath | undefined;
   /** Memory large bodies hold until their response ends. */
   private readonly bodyBudget: BodyByteBudget;
   private readonly reservations = new WeakMap<IncomingMessage, BodyReservation>();
@@ -83,7 +87,9 @@ export class McpHttpEndpoint
     serverFactory: McpServerFactory,
     adapterHost: HttpAdapterHost,
     private readonly registry: McpOperationRegistry,
+    dispatcher: McpDispatcher,
   ) {
+    this.fastPath = options.fastPath ? new McpFastPath(options, dispatcher) : undefined;
     this.policy = new HostOriginPolicy(options.allowedHosts, options.allowedOrigins);
     this.bodyBudget = new BodyByteBudget(options.body.maxInFlightBytes, SMALL_BODY_BYTES);
     const handlerOptions = {
@@ -259,6 +265,7 @@ export class McpHttpEndpoint
     }
     // Guards that read the body see the JSON-RPC message, as after Nest's own JSON parser.
     (request as { body?: unknown }).body = parsed.plain;
+    const fast = this.fastPath?.accepts(req, parsed.plain);
     await httpExchangeStorage.run(
       {
         request,
@@ -267,7 +274,10 @@ export class McpHttpEndpoint
         message: parsed.plain,
         exactInputResponses: parsed.exactInputResponses,
       },
-      () => this.nodeHandler(req, res, parsed.plain),
+      () =>
+        fast && this.fastPath
+          ? this.fastPath.serve(fast, req, res)
+          : this.nodeHandler(req, res, parsed.plain),
     );
   }
 

@@ -1,0 +1,190 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  classifyInboundRequest,
+  ProtocolError,
+  SERVER_INFO_META_KEY,
+  type CacheHint,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { Logger } from '@nestjs/common';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import type { McpCacheableMethod } from '../interfaces/mcp-module-options.interface';
+import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../mcp.constants';
+import type { McpDispatcher } from '../protocol/mcp-dispatcher.service';
+
+type Message = { jsonrpc: '2.0'; id: string | number; method: string; params: Params };
+type Params = Record<string, unknown> & { _meta: Record<string, unknown> };
+type Answer = (dispatcher: McpDispatcher, message: never, sdk: ServerContext) => unknown;
+
+/** The methods served without the SDK, and which parameter `Mcp-Name` mirrors. */
+const FAST_METHODS: ReadonlyMap<string, { answer: Answer; nameParam?: 'name' | 'uri' }> = new Map<
+  string,
+  { answer: Answer; nameParam?: 'name' | 'uri' }
+>([
+  ['tools/call', { answer: (d, m, s) => d.callTool(m, s), nameParam: 'name' }],
+  ['prompts/get', { answer: (d, m, s) => d.getPrompt(m, s), nameParam: 'name' }],
+  ['resources/read', { answer: (d, m, s) => d.readResource(m, s), nameParam: 'uri' }],
+  ['tools/list', { answer: (d) => d.listTools() }],
+  ['prompts/list', { answer: (d) => d.listPrompts() }],
+  ['resources/list', { answer: (d) => d.listResources() }],
+  ['resources/templates/list', { answer: (d) => d.listResourceTemplates() }],
+]);
+
+const ENVELOPE_KEYS = new Set<string>(Object.values(MCP_META_KEYS));
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The hot 2026-07-28 methods served directly: the same answers the SDK path gives (a
+ * differential test holds the two together), without building an SDK server per request or
+ * bridging to web `Request`/`Response`. Only requests the SDK would certainly serve take it — the
+ * SDK's own classifier says "modern request", every header agrees with the body, the envelope is
+ * complete, and nothing asks for a stream (progress or logging); anything else goes to the SDK.
+ */
+export class McpFastPath {
+  private readonly logger = new Logger('McpModule');
+  private readonly serverInfoMeta: Record<string, unknown>;
+
+  constructor(
+    private readonly options: ResolvedMcpOptions,
+    private readonly dispatcher: McpDispatcher,
+  ) {
+    this.serverInfoMeta = { [SERVER_INFO_META_KEY]: options.serverInfo };
+  }
+
+  /** The message, when this request can be served directly. */
+  accepts(req: IncomingMessage, body: unknown): Message | undefined {
+    if (!isObject(body) || body.jsonrpc !== '2.0') return undefined;
+    const { id, method, params } = body;
+    if (typeof method !== 'string' || !(typeof id === 'string' || Number.isSafeInteger(id)))
+      return undefined;
+    const served = FAST_METHODS.get(method);
+    if (!served || !isObject(params) || !isObject(params._meta)) return undefined;
+    const meta = params._meta;
+    if (
+      meta[MCP_META_KEYS.protocolVersion] !== MCP_PROTOCOL_VERSION ||
+      !isObject(meta[MCP_META_KEYS.clientCapabilities]) ||
+      !isObject(meta[MCP_META_KEYS.clientInfo]) ||
+      Object.hasOwn(meta, MCP_META_KEYS.logLevel) ||
+      Object.hasOwn(meta, 'progressToken')
+    )
+      return undefined;
+    const contentType = header(req, 'content-type') ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(contentType)) return undefined;
+    const protocolVersion = header(req, 'mcp-protocol-version');
+    const mcpMethod = header(req, 'mcp-method');
+    const mcpName = header(req, 'mcp-name');
+    if (protocolVersion !== MCP_PROTOCOL_VERSION || mcpMethod !== method) return undefined;
+    if (served.nameParam ? mcpName !== params[served.nameParam] : mcpName !== undefined)
+      return undefined;
+    const route = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: protocolVersion,
+      mcpMethodHeader: mcpMethod,
+      mcpNameHeader: mcpName,
+      body,
+    });
+    return route.kind === 'modern' && route.messageKind === 'request'
+      ? (body as Message)
+      : undefined;
+  }
+
+  /** Answers `message` as the SDK path would. Never rejects. */
+  async serve(
+    message: Message,
+    req: IncomingMessage & { auth?: unknown },
+    res: ServerResponse,
+  ): Promise<void> {
+    const aborted = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) aborted.abort();
+    });
+    const sdk = this.contextFor(message, req, aborted.signal);
+    const served = FAST_METHODS.get(message.method);
+    try {
+      const result = (await served?.answer(this.dispatcher, message as never, sdk)) as Record<
+        string,
+        unknown
+      >;
+      this.write(res, 200, {
+        result: this.decorate(message.method, result),
+        jsonrpc: '2.0',
+        id: message.id,
+      });
+    } catch (thrown) {
+      const error =
+        thrown instanceof ProtocolError
+          ? thrown
+          : new ProtocolError(McpErrorCode.InternalError, 'Internal error');
+      if (!(thrown instanceof ProtocolError))
+        this.logger.error(
+          'MCP request failed',
+          thrown instanceof Error ? thrown.stack : String(thrown),
+        );
+      const status = error.code === McpErrorCode.MissingRequiredClientCapability ? 400 : 200;
+      const body = {
+        code: error.code,
+        message: error.message,
+        ...(error.data !== undefined && { data: error.data }),
+      };
+      this.write(res, status, { jsonrpc: '2.0', id: message.id, error: body });
+    }
+  }
+
+  /** What the SDK adds to a result: its kind, cache hints of a complete cacheable one, server info. */
+  private decorate(method: string, result: Record<string, unknown>): Record<string, unknown> {
+    const decorated: Record<string, unknown> = { ...result };
+    decorated.resultType ??= 'complete';
+    const hint: CacheHint | undefined = this.options.cacheHints[method as McpCacheableMethod];
+    if (decorated.resultType === 'complete' && hint) {
+      decorated.ttlMs = hint.ttlMs;
+      decorated.cacheScope = hint.cacheScope;
+    }
+    decorated._meta = isObject(result._meta)
+      ? { ...result._meta, ...this.serverInfoMeta }
+      : this.serverInfoMeta;
+    return decorated;
+  }
+
+  private contextFor(
+    message: Message,
+    req: IncomingMessage & { auth?: unknown },
+    signal: AbortSignal,
+  ): ServerContext {
+    const envelope: Record<string, unknown> = {};
+    const meta: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(message.params._meta)) {
+      if (ENVELOPE_KEYS.has(key)) envelope[key] = value;
+      else meta[key] = value;
+    }
+    return {
+      mcpReq: {
+        id: message.id,
+        method: message.method,
+        _meta: meta,
+        envelope,
+        signal,
+        // Nothing is streamed on this path (requests asking for progress or logs take the SDK's).
+        notify: async () => undefined,
+      },
+      http: req.auth === undefined ? undefined : { authInfo: req.auth },
+    } as unknown as ServerContext;
+  }
+
+  private write(res: ServerResponse, status: number, body: unknown): void {
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+    });
+    res.end(text);
+  }
+}
