@@ -29,6 +29,7 @@ export function sampleMcpOptions(version: string): McpModuleOptions {
     keyring: keyringFromEnv(),
     partitionResolver: new BearerPartitionResolver(),
     requestBodyTimeoutMs: optionalInteger('MCP_REQUEST_BODY_TIMEOUT_MS'),
+    fastPath: process.env.MCP_FAST_PATH !== 'off',
     requestState: {
       maxLifetimeMs: optionalInteger('MCP_STATE_MAX_LIFETIME_MS'),
       maxRounds: optionalInteger('MCP_STATE_MAX_ROUNDS'),

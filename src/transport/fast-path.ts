@@ -72,7 +72,7 @@ export class McpFastPath {
     if (
       meta[MCP_META_KEYS.protocolVersion] !== MCP_PROTOCOL_VERSION ||
       !isObject(meta[MCP_META_KEYS.clientCapabilities]) ||
-      !isObject(meta[MCP_META_KEYS.clientInfo]) ||
+      (meta[MCP_META_KEYS.clientInfo] !== undefined && !isObject(meta[MCP_META_KEYS.clientInfo])) ||
       Object.hasOwn(meta, MCP_META_KEYS.logLevel) ||
       Object.hasOwn(meta, 'progressToken')
     )

@@ -88,6 +88,8 @@ export function rpcHeaders(method: string, name?: string): Record<string, string
 export interface RawRoundOptions {
   /** JSON-RPC id (a fresh one per round, as the protocol requires). */
   id?: number | string;
+  /** Further `_meta` members (client info, progress token, log level). */
+  extraMeta?: Record<string, unknown>;
   /** `clientCapabilities` of the `_meta` envelope; `{}` when omitted. */
   capabilities?: Record<string, unknown>;
   /** `params.inputResponses`, sent exactly as given (omitted when `undefined`). */
@@ -150,7 +152,13 @@ export async function rawRound(
   const full: Record<string, unknown> = { ...params };
   if (options.inputResponses !== undefined) full.inputResponses = options.inputResponses;
   if (options.requestState !== undefined) full.requestState = options.requestState;
-  let text = rpcBody(method, full, options.id ?? freshId(), options.capabilities ?? {});
+  let text = rpcBody(
+    method,
+    full,
+    options.id ?? freshId(),
+    options.capabilities ?? {},
+    options.extraMeta ?? {},
+  );
   for (const [token, replacement] of Object.entries(options.rawTokens ?? {})) {
     if (!text.includes(token)) throw new Error(`raw token ${token} not found in the request body`);
     text = text.split(token).join(replacement);
