@@ -99,6 +99,10 @@ export interface McpRequestContext {
   readonly inputResponses: McpInputResponses;
   /** This round's verified request state. */
   readonly requestState: McpRequestStateView;
-  /** The SDK's own per-request context, for what this interface does not cover. */
+  /**
+   * The SDK's own per-request context, for what this interface does not cover. On the fast path
+   * (complete 2026-07-28 calls that stream nothing) it is a minimal one: `mcpReq.id`, `method`,
+   * `_meta`, `envelope`, `signal`, and a `notify` that sends nothing; `http.authInfo` when set.
+   */
   readonly sdk: ServerContext;
 }
