@@ -10,7 +10,8 @@
  *
  * Run: npm run bench:http
  * Env: BENCH_SECONDS (10) per pass, BENCH_WARMUP_SECONDS (10) per server, BENCH_ROUNDS (3),
- *      BENCH_CONNECTIONS (10), BENCH_ONLY (comma-separated server keys), BENCH_OUT_DIR (bench).
+ *      BENCH_CONNECTIONS (10), BENCH_ONLY (comma-separated server keys), BENCH_OUT_DIR (bench),
+ *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -188,7 +189,14 @@ function checkEchoResult(text: string, id: number, wire: string): void {
 
 async function start(spec: ServerSpec): Promise<Running> {
   const child = fork(join(__dirname, 'servers', spec.file), [], {
-    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    // BENCH_CPU_PROF_DIR profiles each server (`node --cpu-prof`), to see where its time goes.
+    execArgv: [
+      '-r',
+      'ts-node/register/transpile-only',
+      ...(process.env.BENCH_CPU_PROF_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+        : []),
+    ],
     env: { ...process.env, TS_NODE_PROJECT: 'tsconfig.json', BENCH_VARIANT: spec.variant ?? '' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
