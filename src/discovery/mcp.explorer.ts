@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type Type } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type NestInterceptor,
+  type OnApplicationBootstrap,
+  type Type,
+} from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { ExternalContextCreator } from '@nestjs/core/helpers/external-context-creator';
@@ -14,6 +21,7 @@ import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { completionBody } from './completion-body';
 import { OperationPipelineFactory } from './operation-pipeline.factory';
+import type { OperationCallProfile } from '../protocol/mcp-operation-call';
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
 import { McpInputDeclaration, type McpInputDeclarationSpec } from '../input/mcp-input-declaration';
 import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
@@ -36,17 +44,27 @@ export class McpExplorer implements OnApplicationBootstrap {
     contextCreator: ExternalContextCreator,
     private readonly registry: McpOperationRegistry,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
-    capabilityInterceptor: McpCapabilityInterceptor,
-    validationInterceptor: McpArgumentsValidationInterceptor,
-    stateInterceptor: McpRequestStateInterceptor,
+    private readonly capabilityInterceptor: McpCapabilityInterceptor,
+    private readonly validationInterceptor: McpArgumentsValidationInterceptor,
+    private readonly stateInterceptor: McpRequestStateInterceptor,
   ) {
-    // Outermost to innermost: a missing capability is reported before arguments are checked, and
-    // both before any state is opened; state protection sits right around the method.
-    this.pipelines = new OperationPipelineFactory(contextCreator, [
-      capabilityInterceptor,
-      validationInterceptor,
-      stateInterceptor,
-    ]);
+    this.pipelines = new OperationPipelineFactory(contextCreator);
+  }
+
+  /**
+   * The library steps an operation needs, outermost to innermost: a missing capability is reported
+   * before arguments are checked, and both before any state is opened; state protection sits right
+   * around the method. An operation that declares neither input nor state gets no input steps:
+   * any input-required result it returns is refused by the dispatcher as undeclared.
+   */
+  private libraryInterceptorsFor(profile: OperationCallProfile): NestInterceptor[] {
+    const inputAware =
+      profile.declarations.length > 0 || profile.stateMode !== McpRequestStateMode.NONE;
+    return [
+      ...(inputAware ? [this.capabilityInterceptor] : []),
+      ...(profile.argumentsValidator ? [this.validationInterceptor] : []),
+      ...(inputAware ? [this.stateInterceptor] : []),
+    ];
   }
 
   onApplicationBootstrap(): void {
@@ -89,33 +107,34 @@ export class McpExplorer implements OnApplicationBootstrap {
     const completers = 'complete' in metadata.options ? metadata.options.complete : undefined;
     const stateMode = this.stateModeOf(where, metadata.options.requestState);
     const argsType = this.argsParameterType(instance, methodName);
+    const profile: OperationCallProfile = {
+      declarations: this.declarationsOf(
+        where,
+        instance[methodName] as object,
+        metadata.options.mayRequestInput ?? [],
+      ),
+      stateMode,
+      singleUse: this.singleUseOf(where, metadata.options.singleUse, stateMode),
+      argumentsValidator: this.options.validateArguments
+        ? createArgumentsValidator(
+            {
+              kind: metadata.kind,
+              argsType,
+              input: 'input' in metadata.options ? metadata.options.input : undefined,
+              inputSchema:
+                'inputSchema' in metadata.options ? metadata.options.inputSchema : undefined,
+            },
+            where,
+          )
+        : undefined,
+    };
     const common = {
       site,
-      handler: this.pipelines.forMethod(instance, methodName),
+      handler: this.pipelines.forMethod(instance, methodName, this.libraryInterceptorsFor(profile)),
       completionHandler: completers
         ? this.pipelines.forMethodWith(instance, methodName, completionBody(where, completers))
         : undefined,
-      profile: {
-        declarations: this.declarationsOf(
-          where,
-          instance[methodName] as object,
-          metadata.options.mayRequestInput ?? [],
-        ),
-        stateMode,
-        singleUse: this.singleUseOf(where, metadata.options.singleUse, stateMode),
-        argumentsValidator: this.options.validateArguments
-          ? createArgumentsValidator(
-              {
-                kind: metadata.kind,
-                argsType,
-                input: 'input' in metadata.options ? metadata.options.input : undefined,
-                inputSchema:
-                  'inputSchema' in metadata.options ? metadata.options.inputSchema : undefined,
-              },
-              where,
-            )
-          : undefined,
-      },
+      profile,
     };
     switch (metadata.kind) {
       case 'tool': {

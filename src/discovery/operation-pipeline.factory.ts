@@ -65,15 +65,19 @@ function pipelineCallback(
 export class OperationPipelineFactory {
   private readonly paramsFactory = new McpParamsFactory();
 
-  constructor(
-    private readonly contextCreator: ExternalContextCreator,
-    private readonly libraryInterceptors: readonly NestInterceptor[],
-  ) {}
+  constructor(private readonly contextCreator: ExternalContextCreator) {}
 
-  /** The handler of an operation method. */
-  forMethod(instance: object, methodName: string): OperationHandler {
+  /**
+   * The handler of an operation method, with the library steps it needs as its innermost
+   * interceptors (each interceptor costs every call, so operations get only theirs).
+   */
+  forMethod(
+    instance: object,
+    methodName: string,
+    libraryInterceptors: readonly NestInterceptor[],
+  ): OperationHandler {
     const method = (instance as Record<string, Callback>)[methodName];
-    return this.build(instance, methodName, method, method);
+    return this.build(instance, methodName, method, method, libraryInterceptors);
   }
 
   /**
@@ -87,8 +91,13 @@ export class OperationPipelineFactory {
     body: (call: McpOperationCall) => unknown,
   ): OperationHandler {
     const method = (instance as Record<string, Callback>)[methodName];
-    return this.build(instance, `${methodName}#completion`, method, (...args: unknown[]) =>
-      body(args[3] as McpOperationCall),
+    // No library step applies to a completion.
+    return this.build(
+      instance,
+      `${methodName}#completion`,
+      method,
+      (...args: unknown[]) => body(args[3] as McpOperationCall),
+      [],
     );
   }
 
@@ -97,8 +106,9 @@ export class OperationPipelineFactory {
     methodKey: string,
     method: Callback,
     body: Callback,
+    libraryInterceptors: readonly NestInterceptor[],
   ): OperationHandler {
-    const callback = pipelineCallback(method, body, this.libraryInterceptors);
+    const callback = pipelineCallback(method, body, libraryInterceptors);
     const target = this.contextCreator.create(
       instance,
       callback,

@@ -12,7 +12,7 @@ import {
 import { map, type Observable } from 'rxjs';
 import { internalError } from '../errors/internal-error';
 import { operationCallOf } from '../protocol/mcp-operation-call';
-import { clip } from '../protocol/clip';
+import { undeclaredInputMessage } from './undeclared-input.message';
 import { missingCapabilities } from './client-capability-requirements';
 import { McpInputRequiredResult } from './mcp-input-required.result';
 import { McpInputRequirement } from './mcp-input-requirement.enum';
@@ -66,11 +66,7 @@ export class McpCapabilityInterceptor implements NestInterceptor {
           ([, inputRequest]) => !declaredTypes.has(inputRequest.type),
         );
         if (undeclared.length > 0) {
-          this.logger.error(
-            `MCP ${request.method} "${clip(request.target)}" emitted undeclared input requests: ` +
-              undeclared.map(([key, inputRequest]) => `${key} (${inputRequest.type})`).join(', ') +
-              '. Declare them with @McpMayRequestInput.',
-          );
+          this.logger.error(undeclaredInputMessage(request.method, request.target, undeclared));
           throw internalError();
         }
         this.assertSupported(

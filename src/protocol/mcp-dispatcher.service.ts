@@ -39,6 +39,8 @@ import { toInputRequiredWire } from './input-required-wire';
 import { httpExchangeStorage, type HttpExchange } from './http-exchange.storage';
 import { McpOperationCall } from './mcp-operation-call';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
+import { undeclaredInputMessage } from '../input/undeclared-input.message';
+import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
 
 const MAX_COMPLETION_VALUES = 100;
 
@@ -242,8 +244,13 @@ export class McpDispatcher {
     const where = `${operation.kind} "${clip(target)}"`;
     if (call.emitted) return { value, wire: toInputRequiredWire(call.emitted, where) };
     if (value instanceof McpInputRequiredResult) {
+      const declaresInput =
+        operation.profile.declarations.length > 0 ||
+        operation.profile.stateMode !== McpRequestStateMode.NONE;
       this.logger.error(
-        `MCP ${where} produced an input-required result its own handler did not return in this call (an interceptor cached or replaced it); refused`,
+        declaresInput
+          ? `MCP ${where} produced an input-required result its own handler did not return in this call (an interceptor cached or replaced it); refused`
+          : undeclaredInputMessage(call.context.method, target, value.inputRequests),
       );
       throw internalError();
     }
