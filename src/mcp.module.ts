@@ -8,7 +8,7 @@ import { KeyringManager } from './keyring/keyring-manager.service';
 import { McpConfigurableModuleClass, MCP_MODULE_OPTIONS } from './mcp.module-definition';
 import { resolveMcpOptions, type ResolvedMcpOptions } from './mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from './mcp-resolved-options.token';
-import { McpArgumentsValidationInterceptor } from './validation/mcp-arguments-validation.interceptor';
+import { McpArgumentsValidationGuard } from './validation/mcp-arguments-validation.guard';
 import { McpNotifier } from './notifications/mcp-notifier.service';
 import { PACKAGE_VERSION } from './package-version';
 import { McpDispatcher } from './protocol/mcp-dispatcher.service';
@@ -55,7 +55,7 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
       inject: [MCP_RESOLVED_OPTIONS, StateProtectorDelegate],
     },
     McpCapabilityInterceptor,
-    McpArgumentsValidationInterceptor,
+    McpArgumentsValidationGuard,
     McpRequestStateInterceptor,
     McpOperationRegistry,
     McpExplorer,

@@ -2,7 +2,6 @@ import {
   Inject,
   Injectable,
   Logger,
-  type NestInterceptor,
   type OnApplicationBootstrap,
   type Type,
 } from '@nestjs/common';
@@ -15,12 +14,12 @@ import { McpParamtype } from '../context/mcp-paramtype.enum';
 import { MCP_INPUT_DECLARATIONS_METADATA, MCP_OPERATION_METADATA } from '../mcp.constants';
 import { McpCapabilityInterceptor } from '../input/mcp-capability.interceptor';
 import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
-import { McpArgumentsValidationInterceptor } from '../validation/mcp-arguments-validation.interceptor';
+import { McpArgumentsValidationGuard } from '../validation/mcp-arguments-validation.guard';
 import { createArgumentsValidator } from '../validation/arguments-validator.factory';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { completionBody } from './completion-body';
-import { OperationPipelineFactory } from './operation-pipeline.factory';
+import { OperationPipelineFactory, type LibrarySteps } from './operation-pipeline.factory';
 import type { OperationCallProfile } from '../protocol/mcp-operation-call';
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
 import { McpInputDeclaration, type McpInputDeclarationSpec } from '../input/mcp-input-declaration';
@@ -45,26 +44,26 @@ export class McpExplorer implements OnApplicationBootstrap {
     private readonly registry: McpOperationRegistry,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly capabilityInterceptor: McpCapabilityInterceptor,
-    private readonly validationInterceptor: McpArgumentsValidationInterceptor,
+    private readonly validationGuard: McpArgumentsValidationGuard,
     private readonly stateInterceptor: McpRequestStateInterceptor,
   ) {
     this.pipelines = new OperationPipelineFactory(contextCreator);
   }
 
   /**
-   * The library steps an operation needs, outermost to innermost: a missing capability is reported
-   * before arguments are checked, and both before any state is opened; state protection sits right
-   * around the method. An operation that declares neither input nor state gets no input steps:
-   * any input-required result it returns is refused by the dispatcher as undeclared.
+   * The library steps an operation needs: argument validation as the last guard; capability
+   * gating wrapping state protection as the innermost interceptors, so a missing capability is
+   * reported before any state is opened and state protection sits right around the method. An
+   * operation that declares neither input nor state gets no input steps: any input-required
+   * result it returns is refused by the dispatcher as undeclared.
    */
-  private libraryInterceptorsFor(profile: OperationCallProfile): NestInterceptor[] {
+  private libraryStepsFor(profile: OperationCallProfile): LibrarySteps {
     const inputAware =
       profile.declarations.length > 0 || profile.stateMode !== McpRequestStateMode.NONE;
-    return [
-      ...(inputAware ? [this.capabilityInterceptor] : []),
-      ...(profile.argumentsValidator ? [this.validationInterceptor] : []),
-      ...(inputAware ? [this.stateInterceptor] : []),
-    ];
+    return {
+      guards: profile.argumentsValidator ? [this.validationGuard] : [],
+      interceptors: inputAware ? [this.capabilityInterceptor, this.stateInterceptor] : [],
+    };
   }
 
   onApplicationBootstrap(): void {
@@ -130,7 +129,7 @@ export class McpExplorer implements OnApplicationBootstrap {
     };
     const common = {
       site,
-      handler: this.pipelines.forMethod(instance, methodName, this.libraryInterceptorsFor(profile)),
+      handler: this.pipelines.forMethod(instance, methodName, this.libraryStepsFor(profile)),
       completionHandler: completers
         ? this.pipelines.forMethodWith(instance, methodName, completionBody(where, completers))
         : undefined,

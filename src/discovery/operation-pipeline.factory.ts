@@ -1,5 +1,9 @@
-import { Logger, HttpException, type NestInterceptor } from '@nestjs/common';
-import { INTERCEPTORS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { Logger, HttpException, type CanActivate, type NestInterceptor } from '@nestjs/common';
+import {
+  GUARDS_METADATA,
+  INTERCEPTORS_METADATA,
+  ROUTE_ARGS_METADATA,
+} from '@nestjs/common/constants';
 import type { ExternalContextCreator } from '@nestjs/core/helpers/external-context-creator';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { isObservable, lastValueFrom } from 'rxjs';
@@ -24,6 +28,14 @@ export type OperationHandler = (
 
 type Callback = (...args: unknown[]) => unknown;
 
+/** What the library adds to an operation's pipeline. */
+export interface LibrarySteps {
+  readonly guards: readonly CanActivate[];
+  readonly interceptors: readonly NestInterceptor[];
+}
+
+const NO_STEPS: LibrarySteps = { guards: [], interceptors: [] };
+
 const logger = new Logger('McpModule');
 
 /** Errors a filter throws on purpose to answer differently; anything else is a failing filter. */
@@ -37,14 +49,11 @@ function isDeliberate(error: unknown): boolean {
 
 /**
  * A stand-in for `method` that carries a copy of its metadata (guards, interceptors, filters,
- * `SetMetadata` values), with the library's interceptors appended as the innermost ones. Nest reads
+ * `SetMetadata` values), with the library's guards appended as the last guards and its
+ * interceptors as the innermost ones. Nest reads
  * enhancers from the callback it is given, so the user's method object is never changed.
  */
-function pipelineCallback(
-  method: Callback,
-  body: Callback,
-  libraryInterceptors: readonly NestInterceptor[],
-): Callback {
+function pipelineCallback(method: Callback, body: Callback, steps: LibrarySteps): Callback {
   const callback = function (this: unknown, ...args: unknown[]) {
     return body.apply(this, args);
   };
@@ -52,8 +61,14 @@ function pipelineCallback(
   for (const key of Reflect.getMetadataKeys(method)) {
     Reflect.defineMetadata(key, Reflect.getMetadata(key, method), callback);
   }
-  const own = (Reflect.getMetadata(INTERCEPTORS_METADATA, method) ?? []) as unknown[];
-  Reflect.defineMetadata(INTERCEPTORS_METADATA, [...own, ...libraryInterceptors], callback);
+  const ownGuards = (Reflect.getMetadata(GUARDS_METADATA, method) ?? []) as unknown[];
+  Reflect.defineMetadata(GUARDS_METADATA, [...ownGuards, ...steps.guards], callback);
+  const ownInterceptors = (Reflect.getMetadata(INTERCEPTORS_METADATA, method) ?? []) as unknown[];
+  Reflect.defineMetadata(
+    INTERCEPTORS_METADATA,
+    [...ownInterceptors, ...steps.interceptors],
+    callback,
+  );
   return callback;
 }
 
@@ -68,16 +83,12 @@ export class OperationPipelineFactory {
   constructor(private readonly contextCreator: ExternalContextCreator) {}
 
   /**
-   * The handler of an operation method, with the library steps it needs as its innermost
-   * interceptors (each interceptor costs every call, so operations get only theirs).
+   * The handler of an operation method, with the library steps it needs (each step costs every
+   * call, so operations get only theirs).
    */
-  forMethod(
-    instance: object,
-    methodName: string,
-    libraryInterceptors: readonly NestInterceptor[],
-  ): OperationHandler {
+  forMethod(instance: object, methodName: string, steps: LibrarySteps): OperationHandler {
     const method = (instance as Record<string, Callback>)[methodName];
-    return this.build(instance, methodName, method, method, libraryInterceptors);
+    return this.build(instance, methodName, method, method, steps);
   }
 
   /**
@@ -97,7 +108,7 @@ export class OperationPipelineFactory {
       `${methodName}#completion`,
       method,
       (...args: unknown[]) => body(args[3] as McpOperationCall),
-      [],
+      NO_STEPS,
     );
   }
 
@@ -106,9 +117,9 @@ export class OperationPipelineFactory {
     methodKey: string,
     method: Callback,
     body: Callback,
-    libraryInterceptors: readonly NestInterceptor[],
+    steps: LibrarySteps,
   ): OperationHandler {
-    const callback = pipelineCallback(method, body, libraryInterceptors);
+    const callback = pipelineCallback(method, body, steps);
     const target = this.contextCreator.create(
       instance,
       callback,
