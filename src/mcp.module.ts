@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer';
 import { McpOperationRegistry } from './discovery/mcp-operation.registry';
 import { McpCapabilityInterceptor } from './input/mcp-capability.interceptor';
+import { McpInputStepsInterceptor } from './input/mcp-input-steps.interceptor';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
 import { KeyringManager } from './keyring/keyring-manager.service';
 import { McpConfigurableModuleClass, MCP_MODULE_OPTIONS } from './mcp.module-definition';
@@ -55,6 +56,7 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
       inject: [MCP_RESOLVED_OPTIONS, StateProtectorDelegate],
     },
     McpCapabilityInterceptor,
+    McpInputStepsInterceptor,
     McpArgumentsValidationGuard,
     McpRequestStateInterceptor,
     McpOperationRegistry,

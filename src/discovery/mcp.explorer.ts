@@ -6,8 +6,7 @@ import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
 import { UriTemplate } from '@modelcontextprotocol/server';
 import { McpParamtype } from '../context/mcp-paramtype.enum';
 import { MCP_INPUT_DECLARATIONS_METADATA, MCP_OPERATION_METADATA } from '../mcp.constants';
-import { McpCapabilityInterceptor } from '../input/mcp-capability.interceptor';
-import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
+import { McpInputStepsInterceptor } from '../input/mcp-input-steps.interceptor';
 import { McpArgumentsValidationGuard } from '../validation/mcp-arguments-validation.guard';
 import { createArgumentsValidator } from '../validation/arguments-validator.factory';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
@@ -37,9 +36,8 @@ export class McpExplorer implements OnApplicationBootstrap {
     contextCreator: ExternalContextCreator,
     private readonly registry: McpOperationRegistry,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly capabilityInterceptor: McpCapabilityInterceptor,
+    private readonly inputSteps: McpInputStepsInterceptor,
     private readonly validationGuard: McpArgumentsValidationGuard,
-    private readonly stateInterceptor: McpRequestStateInterceptor,
   ) {
     this.pipelines = new OperationPipelineFactory(contextCreator);
   }
@@ -56,7 +54,7 @@ export class McpExplorer implements OnApplicationBootstrap {
       profile.declarations.length > 0 || profile.stateMode !== McpRequestStateMode.NONE;
     return {
       guards: profile.argumentsValidator ? [this.validationGuard] : [],
-      interceptors: inputAware ? [this.capabilityInterceptor, this.stateInterceptor] : [],
+      interceptors: inputAware ? [this.inputSteps] : [],
     };
   }
 
