@@ -17,7 +17,7 @@ import {
 import { McpToolError } from '../errors/mcp-tool.error';
 import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants';
-import type { McpOperationCall } from '../protocol/mcp-operation-call';
+import { operationCallOf, type McpOperationCall } from '../protocol/mcp-operation-call';
 
 /** Runs one MCP call through the Nest pipeline of an operation. */
 export type OperationHandler = (
@@ -107,7 +107,7 @@ export class OperationPipelineFactory {
       instance,
       `${methodName}#completion`,
       method,
-      (...args: unknown[]) => body(args[3] as McpOperationCall),
+      (...args: unknown[]) => body(operationCallOf(args) as McpOperationCall),
       NO_STEPS,
     );
   }

@@ -35,7 +35,8 @@ function describeMissing(required: ClientCapabilities): string {
  * handler emits such a request. All missing capabilities are reported in one -32021 (HTTP 400).
  * Emitting a request that was never declared is a server bug, answered with a bare -32603.
  *
- * Runs as the outer of the two library interceptors, innermost of the operation's pipeline.
+ * Composed around {@link McpRequestStateInterceptor} by `McpInputStepsInterceptor`, the innermost
+ * interceptor of operations that declare input or state.
  * @internal
  */
 @Injectable()

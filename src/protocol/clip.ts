@@ -2,10 +2,11 @@ const MAX_ECHO = 128;
 
 /**
  * A client-supplied value made safe to echo in a message or log line: control characters replaced
- * and at most 128 characters, so a hostile name can neither flood logs nor forge log lines.
+ * and at most `maxLength` (128) characters, so a hostile name can neither flood logs nor forge log
+ * lines.
  */
-export function clip(value: unknown): string {
+export function clip(value: unknown, maxLength = MAX_ECHO): string {
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   const text = String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
-  return text.length > MAX_ECHO ? `${text.slice(0, MAX_ECHO)}…` : text;
+  return text.length > maxLength ? `${text.slice(0, maxLength)}…` : text;
 }

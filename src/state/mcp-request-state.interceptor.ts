@@ -42,8 +42,8 @@ export const MAX_APPLICATION_STATE_BYTES = 65_536;
  * framework state, or checks outgoing application state; a state that cannot be produced becomes
  * a bare -32603 and no state is emitted.
  *
- * The innermost step of every operation's pipeline: it records what the handler emitted on the
- * call, so outer interceptors cannot change what reaches the wire.
+ * The innermost step of every operation that declares input or state: it records what the
+ * handler emitted on the call, so outer interceptors cannot change what reaches the wire.
  * @internal
  */
 @Injectable()

@@ -1,3 +1,4 @@
+import { clip } from '../protocol/clip';
 import type { ValidationError } from 'class-validator';
 import type { ErrorObject } from 'ajv';
 import { MAX_REPORTED_ERRORS } from './arguments-validator.interface';
@@ -46,9 +47,7 @@ function detail(error: ErrorObject): string {
 
 // Property names in ajv's messages come from the client: keep them short and on one line.
 function readable(message: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  const text = message.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
-  return text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH)}…` : text;
+  return clip(message, MAX_MESSAGE_LENGTH);
 }
 
 /** The first {@link MAX_REPORTED_ERRORS} messages, then {@link OMITTED_ERRORS_MESSAGE} if more came. */

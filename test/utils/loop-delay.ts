@@ -46,10 +46,6 @@ export class DelayTable {
     this.notes.push(line);
   }
 
-  samples(row: string, column: string): readonly number[] | undefined {
-    return this.rows.get(row)?.get(column);
-  }
-
   /** A plain-text table: median (min) of each row's samples per column. */
   render(columns: readonly string[], title: string): string {
     const width = Math.max(...[...this.rows.keys()].map((row) => row.length), 10);
