@@ -3,7 +3,8 @@ import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer';
 import { McpOperationRegistry } from './discovery/mcp-operation.registry';
 import { McpCapabilityInterceptor } from './input/mcp-capability.interceptor';
-import { McpInputStepsInterceptor } from './input/mcp-input-steps.interceptor';
+import { McpInputStepsGuard } from './input/mcp-input-steps.guard';
+import { McpInputSteps } from './input/mcp-input-steps.service';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
 import { KeyringManager } from './keyring/keyring-manager.service';
 import { McpConfigurableModuleClass, MCP_MODULE_OPTIONS } from './mcp.module-definition';
@@ -56,7 +57,8 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
       inject: [MCP_RESOLVED_OPTIONS, StateProtectorDelegate],
     },
     McpCapabilityInterceptor,
-    McpInputStepsInterceptor,
+    McpInputSteps,
+    McpInputStepsGuard,
     McpArgumentsValidationGuard,
     McpRequestStateInterceptor,
     McpOperationRegistry,

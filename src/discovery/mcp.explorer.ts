@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type Type } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type CanActivate,
+  type OnApplicationBootstrap,
+  type Type,
+} from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { ExternalContextCreator } from '@nestjs/core/helpers/external-context-creator';
@@ -6,7 +13,8 @@ import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
 import { UriTemplate } from '@modelcontextprotocol/server';
 import { McpParamtype } from '../context/mcp-paramtype.enum';
 import { MCP_INPUT_DECLARATIONS_METADATA, MCP_OPERATION_METADATA } from '../mcp.constants';
-import { McpInputStepsInterceptor } from '../input/mcp-input-steps.interceptor';
+import { McpInputStepsGuard } from '../input/mcp-input-steps.guard';
+import { McpInputSteps } from '../input/mcp-input-steps.service';
 import { McpArgumentsValidationGuard } from '../validation/mcp-arguments-validation.guard';
 import { createArgumentsValidator } from '../validation/arguments-validator.factory';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
@@ -36,26 +44,27 @@ export class McpExplorer implements OnApplicationBootstrap {
     contextCreator: ExternalContextCreator,
     private readonly registry: McpOperationRegistry,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly inputSteps: McpInputStepsInterceptor,
+    private readonly inputSteps: McpInputSteps,
+    private readonly inputStepsGuard: McpInputStepsGuard,
     private readonly validationGuard: McpArgumentsValidationGuard,
   ) {
     this.pipelines = new OperationPipelineFactory(contextCreator);
   }
 
   /**
-   * The library steps an operation needs: argument validation as the last guard; capability
-   * gating wrapping state protection as the innermost interceptors, so a missing capability is
-   * reported before any state is opened and state protection sits right around the method. An
-   * operation that declares neither input nor state gets no input steps: any input-required
-   * result it returns is refused by the dispatcher as undeclared.
+   * The library steps an operation needs: argument validation, then required capabilities and
+   * the incoming state, as the last guards; the emitted input requests and outgoing state right
+   * around the method. An operation that declares neither input nor state gets no input steps:
+   * any input-required result it returns is refused by the dispatcher as undeclared.
    */
   private libraryStepsFor(profile: OperationCallProfile): LibrarySteps {
     const inputAware =
       profile.declarations.length > 0 || profile.stateMode !== McpRequestStateMode.NONE;
-    return {
-      guards: profile.argumentsValidator ? [this.validationGuard] : [],
-      interceptors: inputAware ? [this.inputSteps] : [],
-    };
+    const guards: CanActivate[] = [];
+    if (profile.argumentsValidator) guards.push(this.validationGuard);
+    if (!inputAware) return { guards };
+    guards.push(this.inputStepsGuard);
+    return { guards, after: (call, returned) => this.inputSteps.after(call, returned) };
   }
 
   onApplicationBootstrap(): void {

@@ -4,6 +4,7 @@ import type { McpInputRequiredResult } from '../input/mcp-input-required.result'
 import { McpInputResponses } from '../input/mcp-input-responses';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
 import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
+import type { RequestStateBinding } from '../state/request-state-binding';
 import type { RequestStateHeader } from '../state/request-state.sealer';
 import type { ArgumentsValidator } from '../validation/arguments-validator.interface';
 
@@ -34,6 +35,8 @@ export class McpOperationCall {
   responses = McpInputResponses.empty();
   applicationState: string | undefined;
   frameworkState: McpJsonValue | undefined;
+  /** What this round's framework state is bound to, once the round is open. */
+  stateBinding: RequestStateBinding | undefined;
   /** Header of the opened framework state, when this round continues a flow. */
   openedHeader: RequestStateHeader | undefined;
   /**

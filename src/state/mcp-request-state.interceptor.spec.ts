@@ -1,7 +1,5 @@
-import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { parse } from 'lossless-json';
-import { lastValueFrom, of } from 'rxjs';
 import type { McpInputResponse } from '../input/mcp-input-response';
 import { resolveMcpOptions } from '../mcp-options.resolver';
 import { McpOperationCall } from '../protocol/mcp-operation-call';
@@ -55,9 +53,7 @@ async function retry(
     },
     () => createTestRequestContext(),
   );
-  const context = { getArgs: () => [{}, {}, undefined, call] } as unknown as ExecutionContext;
-  const next: CallHandler = { handle: () => of('done') };
-  await lastValueFrom(interceptor.intercept(context, next));
+  await interceptor.open(call);
   return call;
 }
 

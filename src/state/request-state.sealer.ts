@@ -94,16 +94,39 @@ function parseStateJson(text: string): unknown {
   );
 }
 
+/**
+ * `canonicalJson(header)` for a header that passed {@link isHeader}: its keys in canonical order,
+ * safe integers and a digest (nothing to escape) — spelled out, as it is read on every retry.
+ */
+function canonicalHeaderJson(header: RequestStateHeader): string {
+  return `{"exp":${canonicalJson(header.exp)},"iat":${canonicalJson(header.iat)},"r":${canonicalJson(header.r)},"rid":"${header.rid}","v":${canonicalJson(header.v)}}`;
+}
+
+/** `canonicalJson(binding)`: its six strings in canonical key order. */
+function canonicalBindingJson(binding: RequestStateBinding): string {
+  const { endpoint, method, partition, paramsDigest, protocolVersion, target } = binding;
+  return `{"endpoint":${JSON.stringify(endpoint)},"method":${JSON.stringify(method)},"paramsDigest":${JSON.stringify(paramsDigest)},"partition":${JSON.stringify(partition)},"protocolVersion":${JSON.stringify(protocolVersion)},"target":${JSON.stringify(target)}}`;
+}
+
 const canonicalBindings = new WeakMap<RequestStateBinding, string>();
 
 /** `canonicalJson({ h: header, b: binding })`, with the binding's encoding computed once per request. */
 function associatedData(canonicalHeader: string, binding: RequestStateBinding): Buffer {
   let canonicalBinding = canonicalBindings.get(binding);
   if (canonicalBinding === undefined) {
-    canonicalBinding = canonicalJson(binding);
+    canonicalBinding = canonicalBindingJson(binding);
     canonicalBindings.set(binding, canonicalBinding);
   }
   return Buffer.from(`{"b":${canonicalBinding},"h":${canonicalHeader}}`, 'utf8');
+}
+
+function parseHeaderJson(text: string): unknown {
+  // A header is small integers and a digest; any other number fails the canonical check below.
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -145,7 +168,7 @@ export class RequestStateSealer {
       rid: requestIdDigest(requestId),
     };
     if (header.exp <= now) throw new RequestStateProtectionError('expired');
-    const canonicalHeader = canonicalJson(header);
+    const canonicalHeader = canonicalHeaderJson(header);
     const headerSegment = toBase64Url(Buffer.from(canonicalHeader, 'utf8'));
     if (!headerSegmentFits(headerSegment.length))
       throw new RequestStateProtectionError('too_large');
@@ -182,15 +205,10 @@ export class RequestStateSealer {
       throw new RequestStateProtectionError('too_large');
     const dot = token.indexOf('.');
     const headerBytes = headerSegmentFits(dot) ? fromBase64Url(token.slice(0, dot)) : undefined;
-    let header: unknown;
-    try {
-      header = headerBytes ? parseStateJson(headerBytes.toString('utf8')) : undefined;
-    } catch {
-      header = undefined;
-    }
+    const header = headerBytes ? parseHeaderJson(headerBytes.toString('utf8')) : undefined;
     // Only a canonically encoded header authenticates to the same associated data.
     // Bytes, not decoded text: invalid UTF-8 decodes to U+FFFD and would give a second spelling.
-    const canonicalHeader = isHeader(header) ? canonicalJson(header) : undefined;
+    const canonicalHeader = isHeader(header) ? canonicalHeaderJson(header) : undefined;
     if (
       !isHeader(header) ||
       canonicalHeader === undefined ||
