@@ -5,11 +5,13 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import type { Observable } from 'rxjs';
+import { McpReplayInterceptor } from '../replay/mcp-replay.interceptor';
 import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
 import { McpCapabilityInterceptor } from './mcp-capability.interceptor';
 
 /**
- * The input steps of an operation as one interceptor: capability gating wrapping state protection,
+ * The input steps of an operation as one interceptor: capability gating wrapping state protection
+ * wrapping the replay ledger (which passes straight through unless the operation has `replay: true`),
  * composed directly rather than as two entries of Nest's chain, which costs every call an async
  * hop and a bound async resource per entry.
  * @internal
@@ -19,11 +21,13 @@ export class McpInputStepsInterceptor implements NestInterceptor {
   constructor(
     private readonly capability: McpCapabilityInterceptor,
     private readonly state: McpRequestStateInterceptor,
+    private readonly replay: McpReplayInterceptor,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return this.capability.intercept(context, {
-      handle: () => this.state.intercept(context, next),
+      handle: () =>
+        this.state.intercept(context, { handle: () => this.replay.intercept(context, next) }),
     });
   }
 }
