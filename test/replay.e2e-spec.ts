@@ -167,7 +167,10 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
       );
       const result = await client.callTool({ name: 'replay_mixed', arguments: {} });
       expect(textOf(result)).toBe('Kai: accept');
-      expect(asked.map((params) => params.message)).toEqual([nameQuestion.message, 'Is Kai right?']);
+      expect(asked.map((params) => params.message)).toEqual([
+        nameQuestion.message,
+        'Is Kai right?',
+      ]);
       // framework() never shows the ledger: nothing in rounds 1–2, the method's own JSON in round 3.
       expect(runs('replay_mixed:own=null')).toBe(2);
       expect(runs('replay_mixed:own={"confirming":"Kai"}')).toBe(1);
@@ -263,7 +266,11 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
         server.url,
         changed.tool ?? 'replay_signup',
         changed.args ?? {},
-        { capabilities: FORM, requestState: changed.state, inputResponses: { 'ask-1': NAMED('M') } },
+        {
+          capabilities: FORM,
+          requestState: changed.state,
+          inputResponses: { 'ask-1': NAMED('M') },
+        },
       );
       expect(response.body.error).toEqual(INVALID_STATE);
       expect(runs('replay_signup:run')).toBe(before);
@@ -297,7 +304,12 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
 
     it('refuses an undeclared ask like an undeclared returned request (-32603, logged)', async () => {
       const mark = logger.lines.length;
-      const response = await rawToolCall(server.url, 'replay_undeclared', {}, { capabilities: ALL });
+      const response = await rawToolCall(
+        server.url,
+        'replay_undeclared',
+        {},
+        { capabilities: ALL },
+      );
       expect(response.body.error).toEqual(INTERNAL_ERROR);
       expect(logSince(mark)).toContain(
         'MCP tools/call "replay_undeclared" emitted undeclared input requests: ask-1 (roots)',
@@ -322,7 +334,9 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
       const { client } = await automaticClient(() => NAMED('X') as ElicitAnswer);
       const error = await rpcError(client.callTool({ name: 'not_replay', arguments: {} }));
       expect(error).toMatchObject(INTERNAL_ERROR);
-      expect(logSince(mark)).toContain("ctx.elicit() needs `replay: true` in the operation's decorator options");
+      expect(logSince(mark)).toContain(
+        "ctx.elicit() needs `replay: true` in the operation's decorator options",
+      );
     });
   });
 

@@ -78,7 +78,9 @@ export class McpReplayInterceptor implements NestInterceptor {
       outcome instanceof McpInputRequiredResult &&
       [...outcome.inputRequests.keys()].some(isSlotKey)
     ) {
-      this.logger.error(`${where} returned input request keys of the form "ask-<n>", kept for ctx asks`);
+      this.logger.error(
+        `${where} returned input request keys of the form "ask-<n>", kept for ctx asks`,
+      );
       throw internalError();
     }
     return outcome;

@@ -46,7 +46,10 @@ export function replayAsks(sink: AskSink): McpReplayAsks {
       answered.then(
         // The fingerprint pins the slot to this form, so the answer is an elicitation.
         ({ key, answer }) =>
-          McpInputResponses.from({ [key]: answer }).find(key, dto) as McpTypedElicitationResponse<T>,
+          McpInputResponses.from({ [key]: answer }).find(
+            key,
+            dto,
+          ) as McpTypedElicitationResponse<T>,
       ),
     );
   }
