@@ -8,7 +8,7 @@ import {
   ReplayWithApplicationState,
   ReplayWithoutDeclarations,
 } from './fixtures/replay.fixtures';
-import { CapturingLogger, newKeyring } from './fixtures/sample-app';
+import { CapturingLogger, newKeyring, startSampleApp } from './fixtures/sample-app';
 import { ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
 import {
   connectClient,
@@ -359,6 +359,41 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
       });
       expect(error?.name).toBe('InvalidOperationDefinitionError');
       expect(error?.message).toContain(message);
+    });
+  });
+
+  describe('the sample app', () => {
+    let sample: TestServer;
+
+    beforeAll(async () => {
+      sample = await startSampleApp(adapter, { MCP_KEYRING: newKeyring(['k1']).json });
+    });
+
+    afterAll(async () => {
+      await sample?.close();
+    });
+
+    it('onboards a user with two ctx.elicit calls through the official client', async () => {
+      const asked: string[] = [];
+      const client = await connectClient(
+        sample.url,
+        {},
+        {
+          capabilities: FORM,
+          setup: (c) =>
+            c.setRequestHandler('elicitation/create', (request) => {
+              const { message } = request.params as ElicitParams;
+              asked.push(message);
+              return message.startsWith('What should we call you')
+                ? { action: 'accept', content: { name: 'Grace' } }
+                : { action: 'accept', content: { plan: 'team' } };
+            }),
+        },
+      );
+      clients.push(client);
+      const result = await client.callTool({ name: 'onboard_user', arguments: {} });
+      expect(textOf(result)).toBe('Welcome, Grace! You are on the team plan.');
+      expect(asked).toEqual(['What should we call you?', 'Which plan would you like, Grace?']);
     });
   });
 });
