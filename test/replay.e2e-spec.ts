@@ -159,6 +159,19 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
       expect(runs('replay_together:run')).toBe(before + 2);
     });
 
+    it('serves replay-style prompts and resources too', async () => {
+      const { client } = await automaticClient(
+        () => ({ action: 'accept', content: { topic: 'tides' } }),
+        ALL,
+      );
+      const prompt = await client.getPrompt({ name: 'replay_prompt' });
+      expect(prompt.messages).toEqual([
+        { role: 'user', content: { type: 'text', text: 'Write about tides' } },
+      ]);
+      const resource = await client.readResource({ uri: 'replay://roots' });
+      expect(resource.contents).toEqual([{ uri: 'replay://roots', text: 'file:///a file:///b' }]);
+    });
+
     it('carries the handler’s own framework state and answers beside the ledger', async () => {
       const { client, asked } = await automaticClient((params) =>
         params.message === nameQuestion.message
@@ -223,6 +236,25 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
         },
       );
       expect(resultText(third)).toBe('Ola | Hey | 0 root(s)');
+    });
+
+    it('refuses answers too large to carry to the next round with -32602', async () => {
+      const first = await rawToolCall(server.url, 'replay_together', {}, { capabilities: ALL });
+      const second = await rawToolCall(
+        server.url,
+        'replay_together',
+        {},
+        {
+          capabilities: ALL,
+          requestState: stateOf(first),
+          inputResponses: { 'ask-1': NAMED('x'.repeat(60_000)) },
+        },
+      );
+      expect(second.body.error).toEqual({
+        code: -32602,
+        message: 'Invalid params: the answers so far are too large to carry to the next round',
+        data: { limit: 49_152 },
+      });
     });
 
     it('refuses a handler that asks a different question at an answered slot with -32602', async () => {
