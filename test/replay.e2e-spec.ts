@@ -413,7 +413,7 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
         {
           capabilities: FORM,
           setup: (c) =>
-            c.setRequestHandler('elicitation/create', (request) => {
+            c.setRequestHandler('elicitation/create', (request): ElicitAnswer => {
               const { message } = request.params as ElicitParams;
               asked.push(message);
               return message.startsWith('What should we call you')
