@@ -14,7 +14,7 @@ import { McpNotifier } from './notifications/mcp-notifier.service';
 import { PACKAGE_VERSION } from './package-version';
 import { McpDispatcher } from './protocol/mcp-dispatcher.service';
 import { McpServerFactory } from './protocol/mcp-server.factory';
-import { McpReplayInterceptor } from './replay/mcp-replay.interceptor';
+import { McpReplayStep } from './replay/mcp-replay.step';
 import { McpRequestStateInterceptor } from './state/mcp-request-state.interceptor';
 import { ConsumedStateStoreDelegate } from './state/consumed-state-store.delegate';
 import { PartitionResolverDelegate } from './state/partition-resolver.delegate';
@@ -60,7 +60,7 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
     McpInputStepsInterceptor,
     McpArgumentsValidationGuard,
     McpRequestStateInterceptor,
-    McpReplayInterceptor,
+    McpReplayStep,
     McpOperationRegistry,
     McpExplorer,
     McpDispatcher,

@@ -5,7 +5,7 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import type { Observable } from 'rxjs';
-import { McpReplayInterceptor } from '../replay/mcp-replay.interceptor';
+import { McpReplayStep } from '../replay/mcp-replay.step';
 import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
 import { McpCapabilityInterceptor } from './mcp-capability.interceptor';
 
@@ -21,7 +21,7 @@ export class McpInputStepsInterceptor implements NestInterceptor {
   constructor(
     private readonly capability: McpCapabilityInterceptor,
     private readonly state: McpRequestStateInterceptor,
-    private readonly replay: McpReplayInterceptor,
+    private readonly replay: McpReplayStep,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {

@@ -4,10 +4,9 @@ import {
   Logger,
   type CallHandler,
   type ExecutionContext,
-  type NestInterceptor,
 } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { catchError, map, of, throwError, type Observable } from 'rxjs';
+import { defer, lastValueFrom, type Observable } from 'rxjs';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { internalError } from '../errors/internal-error';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
@@ -25,42 +24,53 @@ class Thrown {
 }
 
 /**
- * Runs a `replay: true` operation against its ledger: before the handler, resumes the ledger the
- * state carried with this round's answers; after it, ends the round with the unanswered asks
+ * The replay step of a `replay: true` operation, in two halves. {@link begin}, once state
+ * protection has opened the round: resumes the ledger the state carried with this round's answers.
+ * {@link settle}, with what the handler returned or threw: ends the round with the unanswered asks
  * (whatever the handler made of their rejection), refuses a changed question with -32602, and
- * leaves the ledger on the call for the state step to seal.
+ * leaves the ledger on the call for state protection to seal.
  *
- * Innermost of the input steps: inside state protection, which opened the ledger and seals it, and
- * inside capability gating, which checks the asks exactly like a returned input-required result.
+ * It sits inside state protection, which opened the ledger and seals it, and inside capability
+ * gating, which checks the asks exactly like a returned input-required result.
  * @internal
  */
 @Injectable()
-export class McpReplayInterceptor implements NestInterceptor {
+export class McpReplayStep {
   private readonly logger = new Logger('McpRequestState');
 
   constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions) {}
 
+  /** Both halves around `next`, as the innermost interceptor; other operations pass straight through. */
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const call = operationCallOf(context.getArgs());
     if (!call || call.purpose !== 'operation' || !call.profile.replay) return next.handle();
+    return defer(() => {
+      this.begin(call);
+      return this.settle(call, lastValueFrom(next.handle()));
+    });
+  }
+
+  /** Resumes the ledger before the handler runs; a ledger this module did not write is -32602. */
+  begin(call: McpOperationCall): void {
     const slots = call.openedLedger === undefined ? [] : decodeLedger(call.openedLedger);
     if (!slots) {
       this.logger.warn(
         `MCP ${call.context.method} "${clip(call.context.target)}" (request ${clip(call.context.requestId)}): request state rejected: malformed replay ledger`,
       );
-      return throwError(
-        () => new ProtocolError(McpErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE),
-      );
+      throw new ProtocolError(McpErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE);
     }
-    const execution = ReplayExecution.resume(slots, call.responses);
-    call.replay = execution;
-    return next.handle().pipe(
-      catchError((error: unknown) => of(new Thrown(error))),
-      map((outcome) => this.settle(call, execution, outcome)),
-    );
+    call.replay = ReplayExecution.resume(slots, call.responses);
   }
 
-  private settle(call: McpOperationCall, execution: ReplayExecution, outcome: unknown): unknown {
+  /** What the round answers, from what the handler `returned` (a value or a promise, kept or rejected). */
+  async settle(call: McpOperationCall, returned: unknown): Promise<unknown> {
+    let outcome: unknown;
+    try {
+      outcome = await returned;
+    } catch (error) {
+      outcome = new Thrown(error);
+    }
+    const execution = call.replay as ReplayExecution;
     execution.close();
     const where = `MCP ${call.context.method} "${clip(call.context.target)}"`;
     const violation = execution.contractViolation;
