@@ -1,16 +1,6 @@
 import type { Type } from '@nestjs/common';
-import {
-  McpInputRequest,
-  type CreateMessageParams,
-  type ElicitFormParams,
-  type ElicitUrlParams,
-} from '../input/mcp-input-request';
-import type {
-  McpElicitationResponse,
-  McpInputResponse,
-  McpRootsResponse,
-  McpSamplingResponse,
-} from '../input/mcp-input-response';
+import { McpInputRequest, type ElicitFormParams } from '../input/mcp-input-request';
+import type { McpElicitationResponse, McpInputResponse } from '../input/mcp-input-response';
 import { McpInputResponses, type McpTypedElicitationResponse } from '../input/mcp-input-responses';
 import type { McpReplayAsks } from './mcp-replay-asks.interface';
 import type { AnsweredAsk } from './replay-execution';
@@ -27,23 +17,24 @@ function derived<T>(promise: Promise<T>): Promise<T> {
 
 /** The {@link McpReplayAsks} of a request context, over `sink`. @internal */
 export function replayAsks(sink: AskSink): McpReplayAsks {
-  const ask = <R extends McpInputResponse>(name: string, request: () => McpInputRequest) => {
+  const asked = (name: string, build: () => McpInputRequest): Promise<AnsweredAsk> => {
     const execution = sink();
     if (!execution) throw new ReplayUnavailableError(name);
-    return derived(execution.ask(request()).then(({ answer }) => answer as R));
+    return execution.ask(build());
   };
+  const answerOf = <R extends McpInputResponse>(ask: Promise<AnsweredAsk>): Promise<R> =>
+    derived(ask.then(({ answer }) => answer as R));
+
   function elicit(params: ElicitFormParams): Promise<McpElicitationResponse>;
   function elicit<T extends object>(
     params: ElicitFormParams,
     dto: Type<T>,
   ): Promise<McpTypedElicitationResponse<T>>;
   function elicit<T extends object>(params: ElicitFormParams, dto?: Type<T>) {
-    const execution = sink();
-    if (!execution) throw new ReplayUnavailableError('elicit');
-    const answered = execution.ask(McpInputRequest.elicitForm(params));
-    if (!dto) return derived(answered.then(({ answer }) => answer as McpElicitationResponse));
+    const ask = asked('elicit', () => McpInputRequest.elicitForm(params));
+    if (!dto) return answerOf<McpElicitationResponse>(ask);
     return derived(
-      answered.then(
+      ask.then(
         // The fingerprint pins the slot to this form, so the answer is an elicitation.
         ({ key, answer }) =>
           McpInputResponses.from({ [key]: answer }).find(
@@ -53,12 +44,12 @@ export function replayAsks(sink: AskSink): McpReplayAsks {
       ),
     );
   }
+
   return {
     elicit,
-    elicitUrl: (params: ElicitUrlParams) =>
-      ask<McpElicitationResponse>('elicitUrl', () => McpInputRequest.elicitUrl(params)),
-    createMessage: (params: CreateMessageParams) =>
-      ask<McpSamplingResponse>('createMessage', () => McpInputRequest.createMessage(params)),
-    listRoots: () => ask<McpRootsResponse>('listRoots', () => McpInputRequest.listRoots()),
+    elicitUrl: (params) => answerOf(asked('elicitUrl', () => McpInputRequest.elicitUrl(params))),
+    createMessage: (params) =>
+      answerOf(asked('createMessage', () => McpInputRequest.createMessage(params))),
+    listRoots: () => answerOf(asked('listRoots', () => McpInputRequest.listRoots())),
   };
 }
