@@ -286,12 +286,20 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
       ['altered in one byte', (state: string) => ({ state: flipMiddle(state) })],
       ['presented for other arguments', (state: string) => ({ state, args: { extra: 1 } })],
       ['presented to another tool', (state: string) => ({ state, tool: 'replay_mixed' })],
+      ['sent again under the id that emitted it', (state: string, id: number) => ({ state, id })],
     ])('refuses a ledger state %s like any state', async (_label, tamper) => {
-      const first = await rawToolCall(server.url, 'replay_signup', {}, { capabilities: FORM });
-      const changed = tamper(stateOf(first)) as {
+      const emittingId = freshId();
+      const first = await rawToolCall(
+        server.url,
+        'replay_signup',
+        {},
+        { capabilities: FORM, id: emittingId },
+      );
+      const changed = tamper(stateOf(first), emittingId) as {
         state: string;
         args?: Record<string, unknown>;
         tool?: string;
+        id?: number;
       };
       const before = runs('replay_signup:run');
       const response = await rawToolCall(
@@ -300,6 +308,7 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
         changed.args ?? {},
         {
           capabilities: FORM,
+          id: changed.id,
           requestState: changed.state,
           inputResponses: { 'ask-1': NAMED('M') },
         },
