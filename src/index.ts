@@ -62,6 +62,7 @@ export type {
 } from './input/mcp-input-response';
 export type { McpJsonCompatible, McpJsonValue } from './input/json-value';
 export { InvalidInputRequestError } from './input/invalid-input-request.error';
+export type { McpReplayAsks } from './replay/mcp-replay-asks.interface';
 export {
   ConceptSecretFieldPolicy,
   DEFAULT_SECRET_CONCEPTS,

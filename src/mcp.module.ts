@@ -15,6 +15,7 @@ import { McpNotifier } from './notifications/mcp-notifier.service';
 import { PACKAGE_VERSION } from './package-version';
 import { McpDispatcher } from './protocol/mcp-dispatcher.service';
 import { McpServerFactory } from './protocol/mcp-server.factory';
+import { McpReplayStep } from './replay/mcp-replay.step';
 import { McpRequestStateInterceptor } from './state/mcp-request-state.interceptor';
 import { ConsumedStateStoreDelegate } from './state/consumed-state-store.delegate';
 import { PartitionResolverDelegate } from './state/partition-resolver.delegate';
@@ -61,6 +62,7 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
     McpInputStepsGuard,
     McpArgumentsValidationGuard,
     McpRequestStateInterceptor,
+    McpReplayStep,
     McpOperationRegistry,
     McpExplorer,
     McpDispatcher,

@@ -31,6 +31,12 @@ import { McpOperationRegistry } from './mcp-operation.registry';
 import { promptListing, resourceListing, toolListing } from './operation-listing';
 import type { RegisteredOperation } from './registered-operation.interface';
 
+function replayOf(where: string, replay: unknown): boolean {
+  if (replay !== undefined && typeof replay !== 'boolean')
+    throw new InvalidOperationDefinitionError(where, 'replay must be a boolean');
+  return replay === true;
+}
+
 /** Finds `@McpTool`, `@McpPrompt` and `@McpResource` methods and registers them with Nest-pipeline handlers. */
 @Injectable()
 export class McpExplorer implements OnApplicationBootstrap {
@@ -105,16 +111,25 @@ export class McpExplorer implements OnApplicationBootstrap {
     const site = { className, methodName };
     const where = `${className}.${methodName}()`;
     const completers = 'complete' in metadata.options ? metadata.options.complete : undefined;
-    const stateMode = this.stateModeOf(where, metadata.options.requestState);
+    const replay = replayOf(where, metadata.options.replay);
+    const stateMode = this.stateModeOf(where, metadata.options.requestState, replay);
     const argsType = this.argsParameterType(instance, methodName);
-    const profile: OperationCallProfile = {
-      declarations: this.declarationsOf(
+    const declarations = this.declarationsOf(
+      where,
+      instance[methodName] as object,
+      metadata.options.mayRequestInput ?? [],
+    );
+    if (replay && declarations.length === 0) {
+      throw new InvalidOperationDefinitionError(
         where,
-        instance[methodName] as object,
-        metadata.options.mayRequestInput ?? [],
-      ),
+        'replay needs at least one @McpMayRequestInput declaration (what ctx.elicit(), ctx.createMessage() or ctx.listRoots() may ask)',
+      );
+    }
+    const profile: OperationCallProfile = {
+      declarations,
       stateMode,
       singleUse: this.singleUseOf(where, metadata.options.singleUse, stateMode),
+      replay,
       argumentsValidator: this.options.validateArguments
         ? createArgumentsValidator(
             {
@@ -194,12 +209,24 @@ export class McpExplorer implements OnApplicationBootstrap {
     return [...byType.values()];
   }
 
-  private stateModeOf(where: string, mode: McpRequestStateMode | undefined): McpRequestStateMode {
-    if (mode === undefined) return McpRequestStateMode.NONE;
+  /** The declared mode; replay keeps its ledger in framework state, so it implies that mode. */
+  private stateModeOf(
+    where: string,
+    mode: McpRequestStateMode | undefined,
+    replay: boolean,
+  ): McpRequestStateMode {
+    if (mode === undefined)
+      return replay ? McpRequestStateMode.FRAMEWORK_PROTECTED : McpRequestStateMode.NONE;
     if (!Object.values(McpRequestStateMode).includes(mode)) {
       throw new InvalidOperationDefinitionError(
         where,
         `unknown requestState mode "${String(mode)}"`,
+      );
+    }
+    if (replay && mode !== McpRequestStateMode.FRAMEWORK_PROTECTED) {
+      throw new InvalidOperationDefinitionError(
+        where,
+        `replay keeps its answers in framework-protected state: requestState must be FRAMEWORK_PROTECTED or omitted, not "${mode}"`,
       );
     }
     return mode;

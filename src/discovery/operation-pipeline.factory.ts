@@ -65,7 +65,13 @@ function pipelineCallback(method: Callback, body: Callback, steps: LibrarySteps)
           );
           throw internalError();
         }
-        return after(call, body.apply(this, args));
+        let returned: unknown;
+        try {
+          returned = body.apply(this, args);
+        } catch (error) {
+          returned = Promise.reject(error);
+        }
+        return after(call, returned);
       }
     : function (this: unknown, ...args: unknown[]) {
         return body.apply(this, args);

@@ -49,6 +49,7 @@ async function retry(
       declarations: [],
       stateMode: McpRequestStateMode.FRAMEWORK_PROTECTED,
       singleUse: false,
+      replay: false,
       argumentsValidator: undefined,
     },
     () => createTestRequestContext(),

@@ -76,6 +76,7 @@ export class McpRequestStateInterceptor {
           const opened = await this.sealer.open(rawState, binding, request.requestId);
           round.frameworkState = opened.value;
           round.openedHeader = opened.header;
+          round.openedLedger = opened.replayLedger;
           askedKinds = opened.askedKinds;
         } catch (error) {
           throw this.rejectState(
@@ -154,17 +155,19 @@ export class McpRequestStateInterceptor {
     binding: RequestStateBinding | undefined,
     result: McpInputRequiredResult,
   ): Promise<unknown> {
-    if (result.state === undefined) {
+    // A replay-style operation's answers so far travel in framework state, with or without its own.
+    const replayLedger = round.replay?.encodedLedger();
+    if (result.state === undefined && replayLedger === undefined) {
       round.emitted = { result, encodedState: undefined };
       return result;
     }
-    if (result.state.mode !== round.profile.stateMode) {
+    if (result.state !== undefined && result.state.mode !== round.profile.stateMode) {
       this.logger.error(
         `MCP ${request.method} "${clip(request.target)}" returned ${result.state.mode} state but declares requestState "${round.profile.stateMode}"`,
       );
       throw internalError();
     }
-    if (result.state.mode === 'application') {
+    if (result.state?.mode === 'application') {
       if (Buffer.byteLength(result.state.value) > MAX_APPLICATION_STATE_BYTES) {
         this.logger.error(
           `MCP ${request.method} "${clip(request.target)}" returned application state over ${MAX_APPLICATION_STATE_BYTES} bytes`,
@@ -182,11 +185,13 @@ export class McpRequestStateInterceptor {
     );
     try {
       const encodedState = await this.sealer.seal(
-        result.state.value,
+        result.state?.value,
         askedKinds,
         binding ?? (await this.bindingFor(request, round)),
         request.requestId,
         round.openedHeader,
+        Date.now(),
+        replayLedger,
       );
       round.emitted = { result, encodedState };
     } catch (error) {

@@ -104,6 +104,29 @@ describe('RequestStateSealer', () => {
       expect(opened.askedKinds).toEqual({ approval: 'elicitation', roots: 'roots' });
     });
 
+    it('carries a replay ledger beside the JSON, or alone, and none unless given', async () => {
+      const ledger = '[{"f":"x","k":"roots","a":{"roots":[]}}]';
+      const both = await sealer.seal({ step: 1 }, {}, BINDING, 1, undefined, T0, ledger);
+      expect(await sealer.open(both, BINDING, 2, T0)).toMatchObject({
+        value: { step: 1 },
+        replayLedger: ledger,
+      });
+      const alone = await sealer.seal(
+        undefined,
+        { 'ask-1': 'roots' },
+        BINDING,
+        1,
+        undefined,
+        T0,
+        ledger,
+      );
+      const opened = await sealer.open(alone, BINDING, 2, T0);
+      expect(opened.value).toBeUndefined();
+      expect(opened.replayLedger).toBe(ledger);
+      const plain = await sealer.seal({ step: 1 }, {}, BINDING, 1, undefined, T0);
+      expect((await sealer.open(plain, BINDING, 2, T0)).replayLedger).toBeUndefined();
+    });
+
     it.each([
       ['a string', 'plain'],
       ['a number', 42],

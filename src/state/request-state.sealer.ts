@@ -38,14 +38,18 @@ export interface RequestStateHeader {
 /** A verified state, as opened. */
 export interface OpenedRequestState {
   readonly header: RequestStateHeader;
-  readonly value: McpJsonValue;
+  /** The operation's own JSON; absent when only a replay ledger was sealed. */
+  readonly value: McpJsonValue | undefined;
   /** The input request kinds asked for, by key, in the round that emitted this state. */
   readonly askedKinds: Readonly<Record<string, McpInputResponse['kind']>>;
+  /** The replay ledger of a `replay: true` operation, as sealed (`src/replay/replay-ledger.ts`). */
+  readonly replayLedger: string | undefined;
 }
 
 interface SealedPayload {
-  s: McpJsonValue;
+  s: McpJsonValue | undefined;
   k: Record<string, McpInputResponse['kind']>;
+  r?: string;
 }
 
 /**
@@ -150,12 +154,13 @@ export class RequestStateSealer {
    * expired: it never returns a state this instance could not open.
    */
   async seal(
-    value: McpJsonValue,
+    value: McpJsonValue | undefined,
     askedKinds: Record<string, McpInputResponse['kind']>,
     binding: RequestStateBinding,
     requestId: string | number,
     previous: RequestStateHeader | undefined,
     now = Date.now(),
+    replayLedger?: string,
   ): Promise<string> {
     const limits = this.options.requestState;
     const round = (previous?.r ?? 0) + 1;
@@ -172,7 +177,7 @@ export class RequestStateSealer {
     const headerSegment = toBase64Url(Buffer.from(canonicalHeader, 'utf8'));
     if (!headerSegmentFits(headerSegment.length))
       throw new RequestStateProtectionError('too_large');
-    const payload: SealedPayload = { s: value, k: askedKinds };
+    const payload: SealedPayload = { s: value, k: askedKinds, r: replayLedger };
     const plaintext = this.textEncoder.encode(stringify(payload) as string);
     if (plaintext.length > limits.maxDecodedBytes)
       throw new RequestStateProtectionError('too_large');
@@ -237,6 +242,8 @@ export class RequestStateSealer {
     if (plaintext.length > limits.maxDecodedBytes)
       throw new RequestStateProtectionError('too_large');
     const payload = parseStateJson(Buffer.from(plaintext).toString('utf8')) as SealedPayload;
-    return { header, value: payload.s, askedKinds: payload.k ?? {} };
+    if (payload.r !== undefined && typeof payload.r !== 'string')
+      throw new RequestStateProtectionError('malformed');
+    return { header, value: payload.s, askedKinds: payload.k ?? {}, replayLedger: payload.r };
   }
 }
