@@ -32,7 +32,10 @@ describe('RedisStateHandleRepository', () => {
     server = await startRedisServer();
   });
   afterAll(async () => {
-    for (const client of clients) client.disconnect();
+    for (const client of clients) {
+      if (client.status === 'ready') await client.quit();
+      else if (client.status !== 'end') client.disconnect();
+    }
     await server?.close();
   });
 
@@ -51,7 +54,7 @@ describe('RedisStateHandleRepository', () => {
         client,
         keyPrefix: `contract-${++prefixes}:`,
       });
-      return { repository, close: async () => client.disconnect() };
+      return { repository, close: async () => void (await client.quit()) };
     });
   });
 
@@ -111,7 +114,7 @@ describe('RedisStateHandleRepository', () => {
   });
 
   it('refuses an ill-made configuration', () => {
-    const client = connect();
+    const client = new Redis(server.url, { lazyConnect: true });
     expect(() => new RedisStateHandleRepository({ client, timeoutMs: 0 })).toThrow(RangeError);
     expect(() => new RedisStateHandleRepository({ client: {} as unknown as Redis })).toThrow(
       TypeError,
