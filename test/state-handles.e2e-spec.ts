@@ -356,9 +356,16 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
     expect(repository.records.size).toBe(0);
   });
 
-  it('treats a handle saved by an operation that declares framework state as a server bug (-32603)', async () => {
-    const response = await call(main, 'handle_framework_confused', {});
+  it('refuses state handles in an operation that does not declare APPLICATION_PROTECTED (-32603, logged)', async () => {
+    const repository = appRepository.app.get(RecordingStateHandleRepository);
+    const calls = repository.calls.length;
+    const mark = logger.lines.length;
+    const response = await call(appRepository, 'handle_framework_confused', {});
     expect(response.body.error).toEqual(INTERNAL_ERROR);
+    expect(logSince(mark)).toContain(
+      'uses state handles but declares requestState "framework"; declare APPLICATION_PROTECTED',
+    );
+    expect(repository.calls.length).toBe(calls);
   });
 
   it('fails startup when the option and an application provider name different repositories', async () => {

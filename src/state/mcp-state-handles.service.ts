@@ -5,6 +5,7 @@ import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { clip } from '../protocol/clip';
 import { INVALID_REQUEST_STATE_MESSAGE } from './mcp-request-state.interceptor';
 import {
@@ -12,6 +13,7 @@ import {
   type StateHandleFlowPort,
   type StateHandleFlowPosition,
 } from './mcp-state-handle-flow';
+import { McpRequestStateMode } from './mcp-request-state-mode.enum';
 import { PartitionResolverDelegate } from './partition-resolver.delegate';
 import {
   decodeStateHandleData,
@@ -60,6 +62,7 @@ export class McpStateHandles {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly partitions: PartitionResolverDelegate,
     private readonly repository: StateHandleRepositoryDelegate,
+    private readonly operations: McpOperationRegistry,
   ) {}
 
   /**
@@ -78,6 +81,13 @@ export class McpStateHandles {
   }
 
   private async open(ctx: McpRequestContext): Promise<McpStateHandleFlow<unknown>> {
+    const mode = this.declaredStateMode(ctx);
+    if (mode !== McpRequestStateMode.APPLICATION_PROTECTED) {
+      this.logger.error(
+        `${this.where(ctx)} uses state handles but declares requestState "${mode}"; declare APPLICATION_PROTECTED`,
+      );
+      throw internalError();
+    }
     const presented = ctx.requestState.application;
     const binding = stateHandleBinding(await this.partitions.resolve(ctx), ctx.method, ctx.target);
     const port = this.portFor(ctx, binding);
@@ -107,6 +117,18 @@ export class McpStateHandles {
       { handle: replacement, expiresAt: record.expiresAt, round: record.round },
       port,
     );
+  }
+
+  private declaredStateMode(ctx: McpRequestContext): McpRequestStateMode | 'unknown' {
+    const operation =
+      ctx.method === 'tools/call'
+        ? this.operations.findTool(ctx.target)
+        : ctx.method === 'prompts/get'
+          ? this.operations.findPrompt(ctx.target)
+          : ctx.method === 'resources/read'
+            ? this.operations.findResource(ctx.target)?.resource
+            : undefined;
+    return operation?.profile.stateMode ?? 'unknown';
   }
 
   private portFor(ctx: McpRequestContext, binding: string): StateHandleFlowPort {
