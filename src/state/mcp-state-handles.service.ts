@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { internalError } from '../errors/internal-error';
 import { McpErrorCode } from '../errors/mcp-error-codes';
+import type { McpJsonValue } from '../input/json-value';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
@@ -71,7 +72,7 @@ export class McpStateHandles {
    * with `-32603` when the repository cannot answer. Call it before anything with a side effect.
    * Calling it again for the same call returns the same flow.
    */
-  resume<T>(ctx: McpRequestContext): Promise<McpStateHandleFlow<T>> {
+  resume<T = McpJsonValue>(ctx: McpRequestContext): Promise<McpStateHandleFlow<T>> {
     let flow = this.flows.get(ctx);
     if (!flow) {
       flow = this.open(ctx);
