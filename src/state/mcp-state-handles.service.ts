@@ -166,16 +166,16 @@ export class McpStateHandles {
       this.logger.error(`${this.where(ctx)}: state handle data could not be saved (${refusal})`);
       throw internalError();
     }
-    const handle = position.handle ?? newStateHandle();
+    // Fixed before the write, so saves racing within one round share one handle and one expiry.
+    const handle = (position.handle ??= newStateHandle());
+    const expiresAt = (position.expiresAt ??= Date.now() + maxLifetimeMs);
     const record: StateHandleRecord = {
       binding,
       data: text as string,
-      expiresAt: position.expiresAt ?? Date.now() + maxLifetimeMs,
+      expiresAt,
       round: position.round + 1,
     };
     await this.guard(ctx, 'saved', () => this.repository.put(handle, record));
-    position.handle = handle;
-    position.expiresAt = record.expiresAt;
     return handle;
   }
 
