@@ -42,12 +42,18 @@ describe('the public API', () => {
       'McpRequestContext',
       'McpRequestStateMode',
       'McpResource',
+      'McpStateHandleFlow',
+      'McpStateHandles',
       'McpTool',
       'McpToolError',
       'MemoryConsumedStateStore',
+      'MemoryStateHandleRepository',
       'NestjsMcpError',
+      'RedisStateHandleRepository',
       'RequestStateProtectionError',
       'RequestStateProtector',
+      'StateHandleRepository',
+      'StateHandleRepositoryError',
       'isMcpContext',
     ]);
   });

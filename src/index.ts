@@ -79,6 +79,22 @@ export {
   MemoryConsumedStateStore,
   type MemoryConsumedStateStoreOptions,
 } from './state/memory-consumed-state.store';
+export { McpStateHandles } from './state/mcp-state-handles.service';
+export { McpStateHandleFlow } from './state/mcp-state-handle-flow';
+export {
+  StateHandleRepository,
+  type StateHandleRecord,
+} from './state/state-handle-repository.interface';
+export { StateHandleRepositoryError } from './state/state-handle-repository.error';
+export {
+  MemoryStateHandleRepository,
+  type MemoryStateHandleRepositoryOptions,
+} from './state/memory-state-handle.repository';
+export {
+  RedisStateHandleRepository,
+  type RedisStateHandleClient,
+  type RedisStateHandleRepositoryOptions,
+} from './state/redis-state-handle.repository';
 export {
   RequestStateProtectionError,
   type RequestStateFailureReason,

@@ -18,6 +18,8 @@ import { McpServerFactory } from './protocol/mcp-server.factory';
 import { McpReplayStep } from './replay/mcp-replay.step';
 import { McpRequestStateInterceptor } from './state/mcp-request-state.interceptor';
 import { ConsumedStateStoreDelegate } from './state/consumed-state-store.delegate';
+import { McpStateHandles } from './state/mcp-state-handles.service';
+import { StateHandleRepositoryDelegate } from './state/state-handle-repository.delegate';
 import { PartitionResolverDelegate } from './state/partition-resolver.delegate';
 import { RequestStateSealer } from './state/request-state.sealer';
 import { StateProtectorDelegate } from './state/state-protector.delegate';
@@ -27,7 +29,7 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
  * Serves the application's `@McpTool`, `@McpPrompt` and `@McpResource` methods as an MCP
  * 2026-07-28 server at `options.endpoint` (default `/mcp`), on Express or Fastify, with declared
  * input requests, sealed request state and a rotating keyring. Global by default, so any module
- * can inject `KeyringManager` and `McpNotifier`; pass `isGlobal: false` to scope it.
+ * can inject `KeyringManager`, `McpNotifier` and `McpStateHandles`; pass `isGlobal: false` to scope it.
  *
  * @example
  * ```ts
@@ -51,6 +53,8 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
     StateProtectorDelegate,
     PartitionResolverDelegate,
     ConsumedStateStoreDelegate,
+    StateHandleRepositoryDelegate,
+    McpStateHandles,
     {
       provide: RequestStateSealer,
       useFactory: (options: ResolvedMcpOptions, protector: StateProtectorDelegate) =>
@@ -70,6 +74,6 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
     McpHttpEndpoint,
     McpNotifier,
   ],
-  exports: [KeyringManager, McpOperationRegistry, McpNotifier],
+  exports: [KeyringManager, McpOperationRegistry, McpNotifier, McpStateHandles],
 })
 export class McpModule extends McpConfigurableModuleClass {}

@@ -3,6 +3,7 @@ import type { SecretFieldPolicy } from '../input/secret-field.policy';
 import type { KeyringConfig } from '../keyring/keyring-fingerprint';
 import type { McpAuthorizationPartitionResolver } from '../state/authorization-partition.resolver';
 import type { ConsumedStateStore } from '../state/consumed-state-store.interface';
+import type { StateHandleRepository } from '../state/state-handle-repository.interface';
 import type { RequestStateProtector } from '../state/request-state-protector.interface';
 
 /** Which MCP list or read results a cache hint applies to. */
@@ -112,6 +113,17 @@ export interface McpModuleOptions {
      * 1 – 100,000,000. Ignored with a custom `consumedStateStore`.
      */
     maxConsumedStates?: number;
+    /**
+     * Largest data `McpStateHandleFlow.save()` accepts, in UTF-8 bytes of JSON; more fails the
+     * call with -32603. Default 16,384; 2 – 1,048,576.
+     */
+    maxHandleDataBytes?: number;
+    /**
+     * State handles the default in-memory repository holds at once; past it, saving a new flow
+     * fails with -32603 until older ones finish or expire. Default 10,000; 1 – 10,000,000.
+     * Ignored with a custom `stateHandleRepository`.
+     */
+    maxStateHandles?: number;
   };
   /**
    * Keys for the default AES-256-GCM protector: the active key id and each key's material
@@ -130,6 +142,13 @@ export interface McpModuleOptions {
    * ones, fails startup. Default: in this process's memory, bounded by `requestState.maxConsumedStates`.
    */
   consumedStateStore?: ConsumedStateStore;
+  /**
+   * Where `McpStateHandles` keeps the continuations of application-protected flows (e.g. a
+   * `RedisStateHandleRepository`, shared by a fleet). You may instead provide
+   * `StateHandleRepository` in any of your modules; giving both, or two different ones, fails
+   * startup. Default: in this process's memory, bounded by `requestState.maxStateHandles`.
+   */
+  stateHandleRepository?: StateHandleRepository;
   /**
    * Names the caller's authorization partition for state binding; may also be provided as
    * `McpAuthorizationPartitionResolver` in any of your modules. Default: the user on `req.user`
