@@ -7,14 +7,11 @@ import type { RequestStateProtector } from './request-state-protector.interface'
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+const KEY_ID_SEPARATOR = Buffer.from([0]);
 
 function additionalData(associatedData: Uint8Array, keyId: string): Buffer {
   // The key id travels in clear, so it is authenticated along with the caller's associated data.
-  return Buffer.concat([
-    Buffer.from(associatedData),
-    Buffer.from([0]),
-    Buffer.from(keyId, 'ascii'),
-  ]);
+  return Buffer.concat([associatedData, KEY_ID_SEPARATOR, Buffer.from(keyId, 'ascii')]);
 }
 
 /**
@@ -60,10 +57,10 @@ export class AesGcmRequestStateProtector implements RequestStateProtector {
       const decipher = createDecipheriv('aes-256-gcm', key.encryptionKey, iv);
       decipher.setAAD(additionalData(associatedData, keyId));
       decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-      return Buffer.concat([
-        decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)),
-        decipher.final(),
-      ]);
+      const plaintext = decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES));
+      // GCM produces no output on final(); it only checks the tag.
+      decipher.final();
+      return plaintext;
     } catch {
       throw new RequestStateProtectionError('authentication_failed');
     }

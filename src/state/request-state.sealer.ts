@@ -91,7 +91,12 @@ function expiryOf(header: RequestStateHeader, limits: RequestStateLimits): numbe
   return Math.min(header.exp, header.iat + limits.maxLifetimeMs);
 }
 
+/** A number token in compact JSON follows `:`, `,` or `[` (this finds some inside strings too). */
+const MAY_HOLD_NUMBERS = /[:,[]-?\d/;
+
 function parseStateJson(text: string): unknown {
+  // Without numbers the native parse is exact, and much cheaper.
+  if (!MAY_HOLD_NUMBERS.test(text)) return JSON.parse(text) as unknown;
   // Safe numbers come back as numbers, the rest as exact LosslessNumbers: equal by value either way.
   return parse(text, null, (token: string) =>
     isSafeNumber(token) ? Number(token) : new LosslessNumber(token),
@@ -241,7 +246,9 @@ export class RequestStateSealer {
       throw new RequestStateProtectionError('replayed_request_id');
     if (plaintext.length > limits.maxDecodedBytes)
       throw new RequestStateProtectionError('too_large');
-    const payload = parseStateJson(Buffer.from(plaintext).toString('utf8')) as SealedPayload;
+    const payload = parseStateJson(
+      Buffer.from(plaintext.buffer, plaintext.byteOffset, plaintext.byteLength).toString('utf8'),
+    ) as SealedPayload;
     if (payload.r !== undefined && typeof payload.r !== 'string')
       throw new RequestStateProtectionError('malformed');
     return { header, value: payload.s, askedKinds: payload.k ?? {}, replayLedger: payload.r };
