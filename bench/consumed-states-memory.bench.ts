@@ -1,7 +1,8 @@
 /**
  * Heap held by MemoryConsumedStateStore per consumed single-use state: records 100,000 states
  * under ids made exactly as the state interceptor makes them (base64url SHA-256 of a token) and
- * reports the heap growth after a full GC, per entry.
+ * reports the heap growth after a full GC, per entry; then moves the store's clock past every
+ * expiry and reports what the sweep leaves (entries and heap against the starting point).
  *
  * Run: npm run bench:consumed
  */
@@ -21,8 +22,13 @@ function collect(): number {
 async function main(): Promise<void> {
   // Ids are made first, so only what the store itself keeps alive counts.
   const tokens = Array.from({ length: ENTRIES }, () => randomBytes(24).toString('base64url'));
-  const store = new MemoryConsumedStateStore({ maxEntries: ENTRIES, sweepIntervalMs: 0 });
-  const expiresAt = Date.now() + 900_000;
+  let clock = Date.now();
+  const store = new MemoryConsumedStateStore({
+    maxEntries: ENTRIES,
+    sweepIntervalMs: 0,
+    now: () => clock,
+  });
+  const expiresAt = clock + 900_000;
   const before = collect();
   for (const [index, token] of tokens.entries()) {
     const id = createHash('sha256').update(token, 'utf8').digest('base64url');
@@ -35,6 +41,13 @@ async function main(): Promise<void> {
     `${ENTRIES.toLocaleString('en-US')} consumed states: heap +${((after - before) / 1_048_576).toFixed(1)} MiB, ` +
       `${perEntry.toFixed(0)} bytes per entry (Node ${process.versions.node}); ` +
       `1,000,000 entries ≈ ${((perEntry * 1_000_000) / 1_048_576).toFixed(0)} MiB`,
+  );
+  clock = expiresAt + ENTRIES;
+  const removed = store.sweep();
+  const swept = collect();
+  console.log(
+    `after every expiry: ${removed.toLocaleString('en-US')} evicted, ${store.size} left, ` +
+      `heap ${swept - before >= 0 ? '+' : ''}${((swept - before) / 1_048_576).toFixed(1)} MiB against the start`,
   );
   store.close();
 }
