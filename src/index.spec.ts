@@ -46,6 +46,7 @@ describe('the public API', () => {
       'McpToolError',
       'MemoryConsumedStateStore',
       'NestjsMcpError',
+      'RedisConsumedStateStore',
       'RequestStateProtectionError',
       'RequestStateProtector',
       'isMcpContext',

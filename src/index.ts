@@ -79,6 +79,12 @@ export {
   type MemoryConsumedStateStoreOptions,
 } from './state/memory-consumed-state.store';
 export {
+  RedisConsumedStateStore,
+  type RedisConsumedStateStoreOptions,
+} from './state/redis-consumed-state.store';
+export type { McpRedisClient } from './redis/mcp-redis-client';
+export type { McpRedisOptions } from './redis/mcp-redis-options.interface';
+export {
   RequestStateProtectionError,
   type RequestStateFailureReason,
 } from './state/request-state-protection.error';

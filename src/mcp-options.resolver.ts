@@ -15,6 +15,7 @@ import type { RequestStateProtector } from './state/request-state-protector.inte
 import type { ConsumedStateStore } from './state/consumed-state-store.interface';
 import type { McpAuthorizationPartitionResolver } from './state/authorization-partition.resolver';
 import { ConceptSecretFieldPolicy, type SecretFieldPolicy } from './input/secret-field.policy';
+import { resolveRedisOptions, type ResolvedRedisOptions } from './redis/redis-options.resolver';
 
 /** Module options with every default filled in and every value checked. */
 export interface ResolvedMcpOptions {
@@ -37,6 +38,7 @@ export interface ResolvedMcpOptions {
   elicitation: { secretPolicy: SecretFieldPolicy; development: boolean };
   validateArguments: boolean;
   fastPath: boolean;
+  redis: ResolvedRedisOptions | undefined;
 }
 
 const CACHEABLE: McpCacheableMethod[] = [
@@ -211,6 +213,7 @@ export function resolveMcpOptions(
     },
     validateArguments: options.validateArguments ?? true,
     fastPath: options.fastPath ?? true,
+    redis: resolveRedisOptions(options.redis),
   };
 }
 

@@ -14,6 +14,7 @@ import { McpNotifier } from './notifications/mcp-notifier.service';
 import { PACKAGE_VERSION } from './package-version';
 import { McpDispatcher } from './protocol/mcp-dispatcher.service';
 import { McpServerFactory } from './protocol/mcp-server.factory';
+import { McpRedisConnection } from './redis/mcp-redis.connection';
 import { McpRequestStateInterceptor } from './state/mcp-request-state.interceptor';
 import { ConsumedStateStoreDelegate } from './state/consumed-state-store.delegate';
 import { PartitionResolverDelegate } from './state/partition-resolver.delegate';
@@ -46,6 +47,7 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
       inject: [MCP_MODULE_OPTIONS],
     },
     KeyringManager,
+    McpRedisConnection,
     StateProtectorDelegate,
     PartitionResolverDelegate,
     ConsumedStateStoreDelegate,

@@ -1,6 +1,7 @@
 import type { CacheHint } from '@modelcontextprotocol/server';
 import type { SecretFieldPolicy } from '../input/secret-field.policy';
 import type { KeyringConfig } from '../keyring/keyring-fingerprint';
+import type { McpRedisOptions } from '../redis/mcp-redis-options.interface';
 import type { McpAuthorizationPartitionResolver } from '../state/authorization-partition.resolver';
 import type { ConsumedStateStore } from '../state/consumed-state-store.interface';
 import type { RequestStateProtector } from '../state/request-state-protector.interface';
@@ -127,9 +128,16 @@ export interface McpModuleOptions {
   /**
    * Where single-use states are recorded as consumed (e.g. Redis, shared by a fleet). You may
    * instead provide `ConsumedStateStore` in any of your modules; giving both, or two different
-   * ones, fails startup. Default: in this process's memory, bounded by `requestState.maxConsumedStates`.
+   * ones, fails startup. Default: on Redis when `redis` is set, else in this process's memory,
+   * bounded by `requestState.maxConsumedStates`.
    */
   consumedStateStore?: ConsumedStateStore;
+  /**
+   * The Redis a fleet shares (a URL, or an ioredis client the app owns, plus a key prefix): single-use
+   * states are then consumed there unless `consumedStateStore` says otherwise. Needs the optional
+   * peer dependency `ioredis`. Default none (everything in memory). See `docs/redis.md`.
+   */
+  redis?: McpRedisOptions;
   /**
    * Names the caller's authorization partition for state binding; may also be provided as
    * `McpAuthorizationPartitionResolver` in any of your modules. Default: the user on `req.user`
