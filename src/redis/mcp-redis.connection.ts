@@ -117,7 +117,8 @@ export class McpRedisConnection implements OnApplicationShutdown {
       // Already closed or unreachable: disconnecting below is all that is left to do.
     } finally {
       clearTimeout(timer);
-      client.disconnect();
+      // A second disconnect of an ended client would hold a timer for ioredis's disconnect timeout.
+      if (client.status !== 'end') client.disconnect();
     }
   }
 }
