@@ -25,6 +25,7 @@ export class McpRedisConnection implements OnApplicationShutdown {
   private readonly shared: Redis | undefined;
   /** Clients created here, quit on shutdown. */
   private readonly owned: Redis[] = [];
+  private closing = false;
   /** Prefix of every key the module writes (`redis.keyPrefix`, default `nestjs-mcp:`). */
   readonly prefix: string = '';
   /** Longest wait for one command (`redis.commandTimeoutMs`). */
@@ -83,20 +84,25 @@ export class McpRedisConnection implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.owned.map((client) => this.quit(client)));
     this.owned.length = 0;
   }
 
   private adopt(client: Redis): Redis {
     let down = false;
-    // Without a listener ioredis prints every failed reconnect; one line per outage is enough.
-    client.on('error', (error: { code?: unknown; name?: unknown }) => {
-      if (down) return;
+    const lost = (cause: string) => {
+      if (down || this.closing) return;
       down = true;
       this.logger.warn(
-        `Redis connection failed (${String(error.code ?? error.name)}); reconnecting, calls that need Redis fail meanwhile`,
+        `Redis connection lost (${cause}); reconnecting, calls that need Redis fail meanwhile`,
       );
-    });
+    };
+    // With a listener, ioredis no longer prints every failed reconnect; one line per outage is enough.
+    client.on('error', (error: { code?: unknown; name?: unknown }) =>
+      lost(String(error.code ?? error.name)),
+    );
+    client.on('close', () => lost('closed'));
     client.on('ready', () => {
       if (!down) return;
       down = false;
