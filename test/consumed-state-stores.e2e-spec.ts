@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import {
   ConsumedStateStoreError,
   MemoryConsumedStateStore,
@@ -11,7 +11,7 @@ import {
 } from './utils/consumed-state-store.contract';
 import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 const LATER = () => Date.now() + 60_000;
 
 async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
@@ -57,8 +57,8 @@ afterAll(async () => {
 });
 
 /** A client as an application might configure it; closed with the file. */
-function appClient(options: ConstructorParameters<typeof Redis>[1] = {}): Redis {
-  const client = new Redis(server.url, options ?? {});
+function appClient(options: RedisOptions = {}): Redis {
+  const client = new Redis(server.url, options);
   client.on('error', () => undefined);
   clients.push(client);
   return client;
@@ -79,14 +79,16 @@ describeConsumedStateStoreContract('MemoryConsumedStateStore', async () => {
   };
 });
 
-for (const [label, options] of [
+const CLIENT_CONFIGURATIONS: [string, RedisOptions][] = [
   ['ioredis defaults', {}],
   // The worst an app's client can do: queue commands offline forever, with no command timeout.
   [
     'a client that queues commands forever',
     { maxRetriesPerRequest: null, enableOfflineQueue: true },
   ],
-] as const) {
+];
+
+for (const [label, options] of CLIENT_CONFIGURATIONS) {
   describeConsumedStateStoreContract(
     `RedisConsumedStateStore (${label})`,
     async (): Promise<ConsumedStateStoreSubject> => {
