@@ -1,5 +1,5 @@
 /**
- * The part of an ioredis client (`Redis` or `Cluster`, ioredis 5 or 6) the module's Redis stores
+ * The part of an ioredis client (`Redis`, ioredis 5 or 6) the module's Redis stores
  * call, typed structurally so that this package's types do not require `ioredis`. Pass a real
  * ioredis client; the module uses it as such.
  *
