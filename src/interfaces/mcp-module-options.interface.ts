@@ -110,7 +110,7 @@ export interface McpModuleOptions {
     /**
      * Unexpired single-use states the default in-memory store holds at once; past it, a new
      * single-use state is refused with -32603 until older ones expire. Default 1,000,000;
-     * 1 – 100,000,000. Ignored with a custom `consumedStateStore`.
+     * 1 – 100,000,000. Ignored with a custom `consumedStateStore` or with `redis`.
      */
     maxConsumedStates?: number;
   };

@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import type { Redis, RedisOptions } from 'ioredis';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
@@ -13,14 +19,14 @@ const QUIT_TIMEOUT_MS = 1_000;
 
 /**
  * The module's one Redis connection, from the `redis` option, shared by every Redis-backed store.
- * With a URL it creates the client (connecting at startup, reconnecting forever, named
+ * With a URL it creates the client (connecting at module init, reconnecting forever, named
  * `nestjs-mcp` in `CLIENT LIST`) and quits it on application shutdown; a client the app passed in
  * is used as it is and never quit. Stores build keys with {@link key} and send commands through
  * {@link run}, which fails fast and closed.
  * @internal
  */
 @Injectable()
-export class McpRedisConnection implements OnApplicationShutdown {
+export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('McpRedis');
   private readonly shared: Redis | undefined;
   /** Clients created here, quit on shutdown. */
@@ -43,11 +49,19 @@ export class McpRedisConnection implements OnApplicationShutdown {
     const { Redis: RedisClient } = loadIoredis();
     this.shared = this.adopt(
       new RedisClient(redis.url, {
+        // Connects in onModuleInit: an app that fails to start never opens a socket it cannot close.
+        lazyConnect: true,
         connectionName: MCP_REDIS_CONNECTION_NAME,
         retryStrategy: (attempt) =>
           Math.min(attempt * RECONNECT_DELAY_MS.step, RECONNECT_DELAY_MS.max),
       }),
     );
+  }
+
+  onModuleInit(): void {
+    // A failed first attempt is retried by the retry strategy like any lost connection.
+    if (this.shared && this.owned.includes(this.shared) && this.shared.status === 'wait')
+      this.shared.connect().catch(() => undefined);
   }
 
   /** Whether the `redis` option is set. */
