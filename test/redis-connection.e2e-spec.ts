@@ -1,5 +1,7 @@
 import { Redis } from 'ioredis';
 import { McpModule } from '../src/index';
+import { McpRedisConnection } from '../src/redis/mcp-redis.connection';
+import { RedisCommandError } from '../src/redis/redis-command.error';
 import { HandlerRuns } from './fixtures/handler-runs';
 import {
   OneTimeStateFixturesModule,
@@ -84,6 +86,33 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
       const keysWritten = await admin.keys('orders-mcp:consumed:*');
       expect(keysWritten).toHaveLength(1);
       expect(keysWritten[0]).toMatch(/^orders-mcp:consumed:[A-Za-z0-9_-]{43}$/);
+    } finally {
+      await server.close();
+    }
+    expect(await settledConnections(before)).toBe(before);
+  });
+
+  it("gives the module's stores prefixed keys, bounded commands and owned duplicates", async () => {
+    const before = await moduleConnections();
+    const server = await start({ redis: { url: redis.url, keyPrefix: 'tasks-mcp:' } });
+    try {
+      const connection = server.app.get(McpRedisConnection);
+      expect(connection.key('task', 't1')).toBe('tasks-mcp:task:t1');
+      await settledConnections(before + 1);
+      expect(await connection.run((client) => client.set(connection.key('probe'), 'x'))).toBe('OK');
+      expect(await admin.get('tasks-mcp:probe')).toBe('x');
+      const worker = connection.duplicate({ maxRetriesPerRequest: null });
+      expect(await worker.ping()).toBe('PONG');
+      expect(await settledConnections(before + 2)).toBe(before + 2);
+      await redis.stop();
+      const refused = await connection
+        .run((client) => client.get('tasks-mcp:probe'))
+        .catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(RedisCommandError);
+      expect((refused as RedisCommandError).reason).toMatch(/^(unavailable|timeout)$/);
+      await redis.start();
+      // Closing while still reconnecting would leave ioredis's disconnect timer running after the test.
+      while (connection.client.status !== 'ready' || worker.status !== 'ready') await sleep(20);
     } finally {
       await server.close();
     }

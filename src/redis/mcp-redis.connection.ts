@@ -94,7 +94,7 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
    * for a BullMQ worker), owned and quit on shutdown like one created from a URL.
    */
   duplicate(overrides: Partial<RedisOptions> = {}): Redis {
-    return this.adopt(this.client.duplicate(overrides));
+    return this.adopt(this.client.duplicate({ lazyConnect: false, ...overrides }));
   }
 
   async onApplicationShutdown(): Promise<void> {
