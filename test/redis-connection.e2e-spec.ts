@@ -98,7 +98,8 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
     try {
       const connection = server.app.get(McpRedisConnection);
       expect(connection.key('task', 't1')).toBe('tasks-mcp:task:t1');
-      await settledConnections(before + 1);
+      // Commands are refused until the connection is ready, not merely open.
+      while (connection.client.status !== 'ready') await sleep(20);
       expect(await connection.run((client) => client.set(connection.key('probe'), 'x'))).toBe('OK');
       expect(await admin.get('tasks-mcp:probe')).toBe('x');
       const worker = connection.duplicate({ maxRetriesPerRequest: null });
@@ -148,8 +149,12 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
 
   it('starts while Redis is down, refuses single-use retries meanwhile, and works once Redis is up', async () => {
     await redis.stop();
+    const startupMark = logger.lines.length;
     const server = await start({ redis: { url: redis.url, commandTimeoutMs: 300 } });
     try {
+      expect(logger.lines.slice(startupMark).map((line) => line.text)).toContainEqual(
+        expect.stringContaining('Redis is not ready 300 ms after startup'),
+      );
       const mark = logger.lines.length;
       const refused = await singleUseFlow(server);
       expect(refused.body.error).toEqual({ code: -32603, message: 'Internal error' });

@@ -58,10 +58,22 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
     );
   }
 
-  onModuleInit(): void {
+  /**
+   * Connects the module's own client and waits up to `commandTimeoutMs` for the shared client to be
+   * ready, so the first calls after startup do not race the connection. Redis being down does not
+   * stop the app from starting: it is logged, and calls that need Redis fail until it is back.
+   */
+  async onModuleInit(): Promise<void> {
+    const client = this.shared;
+    if (!client) return;
     // A failed first attempt is retried by the retry strategy like any lost connection.
-    if (this.shared && this.owned.includes(this.shared) && this.shared.status === 'wait')
-      this.shared.connect().catch(() => undefined);
+    if (this.owned.includes(client) && client.status === 'wait')
+      client.connect().catch(() => undefined);
+    // An app's lazy client ('wait') connects on its first command instead.
+    if (client.status === 'wait' || (await this.readyWithin(client, this.commandTimeoutMs))) return;
+    this.logger.warn(
+      `Redis is not ready ${this.commandTimeoutMs} ms after startup; calls that need it fail until it is`,
+    );
   }
 
   /** Whether the `redis` option is set. */
@@ -101,6 +113,21 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
     this.closing = true;
     await Promise.all(this.owned.map((client) => this.quit(client)));
     this.owned.length = 0;
+  }
+
+  private readyWithin(client: Redis, timeoutMs: number): Promise<boolean> {
+    if (client.status === 'ready') return Promise.resolve(true);
+    return new Promise((done) => {
+      const ready = () => {
+        clearTimeout(timer);
+        done(true);
+      };
+      const timer = setTimeout(() => {
+        client.off('ready', ready);
+        done(false);
+      }, timeoutMs);
+      client.once('ready', ready);
+    });
   }
 
   private adopt(client: Redis): Redis {
