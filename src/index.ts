@@ -62,6 +62,7 @@ export type {
 } from './input/mcp-input-response';
 export type { McpJsonCompatible, McpJsonValue } from './input/json-value';
 export { InvalidInputRequestError } from './input/invalid-input-request.error';
+export type { McpReplayAsks } from './replay/mcp-replay-asks.interface';
 export {
   ConceptSecretFieldPolicy,
   DEFAULT_SECRET_CONCEPTS,
@@ -78,6 +79,22 @@ export {
   MemoryConsumedStateStore,
   type MemoryConsumedStateStoreOptions,
 } from './state/memory-consumed-state.store';
+export { McpStateHandles } from './state/mcp-state-handles.service';
+export { McpStateHandleFlow } from './state/mcp-state-handle-flow';
+export {
+  StateHandleRepository,
+  type StateHandleRecord,
+} from './state/state-handle-repository.interface';
+export { StateHandleRepositoryError } from './state/state-handle-repository.error';
+export {
+  MemoryStateHandleRepository,
+  type MemoryStateHandleRepositoryOptions,
+} from './state/memory-state-handle.repository';
+export {
+  RedisStateHandleRepository,
+  type RedisStateHandleClient,
+  type RedisStateHandleRepositoryOptions,
+} from './state/redis-state-handle.repository';
 export {
   RedisConsumedStateStore,
   type RedisConsumedStateStoreOptions,

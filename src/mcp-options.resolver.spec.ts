@@ -51,9 +51,12 @@ describe('resolveMcpOptions', () => {
         maxLifetimeMs: 900_000,
         maxRounds: 10,
         maxConsumedStates: 1_000_000,
+        maxHandleDataBytes: 16_384,
+        maxStateHandles: 10_000,
         singleUse: false,
       });
       expect(resolved.consumedStateStore).toBeUndefined();
+      expect(resolved.stateHandleRepository).toBeUndefined();
     });
 
     it('gives every cacheable method a private, zero-ttl hint', () => {
@@ -123,6 +126,8 @@ describe('resolveMcpOptions', () => {
           maxRounds: 3,
           singleUse: true,
           maxConsumedStates: 5,
+          maxHandleDataBytes: 100,
+          maxStateHandles: 7,
         },
         keepAliveMs: 0,
         disableDnsRebindingProtection: true,
@@ -150,6 +155,8 @@ describe('resolveMcpOptions', () => {
         maxLifetimeMs: 900_000,
         maxRounds: 3,
         maxConsumedStates: 5,
+        maxHandleDataBytes: 100,
+        maxStateHandles: 7,
         singleUse: true,
       });
       expect(resolved.keepAliveMs).toBe(0);
@@ -240,6 +247,16 @@ describe('resolveMcpOptions', () => {
       ['requestState.maxConsumedStates', { requestState: { maxConsumedStates: 100_000_001 } }],
       ['consumedStateStore', { consumedStateStore: {} }],
       ['consumedStateStore', { consumedStateStore: null }],
+      ['requestState.maxHandleDataBytes', { requestState: { maxHandleDataBytes: 1 } }],
+      ['requestState.maxHandleDataBytes', { requestState: { maxHandleDataBytes: 1_048_577 } }],
+      ['requestState.maxStateHandles', { requestState: { maxStateHandles: 0 } }],
+      ['requestState.maxStateHandles', { requestState: { maxStateHandles: 10_000_001 } }],
+      ['stateHandleRepository', { stateHandleRepository: {} }],
+      [
+        'stateHandleRepository',
+        { stateHandleRepository: { put: () => undefined, redeem: () => undefined } },
+      ],
+      ['stateHandleRepository', { stateHandleRepository: null }],
       ['protector', { protector: { open: () => new Uint8Array() } }],
       ['protector', { protector: 'aes' }],
       ['protector', { protector: { seal: () => 'x' } }],

@@ -13,6 +13,7 @@ import type { ListenLimits } from './transport/listen-limits';
 import type { KeyringConfig } from './keyring/keyring-fingerprint';
 import type { RequestStateProtector } from './state/request-state-protector.interface';
 import type { ConsumedStateStore } from './state/consumed-state-store.interface';
+import type { StateHandleRepository } from './state/state-handle-repository.interface';
 import type { McpAuthorizationPartitionResolver } from './state/authorization-partition.resolver';
 import { ConceptSecretFieldPolicy, type SecretFieldPolicy } from './input/secret-field.policy';
 import { resolveRedisOptions, type ResolvedRedisOptions } from './redis/redis-options.resolver';
@@ -33,6 +34,7 @@ export interface ResolvedMcpOptions {
   keyring: KeyringConfig | undefined;
   protector: RequestStateProtector | undefined;
   consumedStateStore: ConsumedStateStore | undefined;
+  stateHandleRepository: StateHandleRepository | undefined;
   partitionResolver: McpAuthorizationPartitionResolver | undefined;
   userIdField: string | undefined;
   elicitation: { secretPolicy: SecretFieldPolicy; development: boolean };
@@ -128,6 +130,7 @@ export function resolveMcpOptions(
     ['protector', options.protector, ['seal', 'open']],
     ['partitionResolver', options.partitionResolver, ['resolve']],
     ['consumedStateStore', options.consumedStateStore, ['consume']],
+    ['stateHandleRepository', options.stateHandleRepository, ['put', 'redeem', 'delete']],
     ['elicitation.secretPolicy', options.elicitation?.secretPolicy, ['secretConcept']],
   ] as const) {
     if (value === undefined) continue;
@@ -205,6 +208,7 @@ export function resolveMcpOptions(
     keyring: options.keyring,
     protector: options.protector,
     consumedStateStore: options.consumedStateStore,
+    stateHandleRepository: options.stateHandleRepository,
     partitionResolver: options.partitionResolver,
     userIdField: options.userIdField,
     elicitation: {

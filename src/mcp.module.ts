@@ -3,7 +3,8 @@ import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer';
 import { McpOperationRegistry } from './discovery/mcp-operation.registry';
 import { McpCapabilityInterceptor } from './input/mcp-capability.interceptor';
-import { McpInputStepsInterceptor } from './input/mcp-input-steps.interceptor';
+import { McpInputStepsGuard } from './input/mcp-input-steps.guard';
+import { McpInputSteps } from './input/mcp-input-steps.service';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
 import { KeyringManager } from './keyring/keyring-manager.service';
 import { McpConfigurableModuleClass, MCP_MODULE_OPTIONS } from './mcp.module-definition';
@@ -15,8 +16,11 @@ import { PACKAGE_VERSION } from './package-version';
 import { McpDispatcher } from './protocol/mcp-dispatcher.service';
 import { McpServerFactory } from './protocol/mcp-server.factory';
 import { McpRedisConnection } from './redis/mcp-redis.connection';
+import { McpReplayStep } from './replay/mcp-replay.step';
 import { McpRequestStateInterceptor } from './state/mcp-request-state.interceptor';
 import { ConsumedStateStoreDelegate } from './state/consumed-state-store.delegate';
+import { McpStateHandles } from './state/mcp-state-handles.service';
+import { StateHandleRepositoryDelegate } from './state/state-handle-repository.delegate';
 import { PartitionResolverDelegate } from './state/partition-resolver.delegate';
 import { RequestStateSealer } from './state/request-state.sealer';
 import { StateProtectorDelegate } from './state/state-protector.delegate';
@@ -26,7 +30,7 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
  * Serves the application's `@McpTool`, `@McpPrompt` and `@McpResource` methods as an MCP
  * 2026-07-28 server at `options.endpoint` (default `/mcp`), on Express or Fastify, with declared
  * input requests, sealed request state and a rotating keyring. Global by default, so any module
- * can inject `KeyringManager` and `McpNotifier`; pass `isGlobal: false` to scope it.
+ * can inject `KeyringManager`, `McpNotifier` and `McpStateHandles`; pass `isGlobal: false` to scope it.
  *
  * @example
  * ```ts
@@ -51,6 +55,8 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
     StateProtectorDelegate,
     PartitionResolverDelegate,
     ConsumedStateStoreDelegate,
+    StateHandleRepositoryDelegate,
+    McpStateHandles,
     {
       provide: RequestStateSealer,
       useFactory: (options: ResolvedMcpOptions, protector: StateProtectorDelegate) =>
@@ -58,9 +64,11 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
       inject: [MCP_RESOLVED_OPTIONS, StateProtectorDelegate],
     },
     McpCapabilityInterceptor,
-    McpInputStepsInterceptor,
+    McpInputSteps,
+    McpInputStepsGuard,
     McpArgumentsValidationGuard,
     McpRequestStateInterceptor,
+    McpReplayStep,
     McpOperationRegistry,
     McpExplorer,
     McpDispatcher,
@@ -68,6 +76,6 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
     McpHttpEndpoint,
     McpNotifier,
   ],
-  exports: [KeyringManager, McpOperationRegistry, McpNotifier],
+  exports: [KeyringManager, McpOperationRegistry, McpNotifier, McpStateHandles],
 })
 export class McpModule extends McpConfigurableModuleClass {}

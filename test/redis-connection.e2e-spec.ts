@@ -8,6 +8,7 @@ import {
   RecordingConsumedStateStore,
 } from './fixtures/one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from './fixtures/sample-app';
+import { HEADER_PARTITIONS, StateHandleFixturesModule } from './fixtures/state-handles.fixtures';
 import { ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
 import { freshId, rawToolCall, resultText, type RawRoundResponse } from './utils/mcp';
 import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
@@ -132,6 +133,50 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
     expect(client.status).toBe('ready');
     expect(await client.ping()).toBe('PONG');
     await client.quit();
+  });
+
+  it('keeps state handles on the same Redis, under <prefix>handle:', async () => {
+    const server = await startTestServer(
+      adapter,
+      {
+        imports: [
+          McpModule.forRoot({
+            partitionResolver: HEADER_PARTITIONS,
+            redis: { url: redis.url, keyPrefix: 'handles-mcp:' },
+          }),
+          StateHandleFixturesModule,
+        ],
+      },
+      '/mcp',
+      { logger },
+    );
+    try {
+      const first = await rawToolCall(
+        server.url,
+        'handle_approve',
+        { amount: '12.00' },
+        {
+          capabilities: FORM,
+          headers: { 'X-User': 'alice' },
+        },
+      );
+      expect(typeof first.body.result?.requestState).toBe('string');
+      expect(await admin.keys('handles-mcp:handle:*')).toHaveLength(1);
+      const done = await rawToolCall(
+        server.url,
+        'handle_approve',
+        { amount: '12.00' },
+        {
+          capabilities: FORM,
+          headers: { 'X-User': 'alice' },
+          requestState: first.body.result?.requestState,
+          inputResponses: { approval: { action: 'accept', content: { approve: true } } },
+        },
+      );
+      expect(resultText(done)).toBe('Approved 12.00');
+    } finally {
+      await server.close();
+    }
   });
 
   it('prefers an explicit ConsumedStateStore to Redis', async () => {

@@ -15,6 +15,7 @@ function handlerArgs(args: Record<string, unknown>): unknown[] {
       declarations: [],
       stateMode: McpRequestStateMode.NONE,
       singleUse: false,
+      replay: false,
       argumentsValidator: undefined,
     },
     () => createTestRequestContext(),

@@ -14,6 +14,7 @@ function completionCall(argument: string, value = ''): McpOperationCall {
       declarations: [],
       stateMode: McpRequestStateMode.NONE,
       singleUse: false,
+      replay: false,
       argumentsValidator: undefined,
     },
     () => createTestRequestContext({ method: 'completion/complete' }),

@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type Type } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type CanActivate,
+  type OnApplicationBootstrap,
+  type Type,
+} from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { ExternalContextCreator } from '@nestjs/core/helpers/external-context-creator';
@@ -6,7 +13,8 @@ import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
 import { UriTemplate } from '@modelcontextprotocol/server';
 import { McpParamtype } from '../context/mcp-paramtype.enum';
 import { MCP_INPUT_DECLARATIONS_METADATA, MCP_OPERATION_METADATA } from '../mcp.constants';
-import { McpInputStepsInterceptor } from '../input/mcp-input-steps.interceptor';
+import { McpInputStepsGuard } from '../input/mcp-input-steps.guard';
+import { McpInputSteps } from '../input/mcp-input-steps.service';
 import { McpArgumentsValidationGuard } from '../validation/mcp-arguments-validation.guard';
 import { createArgumentsValidator } from '../validation/arguments-validator.factory';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
@@ -23,6 +31,12 @@ import { McpOperationRegistry } from './mcp-operation.registry';
 import { promptListing, resourceListing, toolListing } from './operation-listing';
 import type { RegisteredOperation } from './registered-operation.interface';
 
+function replayOf(where: string, replay: unknown): boolean {
+  if (replay !== undefined && typeof replay !== 'boolean')
+    throw new InvalidOperationDefinitionError(where, 'replay must be a boolean');
+  return replay === true;
+}
+
 /** Finds `@McpTool`, `@McpPrompt` and `@McpResource` methods and registers them with Nest-pipeline handlers. */
 @Injectable()
 export class McpExplorer implements OnApplicationBootstrap {
@@ -36,26 +50,27 @@ export class McpExplorer implements OnApplicationBootstrap {
     contextCreator: ExternalContextCreator,
     private readonly registry: McpOperationRegistry,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly inputSteps: McpInputStepsInterceptor,
+    private readonly inputSteps: McpInputSteps,
+    private readonly inputStepsGuard: McpInputStepsGuard,
     private readonly validationGuard: McpArgumentsValidationGuard,
   ) {
     this.pipelines = new OperationPipelineFactory(contextCreator);
   }
 
   /**
-   * The library steps an operation needs: argument validation as the last guard; capability
-   * gating wrapping state protection as the innermost interceptors, so a missing capability is
-   * reported before any state is opened and state protection sits right around the method. An
-   * operation that declares neither input nor state gets no input steps: any input-required
-   * result it returns is refused by the dispatcher as undeclared.
+   * The library steps an operation needs: argument validation, then required capabilities and
+   * the incoming state, as the last guards; the emitted input requests and outgoing state right
+   * around the method. An operation that declares neither input nor state gets no input steps:
+   * any input-required result it returns is refused by the dispatcher as undeclared.
    */
   private libraryStepsFor(profile: OperationCallProfile): LibrarySteps {
     const inputAware =
       profile.declarations.length > 0 || profile.stateMode !== McpRequestStateMode.NONE;
-    return {
-      guards: profile.argumentsValidator ? [this.validationGuard] : [],
-      interceptors: inputAware ? [this.inputSteps] : [],
-    };
+    const guards: CanActivate[] = [];
+    if (profile.argumentsValidator) guards.push(this.validationGuard);
+    if (!inputAware) return { guards };
+    guards.push(this.inputStepsGuard);
+    return { guards, after: (call, returned) => this.inputSteps.after(call, returned) };
   }
 
   onApplicationBootstrap(): void {
@@ -96,16 +111,25 @@ export class McpExplorer implements OnApplicationBootstrap {
     const site = { className, methodName };
     const where = `${className}.${methodName}()`;
     const completers = 'complete' in metadata.options ? metadata.options.complete : undefined;
-    const stateMode = this.stateModeOf(where, metadata.options.requestState);
+    const replay = replayOf(where, metadata.options.replay);
+    const stateMode = this.stateModeOf(where, metadata.options.requestState, replay);
     const argsType = this.argsParameterType(instance, methodName);
-    const profile: OperationCallProfile = {
-      declarations: this.declarationsOf(
+    const declarations = this.declarationsOf(
+      where,
+      instance[methodName] as object,
+      metadata.options.mayRequestInput ?? [],
+    );
+    if (replay && declarations.length === 0) {
+      throw new InvalidOperationDefinitionError(
         where,
-        instance[methodName] as object,
-        metadata.options.mayRequestInput ?? [],
-      ),
+        'replay needs at least one @McpMayRequestInput declaration (what ctx.elicit(), ctx.createMessage() or ctx.listRoots() may ask)',
+      );
+    }
+    const profile: OperationCallProfile = {
+      declarations,
       stateMode,
       singleUse: this.singleUseOf(where, metadata.options.singleUse, stateMode),
+      replay,
       argumentsValidator: this.options.validateArguments
         ? createArgumentsValidator(
             {
@@ -185,12 +209,24 @@ export class McpExplorer implements OnApplicationBootstrap {
     return [...byType.values()];
   }
 
-  private stateModeOf(where: string, mode: McpRequestStateMode | undefined): McpRequestStateMode {
-    if (mode === undefined) return McpRequestStateMode.NONE;
+  /** The declared mode; replay keeps its ledger in framework state, so it implies that mode. */
+  private stateModeOf(
+    where: string,
+    mode: McpRequestStateMode | undefined,
+    replay: boolean,
+  ): McpRequestStateMode {
+    if (mode === undefined)
+      return replay ? McpRequestStateMode.FRAMEWORK_PROTECTED : McpRequestStateMode.NONE;
     if (!Object.values(McpRequestStateMode).includes(mode)) {
       throw new InvalidOperationDefinitionError(
         where,
         `unknown requestState mode "${String(mode)}"`,
+      );
+    }
+    if (replay && mode !== McpRequestStateMode.FRAMEWORK_PROTECTED) {
+      throw new InvalidOperationDefinitionError(
+        where,
+        `replay keeps its answers in framework-protected state: requestState must be FRAMEWORK_PROTECTED or omitted, not "${mode}"`,
       );
     }
     return mode;

@@ -1,9 +1,5 @@
-import { Logger, HttpException, type CanActivate, type NestInterceptor } from '@nestjs/common';
-import {
-  GUARDS_METADATA,
-  INTERCEPTORS_METADATA,
-  ROUTE_ARGS_METADATA,
-} from '@nestjs/common/constants';
+import { Logger, HttpException, type CanActivate } from '@nestjs/common';
+import { GUARDS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import type { ExternalContextCreator } from '@nestjs/core/helpers/external-context-creator';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { isObservable, lastValueFrom } from 'rxjs';
@@ -17,7 +13,9 @@ import {
 import { McpToolError } from '../errors/mcp-tool.error';
 import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants';
+import { internalError } from '../errors/internal-error';
 import { operationCallOf, type McpOperationCall } from '../protocol/mcp-operation-call';
+import { operationScope } from '../protocol/operation-scope';
 
 /** Runs one MCP call through the Nest pipeline of an operation. */
 export type OperationHandler = (
@@ -30,11 +28,13 @@ type Callback = (...args: unknown[]) => unknown;
 
 /** What the library adds to an operation's pipeline. */
 export interface LibrarySteps {
+  /** Run after the application's guards. */
   readonly guards: readonly CanActivate[];
-  readonly interceptors: readonly NestInterceptor[];
+  /** Receives what the method returned, inside every interceptor and after the pipes. */
+  readonly after?: (call: McpOperationCall, returned: unknown) => Promise<unknown>;
 }
 
-const NO_STEPS: LibrarySteps = { guards: [], interceptors: [] };
+const NO_STEPS: LibrarySteps = { guards: [] };
 
 const logger = new Logger('McpModule');
 
@@ -49,26 +49,41 @@ function isDeliberate(error: unknown): boolean {
 
 /**
  * A stand-in for `method` that carries a copy of its metadata (guards, interceptors, filters,
- * `SetMetadata` values), with the library's guards appended as the last guards and its
- * interceptors as the innermost ones. Nest reads
- * enhancers from the callback it is given, so the user's method object is never changed.
+ * `SetMetadata` values), with the library's guards appended as the last guards and its `after`
+ * step wrapped right around the method. Nest reads enhancers from the callback it is given, so
+ * the user's method object is never changed.
  */
 function pipelineCallback(method: Callback, body: Callback, steps: LibrarySteps): Callback {
-  const callback = function (this: unknown, ...args: unknown[]) {
-    return body.apply(this, args);
-  };
+  const after = steps.after;
+  const callback = after
+    ? function (this: unknown, ...args: unknown[]) {
+        // Nest hands the method only its parameters: the call comes from the call's scope.
+        const call = operationScope.current()?.call;
+        if (!call) {
+          logger.error(
+            `MCP operation ${method.name}() was reached outside its call (an interceptor ran the handler in another async context); refused`,
+          );
+          throw internalError();
+        }
+        let returned: unknown;
+        try {
+          returned = body.apply(this, args);
+        } catch (error) {
+          returned = Promise.reject(error);
+        }
+        return after(call, returned);
+      }
+    : function (this: unknown, ...args: unknown[]) {
+        return body.apply(this, args);
+      };
   Object.defineProperty(callback, 'name', { value: method.name });
   for (const key of Reflect.getMetadataKeys(method)) {
     Reflect.defineMetadata(key, Reflect.getMetadata(key, method), callback);
   }
-  const ownGuards = (Reflect.getMetadata(GUARDS_METADATA, method) ?? []) as unknown[];
-  Reflect.defineMetadata(GUARDS_METADATA, [...ownGuards, ...steps.guards], callback);
-  const ownInterceptors = (Reflect.getMetadata(INTERCEPTORS_METADATA, method) ?? []) as unknown[];
-  Reflect.defineMetadata(
-    INTERCEPTORS_METADATA,
-    [...ownInterceptors, ...steps.interceptors],
-    callback,
-  );
+  if (steps.guards.length > 0) {
+    const ownGuards = (Reflect.getMetadata(GUARDS_METADATA, method) ?? []) as unknown[];
+    Reflect.defineMetadata(GUARDS_METADATA, [...ownGuards, ...steps.guards], callback);
+  }
   return callback;
 }
 

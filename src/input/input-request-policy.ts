@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { operationScope } from '../protocol/operation-scope';
 import { ConceptSecretFieldPolicy, type SecretFieldPolicy } from './secret-field.policy';
 
 /** The safety policy input requests are checked against when they are built. */
@@ -7,8 +7,6 @@ export interface InputRequestPolicy {
   /** Allows `http://localhost` URL elicitations. */
   development: boolean;
 }
-
-const callPolicy = new AsyncLocalStorage<InputRequestPolicy>();
 
 let fallback: InputRequestPolicy = {
   secrets: new ConceptSecretFieldPolicy(),
@@ -23,11 +21,11 @@ let fallback: InputRequestPolicy = {
  */
 export const inputRequestPolicy = {
   get(): InputRequestPolicy {
-    return callPolicy.getStore() ?? fallback;
+    return operationScope.current()?.policy ?? fallback;
   },
-  /** Runs `work` (an operation call) under `policy`. @internal */
+  /** Runs `work` under `policy`, outside any operation call. For tests. @internal */
   run<T>(policy: InputRequestPolicy, work: () => T): T {
-    return callPolicy.run(policy, work);
+    return operationScope.run({ policy, call: undefined }, work);
   },
   /** Replaces the policy used outside operations. For tests. @internal */
   set(policy: InputRequestPolicy): void {

@@ -1,17 +1,10 @@
-import {
-  Injectable,
-  Logger,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import {
   MissingRequiredClientCapabilityError,
   type ClientCapabilities,
 } from '@modelcontextprotocol/server';
-import { map, type Observable } from 'rxjs';
 import { internalError } from '../errors/internal-error';
-import { operationCallOf } from '../protocol/mcp-operation-call';
+import type { McpOperationCall } from '../protocol/mcp-operation-call';
 import { undeclaredInputMessage } from './undeclared-input.message';
 import { missingCapabilities } from './client-capability-requirements';
 import { McpInputRequiredResult } from './mcp-input-required.result';
@@ -31,51 +24,46 @@ function describeMissing(required: ClientCapabilities): string {
 
 /**
  * Gates an operation on the client capabilities its `@McpMayRequestInput` declarations need:
- * `REQUIRED` ones after guards and before the handler on every round, `CONDITIONAL` ones when the
- * handler emits such a request. All missing capabilities are reported in one -32021 (HTTP 400).
- * Emitting a request that was never declared is a server bug, answered with a bare -32603.
- *
- * Composed around {@link McpRequestStateInterceptor} by `McpInputStepsInterceptor`, the innermost
- * interceptor of operations that declare input or state.
+ * `REQUIRED` ones after guards and before the handler on every round ({@link checkRequired}),
+ * `CONDITIONAL` ones when the handler emits such a request ({@link checkEmitted}). All missing
+ * capabilities are reported in one -32021 (HTTP 400). Emitting a request that was never declared
+ * is a server bug, answered with a bare -32603.
  * @internal
  */
 @Injectable()
-export class McpCapabilityInterceptor implements NestInterceptor {
+export class McpCapabilityInterceptor {
   private readonly logger = new Logger('McpModule');
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const call = operationCallOf(context.getArgs());
-    // No early return for operations without declarations: what they emit is undeclared by definition.
-    if (!call || call.purpose !== 'operation') return next.handle();
-    const request = call.context;
-    const declarations = call.profile.declarations;
-
-    const required = declarations.filter(
+  /** Refuses the call when the client lacks a capability a `REQUIRED` declaration needs. */
+  checkRequired(call: McpOperationCall): void {
+    const required = call.profile.declarations.filter(
       (declaration) => declaration.requirement === McpInputRequirement.REQUIRED,
     );
+    if (required.length === 0) return;
     this.assertSupported(
-      request.clientCapabilities,
+      call.context.clientCapabilities,
       required.map((declaration) => declaration.type),
     );
+  }
 
-    const declaredTypes = new Set(declarations.map((declaration) => declaration.type));
-    return next.handle().pipe(
-      map((result: unknown) => {
-        if (!(result instanceof McpInputRequiredResult)) return result;
-        const requests = [...result.inputRequests];
-        const undeclared = requests.filter(
-          ([, inputRequest]) => !declaredTypes.has(inputRequest.type),
-        );
-        if (undeclared.length > 0) {
-          this.logger.error(undeclaredInputMessage(request.method, request.target, undeclared));
-          throw internalError();
-        }
-        this.assertSupported(
-          request.clientCapabilities,
-          requests.map(([, inputRequest]) => inputRequest.type),
-        );
-        return result;
-      }),
+  /**
+   * Checks what the handler emitted: every input request declared, every capability it needs
+   * present. Operations without declarations get here too: what they emit is undeclared.
+   */
+  checkEmitted(call: McpOperationCall, result: McpInputRequiredResult): void {
+    const request = call.context;
+    const requests = [...result.inputRequests];
+    const undeclared = requests.filter(
+      ([, inputRequest]) =>
+        !call.profile.declarations.some((declaration) => declaration.type === inputRequest.type),
+    );
+    if (undeclared.length > 0) {
+      this.logger.error(undeclaredInputMessage(request.method, request.target, undeclared));
+      throw internalError();
+    }
+    this.assertSupported(
+      request.clientCapabilities,
+      requests.map(([, inputRequest]) => inputRequest.type),
     );
   }
 

@@ -4,6 +4,7 @@ import type { KeyringConfig } from '../keyring/keyring-fingerprint';
 import type { McpRedisOptions } from '../redis/mcp-redis-options.interface';
 import type { McpAuthorizationPartitionResolver } from '../state/authorization-partition.resolver';
 import type { ConsumedStateStore } from '../state/consumed-state-store.interface';
+import type { StateHandleRepository } from '../state/state-handle-repository.interface';
 import type { RequestStateProtector } from '../state/request-state-protector.interface';
 
 /** Which MCP list or read results a cache hint applies to. */
@@ -113,6 +114,17 @@ export interface McpModuleOptions {
      * 1 – 100,000,000. Ignored with a custom `consumedStateStore` or with `redis`.
      */
     maxConsumedStates?: number;
+    /**
+     * Largest data `McpStateHandleFlow.save()` accepts, in UTF-8 bytes of JSON; more fails the
+     * call with -32603. Default 16,384; 2 – 1,048,576.
+     */
+    maxHandleDataBytes?: number;
+    /**
+     * State handles the default in-memory repository holds at once; past it, saving a new flow
+     * fails with -32603 until older ones finish or expire. Default 10,000; 1 – 10,000,000.
+     * Ignored with a custom `stateHandleRepository` or with `redis`.
+     */
+    maxStateHandles?: number;
   };
   /**
    * Keys for the default AES-256-GCM protector: the active key id and each key's material
@@ -133,9 +145,18 @@ export interface McpModuleOptions {
    */
   consumedStateStore?: ConsumedStateStore;
   /**
-   * The Redis a fleet shares (a URL, or an ioredis client the app owns, plus a key prefix): single-use
-   * states are then consumed there unless `consumedStateStore` says otherwise. Needs the optional
-   * peer dependency `ioredis`. Default none (everything in memory). See `docs/redis.md`.
+   * Where `McpStateHandles` keeps the continuations of application-protected flows (e.g. a
+   * `RedisStateHandleRepository`, shared by a fleet). You may instead provide
+   * `StateHandleRepository` in any of your modules; giving both, or two different ones, fails
+   * startup. Default: on Redis when `redis` is set, else in this process's memory, bounded by
+   * `requestState.maxStateHandles`.
+   */
+  stateHandleRepository?: StateHandleRepository;
+  /**
+   * The Redis a fleet shares (a URL, or an ioredis client the app owns, plus a key prefix):
+   * single-use states and state handles then live there unless `consumedStateStore` or
+   * `stateHandleRepository` says otherwise. Needs the optional peer dependency `ioredis`. Default
+   * none (everything in memory). See `docs/redis.md`.
    */
   redis?: McpRedisOptions;
   /**

@@ -23,6 +23,20 @@ export interface McpInputOptions {
    * ```
    */
   singleUse?: boolean;
+  /**
+   * Serve `ctx.elicit()`, `ctx.elicitUrl()`, `ctx.createMessage()` and `ctx.listRoots()` from a
+   * ledger of the flow's questions and answers, sealed in framework-protected state: the method
+   * runs from the top every round and `await`s its answers (see `docs/replay.md`). Implies
+   * `requestState: FRAMEWORK_PROTECTED` (another mode fails startup) and needs at least one
+   * `@McpMayRequestInput` declaration. Default `false`.
+   *
+   * @example
+   * ```ts
+   * @McpTool({ description: 'Signs a user up', replay: true })
+   * @McpMayRequestInput({ type: 'elicitation.form' })
+   * ```
+   */
+  replay?: boolean;
 }
 
 /** A JSON Schema object, advertised exactly as written. */

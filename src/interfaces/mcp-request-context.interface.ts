@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { AuthInfo, ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import type { McpJsonValue } from '../input/json-value';
 import type { McpInputResponses } from '../input/mcp-input-responses';
+import type { McpReplayAsks } from '../replay/mcp-replay-asks.interface';
 
 /** Log levels of `notifications/message`, lowest first. */
 export type McpLogLevel =
@@ -64,10 +65,11 @@ export interface McpHttpRequest {
 /**
  * Everything an operation may want to know about the MCP request it serves. Injected with
  * `@McpRequestContext()`, or read from `McpExecutionContext.create(ctx).getRequestContext()`.
+ * Operations with `replay: true` also ask through it (`ctx.elicit()`, …: {@link McpReplayAsks}).
  *
  * @publicApi
  */
-export interface McpRequestContext {
+export interface McpRequestContext extends McpReplayAsks {
   /** JSON-RPC id of this request (each retry round has its own). */
   readonly requestId: string | number;
   /** JSON-RPC method: `tools/call`, `prompts/get` or `resources/read`. */

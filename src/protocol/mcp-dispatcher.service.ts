@@ -17,7 +17,8 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
-import { inputRequestPolicy, type InputRequestPolicy } from '../input/input-request-policy';
+import type { InputRequestPolicy } from '../input/input-request-policy';
+import { operationScope } from './operation-scope';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import type {
@@ -228,7 +229,7 @@ export class McpDispatcher {
     let value: unknown;
     try {
       // Input requests built during the call are checked against this module's policy.
-      value = await inputRequestPolicy.run(this.inputPolicy, () =>
+      value = await operationScope.run({ policy: this.inputPolicy, call }, () =>
         handler(call, exchange.request, new McpHttpResponse(exchange.response)),
       );
     } catch (error) {

@@ -3,7 +3,9 @@ import type { McpInputDeclaration } from '../input/mcp-input-declaration';
 import type { McpInputRequiredResult } from '../input/mcp-input-required.result';
 import { McpInputResponses } from '../input/mcp-input-responses';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type { ReplayExecution } from '../replay/replay-execution';
 import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
+import type { RequestStateBinding } from '../state/request-state-binding';
 import type { RequestStateHeader } from '../state/request-state.sealer';
 import type { ArgumentsValidator } from '../validation/arguments-validator.interface';
 
@@ -13,6 +15,8 @@ export interface OperationCallProfile {
   readonly stateMode: McpRequestStateMode;
   /** Each incoming framework state is accepted once. */
   readonly singleUse: boolean;
+  /** `ctx.elicit()` and friends are served from a ledger in framework state. */
+  readonly replay: boolean;
   readonly argumentsValidator: ArgumentsValidator | undefined;
 }
 
@@ -34,8 +38,14 @@ export class McpOperationCall {
   responses = McpInputResponses.empty();
   applicationState: string | undefined;
   frameworkState: McpJsonValue | undefined;
+  /** What this round's framework state is bound to, once the round is open. */
+  stateBinding: RequestStateBinding | undefined;
   /** Header of the opened framework state, when this round continues a flow. */
   openedHeader: RequestStateHeader | undefined;
+  /** The replay ledger the opened framework state carried, as sealed. */
+  openedLedger: string | undefined;
+  /** The ledger cursor of a `replay: true` operation, set before its handler runs. */
+  replay: ReplayExecution | undefined;
   /**
    * Recorded by the innermost library step as the handler's result passes it, so that what outer
    * interceptors make of an input-required result can never change what reaches the wire.

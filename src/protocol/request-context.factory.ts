@@ -7,6 +7,7 @@ import type {
   McpRequestLogger,
 } from '../interfaces/mcp-request-context.interface';
 import type { McpJsonValue } from '../input/json-value';
+import { replayAsks } from '../replay/replay-asks.factory';
 import type { HttpExchange } from './http-exchange.storage';
 import type { McpOperationCall } from './mcp-operation-call';
 
@@ -98,6 +99,7 @@ export function createRequestContext(
       },
     },
     sdk,
+    ...replayAsks(() => call.replay),
   };
   return context;
 }

@@ -1,7 +1,5 @@
-import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { parse } from 'lossless-json';
-import { lastValueFrom, of } from 'rxjs';
 import type { McpInputResponse } from '../input/mcp-input-response';
 import { resolveMcpOptions } from '../mcp-options.resolver';
 import { McpOperationCall } from '../protocol/mcp-operation-call';
@@ -51,13 +49,12 @@ async function retry(
       declarations: [],
       stateMode: McpRequestStateMode.FRAMEWORK_PROTECTED,
       singleUse: false,
+      replay: false,
       argumentsValidator: undefined,
     },
     () => createTestRequestContext(),
   );
-  const context = { getArgs: () => [{}, {}, undefined, call] } as unknown as ExecutionContext;
-  const next: CallHandler = { handle: () => of('done') };
-  await lastValueFrom(interceptor.intercept(context, next));
+  await interceptor.open(call);
   return call;
 }
 

@@ -1,14 +1,6 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { createHash } from 'node:crypto';
-import { from, mergeMap, type Observable } from 'rxjs';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { parseInputResponse } from '../input/input-response.parser';
 import type { McpInputResponse } from '../input/mcp-input-response';
@@ -18,7 +10,7 @@ import { INPUT_REQUEST_DESCRIPTORS } from '../input/input-request-descriptor';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
-import { operationCallOf, type McpOperationCall } from '../protocol/mcp-operation-call';
+import type { McpOperationCall } from '../protocol/mcp-operation-call';
 import { internalError } from '../errors/internal-error';
 import { clip } from '../protocol/clip';
 import { nullPrototypeRecord } from '../protocol/own-property';
@@ -36,18 +28,17 @@ export const INVALID_REQUEST_STATE_MESSAGE = 'Invalid request state';
 export const MAX_APPLICATION_STATE_BYTES = 65_536;
 
 /**
- * Protects request state around an operation. Before the handler: checks the input responses'
- * protocol shapes and opens the incoming state of the operation's mode (framework state is
- * verified, bound and limit-checked; any failure is one -32602). After it: seals outgoing
- * framework state, or checks outgoing application state; a state that cannot be produced becomes
- * a bare -32603 and no state is emitted.
- *
- * The innermost step of every operation that declares input or state: it records what the
- * handler emitted on the call, so outer interceptors cannot change what reaches the wire.
+ * Protects request state around an operation, in two steps the pipeline runs at fixed places.
+ * {@link open}, from the last guard: checks the input responses' protocol shapes and opens the
+ * incoming state of the operation's mode (framework state is verified, bound and limit-checked;
+ * any failure is one -32602), then consumes a single-use state. {@link close}, right around the
+ * method: seals outgoing framework state, or checks outgoing application state; a state that
+ * cannot be produced becomes a bare -32603 and no state is emitted. It records what the handler
+ * emitted on the call, so outer interceptors cannot change what reaches the wire.
  * @internal
  */
 @Injectable()
-export class McpRequestStateInterceptor implements NestInterceptor {
+export class McpRequestStateInterceptor {
   private readonly logger = new Logger('McpRequestState');
 
   constructor(
@@ -57,17 +48,15 @@ export class McpRequestStateInterceptor implements NestInterceptor {
     private readonly consumed: ConsumedStateStoreDelegate,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const round = operationCallOf(context.getArgs());
-    if (!round || round.purpose !== 'operation') return next.handle();
-    const request = round.context;
-    return from(this.openRound(request, round)).pipe(
-      mergeMap((binding) =>
-        next
-          .handle()
-          .pipe(mergeMap((result) => from(this.closeRound(request, round, binding, result)))),
-      ),
-    );
+  /** Opens the round before the handler; a refused state or response throws, consuming nothing. */
+  async open(call: McpOperationCall): Promise<void> {
+    call.stateBinding = await this.openRound(call.context, call);
+  }
+
+  /** Closes the round with the handler's (awaited) result. */
+  close(call: McpOperationCall, result: unknown): Promise<unknown> | unknown {
+    if (!(result instanceof McpInputRequiredResult)) return result;
+    return this.closeRound(call.context, call, call.stateBinding, result);
   }
 
   private async openRound(
@@ -87,6 +76,7 @@ export class McpRequestStateInterceptor implements NestInterceptor {
           const opened = await this.sealer.open(rawState, binding, request.requestId);
           round.frameworkState = opened.value;
           round.openedHeader = opened.header;
+          round.openedLedger = opened.replayLedger;
           askedKinds = opened.askedKinds;
         } catch (error) {
           throw this.rejectState(
@@ -163,20 +153,21 @@ export class McpRequestStateInterceptor implements NestInterceptor {
     request: McpRequestContext,
     round: McpOperationCall,
     binding: RequestStateBinding | undefined,
-    result: unknown,
+    result: McpInputRequiredResult,
   ): Promise<unknown> {
-    if (!(result instanceof McpInputRequiredResult)) return result;
-    if (result.state === undefined) {
+    // A replay-style operation's answers so far travel in framework state, with or without its own.
+    const replayLedger = round.replay?.encodedLedger();
+    if (result.state === undefined && replayLedger === undefined) {
       round.emitted = { result, encodedState: undefined };
       return result;
     }
-    if (result.state.mode !== round.profile.stateMode) {
+    if (result.state !== undefined && result.state.mode !== round.profile.stateMode) {
       this.logger.error(
         `MCP ${request.method} "${clip(request.target)}" returned ${result.state.mode} state but declares requestState "${round.profile.stateMode}"`,
       );
       throw internalError();
     }
-    if (result.state.mode === 'application') {
+    if (result.state?.mode === 'application') {
       if (Buffer.byteLength(result.state.value) > MAX_APPLICATION_STATE_BYTES) {
         this.logger.error(
           `MCP ${request.method} "${clip(request.target)}" returned application state over ${MAX_APPLICATION_STATE_BYTES} bytes`,
@@ -194,11 +185,13 @@ export class McpRequestStateInterceptor implements NestInterceptor {
     );
     try {
       const encodedState = await this.sealer.seal(
-        result.state.value,
+        result.state?.value,
         askedKinds,
         binding ?? (await this.bindingFor(request, round)),
         request.requestId,
         round.openedHeader,
+        Date.now(),
+        replayLedger,
       );
       round.emitted = { result, encodedState };
     } catch (error) {

@@ -21,6 +21,8 @@ describe('resolveRequestStateLimits', () => {
       maxLifetimeMs: 900_000,
       maxRounds: 10,
       maxConsumedStates: 1_000_000,
+      maxHandleDataBytes: 16_384,
+      maxStateHandles: 10_000,
       singleUse: false,
     });
   });
@@ -33,6 +35,8 @@ describe('resolveRequestStateLimits', () => {
         maxLifetimeMs: 30 * DAY_MS,
         maxRounds: 1_000,
         maxConsumedStates: 100_000_000,
+        maxHandleDataBytes: 1_048_576,
+        maxStateHandles: 10_000_000,
         singleUse: true,
       }),
     ).toEqual({
@@ -41,6 +45,8 @@ describe('resolveRequestStateLimits', () => {
       maxLifetimeMs: 2_592_000_000,
       maxRounds: 1_000,
       maxConsumedStates: 100_000_000,
+      maxHandleDataBytes: 1_048_576,
+      maxStateHandles: 10_000_000,
       singleUse: true,
     });
     expect(
@@ -50,6 +56,8 @@ describe('resolveRequestStateLimits', () => {
         maxLifetimeMs: 1,
         maxRounds: 1,
         maxConsumedStates: 1,
+        maxHandleDataBytes: 2,
+        maxStateHandles: 1,
       }),
     ).toEqual({
       maxEncodedBytes: 1_024,
@@ -57,6 +65,8 @@ describe('resolveRequestStateLimits', () => {
       maxLifetimeMs: 1,
       maxRounds: 1,
       maxConsumedStates: 1,
+      maxHandleDataBytes: 2,
+      maxStateHandles: 1,
       singleUse: false,
     });
   });

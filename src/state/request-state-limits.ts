@@ -12,6 +12,10 @@ export interface RequestStateLimits {
   maxRounds: number;
   /** How many unexpired single-use states the default in-memory store holds at once. */
   maxConsumedStates: number;
+  /** Largest data an application saves under one state handle, in UTF-8 bytes of JSON. */
+  maxHandleDataBytes: number;
+  /** How many state handles the default in-memory repository holds at once. */
+  maxStateHandles: number;
 }
 
 /** The resolved `requestState` options: the limits and the single-use default. @internal */
@@ -35,6 +39,10 @@ export const REQUEST_STATE_LIMIT_BOUNDS = {
   // An entry costs about 120 bytes of heap (bench/consumed-states-memory.bench.ts): the default is
   // about 110 MiB when full, and a store larger than 100 million entries belongs outside the process.
   maxConsumedStates: { fallback: 1_000_000, min: 1, max: 100_000_000 },
+  // A continuation, not a document: 16 KiB by default; the ceiling matches a sealed state's.
+  maxHandleDataBytes: { fallback: 16_384, min: 2, max: 1_048_576 },
+  // Full of maximal records the default holds about 10,000 x 16 KiB = 160 MiB; more belongs in Redis.
+  maxStateHandles: { fallback: 10_000, min: 1, max: 10_000_000 },
 } as const satisfies Record<
   keyof RequestStateLimits,
   { fallback: number; min: number; max: number }
@@ -70,6 +78,8 @@ export function resolveRequestStateLimits(
     maxLifetimeMs: resolve('maxLifetimeMs'),
     maxRounds: resolve('maxRounds'),
     maxConsumedStates: resolve('maxConsumedStates'),
+    maxHandleDataBytes: resolve('maxHandleDataBytes'),
+    maxStateHandles: resolve('maxStateHandles'),
     singleUse,
   };
   if (resolved.maxDecodedBytes > resolved.maxEncodedBytes) {

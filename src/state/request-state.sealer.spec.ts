@@ -104,6 +104,29 @@ describe('RequestStateSealer', () => {
       expect(opened.askedKinds).toEqual({ approval: 'elicitation', roots: 'roots' });
     });
 
+    it('carries a replay ledger beside the JSON, or alone, and none unless given', async () => {
+      const ledger = '[{"f":"x","k":"roots","a":{"roots":[]}}]';
+      const both = await sealer.seal({ step: 1 }, {}, BINDING, 1, undefined, T0, ledger);
+      expect(await sealer.open(both, BINDING, 2, T0)).toMatchObject({
+        value: { step: 1 },
+        replayLedger: ledger,
+      });
+      const alone = await sealer.seal(
+        undefined,
+        { 'ask-1': 'roots' },
+        BINDING,
+        1,
+        undefined,
+        T0,
+        ledger,
+      );
+      const opened = await sealer.open(alone, BINDING, 2, T0);
+      expect(opened.value).toBeUndefined();
+      expect(opened.replayLedger).toBe(ledger);
+      const plain = await sealer.seal({ step: 1 }, {}, BINDING, 1, undefined, T0);
+      expect((await sealer.open(plain, BINDING, 2, T0)).replayLedger).toBeUndefined();
+    });
+
     it.each([
       ['a string', 'plain'],
       ['a number', 42],
@@ -538,7 +561,6 @@ describe('RequestStateSealer', () => {
       ['r reset to 1', { r: 1, rid: requestIdDigest('req-2') }],
       ['rid changed', { rid: requestIdDigest('other') }],
       ['iat changed', { iat: T0 - 1 }],
-      ['an extra member', { extra: true }],
     ])('refuses a header with %s (authentication_failed)', async (_, edit) => {
       const first = await sealer.seal({}, {}, BINDING, 'req-1', undefined, T0);
       const second = await sealer.seal(
@@ -556,6 +578,17 @@ describe('RequestStateSealer', () => {
       expect(
         await failureOf(sealer.open(withHeaderText(second, edited), BINDING, 'req-3', T0)),
       ).toBe('authentication_failed');
+    });
+
+    it('refuses a header with an extra member before decrypting (malformed)', async () => {
+      const sealed = await sealer.seal({}, {}, BINDING, 'req-1', undefined, T0);
+      const edited = canonicalJson({
+        ...(await sealer.open(sealed, BINDING, 'req-2', T0)).header,
+        extra: true,
+      });
+      expect(
+        await failureOf(sealer.open(withHeaderText(sealed, edited), BINDING, 'req-2', T0)),
+      ).toBe('malformed');
     });
 
     it('refuses a header re-encoded non-canonically, even with the same values (malformed)', async () => {

@@ -38,14 +38,18 @@ export interface RequestStateHeader {
 /** A verified state, as opened. */
 export interface OpenedRequestState {
   readonly header: RequestStateHeader;
-  readonly value: McpJsonValue;
+  /** The operation's own JSON; absent when only a replay ledger was sealed. */
+  readonly value: McpJsonValue | undefined;
   /** The input request kinds asked for, by key, in the round that emitted this state. */
   readonly askedKinds: Readonly<Record<string, McpInputResponse['kind']>>;
+  /** The replay ledger of a `replay: true` operation, as sealed (`src/replay/replay-ledger.ts`). */
+  readonly replayLedger: string | undefined;
 }
 
 interface SealedPayload {
-  s: McpJsonValue;
+  s: McpJsonValue | undefined;
   k: Record<string, McpInputResponse['kind']>;
+  r?: string;
 }
 
 /**
@@ -94,16 +98,39 @@ function parseStateJson(text: string): unknown {
   );
 }
 
+/**
+ * `canonicalJson(header)` for a header that passed {@link isHeader}: its keys in canonical order,
+ * safe integers and a digest (nothing to escape) — spelled out, as it is read on every retry.
+ */
+function canonicalHeaderJson(header: RequestStateHeader): string {
+  return `{"exp":${canonicalJson(header.exp)},"iat":${canonicalJson(header.iat)},"r":${canonicalJson(header.r)},"rid":"${header.rid}","v":${canonicalJson(header.v)}}`;
+}
+
+/** `canonicalJson(binding)`: its six strings in canonical key order. */
+function canonicalBindingJson(binding: RequestStateBinding): string {
+  const { endpoint, method, partition, paramsDigest, protocolVersion, target } = binding;
+  return `{"endpoint":${JSON.stringify(endpoint)},"method":${JSON.stringify(method)},"paramsDigest":${JSON.stringify(paramsDigest)},"partition":${JSON.stringify(partition)},"protocolVersion":${JSON.stringify(protocolVersion)},"target":${JSON.stringify(target)}}`;
+}
+
 const canonicalBindings = new WeakMap<RequestStateBinding, string>();
 
 /** `canonicalJson({ h: header, b: binding })`, with the binding's encoding computed once per request. */
 function associatedData(canonicalHeader: string, binding: RequestStateBinding): Buffer {
   let canonicalBinding = canonicalBindings.get(binding);
   if (canonicalBinding === undefined) {
-    canonicalBinding = canonicalJson(binding);
+    canonicalBinding = canonicalBindingJson(binding);
     canonicalBindings.set(binding, canonicalBinding);
   }
   return Buffer.from(`{"b":${canonicalBinding},"h":${canonicalHeader}}`, 'utf8');
+}
+
+function parseHeaderJson(text: string): unknown {
+  // A header is small integers and a digest; any other number fails the canonical check below.
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -127,12 +154,13 @@ export class RequestStateSealer {
    * expired: it never returns a state this instance could not open.
    */
   async seal(
-    value: McpJsonValue,
+    value: McpJsonValue | undefined,
     askedKinds: Record<string, McpInputResponse['kind']>,
     binding: RequestStateBinding,
     requestId: string | number,
     previous: RequestStateHeader | undefined,
     now = Date.now(),
+    replayLedger?: string,
   ): Promise<string> {
     const limits = this.options.requestState;
     const round = (previous?.r ?? 0) + 1;
@@ -145,11 +173,11 @@ export class RequestStateSealer {
       rid: requestIdDigest(requestId),
     };
     if (header.exp <= now) throw new RequestStateProtectionError('expired');
-    const canonicalHeader = canonicalJson(header);
+    const canonicalHeader = canonicalHeaderJson(header);
     const headerSegment = toBase64Url(Buffer.from(canonicalHeader, 'utf8'));
     if (!headerSegmentFits(headerSegment.length))
       throw new RequestStateProtectionError('too_large');
-    const payload: SealedPayload = { s: value, k: askedKinds };
+    const payload: SealedPayload = { s: value, k: askedKinds, r: replayLedger };
     const plaintext = this.textEncoder.encode(stringify(payload) as string);
     if (plaintext.length > limits.maxDecodedBytes)
       throw new RequestStateProtectionError('too_large');
@@ -182,15 +210,10 @@ export class RequestStateSealer {
       throw new RequestStateProtectionError('too_large');
     const dot = token.indexOf('.');
     const headerBytes = headerSegmentFits(dot) ? fromBase64Url(token.slice(0, dot)) : undefined;
-    let header: unknown;
-    try {
-      header = headerBytes ? parseStateJson(headerBytes.toString('utf8')) : undefined;
-    } catch {
-      header = undefined;
-    }
+    const header = headerBytes ? parseHeaderJson(headerBytes.toString('utf8')) : undefined;
     // Only a canonically encoded header authenticates to the same associated data.
     // Bytes, not decoded text: invalid UTF-8 decodes to U+FFFD and would give a second spelling.
-    const canonicalHeader = isHeader(header) ? canonicalJson(header) : undefined;
+    const canonicalHeader = isHeader(header) ? canonicalHeaderJson(header) : undefined;
     if (
       !isHeader(header) ||
       canonicalHeader === undefined ||
@@ -219,6 +242,8 @@ export class RequestStateSealer {
     if (plaintext.length > limits.maxDecodedBytes)
       throw new RequestStateProtectionError('too_large');
     const payload = parseStateJson(Buffer.from(plaintext).toString('utf8')) as SealedPayload;
-    return { header, value: payload.s, askedKinds: payload.k ?? {} };
+    if (payload.r !== undefined && typeof payload.r !== 'string')
+      throw new RequestStateProtectionError('malformed');
+    return { header, value: payload.s, askedKinds: payload.k ?? {}, replayLedger: payload.r };
   }
 }

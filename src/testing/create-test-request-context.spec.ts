@@ -1,3 +1,4 @@
+import { IsString } from 'class-validator';
 import { McpInputRequest } from '../input/mcp-input-request';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
@@ -54,5 +55,49 @@ describe('createTestRequestContext', () => {
     expect(ctx.http.request.user).toEqual({ id: 'alice' });
     expect(ctx.http.request.headers.authorization).toBe('Bearer alice');
     expect(() => ctx.sdk).toThrow(/not available/);
+  });
+
+  describe('replay-style asks', () => {
+    class NameAnswer {
+      @IsString() name!: string;
+    }
+    const nameForm = {
+      message: 'Name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+    };
+    async function signup(ctx: McpRequestContext): Promise<string> {
+      const name = await ctx.elicit(nameForm, NameAnswer);
+      const roots = await ctx.listRoots();
+      return `${name.content?.name ?? '-'} in ${roots.roots.length} root(s)`;
+    }
+
+    it('answers the Nth ask with the Nth scripted answer and records every ask', async () => {
+      const ctx = createTestRequestContext({
+        replayAnswers: [
+          { kind: 'elicitation', action: 'accept', content: { name: 'Ada' } },
+          { kind: 'roots', roots: [{ uri: 'file:///a' }] },
+        ],
+      });
+      await expect(signup(ctx)).resolves.toBe('Ada in 1 root(s)');
+      expect(ctx.asked.map((request) => request.method)).toEqual([
+        'elicitation/create',
+        'roots/list',
+      ]);
+    });
+
+    it('rejects an ask past the scripted answers, as an unanswered ask ends a round', async () => {
+      const ctx = createTestRequestContext({
+        replayAnswers: [{ kind: 'elicitation', action: 'accept', content: { name: 'Ada' } }],
+      });
+      await expect(signup(ctx)).rejects.toThrow('This round ends here');
+      expect(ctx.asked).toHaveLength(2);
+    });
+
+    it('validates a typed answer like a live round (-32602)', async () => {
+      const ctx = createTestRequestContext({
+        replayAnswers: [{ kind: 'elicitation', action: 'accept', content: { name: true } }],
+      });
+      await expect(signup(ctx)).rejects.toMatchObject({ code: -32602 });
+    });
   });
 });

@@ -5,6 +5,10 @@ import type { McpInputResponse } from '../input/mcp-input-response';
 import { McpInputResponses } from '../input/mcp-input-responses';
 import type { McpLogLevel, McpRequestContext } from '../interfaces/mcp-request-context.interface';
 import { MCP_PROTOCOL_VERSION } from '../mcp.constants';
+import type { McpInputRequest } from '../input/mcp-input-request';
+import { replayAsks } from '../replay/replay-asks.factory';
+import { slotKey } from '../replay/replay-ledger';
+import { ReplayPendingSignal } from '../replay/replay-pending.signal';
 
 /** What a unit test may set on a {@link createTestRequestContext} context. @publicApi */
 export interface TestRequestContextOptions {
@@ -28,12 +32,19 @@ export interface TestRequestContextOptions {
   authInfo?: AuthInfo;
   /** Aborts the call when aborted. */
   signal?: AbortSignal;
+  /**
+   * Answers to `ctx.elicit()`, `ctx.createMessage()`, … in the order the handler asks: the Nth ask
+   * gets the Nth answer; an ask past the end rejects, as an unanswered ask ends a round.
+   */
+  replayAnswers?: McpInputResponse[];
 }
 
 /** A request context for unit tests, recording what the handler reported and logged. @publicApi */
 export interface TestRequestContext extends McpRequestContext {
   readonly progressReports: { progress: number; total?: number; message?: string }[];
   readonly logEntries: { level: McpLogLevel; data: unknown; logger?: string }[];
+  /** What the handler asked with `ctx.elicit()` and friends, in order, answered or not. */
+  readonly asked: McpInputRequest[];
 }
 
 const ALL_CAPABILITIES: ClientCapabilities = {
@@ -64,6 +75,20 @@ export function createTestRequestContext(
   const logEntries: TestRequestContext['logEntries'] = [];
   const request = { headers: options.headers ?? {}, user: options.user, auth: options.authInfo };
   const responses = options.inputResponses ?? {};
+  const asked: McpInputRequest[] = [];
+  const answers = options.replayAnswers ?? [];
+  const scripted = {
+    ask(inputRequest: McpInputRequest) {
+      const index = asked.push(inputRequest) - 1;
+      const answer = answers[index];
+      if (answer === undefined) {
+        const pending = Promise.reject(new ReplayPendingSignal());
+        pending.catch(() => undefined);
+        return pending;
+      }
+      return Promise.resolve({ key: slotKey(index), answer });
+    },
+  };
   return {
     requestId: options.requestId ?? 1,
     method: options.method ?? 'tools/call',
@@ -99,7 +124,9 @@ export function createTestRequestContext(
     get sdk(): ServerContext {
       throw new Error('createTestRequestContext(): the SDK context is not available in unit tests');
     },
+    ...replayAsks(() => scripted),
     progressReports,
     logEntries,
+    asked,
   };
 }

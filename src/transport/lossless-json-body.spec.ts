@@ -48,9 +48,22 @@ describe('parseJsonBody', () => {
     });
   });
 
+  it('reads input responses without numbers from the native parse (nothing to keep exact)', () => {
+    const parsed = parseJsonBody(
+      '{"params":{"arguments":{"n":1.50},"inputResponses":{"ok":{"action":"accept","content":{"sure":true,"who":"1.50"}}}}}',
+      LIMITS,
+    );
+    if (!parsed.ok) throw new Error('expected a parse');
+    const plain = parsed.plain as { params: { inputResponses: unknown } };
+    expect(parsed.exactInputResponses).toBe(plain.params.inputResponses);
+    expect(parsed.exactInputResponses).toEqual({
+      ok: { action: 'accept', content: { sure: true, who: '1.50' } },
+    });
+  });
+
   it('keeps a "__proto__" key as data in both parses', () => {
     const parsed = parseJsonBody(
-      '{"params":{"arguments":{"__proto__":{"x":1}},"inputResponses":{"__proto__":{"action":"cancel"}}}}',
+      '{"params":{"arguments":{"__proto__":{"x":1}},"inputResponses":{"__proto__":{"action":"accept","content":{"n":1}}}}}',
       LIMITS,
     );
     if (!parsed.ok) throw new Error('expected a parse');

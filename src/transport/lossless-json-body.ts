@@ -26,10 +26,22 @@ function inputResponsesOf(message: unknown): unknown {
     : undefined;
 }
 
+/** Whether a parsed JSON value holds a number anywhere (bounded: the body passed the structure scan). */
+function containsNumber(value: unknown): boolean {
+  if (typeof value === 'number') return true;
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(containsNumber);
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && containsNumber((value as Record<string, unknown>)[key]))
+      return true;
+  }
+  return false;
+}
+
 /**
  * Parses a JSON request body within the limits: the shape is checked first in one cheap pass,
- * then the text is parsed natively. Only when the message carries input responses (whose numbers
- * must keep their exact digits) is it parsed a second time, natively too, with every number kept
+ * then the text is parsed natively. Only when the message carries input responses with numbers
+ * (which must keep their exact digits) is it parsed a second time, natively too, with every number kept
  * as its exact text — a body the structure check has already bounded. `__proto__` keys stay
  * ordinary data in both parses.
  */
@@ -51,5 +63,8 @@ export function parseJsonBody(text: string, limits: JsonBodyLimits): ParsedJsonB
   ) {
     return { ok: true, plain, exactInputResponses: undefined };
   }
+  // Without numbers the native parse is already exact.
+  if (!containsNumber(inputResponses))
+    return { ok: true, plain, exactInputResponses: inputResponses };
   return { ok: true, plain, exactInputResponses: inputResponsesOf(parseWithExactNumbers(text)) };
 }

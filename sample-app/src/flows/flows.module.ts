@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { FlowTools } from './flow.tools';
+import { OnboardUserTool } from './onboard-user.tool';
 import { SideEffectsService } from './side-effects.service';
 
-@Module({ providers: [FlowTools, SideEffectsService] })
+@Module({ providers: [FlowTools, OnboardUserTool, SideEffectsService] })
 export class FlowsModule {}

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { isObservable, lastValueFrom } from 'rxjs';
+import type { McpOperationCall } from '../protocol/mcp-operation-call';
+import { McpReplayStep } from '../replay/mcp-replay.step';
+import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
+import { McpCapabilityInterceptor } from './mcp-capability.interceptor';
+import { McpInputRequiredResult } from './mcp-input-required.result';
+
+/** What the method returned, as a promise of its value (an observable gives its last value). */
+async function valueOf(returned: unknown): Promise<unknown> {
+  const value = await returned;
+  return isObservable(value) ? lastValueFrom(value) : value;
+}
+
+/**
+ * The input steps of an operation that declares input or state: capability gating around state
+ * protection around the replay ledger (only for `replay: true` operations). {@link before} runs as the operation's last guard (after the application's guards
+ * and argument validation, before its interceptors, pipes and the handler); {@link after} runs
+ * right around the method, inside every interceptor, so what it records is what the handler
+ * returned. Neither is an entry of Nest's interceptor chain, which costs every call an rxjs
+ * pipeline and a bound async resource.
+ * @internal
+ */
+@Injectable()
+export class McpInputSteps {
+  constructor(
+    private readonly capability: McpCapabilityInterceptor,
+    private readonly state: McpRequestStateInterceptor,
+    private readonly replay: McpReplayStep,
+  ) {}
+
+  /** A missing required capability is reported before any state is opened. */
+  async before(call: McpOperationCall): Promise<void> {
+    this.capability.checkRequired(call);
+    await this.state.open(call);
+    if (call.profile.replay) this.replay.begin(call);
+  }
+
+  /** Checks and records what the handler returned (a value, promise or observable) or threw. */
+  async after(call: McpOperationCall, returned: unknown): Promise<unknown> {
+    const value = valueOf(returned);
+    const result = await (call.profile.replay ? this.replay.settle(call, value) : value);
+    if (result instanceof McpInputRequiredResult) this.capability.checkEmitted(call, result);
+    return this.state.close(call, result);
+  }
+}

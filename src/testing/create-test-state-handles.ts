@@ -1,0 +1,62 @@
+import type { McpOperationRegistry } from '../discovery/mcp-operation.registry';
+import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface';
+import { resolveMcpOptions } from '../mcp-options.resolver';
+import {
+  DefaultAuthorizationPartitionResolver,
+  type McpAuthorizationPartitionResolver,
+} from '../state/authorization-partition.resolver';
+import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
+import { McpStateHandles } from '../state/mcp-state-handles.service';
+import { MemoryStateHandleRepository } from '../state/memory-state-handle.repository';
+import type { PartitionResolverDelegate } from '../state/partition-resolver.delegate';
+import type { StateHandleRepositoryDelegate } from '../state/state-handle-repository.delegate';
+import type { StateHandleRepository } from '../state/state-handle-repository.interface';
+
+/** What {@link createTestStateHandles} may be given. @publicApi */
+export interface TestStateHandlesOptions {
+  /** Where records live. Default: a fresh `MemoryStateHandleRepository`. */
+  repository?: StateHandleRepository;
+  /** Names the caller. Default: the module's default resolver (`user` of the test context, else `anonymous`). */
+  partitionResolver?: McpAuthorizationPartitionResolver;
+  /** `maxHandleDataBytes`, `maxLifetimeMs`, `maxRounds` as in the module options. */
+  requestState?: McpModuleOptions['requestState'];
+}
+
+/**
+ * An {@link McpStateHandles} for unit-testing an operation without a server: pass it to your
+ * provider's constructor and drive the rounds with `createTestRequestContext`. Every operation
+ * counts as `APPLICATION_PROTECTED`; handles, binding, rotation and limits behave as in the module.
+ *
+ * @example
+ * ```ts
+ * const tool = new ApproveExpenseTool(createTestStateHandles(), new ExpenseLedger());
+ * const first = (await tool.approveExpense(args, createTestRequestContext({ target: 'approve_expense' }))) as McpInputRequiredResult;
+ * const done = await tool.approveExpense(args, createTestRequestContext({
+ *   target: 'approve_expense',
+ *   applicationState: first.applicationState,
+ *   inputResponses: { approval: { kind: 'elicitation', action: 'accept', content: { approve: true } } },
+ * }));
+ * ```
+ * @publicApi
+ */
+export function createTestStateHandles(options: TestStateHandlesOptions = {}): McpStateHandles {
+  const resolver = options.partitionResolver ?? new DefaultAuthorizationPartitionResolver();
+  const partitions: Pick<PartitionResolverDelegate, 'resolve'> = {
+    resolve: async (context) => resolver.resolve(context),
+  };
+  const applicationProtected = {
+    profile: { stateMode: McpRequestStateMode.APPLICATION_PROTECTED },
+  };
+  const operations = {
+    findTool: () => applicationProtected,
+    findPrompt: () => applicationProtected,
+    findResource: () => ({ resource: applicationProtected, variables: {} }),
+  };
+  return new McpStateHandles(
+    resolveMcpOptions({ requestState: options.requestState }),
+    partitions as PartitionResolverDelegate,
+    (options.repository ??
+      new MemoryStateHandleRepository()) as unknown as StateHandleRepositoryDelegate,
+    operations as unknown as McpOperationRegistry,
+  );
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import {
+  MemoryStateHandleRepository,
+  RedisStateHandleRepository,
+  StateHandleRepositoryError,
+  type StateHandleRecord,
+} from '../src/index';
+import { stateHandleRepositoryContract } from './contracts/state-handle-repository.contract';
+import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
+
+const handle = (): string => randomBytes(32).toString('base64url');
+const record = (): StateHandleRecord => ({
+  binding: 'b',
+  data: '{"x":1}',
+  expiresAt: Date.now() + 60_000,
+  round: 1,
+});
+
+describe('MemoryStateHandleRepository: the StateHandleRepository contract', () => {
+  stateHandleRepositoryContract(async () => {
+    const repository = new MemoryStateHandleRepository();
+    return { repository, close: async () => repository.close() };
+  });
+});
+
+describe('RedisStateHandleRepository', () => {
+  let server: RedisServerHandle;
+  const clients: Redis[] = [];
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(async () => {
+    for (const client of clients) {
+      if (client.status === 'ready') await client.quit();
+      else if (client.status !== 'end') client.disconnect();
+    }
+    await server?.close();
+  });
+
+  function connect(): Redis {
+    const client = new Redis(server.url, { maxRetriesPerRequest: 2 });
+    clients.push(client);
+    return client;
+  }
+
+  describe('the StateHandleRepository contract', () => {
+    let prefixes = 0;
+    stateHandleRepositoryContract(async () => {
+      const client = connect();
+      // A fresh prefix per test: nothing one test stores can answer another.
+      const repository = new RedisStateHandleRepository({
+        client,
+        keyPrefix: `contract-${++prefixes}:`,
+      });
+      return { repository, close: async () => void (await client.quit()) };
+    });
+  });
+
+  it('keeps each record under its prefix, with the flow expiry as the key expiry', async () => {
+    const client = connect();
+    const repository = new RedisStateHandleRepository({ client, keyPrefix: 'orders:handle:' });
+    const first = handle();
+    const stored = record();
+    await repository.put(first, stored);
+    expect(await client.hgetall(`orders:handle:${first}`)).toEqual({
+      b: 'b',
+      d: '{"x":1}',
+      e: String(stored.expiresAt),
+      r: '1',
+    });
+    expect(await client.pexpiretime(`orders:handle:${first}`)).toBe(stored.expiresAt);
+    const other = new RedisStateHandleRepository({ client, keyPrefix: 'billing:handle:' });
+    expect(await other.redeem(first, 'b', handle())).toBeUndefined();
+    const second = handle();
+    expect(await repository.redeem(first, 'b', second)).toEqual(stored);
+    expect(await client.exists(`orders:handle:${first}`)).toBe(0);
+    expect(await client.pexpiretime(`orders:handle:${second}`)).toBe(stored.expiresAt);
+  });
+
+  it('fails closed while Redis is down (StateHandleRepositoryError, within the timeout) and recovers when it is back', async () => {
+    const client = connect();
+    const repository = new RedisStateHandleRepository({ client, timeoutMs: 300 });
+    const first = handle();
+    await repository.put(first, record());
+    await server.stop();
+    const started = Date.now();
+    const failure = await repository.redeem(first, 'b', handle()).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(StateHandleRepositoryError);
+    expect((failure as StateHandleRepositoryError).reason).toMatch(/^(timeout|unavailable)/);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    await expect(repository.put(handle(), record())).rejects.toBeInstanceOf(
+      StateHandleRepositoryError,
+    );
+    await server.start();
+    // The restarted server is empty and knows no script: the repository loads it again.
+    let recovered: StateHandleRecord | undefined;
+    const deadline = Date.now() + 10_000;
+    const second = handle();
+    while (Date.now() < deadline) {
+      try {
+        await repository.put(second, record());
+        recovered = await repository.redeem(second, 'b', handle());
+        break;
+      } catch {
+        await new Promise((done) => setTimeout(done, 100));
+      }
+    }
+    expect(recovered).toMatchObject({ binding: 'b', data: '{"x":1}' });
+  });
+
+  it('refuses an ill-made configuration', () => {
+    const client = new Redis(server.url, { lazyConnect: true });
+    expect(() => new RedisStateHandleRepository({ client, timeoutMs: 0 })).toThrow(RangeError);
+    expect(() => new RedisStateHandleRepository({ client: {} as unknown as Redis })).toThrow(
+      TypeError,
+    );
+  });
+});
