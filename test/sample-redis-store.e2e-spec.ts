@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
+import { ExpenseLedger } from '../sample-app/src/expenses/expense-ledger.service';
 import { ADAPTERS, type TestServer } from './utils/bootstrap';
 import { CapturingLogger, newKeyring, startSampleApp } from './fixtures/sample-app';
 import { connectClient, freshId, rawToolCall, resultText } from './utils/mcp';
@@ -81,6 +82,27 @@ describe.each(ADAPTERS)('the sample app with MCP_STORE=redis over %s', (adapter)
     });
     expect(await transfers(east)).toBe(eastBefore);
     expect(await transfers(west)).toBe(westBefore + 1);
+  });
+
+  it('continues an approve_expense flow on the other instance; its handle works once', async () => {
+    const expense = { amount: '42.00', description: 'Taxi' };
+    const call = (server: TestServer, requestState?: string, inputResponses?: unknown) =>
+      rawToolCall(server.url, 'approve_expense', expense, {
+        capabilities: FORM,
+        headers: { Authorization: 'Bearer alice' },
+        requestState,
+        inputResponses,
+      });
+    const handle = (await call(east)).body.result?.requestState;
+    expect(typeof handle).toBe('string');
+    const approvedOnWest = west.app.get(ExpenseLedger).count();
+    const approval = { approval: { action: 'accept', content: { approve: true } } };
+    expect(resultText(await call(west, handle, approval))).toMatch(/approved: 42\.00/);
+    expect((await call(east, handle, approval)).body.error).toEqual({
+      code: -32602,
+      message: 'Invalid request state',
+    });
+    expect(west.app.get(ExpenseLedger).count()).toBe(approvedOnWest + 1);
   });
 
   it('refuses to start with MCP_STORE=redis but no REDIS_URL, or an unknown MCP_STORE', async () => {
