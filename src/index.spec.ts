@@ -49,6 +49,7 @@ describe('the public API', () => {
       'MemoryConsumedStateStore',
       'MemoryStateHandleRepository',
       'NestjsMcpError',
+      'RedisConsumedStateStore',
       'RedisStateHandleRepository',
       'RequestStateProtectionError',
       'RequestStateProtector',

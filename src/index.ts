@@ -96,6 +96,12 @@ export {
   type RedisStateHandleRepositoryOptions,
 } from './state/redis-state-handle.repository';
 export {
+  RedisConsumedStateStore,
+  type RedisConsumedStateStoreOptions,
+} from './state/redis-consumed-state.store';
+export type { McpRedisClient } from './redis/mcp-redis-client';
+export type { McpRedisOptions } from './redis/mcp-redis-options.interface';
+export {
   RequestStateProtectionError,
   type RequestStateFailureReason,
 } from './state/request-state-protection.error';

@@ -16,6 +16,7 @@ import type { ConsumedStateStore } from './state/consumed-state-store.interface'
 import type { StateHandleRepository } from './state/state-handle-repository.interface';
 import type { McpAuthorizationPartitionResolver } from './state/authorization-partition.resolver';
 import { ConceptSecretFieldPolicy, type SecretFieldPolicy } from './input/secret-field.policy';
+import { resolveRedisOptions, type ResolvedRedisOptions } from './redis/redis-options.resolver';
 
 /** Module options with every default filled in and every value checked. */
 export interface ResolvedMcpOptions {
@@ -39,6 +40,7 @@ export interface ResolvedMcpOptions {
   elicitation: { secretPolicy: SecretFieldPolicy; development: boolean };
   validateArguments: boolean;
   fastPath: boolean;
+  redis: ResolvedRedisOptions | undefined;
 }
 
 const CACHEABLE: McpCacheableMethod[] = [
@@ -215,6 +217,7 @@ export function resolveMcpOptions(
     },
     validateArguments: options.validateArguments ?? true,
     fastPath: options.fastPath ?? true,
+    redis: resolveRedisOptions(options.redis),
   };
 }
 

@@ -15,6 +15,7 @@ import { McpNotifier } from './notifications/mcp-notifier.service';
 import { PACKAGE_VERSION } from './package-version';
 import { McpDispatcher } from './protocol/mcp-dispatcher.service';
 import { McpServerFactory } from './protocol/mcp-server.factory';
+import { McpRedisConnection } from './redis/mcp-redis.connection';
 import { McpReplayStep } from './replay/mcp-replay.step';
 import { McpRequestStateInterceptor } from './state/mcp-request-state.interceptor';
 import { ConsumedStateStoreDelegate } from './state/consumed-state-store.delegate';
@@ -50,6 +51,7 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
       inject: [MCP_MODULE_OPTIONS],
     },
     KeyringManager,
+    McpRedisConnection,
     StateProtectorDelegate,
     PartitionResolverDelegate,
     ConsumedStateStoreDelegate,

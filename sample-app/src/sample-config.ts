@@ -21,6 +21,16 @@ function keyringFromEnv(): KeyringConfig | undefined {
   }
 }
 
+/** `MCP_STORE=redis` with `REDIS_URL` keeps single-use state and state handles on Redis; the default stays in memory. */
+function redisFromEnv(): McpModuleOptions['redis'] {
+  const store = process.env.MCP_STORE || 'memory';
+  if (store === 'memory') return undefined;
+  if (store !== 'redis') throw new Error('MCP_STORE must be "memory" or "redis"');
+  // Never echo REDIS_URL: it may hold a password.
+  if (!process.env.REDIS_URL) throw new Error('MCP_STORE=redis needs REDIS_URL');
+  return { url: process.env.REDIS_URL };
+}
+
 /** Module options of the sample app, from the environment (see sample-app/README.md). */
 export function sampleMcpOptions(version: string): McpModuleOptions {
   return {
@@ -30,6 +40,7 @@ export function sampleMcpOptions(version: string): McpModuleOptions {
     partitionResolver: new BearerPartitionResolver(),
     requestBodyTimeoutMs: optionalInteger('MCP_REQUEST_BODY_TIMEOUT_MS'),
     fastPath: process.env.MCP_FAST_PATH !== 'off',
+    redis: redisFromEnv(),
     requestState: {
       maxLifetimeMs: optionalInteger('MCP_STATE_MAX_LIFETIME_MS'),
       maxRounds: optionalInteger('MCP_STATE_MAX_ROUNDS'),

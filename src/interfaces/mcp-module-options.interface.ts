@@ -1,6 +1,7 @@
 import type { CacheHint } from '@modelcontextprotocol/server';
 import type { SecretFieldPolicy } from '../input/secret-field.policy';
 import type { KeyringConfig } from '../keyring/keyring-fingerprint';
+import type { McpRedisOptions } from '../redis/mcp-redis-options.interface';
 import type { McpAuthorizationPartitionResolver } from '../state/authorization-partition.resolver';
 import type { ConsumedStateStore } from '../state/consumed-state-store.interface';
 import type { StateHandleRepository } from '../state/state-handle-repository.interface';
@@ -110,7 +111,7 @@ export interface McpModuleOptions {
     /**
      * Unexpired single-use states the default in-memory store holds at once; past it, a new
      * single-use state is refused with -32603 until older ones expire. Default 1,000,000;
-     * 1 – 100,000,000. Ignored with a custom `consumedStateStore`.
+     * 1 – 100,000,000. Ignored with a custom `consumedStateStore` or with `redis`.
      */
     maxConsumedStates?: number;
     /**
@@ -121,7 +122,7 @@ export interface McpModuleOptions {
     /**
      * State handles the default in-memory repository holds at once; past it, saving a new flow
      * fails with -32603 until older ones finish or expire. Default 10,000; 1 – 10,000,000.
-     * Ignored with a custom `stateHandleRepository`.
+     * Ignored with a custom `stateHandleRepository` or with `redis`.
      */
     maxStateHandles?: number;
   };
@@ -139,16 +140,25 @@ export interface McpModuleOptions {
   /**
    * Where single-use states are recorded as consumed (e.g. Redis, shared by a fleet). You may
    * instead provide `ConsumedStateStore` in any of your modules; giving both, or two different
-   * ones, fails startup. Default: in this process's memory, bounded by `requestState.maxConsumedStates`.
+   * ones, fails startup. Default: on Redis when `redis` is set, else in this process's memory,
+   * bounded by `requestState.maxConsumedStates`.
    */
   consumedStateStore?: ConsumedStateStore;
   /**
    * Where `McpStateHandles` keeps the continuations of application-protected flows (e.g. a
    * `RedisStateHandleRepository`, shared by a fleet). You may instead provide
    * `StateHandleRepository` in any of your modules; giving both, or two different ones, fails
-   * startup. Default: in this process's memory, bounded by `requestState.maxStateHandles`.
+   * startup. Default: on Redis when `redis` is set, else in this process's memory, bounded by
+   * `requestState.maxStateHandles`.
    */
   stateHandleRepository?: StateHandleRepository;
+  /**
+   * The Redis a fleet shares (a URL, or an ioredis client the app owns, plus a key prefix):
+   * single-use states and state handles then live there unless `consumedStateStore` or
+   * `stateHandleRepository` says otherwise. Needs the optional peer dependency `ioredis`. Default
+   * none (everything in memory). See `docs/redis.md`.
+   */
+  redis?: McpRedisOptions;
   /**
    * Names the caller's authorization partition for state binding; may also be provided as
    * `McpAuthorizationPartitionResolver` in any of your modules. Default: the user on `req.user`

@@ -2,14 +2,16 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { ModulesContainer } from '@nestjs/core';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { McpRedisConnection } from '../redis/mcp-redis.connection';
 import { providedInstance } from './app-provided-instance';
 import { ConsumedStateStore } from './consumed-state-store.interface';
 import { MemoryConsumedStateStore } from './memory-consumed-state.store';
+import { RedisConsumedStateStore } from './redis-consumed-state.store';
 
 /**
  * The store single-use states are consumed in, chosen once at startup: the `consumedStateStore`
- * option, or a `ConsumedStateStore` the application provides in any module, or one in memory
- * bounded by `requestState.maxConsumedStates`.
+ * option, or a `ConsumedStateStore` the application provides in any module, or Redis when the
+ * `redis` option is set, or one in memory bounded by `requestState.maxConsumedStates`.
  * @internal
  */
 @Injectable()
@@ -23,6 +25,7 @@ export class ConsumedStateStoreDelegate
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly modules: ModulesContainer,
+    private readonly redis: McpRedisConnection,
   ) {}
 
   onModuleInit(): void {
@@ -32,6 +35,12 @@ export class ConsumedStateStoreDelegate
       'consumedStateStore',
       this.options.consumedStateStore,
     );
+    if (!this.store && this.redis.configured) {
+      this.store = new RedisConsumedStateStore(this.redis.client, {
+        keyPrefix: this.redis.prefix,
+        commandTimeoutMs: this.redis.commandTimeoutMs,
+      });
+    }
     if (!this.store) {
       this.own = new MemoryConsumedStateStore({
         maxEntries: this.options.requestState.maxConsumedStates,

@@ -1,8 +1,8 @@
 /**
  * Records which single-use request states have been presented, so each is accepted once. The
- * default keeps them in this process's memory ({@link MemoryConsumedStateStore}); provide your own
- * (e.g. Redis `SET id 1 NX PXAT expiresAt`) as the `consumedStateStore` module option or as the
- * `ConsumedStateStore` token in any module, so that every instance of a fleet shares one record.
+ * module uses {@link RedisConsumedStateStore} when its `redis` option is set (one record for a
+ * whole fleet), else {@link MemoryConsumedStateStore} (per process); provide your own as the
+ * `consumedStateStore` module option or as the `ConsumedStateStore` token in any module.
  *
  * @publicApi
  */

@@ -2,14 +2,16 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { ModulesContainer } from '@nestjs/core';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { McpRedisConnection } from '../redis/mcp-redis.connection';
 import { providedInstance } from './app-provided-instance';
 import { MemoryStateHandleRepository } from './memory-state-handle.repository';
+import { RedisStateHandleRepository } from './redis-state-handle.repository';
 import { StateHandleRepository, type StateHandleRecord } from './state-handle-repository.interface';
 
 /**
  * The repository state handles live in, chosen once at startup: the `stateHandleRepository`
- * option, or a `StateHandleRepository` the application provides in any module, or one in memory
- * bounded by `requestState.maxStateHandles`.
+ * option, or a `StateHandleRepository` the application provides in any module, or Redis when the
+ * `redis` option is set, or one in memory bounded by `requestState.maxStateHandles`.
  * @internal
  */
 @Injectable()
@@ -23,6 +25,7 @@ export class StateHandleRepositoryDelegate
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly modules: ModulesContainer,
+    private readonly redis: McpRedisConnection,
   ) {}
 
   onModuleInit(): void {
@@ -32,7 +35,13 @@ export class StateHandleRepositoryDelegate
       'stateHandleRepository',
       this.options.stateHandleRepository,
     );
-    // A shared Redis connection, once the module has one, slots in here: before the memory default.
+    if (!this.repository && this.redis.configured) {
+      this.repository = new RedisStateHandleRepository({
+        client: this.redis.client,
+        keyPrefix: this.redis.key('handle', ''),
+        timeoutMs: this.redis.commandTimeoutMs,
+      });
+    }
     if (!this.repository) {
       this.own = new MemoryStateHandleRepository({
         maxEntries: this.options.requestState.maxStateHandles,

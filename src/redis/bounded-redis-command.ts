@@ -1,0 +1,52 @@
+import type { McpRedisClient } from './mcp-redis-client';
+import { RedisCommandError, type RedisCommandFailure } from './redis-command.error';
+
+/** Statuses in which ioredis sends a command now, or connects to send it (`wait`: lazy, never connected). */
+const SENDING_STATUSES = new Set(['ready', 'wait']);
+
+function failureOf(error: unknown): RedisCommandFailure {
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  if (name === 'ReplyError' && typeof message === 'string') {
+    // Redis error replies start with an upper-case code (OOM, READONLY, NOPERM…); the rest may quote data.
+    const code = /^[A-Z][A-Z_-]{1,31}(?=\s|$)/.exec(message)?.[0];
+    return `rejected ${code ?? 'ERR'}`;
+  }
+  if (typeof message === 'string' && /timed out/i.test(message)) return 'timeout';
+  return 'unavailable';
+}
+
+/**
+ * Runs one Redis command so that it fails fast and closed whatever the client is configured with:
+ * refused at once unless the client is connected (an app's client may queue offline commands
+ * without limit), and rejected after `timeoutMs` (an app's client may have no command timeout).
+ * Every failure is a {@link RedisCommandError}. A command that timed out may still reach Redis
+ * later; callers must treat that outcome as possible.
+ * @internal
+ */
+export function boundedRedisCommand<T>(
+  client: McpRedisClient,
+  timeoutMs: number,
+  command: () => Promise<T>,
+): Promise<T> {
+  if (!SENDING_STATUSES.has(client.status))
+    return Promise.reject(new RedisCommandError('unavailable'));
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new RedisCommandError('timeout')), timeoutMs);
+    let sent: Promise<T>;
+    try {
+      sent = command();
+    } catch (error) {
+      sent = Promise.reject(error);
+    }
+    sent.then(
+      (reply) => {
+        clearTimeout(timer);
+        resolve(reply);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(new RedisCommandError(failureOf(error)));
+      },
+    );
+  });
+}

@@ -1,0 +1,18 @@
+/**
+ * The part of an ioredis client (`Redis`, ioredis 5 or 6) the module's Redis stores
+ * call, typed structurally so that this package's types do not require `ioredis`. Pass a real
+ * ioredis client; the module uses it as such.
+ *
+ * @publicApi
+ */
+export interface McpRedisClient {
+  /** ioredis connection status; commands are sent only while it is `ready` (or `wait`, lazily connecting). */
+  readonly status: string;
+  set(
+    key: string,
+    value: string,
+    millisecondsToken: 'PX',
+    milliseconds: number,
+    nx: 'NX',
+  ): Promise<'OK' | null>;
+}

@@ -1,0 +1,171 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import type { Redis, RedisOptions } from 'ioredis';
+import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { boundedRedisCommand } from './bounded-redis-command';
+import { loadIoredis } from './load-ioredis';
+
+/** Name the module's own connections show in `CLIENT LIST`. */
+export const MCP_REDIS_CONNECTION_NAME = 'nestjs-mcp';
+/** Reconnect quickly and keep trying: an outage fails calls, it never needs a restart. */
+const RECONNECT_DELAY_MS = { step: 100, max: 1_000 };
+const QUIT_TIMEOUT_MS = 1_000;
+
+/**
+ * The module's one Redis connection, from the `redis` option, shared by every Redis-backed store.
+ * With a URL it creates the client (connecting at module init, reconnecting forever, named
+ * `nestjs-mcp` in `CLIENT LIST`) and quits it on application shutdown; a client the app passed in
+ * is used as it is and never quit. Stores build keys with {@link key} and send commands through
+ * {@link run}, which fails fast and closed.
+ * @internal
+ */
+@Injectable()
+export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('McpRedis');
+  private readonly shared: Redis | undefined;
+  /** Clients created here, quit on shutdown. */
+  private readonly owned: Redis[] = [];
+  private closing = false;
+  /** Prefix of every key the module writes (`redis.keyPrefix`, default `nestjs-mcp:`). */
+  readonly prefix: string = '';
+  /** Longest wait for one command (`redis.commandTimeoutMs`). */
+  readonly commandTimeoutMs: number = 0;
+
+  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions) {
+    const redis = options.redis;
+    if (!redis) return;
+    this.prefix = redis.keyPrefix;
+    this.commandTimeoutMs = redis.commandTimeoutMs;
+    if ('client' in redis) {
+      this.shared = redis.client as unknown as Redis;
+      return;
+    }
+    const { Redis: RedisClient } = loadIoredis();
+    this.shared = this.adopt(
+      new RedisClient(redis.url, {
+        // Connects in onModuleInit: an app that fails to start never opens a socket it cannot close.
+        lazyConnect: true,
+        connectionName: MCP_REDIS_CONNECTION_NAME,
+        retryStrategy: (attempt) =>
+          Math.min(attempt * RECONNECT_DELAY_MS.step, RECONNECT_DELAY_MS.max),
+      }),
+    );
+  }
+
+  /**
+   * Connects the module's own client and waits up to `commandTimeoutMs` for the shared client to be
+   * ready, so the first calls after startup do not race the connection. Redis being down does not
+   * stop the app from starting: it is logged, and calls that need Redis fail until it is back.
+   */
+  async onModuleInit(): Promise<void> {
+    const client = this.shared;
+    if (!client) return;
+    // A failed first attempt is retried by the retry strategy like any lost connection.
+    if (this.owned.includes(client) && client.status === 'wait')
+      client.connect().catch(() => undefined);
+    // An app's lazy client ('wait') connects on its first command instead.
+    if (client.status === 'wait' || (await this.readyWithin(client, this.commandTimeoutMs))) return;
+    this.logger.warn(
+      `Redis is not ready ${this.commandTimeoutMs} ms after startup; calls that need it fail until it is`,
+    );
+  }
+
+  /** Whether the `redis` option is set. */
+  get configured(): boolean {
+    return this.shared !== undefined;
+  }
+
+  /** The shared client. Throws when the `redis` option is not set. */
+  get client(): Redis {
+    if (!this.shared) throw new Error('The McpModule "redis" option is not set');
+    return this.shared;
+  }
+
+  /** `<prefix><part>:<part>…`, e.g. `key('consumed', id)` is `nestjs-mcp:consumed:<id>`. */
+  key(...parts: string[]): string {
+    return this.prefix + parts.join(':');
+  }
+
+  /**
+   * Runs a command on the shared client, refused at once while it is disconnected and rejected
+   * after `commandTimeoutMs`; every failure is a `RedisCommandError` with a loggable reason.
+   */
+  run<T>(command: (client: Redis) => Promise<T>): Promise<T> {
+    const client = this.client;
+    return boundedRedisCommand(client, this.commandTimeoutMs, () => command(client));
+  }
+
+  /**
+   * A new connection to the same server with `overrides` (e.g. `{ maxRetriesPerRequest: null }`
+   * for a BullMQ worker), owned and quit on shutdown like one created from a URL.
+   */
+  duplicate(overrides: Partial<RedisOptions> = {}): Redis {
+    return this.adopt(this.client.duplicate({ lazyConnect: false, ...overrides }));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.owned.map((client) => this.quit(client)));
+    this.owned.length = 0;
+  }
+
+  private readyWithin(client: Redis, timeoutMs: number): Promise<boolean> {
+    if (client.status === 'ready') return Promise.resolve(true);
+    return new Promise((done) => {
+      const ready = () => {
+        clearTimeout(timer);
+        done(true);
+      };
+      const timer = setTimeout(() => {
+        client.off('ready', ready);
+        done(false);
+      }, timeoutMs);
+      client.once('ready', ready);
+    });
+  }
+
+  private adopt(client: Redis): Redis {
+    let down = false;
+    const lost = (cause: string) => {
+      if (down || this.closing) return;
+      down = true;
+      this.logger.warn(
+        `Redis connection lost (${cause}); reconnecting, calls that need Redis fail meanwhile`,
+      );
+    };
+    // With a listener, ioredis no longer prints every failed reconnect; one line per outage is enough.
+    client.on('error', (error: { code?: unknown; name?: unknown }) =>
+      lost(String(error.code ?? error.name)),
+    );
+    client.on('close', () => lost('closed'));
+    client.on('ready', () => {
+      if (!down) return;
+      down = false;
+      this.logger.log('Redis connection ready again');
+    });
+    this.owned.push(client);
+    return client;
+  }
+
+  private async quit(client: Redis): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        client.quit(),
+        new Promise((done) => (timer = setTimeout(done, QUIT_TIMEOUT_MS))),
+      ]);
+    } catch {
+      // Already closed or unreachable: disconnecting below is all that is left to do.
+    } finally {
+      clearTimeout(timer);
+      // A second disconnect of an ended client would hold a timer for ioredis's disconnect timeout.
+      if (client.status !== 'end') client.disconnect();
+    }
+  }
+}

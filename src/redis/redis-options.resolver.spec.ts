@@ -1,0 +1,64 @@
+import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
+import type { McpRedisClient } from './mcp-redis-client';
+import type { McpRedisOptions } from './mcp-redis-options.interface';
+import { resolveRedisOptions } from './redis-options.resolver';
+
+const client: McpRedisClient = { status: 'ready', set: () => Promise.resolve('OK') };
+
+function failure(options: unknown): InvalidModuleOptionsError {
+  try {
+    resolveRedisOptions(options as McpRedisOptions);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidModuleOptionsError);
+    return error as InvalidModuleOptionsError;
+  }
+  throw new Error('expected the option to be refused');
+}
+
+describe('resolveRedisOptions', () => {
+  it('is off unless given', () => {
+    expect(resolveRedisOptions(undefined)).toBeUndefined();
+  });
+
+  it('fills the key prefix and command timeout', () => {
+    expect(resolveRedisOptions({ url: 'redis://cache:6379/2' })).toEqual({
+      url: 'redis://cache:6379/2',
+      keyPrefix: 'nestjs-mcp:',
+      commandTimeoutMs: 1_000,
+    });
+    expect(resolveRedisOptions({ client, keyPrefix: '{billing}:', commandTimeoutMs: 250 })).toEqual(
+      { client, keyPrefix: '{billing}:', commandTimeoutMs: 250 },
+    );
+    expect(resolveRedisOptions({ url: 'rediss://cache', keyPrefix: '' })?.keyPrefix).toBe('');
+  });
+
+  it('needs exactly one of url and client', () => {
+    expect(failure({}).message).toContain('needs exactly one of "url" and "client"');
+    expect(failure({ url: 'redis://cache', client }).option).toBe('redis');
+    expect(failure('redis://cache').option).toBe('redis');
+    expect(failure(null).option).toBe('redis');
+  });
+
+  it('accepts only redis:// and rediss:// URLs and never repeats one in the error', () => {
+    for (const url of ['http://user:hunter2@cache', 'cache:6379', 'redis//hunter2', 42]) {
+      const error = failure({ url });
+      expect(error.option).toBe('redis.url');
+      expect(error.message).not.toContain('hunter2');
+    }
+  });
+
+  it('takes a client only if it looks like an ioredis client', () => {
+    for (const bad of [{}, { status: 'ready' }, { set: () => undefined }, 'client', 1])
+      expect(failure({ client: bad }).option).toBe('redis.client');
+  });
+
+  it('bounds the key prefix and command timeout', () => {
+    expect(failure({ client, keyPrefix: 'x'.repeat(257) }).option).toBe('redis.keyPrefix');
+    expect(failure({ client, keyPrefix: 7 }).option).toBe('redis.keyPrefix');
+    for (const commandTimeoutMs of [0, -1, 1.5, 60_001, Number.NaN, '100'])
+      expect(failure({ client, commandTimeoutMs }).option).toBe('redis.commandTimeoutMs');
+    expect(resolveRedisOptions({ client, commandTimeoutMs: 60_000 })?.commandTimeoutMs).toBe(
+      60_000,
+    );
+  });
+});

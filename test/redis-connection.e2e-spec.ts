@@ -1,0 +1,234 @@
+import { Redis } from 'ioredis';
+import { McpModule } from '../src/index';
+import { McpRedisConnection } from '../src/redis/mcp-redis.connection';
+import { RedisCommandError } from '../src/redis/redis-command.error';
+import { HandlerRuns } from './fixtures/handler-runs';
+import {
+  OneTimeStateFixturesModule,
+  RecordingConsumedStateStore,
+} from './fixtures/one-time-state.fixtures';
+import { CapturingLogger, newKeyring } from './fixtures/sample-app';
+import { HEADER_PARTITIONS, StateHandleFixturesModule } from './fixtures/state-handles.fixtures';
+import { ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
+import { freshId, rawToolCall, resultText, type RawRoundResponse } from './utils/mcp';
+import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
+
+const FORM = { elicitation: {} };
+const CONFIRM = { confirm: { action: 'accept', content: { confirm: true } } };
+const FILE = { path: '/srv/report.pdf' };
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Round 1, then one confirming retry of it. */
+async function singleUseFlow(server: TestServer): Promise<RawRoundResponse> {
+  const first = await rawToolCall(server.url, 'once_delete', FILE, { capabilities: FORM });
+  return rawToolCall(server.url, 'once_delete', FILE, {
+    capabilities: FORM,
+    id: freshId(),
+    requestState: first.body.result?.requestState,
+    inputResponses: CONFIRM,
+  });
+}
+
+describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
+  const keyring = newKeyring(['k1']);
+  const keys = { active: keyring.active, keys: keyring.keys };
+  const logger = new CapturingLogger();
+  let redis: RedisServerHandle;
+  let admin: Redis;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    admin = new Redis(redis.url);
+  });
+
+  afterAll(async () => {
+    // Quitting a client that is still reconnecting would leave ioredis's disconnect timer behind.
+    while (admin && admin.status !== 'ready') await sleep(20);
+    await admin?.quit();
+    await redis?.close();
+  });
+
+  const start = (options: Parameters<typeof McpModule.forRoot>[0], imports: unknown[] = []) =>
+    startTestServer(
+      adapter,
+      {
+        imports: [
+          McpModule.forRoot({ keyring: keys, ...options }),
+          OneTimeStateFixturesModule,
+          ...(imports as []),
+        ],
+      },
+      '/mcp',
+      { logger },
+    );
+
+  async function moduleConnections(): Promise<number> {
+    const list = (await admin.client('LIST')) as string;
+    return list.split('\n').filter((line) => / name=nestjs-mcp /.test(line)).length;
+  }
+
+  /** The module's connection count once it is `expected` (connecting and quitting take a moment). */
+  async function settledConnections(expected: number): Promise<number> {
+    const deadline = Date.now() + 5_000;
+    let count = await moduleConnections();
+    while (count !== expected && Date.now() < deadline) {
+      await sleep(20);
+      count = await moduleConnections();
+    }
+    return count;
+  }
+
+  it('opens its own named connection for a URL, keys under the prefix, and quits it on shutdown', async () => {
+    const before = await moduleConnections();
+    const server = await start({ redis: { url: redis.url, keyPrefix: 'orders-mcp:' } });
+    try {
+      expect(await settledConnections(before + 1)).toBe(before + 1);
+      expect(resultText(await singleUseFlow(server))).toBe('Deleted /srv/report.pdf');
+      const keysWritten = await admin.keys('orders-mcp:consumed:*');
+      expect(keysWritten).toHaveLength(1);
+      expect(keysWritten[0]).toMatch(/^orders-mcp:consumed:[A-Za-z0-9_-]{43}$/);
+    } finally {
+      await server.close();
+    }
+    expect(await settledConnections(before)).toBe(before);
+  });
+
+  it("gives the module's stores prefixed keys, bounded commands and owned duplicates", async () => {
+    const before = await moduleConnections();
+    const server = await start({ redis: { url: redis.url, keyPrefix: 'tasks-mcp:' } });
+    try {
+      const connection = server.app.get(McpRedisConnection);
+      expect(connection.key('task', 't1')).toBe('tasks-mcp:task:t1');
+      // Commands are refused until the connection is ready, not merely open.
+      while (connection.client.status !== 'ready') await sleep(20);
+      expect(await connection.run((client) => client.set(connection.key('probe'), 'x'))).toBe('OK');
+      expect(await admin.get('tasks-mcp:probe')).toBe('x');
+      const worker = connection.duplicate({ maxRetriesPerRequest: null });
+      expect(await worker.ping()).toBe('PONG');
+      expect(await settledConnections(before + 2)).toBe(before + 2);
+      await redis.stop();
+      const refused = await connection
+        .run((client) => client.get('tasks-mcp:probe'))
+        .catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(RedisCommandError);
+      expect((refused as RedisCommandError).reason).toMatch(/^(unavailable|timeout)$/);
+      await redis.start();
+      // Closing while still reconnecting would leave ioredis's disconnect timer running after the test.
+      while (connection.client.status !== 'ready' || worker.status !== 'ready') await sleep(20);
+    } finally {
+      await server.close();
+    }
+    expect(await settledConnections(before)).toBe(before);
+  });
+
+  it('uses a client the app passes in and never quits it', async () => {
+    const client = new Redis(redis.url);
+    const server = await start({ redis: { client, keyPrefix: 'app-client:' } });
+    try {
+      expect(resultText(await singleUseFlow(server))).toBe('Deleted /srv/report.pdf');
+      expect(await admin.keys('app-client:consumed:*')).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+    expect(client.status).toBe('ready');
+    expect(await client.ping()).toBe('PONG');
+    await client.quit();
+  });
+
+  it('keeps state handles on the same Redis, under <prefix>handle:', async () => {
+    const server = await startTestServer(
+      adapter,
+      {
+        imports: [
+          McpModule.forRoot({
+            partitionResolver: HEADER_PARTITIONS,
+            redis: { url: redis.url, keyPrefix: 'handles-mcp:' },
+          }),
+          StateHandleFixturesModule,
+        ],
+      },
+      '/mcp',
+      { logger },
+    );
+    try {
+      const first = await rawToolCall(
+        server.url,
+        'handle_approve',
+        { amount: '12.00' },
+        {
+          capabilities: FORM,
+          headers: { 'X-User': 'alice' },
+        },
+      );
+      expect(typeof first.body.result?.requestState).toBe('string');
+      expect(await admin.keys('handles-mcp:handle:*')).toHaveLength(1);
+      const done = await rawToolCall(
+        server.url,
+        'handle_approve',
+        { amount: '12.00' },
+        {
+          capabilities: FORM,
+          headers: { 'X-User': 'alice' },
+          requestState: first.body.result?.requestState,
+          inputResponses: { approval: { action: 'accept', content: { approve: true } } },
+        },
+      );
+      expect(resultText(done)).toBe('Approved 12.00');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('prefers an explicit ConsumedStateStore to Redis', async () => {
+    const server = await start({
+      redis: { url: redis.url, keyPrefix: 'unused:' },
+      consumedStateStore: new RecordingConsumedStateStore(),
+    });
+    try {
+      expect(resultText(await singleUseFlow(server))).toBe('Deleted /srv/report.pdf');
+      expect(await admin.keys('unused:*')).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('starts while Redis is down, refuses single-use retries meanwhile, and works once Redis is up', async () => {
+    await redis.stop();
+    const startupMark = logger.lines.length;
+    const server = await start({ redis: { url: redis.url, commandTimeoutMs: 300 } });
+    try {
+      expect(logger.lines.slice(startupMark).map((line) => line.text)).toContainEqual(
+        expect.stringContaining('Redis is not ready 300 ms after startup'),
+      );
+      const mark = logger.lines.length;
+      const refused = await singleUseFlow(server);
+      expect(refused.body.error).toEqual({ code: -32603, message: 'Internal error' });
+      expect(server.app.get(HandlerRuns).count('once_delete:deleted')).toBe(0);
+      const log = logger.lines.slice(mark).map((line) => line.text);
+      expect(log.join('\n')).toMatch(/single-use state could not be recorded \(unavailable\)/);
+      await redis.start();
+      const deadline = Date.now() + 10_000;
+      let response = await singleUseFlow(server);
+      while (!response.body.result && Date.now() < deadline) {
+        await sleep(100);
+        response = await singleUseFlow(server);
+      }
+      expect(resultText(response)).toBe('Deleted /srv/report.pdf');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('fails startup on a bad redis option, naming it and never echoing the URL', async () => {
+    const badUrl = await startupError(adapter, {
+      imports: [McpModule.forRoot({ redis: { url: 'http://admin:s3cret@cache:6379' } })],
+    });
+    expect(badUrl?.name).toBe('InvalidModuleOptionsError');
+    expect(badUrl?.message).toContain('"redis.url"');
+    expect(badUrl?.message).not.toContain('s3cret');
+    const both = await startupError(adapter, {
+      imports: [McpModule.forRoot({ redis: { url: redis.url, client: admin } })],
+    });
+    expect(both?.message).toContain('needs exactly one of "url" and "client"');
+  });
+});

@@ -1,0 +1,207 @@
+import { Module } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { McpModule } from '../src/index';
+import { HandlerRuns } from './fixtures/handler-runs';
+import { OneTimeStateFixturesModule } from './fixtures/one-time-state.fixtures';
+import { CapturingLogger, newKeyring } from './fixtures/sample-app';
+import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
+import { freshId, rawToolCall, resultText, type RawRoundResponse } from './utils/mcp';
+import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
+
+const FORM = { elicitation: {} };
+const CONFIRM = { confirm: { action: 'accept', content: { confirm: true } } };
+const FILE = { path: '/srv/report.pdf' };
+const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
+const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
+const APP_REDIS = Symbol('APP_REDIS');
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+async function until<T>(attempt: () => Promise<T | undefined>, what: string): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const value = await attempt();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(100);
+  }
+}
+
+/** Round 1 on `server`: the sealed state to confirm with. Needs no Redis. */
+async function firstRound(server: TestServer, tool = 'once_delete'): Promise<string> {
+  const response = await rawToolCall(server.url, tool, FILE, { capabilities: FORM });
+  const state = response.body.result?.requestState;
+  if (typeof state !== 'string') throw new Error(`expected a requestState, got ${response.text}`);
+  return state;
+}
+
+/** A confirming retry with `state` on `server`, under a fresh JSON-RPC id. */
+function confirm(
+  server: TestServer,
+  state: string,
+  tool = 'once_delete',
+): Promise<RawRoundResponse> {
+  return rawToolCall(server.url, tool, FILE, {
+    capabilities: FORM,
+    id: freshId(),
+    requestState: state,
+    inputResponses: CONFIRM,
+  });
+}
+
+describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adapter) => {
+  const keyring = { ...newKeyring(['k1']) };
+  const logger = new CapturingLogger();
+  let redis: RedisServerHandle;
+  /** Configured with `redis: { url }`: the module owns its connection. */
+  let first: TestServer;
+  /** Configured through `forRootAsync` with the app's own ioredis client from DI. */
+  let second: TestServer;
+  let appClient: Redis;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    appClient = new Redis(redis.url, { maxRetriesPerRequest: null });
+    appClient.on('error', () => undefined);
+
+    @Module({ providers: [{ provide: APP_REDIS, useValue: appClient }], exports: [APP_REDIS] })
+    class AppRedisModule {}
+
+    const keys = { active: keyring.active, keys: keyring.keys };
+    first = await startTestServer(
+      adapter,
+      {
+        imports: [
+          McpModule.forRoot({ keyring: keys, redis: { url: redis.url, commandTimeoutMs: 500 } }),
+          OneTimeStateFixturesModule,
+        ],
+      },
+      '/mcp',
+      { logger },
+    );
+    second = await startTestServer(
+      adapter,
+      {
+        imports: [
+          McpModule.forRootAsync({
+            imports: [AppRedisModule],
+            inject: [APP_REDIS],
+            useFactory: (client: Redis) => ({
+              keyring: keys,
+              redis: { client, commandTimeoutMs: 500 },
+            }),
+          }),
+          OneTimeStateFixturesModule,
+        ],
+      },
+      '/mcp',
+      { logger },
+    );
+  });
+
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    if (appClient?.status === 'ready') await appClient.quit();
+    else appClient?.disconnect();
+    await redis?.close();
+  });
+
+  const deletions = () =>
+    first.app.get(HandlerRuns).count('once_delete:deleted') +
+    second.app.get(HandlerRuns).count('once_delete:deleted');
+
+  function logSince(mark: number): string {
+    return logger.lines
+      .slice(mark)
+      .map((line) => `[${line.level}] ${line.text}`)
+      .join('\n');
+  }
+
+  it('runs the handler once for 50 concurrent retries of one state spread over both; 49 get -32602', async () => {
+    const state = await firstRound(first);
+    const before = deletions();
+    const mark = logger.lines.length;
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, index) => confirm(index % 2 ? second : first, state)),
+    );
+    const done = responses.filter((response) => response.body.result !== undefined);
+    expect(done).toHaveLength(1);
+    expect(resultText(done[0])).toBe('Deleted /srv/report.pdf');
+    const refused = responses.filter((response) => response.body.error !== undefined);
+    expect(refused).toHaveLength(49);
+    for (const response of refused) expect(response.body.error).toEqual(INVALID_STATE);
+    expect(deletions()).toBe(before + 1);
+    expect(logSince(mark).match(/request state rejected: replayed\b/g)).toHaveLength(49);
+  });
+
+  it('refuses on one instance a state the other already accepted', async () => {
+    const state = await firstRound(second);
+    expect(resultText(await confirm(second, state))).toBe('Deleted /srv/report.pdf');
+    expect((await confirm(first, state)).body.error).toEqual(INVALID_STATE);
+    expect((await confirm(second, state)).body.error).toEqual(INVALID_STATE);
+  });
+
+  it('fails single-use retries closed with -32603 while Redis is down, logging why, and recovers without a restart', async () => {
+    const before = deletions();
+    const mark = logger.lines.length;
+    const responses: RawRoundResponse[] = [];
+    let stopped = false;
+    // Fresh flows, one after another on alternate instances, until a few have met the outage.
+    const drive = (async () => {
+      let failuresAfterStop = 0;
+      for (let index = 0; failuresAfterStop < 6 && index < 5_000; index++) {
+        const server = index % 2 ? second : first;
+        const response = await confirm(server, await firstRound(server));
+        responses.push(response);
+        if (stopped && response.body.error) failuresAfterStop++;
+      }
+    })();
+    await until(async () => (responses.length >= 10 ? true : undefined), '10 retries answered');
+    await redis.stop();
+    stopped = true;
+    await drive;
+
+    const completed = responses.filter((response) => response.body.result !== undefined);
+    const failed = responses.filter((response) => response.body.error !== undefined);
+    expect(completed.length).toBeGreaterThanOrEqual(10);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const response of completed) expect(resultText(response)).toBe('Deleted /srv/report.pdf');
+    for (const response of failed) expect(response.body.error).toEqual(INTERNAL_ERROR);
+    // Nothing ran unrecorded: every run of the handler is a completed call.
+    expect(deletions()).toBe(before + completed.length);
+    const log = logSince(mark);
+    expect(
+      log.match(/single-use state could not be recorded \((unavailable|timeout)\)/g),
+    ).toHaveLength(failed.length);
+    expect(log).not.toMatch(/rediss?:\/\//);
+
+    // While Redis is down: round 1 and operations that are not single-use still work.
+    const repeatable = await firstRound(second, 'repeatable_delete');
+    expect(resultText(await confirm(second, repeatable, 'repeatable_delete'))).toBe(
+      'Deleted /srv/report.pdf',
+    );
+    const pending = await firstRound(first);
+    expect((await confirm(first, pending)).body.error).toEqual(INTERNAL_ERROR);
+
+    await redis.start();
+    const accepted: string[] = [];
+    for (const server of [first, second]) {
+      accepted.push(
+        await until(async () => {
+          const fresh = await firstRound(server);
+          const response = await confirm(server, fresh);
+          return response.body.result ? fresh : undefined;
+        }, 'single-use retries succeed again'),
+      );
+    }
+    // Back to enforcing, not merely accepting: a state just accepted is refused everywhere.
+    for (const state of accepted) {
+      expect((await confirm(first, state)).body.error).toEqual(INVALID_STATE);
+      expect((await confirm(second, state)).body.error).toEqual(INVALID_STATE);
+    }
+    // The module's own connection says when it went down and when it came back; once each.
+    const outage = logSince(mark);
+    expect(outage.match(/Redis connection lost \(\w+\); reconnecting/g)).toHaveLength(1);
+    expect(outage.match(/Redis connection ready again/g)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,121 @@
+import { ConsumedStateStoreError, type ConsumedStateStore } from '../../src/index';
+
+/** One store under test, fresh for each test, and the means to make it fail. */
+export interface ConsumedStateStoreSubject {
+  readonly store: ConsumedStateStore;
+  /** Makes the store unable to record a presentation (full, unreachable…). */
+  breakIt(): Promise<void>;
+  /** Undoes {@link breakIt}: the store records again, without being recreated. */
+  repair(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const LATER = () => Date.now() + 60_000;
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * The behaviour every {@link ConsumedStateStore} must have, run against each implementation:
+ * first presentation wins, atomically under concurrency, until the state's expiry and no longer,
+ * per id; a store that cannot record refuses quickly and never accepts.
+ */
+export function describeConsumedStateStoreContract(
+  name: string,
+  createSubject: () => Promise<ConsumedStateStoreSubject>,
+): void {
+  describe(`ConsumedStateStore contract: ${name}`, () => {
+    let subject: ConsumedStateStoreSubject;
+    let run = 0;
+    /** An id no other test of this run used (the Redis subjects share one server). */
+    const id = (label: string) => `${label}-${process.pid}-${++run}`;
+
+    beforeEach(async () => {
+      subject = await createSubject();
+    });
+
+    afterEach(async () => {
+      await subject.close();
+    });
+
+    it('accepts the first presentation of an id and refuses every later one', async () => {
+      const state = id('once');
+      const expiresAt = LATER();
+      expect(await subject.store.consume(state, expiresAt)).toBe(true);
+      expect(await subject.store.consume(state, expiresAt)).toBe(false);
+      expect(await subject.store.consume(state, expiresAt)).toBe(false);
+    });
+
+    it('accepts exactly one of 50 concurrent presentations of one id', async () => {
+      const state = id('race');
+      const expiresAt = LATER();
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () => subject.store.consume(state, expiresAt)),
+      );
+      expect(answers.filter((answer) => answer === true)).toHaveLength(1);
+      expect(answers.filter((answer) => answer === false)).toHaveLength(49);
+    });
+
+    it('accepts 50 concurrent presentations of 50 different ids', async () => {
+      const expiresAt = LATER();
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, index) =>
+          subject.store.consume(id(`many${index}`), expiresAt),
+        ),
+      );
+      expect(answers.every((answer) => answer === true)).toBe(true);
+    });
+
+    it('keeps ids apart, whatever characters they hold', async () => {
+      const ids = [
+        id('a'),
+        id('b'),
+        '__proto__',
+        'constructor',
+        `*${id('glob')}*`,
+        `x:${id('colon')}`,
+        `ü-${id('utf8')}`,
+      ];
+      const expiresAt = LATER();
+      for (const state of ids) expect(await subject.store.consume(state, expiresAt)).toBe(true);
+      for (const state of ids) expect(await subject.store.consume(state, expiresAt)).toBe(false);
+    });
+
+    it('refuses a presentation at or after its expiry and records nothing for it', async () => {
+      const state = id('late');
+      expect(await subject.store.consume(state, Date.now() - 1)).toBe(false);
+      expect(await subject.store.consume(state, Date.now() - 60_000)).toBe(false);
+      expect(await subject.store.consume(state, LATER())).toBe(true);
+    });
+
+    it('keeps a record until its expiry and no longer', async () => {
+      const state = id('expiring');
+      const expiresAt = Date.now() + 300;
+      expect(await subject.store.consume(state, expiresAt)).toBe(true);
+      expect(await subject.store.consume(state, expiresAt)).toBe(false);
+      await sleep(450);
+      // Only reachable with a later expiry (a real state's is fixed): the old record is gone.
+      expect(await subject.store.consume(state, LATER())).toBe(true);
+    });
+
+    it('refuses quickly with ConsumedStateStoreError, never accepting, when it cannot record; works again once repaired', async () => {
+      const recorded = id('before');
+      expect(await subject.store.consume(recorded, LATER())).toBe(true);
+      await subject.breakIt();
+      const fresh = id('during');
+      const started = Date.now();
+      const outcomes = await Promise.allSettled([
+        subject.store.consume(fresh, LATER()),
+        subject.store.consume(recorded, LATER()),
+      ]);
+      expect(Date.now() - started).toBeLessThan(1_500);
+      const [first] = outcomes;
+      expect(first.status).toBe('rejected');
+      expect((first as PromiseRejectedResult).reason).toBeInstanceOf(ConsumedStateStoreError);
+      for (const outcome of outcomes)
+        expect(outcome.status === 'fulfilled' && outcome.value === true).toBe(false);
+      await subject.repair();
+      // Refused while broken means not consumed: the same state is accepted once repaired.
+      expect(await subject.store.consume(fresh, LATER())).toBe(true);
+      expect(await subject.store.consume(fresh, LATER())).toBe(false);
+    });
+  });
+}
