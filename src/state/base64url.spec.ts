@@ -48,3 +48,17 @@ describe('base64url', () => {
     for (const spelling of ['AAB', 'AAC', 'AAD']) expect(fromBase64Url(spelling)).toBeUndefined();
   });
 });
+
+describe('base64url canonical spelling', () => {
+  it('accepts exactly the spellings Node itself produces, for every last character', () => {
+    for (const prefix of ['', 'AAAA']) {
+      for (const stem of ['A', 'AA']) {
+        for (const last of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_') {
+          const text = `${prefix}${stem}${last}`;
+          const canonical = Buffer.from(text, 'base64url').toString('base64url') === text;
+          expect(fromBase64Url(text) !== undefined).toBe(canonical);
+        }
+      }
+    }
+  });
+});

@@ -41,12 +41,23 @@ export function canonicalJson(value: unknown): string {
   }
   if (value === null || typeof value === 'boolean' || typeof value === 'string')
     return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index++)
+      text += (index === 0 ? '' : ',') + canonicalJson(value[index]);
+    return `${text}]`;
+  }
   if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, member]) => member !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson(member)}`).join(',')}}`;
+    const record = value as Record<string, unknown>;
+    // Code-unit order, as `<` compares: the order RFC 8785 prescribes.
+    const keys = Object.keys(record).sort();
+    let text = '{';
+    for (const key of keys) {
+      const member = record[key];
+      if (member === undefined) continue;
+      text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
+    }
+    return `${text}}`;
   }
   throw new TypeError(`cannot encode ${typeof value} as JSON`);
 }
