@@ -134,11 +134,12 @@ describe.each(ADAPTERS)('state handles across two instances sharing Redis, over 
     } finally {
       await redis.start();
     }
-    // The restarted server is empty: old flows are gone, new ones work once the clients reconnect.
+    // The restarted server is empty: old flows are gone, new ones work once both clients reconnect.
     let second: RawRoundResponse | undefined;
-    for (let attempt = 0; attempt < 50; attempt++) {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const probe = await call(a, 'handle_approve', { amount: '0.01' });
       second = await call(b, 'handle_approve', { amount: '3.00' });
-      if (second.body.result) break;
+      if (probe.body.result && second.body.result) break;
       await new Promise((done) => setTimeout(done, 100));
     }
     const next = second?.body.result?.requestState as string;
