@@ -20,6 +20,9 @@ import { PartitionResolverDelegate } from './state/partition-resolver.delegate';
 import { RequestStateSealer } from './state/request-state.sealer';
 import { StateProtectorDelegate } from './state/state-protector.delegate';
 import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
+import { McpTasksService } from './tasks/mcp-tasks.service';
+import { McpTaskCalls } from './tasks/mcp-task-calls.service';
+import { McpTaskMethods } from './tasks/mcp-task-methods.service';
 
 /**
  * Serves the application's `@McpTool`, `@McpPrompt` and `@McpResource` methods as an MCP
@@ -61,6 +64,9 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
     McpRequestStateInterceptor,
     McpOperationRegistry,
     McpExplorer,
+    McpTasksService,
+    McpTaskCalls,
+    McpTaskMethods,
     McpDispatcher,
     McpServerFactory,
     McpHttpEndpoint,

@@ -8,6 +8,7 @@ import { ConformanceModule } from './conformance/conformance.module';
 import { ExampleModule } from './example/example.module';
 import { AdminModule } from './admin/admin.module';
 import { FlowsModule } from './flows/flows.module';
+import { TasksModule } from './tasks/tasks.module';
 import { sampleMcpOptions } from './sample-config';
 
 @Module({
@@ -18,6 +19,7 @@ import { sampleMcpOptions } from './sample-config';
     ConformanceModule,
     ExampleModule,
     FlowsModule,
+    TasksModule,
     AdminModule,
   ],
   providers: [

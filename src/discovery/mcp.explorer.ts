@@ -22,6 +22,7 @@ import { isSchemaCandidate } from '../schema/dto-json-schema';
 import { McpOperationRegistry } from './mcp-operation.registry';
 import { promptListing, resourceListing, toolListing } from './operation-listing';
 import type { RegisteredOperation } from './registered-operation.interface';
+import { toolTaskProfile } from '../tasks/tool-task-profile';
 
 /** Finds `@McpTool`, `@McpPrompt` and `@McpResource` methods and registers them with Nest-pipeline handlers. */
 @Injectable()
@@ -135,6 +136,7 @@ export class McpExplorer implements OnApplicationBootstrap {
           name,
           metadata,
           listing: toolListing(where, name, metadata.options, argsType),
+          task: toolTaskProfile(where, metadata.options, this.options.tasks),
           ...common,
         };
       }

@@ -9,6 +9,14 @@ import type {
 import type { McpJsonValue } from '../input/json-value';
 import type { HttpExchange } from './http-exchange.storage';
 import type { McpOperationCall } from './mcp-operation-call';
+import type { McpTaskContext } from '../tasks/mcp-task-context';
+
+/** What a call running as (or possibly becoming) a task sees instead of its request's own. */
+export interface TaskCallScope {
+  readonly task: McpTaskContext;
+  readonly signal: AbortSignal;
+  readonly progress?: McpProgressReporter;
+}
 
 const LOG_LEVELS: McpLogLevel[] = [
   'debug',
@@ -64,6 +72,7 @@ export function createRequestContext(
   target: string,
   exchange: HttpExchange,
   call: McpOperationCall,
+  taskScope?: TaskCallScope,
 ): McpRequestContext {
   const envelope = envelopeOf(sdk);
   const requestAuth = (exchange.request.auth ?? (exchange.raw as { auth?: AuthInfo }).auth) as
@@ -78,8 +87,8 @@ export function createRequestContext(
     clientInfo: envelope[MCP_META_KEYS.clientInfo] as McpRequestContext['clientInfo'],
     clientCapabilities: (envelope[MCP_META_KEYS.clientCapabilities] ?? {}) as ClientCapabilities,
     meta,
-    signal: sdk.mcpReq.signal,
-    progress: progressReporter(sdk),
+    signal: taskScope?.signal ?? sdk.mcpReq.signal,
+    progress: taskScope?.progress ?? progressReporter(sdk),
     logger: requestLogger(sdk, envelope),
     http: {
       request: exchange.request,
@@ -97,6 +106,7 @@ export function createRequestContext(
         return call.frameworkState as T | undefined;
       },
     },
+    task: taskScope?.task,
     sdk,
   };
   return context;

@@ -28,6 +28,8 @@ export interface TestRequestContextOptions {
   authInfo?: AuthInfo;
   /** Aborts the call when aborted. */
   signal?: AbortSignal;
+  /** Runs the call as this task (`ctx.task.id`); `start()` does nothing. Default: not a task. */
+  taskId?: string;
 }
 
 /** A request context for unit tests, recording what the handler reported and logged. @publicApi */
@@ -96,6 +98,10 @@ export function createTestRequestContext(
         return options.frameworkState as T | undefined;
       },
     },
+    task:
+      options.taskId === undefined
+        ? undefined
+        : { id: options.taskId, start: () => Promise.resolve() },
     get sdk(): ServerContext {
       throw new Error('createTestRequestContext(): the SDK context is not available in unit tests');
     },
