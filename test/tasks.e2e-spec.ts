@@ -1,0 +1,245 @@
+import { TaskProbe, tasksApp } from './fixtures/tasks.fixtures';
+import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
+import { rawRound, type RawRoundOptions, type RawRoundResponse } from './utils/mcp';
+
+const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
+type Body = Record<string, unknown>;
+
+describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
+  let server: TestServer;
+  let probe: TaskProbe;
+
+  beforeAll(async () => {
+    server = await startTestServer(adapter, { imports: [tasksApp()] });
+    probe = server.app.get(TaskProbe);
+  });
+
+  afterAll(() => server?.close());
+
+  function send(
+    method: string,
+    params: Body,
+    user = 'alice',
+    options: RawRoundOptions = {},
+  ): Promise<RawRoundResponse> {
+    return rawRound(server.url, method, params, {
+      capabilities: TASKS,
+      ...options,
+      headers: { 'x-user': user, ...options.headers },
+    });
+  }
+
+  async function result(method: string, params: Body, user = 'alice'): Promise<Body> {
+    const response = await send(method, params, user);
+    if (response.body.error) throw new Error(JSON.stringify(response.body.error));
+    return response.body.result as Body;
+  }
+
+  const call = (name: string, args: Body = {}, user?: string) =>
+    result('tools/call', { name, arguments: args }, user);
+  const get = (taskId: string, user?: string) => result('tasks/get', { taskId }, user);
+
+  async function until(taskId: string, done: (task: Body) => boolean): Promise<Body> {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const task = await get(taskId);
+      if (done(task)) return task;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`task ${taskId} did not settle`);
+  }
+
+  it('advertises the extension under capabilities.extensions only', async () => {
+    const discovered = await result('server/discover', {});
+    const capabilities = discovered.capabilities as Body;
+    expect(capabilities.extensions).toEqual({ 'io.modelcontextprotocol/tasks': {} });
+    expect(capabilities).not.toHaveProperty('tasks');
+  });
+
+  it('creates a flat task that exists as soon as the client learns its id', async () => {
+    const created = await call('progress_job');
+    expect(Object.keys(created).sort()).toEqual(
+      [
+        'resultType',
+        'taskId',
+        'status',
+        'createdAt',
+        'lastUpdatedAt',
+        'ttlMs',
+        'pollIntervalMs',
+        '_meta',
+      ].sort(),
+    );
+    expect(created).toMatchObject({ resultType: 'task', status: 'working', pollIntervalMs: 50 });
+    expect(created.ttlMs).toBe(3_600_000);
+    expect(created.taskId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const taskId = created.taskId as string;
+    const working = await until(taskId, (task) => task.statusMessage !== undefined);
+    expect(working).toMatchObject({ resultType: 'complete', taskId, status: 'working' });
+    expect(working.statusMessage).toBe('loaded 1 of 4 files');
+    probe.release?.();
+    const completed = await until(taskId, (task) => task.status === 'completed');
+    expect(completed.result).toEqual({ content: [{ type: 'text', text: 'all files loaded' }] });
+    expect(completed).not.toHaveProperty('statusMessage');
+  });
+
+  it('runs a task-optional tool synchronously for a client without the extension', async () => {
+    const response = await send('tools/call', { name: 'short_lived', arguments: {} }, 'alice', {
+      capabilities: {},
+    });
+    expect(response.body.result).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'done' }],
+    });
+  });
+
+  it('refuses a task-only tool and tasks/* to a client without the extension (-32021)', async () => {
+    for (const [method, params] of [
+      ['tools/call', { name: 'wait_for_cancel', arguments: {} }],
+      ['tasks/get', { taskId: 'x' }],
+      ['tasks/update', { taskId: 'x', inputResponses: {} }],
+      ['tasks/cancel', { taskId: 'x' }],
+    ] as const) {
+      const response = await send(method, params, 'alice', { capabilities: { elicitation: {} } });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+      });
+    }
+  });
+
+  it('parks for input, takes answers key by key through tasks/update, and resumes from its sealed state', async () => {
+    const before = { runs: probe.runs, first: probe.firstPhaseRuns };
+    const { taskId } = (await call('approve_payment', { amount: '12.50' })) as { taskId: string };
+    const parked = await until(taskId, (task) => task.status === 'input_required');
+    expect(Object.keys(parked.inputRequests as Body).sort()).toEqual(['approve', 'note']);
+    expect(parked).not.toHaveProperty('requestState');
+
+    // Unknown keys are ignored; a malformed answer to an outstanding key changes nothing.
+    expect(await result('tasks/update', { taskId, inputResponses: { other: { x: 1 } } })).toEqual(
+      expect.objectContaining({ resultType: 'complete' }),
+    );
+    const malformed = await send('tasks/update', {
+      taskId,
+      inputResponses: { approve: 12345 },
+    });
+    expect(malformed.body.error).toMatchObject({ code: -32602 });
+    expect(Object.keys((await get(taskId)).inputRequests as Body).sort()).toEqual([
+      'approve',
+      'note',
+    ]);
+
+    const ack = await result('tasks/update', {
+      taskId,
+      inputResponses: { approve: { action: 'accept', content: { ok: true } } },
+    });
+    expect(Object.keys(ack)).toEqual(expect.not.arrayContaining(['taskId', 'status']));
+    const partial = await get(taskId);
+    expect(partial.status).toBe('input_required');
+    expect(Object.keys(partial.inputRequests as Body)).toEqual(['note']);
+
+    // The answered key stays answered: sending it again with another value is ignored.
+    await result('tasks/update', {
+      taskId,
+      inputResponses: {
+        approve: { action: 'accept', content: { ok: false } },
+        note: { action: 'accept', content: { text: 'thanks' } },
+      },
+    });
+    const completed = await until(taskId, (task) => task.status === 'completed');
+    const text = (completed.result as { content: { text: string }[] }).content[0].text;
+    expect(text).toMatch(/^Paid 12\.50 \(ref-[0-9a-f]{6}\) with note "thanks"$/);
+    expect(completed).not.toHaveProperty('requestState');
+    expect(probe.firstPhaseRuns - before.first).toBe(1);
+    expect(probe.runs - before.runs).toBe(2);
+  });
+
+  it('cancels a running task: the ack is empty, the handler sees its signal abort, and repeats are acknowledged', async () => {
+    const { taskId } = (await call('wait_for_cancel')) as { taskId: string };
+    await get(taskId);
+    expect(await result('tasks/cancel', { taskId })).toEqual({
+      resultType: 'complete',
+      _meta: expect.any(Object),
+    });
+    expect((await get(taskId)).status).toBe('cancelled');
+    for (let attempt = 0; attempt < 50 && !probe.aborted.includes(taskId); attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(probe.aborted).toContain(taskId);
+    expect((await result('tasks/cancel', { taskId })).resultType).toBe('complete');
+    expect((await get(taskId)).status).toBe('cancelled');
+  });
+
+  it('gathers input in normal rounds before a deferred task exists', async () => {
+    const round1 = await call('greet_later');
+    expect(round1.resultType).toBe('input_required');
+    expect(round1).not.toHaveProperty('taskId');
+    const round2 = await send('tools/call', { name: 'greet_later', arguments: {} }, 'alice', {
+      inputResponses: { who: { action: 'accept', content: { name: 'Alice' } } },
+    });
+    const created = round2.body.result as Body;
+    expect(created.resultType).toBe('task');
+    expect(created).not.toHaveProperty('requestState');
+    const taskId = created.taskId as string;
+    const completed = await until(taskId, (task) => task.status === 'completed');
+    expect(completed.result).toEqual({
+      content: [{ type: 'text', text: `Hello, Alice (task ${taskId})` }],
+    });
+  });
+
+  it("answers every tasks/* method for another caller's task exactly as for an unknown one", async () => {
+    const { taskId } = (await call('approve_payment', { amount: '1.00' })) as { taskId: string };
+    await until(taskId, (task) => task.status === 'input_required');
+    const answers = { approve: { action: 'accept', content: { ok: true } } };
+    for (const [method, params] of [
+      ['tasks/get', {}],
+      ['tasks/update', { inputResponses: answers }],
+      ['tasks/cancel', {}],
+    ] as const) {
+      const foreign = await send(method, { taskId, ...params }, 'mallory');
+      const unknown = await send(
+        method,
+        { taskId: 'AAAAAAAAAAAAAAAAAAAAAA', ...params },
+        'mallory',
+      );
+      expect(foreign.status).toBe(unknown.status);
+      expect(foreign.body.error).toEqual({ code: -32602, message: 'Unknown task' });
+      expect(unknown.body.error).toEqual(foreign.body.error);
+    }
+    const untouched = await get(taskId);
+    expect(untouched.status).toBe('input_required');
+    expect(Object.keys(untouched.inputRequests as Body).sort()).toEqual(['approve', 'note']);
+  });
+
+  it('requires Mcp-Name to name the task (-32020, HTTP 400)', async () => {
+    const { taskId } = (await call('short_lived')) as { taskId: string };
+    const response = await send('tasks/get', { taskId }, 'alice', {
+      headers: { 'Mcp-Name': 'another-task' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: -32020 });
+  });
+
+  it('answers tasks/result and tasks/list with -32601', async () => {
+    for (const method of ['tasks/result', 'tasks/list']) {
+      const response = await send(method, method === 'tasks/list' ? {} : { taskId: 'x' });
+      expect(response.body.error).toMatchObject({ code: -32601 });
+    }
+  });
+
+  it('drops a task once its ttlMs has passed', async () => {
+    const created = await call('short_lived');
+    expect(created.ttlMs).toBe(300);
+    const taskId = created.taskId as string;
+    expect((await until(taskId, (task) => task.status === 'completed')).taskId).toBe(taskId);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    const gone = await send('tasks/get', { taskId });
+    expect(gone.body.error).toEqual({ code: -32602, message: 'Unknown task' });
+  });
+
+  it('fails a task whose result is over tasks.maxResultBytes instead of keeping it', async () => {
+    const { taskId } = (await call('large_result')) as { taskId: string };
+    const failed = await until(taskId, (task) => task.status === 'failed');
+    expect(failed.error).toEqual({ code: -32603, message: 'Task result too large' });
+    expect(failed).not.toHaveProperty('result');
+  });
+});
