@@ -78,7 +78,10 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
     expect(working.statusMessage).toBe('loaded 1 of 4 files');
     probe.release?.();
     const completed = await until(taskId, (task) => task.status === 'completed');
-    expect(completed.result).toEqual({ content: [{ type: 'text', text: 'all files loaded' }] });
+    expect(completed.result).toEqual({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'all files loaded' }],
+    });
     expect(completed).not.toHaveProperty('statusMessage');
   });
 
@@ -182,6 +185,7 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
     const taskId = created.taskId as string;
     const completed = await until(taskId, (task) => task.status === 'completed');
     expect(completed.result).toEqual({
+      resultType: 'complete',
       content: [{ type: 'text', text: `Hello, Alice (task ${taskId})` }],
     });
   });

@@ -83,7 +83,8 @@ function stepOutcome(wire: CallToolResult): TaskStepOutcome {
       inputRequests: jsonOf(rest.inputRequests),
       requestState: typeof rest.requestState === 'string' ? rest.requestState : undefined,
     };
-  return { kind: 'complete', result: jsonOf(rest) };
+  // The inlined result is a complete 2026-07-28 `CallToolResult`, discriminator included.
+  return { kind: 'complete', result: { ...jsonOf(rest), resultType: 'complete' } };
 }
 
 /**

@@ -25,7 +25,8 @@ export function createTaskResult(task: McpTaskRecord): Record<string, unknown> {
  */
 export function detailedTask(task: McpTaskRecord): Record<string, unknown> {
   const detailed = taskFields(task);
-  if (task.status === 'completed') detailed.result = task.result ?? { content: [] };
+  if (task.status === 'completed')
+    detailed.result = task.result ?? { resultType: 'complete', content: [] };
   if (task.status === 'failed') detailed.error = task.error;
   if (task.status === 'input_required') detailed.inputRequests = task.inputRequests ?? {};
   return detailed;
