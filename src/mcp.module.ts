@@ -23,6 +23,7 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
 import { McpTasksService } from './tasks/mcp-tasks.service';
 import { McpTaskCalls } from './tasks/mcp-task-calls.service';
 import { McpTaskMethods } from './tasks/mcp-task-methods.service';
+import { TaskListenStreams } from './tasks/task-listen-streams';
 
 /**
  * Serves the application's `@McpTool`, `@McpPrompt` and `@McpResource` methods as an MCP
@@ -67,6 +68,7 @@ import { McpTaskMethods } from './tasks/mcp-task-methods.service';
     McpTasksService,
     McpTaskCalls,
     McpTaskMethods,
+    TaskListenStreams,
     McpDispatcher,
     McpServerFactory,
     McpHttpEndpoint,

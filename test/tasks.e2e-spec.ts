@@ -1,6 +1,14 @@
 import { TaskProbe, tasksApp } from './fixtures/tasks.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
-import { rawRound, type RawRoundOptions, type RawRoundResponse } from './utils/mcp';
+import {
+  freshId,
+  rawRound,
+  rpcBody,
+  rpcHeaders,
+  type RawRoundOptions,
+  type RawRoundResponse,
+} from './utils/mcp';
+import { postForStream, SseReader } from './utils/sse';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
 type Body = Record<string, unknown>;
@@ -221,6 +229,79 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
     });
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ code: -32020 });
+  });
+
+  it('sends each status change of a followed task of the caller as notifications/tasks on subscriptions/listen', async () => {
+    const { taskId } = (await call('approve_payment', { amount: '5.00' })) as { taskId: string };
+    const { taskId: othersTask } = (await call('approve_payment', { amount: '6.00' }, 'bob')) as {
+      taskId: string;
+    };
+    await until(taskId, (task) => task.status === 'input_required');
+    const id = freshId();
+    const stream = await postForStream(
+      server.url,
+      { ...rpcHeaders('subscriptions/listen'), 'x-user': 'alice' },
+      rpcBody(
+        'subscriptions/listen',
+        { notifications: { taskIds: [taskId, othersTask] } },
+        id,
+        TASKS,
+      ),
+    );
+    try {
+      expect(stream.status).toBe(200);
+      const frames = new SseReader(stream.body);
+      const ack = await frames.next();
+      expect(ack).toMatchObject({
+        method: 'notifications/subscriptions/acknowledged',
+        params: {
+          _meta: { 'io.modelcontextprotocol/subscriptionId': id },
+          notifications: { taskIds: [taskId, othersTask] },
+        },
+      });
+      await result('tasks/update', {
+        taskId,
+        inputResponses: {
+          approve: { action: 'accept', content: { ok: true } },
+          note: { action: 'decline' },
+        },
+      });
+      await result('tasks/cancel', { taskId: othersTask }, 'bob');
+      const seen: unknown[] = [];
+      for (let frame = await frames.next(); ; frame = await frames.next()) {
+        const params = frame.params as Body;
+        expect(frame.method).toBe('notifications/tasks');
+        expect(params.taskId).toBe(taskId);
+        expect(params._meta).toEqual({ 'io.modelcontextprotocol/subscriptionId': id });
+        seen.push(params.status);
+        if (params.status === 'completed') {
+          expect(params.result).toMatchObject({ resultType: 'complete' });
+          break;
+        }
+      }
+      // Bob's task changed too, but it is not Alice's to follow.
+      expect(seen).toEqual(['working', 'completed']);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('refuses to follow malformed or too many task ids, or without the extension', async () => {
+    for (const [taskIds, capabilities, code] of [
+      ['not-a-list', TASKS, -32602],
+      [Array.from({ length: 101 }, (_, index) => `t${index}`), TASKS, -32602],
+      [['x'.repeat(129)], TASKS, -32602],
+      [['a-task'], { elicitation: {} }, -32021],
+    ] as const) {
+      const response = await postForStream(
+        server.url,
+        rpcHeaders('subscriptions/listen'),
+        rpcBody('subscriptions/listen', { notifications: { taskIds } }, freshId(), capabilities),
+      );
+      const text = await new Response(response.body).text();
+      expect(response.status).toBe(400);
+      expect(JSON.parse(text).error.code).toBe(code);
+    }
   });
 
   it('answers tasks/result and tasks/list with -32601', async () => {
