@@ -49,6 +49,7 @@ describe('the public API', () => {
       'MemoryConsumedStateStore',
       'MemoryTaskStore',
       'NestjsMcpError',
+      'RedisTaskStore',
       'RequestStateProtectionError',
       'RequestStateProtector',
       'TaskCapacityError',

@@ -111,6 +111,11 @@ export {
 export type { McpTaskContext } from './tasks/mcp-task-context';
 export { TaskStore } from './tasks/task-store.interface';
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task.store';
+export {
+  RedisTaskStore,
+  type RedisCommandClient,
+  type RedisTaskStoreOptions,
+} from './tasks/redis-task.store';
 export { TaskRunner, type TaskWork } from './tasks/task-runner.interface';
 export { InProcessTaskRunner } from './tasks/in-process-task.runner';
 export { TaskCapacityError } from './tasks/task-capacity.error';
