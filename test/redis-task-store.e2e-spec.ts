@@ -1,7 +1,8 @@
 import Redis from 'ioredis';
 import { RedisTaskStore } from '../src/index';
 import { describeTaskStoreContract, taskRecord } from './contracts/task-store.contract';
-import { tasksApp } from './fixtures/tasks.fixtures';
+import { newKeyring } from './fixtures/sample-app';
+import { TaskProbe, tasksApp } from './fixtures/tasks.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { rawRound } from './utils/mcp';
 import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
@@ -87,5 +88,58 @@ describe.each(ADAPTERS)('tasks kept in Redis over %s', (adapter) => {
     expect(task.result).toMatchObject({
       content: [{ type: 'text', text: expect.stringMatching(/^Paid 7 .* with note "via redis"$/) }],
     });
+  });
+});
+
+describe('two instances sharing tasks in Redis', () => {
+  const keyring = newKeyring(['k1']);
+  const capabilities = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: {} };
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    const options = () => ({
+      keyring: { active: keyring.active, keys: { ...keyring.keys } },
+      tasks: { store: new RedisTaskStore(client, { keyPrefix: 'fleet:' }) },
+    });
+    a = await startTestServer('express', { imports: [tasksApp(options())] });
+    b = await startTestServer('fastify', { imports: [tasksApp(options())] });
+  });
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  const send = (server: TestServer, method: string, params: Record<string, unknown>) =>
+    rawRound(server.url, method, params, { capabilities, headers: { 'x-user': 'alice' } });
+
+  it('resumes on B a task created on A, from the state A sealed, and A sees it complete', async () => {
+    const created = await send(a, 'tools/call', {
+      name: 'approve_payment',
+      arguments: { amount: '42.00' },
+    });
+    const taskId = (created.body.result as { taskId: string }).taskId;
+    let status: unknown;
+    for (let attempt = 0; attempt < 100 && status !== 'input_required'; attempt++)
+      status = ((await send(b, 'tasks/get', { taskId })).body.result as { status: string }).status;
+    expect(status).toBe('input_required');
+    const runsOnB = b.app.get(TaskProbe).runs;
+    await send(b, 'tasks/update', {
+      taskId,
+      inputResponses: {
+        approve: { action: 'accept', content: { ok: true } },
+        note: { action: 'accept', content: { text: 'from B' } },
+      },
+    });
+    let task: Record<string, unknown> = {};
+    for (let attempt = 0; attempt < 100 && task.status !== 'completed'; attempt++)
+      task = (await send(a, 'tasks/get', { taskId })).body.result as Record<string, unknown>;
+    expect(task.result).toMatchObject({
+      content: [
+        { text: expect.stringMatching(/^Paid 42\.00 \(ref-[0-9a-f]{6}\) with note "from B"$/) },
+      ],
+    });
+    expect(b.app.get(TaskProbe).runs).toBe(runsOnB + 1);
   });
 });
