@@ -158,6 +158,8 @@ export class McpTaskCalls {
       id: undefined,
       async start() {
         if (task.id !== undefined) return;
+        // A client that went away gets no task it cannot learn about.
+        if (controller.signal.aborted) throw new Error('The request ended before the task started');
         const record = await tasks.create(partition, call, tool.task.ttlMs, answers, undefined);
         task.id = record.taskId;
         // From now on the task's cancel, not the client going away, stops the method.

@@ -57,9 +57,11 @@ export class McpTaskMethods {
         McpErrorCode.InvalidParams,
         'Invalid params: inputResponses must be an object',
       );
-    // The resumed step runs on this request, which the partition check has just authorized.
-    this.calls.resumeOn(task.taskId, exchange);
-    await this.tasks.update(task.taskId, partition, responses);
+    if (await this.tasks.update(task.taskId, partition, responses)) {
+      // The resumed step runs on this request, which the partition check has just authorized.
+      this.calls.resumeOn(task.taskId, exchange);
+      await this.tasks.schedule(task.taskId);
+    }
     return { resultType: 'complete' };
   }
 

@@ -102,7 +102,7 @@ export class McpTasksService implements OnApplicationShutdown {
     return task;
   }
 
-  /** Runs the task's first step through the runner. */
+  /** Runs the task's next step through the runner. */
   schedule(taskId: string): Promise<void> {
     return this.runner.schedule(taskId);
   }
@@ -136,9 +136,14 @@ export class McpTasksService implements OnApplicationShutdown {
   /**
    * Records answers to outstanding input requests. Unknown and already-answered keys are ignored;
    * a malformed answer to an outstanding request refuses the whole update and changes nothing.
-   * Once nothing is outstanding the task resumes.
+   * Answers whether that completed the answers, so the task is working again and its next step
+   * is to be scheduled.
    */
-  async update(taskId: string, partition: string, responses: Record<string, unknown>) {
+  async update(
+    taskId: string,
+    partition: string,
+    responses: Record<string, unknown>,
+  ): Promise<boolean> {
     let resumed = false;
     const written = await this.write(taskId, partition, (task) => {
       if (task.status !== 'input_required' || !task.inputRequests) return undefined;
@@ -187,7 +192,7 @@ export class McpTasksService implements OnApplicationShutdown {
           }
         : { ...task, inputRequests: outstanding, inputResponses: answers };
     });
-    if (resumed && written) await this.runner.schedule(taskId);
+    return resumed && written;
   }
 
   /** Cancels a task that has not ended; a task that has is left as it is. */

@@ -116,10 +116,10 @@ export class TaskListenStreams {
       });
     };
     this.tasks.events.on(TASK_STATUS_EVENT, onStatus);
-    const keepAlive = setInterval(
-      () => res.write(': keepalive\n\n'),
-      this.options.keepAliveMs || 15_000,
-    );
+    const keepAlive =
+      this.options.keepAliveMs > 0
+        ? setInterval(() => res.write(': keepalive\n\n'), this.options.keepAliveMs)
+        : undefined;
     await new Promise<void>((resolve) => {
       const end = () => {
         if (res.writableEnded) return;
