@@ -1,5 +1,12 @@
+import { Injectable, Module } from '@nestjs/common';
+import {
+  InvalidOperationDefinitionError,
+  McpModule,
+  McpTool,
+  type McpToolOptions,
+} from '../src/index';
 import { TaskProbe, tasksApp } from './fixtures/tasks.fixtures';
-import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
+import { ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
 import {
   freshId,
   rawRound,
@@ -326,5 +333,42 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
     const failed = await until(taskId, (task) => task.status === 'failed');
     expect(failed.error).toEqual({ code: -32603, message: 'Task result too large' });
     expect(failed).not.toHaveProperty('result');
+  });
+});
+
+describe('task options checked at startup', () => {
+  function appWith(options: McpToolOptions) {
+    @Injectable()
+    class Tools {
+      @McpTool(options)
+      tool() {
+        return 'ok';
+      }
+    }
+    @Module({
+      imports: [McpModule.forRoot({ tasks: { maxTtlMs: 60_000 } })],
+      providers: [Tools],
+    })
+    class App {}
+    return App;
+  }
+
+  it.each([
+    [
+      { taskSupport: 'optional', taskTtlMs: 60_001 },
+      /taskTtlMs must be .* at most tasks.maxTtlMs \(60000\)/,
+    ],
+    [{ taskSupport: 'sometimes' }, /unknown taskSupport "sometimes"/],
+    [{ taskSupport: 'optional', taskCreation: 'later' }, /unknown taskCreation "later"/],
+    [
+      { taskCreation: 'deferred' },
+      /taskCreation and taskTtlMs need taskSupport "optional" or "required"/,
+    ],
+  ] as const)('refuses %j', async (options, message) => {
+    const error = await startupError('express', {
+      imports: [appWith({ description: 'A tool', ...(options as Partial<McpToolOptions>) })],
+    });
+    expect(error).toBeInstanceOf(InvalidOperationDefinitionError);
+    expect(error?.message).toMatch(message);
   });
 });

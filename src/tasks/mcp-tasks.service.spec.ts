@@ -42,7 +42,7 @@ function service(store: TaskStore = new MemoryTaskStore()) {
       store,
       runner,
     },
-  } as ResolvedMcpOptions);
+  } as unknown as ResolvedMcpOptions);
   return { tasks, runner, store };
 }
 
