@@ -198,6 +198,9 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
     expect(created.resultType).toBe('task');
     expect(created).not.toHaveProperty('requestState');
     const taskId = created.taskId as string;
+    // After start(), progress is the task's, no longer the (answered) request's.
+    await until(taskId, (task) => task.statusMessage === 'greeting prepared');
+    probe.releaseGreeting?.();
     const completed = await until(taskId, (task) => task.status === 'completed');
     expect(completed.result).toEqual({
       resultType: 'complete',

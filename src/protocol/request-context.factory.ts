@@ -36,7 +36,8 @@ function envelopeOf(sdk: ServerContext): Envelope {
   return (sdk.mcpReq.envelope ?? {}) as Envelope;
 }
 
-function progressReporter(sdk: ServerContext): McpProgressReporter {
+/** Progress on the request's own response stream, when the request carried a `progressToken`. */
+export function progressReporter(sdk: ServerContext): McpProgressReporter {
   const token = (sdk.mcpReq._meta as { progressToken?: string | number } | undefined)
     ?.progressToken;
   return {

@@ -14,7 +14,11 @@ import { McpErrorCode } from '../errors/mcp-error-codes';
 import { MCP_META_KEYS } from '../mcp.constants';
 import { httpExchangeStorage, type HttpExchange } from '../protocol/http-exchange.storage';
 import { McpOperationCall } from '../protocol/mcp-operation-call';
-import { createRequestContext, type TaskCallScope } from '../protocol/request-context.factory';
+import {
+  createRequestContext,
+  progressReporter,
+  type TaskCallScope,
+} from '../protocol/request-context.factory';
 import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
 import { PartitionResolverDelegate } from '../state/partition-resolver.delegate';
 import type { McpTaskContext } from './mcp-task-context';
@@ -167,9 +171,20 @@ export class McpTaskCalls {
         created(record);
       },
     };
+    const onRequest = progressReporter(sdk);
     const step = this.requireRun()(tool, sdk, params as CallToolRequest['params'], {
       task,
       signal: controller.signal,
+      // On the request's stream until the task exists, as the task's status message after.
+      progress: {
+        get enabled() {
+          return task.id !== undefined || onRequest.enabled;
+        },
+        report: (progress, total, message) =>
+          task.id === undefined
+            ? onRequest.report(progress, total, message)
+            : tasks.progress(task.id, progressMessage(progress, total, message)),
+      },
     });
     const first = await Promise.race([
       step.then((result) => ({ result })),
@@ -214,9 +229,7 @@ export class McpTaskCalls {
         progress: {
           enabled: true,
           report: (progress, total, message) =>
-            scope.progress(
-              message ?? (total === undefined ? String(progress) : `${progress}/${total}`),
-            ),
+            scope.progress(progressMessage(progress, total, message)),
         },
       }),
     );
@@ -287,6 +300,11 @@ export class McpTaskCalls {
     );
     return this.partitions.resolve(call.context);
   }
+}
+
+/** A progress report as a task's status message. */
+function progressMessage(progress: number, total?: number, message?: string): string {
+  return message ?? (total === undefined ? String(progress) : `${progress}/${total}`);
 }
 
 function state(params: Record<string, unknown>): string | undefined {
