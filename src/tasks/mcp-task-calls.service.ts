@@ -1,17 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import {
-  MissingRequiredClientCapabilityError,
-  type CallToolRequest,
-  type CallToolResult,
-  type ClientCapabilities,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
+import type { CallToolRequest, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import type { RegisteredTool } from '../discovery/registered-operation.interface';
 import { internalError } from '../errors/internal-error';
 import type { McpJsonValue } from '../input/json-value';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import { MCP_META_KEYS } from '../mcp.constants';
 import { httpExchangeStorage, type HttpExchange } from '../protocol/http-exchange.storage';
 import { McpOperationCall } from '../protocol/mcp-operation-call';
 import {
@@ -22,7 +15,10 @@ import {
 import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
 import { PartitionResolverDelegate } from '../state/partition-resolver.delegate';
 import type { McpTaskContext } from './mcp-task-context';
-import { MCP_TASKS_EXTENSION, type McpTaskRecord } from './mcp-task.types';
+import type { McpTaskRecord } from './mcp-task.types';
+import { declaresTasks, tasksCapabilityMissing } from './tasks-capability';
+import { initialState, jsonOf, progressMessage, stepOutcome, storedCall } from './task-call';
+import { envelopeContext } from './envelope-context';
 import { McpTasksService } from './mcp-tasks.service';
 import { createTaskResult } from './tasks-wire';
 import type { TaskStepOutcome, TaskStepScope } from './task-step-outcome';
@@ -41,55 +37,6 @@ const NO_PROFILE = {
   singleUse: false,
   argumentsValidator: undefined,
 };
-
-/** The -32021 a client that did not declare the tasks extension gets where it is needed. */
-export function tasksCapabilityMissing(what: string): MissingRequiredClientCapabilityError {
-  return new MissingRequiredClientCapabilityError(
-    { requiredCapabilities: { extensions: { [MCP_TASKS_EXTENSION]: {} } } as ClientCapabilities },
-    `${what} needs the ${MCP_TASKS_EXTENSION} extension in the request's client capabilities`,
-  );
-}
-
-/** Whether the request declares the tasks extension in its `_meta` client capabilities. */
-export function declaresTasks(sdk: ServerContext): boolean {
-  const envelope = (sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
-  const capabilities = envelope[MCP_META_KEYS.clientCapabilities] as
-    { extensions?: unknown } | undefined;
-  const extensions = capabilities?.extensions;
-  return (
-    extensions !== null &&
-    typeof extensions === 'object' &&
-    Object.hasOwn(extensions, MCP_TASKS_EXTENSION)
-  );
-}
-
-/** A tool call's params as a task keeps them: what a rerun must present again, as JSON. */
-function storedCall(name: string, params: Record<string, unknown>): McpTaskRecord['call'] {
-  const { inputResponses: _responses, requestState: _state, task: _legacy, ...kept } = params;
-  return {
-    name,
-    params: JSON.parse(JSON.stringify({ ...kept, name })) as Record<string, McpJsonValue>,
-  };
-}
-
-function jsonOf(value: unknown): Record<string, McpJsonValue> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (JSON.parse(JSON.stringify(value)) as Record<string, McpJsonValue>)
-    : {};
-}
-
-/** The task's answer to a run: input required (with its protected state) or a complete result. */
-function stepOutcome(wire: CallToolResult): TaskStepOutcome {
-  const { resultType, ...rest } = wire as Record<string, unknown>;
-  if (resultType === 'input_required')
-    return {
-      kind: 'input_required',
-      inputRequests: jsonOf(rest.inputRequests),
-      requestState: typeof rest.requestState === 'string' ? rest.requestState : undefined,
-    };
-  // The inlined result is a complete 2026-07-28 `CallToolResult`, discriminator included.
-  return { kind: 'complete', result: { ...jsonOf(rest), resultType: 'complete' } };
-}
 
 /**
  * Tool calls as tasks: decides whether a call becomes one, creates it (before the handler runs,
@@ -137,7 +84,13 @@ export class McpTaskCalls {
     const answers = jsonOf(params.inputResponses);
     if (tool.task.creation === 'deferred')
       return this.deferred(tool, sdk, params, partition, call, answers);
-    const task = await this.tasks.create(partition, call, tool.task.ttlMs, answers, state(params));
+    const task = await this.tasks.create(
+      partition,
+      call,
+      tool.task.ttlMs,
+      answers,
+      initialState(params),
+    );
     this.pending.set(task.taskId, exchange);
     await this.tasks.schedule(task.taskId);
     return createTaskResult(task);
@@ -219,7 +172,12 @@ export class McpTaskCalls {
     const params: Record<string, unknown> = { ...task.call.params };
     if (Object.keys(task.inputResponses).length > 0) params.inputResponses = task.inputResponses;
     if (task.requestState !== undefined) params.requestState = task.requestState;
-    const sdk = this.stepContext(task, params, scope.signal);
+    const sdk = envelopeContext(
+      `${task.taskId}#${task.runs}`,
+      'tools/call',
+      params._meta,
+      scope.signal,
+    );
     const taskContext: McpTaskContext = { id: task.taskId, start: () => Promise.resolve() };
     const wire = await httpExchangeStorage.run(exchange, () =>
       this.requireRun()(tool, sdk, params as CallToolRequest['params'], {
@@ -234,31 +192,6 @@ export class McpTaskCalls {
       }),
     );
     return stepOutcome(wire);
-  }
-
-  /** What the SDK would give the method for the task's call; nothing is streamed from a task. */
-  private stepContext(
-    task: McpTaskRecord,
-    params: Record<string, unknown>,
-    signal: AbortSignal,
-  ): ServerContext {
-    const envelope: Record<string, unknown> = {};
-    const meta: Record<string, unknown> = {};
-    const sent = (params._meta ?? {}) as Record<string, unknown>;
-    const envelopeKeys = new Set<string>(Object.values(MCP_META_KEYS));
-    for (const [key, value] of Object.entries(sent))
-      (envelopeKeys.has(key) ? envelope : meta)[key] = value;
-    delete meta.progressToken;
-    return {
-      mcpReq: {
-        id: `${task.taskId}#${task.runs}`,
-        method: 'tools/call',
-        _meta: meta,
-        envelope,
-        signal,
-        notify: async () => undefined,
-      },
-    } as unknown as ServerContext;
   }
 
   private requireRun(): ToolRun {
@@ -300,13 +233,4 @@ export class McpTaskCalls {
     );
     return this.partitions.resolve(call.context);
   }
-}
-
-/** A progress report as a task's status message. */
-function progressMessage(progress: number, total?: number, message?: string): string {
-  return message ?? (total === undefined ? String(progress) : `${progress}/${total}`);
-}
-
-function state(params: Record<string, unknown>): string | undefined {
-  return typeof params.requestState === 'string' ? params.requestState : undefined;
 }

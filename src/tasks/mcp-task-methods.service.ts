@@ -3,7 +3,8 @@ import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server'
 import { internalError } from '../errors/internal-error';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { httpExchangeStorage } from '../protocol/http-exchange.storage';
-import { declaresTasks, McpTaskCalls, tasksCapabilityMissing } from './mcp-task-calls.service';
+import { McpTaskCalls } from './mcp-task-calls.service';
+import { declaresTasks, tasksCapabilityMissing } from './tasks-capability';
 import { McpTasksService } from './mcp-tasks.service';
 import { detailedTask } from './tasks-wire';
 

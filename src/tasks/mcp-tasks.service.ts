@@ -1,10 +1,8 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { EventEmitter } from 'node:events';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import { parseInputResponse } from '../input/input-response.parser';
 import type { McpJsonValue } from '../input/json-value';
-import type { McpInputResponse } from '../input/mcp-input-response';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { clip } from '../protocol/clip';
@@ -17,22 +15,15 @@ import { MAX_TASK_ID_LENGTH, newTaskId } from './task-id';
 import type { TaskRunner } from './task-runner.interface';
 import type { TaskExecutor, TaskStepOutcome } from './task-step-outcome';
 import type { TaskStore } from './task-store.interface';
+import { failedStep, settledFields, withoutUndefined } from './task-outcomes';
+import { withAnswers } from './task-answers';
 
 /** The one answer to an unknown, expired or foreign task id. */
 export const UNKNOWN_TASK_MESSAGE = 'Unknown task';
 const WRITE_ATTEMPTS = 8;
-const RESPONSE_KIND_OF_METHOD: Readonly<Record<string, McpInputResponse['kind']>> = {
-  'elicitation/create': 'elicitation',
-  'sampling/createMessage': 'sampling',
-  'roots/list': 'roots',
-};
 
 /** A status change, as `notifications/tasks` reports it. @internal */
 export const TASK_STATUS_EVENT = 'status';
-
-function byteLength(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value) ?? '');
-}
 
 /**
  * The tasks engine: creates tasks, runs their steps through the runner, records what each step
@@ -43,7 +34,6 @@ function byteLength(value: unknown): number {
  */
 @Injectable()
 export class McpTasksService implements OnApplicationShutdown {
-  private readonly logger = new Logger('McpTasks');
   readonly options: ResolvedTaskOptions;
   readonly store: TaskStore;
   private readonly runner: TaskRunner;
@@ -117,7 +107,7 @@ export class McpTasksService implements OnApplicationShutdown {
       .then(
         (outcome) => this.settle(taskId, outcome),
         (error: unknown) =>
-          controller.signal.aborted ? undefined : this.settle(taskId, this.failure(taskId, error)),
+          controller.signal.aborted ? undefined : this.settle(taskId, failedStep(taskId, error)),
       )
       .finally(() => this.inRequestSteps.delete(taskId));
   }
@@ -146,51 +136,9 @@ export class McpTasksService implements OnApplicationShutdown {
   ): Promise<boolean> {
     let resumed = false;
     const written = await this.write(taskId, partition, (task) => {
-      if (task.status !== 'input_required' || !task.inputRequests) return undefined;
-      const outstanding = { ...task.inputRequests };
-      const answers = { ...task.inputResponses };
-      let changed = false;
-      for (const key of Object.keys(responses)) {
-        if (!Object.hasOwn(outstanding, key)) continue;
-        const method = (outstanding[key] as { method?: unknown } | null)?.method;
-        const kind =
-          typeof method === 'string' && Object.hasOwn(RESPONSE_KIND_OF_METHOD, method)
-            ? RESPONSE_KIND_OF_METHOD[method]
-            : undefined;
-        if (!parseInputResponse(responses[key], kind))
-          throw new ProtocolError(
-            McpErrorCode.InvalidParams,
-            `Invalid params: input response "${clip(key)}" is not a valid result`,
-            { key: clip(key) },
-          );
-        Object.defineProperty(answers, key, {
-          value: responses[key] as McpJsonValue,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-        delete outstanding[key];
-        changed = true;
-      }
-      if (!changed) return undefined;
-      if (byteLength(answers) > this.options.maxInputResponseBytes)
-        throw new ProtocolError(
-          McpErrorCode.InvalidParams,
-          'Invalid params: input responses too large',
-          {
-            maxBytes: this.options.maxInputResponseBytes,
-          },
-        );
-      resumed = Object.keys(outstanding).length === 0;
-      return resumed
-        ? {
-            ...task,
-            status: 'working',
-            inputRequests: undefined,
-            inputResponses: answers,
-            runs: task.runs + 1,
-          }
-        : { ...task, inputRequests: outstanding, inputResponses: answers };
+      const answered = withAnswers(task, responses, this.options.maxInputResponseBytes);
+      resumed = answered?.status === 'working';
+      return answered;
     });
     return resumed && written;
   }
@@ -228,57 +176,17 @@ export class McpTasksService implements OnApplicationShutdown {
     } catch (error) {
       // A cancelled step gave up as asked; the task already says so.
       if (signal.aborted) return;
-      outcome = this.failure(taskId, error);
+      outcome = failedStep(taskId, error);
     }
     if (!signal.aborted) await this.settle(taskId, outcome);
   }
 
   /** Records a step's outcome, unless the task ended meanwhile (cancelled, expired). */
   async settle(taskId: string, outcome: TaskStepOutcome): Promise<void> {
-    const settled = this.settled(outcome);
+    const settled = settledFields(outcome, this.options.maxResultBytes);
     await this.write(taskId, undefined, (task) =>
       task.status === 'working' ? { ...task, ...settled, statusMessage: undefined } : undefined,
     );
-  }
-
-  private settled(outcome: TaskStepOutcome): Partial<McpTaskRecord> {
-    if (outcome.kind === 'input_required')
-      return {
-        status: 'input_required',
-        inputRequests: outcome.inputRequests,
-        requestState: outcome.requestState,
-      };
-    if (outcome.kind === 'failed') return { status: 'failed', error: outcome.error };
-    if (byteLength(outcome.result) > this.options.maxResultBytes) {
-      this.logger.error(
-        `A task result is over ${this.options.maxResultBytes} bytes; the task fails`,
-      );
-      return {
-        status: 'failed',
-        error: { code: McpErrorCode.InternalError, message: 'Task result too large' },
-      };
-    }
-    return { status: 'completed', result: outcome.result, requestState: undefined };
-  }
-
-  private failure(taskId: string, error: unknown): TaskStepOutcome {
-    if (error instanceof ProtocolError)
-      return {
-        kind: 'failed',
-        error: {
-          code: error.code,
-          message: error.message,
-          ...(error.data !== undefined && { data: error.data as McpJsonValue }),
-        },
-      };
-    this.logger.error(
-      `Task ${clip(taskId)} failed`,
-      error instanceof Error ? error.stack : String(error),
-    );
-    return {
-      kind: 'failed',
-      error: { code: McpErrorCode.InternalError, message: 'Internal error' },
-    };
   }
 
   /**
@@ -319,11 +227,4 @@ export class McpTasksService implements OnApplicationShutdown {
     for (const controller of this.inRequestSteps.values()) controller.abort();
     await this.runner.close();
   }
-}
-
-/** Drops keys set to `undefined`, so a store that serializes sees the same record. */
-function withoutUndefined(task: McpTaskRecord): McpTaskRecord {
-  return Object.fromEntries(
-    Object.entries(task).filter(([, value]) => value !== undefined),
-  ) as unknown as McpTaskRecord;
 }

@@ -1,13 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SUBSCRIPTION_ID_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
+import { SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../mcp.constants';
 import { writeJsonRpcHttpError } from '../transport/json-rpc-http-error';
-import { declaresTasks, McpTaskCalls } from './mcp-task-calls.service';
+import { McpTaskCalls } from './mcp-task-calls.service';
+import { declaresTasks } from './tasks-capability';
+import { envelopeContext } from './envelope-context';
 import { MCP_TASKS_EXTENSION, type McpTaskRecord } from './mcp-task.types';
 import { McpTasksService, TASK_STATUS_EVENT } from './mcp-tasks.service';
 import { MAX_TASK_ID_LENGTH } from './task-id';
@@ -70,7 +72,12 @@ export class TaskListenStreams {
         `Invalid params: notifications.taskIds must be at most ${MAX_FOLLOWED_TASKS} task ids`,
         id,
       );
-    const sdk = this.contextOf(message, id);
+    const sdk = envelopeContext(
+      id,
+      'subscriptions/listen',
+      (message as Message).params?._meta,
+      new AbortController().signal,
+    );
     const envelope = sdk.mcpReq.envelope as Record<string, unknown>;
     if (envelope[MCP_META_KEYS.protocolVersion] !== MCP_PROTOCOL_VERSION)
       return writeJsonRpcHttpError(
@@ -139,26 +146,5 @@ export class TaskListenStreams {
   /** Ends every open stream with its final result. */
   closeAll(): void {
     for (const end of this.open) end();
-  }
-
-  private contextOf(message: unknown, id: string | number): ServerContext {
-    const sent = (message as Message).params?._meta;
-    const envelope: Record<string, unknown> = {};
-    const meta: Record<string, unknown> = {};
-    const envelopeKeys = new Set<string>(Object.values(MCP_META_KEYS));
-    if (sent !== null && typeof sent === 'object')
-      for (const [key, value] of Object.entries(sent))
-        (envelopeKeys.has(key) ? envelope : meta)[key] = value;
-    const signal = new AbortController().signal;
-    return {
-      mcpReq: {
-        id,
-        method: 'subscriptions/listen',
-        _meta: meta,
-        envelope,
-        signal,
-        notify: async () => undefined,
-      },
-    } as unknown as ServerContext;
   }
 }
