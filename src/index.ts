@@ -117,5 +117,8 @@ export {
   type RedisTaskStoreOptions,
 } from './tasks/redis-task.store';
 export { TaskRunner, type TaskWork } from './tasks/task-runner.interface';
-export { InProcessTaskRunner } from './tasks/in-process-task.runner';
+export {
+  InProcessTaskRunner,
+  type InProcessTaskRunnerOptions,
+} from './tasks/in-process-task.runner';
 export { TaskCapacityError } from './tasks/task-capacity.error';
