@@ -172,6 +172,28 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
     expect(probe.runs - before.runs).toBe(2);
   });
 
+  it('ignores a "__proto__" answer key, which changes neither the task nor any prototype', async () => {
+    const { taskId } = (await call('approve_payment', { amount: '2.00' })) as { taskId: string };
+    await until(taskId, (task) => task.status === 'input_required');
+    const response = await send(
+      'tasks/update',
+      {
+        taskId,
+        inputResponses: {
+          PROTO_KEY: { action: 'accept', content: { polluted: true } },
+          approve: { action: 'accept', content: { ok: true } },
+        },
+      },
+      'alice',
+      { rawTokens: { PROTO_KEY: '__proto__' } },
+    );
+    expect(response.body.result).toMatchObject({ resultType: 'complete' });
+    const task = await get(taskId);
+    expect(Object.keys(task.inputRequests as Body)).toEqual(['note']);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(({} as { content?: unknown }).content).toBeUndefined();
+  });
+
   it('cancels a running task: the ack is empty, the handler sees its signal abort, and repeats are acknowledged', async () => {
     const { taskId } = (await call('wait_for_cancel')) as { taskId: string };
     await get(taskId);
