@@ -1,6 +1,7 @@
 import { Injectable, Module } from '@nestjs/common';
 import {
   InvalidOperationDefinitionError,
+  MemoryTaskStore,
   McpModule,
   McpTool,
   type McpToolOptions,
@@ -395,5 +396,46 @@ describe('task options checked at startup', () => {
     });
     expect(error).toBeInstanceOf(InvalidOperationDefinitionError);
     expect(error?.message).toMatch(message);
+  });
+});
+
+describe('a full task store', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer('express', {
+      imports: [tasksApp({ tasks: { store: new MemoryTaskStore({ maxTasks: 1 }) } })],
+    });
+  });
+
+  afterAll(() => server?.close());
+
+  it('answers a task-creating call with -32000 Server busy, creating nothing', async () => {
+    const create = () =>
+      rawRound(
+        server.url,
+        'tools/call',
+        { name: 'wait_for_cancel', arguments: {} },
+        { capabilities: TASKS, headers: { 'x-user': 'alice' } },
+      );
+    const first = await create();
+    expect((first.body.result as Body).resultType).toBe('task');
+    const second = await create();
+    expect(second.status).toBe(200);
+    expect(second.body.error).toEqual({
+      code: -32000,
+      message: 'Server busy: too many tasks',
+      data: { maxTasks: 1 },
+    });
+    const taskId = (first.body.result as { taskId: string }).taskId;
+    await rawRound(
+      server.url,
+      'tasks/cancel',
+      { taskId },
+      {
+        capabilities: TASKS,
+        headers: { 'x-user': 'alice' },
+      },
+    );
   });
 });
