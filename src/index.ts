@@ -121,3 +121,27 @@ export type {
 export { KeyringError } from './keyring/keyring.error';
 export { KeyInUseError } from './keyring/key-in-use.error';
 export { LosslessNumber } from 'lossless-json';
+
+// Tasks (the io.modelcontextprotocol/tasks extension)
+export {
+  MCP_TASKS_EXTENSION,
+  type McpTaskCreation,
+  type McpTaskError,
+  type McpTaskRecord,
+  type McpTaskStatus,
+  type McpTaskSupport,
+} from './tasks/mcp-task.types';
+export type { McpTaskContext } from './tasks/mcp-task-context';
+export { TaskStore } from './tasks/task-store.interface';
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task.store';
+export {
+  RedisTaskStore,
+  type RedisCommandClient,
+  type RedisTaskStoreOptions,
+} from './tasks/redis-task.store';
+export { TaskRunner, type TaskWork } from './tasks/task-runner.interface';
+export {
+  InProcessTaskRunner,
+  type InProcessTaskRunnerOptions,
+} from './tasks/in-process-task.runner';
+export { TaskCapacityError } from './tasks/task-capacity.error';

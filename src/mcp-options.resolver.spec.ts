@@ -95,6 +95,18 @@ describe('resolveMcpOptions', () => {
       });
     });
 
+    it('keeps tasks an hour (at most a day), polled every second, with bounded results and answers', () => {
+      expect(resolved.tasks).toEqual({
+        ttlMs: 3_600_000,
+        maxTtlMs: 86_400_000,
+        pollIntervalMs: 1_000,
+        maxResultBytes: 1_048_576,
+        maxInputResponseBytes: 262_144,
+        store: undefined,
+        runner: undefined,
+      });
+    });
+
     it('works without any options argument', () => {
       expect(resolveMcpOptions().endpoint).toBe('/mcp');
     });
@@ -288,6 +300,14 @@ describe('resolveMcpOptions', () => {
       const error = refusal(options);
       expect(error.option).toBe(option);
       expect(error.message).toContain(`"${option}"`);
+    });
+
+    it('refuses a task lifetime over the maximum, and stores or runners missing methods', () => {
+      expect(refusal({ tasks: { ttlMs: 10_000, maxTtlMs: 5_000 } }).option).toBe('tasks.ttlMs');
+      expect(refusal({ tasks: { pollIntervalMs: 0 } }).option).toBe('tasks.pollIntervalMs');
+      expect(refusal({ tasks: { store: { get: () => undefined } } }).option).toBe('tasks.store');
+      expect(refusal({ tasks: { runner: {} } }).option).toBe('tasks.runner');
+      expect(refusal({ tasks: 'memory' }).option).toBe('tasks');
     });
 
     it('explains what the option must be', () => {

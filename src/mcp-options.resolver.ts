@@ -17,6 +17,7 @@ import type { StateHandleRepository } from './state/state-handle-repository.inte
 import type { McpAuthorizationPartitionResolver } from './state/authorization-partition.resolver';
 import { ConceptSecretFieldPolicy, type SecretFieldPolicy } from './input/secret-field.policy';
 import { resolveRedisOptions, type ResolvedRedisOptions } from './redis/redis-options.resolver';
+import type { ResolvedTaskOptions } from './tasks/resolved-task-options';
 
 /** Module options with every default filled in and every value checked. */
 export interface ResolvedMcpOptions {
@@ -41,6 +42,7 @@ export interface ResolvedMcpOptions {
   validateArguments: boolean;
   fastPath: boolean;
   redis: ResolvedRedisOptions | undefined;
+  tasks: ResolvedTaskOptions;
 }
 
 const CACHEABLE: McpCacheableMethod[] = [
@@ -218,6 +220,7 @@ export function resolveMcpOptions(
     validateArguments: options.validateArguments ?? true,
     fastPath: options.fastPath ?? true,
     redis: resolveRedisOptions(options.redis),
+    tasks: resolveTaskOptions(options.tasks),
   };
 }
 
@@ -249,4 +252,41 @@ function resolveListenLimits(limits: McpModuleOptions['listen']): ListenLimits {
     resolved.maxStreamsPerCaller = resolved.maxStreams;
   }
   return resolved;
+}
+
+function resolveTaskOptions(tasks: McpModuleOptions['tasks']): ResolvedTaskOptions {
+  if (tasks !== undefined && (tasks === null || typeof tasks !== 'object'))
+    throw new InvalidModuleOptionsError('tasks', 'must be an object');
+  const maxTtlMs = positiveInteger('tasks.maxTtlMs', tasks?.maxTtlMs, 86_400_000);
+  const ttlMs = positiveInteger('tasks.ttlMs', tasks?.ttlMs, Math.min(3_600_000, maxTtlMs));
+  if (ttlMs > maxTtlMs)
+    throw new InvalidModuleOptionsError('tasks.ttlMs', 'must not exceed tasks.maxTtlMs');
+  for (const [option, value, methods] of [
+    ['tasks.store', tasks?.store, ['create', 'get', 'replace']],
+    ['tasks.runner', tasks?.runner, ['attach', 'schedule', 'cancel', 'close']],
+  ] as const) {
+    const missing = methods.find(
+      (method) =>
+        value !== undefined &&
+        typeof (value as unknown as Record<string, unknown> | null)?.[method] !== 'function',
+    );
+    if (missing)
+      throw new InvalidModuleOptionsError(
+        option,
+        `must implement ${methods.map((method) => `${method}()`).join(', ')}`,
+      );
+  }
+  return {
+    ttlMs,
+    maxTtlMs,
+    pollIntervalMs: positiveInteger('tasks.pollIntervalMs', tasks?.pollIntervalMs, 1_000),
+    maxResultBytes: positiveInteger('tasks.maxResultBytes', tasks?.maxResultBytes, 1_048_576),
+    maxInputResponseBytes: positiveInteger(
+      'tasks.maxInputResponseBytes',
+      tasks?.maxInputResponseBytes,
+      262_144,
+    ),
+    store: tasks?.store,
+    runner: tasks?.runner,
+  };
 }

@@ -25,6 +25,10 @@ import { PartitionResolverDelegate } from './state/partition-resolver.delegate';
 import { RequestStateSealer } from './state/request-state.sealer';
 import { StateProtectorDelegate } from './state/state-protector.delegate';
 import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
+import { McpTasksService } from './tasks/mcp-tasks.service';
+import { McpTaskCalls } from './tasks/mcp-task-calls.service';
+import { McpTaskMethods } from './tasks/mcp-task-methods.service';
+import { TaskListenStreams } from './tasks/task-listen-streams';
 
 /**
  * Serves the application's `@McpTool`, `@McpPrompt` and `@McpResource` methods as an MCP
@@ -71,6 +75,10 @@ import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
     McpReplayStep,
     McpOperationRegistry,
     McpExplorer,
+    McpTasksService,
+    McpTaskCalls,
+    McpTaskMethods,
+    TaskListenStreams,
     McpDispatcher,
     McpServerFactory,
     McpHttpEndpoint,

@@ -6,6 +6,7 @@ import { rawRound, type RawRoundOptions, type RawRoundResponse } from './utils/m
 const CLIENT_INFO = { 'io.modelcontextprotocol/clientInfo': { name: 'diff', version: '1.0.0' } };
 const FORM = { elicitation: { form: {} } };
 const EVERYTHING = { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} };
+const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
 interface Case {
   readonly label: string;
@@ -168,7 +169,40 @@ const CORPUS: Case[] = [
   { label: 'prompts/list', method: 'prompts/list', params: {}, fast: true },
   { label: 'resources/list', method: 'resources/list', params: {}, fast: true },
   { label: 'resources/templates/list', method: 'resources/templates/list', params: {}, fast: true },
+  {
+    label: 'tools/call of a task-only tool without the tasks extension (-32021)',
+    method: 'tools/call',
+    params: tool('failing_job'),
+    fast: true,
+  },
+  {
+    label: 'tools/call of a task-optional tool without the tasks extension (synchronous)',
+    method: 'tools/call',
+    params: tool('slow_compute', { seconds: 0, label: 'now' }),
+    fast: true,
+  },
   // Declined: the SDK answers these, on both apps.
+  {
+    label: 'declined: opts into tasks (a task is created)',
+    method: 'tools/call',
+    params: tool('slow_compute', { seconds: 0, label: 'task' }),
+    options: { capabilities: TASKS },
+    fast: false,
+  },
+  {
+    label: 'declined: opts into tasks for a tool without task support',
+    method: 'tools/call',
+    params: tool('greet', { name: 'Ada' }),
+    options: { capabilities: TASKS },
+    fast: false,
+  },
+  {
+    label: 'declined: tasks/get',
+    method: 'tasks/get',
+    params: { taskId: 'unknown-task' },
+    options: { capabilities: TASKS },
+    fast: false,
+  },
   {
     label: 'declined: asks for progress',
     method: 'tools/call',
@@ -212,6 +246,8 @@ function comparable(response: RawRoundResponse): unknown {
   const text = response.text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, '<time>');
   const body = JSON.parse(text) as { result?: { requestState?: unknown } };
   if (typeof body.result?.requestState === 'string') body.result.requestState = '<sealed>';
+  const created = body.result as { taskId?: unknown } | undefined;
+  if (typeof created?.taskId === 'string') created.taskId = '<random task id>';
   return { status: response.status, body };
 }
 

@@ -9,6 +9,7 @@ import { ExampleModule } from './example/example.module';
 import { AdminModule } from './admin/admin.module';
 import { FlowsModule } from './flows/flows.module';
 import { ExpensesModule } from './expenses/expenses.module';
+import { TasksModule } from './tasks/tasks.module';
 import { sampleMcpOptions } from './sample-config';
 
 @Module({
@@ -20,6 +21,7 @@ import { sampleMcpOptions } from './sample-config';
     ExampleModule,
     FlowsModule,
     ExpensesModule,
+    TasksModule,
     AdminModule,
   ],
   providers: [

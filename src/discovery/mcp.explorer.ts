@@ -30,6 +30,7 @@ import { isSchemaCandidate } from '../schema/dto-json-schema';
 import { McpOperationRegistry } from './mcp-operation.registry';
 import { promptListing, resourceListing, toolListing } from './operation-listing';
 import type { RegisteredOperation } from './registered-operation.interface';
+import { toolTaskProfile } from '../tasks/tool-task-profile';
 
 function replayOf(where: string, replay: unknown): boolean {
   if (replay !== undefined && typeof replay !== 'boolean')
@@ -159,6 +160,7 @@ export class McpExplorer implements OnApplicationBootstrap {
           name,
           metadata,
           listing: toolListing(where, name, metadata.options, argsType),
+          task: toolTaskProfile(where, metadata.options, this.options.tasks),
           ...common,
         };
       }

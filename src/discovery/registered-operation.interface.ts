@@ -9,6 +9,7 @@ import type { OperationSite } from '../errors/duplicate-operation.error';
 import type { McpOperationMetadata } from '../interfaces/mcp-operation-options.interface';
 import type { OperationCallProfile } from '../protocol/mcp-operation-call';
 import type { OperationHandler } from './operation-pipeline.factory';
+import type { ToolTaskProfile } from '../tasks/tool-task-profile';
 
 /** A `resources/templates/list` entry. */
 export type ResourceTemplateListing = ListResourceTemplatesResult['resourceTemplates'][number];
@@ -28,6 +29,8 @@ export interface RegisteredTool extends OperationBase {
   readonly name: string;
   readonly listing: Tool;
   readonly metadata: Extract<McpOperationMetadata, { kind: 'tool' }>;
+  /** Whether and how its calls run as tasks. */
+  readonly task: ToolTaskProfile;
 }
 
 export interface RegisteredPrompt extends OperationBase {

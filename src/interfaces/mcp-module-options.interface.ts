@@ -6,6 +6,8 @@ import type { McpAuthorizationPartitionResolver } from '../state/authorization-p
 import type { ConsumedStateStore } from '../state/consumed-state-store.interface';
 import type { StateHandleRepository } from '../state/state-handle-repository.interface';
 import type { RequestStateProtector } from '../state/request-state-protector.interface';
+import type { TaskRunner } from '../tasks/task-runner.interface';
+import type { TaskStore } from '../tasks/task-store.interface';
 
 /** Which MCP list or read results a cache hint applies to. */
 export type McpCacheableMethod =
@@ -184,6 +186,26 @@ export interface McpModuleOptions {
    * or logs, 2025-era traffic, anything unusual) still goes through the SDK. Default `true`.
    */
   fastPath?: boolean;
+  /**
+   * The tasks extension (`io.modelcontextprotocol/tasks`): how long tasks live, where they are kept
+   * and where they run. See `docs/tasks.md`.
+   */
+  tasks?: {
+    /** Lifetime of a task from its creation, in ms (its `ttlMs`). Default 3,600,000 (1 hour). */
+    ttlMs?: number;
+    /** Longest lifetime a tool's `taskTtlMs` may ask for, in ms. Default 86,400,000 (24 hours). */
+    maxTtlMs?: number;
+    /** Poll interval suggested to clients, in ms. Default 1,000. */
+    pollIntervalMs?: number;
+    /** Largest result a task keeps, in JSON bytes; a bigger one fails the task. Default 1,048,576. */
+    maxResultBytes?: number;
+    /** Largest total of answers a task keeps, in JSON bytes; more is refused with -32602. Default 262,144. */
+    maxInputResponseBytes?: number;
+    /** Where tasks are kept. Default: a `MemoryTaskStore` (this process). */
+    store?: TaskStore;
+    /** Where task steps run. Default: an `InProcessTaskRunner` (this process). */
+    runner?: TaskRunner;
+  };
   /** Safety policy of elicitations. */
   elicitation?: {
     /** Decides which form fields ask for secrets. Default: the reviewed concept policy (passwords, keys and tokens, payment cards, verification codes). */

@@ -3,6 +3,7 @@ import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { McpInputDeclarationSpec } from '../input/mcp-input-declaration';
 import type { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
 import type { McpRequestContext } from './mcp-request-context.interface';
+import type { McpTaskCreation, McpTaskSupport } from '../tasks/mcp-task.types';
 
 /** Input and state options shared by every operation decorator. @publicApi */
 export interface McpInputOptions {
@@ -65,6 +66,15 @@ export interface McpToolOptions extends McpInputOptions {
   outputSchema?: JsonSchemaObject;
   /** Behaviour hints for clients. */
   annotations?: ToolAnnotations;
+  /**
+   * Whether calls may run as tasks (the `io.modelcontextprotocol/tasks` extension). Default
+   * `forbidden`. See `docs/tasks.md`.
+   */
+  taskSupport?: McpTaskSupport;
+  /** When a task-opted call becomes a task. Default `immediate`. */
+  taskCreation?: McpTaskCreation;
+  /** Lifetime of this tool's tasks, in ms; at most the module's `tasks.maxTtlMs`. Default `tasks.ttlMs`. */
+  taskTtlMs?: number;
   /** Extra `_meta` advertised with the tool. */
   _meta?: Record<string, unknown>;
 }

@@ -3,6 +3,7 @@ import type { AuthInfo, ClientCapabilities, ServerContext } from '@modelcontextp
 import type { McpJsonValue } from '../input/json-value';
 import type { McpInputResponses } from '../input/mcp-input-responses';
 import type { McpReplayAsks } from '../replay/mcp-replay-asks.interface';
+import type { McpTaskContext } from '../tasks/mcp-task-context';
 
 /** Log levels of `notifications/message`, lowest first. */
 export type McpLogLevel =
@@ -84,8 +85,12 @@ export interface McpRequestContext extends McpReplayAsks {
   readonly clientCapabilities: ClientCapabilities;
   /** The request's `_meta`, without the protocol envelope keys. */
   readonly meta: Record<string, unknown>;
-  /** Aborted when the client goes away or cancels. */
+  /**
+   * Aborted when the client goes away or cancels; in a task, when the task is cancelled (the
+   * client going away does not stop a task).
+   */
   readonly signal: AbortSignal;
+  /** Progress of the call; in a task, recorded as the task's `statusMessage`. */
   readonly progress: McpProgressReporter;
   readonly logger: McpRequestLogger;
   /** The HTTP exchange that carried this MCP request. */
@@ -101,6 +106,8 @@ export interface McpRequestContext extends McpReplayAsks {
   readonly inputResponses: McpInputResponses;
   /** This round's verified request state. */
   readonly requestState: McpRequestStateView;
+  /** The task this call runs as or may become (tasks extension); `undefined` otherwise. */
+  readonly task: McpTaskContext | undefined;
   /**
    * The SDK's own per-request context, for what this interface does not cover. On the fast path
    * (complete 2026-07-28 calls that stream nothing) it is a minimal one: `mcpReq.id`, `method`,

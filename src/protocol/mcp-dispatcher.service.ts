@@ -35,7 +35,9 @@ import {
   normalizeResourceResult,
   normalizeToolResult,
 } from './operation-result.normalizer';
-import { createRequestContext } from './request-context.factory';
+import { createRequestContext, type TaskCallScope } from './request-context.factory';
+import type { RegisteredTool } from '../discovery/registered-operation.interface';
+import { McpTaskCalls } from '../tasks/mcp-task-calls.service';
 import { toInputRequiredWire } from './input-required-wire';
 import { httpExchangeStorage, type HttpExchange } from './http-exchange.storage';
 import { McpOperationCall } from './mcp-operation-call';
@@ -54,11 +56,13 @@ export class McpDispatcher {
   constructor(
     private readonly registry: McpOperationRegistry,
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
+    private readonly taskCalls: McpTaskCalls,
   ) {
     this.inputPolicy = {
       secrets: options.elicitation.secretPolicy,
       development: options.elicitation.development,
     };
+    taskCalls.attach((tool, sdk, params, scope) => this.runTool(tool, sdk, params, scope));
   }
 
   listTools(): ListToolsResult {
@@ -90,12 +94,31 @@ export class McpDispatcher {
       throw new ProtocolError(McpErrorCode.InvalidParams, `Unknown tool: ${clip(name)}`, {
         name: clip(name),
       });
+    if (tool.task.support !== 'forbidden') {
+      const asTask = await this.taskCalls.callTool(tool, request, sdk);
+      if (asTask) return asTask as CallToolResult;
+    }
+    return this.runTool(tool, sdk, request.params);
+  }
+
+  /**
+   * One run of a tool through its pipeline: its result, or the input-required answer. In a task
+   * run, `params` are the task's own (exact) and `taskScope` what the method sees of the task.
+   */
+  private async runTool(
+    tool: RegisteredTool,
+    sdk: ServerContext,
+    params: CallToolRequest['params'],
+    taskScope?: TaskCallScope & { readonly exactParams?: Record<string, unknown> },
+  ): Promise<CallToolResult> {
     const outcome = await this.invoke(
       tool,
-      request.params.arguments ?? {},
+      params.arguments ?? {},
       sdk,
-      name,
-      request.params,
+      tool.name,
+      params,
+      undefined,
+      taskScope,
     );
     return (
       (outcome.wire as CallToolResult | undefined) ??
@@ -200,6 +223,7 @@ export class McpDispatcher {
     target: string,
     params: object,
     completion?: McpOperationCall['completion'],
+    taskScope?: TaskCallScope & { readonly exactParams?: Record<string, unknown> },
   ): Promise<{ value: unknown; wire: object | undefined; completionValues?: readonly string[] }> {
     const exchange = httpExchangeStorage.getStore();
     const handler = completion ? operation.completionHandler : operation.handler;
@@ -209,7 +233,7 @@ export class McpDispatcher {
       );
       throw internalError();
     }
-    const callParams = this.callParams(exchange, sdk, params);
+    const callParams = taskScope?.exactParams ?? this.callParams(exchange, sdk, params);
     const ownArguments = callParams.arguments;
     const call = new McpOperationCall(
       completion ? 'completion' : 'operation',
@@ -223,7 +247,7 @@ export class McpDispatcher {
         : args,
       callParams,
       operation.profile,
-      (self) => createRequestContext(sdk, target, exchange, self),
+      (self) => createRequestContext(sdk, target, exchange, self, taskScope),
     );
     call.completion = completion;
     let value: unknown;
@@ -233,6 +257,8 @@ export class McpDispatcher {
         handler(call, exchange.request, new McpHttpResponse(exchange.response)),
       );
     } catch (error) {
+      // A cancelled task's method gave up as asked: nothing to report, the task is cancelled.
+      if (taskScope?.signal.aborted) throw error;
       const failure = mapOperationError(error, operation.kind, target);
       if (failure.type === 'error') throw failure.error;
       // Only tools get tool-error results from the mapper.

@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Server } from '@modelcontextprotocol/server';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { McpDispatcher } from './mcp-dispatcher.service';
+import { ANY_PARAMS, McpTaskMethods } from '../tasks/mcp-task-methods.service';
+import { MCP_TASKS_EXTENSION } from '../tasks/mcp-task.types';
+import { McpTaskServer } from './mcp-task-server';
 
 /**
  * Builds the low-level SDK `Server` that serves one HTTP request. The low-level server (not
@@ -13,10 +15,11 @@ export class McpServerFactory {
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly dispatcher: McpDispatcher,
+    private readonly taskMethods: McpTaskMethods,
   ) {}
 
-  create(): Server {
-    const server = new Server(this.options.serverInfo, {
+  create(): McpTaskServer {
+    const server = new McpTaskServer(this.options.serverInfo, {
       capabilities: {
         tools: { listChanged: true },
         prompts: { listChanged: true },
@@ -25,6 +28,7 @@ export class McpServerFactory {
         completions: {},
         // ctx.logger sends notifications/message, which the SDK refuses unless logging is declared.
         logging: {},
+        extensions: { [MCP_TASKS_EXTENSION]: {} },
       },
       instructions: this.options.instructions,
       cacheHints: this.options.cacheHints,
@@ -41,6 +45,16 @@ export class McpServerFactory {
     );
     server.setRequestHandler('completion/complete', (request, ctx) =>
       dispatcher.complete(request, ctx),
+    );
+    const tasks = this.taskMethods;
+    server.setRequestHandler('tasks/get', { params: ANY_PARAMS }, (params, ctx) =>
+      tasks.get(params, ctx),
+    );
+    server.setRequestHandler('tasks/update', { params: ANY_PARAMS }, (params, ctx) =>
+      tasks.update(params, ctx),
+    );
+    server.setRequestHandler('tasks/cancel', { params: ANY_PARAMS }, (params, ctx) =>
+      tasks.cancel(params, ctx),
     );
     return server;
   }

@@ -10,6 +10,14 @@ import type { McpJsonValue } from '../input/json-value';
 import { replayAsks } from '../replay/replay-asks.factory';
 import type { HttpExchange } from './http-exchange.storage';
 import type { McpOperationCall } from './mcp-operation-call';
+import type { McpTaskContext } from '../tasks/mcp-task-context';
+
+/** What a call running as (or possibly becoming) a task sees instead of its request's own. */
+export interface TaskCallScope {
+  readonly task: McpTaskContext;
+  readonly signal: AbortSignal;
+  readonly progress?: McpProgressReporter;
+}
 
 const LOG_LEVELS: McpLogLevel[] = [
   'debug',
@@ -29,7 +37,8 @@ function envelopeOf(sdk: ServerContext): Envelope {
   return (sdk.mcpReq.envelope ?? {}) as Envelope;
 }
 
-function progressReporter(sdk: ServerContext): McpProgressReporter {
+/** Progress on the request's own response stream, when the request carried a `progressToken`. */
+export function progressReporter(sdk: ServerContext): McpProgressReporter {
   const token = (sdk.mcpReq._meta as { progressToken?: string | number } | undefined)
     ?.progressToken;
   return {
@@ -65,6 +74,7 @@ export function createRequestContext(
   target: string,
   exchange: HttpExchange,
   call: McpOperationCall,
+  taskScope?: TaskCallScope,
 ): McpRequestContext {
   const envelope = envelopeOf(sdk);
   const requestAuth = (exchange.request.auth ?? (exchange.raw as { auth?: AuthInfo }).auth) as
@@ -79,8 +89,8 @@ export function createRequestContext(
     clientInfo: envelope[MCP_META_KEYS.clientInfo] as McpRequestContext['clientInfo'],
     clientCapabilities: (envelope[MCP_META_KEYS.clientCapabilities] ?? {}) as ClientCapabilities,
     meta,
-    signal: sdk.mcpReq.signal,
-    progress: progressReporter(sdk),
+    signal: taskScope?.signal ?? sdk.mcpReq.signal,
+    progress: taskScope?.progress ?? progressReporter(sdk),
     logger: requestLogger(sdk, envelope),
     http: {
       request: exchange.request,
@@ -98,6 +108,7 @@ export function createRequestContext(
         return call.frameworkState as T | undefined;
       },
     },
+    task: taskScope?.task,
     sdk,
     ...replayAsks(() => call.replay),
   };

@@ -37,6 +37,8 @@ export interface TestRequestContextOptions {
    * gets the Nth answer; an ask past the end rejects, as an unanswered ask ends a round.
    */
   replayAnswers?: McpInputResponse[];
+  /** Runs the call as this task (`ctx.task.id`); `start()` does nothing. Default: not a task. */
+  taskId?: string;
 }
 
 /** A request context for unit tests, recording what the handler reported and logged. @publicApi */
@@ -121,6 +123,10 @@ export function createTestRequestContext(
         return options.frameworkState as T | undefined;
       },
     },
+    task:
+      options.taskId === undefined
+        ? undefined
+        : { id: options.taskId, start: () => Promise.resolve() },
     get sdk(): ServerContext {
       throw new Error('createTestRequestContext(): the SDK context is not available in unit tests');
     },

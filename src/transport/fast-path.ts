@@ -12,6 +12,7 @@ import type { McpCacheableMethod } from '../interfaces/mcp-module-options.interf
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../mcp.constants';
 import type { McpDispatcher } from '../protocol/mcp-dispatcher.service';
+import { MCP_TASKS_EXTENSION } from '../tasks/mcp-task.types';
 
 type Message = { jsonrpc: '2.0'; id: string | number; method: string; params: Params };
 type Params = Record<string, unknown> & { _meta: Record<string, unknown> };
@@ -35,6 +36,12 @@ const ENVELOPE_KEYS = new Set<string>(Object.values(MCP_META_KEYS));
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Calls that may become tasks take the SDK's path, which serves the tasks extension. */
+function declaresTasks(capabilities: unknown): boolean {
+  const extensions = (capabilities as { extensions?: unknown }).extensions;
+  return isObject(extensions) && Object.hasOwn(extensions, MCP_TASKS_EXTENSION);
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -74,7 +81,8 @@ export class McpFastPath {
       !isObject(meta[MCP_META_KEYS.clientCapabilities]) ||
       (meta[MCP_META_KEYS.clientInfo] !== undefined && !isObject(meta[MCP_META_KEYS.clientInfo])) ||
       Object.hasOwn(meta, MCP_META_KEYS.logLevel) ||
-      Object.hasOwn(meta, 'progressToken')
+      Object.hasOwn(meta, 'progressToken') ||
+      declaresTasks(meta[MCP_META_KEYS.clientCapabilities])
     )
       return undefined;
     const contentType = header(req, 'content-type') ?? '';

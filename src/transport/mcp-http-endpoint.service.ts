@@ -34,6 +34,7 @@ import { readRequestBody } from './request-body.reader';
 import { ListenStreamLimiter, listenCallerKey } from './listen-stream.limiter';
 import { serveListenStream } from './listen-stream.bridge';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
+import { TaskListenStreams } from '../tasks/task-listen-streams';
 import {
   paramHeaderProblem,
   scanParamHeaders,
@@ -88,6 +89,7 @@ export class McpHttpEndpoint
     adapterHost: HttpAdapterHost,
     private readonly registry: McpOperationRegistry,
     dispatcher: McpDispatcher,
+    private readonly taskStreams: TaskListenStreams,
   ) {
     this.fastPath = options.fastPath ? new McpFastPath(options, dispatcher) : undefined;
     this.policy = new HostOriginPolicy(options.allowedHosts, options.allowedOrigins);
@@ -317,7 +319,10 @@ export class McpHttpEndpoint
       return writeJsonRpcHttpError(res, status, code, text, id, data);
     }
     try {
-      return serveListenStream(this.listenSdkHandler, req, res, message).finally(admission.release);
+      const stream = this.taskStreams.follows(message)
+        ? this.taskStreams.serve(request, req, res, message)
+        : serveListenStream(this.listenSdkHandler, req, res, message);
+      return stream.finally(admission.release);
     } catch (error) {
       admission.release();
       throw error;
@@ -348,6 +353,7 @@ export class McpHttpEndpoint
 
   /** Ends open `subscriptions/listen` streams, each with its final result. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.taskStreams.closeAll();
     await this.listenSdkHandler.close();
   }
 

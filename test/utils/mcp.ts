@@ -129,6 +129,7 @@ export interface RawRoundResponse {
 function nameOf(method: string, params: Record<string, unknown>): string | undefined {
   if (method === 'resources/read') return params.uri as string;
   if (method === 'tools/call' || method === 'prompts/get') return params.name as string;
+  if (method.startsWith('tasks/') && typeof params.taskId === 'string') return params.taskId;
   return undefined;
 }
 

@@ -1,0 +1,230 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { EventEmitter } from 'node:events';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import type { McpJsonValue } from '../input/json-value';
+import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { clip } from '../protocol/clip';
+import { InProcessTaskRunner } from './in-process-task.runner';
+import { MemoryTaskStore } from './memory-task.store';
+import { TERMINAL_TASK_STATUSES, type McpTaskRecord } from './mcp-task.types';
+import type { ResolvedTaskOptions } from './resolved-task-options';
+import { TaskCapacityError } from './task-capacity.error';
+import { MAX_TASK_ID_LENGTH, newTaskId } from './task-id';
+import type { TaskRunner } from './task-runner.interface';
+import type { TaskExecutor, TaskStepOutcome } from './task-step-outcome';
+import type { TaskStore } from './task-store.interface';
+import { failedStep, settledFields, withoutUndefined } from './task-outcomes';
+import { withAnswers } from './task-answers';
+
+/** The one answer to an unknown, expired or foreign task id. */
+export const UNKNOWN_TASK_MESSAGE = 'Unknown task';
+const WRITE_ATTEMPTS = 8;
+
+/** A status change, as `notifications/tasks` reports it. @internal */
+export const TASK_STATUS_EVENT = 'status';
+
+/**
+ * The tasks engine: creates tasks, runs their steps through the runner, records what each step
+ * ended with, and serves `tasks/get`, `tasks/update` and `tasks/cancel` for the partition that
+ * created each task. Every write is a compare-and-set on the store, so a cancel racing a step's
+ * end, or two updates racing each other, settle to one consistent task.
+ * @internal
+ */
+@Injectable()
+export class McpTasksService implements OnApplicationShutdown {
+  readonly options: ResolvedTaskOptions;
+  readonly store: TaskStore;
+  private readonly runner: TaskRunner;
+  private executor: TaskExecutor | undefined;
+  /** Steps running in a request of this process (deferred creation), for cancel to reach. */
+  private readonly inRequestSteps = new Map<string, AbortController>();
+  readonly events = new EventEmitter();
+
+  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions) {
+    this.options = options.tasks;
+    this.store = options.tasks.store ?? new MemoryTaskStore();
+    this.runner = options.tasks.runner ?? new InProcessTaskRunner();
+    this.runner.attach((taskId, signal) => this.runStep(taskId, signal));
+    this.events.setMaxListeners(0);
+  }
+
+  /** Called once by the dispatcher with how a task's operation runs. */
+  attachExecutor(executor: TaskExecutor): void {
+    this.executor = executor;
+  }
+
+  /** Creates a working task for a tool call; it exists in the store when this resolves. */
+  async create(
+    partition: string,
+    call: McpTaskRecord['call'],
+    ttlMs: number,
+    inputResponses: Record<string, McpJsonValue>,
+    requestState: string | undefined,
+  ): Promise<McpTaskRecord> {
+    const now = Date.now();
+    const task: McpTaskRecord = {
+      taskId: newTaskId(),
+      version: 1,
+      partition,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs,
+      expiresAt: now + ttlMs,
+      pollIntervalMs: this.options.pollIntervalMs,
+      call,
+      inputResponses,
+      ...(requestState !== undefined && { requestState }),
+      runs: 1,
+    };
+    try {
+      await this.store.create(task);
+    } catch (error) {
+      if (error instanceof TaskCapacityError)
+        throw new ProtocolError(McpErrorCode.ServerBusy, 'Server busy: too many tasks', {
+          maxTasks: error.maxTasks,
+        });
+      throw error;
+    }
+    this.publish(task);
+    return task;
+  }
+
+  /** Runs the task's next step through the runner. */
+  schedule(taskId: string): Promise<void> {
+    return this.runner.schedule(taskId);
+  }
+
+  /**
+   * Tracks a step that runs inside the request that created the task (deferred creation): its
+   * outcome is recorded like a runner's, and `tasks/cancel` aborts `controller`.
+   */
+  adoptInRequestStep(taskId: string, controller: AbortController, step: Promise<TaskStepOutcome>) {
+    this.inRequestSteps.set(taskId, controller);
+    void step
+      .then(
+        (outcome) => this.settle(taskId, outcome),
+        (error: unknown) =>
+          controller.signal.aborted ? undefined : this.settle(taskId, failedStep(taskId, error)),
+      )
+      .finally(() => this.inRequestSteps.delete(taskId));
+  }
+
+  /** The task, if it exists and belongs to `partition`; else the one -32602 for unknown tasks. */
+  async find(taskId: unknown, partition: string): Promise<McpTaskRecord> {
+    const task =
+      typeof taskId === 'string' && taskId.length <= MAX_TASK_ID_LENGTH
+        ? await this.store.get(taskId)
+        : undefined;
+    if (!task || task.partition !== partition)
+      throw new ProtocolError(McpErrorCode.InvalidParams, UNKNOWN_TASK_MESSAGE);
+    return task;
+  }
+
+  /**
+   * Records answers to outstanding input requests. Unknown and already-answered keys are ignored;
+   * a malformed answer to an outstanding request refuses the whole update and changes nothing.
+   * Answers whether that completed the answers, so the task is working again and its next step
+   * is to be scheduled.
+   */
+  async update(
+    taskId: string,
+    partition: string,
+    responses: Record<string, unknown>,
+  ): Promise<boolean> {
+    let resumed = false;
+    const written = await this.write(taskId, partition, (task) => {
+      const answered = withAnswers(task, responses, this.options.maxInputResponseBytes);
+      resumed = answered?.status === 'working';
+      return answered;
+    });
+    return resumed && written;
+  }
+
+  /** Cancels a task that has not ended; a task that has is left as it is. */
+  async cancel(taskId: string, partition: string): Promise<void> {
+    const written = await this.write(taskId, partition, (task) =>
+      TERMINAL_TASK_STATUSES.has(task.status)
+        ? undefined
+        : { ...task, status: 'cancelled', inputRequests: undefined, statusMessage: undefined },
+    );
+    if (!written) return;
+    this.inRequestSteps.get(taskId)?.abort();
+    await this.runner.cancel(taskId);
+  }
+
+  /** Records a running step's progress as the task's status message. */
+  async progress(taskId: string, message: string): Promise<void> {
+    await this.write(taskId, undefined, (task) =>
+      task.status === 'working' ? { ...task, statusMessage: clip(message, 256) } : undefined,
+    ).catch(() => undefined);
+  }
+
+  /** One step of a task, as the runner calls it. */
+  private async runStep(taskId: string, signal: AbortSignal): Promise<void> {
+    const task = await this.store.get(taskId);
+    if (!task || task.status !== 'working' || signal.aborted) return;
+    if (!this.executor) throw new Error('McpModule has not finished initializing');
+    let outcome: TaskStepOutcome;
+    try {
+      outcome = await this.executor(task, {
+        signal,
+        progress: (message) => this.progress(taskId, message),
+      });
+    } catch (error) {
+      // A cancelled step gave up as asked; the task already says so.
+      if (signal.aborted) return;
+      outcome = failedStep(taskId, error);
+    }
+    if (!signal.aborted) await this.settle(taskId, outcome);
+  }
+
+  /** Records a step's outcome, unless the task ended meanwhile (cancelled, expired). */
+  async settle(taskId: string, outcome: TaskStepOutcome): Promise<void> {
+    const settled = settledFields(outcome, this.options.maxResultBytes);
+    await this.write(taskId, undefined, (task) =>
+      task.status === 'working' ? { ...task, ...settled, statusMessage: undefined } : undefined,
+    );
+  }
+
+  /**
+   * Compare-and-set loop: `change` sees the current task and answers the next one (without
+   * version and timestamps), or `undefined` to leave it. Answers whether it wrote. With a
+   * `partition`, an unknown or foreign task is the -32602 for unknown tasks; without one, a task
+   * gone meanwhile is nothing to write.
+   */
+  private async write(
+    taskId: string,
+    partition: string | undefined,
+    change: (task: McpTaskRecord) => McpTaskRecord | undefined,
+  ): Promise<boolean> {
+    for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+      const current =
+        partition === undefined ? await this.store.get(taskId) : await this.find(taskId, partition);
+      if (!current) return false;
+      const changed = change(current);
+      if (!changed) return false;
+      const next: McpTaskRecord = {
+        ...changed,
+        version: current.version + 1,
+        lastUpdatedAt: Math.max(Date.now(), current.lastUpdatedAt),
+      };
+      if (await this.store.replace(withoutUndefined(next), current.version)) {
+        if (next.status !== current.status) this.publish(next);
+        return true;
+      }
+    }
+    throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
+  }
+
+  private publish(task: McpTaskRecord): void {
+    this.events.emit(TASK_STATUS_EVENT, task);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    for (const controller of this.inRequestSteps.values()) controller.abort();
+    await this.runner.close();
+  }
+}

@@ -1,0 +1,13 @@
+import type { TaskRunner } from './task-runner.interface';
+import type { TaskStore } from './task-store.interface';
+
+/** Tasks options with defaults filled in and values checked. @internal */
+export interface ResolvedTaskOptions {
+  readonly ttlMs: number;
+  readonly maxTtlMs: number;
+  readonly pollIntervalMs: number;
+  readonly maxResultBytes: number;
+  readonly maxInputResponseBytes: number;
+  readonly store: TaskStore | undefined;
+  readonly runner: TaskRunner | undefined;
+}

@@ -1,0 +1,75 @@
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import { parseInputResponse } from '../input/input-response.parser';
+import type { McpJsonValue } from '../input/json-value';
+import type { McpInputResponse } from '../input/mcp-input-response';
+import { clip } from '../protocol/clip';
+import type { McpTaskRecord } from './mcp-task.types';
+
+const RESPONSE_KIND_OF_METHOD: Readonly<Record<string, McpInputResponse['kind']>> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+/** The kind of answer an outstanding input request takes. */
+function kindAsked(request: McpJsonValue | undefined): McpInputResponse['kind'] | undefined {
+  const method = (request as { method?: unknown } | null | undefined)?.method;
+  return typeof method === 'string' && Object.hasOwn(RESPONSE_KIND_OF_METHOD, method)
+    ? RESPONSE_KIND_OF_METHOD[method]
+    : undefined;
+}
+
+/**
+ * The task with `responses` to its outstanding input requests recorded: answered keys leave
+ * `inputRequests`, and once none is left the task is working again, for one more run. Keys it did
+ * not ask for (or no longer asks for) are ignored; `undefined` when nothing changes. A malformed
+ * answer to an outstanding key, or answers over `maxBytes` in all, are -32602.
+ * @internal
+ */
+export function withAnswers(
+  task: McpTaskRecord,
+  responses: Record<string, unknown>,
+  maxBytes: number,
+): McpTaskRecord | undefined {
+  if (task.status !== 'input_required' || !task.inputRequests) return undefined;
+  const outstanding = { ...task.inputRequests };
+  const answers = { ...task.inputResponses };
+  let changed = false;
+  for (const key of Object.keys(responses)) {
+    if (!Object.hasOwn(outstanding, key)) continue;
+    if (!parseInputResponse(responses[key], kindAsked(outstanding[key])))
+      throw new ProtocolError(
+        McpErrorCode.InvalidParams,
+        `Invalid params: input response "${clip(key)}" is not a valid result`,
+        { key: clip(key) },
+      );
+    // defineProperty: a "__proto__" key stays an answer, never a prototype.
+    Object.defineProperty(answers, key, {
+      value: responses[key] as McpJsonValue,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    delete outstanding[key];
+    changed = true;
+  }
+  if (!changed) return undefined;
+  if (Buffer.byteLength(JSON.stringify(answers)) > maxBytes)
+    throw new ProtocolError(
+      McpErrorCode.InvalidParams,
+      'Invalid params: input responses too large',
+      {
+        maxBytes,
+      },
+    );
+  return Object.keys(outstanding).length === 0
+    ? {
+        ...task,
+        status: 'working',
+        inputRequests: undefined,
+        inputResponses: answers,
+        runs: task.runs + 1,
+      }
+    : { ...task, inputRequests: outstanding, inputResponses: answers };
+}

@@ -1,0 +1,42 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { McpJsonValue } from '../input/json-value';
+import type { McpTaskRecord } from './mcp-task.types';
+import type { TaskStepOutcome } from './task-step-outcome';
+
+/** A tool call's params as a task keeps them: what a rerun must present again, as JSON. */
+export function storedCall(name: string, params: Record<string, unknown>): McpTaskRecord['call'] {
+  const { inputResponses: _responses, requestState: _state, task: _legacy, ...kept } = params;
+  return {
+    name,
+    params: JSON.parse(JSON.stringify({ ...kept, name })) as Record<string, McpJsonValue>,
+  };
+}
+
+/** A JSON copy of a plain object; `{}` for anything else. */
+export function jsonOf(value: unknown): Record<string, McpJsonValue> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (JSON.parse(JSON.stringify(value)) as Record<string, McpJsonValue>)
+    : {};
+}
+
+/** The task's answer to a run: input required (with its protected state) or a complete result. */
+export function stepOutcome(wire: CallToolResult): TaskStepOutcome {
+  const { resultType, ...rest } = wire as Record<string, unknown>;
+  if (resultType === 'input_required')
+    return {
+      kind: 'input_required',
+      inputRequests: jsonOf(rest.inputRequests),
+      requestState: typeof rest.requestState === 'string' ? rest.requestState : undefined,
+    };
+  // The inlined result is a complete 2026-07-28 `CallToolResult`, discriminator included.
+  return { kind: 'complete', result: { ...jsonOf(rest), resultType: 'complete' } };
+}
+
+/** A progress report as a task's status message. */
+export function progressMessage(progress: number, total?: number, message?: string): string {
+  return message ?? (total === undefined ? String(progress) : `${progress}/${total}`);
+}
+
+export function initialState(params: Record<string, unknown>): string | undefined {
+  return typeof params.requestState === 'string' ? params.requestState : undefined;
+}

@@ -1,0 +1,9 @@
+import { randomBytes } from 'node:crypto';
+
+/** A new task id: 128 random bits, base64url (22 characters). */
+export function newTaskId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/** Longest task id a client may name; longer ones cannot be ours and are unknown. */
+export const MAX_TASK_ID_LENGTH = 128;

@@ -1,0 +1,150 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
+import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../mcp.constants';
+import { writeJsonRpcHttpError } from '../transport/json-rpc-http-error';
+import { McpTaskCalls } from './mcp-task-calls.service';
+import { declaresTasks } from './tasks-capability';
+import { envelopeContext } from './envelope-context';
+import { MCP_TASKS_EXTENSION, type McpTaskRecord } from './mcp-task.types';
+import { McpTasksService, TASK_STATUS_EVENT } from './mcp-tasks.service';
+import { MAX_TASK_ID_LENGTH } from './task-id';
+import { detailedTask } from './tasks-wire';
+
+/** Task ids one listen stream may follow. */
+export const MAX_FOLLOWED_TASKS = 100;
+
+type Message = { id?: unknown; params?: { _meta?: unknown; notifications?: unknown } };
+
+function followedTaskIds(message: unknown): unknown {
+  const notifications = (message as Message | null)?.params?.notifications;
+  return notifications !== null &&
+    typeof notifications === 'object' &&
+    Object.hasOwn(notifications, 'taskIds')
+    ? (notifications as { taskIds: unknown }).taskIds
+    : undefined;
+}
+
+/**
+ * `subscriptions/listen` streams that follow tasks (`notifications: { taskIds }`): every status
+ * change of a followed task of the caller's own partition goes out as `notifications/tasks` (the
+ * `DetailedTask`, as `tasks/get` gives it). Such a stream honours only `taskIds`; list-change
+ * subscriptions take a stream of their own.
+ * @internal
+ */
+@Injectable()
+export class TaskListenStreams {
+  private readonly open = new Set<() => void>();
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly tasks: McpTasksService,
+    private readonly calls: McpTaskCalls,
+  ) {}
+
+  /** Whether this listen request follows tasks (and so is served here). */
+  follows(message: unknown): boolean {
+    return followedTaskIds(message) !== undefined;
+  }
+
+  /** Serves the stream until the client goes away or the application shuts down. */
+  async serve(
+    request: McpHttpRequest,
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: unknown,
+  ): Promise<void> {
+    const id = (message as Message).id as string | number;
+    const taskIds = followedTaskIds(message);
+    if (
+      !Array.isArray(taskIds) ||
+      taskIds.length > MAX_FOLLOWED_TASKS ||
+      taskIds.some((taskId) => typeof taskId !== 'string' || taskId.length > MAX_TASK_ID_LENGTH)
+    )
+      return writeJsonRpcHttpError(
+        res,
+        400,
+        McpErrorCode.InvalidParams,
+        `Invalid params: notifications.taskIds must be at most ${MAX_FOLLOWED_TASKS} task ids`,
+        id,
+      );
+    const sdk = envelopeContext(
+      id,
+      'subscriptions/listen',
+      (message as Message).params?._meta,
+      new AbortController().signal,
+    );
+    const envelope = sdk.mcpReq.envelope as Record<string, unknown>;
+    if (envelope[MCP_META_KEYS.protocolVersion] !== MCP_PROTOCOL_VERSION)
+      return writeJsonRpcHttpError(
+        res,
+        400,
+        McpErrorCode.InvalidParams,
+        'Invalid params: the _meta envelope must name protocol version 2026-07-28',
+        id,
+      );
+    if (!declaresTasks(sdk))
+      return writeJsonRpcHttpError(
+        res,
+        400,
+        McpErrorCode.MissingRequiredClientCapability,
+        `Following tasks needs the ${MCP_TASKS_EXTENSION} extension in the request's client capabilities`,
+        id,
+        { requiredCapabilities: { extensions: { [MCP_TASKS_EXTENSION]: {} } } },
+      );
+    const exchange = { request, raw: req, response: res, message, exactInputResponses: undefined };
+    const params = ((message as Message).params ?? {}) as Record<string, unknown>;
+    const partition = await this.calls.partitionOf(sdk, exchange, 'subscriptions/listen', params);
+    const followed = new Set(taskIds as string[]);
+    const frame = (payload: unknown) =>
+      res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
+    const meta = { [SUBSCRIPTION_ID_META_KEY]: id };
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    frame({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { _meta: meta, notifications: { taskIds: [...followed] } },
+    });
+    const onStatus = (task: McpTaskRecord) => {
+      if (!followed.has(task.taskId) || task.partition !== partition) return;
+      frame({
+        jsonrpc: '2.0',
+        method: 'notifications/tasks',
+        params: { ...detailedTask(task), _meta: meta },
+      });
+    };
+    this.tasks.events.on(TASK_STATUS_EVENT, onStatus);
+    const keepAlive =
+      this.options.keepAliveMs > 0
+        ? setInterval(() => res.write(': keepalive\n\n'), this.options.keepAliveMs)
+        : undefined;
+    await new Promise<void>((resolve) => {
+      const end = () => {
+        if (res.writableEnded) return;
+        frame({ jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: meta } });
+        res.end();
+      };
+      this.open.add(end);
+      res.once('close', () => {
+        this.open.delete(end);
+        this.tasks.events.off(TASK_STATUS_EVENT, onStatus);
+        clearInterval(keepAlive);
+        resolve();
+      });
+    });
+  }
+
+  /** Ends every open stream with its final result. */
+  closeAll(): void {
+    for (const end of this.open) end();
+  }
+}

@@ -1,0 +1,22 @@
+import type { McpTaskRecord } from './mcp-task.types';
+
+/**
+ * Where tasks live. Every write is atomic on the record: `replace` succeeds only when the stored
+ * version is still `expected.version`, and stores `next` (whose `version` is one higher); two
+ * writers racing on one task never both succeed. Expired tasks (`expiresAt` passed) are gone: `get`
+ * answers `undefined` and `replace` answers `false`. Implement it over a shared database (Redis,
+ * SQL) for a fleet; the default keeps tasks in this process's memory.
+ *
+ * @publicApi
+ */
+export interface TaskStore {
+  /** Stores a new task; rejects when the id is taken. */
+  create(task: McpTaskRecord): Promise<void>;
+  /** The task, unless unknown or expired. */
+  get(taskId: string): Promise<McpTaskRecord | undefined>;
+  /** Compare-and-set: stores `next` only if the stored version is `expectedVersion`. */
+  replace(next: McpTaskRecord, expectedVersion: number): Promise<boolean>;
+}
+
+/** Injection token of the {@link TaskStore}. @publicApi */
+export const TaskStore = Symbol('TaskStore');

@@ -1,0 +1,39 @@
+import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
+import type { McpToolOptions } from '../interfaces/mcp-operation-options.interface';
+import type { McpTaskCreation, McpTaskSupport } from './mcp-task.types';
+import type { ResolvedTaskOptions } from './resolved-task-options';
+
+/** How a tool's calls become tasks, checked at startup. @internal */
+export interface ToolTaskProfile {
+  readonly support: McpTaskSupport;
+  readonly creation: McpTaskCreation;
+  readonly ttlMs: number;
+}
+
+const SUPPORT: readonly McpTaskSupport[] = ['forbidden', 'optional', 'required'];
+const CREATION: readonly McpTaskCreation[] = ['immediate', 'deferred'];
+
+export function toolTaskProfile(
+  where: string,
+  options: McpToolOptions,
+  tasks: ResolvedTaskOptions,
+): ToolTaskProfile {
+  const support = options.taskSupport ?? 'forbidden';
+  if (!SUPPORT.includes(support))
+    throw new InvalidOperationDefinitionError(where, `unknown taskSupport "${String(support)}"`);
+  const creation = options.taskCreation ?? 'immediate';
+  if (!CREATION.includes(creation))
+    throw new InvalidOperationDefinitionError(where, `unknown taskCreation "${String(creation)}"`);
+  const ttlMs = options.taskTtlMs ?? tasks.ttlMs;
+  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0 || ttlMs > tasks.maxTtlMs)
+    throw new InvalidOperationDefinitionError(
+      where,
+      `taskTtlMs must be a positive integer of at most tasks.maxTtlMs (${tasks.maxTtlMs})`,
+    );
+  if (support === 'forbidden' && (options.taskCreation ?? options.taskTtlMs) !== undefined)
+    throw new InvalidOperationDefinitionError(
+      where,
+      'taskCreation and taskTtlMs need taskSupport "optional" or "required"',
+    );
+  return { support, creation, ttlMs };
+}

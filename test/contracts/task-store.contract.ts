@@ -1,0 +1,111 @@
+import type { McpTaskRecord, TaskStore } from '../../src/index';
+
+/** A task record as the module would create it, expiring `ttlMs` from now. */
+export function taskRecord(
+  taskId: string,
+  ttlMs = 60_000,
+  overrides: Partial<McpTaskRecord> = {},
+): McpTaskRecord {
+  const now = Date.now();
+  return {
+    taskId,
+    version: 1,
+    partition: 'alice',
+    status: 'working',
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs,
+    expiresAt: now + ttlMs,
+    pollIntervalMs: 1000,
+    call: { name: 'export', params: { name: 'export', arguments: { rows: 10 } } },
+    inputResponses: {},
+    runs: 1,
+    ...overrides,
+  };
+}
+
+let counter = 0;
+const freshId = () => `contract-${process.pid}-${Date.now()}-${counter++}`;
+
+/**
+ * The behaviour every {@link TaskStore} must have: run it against each implementation.
+ * `makeStore` gives the store under test, afresh for each case.
+ */
+export function describeTaskStoreContract(
+  name: string,
+  makeStore: () => TaskStore | Promise<TaskStore>,
+): void {
+  describe(`${name} (TaskStore contract)`, () => {
+    let current: TaskStore;
+    const store = () => current;
+    beforeEach(async () => {
+      current = await makeStore();
+    });
+
+    it('gives back a created task as it was created', async () => {
+      const task = taskRecord(freshId(), 60_000, {
+        inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'ok?' } } },
+        inputResponses: { earlier: { action: 'accept', content: { n: 1 } } },
+      });
+      await store().create(task);
+      expect(await store().get(task.taskId)).toEqual(task);
+    });
+
+    it('answers undefined for a task it never had', async () => {
+      expect(await store().get(freshId())).toBeUndefined();
+    });
+
+    it('refuses to create a task whose id is taken', async () => {
+      const task = taskRecord(freshId());
+      await store().create(task);
+      await expect(store().create({ ...task, partition: 'mallory' })).rejects.toThrow();
+      expect((await store().get(task.taskId))?.partition).toBe('alice');
+    });
+
+    it('keeps its own copy: changing the object given to create changes nothing stored', async () => {
+      const task = taskRecord(freshId()) as McpTaskRecord & { status: string };
+      await store().create(task);
+      (task as { status: string }).status = 'completed';
+      expect((await store().get(task.taskId))?.status).toBe('working');
+    });
+
+    it('replaces a task only from the version it was read at, one version up', async () => {
+      const task = taskRecord(freshId());
+      await store().create(task);
+      const next = { ...task, version: 2, status: 'completed' as const, result: { content: [] } };
+      expect(await store().replace(next, 1)).toBe(true);
+      expect(await store().get(task.taskId)).toEqual(next);
+      // A writer still holding version 1 loses.
+      expect(await store().replace({ ...task, version: 2, status: 'cancelled' }, 1)).toBe(false);
+      // A version that skips ahead is refused too.
+      expect(await store().replace({ ...next, version: 4 }, 2)).toBe(false);
+      expect((await store().get(task.taskId))?.status).toBe('completed');
+    });
+
+    it('lets exactly one of many concurrent writers from the same version win', async () => {
+      const task = taskRecord(freshId());
+      await store().create(task);
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, writer) =>
+          store().replace({ ...task, version: 2, statusMessage: `writer ${writer}` }, 1),
+        ),
+      );
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+      const winner = outcomes.indexOf(true);
+      expect((await store().get(task.taskId))?.statusMessage).toBe(`writer ${winner}`);
+    });
+
+    it('cannot replace a task it does not have', async () => {
+      expect(await store().replace({ ...taskRecord(freshId()), version: 2 }, 1)).toBe(false);
+    });
+
+    it('forgets a task once it has expired', async () => {
+      const task = taskRecord(freshId(), 150);
+      await store().create(task);
+      expect(await store().get(task.taskId)).toBeDefined();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await store().get(task.taskId)).toBeUndefined();
+      expect(await store().replace({ ...task, version: 2 }, 1)).toBe(false);
+    });
+  });
+}
