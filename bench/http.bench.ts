@@ -426,6 +426,58 @@ function commandLine(): string {
   return `${env.join('')}${only}npm run bench:http`;
 }
 
+/** The targets of issue #8, checked against this run (a row only when its servers ran). */
+function targetRows(summaries: Summary[]): string[] {
+  const of = (key: string) => summaries.find((summary) => summary.spec.key === key);
+  const bare = of('bare');
+  const rekog = of('rekog');
+  const express = of('express');
+  const fastify = of('fastify');
+  const dto = of('dto');
+  const sealed = of('sealed');
+  const rows: [string, string, boolean][] = [];
+  const x = (value: number) => `${value.toFixed(2)}×`;
+  if (express && bare) {
+    const cpu = express.cpuUsPerReq / bare.cpuUsPerReq;
+    rows.push(['echo `tools/call`: server CPU ≤ 2× the bare controller', x(cpu), cpu <= 2]);
+    const throughput = express.reqPerSec / bare.reqPerSec;
+    rows.push([
+      'echo: throughput ≥ 0.45 of the bare controller',
+      x(throughput),
+      throughput >= 0.45,
+    ]);
+  }
+  if (express && rekog) {
+    const vsRekog = express.reqPerSec / rekog.reqPerSec;
+    rows.push(['echo: throughput ≥ 1.6× @rekog/mcp-nest', x(vsRekog), vsRekog >= 1.6]);
+  }
+  if (dto && bare) {
+    const cpu = dto.cpuUsPerReq / bare.cpuUsPerReq;
+    rows.push(['DTO + ValidationPipe + guard: server CPU ≤ 2.5× bare', x(cpu), cpu <= 2.5]);
+  }
+  if (sealed && express) {
+    const cpu = sealed.cpuUsPerReq / express.cpuUsPerReq;
+    rows.push(['sealed flow round 2: server CPU ≤ 1.15× a plain call', x(cpu), cpu <= 1.15]);
+  }
+  if (fastify && express) {
+    const cpu = fastify.cpuUsPerReq / express.cpuUsPerReq;
+    rows.push(['Fastify at least as fast as Express (CPU ratio ≤ 1)', x(cpu), cpu <= 1]);
+  }
+  if (rows.length === 0) return [];
+  return [
+    '## Targets (issue #8), this run',
+    '',
+    '| Target | Measured | |',
+    '|---|---:|---|',
+    ...rows.map(
+      ([target, measured, met]) => `| ${target} | ${measured} | ${met ? 'met' : '**missed**'} |`,
+    ),
+    '',
+    'Where a target is missed, [PROFILE.md](PROFILE.md) shows where the time goes.',
+    '',
+  ];
+}
+
 function report(summaries: Summary[], started: Date, wallSeconds: number): string {
   const baseline = summaries.find((summary) => summary.spec.key === 'bare');
   const ratio = (value: number, base: number | undefined) =>
@@ -467,6 +519,7 @@ function report(summaries: Summary[], started: Date, wallSeconds: number): strin
     '',
     '![Server CPU per request and requests per second](results.svg)',
     '',
+    ...targetRows(summaries),
     '## Per pass',
     '',
     `req/s and server CPU µs/request of each ${SECONDS} s pass, by round.`,
@@ -501,7 +554,7 @@ function report(summaries: Summary[], started: Date, wallSeconds: number): strin
       '(`transform`, `whitelist`) and a global guard reading `Authorization`.',
     '8. **nestjs-mcp, sealed flow round 2**: a `FRAMEWORK_PROTECTED` tool that asks once; the bench sends ' +
       'round 1 once, then the same round 2 (`inputResponses` + the same sealed `requestState`) with a ' +
-      'fresh JSON-RPC id per request (state is not single-use yet). Each request opens and checks the ' +
+      'fresh JSON-RPC id per request (the tool is not single-use). Each request opens and checks the ' +
       'sealed state.',
     '',
   ];
