@@ -37,7 +37,13 @@ interface ServerSpec {
   variant?: string;
   /** Sends the second round of a sealed flow (round 1 is sent once, at setup). */
   sealed?: boolean;
+  /** Sends these input responses with every call (no state): the input steps without opening state. */
+  answers?: boolean;
+  /** Runs only when named in BENCH_ONLY: servers that break the sealed round's cost down. */
+  extra?: boolean;
 }
+
+const CONFIRM_ANSWER = { confirm: { action: 'accept', content: { ok: true } } };
 
 const SERVERS: ServerSpec[] = [
   { key: 'bare', label: 'bare Nest controller (Express)', file: 'bare-nest.ts' },
@@ -58,6 +64,22 @@ const SERVERS: ServerSpec[] = [
     file: 'nestjs-mcp.ts',
     variant: 'sealed',
     sealed: true,
+  },
+  {
+    key: 'declared',
+    label: 'nestjs-mcp, input declared, answers sent, no state',
+    file: 'nestjs-mcp.ts',
+    variant: 'declared',
+    answers: true,
+    extra: true,
+  },
+  {
+    key: 'unsealed',
+    label: 'nestjs-mcp, framework-protected tool, answers sent, no state',
+    file: 'nestjs-mcp.ts',
+    variant: 'unsealed',
+    answers: true,
+    extra: true,
   },
 ];
 
@@ -224,9 +246,11 @@ async function probe(spec: ServerSpec, child: ChildProcess): Promise<Running> {
       throw new Error(`${spec.key}: round 1 did not ask for input: ${first.text}`);
     }
     extra = {
-      inputResponses: { confirm: { action: 'accept', content: { ok: true } } },
+      inputResponses: CONFIRM_ANSWER,
       requestState,
     };
+  } else if (spec.answers) {
+    extra = { inputResponses: CONFIRM_ANSWER };
   }
   const answer = await post(port, callBody(PROBE_ID, extra));
   if (answer.status !== 200) throw new Error(`${spec.key}: HTTP ${answer.status}: ${answer.text}`);
@@ -557,13 +581,20 @@ function report(summaries: Summary[], started: Date, wallSeconds: number): strin
       'fresh JSON-RPC id per request (the tool is not single-use). Each request opens and checks the ' +
       'sealed state.',
     '',
+    'Named in `BENCH_ONLY` only, to break the sealed round down: `declared` (an echo tool declaring a form ' +
+      'request, `requestState` none, every call carrying the same `inputResponses`: the input steps alone) and ' +
+      '`unsealed` (the same as a `FRAMEWORK_PROTECTED` tool: the steps plus the state binding, but no state ' +
+      'to open).',
+    '',
   ];
   return lines.join('\n');
 }
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',').map((key) => key.trim());
-  const specs = only ? SERVERS.filter((spec) => only.includes(spec.key)) : SERVERS;
+  const specs = only
+    ? SERVERS.filter((spec) => only.includes(spec.key))
+    : SERVERS.filter((spec) => !spec.extra);
   const started = new Date();
   const wallStart = process.hrtime.bigint();
   const running: Running[] = [];
