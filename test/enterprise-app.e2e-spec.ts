@@ -45,6 +45,7 @@ const FORBIDDEN = -32003;
 const TOOLS = [
   'echo_post',
   'whoami',
+  'usage_report',
   'exact_amount',
   'publish',
   'quota_exceeded',
@@ -405,6 +406,57 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
 
     it('does not warn about an EPHEMERAL key at startup', () => {
       expect(logger.lines.filter((line) => line.text.includes('EPHEMERAL'))).toEqual([]);
+    });
+  });
+
+  describe('10. a task belongs to the user the passport guard found', () => {
+    const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const createReport = (headers: Record<string, string>) =>
+      rawToolCall(server.url, 'usage_report', {}, { capabilities: TASKS, headers });
+    const taskCall = (method: string, taskId: string, headers: Record<string, string>) =>
+      rawRound(server.url, method, { taskId }, { capabilities: TASKS, headers });
+
+    async function finished(taskId: string): Promise<Record<string, unknown>> {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const polled = await taskCall('tasks/get', taskId, ALICE);
+        const result = polled.body.result ?? {};
+        if (result.status === 'completed') return result;
+        await new Promise((done) => setTimeout(done, 20));
+      }
+      throw new Error(`task ${taskId} did not complete`);
+    }
+
+    it('runs the guard before the task exists: no credentials, no task', async () => {
+      const anonymous = await createReport({});
+      expect(anonymous.body.error).toMatchObject({ code: -32001 });
+      expect(anonymous.body.result).toBeUndefined();
+    });
+
+    it('lets alice read her task, and gives bob and anonymous callers nothing of it', async () => {
+      const created = await createReport(ALICE);
+      expect(created.body.result).toMatchObject({ resultType: 'task', status: 'working' });
+      const taskId = created.body.result?.taskId as string;
+
+      const done = await finished(taskId);
+      // The app's own result-wrapping interceptor applies, as for a call that is not a task.
+      expect(done.result).toMatchObject({
+        content: [{ type: 'text', text: '{"data":"usage report for alice"}' }],
+      });
+      for (const method of ['tasks/get', 'tasks/cancel', 'tasks/update']) {
+        const bob = await rawRound(
+          server.url,
+          method,
+          method === 'tasks/update' ? { taskId, inputResponses: {} } : { taskId },
+          { capabilities: TASKS, headers: BOB },
+        );
+        expect(bob.body.error).toEqual({ code: -32602, message: 'Unknown task' });
+        const anonymous = await taskCall(method, taskId, {});
+        expect(anonymous.body.error).toMatchObject({ code: -32001 });
+      }
+      // Still hers, untouched.
+      expect((await taskCall('tasks/get', taskId, ALICE)).body.result).toMatchObject({
+        status: 'completed',
+      });
     });
   });
 

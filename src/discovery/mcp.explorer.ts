@@ -155,12 +155,17 @@ export class McpExplorer implements OnApplicationBootstrap {
     switch (metadata.kind) {
       case 'tool': {
         const name = metadata.options.name ?? methodName;
+        const task = toolTaskProfile(where, metadata.options, this.options.tasks);
         return {
           kind: 'tool',
           name,
           metadata,
           listing: toolListing(where, name, metadata.options, argsType),
-          task: toolTaskProfile(where, metadata.options, this.options.tasks),
+          task,
+          guardsHandler:
+            task.support === 'forbidden'
+              ? undefined
+              : this.pipelines.forGuards(instance, methodName),
           ...common,
         };
       }

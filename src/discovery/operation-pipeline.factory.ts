@@ -127,6 +127,28 @@ export class OperationPipelineFactory {
     );
   }
 
+  /**
+   * A handler that runs only the method's guards (global, class and method ones) and then
+   * nothing: what authenticates a caller (a passport guard setting `req.user`) before the module
+   * decides whose a task is. A refusing guard throws as it would for a call.
+   */
+  forGuards(instance: object, methodName: string): OperationHandler {
+    const method = (instance as Record<string, Callback>)[methodName];
+    const callback = pipelineCallback(method, () => undefined, NO_STEPS);
+    const target = this.contextCreator.create(
+      instance,
+      callback,
+      `${methodName}#guards`,
+      ROUTE_ARGS_METADATA,
+      this.paramsFactory,
+      undefined,
+      undefined,
+      { guards: true, interceptors: false, filters: false },
+      MCP_CONTEXT_TYPE,
+    ) as (...args: unknown[]) => Promise<unknown>;
+    return (call, request, response) => target(request, response, undefined, call);
+  }
+
   private build(
     instance: object,
     methodKey: string,

@@ -31,6 +31,11 @@ export interface RegisteredTool extends OperationBase {
   readonly metadata: Extract<McpOperationMetadata, { kind: 'tool' }>;
   /** Whether and how its calls run as tasks. */
   readonly task: ToolTaskProfile;
+  /**
+   * Runs only the tool's guards, for task-supporting tools: who creates, reads, answers or
+   * cancels one of its tasks is decided after them.
+   */
+  readonly guardsHandler: OperationHandler | undefined;
 }
 
 export interface RegisteredPrompt extends OperationBase {

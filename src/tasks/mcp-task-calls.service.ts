@@ -1,5 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { CallToolRequest, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  type CallToolRequest,
+  type CallToolResult,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { McpHttpResponse } from '../context/mcp-http-response';
+import { mapOperationError } from '../protocol/operation-error.mapper';
 import type { RegisteredTool } from '../discovery/registered-operation.interface';
 import { internalError } from '../errors/internal-error';
 import type { McpJsonValue } from '../input/json-value';
@@ -80,7 +87,7 @@ export class McpTaskCalls {
     }
     const exchange = this.exchange();
     const params = this.ownParams(exchange, sdk, request.params);
-    const partition = await this.partitionOf(sdk, exchange, tool.name, params);
+    const partition = await this.partitionOf(sdk, exchange, tool.name, params, tool);
     const call = storedCall(tool.name, params);
     const answers = jsonOf(params.inputResponses);
     if (tool.task.creation === 'deferred')
@@ -222,16 +229,31 @@ export class McpTaskCalls {
       : (params as Record<string, unknown>);
   }
 
-  /** The caller's authorization partition, as request state binds it. */
+  /**
+   * The caller's authorization partition, as request state binds it — after `tool`'s guards, when
+   * given, have run on this request (a passport-style guard sets `req.user` there). A guard that
+   * refuses answers as it would for a call of the tool.
+   */
   async partitionOf(
     sdk: ServerContext,
     exchange: HttpExchange,
     target: string,
     params: Record<string, unknown>,
+    tool?: RegisteredTool,
   ): Promise<string> {
     const call = new McpOperationCall('operation', {}, params, NO_PROFILE, (self) =>
       createRequestContext(sdk, target, exchange, self),
     );
+    if (tool?.guardsHandler) {
+      try {
+        await tool.guardsHandler(call, exchange.request, new McpHttpResponse(exchange.response));
+      } catch (error) {
+        const failure = mapOperationError(error, 'tool', tool.name);
+        throw failure.type === 'error'
+          ? failure.error
+          : new ProtocolError(McpErrorCode.Forbidden, 'Forbidden');
+      }
+    }
     return this.partitions.resolve(call.context);
   }
 }

@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
 import { internalError } from '../errors/internal-error';
 import { McpErrorCode } from '../errors/mcp-error-codes';
+import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { httpExchangeStorage } from '../protocol/http-exchange.storage';
 import { McpTaskCalls } from './mcp-task-calls.service';
 import { declaresTasks, tasksCapabilityMissing } from './tasks-capability';
-import { McpTasksService } from './mcp-tasks.service';
+import { McpTasksService, UNKNOWN_TASK_MESSAGE } from './mcp-tasks.service';
 import { detailedTask } from './tasks-wire';
 
 type Params = Record<string, unknown>;
@@ -34,6 +35,7 @@ export class McpTaskMethods {
   constructor(
     private readonly tasks: McpTasksService,
     private readonly calls: McpTaskCalls,
+    private readonly registry: McpOperationRegistry,
   ) {}
 
   async get(params: Params, sdk: ServerContext): Promise<Params> {
@@ -72,11 +74,14 @@ export class McpTaskMethods {
     return { resultType: 'complete' };
   }
 
+  /** The caller's partition, once the guards of the task's tool have run on this request. */
   private async partition(method: string, sdk: ServerContext, params: Params): Promise<string> {
     if (!declaresTasks(sdk)) throw tasksCapabilityMissing(method);
     const exchange = httpExchangeStorage.getStore();
     if (!exchange) throw internalError();
     const taskId = typeof params.taskId === 'string' ? params.taskId : '';
-    return this.calls.partitionOf(sdk, exchange, taskId, params);
+    const tool = this.registry.findTool(await this.tasks.toolOf(params.taskId));
+    if (!tool) throw new ProtocolError(McpErrorCode.InvalidParams, UNKNOWN_TASK_MESSAGE);
+    return this.calls.partitionOf(sdk, exchange, taskId, params, tool);
   }
 }

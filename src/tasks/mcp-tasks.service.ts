@@ -124,6 +124,19 @@ export class McpTasksService implements OnApplicationShutdown {
   }
 
   /**
+   * The tool whose task `taskId` is, before the caller is known: its guards decide who the caller
+   * is. An unknown id gets the same -32602 as another caller's.
+   */
+  async toolOf(taskId: unknown): Promise<string> {
+    const task =
+      typeof taskId === 'string' && taskId.length <= MAX_TASK_ID_LENGTH
+        ? await this.store.get(taskId)
+        : undefined;
+    if (!task) throw new ProtocolError(McpErrorCode.InvalidParams, UNKNOWN_TASK_MESSAGE);
+    return task.call.name;
+  }
+
+  /**
    * Records answers to outstanding input requests. Unknown and already-answered keys are ignored;
    * a malformed answer to an outstanding request refuses the whole update and changes nothing.
    * Answers whether that completed the answers, so the task is working again and its next step
