@@ -118,4 +118,6 @@ export {
 } from './tasks/redis-task.store';
 export { TaskRunner, type TaskWork } from './tasks/task-runner.interface';
 export { InProcessTaskRunner } from './tasks/in-process-task.runner';
+export { BullMqTaskRunner, type BullMqTaskRunnerOptions } from './tasks/bullmq-task.runner';
+export type { BullMqConnectionOptions, BullMqRedisClient } from './tasks/bullmq-redis-client';
 export { TaskCapacityError } from './tasks/task-capacity.error';
