@@ -13,6 +13,8 @@ export function loadOptionalPeer<T>(name: string, neededBy: string): T {
     const missing =
       typeof message === 'string' && message.startsWith(`Cannot find module '${name}'`);
     if (!missing) throw error;
-    throw new Error(`${neededBy} needs the "${name}" package: npm install ${name}`);
+    throw new Error(`${neededBy} needs the "${name}" package: npm install ${name}`, {
+      cause: error,
+    });
   }
 }

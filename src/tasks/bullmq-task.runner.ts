@@ -6,7 +6,7 @@ import {
   type BullMqConnectionOptions,
   type BullMqRedisClient,
 } from './bullmq-redis-client';
-import { BullMqRunningSteps, RUNNER_CLOSING, STEP_CANCELLED } from './bullmq-running-steps';
+import { BullMqRunningSteps, RUNNER_CLOSING } from './bullmq-running-steps';
 import type { TaskRunner, TaskWork } from './task-runner.interface';
 
 /** Options of {@link BullMqTaskRunner}. @publicApi */
