@@ -150,7 +150,7 @@ export class BullMqTaskRunner implements TaskRunner {
         attempts: this.options.attempts,
         backoff: { type: 'exponential', delay: this.options.backoffMs },
         removeOnComplete: true,
-        removeOnFail: { count: 1000 },
+        removeOnFail: { age: GENERATION_TTL_MS / 1000, count: 1000 },
       },
     );
     if (generation > 1) await this.supersede(taskId, generation);
