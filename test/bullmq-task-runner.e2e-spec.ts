@@ -212,6 +212,69 @@ describe('BullMqTaskRunner, fail-safe', () => {
     await aborted(seen.steps[0].signal);
   }, 40_000);
 
+  it('catches up, once its subscriber is back, on a cancel published while it was away', async () => {
+    const queueName = freshQueue();
+    const seen = recordingWork();
+    const a = runner({ queueName });
+    a.attach(seen.work);
+    await a.whenReady();
+    const b = runner({ queueName, worker: false });
+    b.attach(recordingWork().work);
+    const taskId = freshTaskId();
+    await b.schedule(taskId);
+    const step = await seen.nth(1);
+    await client.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    // Before the subscriber reconnects (ioredis waits at least 50 ms): nobody hears the message.
+    await b.cancel(taskId);
+    await aborted(step.signal);
+  });
+
+  it('ignores malformed messages on its cancel channel', async () => {
+    const queueName = freshQueue();
+    const seen = recordingWork();
+    const a = runner({ queueName });
+    a.attach(seen.work);
+    await a.whenReady();
+    const taskId = freshTaskId();
+    await a.schedule(taskId);
+    const step = await seen.nth(1);
+    const channel = `bull:${queueName}:nestjs-mcp:abort`;
+    for (const message of [taskId, `x ${taskId}`, `9 ${taskId}:x`, `9 ${'a'.repeat(200)}`, ''])
+      await client.publish(channel, message);
+    // A well-formed cancel published after them is heard, so they were read before it.
+    const other = freshTaskId();
+    await a.schedule(other);
+    const otherStep = await seen.nth(2);
+    await client.publish(channel, `99 ${other}`);
+    await aborted(otherStep.signal);
+    expect(step.signal.aborted).toBe(false);
+  });
+
+  it('connects with ioredis options, and closes the connections it made', async () => {
+    const clientIds = async () =>
+      new Set(String(await client.call('CLIENT', 'LIST')).match(/(?<=^id=)\d+/gm));
+    const before = await clientIds();
+    const made = async () => [...(await clientIds())].filter((id) => !before.has(id));
+    const own = new BullMqTaskRunner(
+      { host: '127.0.0.1', port: redis.port },
+      { queueName: freshQueue() },
+    );
+    const seen = recordingWork();
+    own.attach(seen.work);
+    await own.whenReady();
+    const taskId = freshTaskId();
+    await own.schedule(taskId);
+    expect((await seen.nth(1)).taskId).toBe(taskId);
+    expect((await made()).length).toBeGreaterThan(0);
+    await own.close();
+    let left = await made();
+    for (let wait = 0; wait < 40 && left.length > 0; wait++) {
+      await new Promise((wake) => setTimeout(wake, 50));
+      left = await made();
+    }
+    expect(left).toEqual([]);
+  });
+
   it('never closes the client it was given', async () => {
     const a = runner({ queueName: freshQueue() });
     a.attach(recordingWork().work);

@@ -11,6 +11,7 @@ export interface BullMqRedisClient extends RedisCommandClient {
   duplicate(override?: { maxRetriesPerRequest?: number | null }): BullMqRedisClient;
   subscribe(...channels: string[]): Promise<unknown>;
   on(event: 'message', listener: (channel: string, message: string) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
   quit(): Promise<unknown>;
   disconnect(): void;
 }

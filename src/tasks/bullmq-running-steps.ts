@@ -2,7 +2,7 @@
 export const STEP_CANCELLED = 'cancelled';
 export const RUNNER_CLOSING = 'closing';
 
-interface RunningStep {
+export interface RunningStep {
   readonly taskId: string;
   readonly generation: number;
   readonly controller: AbortController;
@@ -31,6 +31,11 @@ export class BullMqRunningSteps {
     for (const step of this.steps.values())
       if (step.taskId === taskId && step.generation < generation)
         step.controller.abort(STEP_CANCELLED);
+  }
+
+  /** The running steps (a copy). */
+  running(): RunningStep[] {
+    return [...this.steps.values()];
   }
 
   abortAll(reason: string): void {

@@ -6,7 +6,7 @@ import {
   type BullMqConnectionOptions,
   type BullMqRedisClient,
 } from './bullmq-redis-client';
-import { BullMqRunningSteps, RUNNER_CLOSING } from './bullmq-running-steps';
+import { BullMqRunningSteps, RUNNER_CLOSING, STEP_CANCELLED } from './bullmq-running-steps';
 import type { TaskRunner, TaskWork } from './task-runner.interface';
 
 /** Options of {@link BullMqTaskRunner}. @publicApi */
@@ -109,6 +109,7 @@ export class BullMqTaskRunner implements TaskRunner {
     this.queue.on('error', (error) => this.reportRedisError(error));
     this.subscriber = this.client.duplicate();
     this.subscriber.on('message', (channel, message) => this.onAbortMessage(channel, message));
+    this.subscriber.on('ready', () => void this.catchUpOnCancels());
     this.ready = this.subscriber.subscribe(this.channel).then(() => undefined);
     this.ready.catch(() => undefined);
   }
@@ -239,6 +240,21 @@ export class BullMqTaskRunner implements TaskRunner {
     this.steps.abortBelow(taskId, generation);
     // A step already taken by a worker is locked and stays; its abort above stops it.
     await this.queue.remove(jobIdOf(taskId, generation - 1)).catch(() => 0);
+  }
+
+  /**
+   * After a reconnection: cancels published while the subscriber was away were missed, so each
+   * running step checks its task's generation — once subscribed again, so a later cancel is heard.
+   */
+  private async catchUpOnCancels(): Promise<void> {
+    try {
+      await this.subscriber?.subscribe(this.channel);
+      for (const step of this.steps.running())
+        if ((await this.currentGeneration(step.taskId)) > step.generation)
+          step.controller.abort(STEP_CANCELLED);
+    } catch {
+      // Redis went away again: the next reconnection catches up.
+    }
   }
 
   private onAbortMessage(channel: string, message: string): void {
