@@ -41,7 +41,7 @@ interface StepData {
 /** Task ids are the module's (22 base64url characters); anything else is refused before Redis. */
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const MAX_ABORT_MESSAGE = 160;
-/** A task's generation counter outlives its longest possible life (tasks.maxTtlMs bounds it). */
+/** A task's generation counter lives a week past its last schedule or cancel, as do its failed steps. */
 const GENERATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const NEXT_GENERATION = `
 local generation = redis.call('INCR', KEYS[1])
