@@ -47,7 +47,8 @@ export const freshTaskId = () => `run${process.pid}_${Date.now()}_${counter++}`;
 
 /**
  * The behaviour every {@link TaskRunner} must have: run it against each implementation.
- * `makeRunner` gives the runner under test, afresh for each case; the suite closes it.
+ * `makeRunner` gives the runner under test, afresh for each case, with room for at least two
+ * steps at once; the suite attaches work to it and closes it.
  */
 export function describeTaskRunnerContract(
   name: string,
