@@ -7,6 +7,7 @@ describe('the public API', () => {
     expect(Object.keys(publicApi).sort()).toEqual([
       'ANONYMOUS_PARTITION',
       'AesGcmRequestStateProtector',
+      'BullMqTaskRunner',
       'ConceptSecretFieldPolicy',
       'ConsumedStateStore',
       'ConsumedStateStoreError',

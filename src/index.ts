@@ -144,4 +144,6 @@ export {
   InProcessTaskRunner,
   type InProcessTaskRunnerOptions,
 } from './tasks/in-process-task.runner';
+export { BullMqTaskRunner, type BullMqTaskRunnerOptions } from './tasks/bullmq-task.runner';
+export type { BullMqConnectionOptions, BullMqRedisClient } from './tasks/bullmq-redis-client';
 export { TaskCapacityError } from './tasks/task-capacity.error';

@@ -1,0 +1,85 @@
+import Redis from 'ioredis';
+import { BullMqTaskRunner, RedisTaskStore } from '../src/index';
+import { newKeyring } from './fixtures/sample-app';
+import { FleetProbe, fleetTasksApp } from './fixtures/fleet-tasks.fixtures';
+import { startTestServer, type TestServer } from './utils/bootstrap';
+import { rawRound } from './utils/mcp';
+import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
+
+let redis: RedisServerHandle;
+let client: Redis;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  client = new Redis(redis.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+  await client.ping();
+});
+
+afterAll(async () => {
+  client?.disconnect();
+  await redis?.close();
+});
+
+async function until<T>(probe: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  let value = await probe();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((wake) => setTimeout(wake, 25));
+    value = await probe();
+  }
+  return value;
+}
+
+// B answers requests but runs no steps (`worker: false`): every step runs on A's worker. The tasks
+// service runs a step only on the instance that received the request creating or resuming it,
+// so B running A's steps is not tested here (see docs/tasks.md, "Fleet: BullMQ").
+describe('a fleet on Redis: RedisTaskStore and BullMqTaskRunner (A on Express, B on Fastify)', () => {
+  const keyring = newKeyring(['k1']);
+  const capabilities = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    const options = (worker: boolean) => ({
+      keyring: { active: keyring.active, keys: { ...keyring.keys } },
+      tasks: {
+        store: new RedisTaskStore(client, { keyPrefix: 'fleet:' }),
+        runner: new BullMqTaskRunner(client, { queueName: 'fleet', worker }),
+      },
+    });
+    a = await startTestServer('express', { imports: [fleetTasksApp(options(true))] });
+    b = await startTestServer('fastify', { imports: [fleetTasksApp(options(false))] });
+  });
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  const send = (server: TestServer, method: string, params: Record<string, unknown>) =>
+    rawRound(server.url, method, params, { capabilities, headers: { 'x-user': 'alice' } });
+
+  it('stops, through tasks/cancel on B, the method running on A', async () => {
+    const created = await send(a, 'tools/call', { name: 'long_step', arguments: {} });
+    const taskId = (created.body.result as { taskId: string }).taskId;
+    const onA = a.app.get(FleetProbe);
+    expect(
+      await until(
+        () => onA.started,
+        (started) => started.includes(taskId),
+      ),
+    ).toContain(taskId);
+
+    const cancelled = await send(b, 'tasks/cancel', { taskId });
+    expect(cancelled.body.result).toMatchObject({ resultType: 'complete' });
+    expect(
+      await until(
+        () => onA.aborted,
+        (aborted) => aborted.includes(taskId),
+      ),
+    ).toContain(taskId);
+    const task = (await send(a, 'tasks/get', { taskId })).body.result as { status: string };
+    expect(task.status).toBe('cancelled');
+    expect(b.app.get(FleetProbe).started).toEqual([]);
+  });
+});

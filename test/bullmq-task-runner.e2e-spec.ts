@@ -1,0 +1,341 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import Redis from 'ioredis';
+import { BullMqTaskRunner, type BullMqTaskRunnerOptions, type TaskRunner } from '../src/index';
+import { loadOptionalPeer } from '../src/tasks/bullmq-loader';
+import {
+  aborted,
+  describeTaskRunnerContract,
+  freshTaskId,
+  recordingWork,
+} from './contracts/task-runner.contract';
+import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
+
+let redis: RedisServerHandle;
+let client: Redis;
+const opened: TaskRunner[] = [];
+let queues = 0;
+
+/** Short locks, so that a dead worker's step is free again within about a second. */
+const FAST: BullMqTaskRunnerOptions = { lockDurationMs: 1_000, stalledIntervalMs: 500 };
+
+function runner(options: BullMqTaskRunnerOptions = {}): BullMqTaskRunner {
+  const made = new BullMqTaskRunner(client, { ...FAST, ...options });
+  opened.push(made);
+  return made;
+}
+
+const freshQueue = () => `runner-spec-${process.pid}-${queues++}`;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  client = new Redis(redis.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+  await client.ping();
+});
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((each) => each.close()));
+});
+
+afterAll(async () => {
+  client?.disconnect();
+  await redis?.close();
+});
+
+describeTaskRunnerContract('BullMqTaskRunner', () => runner({ queueName: freshQueue() }));
+
+describe('BullMqTaskRunner on a fleet (two runners, one Redis)', () => {
+  it('runs a step scheduled on A on B when A has no free worker', async () => {
+    const queueName = freshQueue();
+    const onA = recordingWork();
+    const a = runner({ queueName, concurrency: 1 });
+    a.attach(onA.work);
+    await a.whenReady();
+    const busy = freshTaskId();
+    await a.schedule(busy);
+    expect((await onA.nth(1)).taskId).toBe(busy);
+
+    const onB = recordingWork();
+    const b = runner({ queueName, concurrency: 1 });
+    b.attach(onB.work);
+    await b.whenReady();
+    const next = freshTaskId();
+    await a.schedule(next);
+    expect((await onB.nth(1)).taskId).toBe(next);
+    expect(onA.steps).toHaveLength(1);
+  });
+
+  it('hands the step A runs back to the queue when A closes, and B runs it', async () => {
+    // Locks that would take 10 s to lapse: B gets the step at once only if A handed it back.
+    const slowLocks = {
+      queueName: freshQueue(),
+      lockDurationMs: 10_000,
+      stalledIntervalMs: 10_000,
+    };
+    const onA = recordingWork();
+    const a = runner(slowLocks);
+    a.attach(onA.work);
+    await a.whenReady();
+    const taskId = freshTaskId();
+    await a.schedule(taskId);
+    const onAStep = await onA.nth(1);
+
+    const onB = recordingWork();
+    const b = runner(slowLocks);
+    b.attach(onB.work);
+    await b.whenReady();
+    await a.close();
+    expect(onAStep.signal.aborted).toBe(true);
+    const started = Date.now();
+    const onBStep = await onB.nth(1, 5_000);
+    expect(onBStep.taskId).toBe(taskId);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expect(a.schedule(freshTaskId())).rejects.toThrow('not running');
+  });
+
+  it('aborts, from B, a step running on A', async () => {
+    const queueName = freshQueue();
+    const onA = recordingWork();
+    const a = runner({ queueName });
+    a.attach(onA.work);
+    await a.whenReady();
+    const b = runner({ queueName, worker: false });
+    b.attach(recordingWork().work);
+    await b.whenReady();
+    const taskId = freshTaskId();
+    const other = freshTaskId();
+    await b.schedule(taskId);
+    await b.schedule(other);
+    await onA.nth(2);
+    await b.cancel(taskId);
+    await aborted(onA.steps.find((step) => step.taskId === taskId)!.signal);
+    expect(onA.steps.find((step) => step.taskId === other)!.signal.aborted).toBe(false);
+  });
+
+  it('drops a cancelled step still waiting in the queue', async () => {
+    const queueName = freshQueue();
+    const onA = recordingWork();
+    const a = runner({ queueName, concurrency: 1 });
+    a.attach(onA.work);
+    await a.whenReady();
+    const busy = freshTaskId();
+    await a.schedule(busy);
+    const busyStep = await onA.nth(1);
+    const waiting = freshTaskId();
+    await a.schedule(waiting);
+    await runner({ queueName, worker: false }).cancel(waiting);
+    expect(await client.exists(`bull:${queueName}:${waiting}.1`)).toBe(0);
+    const later = freshTaskId();
+    await a.schedule(later);
+    busyStep.finish();
+    // The queue is first in, first out: had the cancelled step stayed, it would run before `later`.
+    expect((await onA.nth(2)).taskId).toBe(later);
+  });
+
+  it('skips an older step of a task that was scheduled again while it waited', async () => {
+    const queueName = freshQueue();
+    const onA = recordingWork();
+    const a = runner({ queueName, concurrency: 1 });
+    a.attach(onA.work);
+    await a.whenReady();
+    const busy = freshTaskId();
+    await a.schedule(busy);
+    const busyStep = await onA.nth(1);
+    const taskId = freshTaskId();
+    await a.schedule(taskId);
+    await a.schedule(taskId);
+    const later = freshTaskId();
+    await a.schedule(later);
+    busyStep.finish();
+    (await onA.nth(2)).finish();
+    await onA.nth(3);
+    expect(onA.steps.map((step) => step.taskId)).toEqual([busy, taskId, later]);
+  });
+
+  it('runs to completion on B a step whose worker process was killed mid-step', async () => {
+    const queueName = freshQueue();
+    const worker = spawnStuckWorker(redis.port, queueName);
+    try {
+      await worker.printed('ready');
+      const producer = runner({ queueName, worker: false });
+      producer.attach(recordingWork().work);
+      const taskId = freshTaskId();
+      await producer.schedule(taskId);
+      await worker.printed(`started ${taskId}`);
+      worker.process.kill('SIGKILL');
+
+      const onB = recordingWork();
+      const b = runner({ queueName });
+      let completed!: () => void;
+      const completion = new Promise<void>((done) => (completed = done));
+      b.attach(async (id, signal) => {
+        await onB.work(id, signal).catch(() => undefined);
+        completed();
+      });
+      const started = Date.now();
+      const step = await onB.nth(1, 15_000);
+      expect(step.taskId).toBe(taskId);
+      step.finish();
+      await completion;
+      // Picked up after the dead worker's lock lapsed (1 s here), not after the 30 s default.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      // Completed and removed: the step is not left to run a third time.
+      const jobKey = `bull:${queueName}:${taskId}.1`;
+      for (let wait = 0; wait < 40 && (await client.exists(jobKey)) === 1; wait++)
+        await new Promise((wake) => setTimeout(wake, 50));
+      expect(await client.exists(jobKey)).toBe(0);
+      expect(await client.zcard(`bull:${queueName}:failed`)).toBe(0);
+    } finally {
+      worker.process.kill('SIGKILL');
+    }
+  }, 30_000);
+});
+
+describe('BullMqTaskRunner, fail-safe', () => {
+  it('rejects a schedule while Redis is down, and schedules again once it is back', async () => {
+    const queueName = freshQueue();
+    const seen = recordingWork();
+    const a = runner({ queueName });
+    a.attach(seen.work);
+    await a.whenReady();
+    await redis.stop();
+    try {
+      await expect(a.schedule(freshTaskId())).rejects.toThrow();
+    } finally {
+      await redis.start();
+    }
+    const taskId = freshTaskId();
+    await a.schedule(taskId);
+    expect((await seen.nth(1, 20_000)).taskId).toBe(taskId);
+    // Cancels are heard again too: the subscriber re-subscribed after reconnecting.
+    await runner({ queueName, worker: false }).cancel(taskId);
+    await aborted(seen.steps[0].signal);
+  }, 40_000);
+
+  it('catches up, once its subscriber is back, on a cancel published while it was away', async () => {
+    const queueName = freshQueue();
+    const seen = recordingWork();
+    const a = runner({ queueName });
+    a.attach(seen.work);
+    await a.whenReady();
+    const b = runner({ queueName, worker: false });
+    b.attach(recordingWork().work);
+    const taskId = freshTaskId();
+    await b.schedule(taskId);
+    const step = await seen.nth(1);
+    await client.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    // Before the subscriber reconnects (ioredis waits at least 50 ms): nobody hears the message.
+    await b.cancel(taskId);
+    await aborted(step.signal);
+  });
+
+  it('ignores malformed messages on its cancel channel', async () => {
+    const queueName = freshQueue();
+    const seen = recordingWork();
+    const a = runner({ queueName });
+    a.attach(seen.work);
+    await a.whenReady();
+    const taskId = freshTaskId();
+    await a.schedule(taskId);
+    const step = await seen.nth(1);
+    const channel = `bull:${queueName}:nestjs-mcp:abort`;
+    for (const message of [taskId, `x ${taskId}`, `9 ${taskId}:x`, `9 ${'a'.repeat(200)}`, ''])
+      await client.publish(channel, message);
+    // A well-formed cancel published after them is heard, so they were read before it.
+    const other = freshTaskId();
+    await a.schedule(other);
+    const otherStep = await seen.nth(2);
+    await client.publish(channel, `99 ${other}`);
+    await aborted(otherStep.signal);
+    expect(step.signal.aborted).toBe(false);
+  });
+
+  it('connects with ioredis options, and closes the connections it made', async () => {
+    const clientIds = async () =>
+      new Set(String(await client.call('CLIENT', 'LIST')).match(/(?<=^id=)\d+/gm));
+    const before = await clientIds();
+    const made = async () => [...(await clientIds())].filter((id) => !before.has(id));
+    const own = new BullMqTaskRunner(
+      { host: '127.0.0.1', port: redis.port },
+      { queueName: freshQueue() },
+    );
+    const seen = recordingWork();
+    own.attach(seen.work);
+    await own.whenReady();
+    const taskId = freshTaskId();
+    await own.schedule(taskId);
+    expect((await seen.nth(1)).taskId).toBe(taskId);
+    expect((await made()).length).toBeGreaterThan(0);
+    await own.close();
+    let left = await made();
+    for (let wait = 0; wait < 40 && left.length > 0; wait++) {
+      await new Promise((wake) => setTimeout(wake, 50));
+      left = await made();
+    }
+    expect(left).toEqual([]);
+  });
+
+  it('never closes the client it was given', async () => {
+    const a = runner({ queueName: freshQueue() });
+    a.attach(recordingWork().work);
+    await a.whenReady();
+    await a.close();
+    expect(await client.ping()).toBe('PONG');
+  });
+
+  it('refuses task ids outside the module alphabet before reaching Redis', async () => {
+    const queueName = freshQueue();
+    const a = runner({ queueName, worker: false });
+    a.attach(recordingWork().work);
+    await expect(a.schedule('a:b')).rejects.toThrow(RangeError);
+    await expect(a.schedule('x'.repeat(129))).rejects.toThrow(RangeError);
+    expect(await client.keys(`bull:${queueName}:*`)).toEqual([]);
+  });
+
+  it('refuses bad options at construction', () => {
+    expect(() => new BullMqTaskRunner(client, { concurrency: 0 })).toThrow(RangeError);
+    expect(() => new BullMqTaskRunner(client, { queueName: 'a:b' })).toThrow(RangeError);
+    expect(() => new BullMqTaskRunner(client, { lockDurationMs: 1.5 })).toThrow(RangeError);
+  });
+
+  it('names the package to install when an optional peer is missing', () => {
+    expect(() => loadOptionalPeer('nestjs-mcp-no-such-peer', 'BullMqTaskRunner')).toThrow(
+      'BullMqTaskRunner needs the "nestjs-mcp-no-such-peer" package: npm install nestjs-mcp-no-such-peer',
+    );
+  });
+});
+
+interface StuckWorker {
+  readonly process: ChildProcess;
+  printed(line: string): Promise<void>;
+}
+
+/** test/fixtures/bullmq-stuck-worker.ts in its own Node process. */
+function spawnStuckWorker(port: number, queueName: string): StuckWorker {
+  const root = resolve(__dirname, '..');
+  const child = spawn(
+    process.execPath,
+    [
+      '-r',
+      'ts-node/register/transpile-only',
+      join(root, 'test/fixtures/bullmq-stuck-worker.ts'),
+      String(port),
+      queueName,
+    ],
+    { cwd: root, env: { ...process.env, TS_NODE_PROJECT: 'tsconfig.json' }, stdio: 'pipe' },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return {
+    process: child,
+    async printed(line) {
+      const deadline = Date.now() + 20_000;
+      while (!output.split('\n').includes(line)) {
+        if (child.exitCode !== null || Date.now() > deadline)
+          throw new Error(`the worker process did not print "${line}":\n${output}`);
+        await new Promise((wake) => setTimeout(wake, 50));
+      }
+    },
+  };
+}
