@@ -37,7 +37,13 @@ interface ServerSpec {
   variant?: string;
   /** Sends the second round of a sealed flow (round 1 is sent once, at setup). */
   sealed?: boolean;
+  /** Sends these input responses with every call (no state): the input steps without opening state. */
+  answers?: boolean;
+  /** Runs only when named in BENCH_ONLY: servers that break the sealed round's cost down. */
+  extra?: boolean;
 }
+
+const CONFIRM_ANSWER = { confirm: { action: 'accept', content: { ok: true } } };
 
 const SERVERS: ServerSpec[] = [
   { key: 'bare', label: 'bare Nest controller (Express)', file: 'bare-nest.ts' },
@@ -58,6 +64,22 @@ const SERVERS: ServerSpec[] = [
     file: 'nestjs-mcp.ts',
     variant: 'sealed',
     sealed: true,
+  },
+  {
+    key: 'declared',
+    label: 'nestjs-mcp, input declared, answers sent, no state',
+    file: 'nestjs-mcp.ts',
+    variant: 'declared',
+    answers: true,
+    extra: true,
+  },
+  {
+    key: 'unsealed',
+    label: 'nestjs-mcp, framework-protected tool, answers sent, no state',
+    file: 'nestjs-mcp.ts',
+    variant: 'unsealed',
+    answers: true,
+    extra: true,
   },
 ];
 
@@ -224,9 +246,11 @@ async function probe(spec: ServerSpec, child: ChildProcess): Promise<Running> {
       throw new Error(`${spec.key}: round 1 did not ask for input: ${first.text}`);
     }
     extra = {
-      inputResponses: { confirm: { action: 'accept', content: { ok: true } } },
+      inputResponses: CONFIRM_ANSWER,
       requestState,
     };
+  } else if (spec.answers) {
+    extra = { inputResponses: CONFIRM_ANSWER };
   }
   const answer = await post(port, callBody(PROBE_ID, extra));
   if (answer.status !== 200) throw new Error(`${spec.key}: HTTP ${answer.status}: ${answer.text}`);
@@ -426,6 +450,58 @@ function commandLine(): string {
   return `${env.join('')}${only}npm run bench:http`;
 }
 
+/** The targets of issue #8, checked against this run (a row only when its servers ran). */
+function targetRows(summaries: Summary[]): string[] {
+  const of = (key: string) => summaries.find((summary) => summary.spec.key === key);
+  const bare = of('bare');
+  const rekog = of('rekog');
+  const express = of('express');
+  const fastify = of('fastify');
+  const dto = of('dto');
+  const sealed = of('sealed');
+  const rows: [string, string, boolean][] = [];
+  const x = (value: number) => `${value.toFixed(2)}×`;
+  if (express && bare) {
+    const cpu = express.cpuUsPerReq / bare.cpuUsPerReq;
+    rows.push(['echo `tools/call`: server CPU ≤ 2× the bare controller', x(cpu), cpu <= 2]);
+    const throughput = express.reqPerSec / bare.reqPerSec;
+    rows.push([
+      'echo: throughput ≥ 0.45 of the bare controller',
+      x(throughput),
+      throughput >= 0.45,
+    ]);
+  }
+  if (express && rekog) {
+    const vsRekog = express.reqPerSec / rekog.reqPerSec;
+    rows.push(['echo: throughput ≥ 1.6× @rekog/mcp-nest', x(vsRekog), vsRekog >= 1.6]);
+  }
+  if (dto && bare) {
+    const cpu = dto.cpuUsPerReq / bare.cpuUsPerReq;
+    rows.push(['DTO + ValidationPipe + guard: server CPU ≤ 2.5× bare', x(cpu), cpu <= 2.5]);
+  }
+  if (sealed && express) {
+    const cpu = sealed.cpuUsPerReq / express.cpuUsPerReq;
+    rows.push(['sealed flow round 2: server CPU ≤ 1.15× a plain call', x(cpu), cpu <= 1.15]);
+  }
+  if (fastify && express) {
+    const cpu = fastify.cpuUsPerReq / express.cpuUsPerReq;
+    rows.push(['Fastify at least as fast as Express (CPU ratio ≤ 1)', x(cpu), cpu <= 1]);
+  }
+  if (rows.length === 0) return [];
+  return [
+    '## Targets (issue #8), this run',
+    '',
+    '| Target | Measured | |',
+    '|---|---:|---|',
+    ...rows.map(
+      ([target, measured, met]) => `| ${target} | ${measured} | ${met ? 'met' : '**missed**'} |`,
+    ),
+    '',
+    'Where a target is missed, [PROFILE.md](PROFILE.md) shows where the time goes.',
+    '',
+  ];
+}
+
 function report(summaries: Summary[], started: Date, wallSeconds: number): string {
   const baseline = summaries.find((summary) => summary.spec.key === 'bare');
   const ratio = (value: number, base: number | undefined) =>
@@ -467,6 +543,7 @@ function report(summaries: Summary[], started: Date, wallSeconds: number): strin
     '',
     '![Server CPU per request and requests per second](results.svg)',
     '',
+    ...targetRows(summaries),
     '## Per pass',
     '',
     `req/s and server CPU µs/request of each ${SECONDS} s pass, by round.`,
@@ -501,8 +578,13 @@ function report(summaries: Summary[], started: Date, wallSeconds: number): strin
       '(`transform`, `whitelist`) and a global guard reading `Authorization`.',
     '8. **nestjs-mcp, sealed flow round 2**: a `FRAMEWORK_PROTECTED` tool that asks once; the bench sends ' +
       'round 1 once, then the same round 2 (`inputResponses` + the same sealed `requestState`) with a ' +
-      'fresh JSON-RPC id per request (state is not single-use yet). Each request opens and checks the ' +
+      'fresh JSON-RPC id per request (the tool is not single-use). Each request opens and checks the ' +
       'sealed state.',
+    '',
+    'Named in `BENCH_ONLY` only, to break the sealed round down: `declared` (an echo tool declaring a form ' +
+      'request, `requestState` none, every call carrying the same `inputResponses`: the input steps alone) and ' +
+      '`unsealed` (the same as a `FRAMEWORK_PROTECTED` tool: the steps plus the state binding, but no state ' +
+      'to open).',
     '',
   ];
   return lines.join('\n');
@@ -510,7 +592,9 @@ function report(summaries: Summary[], started: Date, wallSeconds: number): strin
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',').map((key) => key.trim());
-  const specs = only ? SERVERS.filter((spec) => only.includes(spec.key)) : SERVERS;
+  const specs = only
+    ? SERVERS.filter((spec) => only.includes(spec.key))
+    : SERVERS.filter((spec) => !spec.extra);
   const started = new Date();
   const wallStart = process.hrtime.bigint();
   const running: Running[] = [];

@@ -6,6 +6,8 @@
  *   (checks the `Authorization` header every bench request carries), Express;
  * - `sealed`: a FRAMEWORK_PROTECTED tool that asks for a form once, then echoes; the bench sends
  *   its second round (answer + sealed state), Express.
+ * - `declared` / `unsealed`: an echo tool that declares a form request (with `requestState` none /
+ *   FRAMEWORK_PROTECTED), called with answers and no state: the sealed round minus opening state.
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
@@ -120,8 +122,37 @@ class RawSchemaModule {}
 })
 class DtoModule {}
 
+@Injectable()
+class DeclaredEchoTool {
+  @McpTool({ name: 'echo', description: 'Returns its text argument', inputSchema: ECHO_SCHEMA })
+  @McpMayRequestInput({ type: 'elicitation.form' })
+  echo(@McpArgs('text') text: string): string {
+    return text;
+  }
+}
+
+@Injectable()
+class UnsealedEchoTool {
+  @McpTool({
+    name: 'echo',
+    description: 'Returns its text argument',
+    inputSchema: ECHO_SCHEMA,
+    requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
+  })
+  @McpMayRequestInput({ type: 'elicitation.form' })
+  echo(@McpArgs('text') text: string): string {
+    return text;
+  }
+}
+
 @Module({ imports: [mcpModule], providers: [SealedEchoTool] })
 class SealedModule {}
+
+@Module({ imports: [mcpModule], providers: [DeclaredEchoTool] })
+class DeclaredModule {}
+
+@Module({ imports: [mcpModule], providers: [UnsealedEchoTool] })
+class UnsealedModule {}
 
 const variant = process.env.BENCH_VARIANT ?? 'express';
 const modules: Record<string, Type<unknown>> = {
@@ -129,6 +160,8 @@ const modules: Record<string, Type<unknown>> = {
   fastify: RawSchemaModule,
   dto: DtoModule,
   sealed: SealedModule,
+  declared: DeclaredModule,
+  unsealed: UnsealedModule,
 };
 
 serveBench(async () => {
