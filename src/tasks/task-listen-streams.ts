@@ -32,8 +32,8 @@ function followedTaskIds(message: unknown): unknown {
 /**
  * `subscriptions/listen` streams that follow tasks (`notifications: { taskIds }`): every status
  * change of a followed task of the caller's own partition, made on any instance, goes out as
- * `notifications/tasks` (the `DetailedTask`, as `tasks/get` gives it, read from the store). Such a stream honours only `taskIds`; list-change
- * subscriptions take a stream of their own.
+ * `notifications/tasks` (the `DetailedTask`, as `tasks/get` gives it, read from the store). Such
+ * a stream honours only `taskIds`; list-change subscriptions take a stream of their own.
  * @internal
  */
 @Injectable()
@@ -114,7 +114,7 @@ export class TaskListenStreams {
       method: 'notifications/subscriptions/acknowledged',
       params: { _meta: meta, notifications: { taskIds: [...followed] } },
     });
-    // Re-reads may overtake one another, or find a later change already: send each version once, in order.
+    // A re-read may find a later change than the one announced: send each version once, in order.
     const sentVersions = new Map<string, number>();
     const onStatus = (task: McpTaskRecord) => {
       if (task.partition !== partition || task.version <= (sentVersions.get(task.taskId) ?? 0))
