@@ -29,6 +29,9 @@ import { McpTasksService } from './tasks/mcp-tasks.service';
 import { McpTaskCalls } from './tasks/mcp-task-calls.service';
 import { McpTaskMethods } from './tasks/mcp-task-methods.service';
 import { TaskListenStreams } from './tasks/task-listen-streams';
+import { TaskEventBusProvider } from './tasks/task-event-bus.provider';
+import { TaskStatusFeed } from './tasks/task-status-feed';
+import { TaskStoreDelegate } from './tasks/task-store.delegate';
 
 /**
  * Serves the application's `@McpTool`, `@McpPrompt` and `@McpResource` methods as an MCP
@@ -75,6 +78,9 @@ import { TaskListenStreams } from './tasks/task-listen-streams';
     McpReplayStep,
     McpOperationRegistry,
     McpExplorer,
+    TaskStoreDelegate,
+    TaskEventBusProvider,
+    TaskStatusFeed,
     McpTasksService,
     McpTaskCalls,
     McpTaskMethods,

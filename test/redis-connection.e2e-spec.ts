@@ -78,11 +78,12 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
     return count;
   }
 
-  it('opens its own named connection for a URL, keys under the prefix, and quits it on shutdown', async () => {
+  it('opens its own named connections for a URL, keys under the prefix, and quits them on shutdown', async () => {
     const before = await moduleConnections();
     const server = await start({ redis: { url: redis.url, keyPrefix: 'orders-mcp:' } });
     try {
-      expect(await settledConnections(before + 1)).toBe(before + 1);
+      // The shared connection, and the subscriber that hears other instances' task status changes.
+      expect(await settledConnections(before + 2)).toBe(before + 2);
       expect(resultText(await singleUseFlow(server))).toBe('Deleted /srv/report.pdf');
       const keysWritten = await admin.keys('orders-mcp:consumed:*');
       expect(keysWritten).toHaveLength(1);
@@ -105,7 +106,7 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
       expect(await admin.get('tasks-mcp:probe')).toBe('x');
       const worker = connection.duplicate({ maxRetriesPerRequest: null });
       expect(await worker.ping()).toBe('PONG');
-      expect(await settledConnections(before + 2)).toBe(before + 2);
+      expect(await settledConnections(before + 3)).toBe(before + 3);
       await redis.stop();
       const refused = await connection
         .run((client) => client.get('tasks-mcp:probe'))
@@ -115,6 +116,7 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
       await redis.start();
       // Closing while still reconnecting would leave ioredis's disconnect timer running after the test.
       while (connection.client.status !== 'ready' || worker.status !== 'ready') await sleep(20);
+      expect(await settledConnections(before + 3)).toBe(before + 3);
     } finally {
       await server.close();
     }

@@ -156,9 +156,10 @@ export interface McpModuleOptions {
   stateHandleRepository?: StateHandleRepository;
   /**
    * The Redis a fleet shares (a URL, or an ioredis client the app owns, plus a key prefix):
-   * single-use states and state handles then live there unless `consumedStateStore` or
-   * `stateHandleRepository` says otherwise. Needs the optional peer dependency `ioredis`. Default
-   * none (everything in memory). See `docs/redis.md`.
+   * single-use states, state handles and tasks then live there unless `consumedStateStore`,
+   * `stateHandleRepository` or `tasks.store` says otherwise, and task status notifications reach
+   * every instance. Needs the optional peer dependency `ioredis`. Default none (everything in
+   * memory). See `docs/redis.md`.
    */
   redis?: McpRedisOptions;
   /**
@@ -201,7 +202,10 @@ export interface McpModuleOptions {
     maxResultBytes?: number;
     /** Largest total of answers a task keeps, in JSON bytes; more is refused with -32602. Default 262,144. */
     maxInputResponseBytes?: number;
-    /** Where tasks are kept. Default: a `MemoryTaskStore` (this process). */
+    /**
+     * Where tasks are kept. Default: a `TaskStore` the application provides in any module, else a
+     * `RedisTaskStore` on the module's connection when `redis` is set, else a `MemoryTaskStore`.
+     */
     store?: TaskStore;
     /** Where task steps run. Default: an `InProcessTaskRunner` (this process). */
     runner?: TaskRunner;

@@ -31,6 +31,8 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
   private readonly shared: Redis | undefined;
   /** Clients created here, quit on shutdown. */
   private readonly owned: Redis[] = [];
+  /** Owned clients that lost their connection and are not ready again. */
+  private readonly down = new Set<Redis>();
   private closing = false;
   /** Prefix of every key the module writes (`redis.keyPrefix`, default `nestjs-mcp:`). */
   readonly prefix: string = '';
@@ -131,10 +133,12 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
   }
 
   private adopt(client: Redis): Redis {
-    let down = false;
+    // One outage takes every connection down (shared, subscriber, workers): one line when the first
+    // is lost, one when the last is back.
     const lost = (cause: string) => {
-      if (down || this.closing) return;
-      down = true;
+      if (this.down.has(client) || this.closing) return;
+      this.down.add(client);
+      if (this.down.size > 1) return;
       this.logger.warn(
         `Redis connection lost (${cause}); reconnecting, calls that need Redis fail meanwhile`,
       );
@@ -145,8 +149,7 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
     );
     client.on('close', () => lost('closed'));
     client.on('ready', () => {
-      if (!down) return;
-      down = false;
+      if (!this.down.delete(client) || this.down.size > 0) return;
       this.logger.log('Redis connection ready again');
     });
     this.owned.push(client);

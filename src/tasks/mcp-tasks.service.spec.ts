@@ -1,6 +1,7 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { McpTasksService } from './mcp-tasks.service';
+import { MemoryTaskEventBus } from './memory-task-event-bus';
 import { MemoryTaskStore } from './memory-task.store';
 import type { McpTaskRecord } from './mcp-task.types';
 import type { TaskRunner, TaskWork } from './task-runner.interface';
@@ -32,18 +33,22 @@ const YES = { action: 'accept', content: { ok: true } };
 
 function service(store: TaskStore = new MemoryTaskStore()) {
   const runner = new RecordingRunner();
-  const tasks = new McpTasksService({
-    tasks: {
-      ttlMs: 60_000,
-      maxTtlMs: 60_000,
-      pollIntervalMs: 100,
-      maxResultBytes: 1_000,
-      maxInputResponseBytes: 200,
-      store,
-      runner,
-    },
-  } as unknown as ResolvedMcpOptions);
-  return { tasks, runner, store };
+  const events = new MemoryTaskEventBus();
+  const tasks = new McpTasksService(
+    {
+      tasks: {
+        ttlMs: 60_000,
+        maxTtlMs: 60_000,
+        pollIntervalMs: 100,
+        maxResultBytes: 1_000,
+        maxInputResponseBytes: 200,
+        runner,
+      },
+    } as unknown as ResolvedMcpOptions,
+    store,
+    events,
+  );
+  return { tasks, runner, store, events };
 }
 
 async function parked(tasks: McpTasksService): Promise<McpTaskRecord> {

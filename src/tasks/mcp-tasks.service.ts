@@ -1,19 +1,19 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { EventEmitter } from 'node:events';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpJsonValue } from '../input/json-value';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { clip } from '../protocol/clip';
 import { InProcessTaskRunner } from './in-process-task.runner';
-import { MemoryTaskStore } from './memory-task.store';
 import { TERMINAL_TASK_STATUSES, type McpTaskRecord } from './mcp-task.types';
 import type { ResolvedTaskOptions } from './resolved-task-options';
 import { TaskCapacityError } from './task-capacity.error';
 import { MAX_TASK_ID_LENGTH, newTaskId } from './task-id';
 import type { TaskRunner } from './task-runner.interface';
 import type { TaskExecutor, TaskStepOutcome } from './task-step-outcome';
+import { TaskEventBus } from './task-event-bus';
+import { TaskStoreDelegate } from './task-store.delegate';
 import type { TaskStore } from './task-store.interface';
 import { failedStep, settledFields, withoutUndefined } from './task-outcomes';
 import { withAnswers } from './task-answers';
@@ -21,9 +21,6 @@ import { withAnswers } from './task-answers';
 /** The one answer to an unknown, expired or foreign task id. */
 export const UNKNOWN_TASK_MESSAGE = 'Unknown task';
 const WRITE_ATTEMPTS = 8;
-
-/** A status change, as `notifications/tasks` reports it. @internal */
-export const TASK_STATUS_EVENT = 'status';
 
 /**
  * The tasks engine: creates tasks, runs their steps through the runner, records what each step
@@ -40,14 +37,16 @@ export class McpTasksService implements OnApplicationShutdown {
   private executor: TaskExecutor | undefined;
   /** Steps running in a request of this process (deferred creation), for cancel to reach. */
   private readonly inRequestSteps = new Map<string, AbortController>();
-  readonly events = new EventEmitter();
 
-  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions) {
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
+    @Inject(TaskStoreDelegate) store: TaskStore,
+    private readonly events: TaskEventBus,
+  ) {
     this.options = options.tasks;
-    this.store = options.tasks.store ?? new MemoryTaskStore();
+    this.store = store;
     this.runner = options.tasks.runner ?? new InProcessTaskRunner();
     this.runner.attach((taskId, signal) => this.runStep(taskId, signal));
-    this.events.setMaxListeners(0);
   }
 
   /** Called once by the dispatcher with how a task's operation runs. */
@@ -232,8 +231,8 @@ export class McpTasksService implements OnApplicationShutdown {
     throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
   }
 
-  private publish(task: McpTaskRecord): void {
-    this.events.emit(TASK_STATUS_EVENT, task);
+  private publish({ taskId, version }: McpTaskRecord): void {
+    this.events.publish({ taskId, version });
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -11,8 +11,8 @@ import { McpTaskCalls } from './mcp-task-calls.service';
 import { declaresTasks } from './tasks-capability';
 import { envelopeContext } from './envelope-context';
 import { MCP_TASKS_EXTENSION, type McpTaskRecord } from './mcp-task.types';
-import { McpTasksService, TASK_STATUS_EVENT } from './mcp-tasks.service';
 import { MAX_TASK_ID_LENGTH } from './task-id';
+import { TaskStatusFeed } from './task-status-feed';
 import { detailedTask } from './tasks-wire';
 
 /** Task ids one listen stream may follow. */
@@ -31,9 +31,9 @@ function followedTaskIds(message: unknown): unknown {
 
 /**
  * `subscriptions/listen` streams that follow tasks (`notifications: { taskIds }`): every status
- * change of a followed task of the caller's own partition goes out as `notifications/tasks` (the
- * `DetailedTask`, as `tasks/get` gives it). Such a stream honours only `taskIds`; list-change
- * subscriptions take a stream of their own.
+ * change of a followed task of the caller's own partition, made on any instance, goes out as
+ * `notifications/tasks` (the `DetailedTask`, as `tasks/get` gives it, read from the store). Such
+ * a stream honours only `taskIds`; list-change subscriptions take a stream of their own.
  * @internal
  */
 @Injectable()
@@ -42,7 +42,7 @@ export class TaskListenStreams {
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly tasks: McpTasksService,
+    private readonly feed: TaskStatusFeed,
     private readonly calls: McpTaskCalls,
   ) {}
 
@@ -114,15 +114,19 @@ export class TaskListenStreams {
       method: 'notifications/subscriptions/acknowledged',
       params: { _meta: meta, notifications: { taskIds: [...followed] } },
     });
+    // A re-read may find a later change than the one announced: send each version once, in order.
+    const sentVersions = new Map<string, number>();
     const onStatus = (task: McpTaskRecord) => {
-      if (!followed.has(task.taskId) || task.partition !== partition) return;
+      if (task.partition !== partition || task.version <= (sentVersions.get(task.taskId) ?? 0))
+        return;
+      sentVersions.set(task.taskId, task.version);
       frame({
         jsonrpc: '2.0',
         method: 'notifications/tasks',
         params: { ...detailedTask(task), _meta: meta },
       });
     };
-    this.tasks.events.on(TASK_STATUS_EVENT, onStatus);
+    const unfollow = this.feed.follow(followed, onStatus);
     const keepAlive =
       this.options.keepAliveMs > 0
         ? setInterval(() => res.write(': keepalive\n\n'), this.options.keepAliveMs)
@@ -136,7 +140,7 @@ export class TaskListenStreams {
       this.open.add(end);
       res.once('close', () => {
         this.open.delete(end);
-        this.tasks.events.off(TASK_STATUS_EVENT, onStatus);
+        unfollow();
         clearInterval(keepAlive);
         resolve();
       });

@@ -5,7 +5,8 @@ import type { McpTaskRecord } from './mcp-task.types';
  * version is still `expected.version`, and stores `next` (whose `version` is one higher); two
  * writers racing on one task never both succeed. Expired tasks (`expiresAt` passed) are gone: `get`
  * answers `undefined` and `replace` answers `false`. Implement it over a shared database (Redis,
- * SQL) for a fleet; the default keeps tasks in this process's memory.
+ * SQL) for a fleet; the default is Redis when the module's `redis` option is set, else this
+ * process's memory.
  *
  * @publicApi
  */
