@@ -16,6 +16,7 @@ import {
 } from './fixtures/enterprise-app';
 import { CapturingLogger } from './fixtures/sample-app';
 import { ADAPTERS, type TestServer } from './utils/bootstrap';
+import { postForStream, SseReader } from './utils/sse';
 import {
   connectClient,
   freshId,
@@ -430,6 +431,43 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
       const anonymous = await createReport({});
       expect(anonymous.body.error).toMatchObject({ code: -32001 });
       expect(anonymous.body.result).toBeUndefined();
+    });
+
+    it('lets alice follow her task on a listen stream; bob hears nothing of it, anonymous callers are refused', async () => {
+      const taskId = (await createReport(ALICE)).body.result?.taskId as string;
+      const listen = (headers: Record<string, string>) =>
+        postForStream(
+          server.url,
+          { ...rpcHeaders('subscriptions/listen'), ...headers },
+          rpcBody(
+            'subscriptions/listen',
+            { notifications: { taskIds: [taskId] } },
+            freshId(),
+            TASKS,
+          ),
+        );
+      const anonymous = await listen({});
+      const refusal = await new Response(anonymous.body).text();
+      expect(JSON.parse(refusal)).toMatchObject({ error: { code: -32001 } });
+
+      const bobs = await listen(BOB);
+      const alices = await listen(ALICE);
+      try {
+        const bobFrames = new SseReader(bobs.body);
+        const aliceFrames = new SseReader(alices.body);
+        expect((await bobFrames.next()).method).toBe('notifications/subscriptions/acknowledged');
+        expect((await aliceFrames.next()).method).toBe('notifications/subscriptions/acknowledged');
+        expect(await aliceFrames.next()).toMatchObject({
+          method: 'notifications/tasks',
+          params: { taskId, status: 'completed' },
+        });
+        // The task is done; bob's stream, following the same id, got only its acknowledgement.
+        bobs.close();
+        await expect(bobFrames.next()).rejects.toThrow();
+      } finally {
+        bobs.close();
+        alices.close();
+      }
     });
 
     it('lets alice read her task, and gives bob and anonymous callers nothing of it', async () => {

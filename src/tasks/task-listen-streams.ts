@@ -1,6 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  SUBSCRIPTION_ID_META_KEY,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
+import type { RegisteredTool } from '../discovery/registered-operation.interface';
+import type { HttpExchange } from '../protocol/http-exchange.storage';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
@@ -8,6 +15,7 @@ import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../mcp.constants';
 import { writeJsonRpcHttpError } from '../transport/json-rpc-http-error';
 import { McpTaskCalls } from './mcp-task-calls.service';
+import { McpTasksService } from './mcp-tasks.service';
 import { declaresTasks } from './tasks-capability';
 import { envelopeContext } from './envelope-context';
 import { MCP_TASKS_EXTENSION, type McpTaskRecord } from './mcp-task.types';
@@ -44,7 +52,31 @@ export class TaskListenStreams {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly feed: TaskStatusFeed,
     private readonly calls: McpTaskCalls,
+    private readonly tasks: McpTasksService,
+    private readonly registry: McpOperationRegistry,
   ) {}
+
+  /**
+   * The caller's partition, once the guards of the tools whose tasks the stream follows have run
+   * on this request (they decide who the caller is, as for `tasks/get`). Ids of no task run none.
+   */
+  private async callerOf(
+    followed: ReadonlySet<string>,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+    params: Record<string, unknown>,
+  ): Promise<string> {
+    const tools = new Map<string, RegisteredTool>();
+    for (const taskId of followed) {
+      const name = await this.tasks.toolOf(taskId).catch(() => undefined);
+      const tool = name === undefined ? undefined : this.registry.findTool(name);
+      if (tool) tools.set(tool.name, tool);
+    }
+    let partition: string | undefined;
+    for (const tool of tools.values())
+      partition = await this.calls.partitionOf(sdk, exchange, 'subscriptions/listen', params, tool);
+    return partition ?? this.calls.partitionOf(sdk, exchange, 'subscriptions/listen', params);
+  }
 
   /** Whether this listen request follows tasks (and so is served here). */
   follows(message: unknown): boolean {
@@ -98,8 +130,17 @@ export class TaskListenStreams {
       );
     const exchange = { request, raw: req, response: res, message, exactInputResponses: undefined };
     const params = ((message as Message).params ?? {}) as Record<string, unknown>;
-    const partition = await this.calls.partitionOf(sdk, exchange, 'subscriptions/listen', params);
     const followed = new Set(taskIds as string[]);
+    let partition: string;
+    try {
+      partition = await this.callerOf(followed, sdk, exchange, params);
+    } catch (error) {
+      const refusal =
+        error instanceof ProtocolError
+          ? error
+          : new ProtocolError(McpErrorCode.InternalError, 'Internal error');
+      return writeJsonRpcHttpError(res, 200, refusal.code, refusal.message, id, refusal.data);
+    }
     const frame = (payload: unknown) =>
       res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
     const meta = { [SUBSCRIPTION_ID_META_KEY]: id };
