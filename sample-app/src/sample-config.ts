@@ -21,7 +21,7 @@ function keyringFromEnv(): KeyringConfig | undefined {
   }
 }
 
-/** `MCP_STORE=redis` with `REDIS_URL` keeps single-use state and state handles on Redis; the default stays in memory. */
+/** `MCP_STORE=redis` with `REDIS_URL` keeps single-use state, state handles and tasks on Redis; the default stays in memory. */
 function redisFromEnv(): McpModuleOptions['redis'] {
   const store = process.env.MCP_STORE || 'memory';
   if (store === 'memory') return undefined;
