@@ -63,6 +63,7 @@ describe('the public API', () => {
       'TaskCapacityError',
       'TaskRunner',
       'TaskStore',
+      'isDetachedMcpTaskStep',
       'isMcpContext',
     ]);
   });

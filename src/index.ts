@@ -144,6 +144,7 @@ export {
   InProcessTaskRunner,
   type InProcessTaskRunnerOptions,
 } from './tasks/in-process-task.runner';
+export { isDetachedMcpTaskStep } from './tasks/detached-task-step';
 export { BullMqTaskRunner, type BullMqTaskRunnerOptions } from './tasks/bullmq-task.runner';
 export type { BullMqConnectionOptions, BullMqRedisClient } from './tasks/bullmq-redis-client';
 export { TaskCapacityError } from './tasks/task-capacity.error';

@@ -30,9 +30,8 @@ async function until<T>(probe: () => Promise<T> | T, done: (value: T) => boolean
   return value;
 }
 
-// B answers requests but runs no steps (`worker: false`): every step runs on A's worker. The tasks
-// service runs a step only on the instance that received the request creating or resuming it,
-// so B running A's steps is not tested here (see docs/tasks.md, "Fleet: BullMQ").
+// B answers requests but runs no steps (`worker: false`): every step runs on A's worker, so a
+// task created through B runs detached on A (as the caller B's guard found).
 describe('a fleet on Redis: RedisTaskStore and BullMqTaskRunner (A on Express, B on Fastify)', () => {
   const keyring = newKeyring(['k1']);
   const capabilities = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
@@ -81,5 +80,82 @@ describe('a fleet on Redis: RedisTaskStore and BullMqTaskRunner (A on Express, B
     const task = (await send(a, 'tasks/get', { taskId })).body.result as { status: string };
     expect(task.status).toBe('cancelled');
     expect(b.app.get(FleetProbe).started).toEqual([]);
+  });
+
+  it('runs a task created through B on A, detached, as the caller B authenticated', async () => {
+    const created = await send(b, 'tools/call', { name: 'owner_report', arguments: {} });
+    const taskId = (created.body.result as { taskId: string }).taskId;
+    const done = await until(
+      async () => (await send(b, 'tasks/get', { taskId })).body.result as Record<string, unknown>,
+      (task) => task.status !== 'working',
+    );
+    expect(done).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'report for alice (detached)' }] },
+    });
+    expect(a.app.get(FleetProbe).started).toContain(taskId);
+    expect(b.app.get(FleetProbe).started).not.toContain(taskId);
+    // Still alice's: bob and a caller without credentials learn nothing of it.
+    const asBob = await rawRound(
+      b.url,
+      'tasks/get',
+      { taskId },
+      {
+        capabilities,
+        headers: { 'x-user': 'bob' },
+      },
+    );
+    expect(asBob.body.error).toEqual({ code: -32602, message: 'Unknown task' });
+    const anonymous = await rawRound(a.url, 'tasks/get', { taskId }, { capabilities });
+    expect(anonymous.body.error).toMatchObject({ code: -32001 });
+  });
+
+  it('finishes on another instance a step whose instance shut down mid-step', async () => {
+    const queueName = 'fleet-failover';
+    const withWorker = () => ({
+      keyring: { active: keyring.active, keys: { ...keyring.keys } },
+      tasks: {
+        store: new RedisTaskStore(client, { keyPrefix: 'fleet:' }),
+        runner: new BullMqTaskRunner(client, { queueName, lockDurationMs: 1_000 }),
+      },
+    });
+    const first = await startTestServer('express', { imports: [fleetTasksApp(withWorker())] });
+    let second: TestServer | undefined;
+    try {
+      const created = await send(first, 'tools/call', { name: 'patient_report', arguments: {} });
+      const taskId = (created.body.result as { taskId: string }).taskId;
+      await until(
+        () => first.app.get(FleetProbe).started,
+        (started) => started.includes(taskId),
+      );
+      second = await startTestServer('fastify', { imports: [fleetTasksApp(withWorker())] });
+      await first.close();
+      const done = await until(
+        async () =>
+          (await send(second as TestServer, 'tasks/get', { taskId })).body.result as Record<
+            string,
+            unknown
+          >,
+        (task) => task.status !== 'working',
+      );
+      expect(done).toMatchObject({
+        status: 'completed',
+        result: { content: [{ type: 'text', text: 'patient report for alice' }] },
+      });
+      expect(second.app.get(FleetProbe).started).toContain(taskId);
+    } finally {
+      await second?.close();
+    }
+  });
+
+  it('never puts the principal, its token or the partition on the wire', async () => {
+    const created = await send(b, 'tools/call', { name: 'owner_report', arguments: {} });
+    const taskId = (created.body.result as { taskId: string }).taskId;
+    const polled = await until(
+      async () => send(a, 'tasks/get', { taskId }),
+      (response) => (response.body.result as { status?: string }).status === 'completed',
+    );
+    expect(polled.text).not.toContain('principal');
+    expect(polled.text).not.toContain('partition');
   });
 });

@@ -1,4 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import {
   ProtocolError,
   type CallToolRequest,
@@ -26,6 +28,8 @@ import type { McpTaskRecord } from './mcp-task.types';
 import { declaresTasks, tasksCapabilityMissing } from './tasks-capability';
 import { initialState, jsonOf, progressMessage, stepOutcome, storedCall } from './task-call';
 import { envelopeContext } from './envelope-context';
+import { detachedStepExchange } from './detached-task-step';
+import { captureTaskPrincipal, type TaskPrincipal } from './task-principal';
 import { McpTasksService } from './mcp-tasks.service';
 import { createTaskResult } from './tasks-wire';
 import type { TaskStepOutcome, TaskStepScope } from './task-step-outcome';
@@ -64,6 +68,7 @@ export class McpTaskCalls {
     private readonly tasks: McpTasksService,
     private readonly registry: McpOperationRegistry,
     private readonly partitions: PartitionResolverDelegate,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {
     tasks.attachExecutor((task, scope) => this.runStep(task, scope));
   }
@@ -88,16 +93,18 @@ export class McpTaskCalls {
     const exchange = this.exchange();
     const params = this.ownParams(exchange, sdk, request.params);
     const partition = await this.partitionOf(sdk, exchange, tool.name, params, tool);
+    const principal = captureTaskPrincipal(exchange);
     const call = storedCall(tool.name, params);
     const answers = jsonOf(params.inputResponses);
     if (tool.task.creation === 'deferred')
-      return this.deferred(tool, sdk, params, partition, call, answers);
+      return this.deferred(tool, sdk, params, partition, call, answers, principal);
     const task = await this.tasks.create(
       partition,
       call,
       tool.task.ttlMs,
       answers,
       initialState(params),
+      principal,
     );
     this.pending.set(task.taskId, exchange);
     await this.tasks.schedule(task.taskId);
@@ -112,6 +119,7 @@ export class McpTaskCalls {
     partition: string,
     call: McpTaskRecord['call'],
     answers: Record<string, McpJsonValue>,
+    principal: TaskPrincipal | undefined,
   ): Promise<Record<string, unknown> | undefined> {
     const controller = new AbortController();
     const onRequestAbort = () => controller.abort();
@@ -125,7 +133,14 @@ export class McpTaskCalls {
         if (task.id !== undefined) return;
         // A client that went away gets no task it cannot learn about.
         if (controller.signal.aborted) throw new Error('The request ended before the task started');
-        const record = await tasks.create(partition, call, tool.task.ttlMs, answers, undefined);
+        const record = await tasks.create(
+          partition,
+          call,
+          tool.task.ttlMs,
+          answers,
+          undefined,
+          principal,
+        );
         task.id = record.taskId;
         // From now on the task's cancel, not the client going away, stops the method.
         sdk.mcpReq.signal.removeEventListener('abort', onRequestAbort);
@@ -167,11 +182,14 @@ export class McpTaskCalls {
 
   /** One later step of a task, as the runner asks for it. */
   private async runStep(task: McpTaskRecord, scope: TaskStepScope): Promise<TaskStepOutcome> {
-    const exchange = this.pending.get(task.taskId);
+    // Away from the request that created or resumed the task (another instance holds it), the
+    // step runs detached: as the principal and partition the task kept.
+    const exchange =
+      this.pending.get(task.taskId) ?? detachedStepExchange(task, this.options.endpoint);
     this.pending.delete(task.taskId);
     const tool = this.registry.findTool(task.call.name);
-    if (!tool || !exchange) {
-      this.logger.error(`Task ${task.taskId} cannot run here: its tool or request is not known`);
+    if (!tool) {
+      this.logger.error(`Task ${task.taskId} cannot run here: its tool is not known`);
       return {
         kind: 'failed',
         error: { code: McpErrorCode.InternalError, message: 'Internal error' },

@@ -7,6 +7,7 @@ import { httpExchangeStorage } from '../protocol/http-exchange.storage';
 import { McpTaskCalls } from './mcp-task-calls.service';
 import { declaresTasks, tasksCapabilityMissing } from './tasks-capability';
 import { McpTasksService, UNKNOWN_TASK_MESSAGE } from './mcp-tasks.service';
+import { captureTaskPrincipal } from './task-principal';
 import { detailedTask } from './tasks-wire';
 
 type Params = Record<string, unknown>;
@@ -60,7 +61,9 @@ export class McpTaskMethods {
         McpErrorCode.InvalidParams,
         'Invalid params: inputResponses must be an object',
       );
-    if (await this.tasks.update(task.taskId, partition, responses)) {
+    if (
+      await this.tasks.update(task.taskId, partition, responses, captureTaskPrincipal(exchange))
+    ) {
       // The resumed step runs on this request, which the partition check has just authorized.
       this.calls.resumeOn(task.taskId, exchange);
       await this.tasks.schedule(task.taskId);

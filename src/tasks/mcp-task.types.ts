@@ -68,6 +68,11 @@ export interface McpTaskRecord {
   readonly requestState?: string;
   /** Runs so far (each resume runs the operation again). */
   readonly runs: number;
+  /**
+   * Who the caller was, as the guards left `req.user` / `req.auth` (no token) on the request that
+   * created or last answered the task: for a step that runs on another instance. Never on the wire.
+   */
+  readonly principal?: McpJsonValue;
   readonly result?: Record<string, McpJsonValue>;
   readonly error?: McpTaskError;
 }

@@ -9,6 +9,7 @@ import { InProcessTaskRunner } from './in-process-task.runner';
 import { TERMINAL_TASK_STATUSES, type McpTaskRecord } from './mcp-task.types';
 import type { ResolvedTaskOptions } from './resolved-task-options';
 import { TaskCapacityError } from './task-capacity.error';
+import type { TaskPrincipal } from './task-principal';
 import { MAX_TASK_ID_LENGTH, newTaskId } from './task-id';
 import type { TaskRunner } from './task-runner.interface';
 import type { TaskExecutor, TaskStepOutcome } from './task-step-outcome';
@@ -61,6 +62,7 @@ export class McpTasksService implements OnApplicationShutdown {
     ttlMs: number,
     inputResponses: Record<string, McpJsonValue>,
     requestState: string | undefined,
+    principal?: TaskPrincipal,
   ): Promise<McpTaskRecord> {
     const now = Date.now();
     const task: McpTaskRecord = {
@@ -76,6 +78,7 @@ export class McpTasksService implements OnApplicationShutdown {
       call,
       inputResponses,
       ...(requestState !== undefined && { requestState }),
+      ...(principal !== undefined && { principal: principal as McpJsonValue }),
       runs: 1,
     };
     try {
@@ -145,12 +148,16 @@ export class McpTasksService implements OnApplicationShutdown {
     taskId: string,
     partition: string,
     responses: Record<string, unknown>,
+    principal?: TaskPrincipal,
   ): Promise<boolean> {
     let resumed = false;
     const written = await this.write(taskId, partition, (task) => {
       const answered = withAnswers(task, responses, this.options.maxInputResponseBytes);
       resumed = answered?.status === 'working';
-      return answered;
+      // The step this answer resumes runs as whoever gave it (the same partition).
+      return answered && principal !== undefined
+        ? { ...answered, principal: principal as McpJsonValue }
+        : answered;
     });
     return resumed && written;
   }
