@@ -1,4 +1,9 @@
-import type { KeyringConfig, McpModuleOptions } from '../../src/index';
+import {
+  BullMqTaskRunner,
+  type BullMqConnectionOptions,
+  type KeyringConfig,
+  type McpModuleOptions,
+} from '../../src/index';
 import { BearerPartitionResolver } from './flows/bearer-partition.resolver';
 
 function optionalInteger(name: string): number | undefined {
@@ -31,8 +36,43 @@ function redisFromEnv(): McpModuleOptions['redis'] {
   return { url: process.env.REDIS_URL };
 }
 
+/** ioredis connection options from a `redis://` / `rediss://` URL. */
+function connectionFromUrl(url: string): BullMqConnectionOptions {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Never echo REDIS_URL: it may hold a password.
+    throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
+  }
+  const db = parsed.pathname.replace(/^\//, '');
+  return {
+    host: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : 6379,
+    ...(parsed.username && { username: decodeURIComponent(parsed.username) }),
+    ...(parsed.password && { password: decodeURIComponent(parsed.password) }),
+    ...(db && { db: Number(db) }),
+    ...(parsed.protocol === 'rediss:' && { tls: {} }),
+  };
+}
+
+/**
+ * With `MCP_STORE=redis`, task steps run on a BullMQ queue the instances share (a step whose
+ * instance dies is finished by another); `MCP_TASK_LOCK_MS` shortens how soon (default 30 s).
+ */
+function tasksFromEnv(redis: McpModuleOptions['redis']): McpModuleOptions['tasks'] {
+  if (!redis?.url) return undefined;
+  const lockMs = optionalInteger('MCP_TASK_LOCK_MS');
+  return {
+    runner: new BullMqTaskRunner(connectionFromUrl(redis.url), {
+      ...(lockMs !== undefined && { lockDurationMs: lockMs, stalledIntervalMs: lockMs }),
+    }),
+  };
+}
+
 /** Module options of the sample app, from the environment (see sample-app/README.md). */
 export function sampleMcpOptions(version: string): McpModuleOptions {
+  const redis = redisFromEnv();
   return {
     serverInfo: { name: 'nestjs-mcp-sample', version },
     endpoint: process.env.MCP_ENDPOINT ?? '/mcp',
@@ -40,7 +80,8 @@ export function sampleMcpOptions(version: string): McpModuleOptions {
     partitionResolver: new BearerPartitionResolver(),
     requestBodyTimeoutMs: optionalInteger('MCP_REQUEST_BODY_TIMEOUT_MS'),
     fastPath: process.env.MCP_FAST_PATH !== 'off',
-    redis: redisFromEnv(),
+    redis,
+    tasks: tasksFromEnv(redis),
     requestState: {
       maxLifetimeMs: optionalInteger('MCP_STATE_MAX_LIFETIME_MS'),
       maxRounds: optionalInteger('MCP_STATE_MAX_ROUNDS'),

@@ -75,6 +75,8 @@ export interface SampleProcess {
    * it had exited on its own before.
    */
   stop(): Promise<void>;
+  /** SIGKILL, as a crash or an OOM kill ends a process; resolved once it has exited. */
+  kill(): Promise<void>;
 }
 
 /** Extra environment of a child sample app (besides the variables {@link SampleEnv} names). */
@@ -157,6 +159,13 @@ export async function startSampleProcess(
       // A crash mid-suite shows up as refused connections; say why here.
       if (unexpectedExit)
         throw new Error(`sample app exited on its own (${unexpectedExit}):\n${log.slice(-3_000)}`);
+    },
+    async kill() {
+      stopping = true;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGKILL');
+      await exited;
     },
   };
   try {
