@@ -19,6 +19,7 @@ import {
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import type { InputRequestPolicy } from '../input/input-request-policy';
 import { operationScope } from './operation-scope';
+import { ownRequestParams } from './own-request-params';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import type {
@@ -293,12 +294,10 @@ export class McpDispatcher {
     sdk: ServerContext,
     params: object,
   ): Record<string, unknown> {
-    const message = exchange.message as { id?: unknown; params?: unknown } | null | undefined;
-    const own = message?.params;
-    const sameRequest = message?.id === sdk.mcpReq.id && own !== null && typeof own === 'object';
-    if (!sameRequest) return params as Record<string, unknown>;
+    const own = ownRequestParams(exchange, sdk);
+    if (!own) return params as Record<string, unknown>;
     return exchange.exactInputResponses === undefined
-      ? (own as Record<string, unknown>)
-      : { ...(own as Record<string, unknown>), inputResponses: exchange.exactInputResponses };
+      ? own
+      : { ...own, inputResponses: exchange.exactInputResponses };
   }
 }

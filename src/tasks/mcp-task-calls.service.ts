@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { McpHttpResponse } from '../context/mcp-http-response';
 import { mapOperationError } from '../protocol/operation-error.mapper';
+import { ownRequestParams } from '../protocol/own-request-params';
 import type { RegisteredTool } from '../discovery/registered-operation.interface';
 import { internalError } from '../errors/internal-error';
 import type { McpJsonValue } from '../input/json-value';
@@ -91,7 +92,7 @@ export class McpTaskCalls {
       return undefined;
     }
     const exchange = this.exchange();
-    const params = this.ownParams(exchange, sdk, request.params);
+    const params = ownRequestParams(exchange, sdk) ?? (request.params as Record<string, unknown>);
     const partition = await this.partitionOf(sdk, exchange, tool.name, params, tool);
     const principal = captureTaskPrincipal(exchange);
     const call = storedCall(tool.name, params);
@@ -232,19 +233,6 @@ export class McpTaskCalls {
       throw internalError();
     }
     return exchange;
-  }
-
-  /** The request's params as the HTTP layer parsed them, or the SDK's copy. */
-  private ownParams(
-    exchange: HttpExchange,
-    sdk: ServerContext,
-    params: object,
-  ): Record<string, unknown> {
-    const message = exchange.message as { id?: unknown; params?: unknown } | null | undefined;
-    const own = message?.params;
-    return message?.id === sdk.mcpReq.id && own !== null && typeof own === 'object'
-      ? (own as Record<string, unknown>)
-      : (params as Record<string, unknown>);
   }
 
   /**

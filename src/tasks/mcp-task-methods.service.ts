@@ -4,6 +4,7 @@ import { internalError } from '../errors/internal-error';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { httpExchangeStorage } from '../protocol/http-exchange.storage';
+import { ownRequestParams } from '../protocol/own-request-params';
 import { McpTaskCalls } from './mcp-task-calls.service';
 import { declaresTasks, tasksCapabilityMissing } from './tasks-capability';
 import { McpTasksService, UNKNOWN_TASK_MESSAGE } from './mcp-tasks.service';
@@ -53,9 +54,8 @@ export class McpTaskMethods {
     const exchange = httpExchangeStorage.getStore();
     if (!exchange) throw internalError();
     // The SDK lifts `inputResponses` out of params; the HTTP layer's parse keeps them as sent.
-    const message = exchange.message as { id?: unknown; params?: Params } | null | undefined;
-    const responses =
-      message?.id === sdk.mcpReq.id ? message.params?.inputResponses : sdk.mcpReq.inputResponses;
+    const own = ownRequestParams(exchange, sdk);
+    const responses = own ? own.inputResponses : sdk.mcpReq.inputResponses;
     if (!isObject(responses))
       throw new ProtocolError(
         McpErrorCode.InvalidParams,
