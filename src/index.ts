@@ -110,7 +110,7 @@ export {
   McpAuthorizationPartitionResolver,
   DefaultAuthorizationPartitionResolver,
 } from './state/authorization-partition.resolver';
-export { INVALID_REQUEST_STATE_MESSAGE } from './state/mcp-request-state.interceptor';
+export { INVALID_REQUEST_STATE_MESSAGE } from './state/request-state.protection';
 export { KeyringManager } from './keyring/keyring-manager.service';
 export type {
   KeyMaterial,

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer';
 import { McpOperationRegistry } from './discovery/mcp-operation.registry';
-import { McpCapabilityInterceptor } from './input/mcp-capability.interceptor';
+import { CapabilityGate } from './input/capability.gate';
 import { McpInputStepsGuard } from './input/mcp-input-steps.guard';
 import { McpInputSteps } from './input/mcp-input-steps.service';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
@@ -17,7 +17,7 @@ import { McpDispatcher } from './protocol/mcp-dispatcher.service';
 import { McpServerFactory } from './protocol/mcp-server.factory';
 import { McpRedisConnection } from './redis/mcp-redis.connection';
 import { McpReplayStep } from './replay/mcp-replay.step';
-import { McpRequestStateInterceptor } from './state/mcp-request-state.interceptor';
+import { RequestStateProtection } from './state/request-state.protection';
 import { ConsumedStateStoreDelegate } from './state/consumed-state-store.delegate';
 import { McpStateHandles } from './state/mcp-state-handles.service';
 import { StateHandleRepositoryDelegate } from './state/state-handle-repository.delegate';
@@ -70,11 +70,11 @@ import { TaskStoreDelegate } from './tasks/task-store.delegate';
         new RequestStateSealer(options, protector),
       inject: [MCP_RESOLVED_OPTIONS, StateProtectorDelegate],
     },
-    McpCapabilityInterceptor,
+    CapabilityGate,
     McpInputSteps,
     McpInputStepsGuard,
     McpArgumentsValidationGuard,
-    McpRequestStateInterceptor,
+    RequestStateProtection,
     McpReplayStep,
     McpOperationRegistry,
     McpExplorer,

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { isObservable, lastValueFrom } from 'rxjs';
 import type { McpOperationCall } from '../protocol/mcp-operation-call';
 import { McpReplayStep } from '../replay/mcp-replay.step';
-import { McpRequestStateInterceptor } from '../state/mcp-request-state.interceptor';
-import { McpCapabilityInterceptor } from './mcp-capability.interceptor';
+import { RequestStateProtection } from '../state/request-state.protection';
+import { CapabilityGate } from './capability.gate';
 import { McpInputRequiredResult } from './mcp-input-required.result';
 
 /** What the method returned, as a promise of its value (an observable gives its last value). */
@@ -24,8 +24,8 @@ async function valueOf(returned: unknown): Promise<unknown> {
 @Injectable()
 export class McpInputSteps {
   constructor(
-    private readonly capability: McpCapabilityInterceptor,
-    private readonly state: McpRequestStateInterceptor,
+    private readonly capability: CapabilityGate,
+    private readonly state: RequestStateProtection,
     private readonly replay: McpReplayStep,
   ) {}
 

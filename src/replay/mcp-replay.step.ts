@@ -7,7 +7,7 @@ import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { clip } from '../protocol/clip';
 import type { McpOperationCall } from '../protocol/mcp-operation-call';
-import { INVALID_REQUEST_STATE_MESSAGE } from '../state/mcp-request-state.interceptor';
+import { INVALID_REQUEST_STATE_MESSAGE } from '../state/request-state.protection';
 import { ReplayExecution } from './replay-execution';
 import { decodeLedger, isSlotKey, MAX_REPLAY_SLOTS } from './replay-ledger';
 

@@ -8,7 +8,7 @@ import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { clip } from '../protocol/clip';
-import { INVALID_REQUEST_STATE_MESSAGE } from './mcp-request-state.interceptor';
+import { INVALID_REQUEST_STATE_MESSAGE } from './request-state.protection';
 import {
   McpStateHandleFlow,
   type StateHandleFlowPort,

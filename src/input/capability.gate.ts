@@ -31,7 +31,7 @@ function describeMissing(required: ClientCapabilities): string {
  * @internal
  */
 @Injectable()
-export class McpCapabilityInterceptor {
+export class CapabilityGate {
   private readonly logger = new Logger('McpModule');
 
   /** Refuses the call when the client lacks a capability a `REQUIRED` declaration needs. */

@@ -4,7 +4,7 @@ import type { McpInputResponse } from '../input/mcp-input-response';
 import { resolveMcpOptions } from '../mcp-options.resolver';
 import { McpOperationCall } from '../protocol/mcp-operation-call';
 import { createTestRequestContext } from '../testing/create-test-request-context';
-import { McpRequestStateInterceptor } from './mcp-request-state.interceptor';
+import { RequestStateProtection } from './request-state.protection';
 import { McpRequestStateMode } from './mcp-request-state-mode.enum';
 import type { ConsumedStateStoreDelegate } from './consumed-state-store.delegate';
 import type { PartitionResolverDelegate } from './partition-resolver.delegate';
@@ -35,7 +35,7 @@ async function retry(
   const partitions = {
     resolve: () => Promise.resolve('anonymous'),
   } as unknown as PartitionResolverDelegate;
-  const interceptor = new McpRequestStateInterceptor(
+  const protection = new RequestStateProtection(
     resolveMcpOptions(),
     sealer,
     partitions,
@@ -54,11 +54,11 @@ async function retry(
     },
     () => createTestRequestContext(),
   );
-  await interceptor.open(call);
+  await protection.open(call);
   return call;
 }
 
-describe('McpRequestStateInterceptor input responses', () => {
+describe('RequestStateProtection input responses', () => {
   const approvalAsked = askedKinds('{"approval":"elicitation"}');
 
   it.each(NAMES)('keeps an unasked "%s" response apart, never as an answer', async (name) => {

@@ -38,7 +38,7 @@ export const MAX_APPLICATION_STATE_BYTES = 65_536;
  * @internal
  */
 @Injectable()
-export class McpRequestStateInterceptor {
+export class RequestStateProtection {
   private readonly logger = new Logger('McpRequestState');
 
   constructor(
