@@ -95,13 +95,14 @@ describe('resolveMcpOptions', () => {
       });
     });
 
-    it('keeps tasks an hour (at most a day), polled every second, with bounded results and answers', () => {
+    it('keeps tasks an hour (at most a day), polled every second, with bounded results, answers and tasks per caller', () => {
       expect(resolved.tasks).toEqual({
         ttlMs: 3_600_000,
         maxTtlMs: 86_400_000,
         pollIntervalMs: 1_000,
         maxResultBytes: 1_048_576,
         maxInputResponseBytes: 262_144,
+        maxTasksPerCaller: 100,
         store: undefined,
         runner: undefined,
       });

@@ -286,6 +286,7 @@ function resolveTaskOptions(tasks: McpModuleOptions['tasks']): ResolvedTaskOptio
       tasks?.maxInputResponseBytes,
       262_144,
     ),
+    maxTasksPerCaller: positiveInteger('tasks.maxTasksPerCaller', tasks?.maxTasksPerCaller, 100),
     store: tasks?.store,
     runner: tasks?.runner,
   };

@@ -399,6 +399,52 @@ describe('task options checked at startup', () => {
   });
 });
 
+describe('tasks per caller', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer('fastify', {
+      imports: [tasksApp({ tasks: { maxTasksPerCaller: 2 } })],
+    });
+  });
+
+  afterAll(() => server?.close());
+
+  const create = (user: string) =>
+    rawRound(
+      server.url,
+      'tools/call',
+      { name: 'wait_for_cancel', arguments: {} },
+      { capabilities: TASKS, headers: { 'x-user': user } },
+    );
+  const cancel = (user: string, taskId: string) =>
+    rawRound(
+      server.url,
+      'tasks/cancel',
+      { taskId },
+      { capabilities: TASKS, headers: { 'x-user': user } },
+    );
+
+  it('gives one caller at most tasks.maxTasksPerCaller unexpired tasks; others keep theirs', async () => {
+    const mine = [await create('alice'), await create('alice')].map(
+      (response) => (response.body.result as { taskId: string }).taskId,
+    );
+    const third = await create('alice');
+    expect(third.status).toBe(200);
+    expect(third.body.error).toEqual({
+      code: -32000,
+      message: 'Server busy: too many tasks for this caller',
+      data: { maxTasksPerCaller: 2 },
+    });
+    const bobs = await create('bob');
+    expect((bobs.body.result as Body).resultType).toBe('task');
+    await Promise.all([
+      ...mine.map((taskId) => cancel('alice', taskId)),
+      cancel('bob', (bobs.body.result as { taskId: string }).taskId),
+    ]);
+  });
+});
+
 describe('a full task store', () => {
   let server: TestServer;
 

@@ -203,6 +203,12 @@ export interface McpModuleOptions {
     /** Largest total of answers a task keeps, in JSON bytes; more is refused with -32602. Default 262,144. */
     maxInputResponseBytes?: number;
     /**
+     * Unexpired tasks one caller (authorization partition) may hold at once; past it, creating one
+     * answers -32000 until some expire. Callers the partition resolver cannot tell apart
+     * (`anonymous`) share one allowance. Enforced by the module's stores. Default 100.
+     */
+    maxTasksPerCaller?: number;
+    /**
      * Where tasks are kept. Default: a `TaskStore` the application provides in any module, else a
      * `RedisTaskStore` on the module's connection when `redis` is set, else a `MemoryTaskStore`.
      */

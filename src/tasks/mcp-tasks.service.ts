@@ -82,12 +82,20 @@ export class McpTasksService implements OnApplicationShutdown {
       runs: 1,
     };
     try {
-      await this.store.create(task);
+      await this.store.create(task, { maxPerPartition: this.options.maxTasksPerCaller });
     } catch (error) {
       if (error instanceof TaskCapacityError)
-        throw new ProtocolError(McpErrorCode.ServerBusy, 'Server busy: too many tasks', {
-          maxTasks: error.maxTasks,
-        });
+        throw error.scope === 'caller'
+          ? new ProtocolError(
+              McpErrorCode.ServerBusy,
+              'Server busy: too many tasks for this caller',
+              {
+                maxTasksPerCaller: error.maxTasks,
+              },
+            )
+          : new ProtocolError(McpErrorCode.ServerBusy, 'Server busy: too many tasks', {
+              maxTasks: error.maxTasks,
+            });
       throw error;
     }
     this.publish(task);

@@ -1,7 +1,7 @@
 import { frozenCopy } from '../input/deep-freeze';
 import type { McpTaskRecord } from './mcp-task.types';
 import { TaskCapacityError } from './task-capacity.error';
-import type { TaskStore } from './task-store.interface';
+import type { TaskCreationLimits, TaskStore } from './task-store.interface';
 
 /** Options of {@link MemoryTaskStore}. @publicApi */
 export interface MemoryTaskStoreOptions {
@@ -20,6 +20,8 @@ export interface MemoryTaskStoreOptions {
  */
 export class MemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, McpTaskRecord>();
+  /** Task ids by partition, for per-caller limits (expired ones leave as they are found). */
+  private readonly byPartition = new Map<string, Set<string>>();
   private readonly maxTasks: number;
   private readonly now: () => number;
 
@@ -28,12 +30,18 @@ export class MemoryTaskStore implements TaskStore {
     this.now = options.now ?? Date.now;
   }
 
-  create(task: McpTaskRecord): Promise<void> {
+  create(task: McpTaskRecord, limits: TaskCreationLimits = {}): Promise<void> {
     if (this.live(task.taskId)) return Promise.reject(new Error('Task id already exists'));
+    const max = limits.maxPerPartition;
+    if (max !== undefined && this.liveCountOf(task.partition) >= max)
+      return Promise.reject(new TaskCapacityError(max, 'caller'));
     if (this.tasks.size >= this.maxTasks) this.sweep();
     if (this.tasks.size >= this.maxTasks)
       return Promise.reject(new TaskCapacityError(this.maxTasks));
     this.tasks.set(task.taskId, frozenCopy(task));
+    let ids = this.byPartition.get(task.partition);
+    if (!ids) this.byPartition.set(task.partition, (ids = new Set()));
+    ids.add(task.taskId);
     return Promise.resolve();
   }
 
@@ -58,14 +66,29 @@ export class MemoryTaskStore implements TaskStore {
   private live(taskId: string): McpTaskRecord | undefined {
     const task = this.tasks.get(taskId);
     if (task && task.expiresAt <= this.now()) {
-      this.tasks.delete(taskId);
+      this.forget(task);
       return undefined;
     }
     return task;
   }
 
+  /** Unexpired tasks of `partition`, dropping the expired ones found on the way. */
+  private liveCountOf(partition: string): number {
+    const ids = this.byPartition.get(partition);
+    if (!ids) return 0;
+    for (const taskId of ids) if (!this.live(taskId)) ids.delete(taskId);
+    return ids.size;
+  }
+
+  private forget(task: McpTaskRecord): void {
+    this.tasks.delete(task.taskId);
+    const ids = this.byPartition.get(task.partition);
+    ids?.delete(task.taskId);
+    if (ids?.size === 0) this.byPartition.delete(task.partition);
+  }
+
   private sweep(): void {
     const now = this.now();
-    for (const [taskId, task] of this.tasks) if (task.expiresAt <= now) this.tasks.delete(taskId);
+    for (const task of this.tasks.values()) if (task.expiresAt <= now) this.forget(task);
   }
 }

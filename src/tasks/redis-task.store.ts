@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { McpTaskRecord } from './mcp-task.types';
-import type { TaskStore } from './task-store.interface';
+import { TaskCapacityError } from './task-capacity.error';
+import type { TaskCreationLimits, TaskStore } from './task-store.interface';
 
 /**
  * The commands {@link RedisTaskStore} needs: an ioredis `Redis` or `Cluster` has them (`call` sends
@@ -17,11 +19,21 @@ export interface RedisTaskStoreOptions {
   keyPrefix?: string;
 }
 
-// Each task is a hash: `v` its version, `d` its JSON; the key expires when the task does.
+// Each task is a hash: `v` its version, `d` its JSON; the key expires when the task does. Each
+// partition has a sorted set of its task ids scored by expiry, for the per-caller limit; it
+// lives as long as its last task.
 const CREATE = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local limit = tonumber(ARGV[5])
+if limit > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[4])
+  if redis.call('ZCARD', KEYS[2]) >= limit then return -1 end
+end
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 'd', ARGV[2])
 redis.call('PEXPIREAT', KEYS[1], ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[6])
+local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[2], last[2])
 return 1`;
 const REPLACE = `
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
@@ -50,17 +62,25 @@ export class RedisTaskStore implements TaskStore {
     this.prefix = options.keyPrefix ?? 'nestjs-mcp:task:';
   }
 
-  async create(task: McpTaskRecord): Promise<void> {
-    const created = await this.client.call(
-      'EVAL',
-      CREATE,
-      1,
-      this.key(task.taskId),
-      task.version,
-      JSON.stringify(task),
-      task.expiresAt,
+  async create(task: McpTaskRecord, limits: TaskCreationLimits = {}): Promise<void> {
+    const limit = limits.maxPerPartition ?? 0;
+    const created = Number(
+      await this.client.call(
+        'EVAL',
+        CREATE,
+        2,
+        this.key(task.taskId),
+        this.partitionKey(task.partition),
+        task.version,
+        JSON.stringify(task),
+        task.expiresAt,
+        Date.now(),
+        limit,
+        task.taskId,
+      ),
     );
-    if (Number(created) !== 1) throw new Error('Task id already exists');
+    if (created === -1) throw new TaskCapacityError(limit, 'caller');
+    if (created !== 1) throw new Error('Task id already exists');
   }
 
   async get(taskId: string): Promise<McpTaskRecord | undefined> {
@@ -87,5 +107,10 @@ export class RedisTaskStore implements TaskStore {
 
   private key(taskId: string): string {
     return `${this.prefix}${taskId}`;
+  }
+
+  /** The partition's index; a digest, as a partition may be long (and is no one's business). */
+  private partitionKey(partition: string): string {
+    return `${this.prefix}by-caller:${createHash('sha256').update(partition).digest('base64url')}`;
   }
 }

@@ -8,6 +8,7 @@ export interface ResolvedTaskOptions {
   readonly pollIntervalMs: number;
   readonly maxResultBytes: number;
   readonly maxInputResponseBytes: number;
+  readonly maxTasksPerCaller: number;
   readonly store: TaskStore | undefined;
   readonly runner: TaskRunner | undefined;
 }

@@ -11,7 +11,7 @@ import type { McpTaskRecord } from './mcp-task.types';
 import { MemoryTaskStore } from './memory-task.store';
 import { RedisTaskStore } from './redis-task.store';
 import { TaskCapacityError } from './task-capacity.error';
-import { TaskStore } from './task-store.interface';
+import { TaskStore, type TaskCreationLimits } from './task-store.interface';
 
 /** Key segment of tasks under the `redis.keyPrefix`: `<prefix>task:<taskId>`. */
 export const TASK_KEY_SEGMENT = 'task';
@@ -45,8 +45,8 @@ export class TaskStoreDelegate implements TaskStore, OnModuleInit {
       ) ?? (this.redis.configured ? this.redisStore() : new MemoryTaskStore());
   }
 
-  create(task: McpTaskRecord): Promise<void> {
-    return this.guarded('created', (store) => store.create(task));
+  create(task: McpTaskRecord, limits?: TaskCreationLimits): Promise<void> {
+    return this.guarded('created', (store) => store.create(task, limits));
   }
 
   get(taskId: string): Promise<McpTaskRecord | undefined> {

@@ -1,4 +1,12 @@
 import type { McpTaskRecord } from './mcp-task.types';
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- referenced by the JSDoc
+import type { TaskCapacityError } from './task-capacity.error';
+
+/** What {@link TaskStore.create} enforces besides a fresh id. @publicApi */
+export interface TaskCreationLimits {
+  /** Unexpired tasks one authorization partition may hold. */
+  readonly maxPerPartition?: number;
+}
 
 /**
  * Where tasks live. Every write is atomic on the record: `replace` succeeds only when the stored
@@ -11,8 +19,12 @@ import type { McpTaskRecord } from './mcp-task.types';
  * @publicApi
  */
 export interface TaskStore {
-  /** Stores a new task; rejects when the id is taken. */
-  create(task: McpTaskRecord): Promise<void>;
+  /**
+   * Stores a new task; rejects when the id is taken. With `limits.maxPerPartition`, rejects with
+   * {@link TaskCapacityError} instead when the task's partition already holds that many unexpired
+   * tasks — checked and recorded in one atomic step.
+   */
+  create(task: McpTaskRecord, limits?: TaskCreationLimits): Promise<void>;
   /** The task, unless unknown or expired. */
   get(taskId: string): Promise<McpTaskRecord | undefined>;
   /** Compare-and-set: stores `next` only if the stored version is `expectedVersion`. */

@@ -1,4 +1,4 @@
-import type { McpTaskRecord, TaskStore } from '../../src/index';
+import { TaskCapacityError, type McpTaskRecord, type TaskStore } from '../../src/index';
 
 /** A task record as the module would create it, expiring `ttlMs` from now. */
 export function taskRecord(
@@ -106,6 +106,39 @@ export function describeTaskStoreContract(
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(await store().get(task.taskId)).toBeUndefined();
       expect(await store().replace({ ...task, version: 2 }, 1)).toBe(false);
+    });
+
+    it('holds at most maxPerPartition unexpired tasks per partition, atomically', async () => {
+      const partition = `caller-${freshId()}`;
+      const limits = { maxPerPartition: 3 };
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 10 }, () =>
+          store().create(taskRecord(freshId(), 60_000, { partition }), limits),
+        ),
+      );
+      expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(3);
+      for (const attempt of attempts.filter((each) => each.status === 'rejected')) {
+        const reason = (attempt as PromiseRejectedResult).reason as TaskCapacityError;
+        expect(reason).toBeInstanceOf(TaskCapacityError);
+        expect(reason).toMatchObject({ scope: 'caller', maxTasks: 3 });
+      }
+      // Another caller has an allowance of its own.
+      await expect(
+        store().create(taskRecord(freshId(), 60_000, { partition: `${partition}-other` }), limits),
+      ).resolves.toBeUndefined();
+    });
+
+    it('gives a caller its allowance back as its tasks expire', async () => {
+      const partition = `caller-${freshId()}`;
+      const limits = { maxPerPartition: 1 };
+      await store().create(taskRecord(freshId(), 150, { partition }), limits);
+      await expect(
+        store().create(taskRecord(freshId(), 60_000, { partition }), limits),
+      ).rejects.toBeInstanceOf(TaskCapacityError);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await expect(
+        store().create(taskRecord(freshId(), 60_000, { partition }), limits),
+      ).resolves.toBeUndefined();
     });
   });
 }
