@@ -148,6 +148,37 @@ describe('a fleet on Redis: RedisTaskStore and BullMqTaskRunner (A on Express, B
     }
   });
 
+  it('fails the task, closed, when the guard of the instance running a detached step refuses it', async () => {
+    const queueName = 'fleet-strict';
+    const strict = (worker: boolean) => ({
+      keyring: { active: keyring.active, keys: { ...keyring.keys } },
+      tasks: {
+        store: new RedisTaskStore(client, { keyPrefix: 'fleet:' }),
+        runner: new BullMqTaskRunner(client, { queueName, worker }),
+      },
+    });
+    const runner = await startTestServer('express', {
+      imports: [fleetTasksApp(strict(true), 'refused')],
+    });
+    const front = await startTestServer('fastify', {
+      imports: [fleetTasksApp(strict(false), 'refused')],
+    });
+    try {
+      const created = await send(front, 'tools/call', { name: 'owner_report', arguments: {} });
+      const taskId = (created.body.result as { taskId: string }).taskId;
+      const done = await until(
+        async () =>
+          (await send(front, 'tasks/get', { taskId })).body.result as Record<string, unknown>,
+        (task) => task.status !== 'working',
+      );
+      expect(done).toMatchObject({ status: 'failed', error: { code: -32001 } });
+      expect(runner.app.get(FleetProbe).started).not.toContain(taskId);
+    } finally {
+      await front.close();
+      await runner.close();
+    }
+  });
+
   it('never puts the principal, its token or the partition on the wire', async () => {
     const created = await send(b, 'tools/call', { name: 'owner_report', arguments: {} });
     const taskId = (created.body.result as { taskId: string }).taskId;
