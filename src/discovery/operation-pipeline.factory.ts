@@ -134,19 +134,33 @@ export class OperationPipelineFactory {
    */
   forGuards(instance: object, methodName: string): OperationHandler {
     const method = (instance as Record<string, Callback>)[methodName];
-    const callback = pipelineCallback(method, () => undefined, NO_STEPS);
-    const target = this.contextCreator.create(
+    const target = this.nestHandler(
+      instance,
+      `${methodName}#guards`,
+      pipelineCallback(method, () => undefined, NO_STEPS),
+      { guards: true, interceptors: false, filters: false },
+    );
+    return (call, request, response) => target(request, response, undefined, call);
+  }
+
+  /** Nest's own handler for `callback`: its enhancers, with context type `'mcp'`. */
+  private nestHandler(
+    instance: object,
+    methodKey: string,
+    callback: Callback,
+    enhancers: { guards: boolean; interceptors: boolean; filters: boolean },
+  ): (...args: unknown[]) => Promise<unknown> {
+    return this.contextCreator.create(
       instance,
       callback,
-      `${methodName}#guards`,
+      methodKey,
       ROUTE_ARGS_METADATA,
       this.paramsFactory,
       undefined,
       undefined,
-      { guards: true, interceptors: false, filters: false },
+      enhancers,
       MCP_CONTEXT_TYPE,
     ) as (...args: unknown[]) => Promise<unknown>;
-    return (call, request, response) => target(request, response, undefined, call);
   }
 
   private build(
@@ -157,18 +171,12 @@ export class OperationPipelineFactory {
     steps: LibrarySteps,
   ): OperationHandler {
     const callback = pipelineCallback(method, body, steps);
-    const target = this.contextCreator.create(
-      instance,
-      callback,
-      methodKey,
-      ROUTE_ARGS_METADATA,
-      this.paramsFactory,
-      undefined,
-      undefined,
-      // Filters run below, where the original exception stays at hand.
-      { guards: true, interceptors: true, filters: false },
-      MCP_CONTEXT_TYPE,
-    ) as (...args: unknown[]) => Promise<unknown>;
+    // Filters run below, where the original exception stays at hand.
+    const target = this.nestHandler(instance, methodKey, callback, {
+      guards: true,
+      interceptors: true,
+      filters: false,
+    });
     const filters = handlerExceptionFilters(this.contextCreator, instance, callback);
     return async (call, request, response) => {
       const args = [request, response, undefined, call];
