@@ -9,6 +9,7 @@ import { McpTaskCalls } from './mcp-task-calls.service';
 import { declaresTasks, tasksCapabilityMissing } from './tasks-capability';
 import { McpTasksService, UNKNOWN_TASK_MESSAGE } from './mcp-tasks.service';
 import { captureTaskPrincipal } from './task-principal';
+import type { McpTaskRecord } from './mcp-task.types';
 import { detailedTask } from './tasks-wire';
 
 type Params = Record<string, unknown>;
@@ -41,16 +42,12 @@ export class McpTaskMethods {
   ) {}
 
   async get(params: Params, sdk: ServerContext): Promise<Params> {
-    const task = await this.tasks.find(
-      params.taskId,
-      await this.partition('tasks/get', sdk, params),
-    );
+    const { task } = await this.caller('tasks/get', sdk, params);
     return { resultType: 'complete', ...detailedTask(task) };
   }
 
   async update(params: Params, sdk: ServerContext): Promise<Params> {
-    const partition = await this.partition('tasks/update', sdk, params);
-    const task = await this.tasks.find(params.taskId, partition);
+    const { task, partition } = await this.caller('tasks/update', sdk, params);
     const exchange = httpExchangeStorage.getStore();
     if (!exchange) throw internalError();
     // The SDK lifts `inputResponses` out of params; the HTTP layer's parse keeps them as sent.
@@ -72,19 +69,27 @@ export class McpTaskMethods {
   }
 
   async cancel(params: Params, sdk: ServerContext): Promise<Params> {
-    const partition = await this.partition('tasks/cancel', sdk, params);
-    await this.tasks.cancel((await this.tasks.find(params.taskId, partition)).taskId, partition);
+    const { task, partition } = await this.caller('tasks/cancel', sdk, params);
+    await this.tasks.cancel(task.taskId, partition);
     return { resultType: 'complete' };
   }
 
-  /** The caller's partition, once the guards of the task's tool have run on this request. */
-  private async partition(method: string, sdk: ServerContext, params: Params): Promise<string> {
+  /**
+   * The task and the caller's partition, once the guards of the task's tool have run on this
+   * request; another caller's task is -32602, as an unknown one.
+   */
+  private async caller(
+    method: string,
+    sdk: ServerContext,
+    params: Params,
+  ): Promise<{ task: McpTaskRecord; partition: string }> {
     if (!declaresTasks(sdk)) throw tasksCapabilityMissing(method);
     const exchange = httpExchangeStorage.getStore();
     if (!exchange) throw internalError();
-    const taskId = typeof params.taskId === 'string' ? params.taskId : '';
-    const tool = this.registry.findTool(await this.tasks.toolOf(params.taskId));
+    const task = await this.tasks.lookup(params.taskId);
+    const tool = this.registry.findTool(task.call.name);
     if (!tool) throw new ProtocolError(McpErrorCode.InvalidParams, UNKNOWN_TASK_MESSAGE);
-    return this.calls.partitionOf(sdk, exchange, taskId, params, tool);
+    const partition = await this.calls.partitionOf(sdk, exchange, task.taskId, params, tool);
+    return { task: this.tasks.owned(task, partition), partition };
   }
 }

@@ -124,26 +124,27 @@ export class McpTasksService implements OnApplicationShutdown {
 
   /** The task, if it exists and belongs to `partition`; else the one -32602 for unknown tasks. */
   async find(taskId: unknown, partition: string): Promise<McpTaskRecord> {
-    const task =
-      typeof taskId === 'string' && taskId.length <= MAX_TASK_ID_LENGTH
-        ? await this.store.get(taskId)
-        : undefined;
-    if (!task || task.partition !== partition)
-      throw new ProtocolError(McpErrorCode.InvalidParams, UNKNOWN_TASK_MESSAGE);
-    return task;
+    return this.owned(await this.lookup(taskId), partition);
   }
 
   /**
-   * The tool whose task `taskId` is, before the caller is known: its guards decide who the caller
-   * is. An unknown id gets the same -32602 as another caller's.
+   * The task `taskId`, whoever's it is: for deciding whose guards decide who the caller is (then
+   * {@link owned}). An unknown, expired or malformed id gets the same -32602 as another caller's.
    */
-  async toolOf(taskId: unknown): Promise<string> {
+  async lookup(taskId: unknown): Promise<McpTaskRecord> {
     const task =
       typeof taskId === 'string' && taskId.length <= MAX_TASK_ID_LENGTH
         ? await this.store.get(taskId)
         : undefined;
     if (!task) throw new ProtocolError(McpErrorCode.InvalidParams, UNKNOWN_TASK_MESSAGE);
-    return task.call.name;
+    return task;
+  }
+
+  /** `task`, if it is `partition`'s; else the -32602 an unknown id gets. */
+  owned(task: McpTaskRecord, partition: string): McpTaskRecord {
+    if (task.partition !== partition)
+      throw new ProtocolError(McpErrorCode.InvalidParams, UNKNOWN_TASK_MESSAGE);
+    return task;
   }
 
   /**

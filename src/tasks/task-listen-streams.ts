@@ -68,7 +68,10 @@ export class TaskListenStreams {
   ): Promise<string> {
     const tools = new Map<string, RegisteredTool>();
     for (const taskId of followed) {
-      const name = await this.tasks.toolOf(taskId).catch(() => undefined);
+      const name = await this.tasks.lookup(taskId).then(
+        (task) => task.call.name,
+        () => undefined,
+      );
       const tool = name === undefined ? undefined : this.registry.findTool(name);
       if (tool) tools.set(tool.name, tool);
     }
