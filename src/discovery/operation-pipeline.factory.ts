@@ -31,7 +31,7 @@ export interface LibrarySteps {
   /** Run after the application's guards. */
   readonly guards: readonly CanActivate[];
   /** Receives what the method returned, inside every interceptor and after the pipes. */
-  readonly after?: (call: McpOperationCall, returned: unknown) => Promise<unknown>;
+  readonly after?: (call: McpOperationCall, returned: unknown) => unknown;
 }
 
 const NO_STEPS: LibrarySteps = { guards: [] };

@@ -1,6 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { operationCallOf } from '../protocol/mcp-operation-call';
 import { McpInputSteps } from './mcp-input-steps.service';
+import { isPromiseLike } from '../protocol/maybe-promise';
 
 /**
  * The first half of an operation's input steps, as its last guard: required capabilities, then
@@ -12,9 +13,10 @@ import { McpInputSteps } from './mcp-input-steps.service';
 export class McpInputStepsGuard implements CanActivate {
   constructor(private readonly steps: McpInputSteps) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const call = operationCallOf(context.getArgs());
-    if (call?.purpose === 'operation') await this.steps.before(call);
-    return true;
+    if (call?.purpose !== 'operation') return true;
+    const opened = this.steps.before(call);
+    return isPromiseLike(opened) ? opened.then(() => true) : true;
   }
 }

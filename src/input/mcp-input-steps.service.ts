@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isObservable, lastValueFrom } from 'rxjs';
 import type { McpOperationCall } from '../protocol/mcp-operation-call';
+import { andThen, isPromiseLike, type MaybePromise } from '../protocol/maybe-promise';
 import { McpReplayStep } from '../replay/mcp-replay.step';
 import { RequestStateProtection } from '../state/request-state.protection';
 import { CapabilityGate } from './capability.gate';
@@ -29,17 +30,33 @@ export class McpInputSteps {
     private readonly replay: McpReplayStep,
   ) {}
 
-  /** A missing required capability is reported before any state is opened. */
-  async before(call: McpOperationCall): Promise<void> {
+  /**
+   * A missing required capability is reported before any state is opened. Synchronous unless
+   * opening the state has to wait (an asynchronous resolver, protector or single-use store).
+   */
+  before(call: McpOperationCall): MaybePromise<void> {
     this.capability.checkRequired(call);
-    await this.state.open(call);
-    if (call.profile.replay) this.replay.begin(call);
+    return andThen(this.state.open(call), () => {
+      if (call.profile.replay) this.replay.begin(call);
+    });
   }
 
-  /** Checks and records what the handler returned (a value, promise or observable) or threw. */
-  async after(call: McpOperationCall, returned: unknown): Promise<unknown> {
+  /**
+   * Checks and records what the handler returned (a value, promise or observable) or threw; a
+   * plain value is settled at once.
+   */
+  after(call: McpOperationCall, returned: unknown): MaybePromise<unknown> {
+    if (call.profile.replay || isPromiseLike(returned) || isObservable(returned))
+      return this.afterWaiting(call, returned);
+    return this.settle(call, returned);
+  }
+
+  private async afterWaiting(call: McpOperationCall, returned: unknown): Promise<unknown> {
     const value = valueOf(returned);
-    const result = await (call.profile.replay ? this.replay.settle(call, value) : value);
+    return this.settle(call, await (call.profile.replay ? this.replay.settle(call, value) : value));
+  }
+
+  private settle(call: McpOperationCall, result: unknown): MaybePromise<unknown> {
     if (result instanceof McpInputRequiredResult) this.capability.checkEmitted(call, result);
     return this.state.close(call, result);
   }

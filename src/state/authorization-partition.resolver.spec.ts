@@ -86,7 +86,7 @@ describe('PartitionResolverDelegate', () => {
     try {
       const partitions = delegate();
       const credentialed = createTestRequestContext({ headers: { authorization: 'Bearer x' } });
-      await expect(partitions.resolve(credentialed)).resolves.toBe(ANONYMOUS_PARTITION);
+      expect(await partitions.resolve(credentialed)).toBe(ANONYMOUS_PARTITION);
       await partitions.resolve(createTestRequestContext({ headers: { cookie: 'sid=1' } }));
       expect(warn).toHaveBeenCalledTimes(1);
       expect(String(warn.mock.calls[0][0])).toContain('userIdField');

@@ -47,17 +47,34 @@ export function canonicalJson(value: unknown): string {
       text += (index === 0 ? '' : ',') + canonicalJson(value[index]);
     return `${text}]`;
   }
-  if (typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    // Code-unit order, as `<` compares: the order RFC 8785 prescribes.
-    const keys = Object.keys(record).sort();
-    let text = '{';
-    for (const key of keys) {
-      const member = record[key];
-      if (member === undefined) continue;
-      text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
-    }
-    return `${text}}`;
-  }
+  if (typeof value === 'object') return canonicalObject(value as Record<string, unknown>);
   throw new TypeError(`cannot encode ${typeof value} as JSON`);
+}
+
+/** A member as {@link canonicalJson} encodes it; `undefined` leaves it out. */
+function encodeMember(_key: string, value: unknown): string | undefined {
+  return value === undefined ? undefined : canonicalJson(value);
+}
+
+/**
+ * {@link canonicalJson} of an object, each member encoded by `encode` (which may leave it out by
+ * returning `undefined`, or encode another value); `alsoKeys` are offered to `encode` even when the
+ * object lacks them. Spares callers a filtered copy of the object.
+ */
+export function canonicalObject(
+  record: Readonly<Record<string, unknown>>,
+  encode: (key: string, value: unknown) => string | undefined = encodeMember,
+  alsoKeys?: readonly string[],
+): string {
+  const keys = Object.keys(record);
+  if (alsoKeys) for (const key of alsoKeys) if (!Object.hasOwn(record, key)) keys.push(key);
+  // Code-unit order, as `<` compares: the order RFC 8785 prescribes.
+  keys.sort();
+  let text = '{';
+  for (const key of keys) {
+    const member = encode(key, record[key]);
+    if (member === undefined) continue;
+    text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${member}`;
+  }
+  return `${text}}`;
 }

@@ -3,6 +3,7 @@ import { ModulesContainer } from '@nestjs/core';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { andThen, type MaybePromise } from '../protocol/maybe-promise';
 import { detachedStepPartition } from '../tasks/detached-task-step';
 import { providedInstance } from './app-provided-instance';
 import {
@@ -38,14 +39,16 @@ export class PartitionResolverDelegate implements McpAuthorizationPartitionResol
       ) ?? new DefaultAuthorizationPartitionResolver(this.options.userIdField);
   }
 
-  async resolve(context: McpRequestContext): Promise<string> {
+  /** The caller's partition: at once when the resolver answers synchronously (the default does). */
+  resolve(context: McpRequestContext): MaybePromise<string> {
     if (!this.resolver) throw new Error('McpModule has not finished initializing');
     // A task step away from its request is its task's caller, decided when the task was made.
     const detached = detachedStepPartition(context.http.request);
     if (detached !== undefined) return detached;
-    const partition = await this.resolver.resolve(context);
-    if (partition === ANONYMOUS_PARTITION && !this.warned) this.warnIfCredentialed(context);
-    return partition;
+    return andThen(this.resolver.resolve(context), (partition) => {
+      if (partition === ANONYMOUS_PARTITION && !this.warned) this.warnIfCredentialed(context);
+      return partition;
+    });
   }
 
   private warnIfCredentialed(context: McpRequestContext): void {

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson, canonicalObject } from './canonical-json';
+import { sha256Base64Url } from './sha256';
 
 /** What framework state is bound to, besides its own header. */
 export interface RequestStateBinding {
@@ -17,30 +17,35 @@ export interface RequestStateBinding {
 }
 
 // Per-request preferences and tracing, which a client may change between rounds of one flow.
-const TRANSIENT_META_KEYS = [
+const TRANSIENT_META_KEYS: ReadonlySet<string> = new Set([
   'progressToken',
   'traceparent',
   'tracestate',
   'baggage',
   'io.modelcontextprotocol/logLevel',
-];
+]);
+
+function encodeStableMeta(key: string, value: unknown): string | undefined {
+  return value === undefined || TRANSIENT_META_KEYS.has(key) ? undefined : canonicalJson(value);
+}
+
+function encodeStableParam(key: string, value: unknown): string | undefined {
+  if (key === 'inputResponses' || key === 'requestState') return undefined;
+  if (key === 'arguments') return canonicalJson(value ?? {});
+  if (key === '_meta' && value !== null && typeof value === 'object') {
+    const meta = canonicalObject(value as Record<string, unknown>, encodeStableMeta);
+    return meta === '{}' ? undefined : meta;
+  }
+  return value === undefined ? undefined : canonicalJson(value);
+}
+
+const ALWAYS_BOUND_PARAMS = ['arguments'];
 
 /**
  * Digest of the parameters that must stay the same across rounds: everything except
- * `inputResponses`, `requestState` and transient progress/trace/baggage `_meta`.
+ * `inputResponses`, `requestState` and transient progress/trace/baggage `_meta` (a `_meta` left
+ * empty counts as absent, absent `arguments` as `{}`).
  */
-export function stableParamsDigest(params: Record<string, unknown>): string {
-  const stable: Record<string, unknown> = { ...params };
-  delete stable.inputResponses;
-  delete stable.requestState;
-  // Clients may omit empty arguments in one round and send `{}` in the next.
-  stable.arguments ??= {};
-  if (stable._meta !== null && typeof stable._meta === 'object') {
-    const meta = { ...(stable._meta as Record<string, unknown>) };
-    for (const key of TRANSIENT_META_KEYS) delete meta[key];
-    // `_meta` with only transient keys in one round and no `_meta` in the next is the same call.
-    if (Object.keys(meta).length > 0) stable._meta = meta;
-    else delete stable._meta;
-  }
-  return createHash('sha256').update(canonicalJson(stable)).digest('base64url');
+export function stableParamsDigest(params: Readonly<Record<string, unknown>>): string {
+  return sha256Base64Url(canonicalObject(params, encodeStableParam, ALWAYS_BOUND_PARAMS));
 }

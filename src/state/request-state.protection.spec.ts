@@ -25,7 +25,7 @@ async function retry(
   asked: OpenedRequestState['askedKinds'],
 ): Promise<McpOperationCall> {
   const sealer = {
-    open: () =>
+    openNow: () =>
       Promise.resolve({
         header: { v: 1, iat: 0, exp: 0, r: 1, rid: 0 },
         value: {},

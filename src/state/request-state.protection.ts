@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { createHash } from 'node:crypto';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { parseInputResponse } from '../input/input-response.parser';
 import type { McpInputResponse } from '../input/mcp-input-response';
@@ -13,6 +12,7 @@ import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import type { McpOperationCall } from '../protocol/mcp-operation-call';
 import { internalError } from '../errors/internal-error';
 import { clip } from '../protocol/clip';
+import { andThen, isPromiseLike, type MaybePromise } from '../protocol/maybe-promise';
 import { nullPrototypeRecord } from '../protocol/own-property';
 import { ConsumedStateStoreDelegate } from './consumed-state-store.delegate';
 import { ConsumedStateStoreError } from './consumed-state-store.error';
@@ -20,7 +20,8 @@ import { PartitionResolverDelegate } from './partition-resolver.delegate';
 import { McpRequestStateMode } from './mcp-request-state-mode.enum';
 import { stableParamsDigest, type RequestStateBinding } from './request-state-binding';
 import { RequestStateProtectionError } from './request-state-protection.error';
-import { RequestStateSealer } from './request-state.sealer';
+import { RequestStateSealer, type OpenedRequestState } from './request-state.sealer';
+import { sha256Base64Url } from './sha256';
 
 /** The one message every rejected state gets, whatever the reason (the reason is logged). */
 export const INVALID_REQUEST_STATE_MESSAGE = 'Invalid request state';
@@ -48,9 +49,14 @@ export class RequestStateProtection {
     private readonly consumed: ConsumedStateStoreDelegate,
   ) {}
 
-  /** Opens the round before the handler; a refused state or response throws, consuming nothing. */
-  async open(call: McpOperationCall): Promise<void> {
-    call.stateBinding = await this.openRound(call.context, call);
+  /**
+   * Opens the round before the handler; a refused state or response throws, consuming nothing.
+   * Synchronous unless the partition resolver, the protector or the single-use store is not.
+   */
+  open(call: McpOperationCall): MaybePromise<void> {
+    return andThen(this.openRound(call.context, call), (binding) => {
+      call.stateBinding = binding;
+    });
   }
 
   /** Closes the round with the handler's (awaited) result. */
@@ -59,45 +65,75 @@ export class RequestStateProtection {
     return this.closeRound(call.context, call, call.stateBinding, result);
   }
 
-  private async openRound(
+  private openRound(
     request: McpRequestContext,
     round: McpOperationCall,
-  ): Promise<RequestStateBinding | undefined> {
+  ): MaybePromise<RequestStateBinding | undefined> {
     const rawState = round.params.requestState;
     if (rawState !== undefined && typeof rawState !== 'string')
       throw this.rejectState(request, 'malformed');
-    let binding: RequestStateBinding | undefined;
-    let askedKinds: Readonly<Record<string, McpInputResponse['kind']>> | undefined;
-
-    if (round.profile.stateMode === McpRequestStateMode.FRAMEWORK_PROTECTED) {
-      binding = await this.bindingFor(request, round);
-      if (rawState !== undefined) {
-        try {
-          const opened = await this.sealer.open(rawState, binding, request.requestId);
-          round.frameworkState = opened.value;
-          round.openedHeader = opened.header;
-          round.openedLedger = opened.replayLedger;
-          askedKinds = opened.askedKinds;
-        } catch (error) {
-          throw this.rejectState(
-            request,
-            error instanceof RequestStateProtectionError ? error.reason : 'protector_failure',
-          );
+    switch (round.profile.stateMode) {
+      case McpRequestStateMode.FRAMEWORK_PROTECTED:
+        return andThen(this.bindingFor(request, round), (binding) =>
+          rawState === undefined
+            ? this.acceptRound(request, round, undefined, binding, undefined)
+            : andThen(this.openFrameworkState(request, round, rawState, binding), (askedKinds) =>
+                this.acceptRound(request, round, rawState, binding, askedKinds),
+              ),
+        );
+      case McpRequestStateMode.APPLICATION_PROTECTED:
+        if (rawState !== undefined) {
+          if (rawState === '') throw this.rejectState(request, 'malformed');
+          if (Buffer.byteLength(rawState) > MAX_APPLICATION_STATE_BYTES)
+            throw this.rejectState(request, 'too_large');
+          round.applicationState = rawState;
         }
-      }
-    } else if (
-      round.profile.stateMode === McpRequestStateMode.APPLICATION_PROTECTED &&
-      rawState !== undefined
-    ) {
-      if (rawState === '') throw this.rejectState(request, 'malformed');
-      if (Buffer.byteLength(rawState) > MAX_APPLICATION_STATE_BYTES)
-        throw this.rejectState(request, 'too_large');
-      round.applicationState = rawState;
+        return this.acceptRound(request, round, rawState, undefined, undefined);
+      default:
+        return this.acceptRound(request, round, rawState, undefined, undefined);
     }
+  }
+
+  /** Opens framework state onto the call; gives the kinds of input its round asked for. */
+  private openFrameworkState(
+    request: McpRequestContext,
+    round: McpOperationCall,
+    rawState: string,
+    binding: RequestStateBinding,
+  ): MaybePromise<Readonly<Record<string, McpInputResponse['kind']>>> {
+    const accept = (opened: OpenedRequestState) => {
+      round.frameworkState = opened.value;
+      round.openedHeader = opened.header;
+      round.openedLedger = opened.replayLedger;
+      return opened.askedKinds;
+    };
+    const refuse = (error: unknown): never => {
+      throw this.rejectState(
+        request,
+        error instanceof RequestStateProtectionError ? error.reason : 'protector_failure',
+      );
+    };
+    let opening: MaybePromise<OpenedRequestState>;
+    try {
+      opening = this.sealer.openNow(rawState, binding, request.requestId);
+    } catch (error) {
+      return refuse(error);
+    }
+    return isPromiseLike(opening) ? opening.then(accept, refuse) : accept(opening);
+  }
+
+  /** Reads the input responses, then consumes a single-use state: the round is accepted. */
+  private acceptRound(
+    request: McpRequestContext,
+    round: McpOperationCall,
+    rawState: string | undefined,
+    binding: RequestStateBinding | undefined,
+    askedKinds: Readonly<Record<string, McpInputResponse['kind']>> | undefined,
+  ): MaybePromise<RequestStateBinding | undefined> {
     round.responses = this.readResponses(round.params.inputResponses, askedKinds);
     // Last, once everything the client sent is known good: a refused retry consumes nothing.
     if (round.profile.singleUse && rawState !== undefined && round.openedHeader)
-      await this.consume(request, rawState, round.openedHeader.exp);
+      return this.consume(request, rawState, round.openedHeader.exp).then(() => binding);
     return binding;
   }
 
@@ -107,7 +143,7 @@ export class RequestStateProtection {
     rawState: string,
     expiresAt: number,
   ): Promise<void> {
-    const id = createHash('sha256').update(rawState, 'utf8').digest('base64url');
+    const id = sha256Base64Url(rawState);
     let first: boolean;
     try {
       first = await this.consumed.consume(id, expiresAt);
@@ -205,18 +241,19 @@ export class RequestStateProtection {
     return result;
   }
 
-  private async bindingFor(
+  private bindingFor(
     request: McpRequestContext,
     round: McpOperationCall,
-  ): Promise<RequestStateBinding> {
-    return {
+  ): MaybePromise<RequestStateBinding> {
+    const paramsDigest = stableParamsDigest(round.params);
+    return andThen(this.partitions.resolve(request), (partition) => ({
       endpoint: this.options.endpoint,
       protocolVersion: request.protocolVersion ?? '',
       method: request.method,
       target: request.target,
-      partition: await this.partitions.resolve(request),
-      paramsDigest: stableParamsDigest(round.params),
-    };
+      partition,
+      paramsDigest,
+    }));
   }
 
   private rejectState(request: McpRequestContext, reason: string): ProtocolError {

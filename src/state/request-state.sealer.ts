@@ -1,16 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { LosslessNumber, isSafeNumber, parse, stringify } from 'lossless-json';
 import type { McpJsonValue } from '../input/json-value';
 import type { McpInputResponse } from '../input/mcp-input-response';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise';
 import { fromBase64Url, toBase64Url } from './base64url';
 import { canonicalJson } from './canonical-json';
 import type { RequestStateBinding } from './request-state-binding';
 import { REQUEST_STATE_LIMIT_BOUNDS, type RequestStateLimits } from './request-state-limits';
 import { RequestStateProtectionError } from './request-state-protection.error';
 import type { RequestStateProtector } from './request-state-protector.interface';
+import { sha256Base64Url } from './sha256';
 
 // 2: `rid` is a digest of the emitting request's id (1 carried the id itself, so a long id made
 // a header too large to open).
@@ -59,7 +60,7 @@ interface SealedPayload {
 export function requestIdDigest(id: string | number): string {
   // JSON has no spelling for a non-finite number; keep one anyway, distinct from every string.
   const canonical = typeof id === 'number' && !Number.isFinite(id) ? String(id) : canonicalJson(id);
-  return createHash('sha256').update(canonical, 'utf8').digest('base64url');
+  return sha256Base64Url(canonical);
 }
 
 function isHeader(value: unknown): value is RequestStateHeader {
@@ -138,6 +139,13 @@ function parseHeaderJson(text: string): unknown {
   }
 }
 
+/** A protector's failure as ours: its own reason, or `protector_failure` for anything else. */
+function asProtectionError(error: unknown): RequestStateProtectionError {
+  return error instanceof RequestStateProtectionError
+    ? error
+    : new RequestStateProtectionError('protector_failure');
+}
+
 /**
  * Seals and opens framework-protected request state: a header (issue and expiry time, round,
  * emitting request id) and the application's JSON, bound through the protector's associated data
@@ -190,9 +198,7 @@ export class RequestStateSealer {
     try {
       sealed = await this.protector.seal(plaintext, associatedData(canonicalHeader, binding));
     } catch (error) {
-      throw error instanceof RequestStateProtectionError
-        ? error
-        : new RequestStateProtectionError('protector_failure');
+      throw asProtectionError(error);
     }
     const token = `${headerSegment}.${sealed}`;
     if (Buffer.byteLength(token) > limits.maxEncodedBytes)
@@ -200,16 +206,28 @@ export class RequestStateSealer {
     return token;
   }
 
-  /**
-   * Verifies and opens a state for this request, or throws {@link RequestStateProtectionError}.
-   * The state's own expiry and round are checked, and so are this instance's current limits.
-   */
+  /** {@link openNow}, always answered through a promise. */
   async open(
     token: string,
     binding: RequestStateBinding,
     requestId: string | number,
     now = Date.now(),
   ): Promise<OpenedRequestState> {
+    return this.openNow(token, binding, requestId, now);
+  }
+
+  /**
+   * Verifies and opens a state for this request, or throws {@link RequestStateProtectionError}
+   * (synchronously, or as a rejection when the protector is asynchronous). The state's own expiry
+   * and round are checked, and so are this instance's current limits. Synchronous with a
+   * synchronous protector (the default), as it runs on every retry.
+   */
+  openNow(
+    token: string,
+    binding: RequestStateBinding,
+    requestId: string | number,
+    now = Date.now(),
+  ): MaybePromise<OpenedRequestState> {
     const limits = this.options.requestState;
     if (Buffer.byteLength(token) > limits.maxEncodedBytes)
       throw new RequestStateProtectionError('too_large');
@@ -226,17 +244,31 @@ export class RequestStateSealer {
     ) {
       throw new RequestStateProtectionError('malformed');
     }
-    let plaintext: Uint8Array;
+    let plaintext: MaybePromise<Uint8Array>;
     try {
-      plaintext = await this.protector.open(
+      plaintext = this.protector.open(
         token.slice(dot + 1),
         associatedData(canonicalHeader, binding),
       );
     } catch (error) {
-      throw error instanceof RequestStateProtectionError
-        ? error
-        : new RequestStateProtectionError('protector_failure');
+      throw asProtectionError(error);
     }
+    const opened = (bytes: Uint8Array) => this.verify(header, bytes, requestId, now);
+    return isPromiseLike(plaintext)
+      ? plaintext.then(opened, (error: unknown) => {
+          throw asProtectionError(error);
+        })
+      : opened(plaintext);
+  }
+
+  /** The checks of an authentic state against this request and this instance's limits. */
+  private verify(
+    header: RequestStateHeader,
+    plaintext: Uint8Array,
+    requestId: string | number,
+    now: number,
+  ): OpenedRequestState {
+    const limits = this.options.requestState;
     // Issued in the future beyond clock skew: no instance of ours did that with a sane clock.
     if (header.iat > now + CLOCK_SKEW_TOLERANCE_MS)
       throw new RequestStateProtectionError('malformed');

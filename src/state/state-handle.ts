@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { isSafeNumber, LosslessNumber, parse, stringify } from 'lossless-json';
+import { sha256Base64Url } from './sha256';
 
 /** Random bytes in a handle: 256 bits, so a handle can be neither guessed nor enumerated. */
 const HANDLE_BYTES = 32;
@@ -21,9 +22,7 @@ export function isWellFormedStateHandle(value: string): boolean {
  * @internal
  */
 export function stateHandleBinding(partition: string, method: string, target: string): string {
-  return createHash('sha256')
-    .update(JSON.stringify([partition, method, target]), 'utf8')
-    .digest('base64url');
+  return sha256Base64Url(JSON.stringify([partition, method, target]));
 }
 
 /** The application's data as stored: JSON text with exact numbers. @internal */

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { McpTaskRecord } from './mcp-task.types';
 import { TaskCapacityError } from './task-capacity.error';
 import type { TaskCreationLimits, TaskStore } from './task-store.interface';
+import { sha256Base64Url } from '../state/sha256';
 
 /**
  * The commands {@link RedisTaskStore} needs: an ioredis `Redis` or `Cluster` has them (`call` sends
@@ -111,6 +111,6 @@ export class RedisTaskStore implements TaskStore {
 
   /** The partition's index; a digest, as a partition may be long (and is no one's business). */
   private partitionKey(partition: string): string {
-    return `${this.prefix}by-caller:${createHash('sha256').update(partition).digest('base64url')}`;
+    return `${this.prefix}by-caller:${sha256Base64Url(partition)}`;
   }
 }

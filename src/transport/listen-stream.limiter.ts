@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
 import type { ListenLimits } from './listen-limits';
+import { sha256Base64Url } from '../state/sha256';
 
 /** The JSON-RPC error a `subscriptions/listen` request gets instead of a stream. */
 export interface ListenRefusal {
@@ -28,7 +28,7 @@ export type ListenAdmission =
 export function listenCallerKey(request: McpHttpRequest, raw: IncomingMessage): string {
   const authorization = raw.headers.authorization;
   if (typeof authorization === 'string' && authorization !== '') {
-    return `authorization:${createHash('sha256').update(authorization).digest('base64url')}`;
+    return `authorization:${sha256Base64Url(authorization)}`;
   }
   const address = request.ip || raw.socket.remoteAddress;
   return `address:${address ?? 'unknown'}`;
