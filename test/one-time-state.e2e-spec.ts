@@ -182,9 +182,8 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
       'Deleted /srv/report.pdf',
     );
     expect((await confirm(appStore, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
-    const header = JSON.parse(Buffer.from(state.split('.')[0], 'base64url').toString('utf8')) as {
-      exp: number;
-    };
+    // The clear header: 3_<iat>_<exp>_<round>.
+    const header = { exp: Number(state.slice(0, state.indexOf('.')).split('_')[2]) };
     const id = createHash('sha256').update(state, 'utf8').digest('base64url');
     expect(store.calls).toEqual([
       { id, expiresAt: header.exp, first: true },

@@ -1,6 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { McpModule } from '../src/index';
-import { requestIdDigest } from '../src/state/request-state.sealer';
 import { BearerPartitionResolver } from '../sample-app/src/flows/bearer-partition.resolver';
 import { HandlerRuns } from './fixtures/handler-runs';
 import { RequestStateFixturesModule } from './fixtures/request-state.fixtures';
@@ -39,17 +38,10 @@ const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 const SHORT_LIFETIME_MS = 1_000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The clear header of a sealed state (first segment). */
-function headerOf(state: string): {
-  v: number;
-  iat: number;
-  exp: number;
-  r: number;
-  rid: string;
-} {
-  return JSON.parse(Buffer.from(state.split('.')[0], 'base64url').toString('utf8')) as ReturnType<
-    typeof headerOf
-  >;
+/** The clear header of a sealed state (first segment, `3_<iat>_<exp>_<round>`). */
+function headerOf(state: string): { v: number; iat: number; exp: number; r: number } {
+  const [v, iat, exp, r] = state.slice(0, state.indexOf('.')).split('_').map(Number);
+  return { v, iat, exp, r };
 }
 
 /** The key id a sealed state names (second segment). */
@@ -193,22 +185,17 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
 
   describe('framework-protected state on the wire', () => {
     it('round 1 seals an opaque token; round 2 with it completes', async () => {
-      const { state, id, response } = await start(main, 'transfer_funds', TRANSFER);
+      const { state, response } = await start(main, 'transfer_funds', TRANSFER);
       expect(response.body.result).toMatchObject({
         resultType: 'input_required',
         inputRequests: { approval: {} },
       });
       const segments = state.split('.');
       expect(segments).toHaveLength(4);
+      expect(segments[0]).toMatch(/^3_[0-9]+_[0-9]+_1$/);
       for (const segment of segments) expect(segment).toMatch(/^[A-Za-z0-9_-]+$/);
       const header = headerOf(state);
-      expect(header).toEqual({
-        v: 2,
-        iat: expect.any(Number),
-        exp: header.iat + 900_000,
-        r: 1,
-        rid: requestIdDigest(id),
-      });
+      expect(header).toEqual({ v: 3, iat: expect.any(Number), exp: header.iat + 900_000, r: 1 });
       expect(Math.abs(header.iat - Date.now())).toBeLessThan(60_000);
       expect(kidOf(state)).toBe('k1');
       // The application's JSON is encrypted, not merely encoded.
@@ -277,7 +264,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       );
       const h1 = headerOf(first.state);
       const h2 = headerOf(stateOf(second));
-      expect(h2).toEqual({ v: 2, iat: h1.iat, exp: h1.exp, r: 2, rid: requestIdDigest(secondId) });
+      expect(h2).toEqual({ v: 3, iat: h1.iat, exp: h1.exp, r: 2 });
     });
 
     it('binds a missing arguments object and {} alike, and numbers by value', async () => {
@@ -825,8 +812,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         { id: first, capabilities: FORM },
       );
       const state1 = stateOf(one);
-      expect(headerOf(state1).rid).toBe(requestIdDigest(first));
-      expect(state1.indexOf('.')).toBeLessThan(200);
+      expect(state1.length).toBeLessThan(400);
       const two = await rawToolCall(
         main.url,
         'collect_rounds',
@@ -834,7 +820,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         { id: second, capabilities: FORM, requestState: state1, inputResponses: step(1, 'a') },
       );
       const state2 = stateOf(two);
-      expect(headerOf(state2)).toMatchObject({ r: 2, rid: requestIdDigest(second) });
+      expect(headerOf(state2)).toMatchObject({ r: 2 });
 
       // A retry reusing the id that emitted the state is still a replay.
       const mark = logger.lines.length;
@@ -865,7 +851,6 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         { id: '@id', capabilities: FORM, rawTokens: { '"@id"': '1e3' } },
       );
       const state = stateOf(emitted);
-      expect(headerOf(state).rid).toBe(requestIdDigest(1000));
       const mark = logger.lines.length;
       const respelled = await rawToolCall(
         main.url,
@@ -1062,7 +1047,6 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
 
       // Each official client numbers its requests from 0, so a fresh client's first call reuses
       // the id that emitted the state (0 on the other client) and is refused as a replay.
-      expect(headerOf(first.requestState).rid).toBe(requestIdDigest(0));
       const mark = logger.lines.length;
       const collided = await onTwin.callTool(retry).then(
         () => undefined,

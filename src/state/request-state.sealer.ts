@@ -5,7 +5,6 @@ import type { McpInputResponse } from '../input/mcp-input-response';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise';
-import { fromBase64Url, toBase64Url } from './base64url';
 import { canonicalJson } from './canonical-json';
 import type { RequestStateBinding } from './request-state-binding';
 import { REQUEST_STATE_LIMIT_BOUNDS, type RequestStateLimits } from './request-state-limits';
@@ -13,15 +12,19 @@ import { RequestStateProtectionError } from './request-state-protection.error';
 import type { RequestStateProtector } from './request-state-protector.interface';
 import { sha256Base64Url } from './sha256';
 
-// 2: `rid` is a digest of the emitting request's id (1 carried the id itself, so a long id made
-// a header too large to open).
-const FORMAT_VERSION = 2;
-/** The one bound on the clear header: sealing refuses to exceed it, opening refuses anything over it. */
-const MAX_HEADER_BYTES = 512;
-const MAX_HEADER_SEGMENT_CHARS = Math.ceil((MAX_HEADER_BYTES * 4) / 3);
+// 3: a plain-text header (`3_<iat>_<exp>_<round>`), the emitting request's id inside the sealed
+// payload. 2 spelled the header as base64url canonical JSON with a digest of the id; 1 carried the
+// id itself in the header, so a long id made a header too large to open.
+const FORMAT_VERSION = 3;
+/**
+ * The clear header, in its one spelling: the version, then issue time, expiry and round as
+ * decimal integers without leading zeros (safe integers at most 16 digits, rounds at most 4).
+ */
+const HEADER = /^3_(0|[1-9][0-9]{0,15})_(0|[1-9][0-9]{0,15})_([1-9][0-9]{0,3})$/;
 /** How far in the future a state's issue time may be (clocks of a fleet differ a little). */
 export const CLOCK_SKEW_TOLERANCE_MS = 5_000;
-const DIGEST = /^[A-Za-z0-9_-]{43}$/;
+/** Ids whose canonical JSON is longer are bound by a digest, so a state's size does not follow the id's. */
+const MAX_CLEAR_REQUEST_ID_CHARS = 64;
 
 /** The clear (but authenticated) header of a sealed state. */
 export interface RequestStateHeader {
@@ -32,8 +35,6 @@ export interface RequestStateHeader {
   readonly exp: number;
   /** Round number, from 1. */
   readonly r: number;
-  /** {@link requestIdDigest} of the JSON-RPC id of the request that emitted this state. */
-  readonly rid: string;
 }
 
 /** A verified state, as opened. */
@@ -48,43 +49,53 @@ export interface OpenedRequestState {
 }
 
 interface SealedPayload {
+  /** {@link requestIdKey} of the request that emitted the state. */
+  i: string;
   s: McpJsonValue | undefined;
   k: Record<string, McpInputResponse['kind']>;
   r?: string;
 }
 
 /**
- * SHA-256 (base64url, 43 characters) of a JSON-RPC id in canonical JSON: fixed length whatever the
- * id, `1`, `1.0` and `1e0` alike, `1` and `"1"` different.
+ * A JSON-RPC id as JSON-RPC compares ids: its canonical JSON (`1`, `1.0` and `1e0` alike, `1` and
+ * `"1"` different), or `#` and its SHA-256 when that is longer than 64 characters.
  */
-export function requestIdDigest(id: string | number): string {
+export function requestIdKey(id: string | number): string {
   // JSON has no spelling for a non-finite number; keep one anyway, distinct from every string.
   const canonical = typeof id === 'number' && !Number.isFinite(id) ? String(id) : canonicalJson(id);
-  return sha256Base64Url(canonical);
+  return canonical.length <= MAX_CLEAR_REQUEST_ID_CHARS
+    ? canonical
+    : `#${sha256Base64Url(canonical)}`;
 }
 
-function isHeader(value: unknown): value is RequestStateHeader {
-  const header = value as Partial<RequestStateHeader> | null;
+/** The header in its one spelling (see {@link HEADER}). */
+function headerText(header: RequestStateHeader): string {
+  return `${FORMAT_VERSION}_${header.iat}_${header.exp}_${header.r}`;
+}
+
+/** The header a segment spells, when it is one this format can hold; anything else is malformed. */
+function parseHeader(segment: string): RequestStateHeader | undefined {
+  const match = HEADER.exec(segment);
+  if (!match) return undefined;
+  const header = {
+    v: FORMAT_VERSION,
+    iat: Number(match[1]),
+    exp: Number(match[2]),
+    r: Number(match[3]),
+  };
+  return fitsBounds(header) ? header : undefined;
+}
+
+/** What a sealer could have issued: safe integers, a lifetime and round within the options' bounds. */
+function fitsBounds(header: RequestStateHeader): boolean {
   return (
-    header !== null &&
-    typeof header === 'object' &&
-    header.v === FORMAT_VERSION &&
     Number.isSafeInteger(header.iat) &&
     Number.isSafeInteger(header.exp) &&
-    Number.isSafeInteger(header.r) &&
-    (header.r ?? 0) >= 1 &&
-    (header.r ?? 0) <= REQUEST_STATE_LIMIT_BOUNDS.maxRounds.max &&
-    // A sealer never issues a state with a lifetime outside the option's bounds.
-    (header.exp ?? 0) > (header.iat ?? 0) &&
-    (header.exp ?? 0) - (header.iat ?? 0) <= REQUEST_STATE_LIMIT_BOUNDS.maxLifetimeMs.max &&
-    typeof header.rid === 'string' &&
-    DIGEST.test(header.rid)
+    header.r >= 1 &&
+    header.r <= REQUEST_STATE_LIMIT_BOUNDS.maxRounds.max &&
+    header.exp > header.iat &&
+    header.exp - header.iat <= REQUEST_STATE_LIMIT_BOUNDS.maxLifetimeMs.max
   );
-}
-
-/** The one header-size check, for the header segment (base64url) when sealing and when opening. */
-function headerSegmentFits(length: number): boolean {
-  return length > 0 && length <= MAX_HEADER_SEGMENT_CHARS;
 }
 
 /** When a state expires here: its own expiry, or earlier if this instance's lifetime is shorter. */
@@ -104,14 +115,6 @@ function parseStateJson(text: string): unknown {
   );
 }
 
-/**
- * `canonicalJson(header)` for a header that passed {@link isHeader}: its keys in canonical order,
- * safe integers and a digest (nothing to escape) — spelled out, as it is read on every retry.
- */
-function canonicalHeaderJson(header: RequestStateHeader): string {
-  return `{"exp":${canonicalJson(header.exp)},"iat":${canonicalJson(header.iat)},"r":${canonicalJson(header.r)},"rid":"${header.rid}","v":${canonicalJson(header.v)}}`;
-}
-
 /** `canonicalJson(binding)`: its six strings in canonical key order. */
 function canonicalBindingJson(binding: RequestStateBinding): string {
   const { endpoint, method, partition, paramsDigest, protocolVersion, target } = binding;
@@ -120,23 +123,15 @@ function canonicalBindingJson(binding: RequestStateBinding): string {
 
 const canonicalBindings = new WeakMap<RequestStateBinding, string>();
 
-/** `canonicalJson({ h: header, b: binding })`, with the binding's encoding computed once per request. */
-function associatedData(canonicalHeader: string, binding: RequestStateBinding): Buffer {
+/** `canonicalJson({ b: binding, h: headerText })`, with the binding's encoding computed once per request. */
+function associatedData(header: string, binding: RequestStateBinding): Buffer {
   let canonicalBinding = canonicalBindings.get(binding);
   if (canonicalBinding === undefined) {
     canonicalBinding = canonicalBindingJson(binding);
     canonicalBindings.set(binding, canonicalBinding);
   }
-  return Buffer.from(`{"b":${canonicalBinding},"h":${canonicalHeader}}`, 'utf8');
-}
-
-function parseHeaderJson(text: string): unknown {
-  // A header is small integers and a digest; any other number fails the canonical check below.
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+  // The header is digits and underscores: nothing to escape.
+  return Buffer.from(`{"b":${canonicalBinding},"h":"${header}"}`, 'utf8');
 }
 
 /** A protector's failure as ours: its own reason, or `protector_failure` for anything else. */
@@ -153,8 +148,6 @@ function asProtectionError(error: unknown): RequestStateProtectionError {
  */
 @Injectable()
 export class RequestStateSealer {
-  private readonly textEncoder = new TextEncoder();
-
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly protector: RequestStateProtector,
@@ -183,20 +176,22 @@ export class RequestStateSealer {
       iat: previous?.iat ?? now,
       exp: previous ? expiryOf(previous, limits) : now + limits.maxLifetimeMs,
       r: round,
-      rid: requestIdDigest(requestId),
     };
     if (header.exp <= now) throw new RequestStateProtectionError('expired');
-    const canonicalHeader = canonicalHeaderJson(header);
-    const headerSegment = toBase64Url(Buffer.from(canonicalHeader, 'utf8'));
-    if (!headerSegmentFits(headerSegment.length))
-      throw new RequestStateProtectionError('too_large');
-    const payload: SealedPayload = { s: value, k: askedKinds, r: replayLedger };
-    const plaintext = this.textEncoder.encode(stringify(payload) as string);
+    if (!fitsBounds(header)) throw new RequestStateProtectionError('too_large');
+    const headerSegment = headerText(header);
+    const payload: SealedPayload = {
+      i: requestIdKey(requestId),
+      s: value,
+      k: askedKinds,
+      r: replayLedger,
+    };
+    const plaintext = Buffer.from(stringify(payload) as string, 'utf8');
     if (plaintext.length > limits.maxDecodedBytes)
       throw new RequestStateProtectionError('too_large');
     let sealed: string;
     try {
-      sealed = await this.protector.seal(plaintext, associatedData(canonicalHeader, binding));
+      sealed = await this.protector.seal(plaintext, associatedData(headerSegment, binding));
     } catch (error) {
       throw asProtectionError(error);
     }
@@ -232,24 +227,12 @@ export class RequestStateSealer {
     if (Buffer.byteLength(token) > limits.maxEncodedBytes)
       throw new RequestStateProtectionError('too_large');
     const dot = token.indexOf('.');
-    const headerBytes = headerSegmentFits(dot) ? fromBase64Url(token.slice(0, dot)) : undefined;
-    const header = headerBytes ? parseHeaderJson(headerBytes.toString('utf8')) : undefined;
-    // Only a canonically encoded header authenticates to the same associated data.
-    // Bytes, not decoded text: invalid UTF-8 decodes to U+FFFD and would give a second spelling.
-    const canonicalHeader = isHeader(header) ? canonicalHeaderJson(header) : undefined;
-    if (
-      !isHeader(header) ||
-      canonicalHeader === undefined ||
-      !headerBytes?.equals(Buffer.from(canonicalHeader, 'utf8'))
-    ) {
-      throw new RequestStateProtectionError('malformed');
-    }
+    const headerSegment = token.slice(0, dot);
+    const header = dot > 0 ? parseHeader(headerSegment) : undefined;
+    if (!header) throw new RequestStateProtectionError('malformed');
     let plaintext: MaybePromise<Uint8Array>;
     try {
-      plaintext = this.protector.open(
-        token.slice(dot + 1),
-        associatedData(canonicalHeader, binding),
-      );
+      plaintext = this.protector.open(token.slice(dot + 1), associatedData(headerSegment, binding));
     } catch (error) {
       throw asProtectionError(error);
     }
@@ -274,15 +257,15 @@ export class RequestStateSealer {
       throw new RequestStateProtectionError('malformed');
     if (expiryOf(header, limits) <= now) throw new RequestStateProtectionError('expired');
     if (header.r > limits.maxRounds) throw new RequestStateProtectionError('too_many_rounds');
-    if (header.rid === requestIdDigest(requestId))
-      throw new RequestStateProtectionError('replayed_request_id');
     if (plaintext.length > limits.maxDecodedBytes)
       throw new RequestStateProtectionError('too_large');
     const payload = parseStateJson(
       Buffer.from(plaintext.buffer, plaintext.byteOffset, plaintext.byteLength).toString('utf8'),
     ) as SealedPayload;
-    if (payload.r !== undefined && typeof payload.r !== 'string')
+    if (typeof payload.i !== 'string' || (payload.r !== undefined && typeof payload.r !== 'string'))
       throw new RequestStateProtectionError('malformed');
+    if (payload.i === requestIdKey(requestId))
+      throw new RequestStateProtectionError('replayed_request_id');
     return { header, value: payload.s, askedKinds: payload.k ?? {}, replayLedger: payload.r };
   }
 }
