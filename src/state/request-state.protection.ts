@@ -74,12 +74,13 @@ export class RequestStateProtection {
       throw this.rejectState(request, 'malformed');
     switch (round.profile.stateMode) {
       case McpRequestStateMode.FRAMEWORK_PROTECTED:
+        // Without a state to open, the binding waits until there is one to seal (most calls finish).
+        if (rawState === undefined)
+          return this.acceptRound(request, round, undefined, undefined, undefined);
         return andThen(this.bindingFor(request, round), (binding) =>
-          rawState === undefined
-            ? this.acceptRound(request, round, undefined, binding, undefined)
-            : andThen(this.openFrameworkState(request, round, rawState, binding), (askedKinds) =>
-                this.acceptRound(request, round, rawState, binding, askedKinds),
-              ),
+          andThen(this.openFrameworkState(request, round, rawState, binding), (askedKinds) =>
+            this.acceptRound(request, round, rawState, binding, askedKinds),
+          ),
         );
       case McpRequestStateMode.APPLICATION_PROTECTED:
         if (rawState !== undefined) {
