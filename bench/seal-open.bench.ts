@@ -28,7 +28,7 @@ const binding: RequestStateBinding = {
   method: 'tools/call',
   target: 'transfer_funds',
   partition: 'user:alice',
-  paramsDigest: 'q0Bv3xk8z3mPZr0lCq3fW8aQm1y4vXo2m2YV0hUJc3A',
+  stableParams: '{"arguments":{"amount":1e2,"to":"acct-42"},"name":"transfer_funds"}',
 };
 
 function median(values: number[]): number {

@@ -8,9 +8,12 @@
  *   its second round (answer + sealed state), Express.
  * - `declared` / `unsealed`: an echo tool that declares a form request (with `requestState` none /
  *   FRAMEWORK_PROTECTED), called with answers and no state: the sealed round minus opening state.
+ * - `aead-floor`: the plain echo tool, whose handler also opens one AES-256-GCM token with node:crypto
+ *   (sealed at startup, the size of the sealed flow's state): what any authenticated-encrypted state
+ *   costs a request on this platform, whoever opens it.
  */
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import {
   type CanActivate,
   type ExecutionContext,
@@ -145,6 +148,44 @@ class UnsealedEchoTool {
   }
 }
 
+const FLOOR_KEY = randomBytes(32);
+/** As long as the sealed flow's associated data (the binding and header as JSON). */
+const FLOOR_AAD = Buffer.alloc(240, 'a');
+const FLOOR_NONCE_BYTES = 12;
+const FLOOR_TAG_BYTES = 16;
+/** `<nonce>.<ciphertext+tag>` in base64url, of a payload the size of the sealed flow's. */
+const FLOOR_TOKEN = (() => {
+  const nonce = randomBytes(FLOOR_NONCE_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', FLOOR_KEY, nonce);
+  cipher.setAAD(FLOOR_AAD);
+  const sealed = Buffer.concat([
+    cipher.update('{"i":"1234567","k":{"confirm":"elicitation"},"s":{"asked":true}}'),
+    cipher.final(),
+    cipher.getAuthTag(),
+  ]);
+  return `${nonce.toString('base64url')}.${sealed.toString('base64url')}`;
+})();
+
+@Injectable()
+class AeadFloorEchoTool {
+  @McpTool({ name: 'echo', description: 'Returns its text argument', inputSchema: ECHO_SCHEMA })
+  echo(@McpArgs('text') text: string): string {
+    const dot = FLOOR_TOKEN.indexOf('.');
+    const nonce = Buffer.from(FLOOR_TOKEN.slice(0, dot), 'base64url');
+    const sealed = Buffer.from(FLOOR_TOKEN.slice(dot + 1), 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', FLOOR_KEY, nonce);
+    decipher.setAAD(FLOOR_AAD);
+    decipher.setAuthTag(sealed.subarray(sealed.length - FLOOR_TAG_BYTES));
+    const plaintext = decipher.update(sealed.subarray(0, sealed.length - FLOOR_TAG_BYTES));
+    decipher.final();
+    if (plaintext.length === 0) throw new Error('the floor token opened empty');
+    return text;
+  }
+}
+
+@Module({ imports: [mcpModule], providers: [AeadFloorEchoTool] })
+class AeadFloorModule {}
+
 @Module({ imports: [mcpModule], providers: [SealedEchoTool] })
 class SealedModule {}
 
@@ -160,6 +201,7 @@ const modules: Record<string, Type<unknown>> = {
   fastify: RawSchemaModule,
   dto: DtoModule,
   sealed: SealedModule,
+  'aead-floor': AeadFloorModule,
   declared: DeclaredModule,
   unsealed: UnsealedModule,
 };

@@ -1,5 +1,5 @@
 import { LosslessNumber } from 'lossless-json';
-import { stableParamsDigest } from './request-state-binding';
+import { stableParams } from './request-state-binding';
 
 const BASE = {
   name: 'transfer_funds',
@@ -8,14 +8,16 @@ const BASE = {
 };
 
 function digest(params: Record<string, unknown>): string {
-  return stableParamsDigest(params);
+  return stableParams(params);
 }
 
-describe('stableParamsDigest', () => {
+describe('stableParams', () => {
   const reference = digest(BASE);
 
-  it('is a base64url SHA-256', () => {
-    expect(reference).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  it('is canonical JSON: keys sorted, numbers by value, no whitespace', () => {
+    expect(digest({ _meta: { b: 1, a: 2.0 }, name: 'n', arguments: { z: 10, y: [1.5] } })).toBe(
+      '{"_meta":{"a":2e0,"b":1e0},"arguments":{"y":[15e-1],"z":1e1},"name":"n"}',
+    );
   });
 
   it('ignores inputResponses and requestState, which change every round', () => {

@@ -1,5 +1,4 @@
 import { canonicalJson, canonicalObject } from './canonical-json';
-import { sha256Base64Url } from './sha256';
 
 /** What framework state is bound to, besides its own header. */
 export interface RequestStateBinding {
@@ -12,8 +11,8 @@ export interface RequestStateBinding {
   readonly target: string;
   /** The caller's authorization partition. */
   readonly partition: string;
-  /** SHA-256 of the stable request parameters. */
-  readonly paramsDigest: string;
+  /** {@link stableParams}: the request parameters that must not change between rounds. */
+  readonly stableParams: string;
 }
 
 // Per-request preferences and tracing, which a client may change between rounds of one flow.
@@ -42,10 +41,11 @@ function encodeStableParam(key: string, value: unknown): string | undefined {
 const ALWAYS_BOUND_PARAMS = ['arguments'];
 
 /**
- * Digest of the parameters that must stay the same across rounds: everything except
+ * The parameters that must stay the same across rounds, in canonical JSON: everything except
  * `inputResponses`, `requestState` and transient progress/trace/baggage `_meta` (a `_meta` left
- * empty counts as absent, absent `arguments` as `{}`).
+ * empty counts as absent, absent `arguments` as `{}`). Bound whole as associated data: the AEAD
+ * authenticates any length, so no digest of it is needed.
  */
-export function stableParamsDigest(params: Readonly<Record<string, unknown>>): string {
-  return sha256Base64Url(canonicalObject(params, encodeStableParam, ALWAYS_BOUND_PARAMS));
+export function stableParams(params: Readonly<Record<string, unknown>>): string {
+  return canonicalObject(params, encodeStableParam, ALWAYS_BOUND_PARAMS);
 }

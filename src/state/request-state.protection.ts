@@ -18,7 +18,7 @@ import { ConsumedStateStoreDelegate } from './consumed-state-store.delegate';
 import { ConsumedStateStoreError } from './consumed-state-store.error';
 import { PartitionResolverDelegate } from './partition-resolver.delegate';
 import { McpRequestStateMode } from './mcp-request-state-mode.enum';
-import { stableParamsDigest, type RequestStateBinding } from './request-state-binding';
+import { stableParams, type RequestStateBinding } from './request-state-binding';
 import { RequestStateProtectionError } from './request-state-protection.error';
 import { RequestStateSealer, type OpenedRequestState } from './request-state.sealer';
 import { sha256Base64Url } from './sha256';
@@ -246,14 +246,14 @@ export class RequestStateProtection {
     request: McpRequestContext,
     round: McpOperationCall,
   ): MaybePromise<RequestStateBinding> {
-    const paramsDigest = stableParamsDigest(round.params);
+    const params = stableParams(round.params);
     return andThen(this.partitions.resolve(request), (partition) => ({
       endpoint: this.options.endpoint,
       protocolVersion: request.protocolVersion ?? '',
       method: request.method,
       target: request.target,
       partition,
-      paramsDigest,
+      stableParams: params,
     }));
   }
 

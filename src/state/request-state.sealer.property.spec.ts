@@ -12,7 +12,7 @@ const BINDING: RequestStateBinding = {
   method: 'tools/call',
   target: 'transfer_funds',
   partition: 'client:abc',
-  paramsDigest: 'digest',
+  stableParams: '{"arguments":{},"name":"t"}',
 };
 
 /** Characters an edit may introduce: the token alphabet, its near misses, and a few oddities. */

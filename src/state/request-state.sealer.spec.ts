@@ -29,7 +29,7 @@ const BINDING: RequestStateBinding = {
   method: 'tools/call',
   target: 'transfer_funds',
   partition: 'client:abc',
-  paramsDigest: 'digest-of-stable-params',
+  stableParams: '{"arguments":{"amount":1e2},"name":"transfer_funds"}',
 };
 
 function sealerWith(
@@ -674,8 +674,9 @@ describe('RequestStateSealer', () => {
         open: () => new Uint8Array(),
       };
       await sealerWith({}, recording).seal({}, {}, BINDING, 'req-1', undefined, T0);
-      const ad = JSON.parse(seen[0]) as { h: string; b: RequestStateBinding };
-      expect(ad.b).toEqual(BINDING);
+      const ad = JSON.parse(seen[0]) as { h: string; b: Record<string, unknown> };
+      const { stableParams, ...strings } = BINDING;
+      expect(ad.b).toEqual({ ...strings, params: JSON.parse(stableParams) as unknown });
       expect(ad.h).toBe(`3_${T0}_${T0 + LIMITS.maxLifetimeMs}_1`);
     });
   });

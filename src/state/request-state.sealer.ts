@@ -115,10 +115,13 @@ function parseStateJson(text: string): unknown {
   );
 }
 
-/** `canonicalJson(binding)`: its six strings in canonical key order. */
+/**
+ * The binding as JSON in canonical key order: five strings and the stable params, which are
+ * canonical JSON already (and self-delimiting, so they go in as they are).
+ */
 function canonicalBindingJson(binding: RequestStateBinding): string {
-  const { endpoint, method, partition, paramsDigest, protocolVersion, target } = binding;
-  return `{"endpoint":${JSON.stringify(endpoint)},"method":${JSON.stringify(method)},"paramsDigest":${JSON.stringify(paramsDigest)},"partition":${JSON.stringify(partition)},"protocolVersion":${JSON.stringify(protocolVersion)},"target":${JSON.stringify(target)}}`;
+  const { endpoint, method, partition, protocolVersion, stableParams, target } = binding;
+  return `{"endpoint":${JSON.stringify(endpoint)},"method":${JSON.stringify(method)},"params":${stableParams},"partition":${JSON.stringify(partition)},"protocolVersion":${JSON.stringify(protocolVersion)},"target":${JSON.stringify(target)}}`;
 }
 
 const canonicalBindings = new WeakMap<RequestStateBinding, string>();
