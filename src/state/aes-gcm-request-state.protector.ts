@@ -7,11 +7,15 @@ import type { RequestStateProtector } from './request-state-protector.interface'
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-const KEY_ID_SEPARATOR = Buffer.from([0]);
 
+/** `associatedData`, a zero byte, then the key id (printable ASCII), in one buffer. */
 function additionalData(associatedData: Uint8Array, keyId: string): Buffer {
   // The key id travels in clear, so it is authenticated along with the caller's associated data.
-  return Buffer.concat([associatedData, KEY_ID_SEPARATOR, Buffer.from(keyId, 'ascii')]);
+  const data = Buffer.allocUnsafe(associatedData.length + 1 + keyId.length);
+  data.set(associatedData);
+  data[associatedData.length] = 0;
+  data.write(keyId, associatedData.length + 1, 'latin1');
+  return data;
 }
 
 /**
