@@ -124,17 +124,10 @@ function canonicalBindingJson(binding: RequestStateBinding): string {
   return `{"endpoint":${JSON.stringify(endpoint)},"method":${JSON.stringify(method)},"params":${stableParams},"partition":${JSON.stringify(partition)},"protocolVersion":${JSON.stringify(protocolVersion)},"target":${JSON.stringify(target)}}`;
 }
 
-const canonicalBindings = new WeakMap<RequestStateBinding, string>();
-
-/** `canonicalJson({ b: binding, h: headerText })`, with the binding's encoding computed once per request. */
+/** `canonicalJson({ b: binding, h: headerText })`. */
 function associatedData(header: string, binding: RequestStateBinding): Buffer {
-  let canonicalBinding = canonicalBindings.get(binding);
-  if (canonicalBinding === undefined) {
-    canonicalBinding = canonicalBindingJson(binding);
-    canonicalBindings.set(binding, canonicalBinding);
-  }
   // The header is digits and underscores: nothing to escape.
-  return Buffer.from(`{"b":${canonicalBinding},"h":"${header}"}`, 'utf8');
+  return Buffer.from(`{"b":${canonicalBindingJson(binding)},"h":"${header}"}`, 'utf8');
 }
 
 /** A protector's failure as ours: its own reason, or `protector_failure` for anything else. */
