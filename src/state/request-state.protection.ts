@@ -220,11 +220,13 @@ export class RequestStateProtection {
         INPUT_REQUEST_DESCRIPTORS[inputRequest.type].responseKind,
       ]),
     );
+    // Outside the try: a failing partition resolver is the application's error, not a sealing one.
+    const boundTo = binding ?? (await this.bindingFor(request, round));
     try {
       const encodedState = await this.sealer.seal(
         result.state?.value,
         askedKinds,
-        binding ?? (await this.bindingFor(request, round)),
+        boundTo,
         request.requestId,
         round.openedHeader,
         Date.now(),
