@@ -173,6 +173,25 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
     expect(probe.runs - before.runs).toBe(2);
   });
 
+  it('hands the task its answers with their numbers as the client wrote them (3.50 stays 3.50)', async () => {
+    const { taskId } = (await call('tip_as_written')) as { taskId: string };
+    await until(taskId, (task) => task.status === 'input_required');
+    const response = await send(
+      'tasks/update',
+      {
+        taskId,
+        inputResponses: { tip: { action: 'accept', content: { amount: 'A', count: 'C' } } },
+      },
+      'alice',
+      { rawTokens: { '"A"': '3.50', '"C"': '12345678901234567891' } },
+    );
+    expect(response.body.result).toMatchObject({ resultType: 'complete' });
+    const completed = await until(taskId, (task) => task.status === 'completed');
+    expect((completed.result as { content: { text: string }[] }).content[0].text).toBe(
+      'tip 3.50 x12345678901234567891',
+    );
+  });
+
   it('ignores a "__proto__" answer key, which changes neither the task nor any prototype', async () => {
     const { taskId } = (await call('approve_payment', { amount: '2.00' })) as { taskId: string };
     await until(taskId, (task) => task.status === 'input_required');

@@ -27,13 +27,14 @@ import { PartitionResolverDelegate } from '../state/partition-resolver.delegate'
 import type { McpTaskContext } from './mcp-task-context';
 import type { McpTaskRecord } from './mcp-task.types';
 import { declaresTasks, tasksCapabilityMissing } from './tasks-capability';
-import { initialState, jsonOf, progressMessage, stepOutcome, storedCall } from './task-call';
+import { exactJsonOf, initialState, progressMessage, stepOutcome, storedCall } from './task-call';
 import { envelopeContext } from './envelope-context';
 import { detachedStepExchange } from './detached-task-step';
 import { captureTaskPrincipal, type TaskPrincipal } from './task-principal';
 import { McpTasksService } from './mcp-tasks.service';
 import { createTaskResult } from './tasks-wire';
 import type { TaskStepOutcome, TaskStepScope } from './task-step-outcome';
+import { exactAnswersOf } from './task-answers';
 
 /** One run of a tool through its pipeline (the dispatcher's). */
 export type ToolRun = (
@@ -96,7 +97,8 @@ export class McpTaskCalls {
     const partition = await this.partitionOf(sdk, exchange, tool.name, params, tool);
     const principal = captureTaskPrincipal(exchange);
     const call = storedCall(tool.name, params);
-    const answers = jsonOf(params.inputResponses);
+    // Answers sent with the creating call keep their exact numbers, as in any other round.
+    const answers = exactJsonOf(exchange.exactInputResponses ?? params.inputResponses);
     if (tool.task.creation === 'deferred')
       return this.deferred(tool, sdk, params, partition, call, answers, principal);
     const task = await this.tasks.create(
@@ -197,7 +199,8 @@ export class McpTaskCalls {
       };
     }
     const params: Record<string, unknown> = { ...task.call.params };
-    if (Object.keys(task.inputResponses).length > 0) params.inputResponses = task.inputResponses;
+    const answers = exactAnswersOf(task);
+    if (Object.keys(answers).length > 0) params.inputResponses = answers;
     if (task.requestState !== undefined) params.requestState = task.requestState;
     const sdk = envelopeContext(
       `${task.taskId}#${task.runs}`,

@@ -50,9 +50,12 @@ export class McpTaskMethods {
     const { task, partition } = await this.caller('tasks/update', sdk, params);
     const exchange = httpExchangeStorage.getStore();
     if (!exchange) throw internalError();
-    // The SDK lifts `inputResponses` out of params; the HTTP layer's parse keeps them as sent.
+    // The SDK lifts `inputResponses` out of params; the HTTP layer's parse keeps them as sent,
+    // their numbers as written.
     const own = ownRequestParams(exchange, sdk);
-    const responses = own ? own.inputResponses : sdk.mcpReq.inputResponses;
+    const responses = own
+      ? (exchange.exactInputResponses ?? own.inputResponses)
+      : sdk.mcpReq.inputResponses;
     if (!isObject(responses))
       throw new ProtocolError(
         McpErrorCode.InvalidParams,

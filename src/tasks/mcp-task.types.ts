@@ -62,8 +62,14 @@ export interface McpTaskRecord {
   readonly call: { readonly name: string; readonly params: Record<string, McpJsonValue> };
   /** Outstanding input requests (wire shape) while `input_required`. */
   readonly inputRequests?: Record<string, McpJsonValue>;
-  /** Every answer received over the task's life, by key. */
+  /** Every answer received over the task's life, by key, as plain JSON. */
   readonly inputResponses: Record<string, McpJsonValue>;
+  /**
+   * The same answers as JSON text with every number as the client wrote it (`3.50` stays `3.50`):
+   * what the next run receives. A string, so any store keeps it exactly; records written before it
+   * existed run with `inputResponses`.
+   */
+  readonly exactInputResponses?: string;
   /** The protected state the last run emitted with its input requests; never on the wire. */
   readonly requestState?: string;
   /** Runs so far (each resume runs the operation again). */

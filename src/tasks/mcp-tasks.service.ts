@@ -17,7 +17,7 @@ import { TaskEventBus } from './task-event-bus';
 import { TaskStoreDelegate } from './task-store.delegate';
 import type { TaskStore } from './task-store.interface';
 import { failedStep, settledFields, withoutUndefined } from './task-outcomes';
-import { withAnswers } from './task-answers';
+import { answerForms, withAnswers } from './task-answers';
 
 /** The one answer to an unknown, expired or foreign task id. */
 export const UNKNOWN_TASK_MESSAGE = 'Unknown task';
@@ -76,7 +76,7 @@ export class McpTasksService implements OnApplicationShutdown {
       expiresAt: now + ttlMs,
       pollIntervalMs: this.options.pollIntervalMs,
       call,
-      inputResponses,
+      ...answerForms(inputResponses),
       ...(requestState !== undefined && { requestState }),
       ...(principal !== undefined && { principal: principal as McpJsonValue }),
       runs: 1,

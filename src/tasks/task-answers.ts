@@ -1,9 +1,11 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
+import { stringify } from 'lossless-json';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { parseInputResponse } from '../input/input-response.parser';
 import type { McpJsonValue } from '../input/json-value';
 import type { McpInputResponse } from '../input/mcp-input-response';
 import { clip } from '../protocol/clip';
+import { parseWithExactNumbers } from '../transport/exact-number.parser';
 import type { McpTaskRecord } from './mcp-task.types';
 
 const RESPONSE_KIND_OF_METHOD: Readonly<Record<string, McpInputResponse['kind']>> = {
@@ -20,6 +22,27 @@ function kindAsked(request: McpJsonValue | undefined): McpInputResponse['kind'] 
     : undefined;
 }
 
+/** The task's answers with every number as the client wrote it (or as stored, for older records). @internal */
+export function exactAnswersOf(task: McpTaskRecord): Record<string, McpJsonValue> {
+  return task.exactInputResponses === undefined
+    ? task.inputResponses
+    : (parseWithExactNumbers(task.exactInputResponses) as Record<string, McpJsonValue>);
+}
+
+/**
+ * Answers in the two forms a task keeps them: plain JSON, and JSON text with every number as
+ * written. @internal
+ */
+export function answerForms(
+  answers: Record<string, McpJsonValue>,
+): Pick<McpTaskRecord, 'inputResponses' | 'exactInputResponses'> {
+  const exact = stringify(answers) as string;
+  return {
+    inputResponses: JSON.parse(exact) as Record<string, McpJsonValue>,
+    exactInputResponses: exact,
+  };
+}
+
 /**
  * The task with `responses` to its outstanding input requests recorded: answered keys leave
  * `inputRequests`, and once none is left the task is working again, for one more run. Keys it did
@@ -34,7 +57,7 @@ export function withAnswers(
 ): McpTaskRecord | undefined {
   if (task.status !== 'input_required' || !task.inputRequests) return undefined;
   const outstanding = { ...task.inputRequests };
-  const answers = { ...task.inputResponses };
+  const answers = { ...exactAnswersOf(task) };
   let changed = false;
   for (const key of Object.keys(responses)) {
     if (!Object.hasOwn(outstanding, key)) continue;
@@ -55,7 +78,8 @@ export function withAnswers(
     changed = true;
   }
   if (!changed) return undefined;
-  if (Buffer.byteLength(JSON.stringify(answers)) > maxBytes)
+  const forms = answerForms(answers);
+  if (Buffer.byteLength(forms.exactInputResponses ?? '') > maxBytes)
     throw new ProtocolError(
       McpErrorCode.InvalidParams,
       'Invalid params: input responses too large',
@@ -68,8 +92,8 @@ export function withAnswers(
         ...task,
         status: 'working',
         inputRequests: undefined,
-        inputResponses: answers,
+        ...forms,
         runs: task.runs + 1,
       }
-    : { ...task, inputRequests: outstanding, inputResponses: answers };
+    : { ...task, inputRequests: outstanding, ...forms };
 }

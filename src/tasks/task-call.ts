@@ -1,5 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { stringify } from 'lossless-json';
 import type { McpJsonValue } from '../input/json-value';
+import { parseWithExactNumbers } from '../transport/exact-number.parser';
 import type { McpTaskRecord } from './mcp-task.types';
 import type { TaskStepOutcome } from './task-step-outcome';
 
@@ -10,6 +12,16 @@ export function storedCall(name: string, params: Record<string, unknown>): McpTa
     name,
     params: JSON.parse(JSON.stringify({ ...kept, name })) as Record<string, McpJsonValue>,
   };
+}
+
+/**
+ * A JSON copy of a plain object whose numbers keep their exact text (`LosslessNumber`s, as the HTTP
+ * layer parses input responses); `{}` for anything else.
+ */
+export function exactJsonOf(value: unknown): Record<string, McpJsonValue> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (parseWithExactNumbers(stringify(value) as string) as Record<string, McpJsonValue>)
+    : {};
 }
 
 /** A JSON copy of a plain object; `{}` for anything else. */

@@ -45,10 +45,13 @@ export function describeTaskStoreContract(
     it('gives back a created task as it was created', async () => {
       const task = taskRecord(freshId(), 60_000, {
         inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'ok?' } } },
-        inputResponses: { earlier: { action: 'accept', content: { n: 1 } } },
+        inputResponses: { earlier: { action: 'accept', content: { n: 3.5 } } },
+        exactInputResponses: '{"earlier":{"action":"accept","content":{"n":3.50}}}',
       });
       await store().create(task);
       expect(await store().get(task.taskId)).toEqual(task);
+      // The answers' exact text survives the store, digit for digit.
+      expect((await store().get(task.taskId))?.exactInputResponses).toBe(task.exactInputResponses);
     });
 
     it('answers undefined for a task it never had', async () => {
