@@ -72,6 +72,24 @@ describe('canonicalJson', () => {
     );
   });
 
+  it.each([0, 1, 2, 5, 16, 17, 40])(
+    'orders %i keys in any insertion order as the code-unit sort does',
+    (count) => {
+      const keys = Array.from(
+        { length: count },
+        (_, index) =>
+          // Never integer-like: objects list those first, whatever the insertion order.
+          ['k', 'K', '_', '\u00e9', '\ud83d\ude00', ''][index % 6].repeat(1 + (index % 4)) +
+          `#${index}`,
+      );
+      const shuffled = [...keys].reverse();
+      shuffled.push(...shuffled.splice(0, Math.floor(count / 3)));
+      const record = Object.fromEntries(shuffled.map((key) => [key, 1]));
+      const ordered = Object.keys(JSON.parse(canonicalJson(record)) as object);
+      expect(ordered).toEqual([...keys].sort());
+    },
+  );
+
   it('keeps array order', () => {
     expect(canonicalJson([3, 1, 2])).not.toBe(canonicalJson([1, 2, 3]));
   });

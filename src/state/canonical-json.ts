@@ -51,9 +51,27 @@ export function canonicalJson(value: unknown): string {
   throw new TypeError(`cannot encode ${typeof value} as JSON`);
 }
 
-function isSorted(keys: readonly string[]): boolean {
-  for (let index = 1; index < keys.length; index++) if (keys[index - 1] > keys[index]) return false;
-  return true;
+/** Arrays up to this length are sorted in place by insertion, which allocates nothing. */
+const INSERTION_SORT_MAX = 16;
+
+/**
+ * Sorts keys into code-unit order, as `<` compares: the order RFC 8785 prescribes. Objects in MCP
+ * params are small; `Array.prototype.sort` allocates its work state on every call.
+ */
+function sortKeys(keys: string[]): void {
+  if (keys.length > INSERTION_SORT_MAX) {
+    keys.sort();
+    return;
+  }
+  for (let index = 1; index < keys.length; index++) {
+    const key = keys[index];
+    let at = index - 1;
+    while (at >= 0 && keys[at] > key) {
+      keys[at + 1] = keys[at];
+      at--;
+    }
+    keys[at + 1] = key;
+  }
 }
 
 /** A member as {@link canonicalJson} encodes it; `undefined` leaves it out. */
@@ -73,9 +91,7 @@ export function canonicalObject(
 ): string {
   const keys = Object.keys(record);
   if (alsoKeys) for (const key of alsoKeys) if (!Object.hasOwn(record, key)) keys.push(key);
-  // Code-unit order, as `<` compares: the order RFC 8785 prescribes (JSON from most clients is
-  // already in it, and checking is cheaper than sorting).
-  if (!isSorted(keys)) keys.sort();
+  sortKeys(keys);
   let text = '{';
   for (const key of keys) {
     const member = encode(key, record[key]);
