@@ -24,3 +24,13 @@ export class RequestStateProtectionError extends NestjsMcpError {
     super(`Request state rejected: ${reason}`);
   }
 }
+
+/**
+ * A protector's failure as a {@link RequestStateProtectionError}: its own reason, or
+ * `protector_failure` for anything else it threw. @internal
+ */
+export function asRequestStateProtectionError(error: unknown): RequestStateProtectionError {
+  return error instanceof RequestStateProtectionError
+    ? error
+    : new RequestStateProtectionError('protector_failure');
+}

@@ -19,7 +19,7 @@ import { ConsumedStateStoreError } from './consumed-state-store.error';
 import { PartitionResolverDelegate } from './partition-resolver.delegate';
 import { McpRequestStateMode } from './mcp-request-state-mode.enum';
 import { stableParams, type RequestStateBinding } from './request-state-binding';
-import { RequestStateProtectionError } from './request-state-protection.error';
+import { asRequestStateProtectionError } from './request-state-protection.error';
 import { RequestStateSealer, type OpenedRequestState } from './request-state.sealer';
 import { sha256Base64Url } from './sha256';
 
@@ -109,10 +109,7 @@ export class RequestStateProtection {
       return opened.askedKinds;
     };
     const refuse = (error: unknown): never => {
-      throw this.rejectState(
-        request,
-        error instanceof RequestStateProtectionError ? error.reason : 'protector_failure',
-      );
+      throw this.rejectState(request, asRequestStateProtectionError(error).reason);
     };
     let opening: MaybePromise<OpenedRequestState>;
     try {
@@ -234,8 +231,7 @@ export class RequestStateProtection {
       );
       round.emitted = { result, encodedState };
     } catch (error) {
-      const reason =
-        error instanceof RequestStateProtectionError ? error.reason : 'protector_failure';
+      const reason = asRequestStateProtectionError(error).reason;
       this.logger.error(
         `MCP ${request.method} "${clip(request.target)}": request state could not be sealed (${reason})`,
       );

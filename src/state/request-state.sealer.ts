@@ -8,7 +8,10 @@ import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise';
 import { canonicalJson } from './canonical-json';
 import type { RequestStateBinding } from './request-state-binding';
 import { REQUEST_STATE_LIMIT_BOUNDS, type RequestStateLimits } from './request-state-limits';
-import { RequestStateProtectionError } from './request-state-protection.error';
+import {
+  asRequestStateProtectionError,
+  RequestStateProtectionError,
+} from './request-state-protection.error';
 import type { RequestStateProtector } from './request-state-protector.interface';
 import { sha256Base64Url } from './sha256';
 
@@ -130,13 +133,6 @@ function associatedData(header: string, binding: RequestStateBinding): Buffer {
   return Buffer.from(`{"b":${canonicalBindingJson(binding)},"h":"${header}"}`, 'utf8');
 }
 
-/** A protector's failure as ours: its own reason, or `protector_failure` for anything else. */
-function asProtectionError(error: unknown): RequestStateProtectionError {
-  return error instanceof RequestStateProtectionError
-    ? error
-    : new RequestStateProtectionError('protector_failure');
-}
-
 /**
  * Seals and opens framework-protected request state: a header (issue and expiry time, round,
  * emitting request id) and the application's JSON, bound through the protector's associated data
@@ -189,7 +185,7 @@ export class RequestStateSealer {
     try {
       sealed = await this.protector.seal(plaintext, associatedData(headerSegment, binding));
     } catch (error) {
-      throw asProtectionError(error);
+      throw asRequestStateProtectionError(error);
     }
     const token = `${headerSegment}.${sealed}`;
     if (Buffer.byteLength(token) > limits.maxEncodedBytes)
@@ -230,12 +226,12 @@ export class RequestStateSealer {
     try {
       plaintext = this.protector.open(token.slice(dot + 1), associatedData(headerSegment, binding));
     } catch (error) {
-      throw asProtectionError(error);
+      throw asRequestStateProtectionError(error);
     }
     const opened = (bytes: Uint8Array) => this.verify(header, bytes, requestId, now);
     return isPromiseLike(plaintext)
       ? plaintext.then(opened, (error: unknown) => {
-          throw asProtectionError(error);
+          throw asRequestStateProtectionError(error);
         })
       : opened(plaintext);
   }

@@ -35,7 +35,7 @@ export function exactAnswersOf(task: McpTaskRecord): Record<string, McpJsonValue
  */
 export function answerForms(
   answers: Record<string, McpJsonValue>,
-): Pick<McpTaskRecord, 'inputResponses' | 'exactInputResponses'> {
+): Pick<McpTaskRecord, 'inputResponses'> & { readonly exactInputResponses: string } {
   const exact = stringify(answers) as string;
   return {
     inputResponses: JSON.parse(exact) as Record<string, McpJsonValue>,
@@ -79,7 +79,7 @@ export function withAnswers(
   }
   if (!changed) return undefined;
   const forms = answerForms(answers);
-  if (Buffer.byteLength(forms.exactInputResponses ?? '') > maxBytes)
+  if (Buffer.byteLength(forms.exactInputResponses) > maxBytes)
     throw new ProtocolError(
       McpErrorCode.InvalidParams,
       'Invalid params: input responses too large',
