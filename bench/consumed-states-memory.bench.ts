@@ -7,7 +7,7 @@
  * Run: npm run bench:consumed
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { MemoryConsumedStateStore } from '../src/state/memory-consumed-state.store';
+import { MemoryConsumedStateStore } from '../src/stores/one-time/memory-consumed-state.store';
 
 const ENTRIES = 100_000;
 

@@ -1,6 +1,6 @@
 import { InvalidModuleOptionsError } from './errors/invalid-module-options.error';
 import { ConceptSecretFieldPolicy } from './input/secret-field.policy';
-import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
+import type { McpModuleOptions } from './mcp-module-options.interface';
 import { resolveMcpOptions } from './mcp-options.resolver';
 
 function refusal(options: unknown): InvalidModuleOptionsError {

@@ -1,9 +1,6 @@
 import type { CacheHint } from '@modelcontextprotocol/server';
 import { InvalidModuleOptionsError } from './errors/invalid-module-options.error';
-import type {
-  McpCacheableMethod,
-  McpModuleOptions,
-} from './interfaces/mcp-module-options.interface';
+import type { McpCacheableMethod, McpModuleOptions } from './mcp-module-options.interface';
 import type { JsonBodyLimits } from './transport/json-body-limits';
 import {
   resolveRequestStateLimits,
@@ -12,9 +9,9 @@ import {
 import type { ListenLimits } from './transport/listen-limits';
 import type { KeyringConfig } from './keyring/keyring-fingerprint';
 import type { RequestStateProtector } from './state/request-state-protector.interface';
-import type { ConsumedStateStore } from './state/consumed-state-store.interface';
-import type { StateHandleRepository } from './state/state-handle-repository.interface';
-import type { McpAuthorizationPartitionResolver } from './state/authorization-partition.resolver';
+import type { ConsumedStateStore } from './stores/one-time/consumed-state-store.interface';
+import type { StateHandleRepository } from './stores/handles/state-handle-repository.interface';
+import type { McpAuthorizationPartitionResolver } from './identity/authorization-partition.resolver';
 import { ConceptSecretFieldPolicy, type SecretFieldPolicy } from './input/secret-field.policy';
 import { resolveRedisOptions, type ResolvedRedisOptions } from './redis/redis-options.resolver';
 import type { ResolvedTaskOptions } from './tasks/resolved-task-options';

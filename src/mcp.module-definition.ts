@@ -1,5 +1,5 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import type { McpModuleOptions } from './interfaces/mcp-module-options.interface';
+import type { McpModuleOptions } from './mcp-module-options.interface';
 
 export const {
   ConfigurableModuleClass: McpConfigurableModuleClass,

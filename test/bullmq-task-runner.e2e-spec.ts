@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
 import { BullMqTaskRunner, type BullMqTaskRunnerOptions, type TaskRunner } from '../src/index';
-import { loadOptionalPeer } from '../src/tasks/bullmq-loader';
+import { loadOptionalPeer } from '../src/tasks/runner/bullmq-loader';
 import {
   aborted,
   describeTaskRunnerContract,

@@ -1,5 +1,5 @@
 import type { ArgumentsHost } from '@nestjs/common';
-import { MCP_CONTEXT_TYPE } from '../mcp.constants';
+import { MCP_CONTEXT_TYPE } from '../util/mcp.constants';
 
 /**
  * Whether an enhancer is running for an MCP operation. Global HTTP-minded guards and interceptors

@@ -1,7 +1,7 @@
 import type { ContextType, ExecutionContext } from '@nestjs/common';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
-import { operationCallOf, type McpOperationCall } from '../protocol/mcp-operation-call';
-import { ExecutionContextHost } from './nest-internals';
+import { operationCallOf, type McpOperationCall } from '../pipeline/mcp-operation-call';
+import { ExecutionContextHost } from '../util/nest-internals';
 
 /** Context types an enhancer can see once MCP operations exist. @publicApi */
 export type McpContextType = 'mcp' | ContextType;

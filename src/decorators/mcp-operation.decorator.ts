@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
-import type { McpOperationMetadata } from '../interfaces/mcp-operation-options.interface';
-import { MCP_OPERATION_METADATA } from '../mcp.constants';
+import type { McpOperationMetadata } from './mcp-operation-options.interface';
+import { MCP_OPERATION_METADATA } from '../util/mcp.constants';
 
 /**
  * What every operation decorator applies: its metadata. The library's own pipeline steps

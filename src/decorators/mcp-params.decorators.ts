@@ -1,6 +1,6 @@
 import type { PipeTransform, Type } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
-import { McpParamtype } from '../context/mcp-paramtype.enum';
+import { McpParamtype } from '../pipeline/mcp-paramtype.enum';
 import type { McpRequestContext as RequestContextShape } from '../interfaces/mcp-request-context.interface';
 
 /**

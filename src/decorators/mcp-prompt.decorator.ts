@@ -1,4 +1,4 @@
-import type { McpPromptOptions } from '../interfaces/mcp-operation-options.interface';
+import type { McpPromptOptions } from './mcp-operation-options.interface';
 import { mcpOperation } from './mcp-operation.decorator';
 
 /**

@@ -1,4 +1,4 @@
-import type { McpResourceOptions } from '../interfaces/mcp-operation-options.interface';
+import type { McpResourceOptions } from './mcp-operation-options.interface';
 import { mcpOperation } from './mcp-operation.decorator';
 
 /**

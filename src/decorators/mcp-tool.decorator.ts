@@ -1,4 +1,4 @@
-import type { McpToolOptions } from '../interfaces/mcp-operation-options.interface';
+import type { McpToolOptions } from './mcp-operation-options.interface';
 import { mcpOperation } from './mcp-operation.decorator';
 
 /**

@@ -1,5 +1,5 @@
-import { McpOperationCall } from '../protocol/mcp-operation-call';
-import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
+import { McpOperationCall } from '../pipeline/mcp-operation-call';
+import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 import { createTestRequestContext } from '../testing/create-test-request-context';
 import { completionBody } from './completion-body';
 

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { internalError } from '../errors/internal-error';
-import type { McpCompleter } from '../interfaces/mcp-operation-options.interface';
-import { clip } from '../protocol/clip';
-import type { McpOperationCall } from '../protocol/mcp-operation-call';
+import type { McpCompleter } from '../decorators/mcp-operation-options.interface';
+import { clip } from '../util/clip';
+import type { McpOperationCall } from '../pipeline/mcp-operation-call';
 
 const logger = new Logger('McpModule');
 

@@ -11,22 +11,25 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { ExternalContextCreator } from '@nestjs/core/helpers/external-context-creator';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
 import { UriTemplate } from '@modelcontextprotocol/server';
-import { McpParamtype } from '../context/mcp-paramtype.enum';
-import { MCP_INPUT_DECLARATIONS_METADATA, MCP_OPERATION_METADATA } from '../mcp.constants';
-import { McpInputStepsGuard } from '../input/mcp-input-steps.guard';
-import { McpInputSteps } from '../input/mcp-input-steps.service';
-import { McpArgumentsValidationGuard } from '../validation/mcp-arguments-validation.guard';
+import { McpParamtype } from '../pipeline/mcp-paramtype.enum';
+import { MCP_INPUT_DECLARATIONS_METADATA, MCP_OPERATION_METADATA } from '../util/mcp.constants';
+import { McpInputStepsGuard } from '../pipeline/mcp-input-steps.guard';
+import { McpInputSteps } from '../pipeline/mcp-input-steps.service';
+import { McpArgumentsValidationGuard } from '../pipeline/mcp-arguments-validation.guard';
 import { createArgumentsValidator } from '../validation/arguments-validator.factory';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { completionBody } from './completion-body';
-import { OperationPipelineFactory, type LibrarySteps } from './operation-pipeline.factory';
-import type { OperationCallProfile } from '../protocol/mcp-operation-call';
+import {
+  OperationPipelineFactory,
+  type LibrarySteps,
+} from '../pipeline/operation-pipeline.factory';
+import type { OperationCallProfile } from '../pipeline/mcp-operation-call';
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
 import { McpInputDeclaration, type McpInputDeclarationSpec } from '../input/mcp-input-declaration';
-import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
-import type { McpOperationMetadata } from '../interfaces/mcp-operation-options.interface';
-import { isSchemaCandidate } from '../schema/dto-json-schema';
+import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
+import type { McpOperationMetadata } from '../decorators/mcp-operation-options.interface';
+import { isSchemaCandidate } from '../validation/dto-json-schema';
 import { McpOperationRegistry } from './mcp-operation.registry';
 import { promptListing, resourceListing, toolListing } from './operation-listing';
 import type { RegisteredOperation } from './registered-operation.interface';

@@ -7,8 +7,8 @@ import type {
   McpPromptOptions,
   McpResourceOptions,
   McpToolOptions,
-} from '../interfaces/mcp-operation-options.interface';
-import { dtoToJsonSchema } from '../schema/dto-json-schema';
+} from '../decorators/mcp-operation-options.interface';
+import { dtoToJsonSchema } from '../validation/dto-json-schema';
 
 const TOOL_NAME = /^[A-Za-z0-9_./-]{1,64}$/;
 

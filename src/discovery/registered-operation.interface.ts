@@ -6,9 +6,9 @@ import type {
   UriTemplate,
 } from '@modelcontextprotocol/server';
 import type { OperationSite } from '../errors/duplicate-operation.error';
-import type { McpOperationMetadata } from '../interfaces/mcp-operation-options.interface';
-import type { OperationCallProfile } from '../protocol/mcp-operation-call';
-import type { OperationHandler } from './operation-pipeline.factory';
+import type { McpOperationMetadata } from '../decorators/mcp-operation-options.interface';
+import type { OperationCallProfile } from '../pipeline/mcp-operation-call';
+import type { OperationHandler } from '../pipeline/operation-pipeline.factory';
 import type { ToolTaskProfile } from '../tasks/tool-task-profile';
 
 /** A `resources/templates/list` entry. */

@@ -1,4 +1,4 @@
-import { operationScope } from '../protocol/operation-scope';
+import { operationScope } from '../pipeline/operation-scope';
 import { ConceptSecretFieldPolicy, type SecretFieldPolicy } from './secret-field.policy';
 
 /** The safety policy input requests are checked against when they are built. */

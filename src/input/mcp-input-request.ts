@@ -1,5 +1,5 @@
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
-import { frozenCopy } from './deep-freeze';
+import { frozenCopy } from '../util/deep-freeze';
 import { validateElicitationUrl } from './elicitation-url.policy';
 import { validateFormSchema } from './form-schema.validator';
 import { inputRequestPolicy } from './input-request-policy';

@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { AuthInfo, ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
-import type { McpJsonValue } from '../input/json-value';
+import type { McpJsonValue } from '../util/json-value';
 import type { McpInputResponses } from '../input/mcp-input-responses';
-import type { McpReplayAsks } from '../replay/mcp-replay-asks.interface';
-import type { McpTaskContext } from '../tasks/mcp-task-context';
+import type { McpReplayAsks } from './mcp-replay-asks.interface';
+import type { McpTaskContext } from './mcp-task-context.interface';
 
 /** Log levels of `notifications/message`, lowest first. */
 export type McpLogLevel =

@@ -18,8 +18,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import type { InputRequestPolicy } from '../input/input-request-policy';
-import { operationScope } from './operation-scope';
-import { ownRequestParams } from './own-request-params';
+import { operationScope } from '../pipeline/operation-scope';
+import { ownRequestParams } from '../pipeline/own-request-params';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import type {
@@ -28,23 +28,23 @@ import type {
 } from '../discovery/registered-operation.interface';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { internalError } from '../errors/internal-error';
-import { McpHttpResponse } from '../context/mcp-http-response';
-import { clip } from './clip';
-import { mapOperationError } from './operation-error.mapper';
+import { McpHttpResponse } from '../pipeline/mcp-http-response';
+import { clip } from '../util/clip';
+import { mapOperationError } from '../pipeline/operation-error.mapper';
 import {
   normalizePromptResult,
   normalizeResourceResult,
   normalizeToolResult,
-} from './operation-result.normalizer';
-import { createRequestContext, type TaskCallScope } from './request-context.factory';
+} from '../pipeline/operation-result.normalizer';
+import { createRequestContext, type TaskCallScope } from '../pipeline/request-context.factory';
 import type { RegisteredTool } from '../discovery/registered-operation.interface';
 import { McpTaskCalls } from '../tasks/mcp-task-calls.service';
-import { toInputRequiredWire } from './input-required-wire';
-import { httpExchangeStorage, type HttpExchange } from './http-exchange.storage';
-import { McpOperationCall } from './mcp-operation-call';
+import { toInputRequiredWire } from '../pipeline/input-required-wire';
+import { httpExchangeStorage, type HttpExchange } from '../pipeline/http-exchange.storage';
+import { McpOperationCall } from '../pipeline/mcp-operation-call';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
 import { undeclaredInputMessage } from '../input/undeclared-input.message';
-import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
+import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 
 const MAX_COMPLETION_VALUES = 100;
 

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { McpDispatcher } from './mcp-dispatcher.service';
-import { ANY_PARAMS, McpTaskMethods } from '../tasks/mcp-task-methods.service';
-import { MCP_TASKS_EXTENSION } from '../tasks/mcp-task.types';
-import { McpTaskServer } from './mcp-task-server';
+import { ANY_PARAMS, McpTaskMethods } from '../tasks/wire/mcp-task-methods.service';
+import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
+import { McpTaskServer } from '../tasks/wire/mcp-task-server';
 
 /**
  * Builds the low-level SDK `Server` that serves one HTTP request. The low-level server (not

@@ -5,9 +5,9 @@ import { internalError } from '../errors/internal-error';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
-import { clip } from '../protocol/clip';
-import type { McpOperationCall } from '../protocol/mcp-operation-call';
-import { INVALID_REQUEST_STATE_MESSAGE } from '../state/request-state.protection';
+import { clip } from '../util/clip';
+import type { McpOperationCall } from '../pipeline/mcp-operation-call';
+import { INVALID_REQUEST_STATE_MESSAGE } from '../pipeline/request-state.protection';
 import { ReplayExecution } from './replay-execution';
 import { decodeLedger, isSlotKey, MAX_REPLAY_SLOTS } from './replay-ledger';
 

@@ -1,6 +1,6 @@
 import type { McpInputRequest } from '../input/mcp-input-request';
-import { canonicalJson } from '../state/canonical-json';
-import { sha256Base64Url } from '../state/sha256';
+import { canonicalJson } from '../util/canonical-json';
+import { sha256Base64Url } from '../util/sha256';
 
 /**
  * SHA-256 (base64url, 43 characters) of a question as sent: its method and parameters in canonical

@@ -1,4 +1,4 @@
-import { canonicalJson, canonicalObject } from './canonical-json';
+import { canonicalJson, canonicalObject } from '../util/canonical-json';
 
 /** What framework state is bound to, besides its own header. */
 export interface RequestStateBinding {

@@ -2,7 +2,7 @@ import { LosslessNumber } from 'lossless-json';
 import { KeyringManager } from '../keyring/keyring-manager.service';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { AesGcmRequestStateProtector } from './aes-gcm-request-state.protector';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '../util/canonical-json';
 import type { RequestStateBinding } from './request-state-binding';
 import {
   RequestStateProtectionError,

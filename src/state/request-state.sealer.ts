@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LosslessNumber, isSafeNumber, parse, stringify } from 'lossless-json';
-import type { McpJsonValue } from '../input/json-value';
+import type { McpJsonValue } from '../util/json-value';
 import type { McpInputResponse } from '../input/mcp-input-response';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
-import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise';
-import { canonicalJson } from './canonical-json';
+import { isPromiseLike, type MaybePromise } from '../util/maybe-promise';
+import { canonicalJson } from '../util/canonical-json';
 import type { RequestStateBinding } from './request-state-binding';
 import { REQUEST_STATE_LIMIT_BOUNDS, type RequestStateLimits } from './request-state-limits';
 import {
@@ -13,7 +13,7 @@ import {
   RequestStateProtectionError,
 } from './request-state-protection.error';
 import type { RequestStateProtector } from './request-state-protector.interface';
-import { sha256Base64Url } from './sha256';
+import { sha256Base64Url } from '../util/sha256';
 
 // 3: a plain-text header (`3_<iat>_<exp>_<round>`), the emitting request's id inside the sealed
 // payload. 2 spelled the header as base64url canonical JSON with a digest of the id; 1 carried the

@@ -4,7 +4,7 @@ import { KeyringManager } from '../keyring/keyring-manager.service';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { AesGcmRequestStateProtector } from './aes-gcm-request-state.protector';
-import { providedInstance } from './app-provided-instance';
+import { providedInstance } from '../ports/app-provided-instance';
 import { RequestStateProtector } from './request-state-protector.interface';
 
 /**

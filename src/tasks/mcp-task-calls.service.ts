@@ -7,33 +7,33 @@ import {
   type CallToolResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { McpHttpResponse } from '../context/mcp-http-response';
-import { mapOperationError } from '../protocol/operation-error.mapper';
-import { ownRequestParams } from '../protocol/own-request-params';
+import { McpHttpResponse } from '../pipeline/mcp-http-response';
+import { mapOperationError } from '../pipeline/operation-error.mapper';
+import { ownRequestParams } from '../pipeline/own-request-params';
 import type { RegisteredTool } from '../discovery/registered-operation.interface';
 import { internalError } from '../errors/internal-error';
-import type { McpJsonValue } from '../input/json-value';
+import type { McpJsonValue } from '../util/json-value';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import { httpExchangeStorage, type HttpExchange } from '../protocol/http-exchange.storage';
-import { McpOperationCall, type OperationCallProfile } from '../protocol/mcp-operation-call';
+import { httpExchangeStorage, type HttpExchange } from '../pipeline/http-exchange.storage';
+import { McpOperationCall, type OperationCallProfile } from '../pipeline/mcp-operation-call';
 import {
   createRequestContext,
   progressReporter,
   type TaskCallScope,
-} from '../protocol/request-context.factory';
-import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
-import { PartitionResolverDelegate } from '../state/partition-resolver.delegate';
-import type { McpTaskContext } from './mcp-task-context';
-import type { McpTaskRecord } from './mcp-task.types';
-import { declaresTasks, tasksCapabilityMissing } from './tasks-capability';
+} from '../pipeline/request-context.factory';
+import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
+import { PartitionResolverDelegate } from '../identity/partition-resolver.delegate';
+import type { McpTaskContext } from '../interfaces/mcp-task-context.interface';
+import type { McpTaskRecord } from './store/mcp-task.types';
+import { declaresTasks, tasksCapabilityMissing } from './wire/tasks-capability';
 import { exactJsonOf, initialState, progressMessage, stepOutcome, storedCall } from './task-call';
-import { envelopeContext } from './envelope-context';
-import { detachedStepExchange } from './detached-task-step';
-import { captureTaskPrincipal, type TaskPrincipal } from './task-principal';
+import { envelopeContext } from '../pipeline/envelope-context';
+import { detachedStepExchange } from '../identity/detached-task-step';
+import { captureTaskPrincipal, type TaskPrincipal } from '../identity/task-principal';
 import { McpTasksService } from './mcp-tasks.service';
-import { createTaskResult } from './tasks-wire';
-import type { TaskStepOutcome, TaskStepScope } from './task-step-outcome';
+import { createTaskResult } from './wire/tasks-wire';
+import type { TaskStepOutcome, TaskStepScope } from './runner/task-step-outcome';
 import { exactAnswersOf } from './task-answers';
 
 /** One run of a tool through its pipeline (the dispatcher's). */

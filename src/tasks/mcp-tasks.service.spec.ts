@@ -1,12 +1,12 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { McpTasksService } from './mcp-tasks.service';
-import { MemoryTaskEventBus } from './memory-task-event-bus';
-import { MemoryTaskStore } from './memory-task.store';
-import type { McpTaskRecord } from './mcp-task.types';
-import type { TaskRunner, TaskWork } from './task-runner.interface';
-import type { TaskStepOutcome } from './task-step-outcome';
-import type { TaskStore } from './task-store.interface';
+import { MemoryTaskEventBus } from './events/memory-task-event-bus';
+import { MemoryTaskStore } from './store/memory-task.store';
+import type { McpTaskRecord } from './store/mcp-task.types';
+import type { TaskRunner, TaskWork } from './runner/task-runner.interface';
+import type { TaskStepOutcome } from './runner/task-step-outcome';
+import type { TaskStore } from './store/task-store.interface';
 
 /** A runner that only records: each test runs the steps itself, in the order it needs. */
 class RecordingRunner implements TaskRunner {

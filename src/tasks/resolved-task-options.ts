@@ -1,5 +1,5 @@
-import type { TaskRunner } from './task-runner.interface';
-import type { TaskStore } from './task-store.interface';
+import type { TaskRunner } from './runner/task-runner.interface';
+import type { TaskStore } from './store/task-store.interface';
 
 /** Tasks options with defaults filled in and values checked. @internal */
 export interface ResolvedTaskOptions {

@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import type { McpJsonValue } from '../input/json-value';
-import { clip } from '../protocol/clip';
-import type { McpTaskRecord } from './mcp-task.types';
-import type { TaskStepOutcome } from './task-step-outcome';
+import type { McpJsonValue } from '../util/json-value';
+import { clip } from '../util/clip';
+import type { McpTaskRecord } from './store/mcp-task.types';
+import type { TaskStepOutcome } from './runner/task-step-outcome';
 
 const logger = new Logger('McpTasks');
 

@@ -1,6 +1,6 @@
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
-import type { McpToolOptions } from '../interfaces/mcp-operation-options.interface';
-import type { McpTaskCreation, McpTaskSupport } from './mcp-task.types';
+import type { McpToolOptions } from '../decorators/mcp-operation-options.interface';
+import type { McpTaskCreation, McpTaskSupport } from './store/mcp-task.types';
 import type { ResolvedTaskOptions } from './resolved-task-options';
 
 /** How a tool's calls become tasks, checked at startup. @internal */

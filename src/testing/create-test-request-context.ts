@@ -1,10 +1,10 @@
 import type { AuthInfo, ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import type { McpJsonValue } from '../input/json-value';
+import type { McpJsonValue } from '../util/json-value';
 import type { McpInputResponse } from '../input/mcp-input-response';
 import { McpInputResponses } from '../input/mcp-input-responses';
 import type { McpLogLevel, McpRequestContext } from '../interfaces/mcp-request-context.interface';
-import { MCP_PROTOCOL_VERSION } from '../mcp.constants';
+import { MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
 import type { McpInputRequest } from '../input/mcp-input-request';
 import { replayAsks } from '../replay/replay-asks.factory';
 import { slotKey } from '../replay/replay-ledger';

@@ -1,16 +1,16 @@
 import type { McpOperationRegistry } from '../discovery/mcp-operation.registry';
-import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface';
+import type { McpModuleOptions } from '../mcp-module-options.interface';
 import { resolveMcpOptions } from '../mcp-options.resolver';
 import {
   DefaultAuthorizationPartitionResolver,
   type McpAuthorizationPartitionResolver,
-} from '../state/authorization-partition.resolver';
-import { McpRequestStateMode } from '../state/mcp-request-state-mode.enum';
-import { McpStateHandles } from '../state/mcp-state-handles.service';
-import { MemoryStateHandleRepository } from '../state/memory-state-handle.repository';
-import type { PartitionResolverDelegate } from '../state/partition-resolver.delegate';
-import type { StateHandleRepositoryDelegate } from '../state/state-handle-repository.delegate';
-import type { StateHandleRepository } from '../state/state-handle-repository.interface';
+} from '../identity/authorization-partition.resolver';
+import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
+import { McpStateHandles } from '../stores/handles/mcp-state-handles.service';
+import { MemoryStateHandleRepository } from '../stores/handles/memory-state-handle.repository';
+import type { PartitionResolverDelegate } from '../identity/partition-resolver.delegate';
+import type { StateHandleRepositoryDelegate } from '../stores/handles/state-handle-repository.delegate';
+import type { StateHandleRepository } from '../stores/handles/state-handle-repository.interface';
 
 /** What {@link createTestStateHandles} may be given. @publicApi */
 export interface TestStateHandlesOptions {

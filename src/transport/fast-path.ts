@@ -8,11 +8,11 @@ import {
 } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import type { McpCacheableMethod } from '../interfaces/mcp-module-options.interface';
+import type { McpCacheableMethod } from '../mcp-module-options.interface';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
-import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../mcp.constants';
+import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
 import type { McpDispatcher } from '../protocol/mcp-dispatcher.service';
-import { MCP_TASKS_EXTENSION } from '../tasks/mcp-task.types';
+import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
 
 type Message = { jsonrpc: '2.0'; id: string | number; method: string; params: Params };
 type Params = Record<string, unknown> & { _meta: Record<string, unknown> };

@@ -1,5 +1,12 @@
 import type { JsonBodyLimits } from './json-body-limits';
-import { closingQuote, LOWER_E, numberEnd, QUOTE, startsNumber, UPPER_E } from './json-lexing';
+import {
+  closingQuote,
+  LOWER_E,
+  numberEnd,
+  QUOTE,
+  startsNumber,
+  UPPER_E,
+} from '../util/json-lexing';
 
 /** Which bound a JSON text breaks, found before it is parsed. */
 export type JsonStructureProblem =

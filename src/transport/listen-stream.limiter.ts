@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
 import type { ListenLimits } from './listen-limits';
-import { sha256Base64Url } from '../state/sha256';
+import { sha256Base64Url } from '../util/sha256';
 
 /** The JSON-RPC error a `subscriptions/listen` request gets instead of a stream. */
 export interface ListenRefusal {

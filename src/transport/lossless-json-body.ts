@@ -1,4 +1,4 @@
-import { parseWithExactNumbers } from './exact-number.parser';
+import { parseWithExactNumbers } from '../util/exact-number.parser';
 import type { JsonBodyLimits } from './json-body-limits';
 import { scanJsonStructure, type JsonStructureProblem } from './json-structure.scanner';
 

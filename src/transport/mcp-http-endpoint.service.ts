@@ -13,7 +13,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
-import { httpExchangeStorage } from '../protocol/http-exchange.storage';
+import { httpExchangeStorage } from '../pipeline/http-exchange.storage';
 import { McpServerFactory } from '../protocol/mcp-server.factory';
 import { HostOriginPolicy } from './host-origin-policy';
 import { writeJsonRpcHttpError } from './json-rpc-http-error';
@@ -34,7 +34,7 @@ import { readRequestBody } from './request-body.reader';
 import { ListenStreamLimiter, listenCallerKey } from './listen-stream.limiter';
 import { serveListenStream } from './listen-stream.bridge';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
-import { TaskListenStreams } from '../tasks/task-listen-streams';
+import { TaskListenStreams } from '../tasks/streams/task-listen-streams';
 import {
   paramHeaderProblem,
   scanParamHeaders,

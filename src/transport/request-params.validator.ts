@@ -1,5 +1,5 @@
 import { specTypeSchemas } from '@modelcontextprotocol/server';
-import { clip } from '../protocol/clip';
+import { clip } from '../util/clip';
 
 type ParamsSchemaName =
   | 'CallToolRequestParams'

@@ -1,4 +1,4 @@
-import { hasValidationRules } from '../schema/dto-json-schema';
+import { hasValidationRules } from './dto-json-schema';
 import type { ArgumentsValidator, ArgumentsValidatorSource } from './arguments-validator.interface';
 import { createDtoArgumentsValidator } from './dto-arguments.validator';
 import { createJsonSchemaArgumentsValidator } from './json-schema-arguments.validator';

@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type {
   JsonSchemaObject,
   McpOperationKind,
-} from '../interfaces/mcp-operation-options.interface';
+} from '../decorators/mcp-operation-options.interface';
 
 /** The outcome of validating one call's arguments. */
 export type ArgumentsValidation = { ok: true; value: unknown } | { ok: false; errors: string[] };

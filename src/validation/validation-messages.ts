@@ -1,4 +1,4 @@
-import { clip } from '../protocol/clip';
+import { clip } from '../util/clip';
 import type { ValidationError } from 'class-validator';
 import type { ErrorObject } from 'ajv';
 import { MAX_REPORTED_ERRORS } from './arguments-validator.interface';

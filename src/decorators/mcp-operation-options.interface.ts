@@ -1,0 +1,145 @@
+import type { Type } from '@nestjs/common';
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import type { McpInputDeclarationSpec } from '../input/mcp-input-declaration';
+import type { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
+import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type { McpTaskCreation, McpTaskSupport } from '../tasks/store/mcp-task.types';
+
+/** Input and state options shared by every operation decorator. @publicApi */
+export interface McpInputOptions {
+  /** What the operation may ask the client for (same as repeated `@McpMayRequestInput`). */
+  mayRequestInput?: McpInputDeclarationSpec[];
+  /** Who owns the state carried between rounds. Default `NONE`. */
+  requestState?: McpRequestStateMode;
+  /**
+   * Accept each incoming state once: the first retry that presents a state consumes it (after it
+   * is verified, before the method runs), and any other presentation of the same state — another
+   * JSON-RPC id, concurrently or later, until the state expires — gets `-32602 Invalid request
+   * state`. Only with `requestState: FRAMEWORK_PROTECTED` (otherwise startup fails with
+   * `InvalidOperationDefinitionError`). Default: the module's `requestState.singleUse` (`false`).
+   *
+   * @example
+   * ```ts
+   * @McpTool({ description: 'Deletes a file after the user confirms', requestState: McpRequestStateMode.FRAMEWORK_PROTECTED, singleUse: true })
+   * ```
+   */
+  singleUse?: boolean;
+  /**
+   * Serve `ctx.elicit()`, `ctx.elicitUrl()`, `ctx.createMessage()` and `ctx.listRoots()` from a
+   * ledger of the flow's questions and answers, sealed in framework-protected state: the method
+   * runs from the top every round and `await`s its answers (see `docs/replay.md`). Implies
+   * `requestState: FRAMEWORK_PROTECTED` (another mode fails startup) and needs at least one
+   * `@McpMayRequestInput` declaration. Default `false`.
+   *
+   * @example
+   * ```ts
+   * @McpTool({ description: 'Signs a user up', replay: true })
+   * @McpMayRequestInput({ type: 'elicitation.form' })
+   * ```
+   */
+  replay?: boolean;
+}
+
+/** A JSON Schema object, advertised exactly as written. */
+export type JsonSchemaObject = Record<string, unknown>;
+
+/**
+ * Options of `@McpTool`.
+ *
+ * @publicApi
+ */
+export interface McpToolOptions extends McpInputOptions {
+  /** Tool name (1–64 of `A-Z a-z 0-9 _ . / -`). Defaults to the method name. */
+  name?: string;
+  /** Human-readable title. */
+  title?: string;
+  /** What the tool does; shown to the model. Required and non-empty. */
+  description: string;
+  /**
+   * class-validator DTO describing the arguments; its JSON Schema becomes `inputSchema`.
+   * Defaults to the type of the `@McpArgs()` parameter when that is a class.
+   */
+  input?: Type<unknown>;
+  /** A raw JSON Schema for the arguments, advertised exactly as written (wins over `input`). */
+  inputSchema?: JsonSchemaObject;
+  /** JSON Schema of `structuredContent`. When set, a plain object returned by the tool becomes `structuredContent`. */
+  outputSchema?: JsonSchemaObject;
+  /** Behaviour hints for clients. */
+  annotations?: ToolAnnotations;
+  /**
+   * Whether calls may run as tasks (the `io.modelcontextprotocol/tasks` extension). Default
+   * `forbidden`. See `docs/tasks.md`.
+   */
+  taskSupport?: McpTaskSupport;
+  /** When a task-opted call becomes a task. Default `immediate`. */
+  taskCreation?: McpTaskCreation;
+  /** Lifetime of this tool's tasks, in ms; at most the module's `tasks.maxTtlMs`. Default `tasks.ttlMs`. */
+  taskTtlMs?: number;
+  /** Extra `_meta` advertised with the tool. */
+  _meta?: Record<string, unknown>;
+}
+
+/** One argument of a prompt. @publicApi */
+export interface McpPromptArgument {
+  name: string;
+  description?: string;
+  required?: boolean;
+}
+
+/** Suggests completions for one prompt argument or resource-template variable. @publicApi */
+export type McpCompleter = (
+  value: string,
+  context: { arguments: Record<string, string>; request: McpRequestContext },
+) => string[] | Promise<string[]>;
+
+/**
+ * Options of `@McpPrompt`.
+ *
+ * @publicApi
+ */
+export interface McpPromptOptions extends McpInputOptions {
+  /** Prompt name. Defaults to the method name. */
+  name?: string;
+  title?: string;
+  /** What the prompt is for. Required and non-empty. */
+  description: string;
+  /** Declared arguments. Defaults to the properties of `input` (required ones marked required). */
+  arguments?: McpPromptArgument[];
+  /** class-validator DTO of the arguments (all values arrive as strings). */
+  input?: Type<unknown>;
+  /** Completion providers by argument name, for `completion/complete`. */
+  complete?: Record<string, McpCompleter>;
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * Options of `@McpResource`. Give exactly one of `uri` (a fixed resource, listed by `resources/list`)
+ * or `uriTemplate` (RFC 6570, listed by `resources/templates/list`; its variables reach the method
+ * through `@McpArgs()`).
+ *
+ * @publicApi
+ */
+export interface McpResourceOptions extends McpInputOptions {
+  uri?: string;
+  uriTemplate?: string;
+  /** Resource name. Defaults to the method name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Size in bytes, when known. */
+  size?: number;
+  annotations?: Record<string, unknown>;
+  /** Completion providers by template variable name. */
+  complete?: Record<string, McpCompleter>;
+  _meta?: Record<string, unknown>;
+}
+
+/** Which kind of MCP operation a method serves. */
+export type McpOperationKind = 'tool' | 'prompt' | 'resource';
+
+/** What an operation decorator stores on its method. */
+export type McpOperationMetadata =
+  | { kind: 'tool'; options: McpToolOptions }
+  | { kind: 'prompt'; options: McpPromptOptions }
+  | { kind: 'resource'; options: McpResourceOptions };
