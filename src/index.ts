@@ -107,7 +107,7 @@ export {
   McpAuthorizationPartitionResolver,
   DefaultAuthorizationPartitionResolver,
 } from './identity/authorization-partition.resolver';
-export { INVALID_REQUEST_STATE_MESSAGE } from './pipeline/request-state.protection';
+export { INVALID_REQUEST_STATE_MESSAGE } from './errors/invalid-request-state.message';
 export { KeyringManager } from './keyring/keyring-manager.service';
 export type {
   KeyMaterial,
@@ -141,7 +141,7 @@ export {
   InProcessTaskRunner,
   type InProcessTaskRunnerOptions,
 } from './tasks/runner/in-process-task.runner';
-export { isDetachedMcpTaskStep } from './identity/detached-task-step';
+export { isDetachedMcpTaskStep } from './context/is-detached-mcp-task-step';
 export { BullMqTaskRunner, type BullMqTaskRunnerOptions } from './tasks/runner/bullmq-task.runner';
 export type {
   BullMqConnectionOptions,

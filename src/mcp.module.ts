@@ -2,22 +2,26 @@ import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer';
 import { McpOperationRegistry } from './discovery/mcp-operation.registry';
-import { CapabilityGate } from './pipeline/capability.gate';
-import { McpInputStepsGuard } from './pipeline/mcp-input-steps.guard';
-import { McpInputSteps } from './pipeline/mcp-input-steps.service';
+import { CapabilityGatingInterceptor } from './pipeline/capability-gating.interceptor';
+import { StateProtectionInterceptor } from './pipeline/state-protection.interceptor';
+import { OperationRunner } from './pipeline/operation-runner';
+import { INPUT_REQUEST_POLICY } from './input/input-request-policy';
+import { REQUEST_STATE_LIMITS } from './state/request-state-limits';
+import { MCP_ENDPOINT } from './util/mcp.constants';
+import { TaskCallers } from './tasks/task-callers';
+import { TaskStepExecutor } from './tasks/steps/task-step.executor';
+import { TaskStepRequests } from './tasks/steps/task-step-requests';
 import type { McpModuleOptions } from './mcp-module-options.interface';
 import { KeyringManager } from './keyring/keyring-manager.service';
 import { McpConfigurableModuleClass, MCP_MODULE_OPTIONS } from './mcp.module-definition';
 import { resolveMcpOptions, type ResolvedMcpOptions } from './mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from './mcp-resolved-options.token';
-import { McpArgumentsValidationGuard } from './pipeline/mcp-arguments-validation.guard';
 import { McpNotifier } from './transport/mcp-notifier.service';
 import { PACKAGE_VERSION } from './util/package-version';
 import { McpDispatcher } from './protocol/mcp-dispatcher.service';
-import { McpServerFactory } from './protocol/mcp-server.factory';
+import { SdkServerFactory } from './protocol/sdk-server.factory';
 import { McpRedisConnection } from './redis/mcp-redis.connection';
 import { McpReplayStep } from './replay/mcp-replay.step';
-import { RequestStateProtection } from './pipeline/request-state.protection';
 import { ConsumedStateStoreDelegate } from './stores/one-time/consumed-state-store.delegate';
 import { McpStateHandles } from './stores/handles/mcp-state-handles.service';
 import { StateHandleRepositoryDelegate } from './stores/handles/state-handle-repository.delegate';
@@ -70,23 +74,42 @@ import { TaskStoreDelegate } from './tasks/store/task-store.delegate';
         new RequestStateSealer(options, protector),
       inject: [MCP_RESOLVED_OPTIONS, StateProtectorDelegate],
     },
-    CapabilityGate,
-    McpInputSteps,
-    McpInputStepsGuard,
-    McpArgumentsValidationGuard,
-    RequestStateProtection,
+    {
+      provide: MCP_ENDPOINT,
+      useFactory: (options: ResolvedMcpOptions) => options.endpoint,
+      inject: [MCP_RESOLVED_OPTIONS],
+    },
+    {
+      provide: REQUEST_STATE_LIMITS,
+      useFactory: (options: ResolvedMcpOptions) => options.requestState,
+      inject: [MCP_RESOLVED_OPTIONS],
+    },
+    {
+      provide: INPUT_REQUEST_POLICY,
+      useFactory: (options: ResolvedMcpOptions) => ({
+        secrets: options.elicitation.secretPolicy,
+        development: options.elicitation.development,
+      }),
+      inject: [MCP_RESOLVED_OPTIONS],
+    },
+    CapabilityGatingInterceptor,
+    StateProtectionInterceptor,
     McpReplayStep,
+    OperationRunner,
     McpOperationRegistry,
     McpExplorer,
     TaskStoreDelegate,
     TaskEventBusProvider,
     TaskStatusFeed,
     McpTasksService,
+    TaskCallers,
+    TaskStepRequests,
+    TaskStepExecutor,
     McpTaskCalls,
     McpTaskMethods,
     TaskListenStreams,
     McpDispatcher,
-    McpServerFactory,
+    SdkServerFactory,
     McpHttpEndpoint,
     McpNotifier,
   ],

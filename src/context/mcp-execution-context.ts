@@ -1,6 +1,6 @@
 import type { ContextType, ExecutionContext } from '@nestjs/common';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
-import { operationCallOf, type McpOperationCall } from '../pipeline/mcp-operation-call';
+import { operationCallOf, type OperationCall } from '../pipeline/operation-call';
 import { ExecutionContextHost } from '../util/nest-internals';
 
 /** Context types an enhancer can see once MCP operations exist. @publicApi */
@@ -9,7 +9,10 @@ export type McpContextType = 'mcp' | ContextType;
 /**
  * Typed view of an `ExecutionContext` for MCP operations, for guards, interceptors and filters.
  * Its HTTP view (`switchToHttp()`) is the real HTTP request that carried the MCP request; the MCP
- * arguments and request context are reached here.
+ * arguments and request context are reached here. The application's guards and interceptors run
+ * before the module's own steps, so they see the arguments as sent and a context without answers
+ * or state; a custom parameter decorator (which runs with the pipes, right before the method)
+ * sees the arguments as validated and the opened round.
  *
  * @example
  * ```ts
@@ -35,15 +38,15 @@ export class McpExecutionContext extends ExecutionContextHost {
 
   /** The operation's arguments (tool or prompt arguments, resource-template variables). */
   getOperationArgs<T = Record<string, unknown>>(): T {
-    return this.call().args as T;
+    return this.call().methodArgs as T;
   }
 
   /** The MCP request being served. */
   getRequestContext(): McpRequestContext {
-    return this.call().context;
+    return this.call().methodContext;
   }
 
-  private call(): McpOperationCall {
+  private call(): OperationCall {
     const call = operationCallOf(this.getArgs());
     if (!call) throw new Error('McpExecutionContext used outside an MCP operation call');
     return call;

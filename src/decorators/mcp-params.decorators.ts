@@ -1,5 +1,5 @@
 import type { PipeTransform, Type } from '@nestjs/common';
-import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { ROUTE_ARGS_METADATA } from '../util/nest-internals';
 import { McpParamtype } from '../pipeline/mcp-paramtype.enum';
 import type { McpRequestContext as RequestContextShape } from '../interfaces/mcp-request-context.interface';
 

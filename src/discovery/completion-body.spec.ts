@@ -1,26 +1,16 @@
-import { McpOperationCall } from '../pipeline/mcp-operation-call';
-import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
+import { testOperationCall } from '../pipeline/operation-call.spec-helper';
+import type { OperationCall } from '../pipeline/operation-call';
 import { createTestRequestContext } from '../testing/create-test-request-context';
 import { completionBody } from './completion-body';
 
 const NAMES = [...Object.getOwnPropertyNames(Object.prototype), '__proto__', 'prototype'];
 
-function completionCall(argument: string, value = ''): McpOperationCall {
-  const call = new McpOperationCall(
-    'completion',
-    {},
-    {},
-    {
-      declarations: [],
-      stateMode: McpRequestStateMode.NONE,
-      singleUse: false,
-      replay: false,
-      argumentsValidator: undefined,
-    },
-    () => createTestRequestContext({ method: 'completion/complete' }),
-  );
-  call.completion = { argument, value };
-  return call;
+function completionCall(argument: string, value = ''): OperationCall {
+  return testOperationCall({
+    purpose: 'completion',
+    context: createTestRequestContext({ method: 'completion/complete' }),
+    completion: { argument, value },
+  });
 }
 
 describe('completionBody', () => {
@@ -31,13 +21,13 @@ describe('completionBody', () => {
   it('runs the completer of the argument and records its suggestions', async () => {
     const call = completionCall('who', 'A');
     await expect(body(call)).resolves.toEqual(['Ada', 'Alan']);
-    expect(call.completionValues).toEqual(['Ada', 'Alan']);
+    expect(call.recorded).toEqual({ kind: 'completion', values: ['Ada', 'Alan'] });
   });
 
   it.each(NAMES)('suggests nothing for an argument named "%s"', async (name) => {
     const call = completionCall(name);
     await expect(body(call)).resolves.toEqual([]);
-    expect(call.completionValues).toBeUndefined();
+    expect(call.recorded).toBeUndefined();
   });
 
   it.each(NAMES)('runs a completer registered under "%s"', async (name) => {

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { internalError } from '../errors/internal-error';
 import type { McpCompleter } from '../decorators/mcp-operation-options.interface';
 import { clip } from '../util/clip';
-import type { McpOperationCall } from '../pipeline/mcp-operation-call';
+import type { OperationCall } from '../pipeline/operation-call';
 
 const logger = new Logger('McpModule');
 
@@ -14,7 +14,7 @@ const logger = new Logger('McpModule');
 export function completionBody(
   where: string,
   completers: Readonly<Record<string, McpCompleter>>,
-): (call: McpOperationCall) => Promise<unknown> {
+): (call: OperationCall) => Promise<unknown> {
   return async (call) => {
     const { argument, value } = call.completion ?? { argument: '', value: '' };
     const completer = Object.hasOwn(completers, argument) ? completers[argument] : undefined;
@@ -29,7 +29,7 @@ export function completionBody(
       );
       throw internalError();
     }
-    call.completionValues = values as string[];
+    call.recordOutcome({ kind: 'completion', values: values as string[] });
     return values;
   };
 }

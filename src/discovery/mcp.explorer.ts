@@ -1,21 +1,16 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type CanActivate,
-  type OnApplicationBootstrap,
-  type Type,
-} from '@nestjs/common';
-import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type Type } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { ExternalContextCreator } from '@nestjs/core/helpers/external-context-creator';
-import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
+import {
+  assertNestInternals,
+  ExternalContextCreator,
+  ROUTE_ARGS_METADATA,
+  type InstanceWrapper,
+} from '../util/nest-internals';
 import { UriTemplate } from '@modelcontextprotocol/server';
 import { McpParamtype } from '../pipeline/mcp-paramtype.enum';
 import { MCP_INPUT_DECLARATIONS_METADATA, MCP_OPERATION_METADATA } from '../util/mcp.constants';
-import { McpInputStepsGuard } from '../pipeline/mcp-input-steps.guard';
-import { McpInputSteps } from '../pipeline/mcp-input-steps.service';
-import { McpArgumentsValidationGuard } from '../pipeline/mcp-arguments-validation.guard';
+import { CapabilityGatingInterceptor } from '../pipeline/capability-gating.interceptor';
+import { StateProtectionInterceptor } from '../pipeline/state-protection.interceptor';
 import { createArgumentsValidator } from '../validation/arguments-validator.factory';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
@@ -24,7 +19,7 @@ import {
   OperationPipelineFactory,
   type LibrarySteps,
 } from '../pipeline/operation-pipeline.factory';
-import type { OperationCallProfile } from '../pipeline/mcp-operation-call';
+import type { OperationCallProfile } from '../pipeline/operation-call';
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
 import { McpInputDeclaration, type McpInputDeclarationSpec } from '../input/mcp-input-declaration';
 import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
@@ -54,27 +49,25 @@ export class McpExplorer implements OnApplicationBootstrap {
     contextCreator: ExternalContextCreator,
     private readonly registry: McpOperationRegistry,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly inputSteps: McpInputSteps,
-    private readonly inputStepsGuard: McpInputStepsGuard,
-    private readonly validationGuard: McpArgumentsValidationGuard,
+    private readonly capabilityGating: CapabilityGatingInterceptor,
+    private readonly stateProtection: StateProtectionInterceptor,
   ) {
+    assertNestInternals(contextCreator);
     this.pipelines = new OperationPipelineFactory(contextCreator);
   }
 
   /**
-   * The library steps an operation needs: argument validation, then required capabilities and
-   * the incoming state, as the last guards; the emitted input requests and outgoing state right
-   * around the method. An operation that declares neither input nor state gets no input steps:
-   * any input-required result it returns is refused by the dispatcher as undeclared.
+   * The library steps an operation needs: argument validation, then capability gating and state
+   * protection as the innermost interceptors. An operation that declares neither input nor state
+   * gets neither interceptor: any input-required result it returns is refused as undeclared.
    */
   private libraryStepsFor(profile: OperationCallProfile): LibrarySteps {
     const inputAware =
       profile.declarations.length > 0 || profile.stateMode !== McpRequestStateMode.NONE;
-    const guards: CanActivate[] = [];
-    if (profile.argumentsValidator) guards.push(this.validationGuard);
-    if (!inputAware) return { guards };
-    guards.push(this.inputStepsGuard);
-    return { guards, after: (call, returned) => this.inputSteps.after(call, returned) };
+    return {
+      argumentsValidator: profile.argumentsValidator,
+      interceptors: inputAware ? [this.capabilityGating, this.stateProtection] : [],
+    };
   }
 
   onApplicationBootstrap(): void {
@@ -130,6 +123,7 @@ export class McpExplorer implements OnApplicationBootstrap {
       );
     }
     const profile: OperationCallProfile = {
+      kind: metadata.kind,
       declarations,
       stateMode,
       singleUse: this.singleUseOf(where, metadata.options.singleUse, stateMode),

@@ -7,7 +7,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { OperationSite } from '../errors/duplicate-operation.error';
 import type { McpOperationMetadata } from '../decorators/mcp-operation-options.interface';
-import type { OperationCallProfile } from '../pipeline/mcp-operation-call';
+import type { OperationCallProfile } from '../pipeline/operation-call';
 import type { OperationHandler } from '../pipeline/operation-pipeline.factory';
 import type { ToolTaskProfile } from '../tasks/tool-task-profile';
 

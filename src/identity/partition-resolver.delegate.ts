@@ -4,7 +4,7 @@ import type { McpRequestContext } from '../interfaces/mcp-request-context.interf
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { andThen, type MaybePromise } from '../util/maybe-promise';
-import { detachedStepPartition } from './detached-task-step';
+import type { DetachedTaskStep } from './detached-task-step';
 import { providedInstance } from '../ports/app-provided-instance';
 import {
   ANONYMOUS_PARTITION,
@@ -19,7 +19,7 @@ import {
  * @internal
  */
 @Injectable()
-export class PartitionResolverDelegate implements McpAuthorizationPartitionResolver, OnModuleInit {
+export class PartitionResolverDelegate implements OnModuleInit {
   private readonly logger = new Logger('McpRequestState');
   private resolver: McpAuthorizationPartitionResolver | undefined;
   private warned = false;
@@ -39,12 +39,13 @@ export class PartitionResolverDelegate implements McpAuthorizationPartitionResol
       ) ?? new DefaultAuthorizationPartitionResolver(this.options.userIdField);
   }
 
-  /** The caller's partition: at once when the resolver answers synchronously (the default does). */
-  resolve(context: McpRequestContext): MaybePromise<string> {
+  /**
+   * The caller's partition: at once when the resolver answers synchronously (the default does). A
+   * task step away from its request (`detached`) is its task's caller, decided when the task was made.
+   */
+  resolve(context: McpRequestContext, detached?: DetachedTaskStep): MaybePromise<string> {
     if (!this.resolver) throw new Error('McpModule has not finished initializing');
-    // A task step away from its request is its task's caller, decided when the task was made.
-    const detached = detachedStepPartition(context.http.request);
-    if (detached !== undefined) return detached;
+    if (detached !== undefined) return detached.partition;
     return andThen(this.resolver.resolve(context), (partition) => {
       if (partition === ANONYMOUS_PARTITION && !this.warned) this.warnIfCredentialed(context);
       return partition;

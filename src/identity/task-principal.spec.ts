@@ -1,4 +1,4 @@
-import type { HttpExchange } from '../pipeline/http-exchange.storage';
+import type { HttpExchange } from '../pipeline/http-exchange';
 import { captureTaskPrincipal, MAX_TASK_PRINCIPAL_BYTES } from './task-principal';
 
 function exchangeWith(request: Record<string, unknown>, raw: Record<string, unknown> = {}) {

@@ -1,5 +1,5 @@
 import type { McpJsonValue } from '../util/json-value';
-import type { HttpExchange } from '../pipeline/http-exchange.storage';
+import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
 
 /** Largest principal a task keeps, in JSON bytes; a bigger one is not kept. */
 export const MAX_TASK_PRINCIPAL_BYTES = 16_384;
@@ -18,7 +18,10 @@ export interface TaskPrincipal {
  * JSON. Read after the guards of the task's tool ran.
  * @internal
  */
-export function captureTaskPrincipal(exchange: HttpExchange): TaskPrincipal | undefined {
+export function captureTaskPrincipal(exchange: {
+  readonly request: McpHttpRequest;
+  readonly raw: unknown;
+}): TaskPrincipal | undefined {
   const raw = exchange.raw as { user?: unknown; auth?: unknown };
   const user = exchange.request.user ?? raw.user;
   const auth = (exchange.request.auth ?? raw.auth) as Record<string, unknown> | undefined;

@@ -6,22 +6,32 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const CREDENTIAL_PARAMETER =
   /^(key|sig|signature|code|auth|x amz (signature|credential|security token))$/;
 
+function parsed(raw: unknown): URL {
+  try {
+    return new URL(raw as string);
+  } catch {
+    throw new InvalidInputRequestError('URL elicitation needs an absolute URL');
+  }
+}
+
+/** What a URL elicitation may be built with: an absolute URL. */
+export function validateElicitationUrlShape(raw: unknown): void {
+  if (typeof raw !== 'string') throw new InvalidInputRequestError('URL elicitation needs a URL');
+  parsed(raw);
+}
+
 /**
- * Checks a URL elicitation target: https (plain http only to a local host in development), no
- * userinfo, and no secret-looking query parameter or fragment. The URL should carry an opaque,
- * single-purpose handle that the server maps to the initiating user.
+ * Checks a URL elicitation target against the module's policy when it is emitted: https (plain
+ * http only to a local host in development), no userinfo, and no secret-looking query parameter
+ * or fragment. The URL should carry an opaque, single-purpose handle that the server maps to the
+ * initiating user.
  */
 export function validateElicitationUrl(
   raw: string,
   secrets: SecretFieldPolicy,
   development: boolean,
 ): void {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new InvalidInputRequestError('URL elicitation needs an absolute URL');
-  }
+  const url = parsed(raw);
   const localDevelopment = development && url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname);
   if (url.protocol !== 'https:' && !localDevelopment) {
     throw new InvalidInputRequestError(

@@ -126,9 +126,12 @@ function checkProperty(path: string, property: unknown): void {
 
 /**
  * Checks that a form elicitation's `requestedSchema` is the flat shape MCP allows (an object of
- * primitive properties) and asks for no secret, throwing {@link InvalidInputRequestError} otherwise.
+ * primitive properties) and, with `secrets`, that it asks for no secret, throwing
+ * {@link InvalidInputRequestError} otherwise. Without `secrets` only the shape is checked (what a
+ * request may be built with); the module checks the secrets with its own policy when the request
+ * is emitted.
  */
-export function validateFormSchema(schema: unknown, secrets: SecretFieldPolicy): void {
+export function validateFormSchema(schema: unknown, secrets?: SecretFieldPolicy): void {
   if (!isObject(schema) || schema.type !== 'object')
     fail('', 'must be {type: "object", properties: {...}}');
   for (const key of Object.keys(schema)) {
@@ -143,12 +146,17 @@ export function validateFormSchema(schema: unknown, secrets: SecretFieldPolicy):
     const described = isObject(property)
       ? (property as { title?: string; description?: string; format?: string })
       : {};
-    const concept = secrets.secretConcept({
-      name,
-      title: typeof described.title === 'string' ? described.title : undefined,
-      description: typeof described.description === 'string' ? described.description : undefined,
-      format: typeof described.format === 'string' ? described.format : undefined,
-    });
+    // A password field is a secret whatever the policy: the format exists for nothing else.
+    const concept =
+      described.format === 'password'
+        ? 'password'
+        : secrets?.secretConcept({
+            name,
+            title: typeof described.title === 'string' ? described.title : undefined,
+            description:
+              typeof described.description === 'string' ? described.description : undefined,
+            format: typeof described.format === 'string' ? described.format : undefined,
+          });
     if (concept) {
       throw new InvalidInputRequestError(
         `Form elicitation property "${name}" asks for a secret (${concept}); never collect secrets in a form — use a URL elicitation (McpInputRequest.elicitUrl) to a page you control instead`,

@@ -1,34 +1,30 @@
-import { operationScope } from '../pipeline/operation-scope';
-import { ConceptSecretFieldPolicy, type SecretFieldPolicy } from './secret-field.policy';
+import { validateElicitationUrl } from './elicitation-url.policy';
+import { validateFormSchema } from './form-schema.validator';
+import type { McpInputRequest } from './mcp-input-request';
+import type { SecretFieldPolicy } from './secret-field.policy';
 
-/** The safety policy input requests are checked against when they are built. */
+/** The safety policy input requests are checked against when an operation emits them. */
 export interface InputRequestPolicy {
-  secrets: SecretFieldPolicy;
+  readonly secrets: SecretFieldPolicy;
   /** Allows `http://localhost` URL elicitations. */
-  development: boolean;
+  readonly development: boolean;
 }
 
-let fallback: InputRequestPolicy = {
-  secrets: new ConceptSecretFieldPolicy(),
-  development: process.env.NODE_ENV === 'development',
-};
-
 /**
- * The policy in force where an input request is built. Requests are built in handler code without
- * DI, so the dispatcher runs each operation inside its module's configured policy; outside an
- * operation (unit tests of handlers) the default policy applies. Several apps in one process each
- * keep their own policy.
+ * Refuses an input request the policy forbids (a form that asks for a secret, a URL that is not
+ * https or carries a credential), throwing `InvalidInputRequestError`. Requests are built in
+ * handler code without the module's options, so their factories check only the protocol shape and
+ * the module checks the policy here, where the options are at hand.
  */
-export const inputRequestPolicy = {
-  get(): InputRequestPolicy {
-    return operationScope.current()?.policy ?? fallback;
-  },
-  /** Runs `work` under `policy`, outside any operation call. For tests. @internal */
-  run<T>(policy: InputRequestPolicy, work: () => T): T {
-    return operationScope.run({ policy, call: undefined }, work);
-  },
-  /** Replaces the policy used outside operations. For tests. @internal */
-  set(policy: InputRequestPolicy): void {
-    fallback = policy;
-  },
-};
+export function checkInputRequestPolicy(
+  request: McpInputRequest,
+  policy: InputRequestPolicy,
+): void {
+  if (request.type === 'elicitation.form')
+    validateFormSchema(request.params.requestedSchema, policy.secrets);
+  else if (request.type === 'elicitation.url')
+    validateElicitationUrl(request.params.url as string, policy.secrets, policy.development);
+}
+
+/** Injection token of the module's {@link InputRequestPolicy}. @internal */
+export const INPUT_REQUEST_POLICY = Symbol('InputRequestPolicy');

@@ -1,6 +1,6 @@
 import { McpInputDeclaration } from './mcp-input-declaration';
 import { McpInputRequest, type CreateMessageParams } from './mcp-input-request';
-import { inputRequestPolicy, type InputRequestPolicy } from './input-request-policy';
+import { checkInputRequestPolicy, type InputRequestPolicy } from './input-request-policy';
 import { InvalidInputRequestError } from './invalid-input-request.error';
 import { ConceptSecretFieldPolicy } from './secret-field.policy';
 
@@ -20,16 +20,12 @@ function isDeepFrozen(value: unknown): boolean {
 }
 
 describe('McpInputRequest', () => {
-  let saved: InputRequestPolicy;
-
-  beforeEach(() => {
-    saved = inputRequestPolicy.get();
-    inputRequestPolicy.set({ secrets: new ConceptSecretFieldPolicy(), development: false });
-  });
-
-  afterEach(() => {
-    inputRequestPolicy.set(saved);
-  });
+  const production: InputRequestPolicy = {
+    secrets: new ConceptSecretFieldPolicy(),
+    development: false,
+  };
+  const emitted = (request: McpInputRequest, policy: InputRequestPolicy = production) =>
+    checkInputRequestPolicy(request, policy);
 
   describe('elicitForm', () => {
     it('builds a form elicitation with the wire method and params', () => {
@@ -56,19 +52,30 @@ describe('McpInputRequest', () => {
       ).toThrow(InvalidInputRequestError);
     });
 
-    it('refuses a nested schema and a secret field', () => {
+    it('refuses a nested schema when built, and a secret field when emitted', () => {
       expect(() =>
         McpInputRequest.elicitForm({
           message: 'm',
           requestedSchema: { type: 'object', properties: { a: { type: 'object' } } },
         }),
       ).toThrow(InvalidInputRequestError);
+      const secret = McpInputRequest.elicitForm({
+        message: 'm',
+        requestedSchema: { type: 'object', properties: { password: { type: 'string' } } },
+      });
+      expect(() => emitted(secret)).toThrow(/password/);
+    });
+
+    it('refuses format "password" when built, as a secret whatever the policy', () => {
       expect(() =>
         McpInputRequest.elicitForm({
           message: 'm',
-          requestedSchema: { type: 'object', properties: { password: { type: 'string' } } },
+          requestedSchema: {
+            type: 'object',
+            properties: { pin: { type: 'string', format: 'password' } },
+          },
         }),
-      ).toThrow(/password/);
+      ).toThrow(/asks for a secret \(password\)/);
     });
 
     it('is immutable, with deep-frozen params copied from the caller', () => {
@@ -85,30 +92,28 @@ describe('McpInputRequest', () => {
       }).toThrow(TypeError);
     });
 
-    it('uses the process-wide secret policy, which can be replaced', () => {
-      const schema = {
-        type: 'object',
-        properties: { favouriteColour: { type: 'string' }, password: { type: 'string' } },
-      };
-      expect(() => McpInputRequest.elicitForm({ message: 'm', requestedSchema: schema })).toThrow(
-        /password/,
-      );
-      inputRequestPolicy.set({
+    it('is checked against the policy it is emitted under, which an app can replace', () => {
+      const request = McpInputRequest.elicitForm({
+        message: 'm',
+        requestedSchema: {
+          type: 'object',
+          properties: { favouriteColour: { type: 'string' }, password: { type: 'string' } },
+        },
+      });
+      expect(() => emitted(request)).toThrow(/password/);
+      const colours: InputRequestPolicy = {
         secrets: {
           secretConcept: ({ name }) =>
             name === 'favouriteColour' ? 'colour preference' : undefined,
         },
         development: false,
+      };
+      expect(() => emitted(request, colours)).toThrow(/colour preference/);
+      const onlyPassword = McpInputRequest.elicitForm({
+        message: 'm',
+        requestedSchema: { type: 'object', properties: { password: { type: 'string' } } },
       });
-      expect(() => McpInputRequest.elicitForm({ message: 'm', requestedSchema: schema })).toThrow(
-        /colour preference/,
-      );
-      expect(() =>
-        McpInputRequest.elicitForm({
-          message: 'm',
-          requestedSchema: { type: 'object', properties: { password: { type: 'string' } } },
-        }),
-      ).not.toThrow();
+      expect(() => emitted(onlyPassword, colours)).not.toThrow();
     });
   });
 
@@ -127,26 +132,21 @@ describe('McpInputRequest', () => {
       });
     });
 
-    it('refuses unsafe URLs and follows the development switch for localhost', () => {
-      expect(() =>
-        McpInputRequest.elicitUrl({ message: 'm', url: 'https://example.com/?token=abc' }),
-      ).toThrow(InvalidInputRequestError);
-      expect(() =>
-        McpInputRequest.elicitUrl({ message: 'm', url: 'http://localhost:3000/cb' }),
-      ).toThrow(InvalidInputRequestError);
-      inputRequestPolicy.set({ secrets: new ConceptSecretFieldPolicy(), development: true });
-      expect(() =>
-        McpInputRequest.elicitUrl({ message: 'm', url: 'http://localhost:3000/cb' }),
-      ).not.toThrow();
+    it('refuses unsafe URLs when emitted and follows the development switch for localhost', () => {
+      const withToken = McpInputRequest.elicitUrl({
+        message: 'm',
+        url: 'https://example.com/?token=abc',
+      });
+      expect(() => emitted(withToken)).toThrow(InvalidInputRequestError);
+      const local = McpInputRequest.elicitUrl({ message: 'm', url: 'http://localhost:3000/cb' });
+      expect(() => emitted(local)).toThrow(InvalidInputRequestError);
+      expect(() => emitted(local, { ...production, development: true })).not.toThrow();
     });
 
-    it('follows the policy of the operation call it is built in, and only there', () => {
-      const local = { message: 'm', url: 'http://localhost:8080/login?flow=1' };
-      const development = { secrets: new ConceptSecretFieldPolicy(), development: true };
-      expect(() =>
-        inputRequestPolicy.run(development, () => McpInputRequest.elicitUrl(local)),
-      ).not.toThrow();
-      expect(() => McpInputRequest.elicitUrl(local)).toThrow(InvalidInputRequestError);
+    it('refuses what is not an absolute URL when built', () => {
+      expect(() => McpInputRequest.elicitUrl({ message: 'm', url: 'not a url' })).toThrow(
+        InvalidInputRequestError,
+      );
     });
 
     it('refuses an empty message', () => {
@@ -241,7 +241,7 @@ describe('McpInputRequest', () => {
       expect(() =>
         McpInputRequest.fromDeclaration(McpInputDeclaration.elicitationUrl(), {
           message: 'm',
-          url: 'http://example.com/',
+          url: 'not a url',
         }),
       ).toThrow(InvalidInputRequestError);
       expect(() =>

@@ -1,8 +1,7 @@
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 import { frozenCopy } from '../util/deep-freeze';
-import { validateElicitationUrl } from './elicitation-url.policy';
+import { validateElicitationUrlShape } from './elicitation-url.policy';
 import { validateFormSchema } from './form-schema.validator';
-import { inputRequestPolicy } from './input-request-policy';
 import { InvalidInputRequestError } from './invalid-input-request.error';
 import type { McpInputDeclaration } from './mcp-input-declaration';
 import { INPUT_REQUEST_DESCRIPTORS } from './input-request-descriptor';
@@ -53,7 +52,8 @@ function validateSampling(params: CreateMessageParams): void {
 /**
  * One request the server asks the client to perform (an elicitation, a sampling, a roots listing),
  * embedded in an `input_required` result under a key. Immutable; build it with the static
- * factories, which check the protocol shape and the safety policy.
+ * factories, which check the protocol shape; the module checks its safety policy when
+ * an operation emits the request.
  *
  * @publicApi
  */
@@ -72,10 +72,13 @@ export class McpInputRequest {
     return INPUT_REQUEST_DESCRIPTORS[this.type].method;
   }
 
-  /** Asks the user to fill a form. Refuses nested schemas and secret-bearing fields. */
+  /**
+   * Asks the user to fill a form. Refuses nested schemas here; a form whose fields ask for a
+   * secret is refused by the module's safety policy when the operation emits it.
+   */
   static elicitForm(params: ElicitFormParams): McpInputRequest {
     requireMessage(params.message);
-    validateFormSchema(params.requestedSchema, inputRequestPolicy.get().secrets);
+    validateFormSchema(params.requestedSchema);
     return new McpInputRequest(
       'elicitation.form',
       frozenCopy({
@@ -86,11 +89,13 @@ export class McpInputRequest {
     );
   }
 
-  /** Sends the user to a URL (sign-in, payment, consent) the server controls. */
+  /**
+   * Sends the user to a URL (sign-in, payment, consent) the server controls. The module's safety
+   * policy (https, no credentials in the URL) is checked when the operation emits it.
+   */
   static elicitUrl(params: ElicitUrlParams): McpInputRequest {
     requireMessage(params.message);
-    const policy = inputRequestPolicy.get();
-    validateElicitationUrl(params.url, policy.secrets, policy.development);
+    validateElicitationUrlShape(params.url);
     return new McpInputRequest(
       'elicitation.url',
       // 2026-07-28 dropped `elicitationId` (and the completion notification it keyed).

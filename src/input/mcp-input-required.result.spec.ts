@@ -1,26 +1,17 @@
 import { instanceToPlain } from 'class-transformer';
 import { LosslessNumber } from 'lossless-json';
-import { inputRequestPolicy, type InputRequestPolicy } from './input-request-policy';
 import { InvalidInputRequestError } from './invalid-input-request.error';
 import { McpInputRequest } from './mcp-input-request';
 import { McpInputRequiredResult } from './mcp-input-required.result';
-import { ConceptSecretFieldPolicy } from './secret-field.policy';
 
 describe('McpInputRequiredResult', () => {
-  let saved: InputRequestPolicy;
   let approval: McpInputRequest;
 
   beforeAll(() => {
-    saved = inputRequestPolicy.get();
-    inputRequestPolicy.set({ secrets: new ConceptSecretFieldPolicy(), development: false });
     approval = McpInputRequest.elicitForm({
       message: 'Approve?',
       requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
     });
-  });
-
-  afterAll(() => {
-    inputRequestPolicy.set(saved);
   });
 
   it('withInputRequest carries one keyed request and no state', () => {

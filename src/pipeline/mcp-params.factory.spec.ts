@@ -1,26 +1,11 @@
-import { McpOperationCall } from './mcp-operation-call';
-import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
-import { createTestRequestContext } from '../testing/create-test-request-context';
+import { handlerArgsOf, testOperationCall } from './operation-call.spec-helper';
 import { McpParamsFactory } from './mcp-params.factory';
 import { McpParamtype } from './mcp-paramtype.enum';
 
 const NAMES = [...Object.getOwnPropertyNames(Object.prototype), '__proto__', 'prototype'];
 
 function handlerArgs(args: Record<string, unknown>): unknown[] {
-  const call = new McpOperationCall(
-    'operation',
-    args,
-    {},
-    {
-      declarations: [],
-      stateMode: McpRequestStateMode.NONE,
-      singleUse: false,
-      replay: false,
-      argumentsValidator: undefined,
-    },
-    () => createTestRequestContext(),
-  );
-  return [{}, {}, undefined, call];
+  return handlerArgsOf(testOperationCall({ args }));
 }
 
 describe('McpParamsFactory', () => {
@@ -57,5 +42,18 @@ describe('McpParamsFactory', () => {
     expect(
       factory.exchangeKeyForValue(McpParamtype.ARGS, 'toString', handlerArgs(args)),
     ).toBeUndefined();
+  });
+
+  it('gives the validated arguments and the opened context once the steps recorded them', () => {
+    const call = testOperationCall({ args: { title: 5 } });
+    const validated = { title: 'five' };
+    call.recordValidatedArgs(validated);
+    expect(factory.exchangeKeyForValue(McpParamtype.ARGS, undefined, handlerArgsOf(call))).toBe(
+      validated,
+    );
+    expect(factory.exchangeKeyForValue(McpParamtype.CONTEXT, undefined, handlerArgsOf(call))).toBe(
+      call.context,
+    );
+    expect(() => call.recordValidatedArgs({})).toThrow(/recorded twice/);
   });
 });

@@ -1,11 +1,12 @@
-import type { ParamsFactory } from '@nestjs/core/helpers/external-context-creator';
-import { operationCallOf } from './mcp-operation-call';
+import type { ParamsFactory } from '../util/nest-internals';
 import { ownValue } from '../util/own-property';
+import { operationCallOf } from './operation-call';
 import { McpParamtype } from './mcp-paramtype.enum';
 
 /**
  * Maps `@McpArgs()` / `@McpRequestContext()` slots onto an operation handler's arguments
- * `(httpRequest, httpResponse, next, call)`.
+ * `(httpRequest, httpResponse, next, call)`: the arguments as validated and the context of the
+ * opened round, once the library's steps produced them.
  */
 export class McpParamsFactory implements ParamsFactory {
   exchangeKeyForValue(type: number, data: unknown, args: unknown[]): unknown {
@@ -13,9 +14,9 @@ export class McpParamsFactory implements ParamsFactory {
     if (!call) return undefined;
     switch (type) {
       case McpParamtype.ARGS:
-        return data === undefined ? call.args : ownValue(call.args, String(data));
+        return data === undefined ? call.methodArgs : ownValue(call.methodArgs, String(data));
       case McpParamtype.CONTEXT:
-        return call.context;
+        return call.methodContext;
       default:
         return undefined;
     }

@@ -1,40 +1,36 @@
-import { Logger, HttpException, type CanActivate } from '@nestjs/common';
-import { GUARDS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
-import type { ExternalContextCreator } from '@nestjs/core/helpers/external-context-creator';
+import { Logger, HttpException } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { McpHttpResponse } from './mcp-http-response';
-import { McpParamsFactory } from './mcp-params.factory';
+import { McpToolError } from '../errors/mcp-tool.error';
 import {
   ExecutionContextHost,
   handlerExceptionFilters,
+  ROUTE_ARGS_METADATA,
+  type ExternalContextCreator,
   type HandlerExceptionFilters,
 } from '../util/nest-internals';
-import { McpToolError } from '../errors/mcp-tool.error';
-import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
 import { MCP_CONTEXT_TYPE } from '../util/mcp.constants';
-import { internalError } from '../errors/internal-error';
-import { operationCallOf, type McpOperationCall } from './mcp-operation-call';
-import { operationScope } from './operation-scope';
+import { isPromiseLike } from '../util/maybe-promise';
+import type { ArgumentsValidator } from '../validation/arguments-validator.interface';
+import { validateCallArguments } from './arguments-validation.step';
+import type { LibraryInterceptor } from './library-interceptor';
+import { McpHttpResponse } from './mcp-http-response';
+import { McpParamsFactory } from './mcp-params.factory';
+import { operationCallOf, type OperationCall } from './operation-call';
 
 /** Runs one MCP call through the Nest pipeline of an operation. */
-export type OperationHandler = (
-  call: McpOperationCall,
-  request: McpHttpRequest,
-  response: McpHttpResponse,
-) => Promise<unknown>;
+export type OperationHandler = (call: OperationCall) => Promise<unknown>;
 
 type Callback = (...args: unknown[]) => unknown;
+type NestHandler = (...args: unknown[]) => Promise<unknown>;
 
-/** What the library adds to an operation's pipeline. */
+/** What the module adds to an operation's pipeline, innermost of everything the app applies. */
 export interface LibrarySteps {
-  /** Run after the application's guards. */
-  readonly guards: readonly CanActivate[];
-  /** Receives what the method returned, inside every interceptor and after the pipes. */
-  readonly after?: (call: McpOperationCall, returned: unknown) => unknown;
+  /** Validates the arguments first, when the operation advertises a schema. */
+  readonly argumentsValidator: ArgumentsValidator | undefined;
+  /** The module's own interceptors, outermost first. */
+  readonly interceptors: readonly LibraryInterceptor[];
 }
-
-const NO_STEPS: LibrarySteps = { guards: [] };
 
 const logger = new Logger('McpModule');
 
@@ -48,62 +44,74 @@ function isDeliberate(error: unknown): boolean {
 }
 
 /**
- * A stand-in for `method` that carries a copy of its metadata (guards, interceptors, filters,
- * `SetMetadata` values), with the library's guards appended as the last guards and its `after`
- * step wrapped right around the method. Nest reads enhancers from the callback it is given, so
- * the user's method object is never changed.
+ * A stand-in for `method` that runs `body` and carries a copy of the method's metadata (guards,
+ * interceptors, filters, `SetMetadata` values): Nest reads enhancers from the callback it is given,
+ * so the application's enhancers apply to it, and the user's method object is never changed.
  */
-function pipelineCallback(method: Callback, body: Callback, steps: LibrarySteps): Callback {
-  const after = steps.after;
-  const callback = after
-    ? function (this: unknown, ...args: unknown[]) {
-        // Nest hands the method only its parameters: the call comes from the call's scope.
-        const call = operationScope.current()?.call;
-        if (!call) {
-          logger.error(
-            `MCP operation ${method.name}() was reached outside its call (an interceptor ran the handler in another async context); refused`,
-          );
-          throw internalError();
-        }
-        let returned: unknown;
-        try {
-          returned = body.apply(this, args);
-        } catch (error) {
-          returned = Promise.reject(error);
-        }
-        return after(call, returned);
-      }
-    : function (this: unknown, ...args: unknown[]) {
-        return body.apply(this, args);
-      };
+function standIn(method: Callback, body: (call: OperationCall) => unknown): Callback {
+  const callback = function (this: unknown, ...args: unknown[]) {
+    return body(operationCallOf(args) as OperationCall);
+  };
   Object.defineProperty(callback, 'name', { value: method.name });
   for (const key of Reflect.getMetadataKeys(method)) {
     Reflect.defineMetadata(key, Reflect.getMetadata(key, method), callback);
   }
-  if (steps.guards.length > 0) {
-    const ownGuards = (Reflect.getMetadata(GUARDS_METADATA, method) ?? []) as unknown[];
-    Reflect.defineMetadata(GUARDS_METADATA, [...ownGuards, ...steps.guards], callback);
-  }
   return callback;
+}
+
+/** Runs `interceptors` (outermost first) around `last`, each by its `around`. */
+function aroundAll(
+  interceptors: readonly LibraryInterceptor[],
+  call: OperationCall,
+  last: () => Promise<unknown>,
+): Promise<unknown> {
+  const from = (index: number): Promise<unknown> => {
+    if (index === interceptors.length) return last();
+    const result = interceptors[index].around(call, () => from(index + 1));
+    return isPromiseLike(result) ? (result as Promise<unknown>) : Promise.resolve(result);
+  };
+  return from(0);
 }
 
 /**
  * Builds the handlers through which MCP calls run the full Nest pipeline with context type
- * `'mcp'`: global, class and method guards, interceptors, pipes and exception filters. Handlers
- * are called `(httpRequest, httpResponse, next, call)`, so `switchToHttp()` tells the truth.
+ * `'mcp'`: global, class and method guards, interceptors, pipes and exception filters. Nest's
+ * handlers are called `(httpRequest, httpResponse, next, call)`, so `switchToHttp()` tells the
+ * truth and every enhancer finds the call by position.
+ *
+ * An operation with library steps gets two of Nest's handlers: the outer one runs the
+ * application's guards and interceptors around a stand-in, which runs the library steps and then
+ * the inner one, which runs the pipes and the method. So the library's interceptors sit innermost,
+ * right around the pipes and the method, without a second pass through Nest's interceptor chain.
  */
 export class OperationPipelineFactory {
   private readonly paramsFactory = new McpParamsFactory();
 
   constructor(private readonly contextCreator: ExternalContextCreator) {}
 
-  /**
-   * The handler of an operation method, with the library steps it needs (each step costs every
-   * call, so operations get only theirs).
-   */
+  /** The handler of an operation method, with the library steps it needs (each costs every call). */
   forMethod(instance: object, methodName: string, steps: LibrarySteps): OperationHandler {
     const method = (instance as Record<string, Callback>)[methodName];
-    return this.build(instance, methodName, method, method, steps);
+    const { argumentsValidator, interceptors } = steps;
+    if (!argumentsValidator && interceptors.length === 0)
+      return this.build(instance, methodName, method, { guards: true, interceptors: true });
+    const inner = this.nestHandler(instance, methodName, method, {
+      guards: false,
+      interceptors: false,
+      filters: false,
+    });
+    const invoke = (call: OperationCall) =>
+      inner(call.request, new McpHttpResponse(call.http.response), undefined, call);
+    const body = (call: OperationCall) => {
+      if (argumentsValidator) validateCallArguments(call, argumentsValidator);
+      return interceptors.length === 0
+        ? invoke(call)
+        : aroundAll(interceptors, call, () => invoke(call));
+    };
+    return this.build(instance, `${methodName}#mcp`, standIn(method, body), {
+      guards: true,
+      interceptors: true,
+    });
   }
 
   /**
@@ -114,17 +122,13 @@ export class OperationPipelineFactory {
   forMethodWith(
     instance: object,
     methodName: string,
-    body: (call: McpOperationCall) => unknown,
+    body: (call: OperationCall) => unknown,
   ): OperationHandler {
     const method = (instance as Record<string, Callback>)[methodName];
-    // No library step applies to a completion.
-    return this.build(
-      instance,
-      `${methodName}#completion`,
-      method,
-      (...args: unknown[]) => body(operationCallOf(args) as McpOperationCall),
-      NO_STEPS,
-    );
+    return this.build(instance, `${methodName}#completion`, standIn(method, body), {
+      guards: true,
+      interceptors: true,
+    });
   }
 
   /**
@@ -137,10 +141,10 @@ export class OperationPipelineFactory {
     const target = this.nestHandler(
       instance,
       `${methodName}#guards`,
-      pipelineCallback(method, () => undefined, NO_STEPS),
+      standIn(method, () => undefined),
       { guards: true, interceptors: false, filters: false },
     );
-    return (call, request, response) => target(request, response, undefined, call);
+    return (call) => target(call.request, new McpHttpResponse(call.http.response), undefined, call);
   }
 
   /** Nest's own handler for `callback`: its enhancers, with context type `'mcp'`. */
@@ -149,7 +153,7 @@ export class OperationPipelineFactory {
     methodKey: string,
     callback: Callback,
     enhancers: { guards: boolean; interceptors: boolean; filters: boolean },
-  ): (...args: unknown[]) => Promise<unknown> {
+  ): NestHandler {
     return this.contextCreator.create(
       instance,
       callback,
@@ -160,26 +164,25 @@ export class OperationPipelineFactory {
       undefined,
       enhancers,
       MCP_CONTEXT_TYPE,
-    ) as (...args: unknown[]) => Promise<unknown>;
+    ) as NestHandler;
   }
 
+  /** `callback` under its enhancers, its errors shown to the application's exception filters. */
   private build(
     instance: object,
     methodKey: string,
-    method: Callback,
-    body: Callback,
-    steps: LibrarySteps,
+    callback: Callback,
+    enhancers: { guards: boolean; interceptors: boolean },
   ): OperationHandler {
-    const callback = pipelineCallback(method, body, steps);
     // Filters run below, where the original exception stays at hand.
     const target = this.nestHandler(instance, methodKey, callback, {
-      guards: true,
-      interceptors: true,
+      ...enhancers,
       filters: false,
     });
     const filters = handlerExceptionFilters(this.contextCreator, instance, callback);
-    return async (call, request, response) => {
-      const args = [request, response, undefined, call];
+    return async (call) => {
+      const response = new McpHttpResponse(call.http.response);
+      const args = [call.request, response, undefined, call];
       try {
         return await target(...args);
       } catch (error) {

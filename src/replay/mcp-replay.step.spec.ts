@@ -1,12 +1,10 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpInputRequest } from '../input/mcp-input-request';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
+import { McpInputResponses } from '../input/mcp-input-responses';
 import { resolveMcpOptions } from '../mcp-options.resolver';
-import { McpOperationCall } from '../pipeline/mcp-operation-call';
-import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
-import { createTestRequestContext } from '../testing/create-test-request-context';
-import { McpReplayStep } from './mcp-replay.step';
-import { ReplayExecution } from './replay-execution';
+import { McpReplayStep, type ReplaySettlement } from './mcp-replay.step';
+import type { ReplayExecution } from './replay-execution';
 
 const form = (message: string) =>
   McpInputRequest.elicitForm({
@@ -14,33 +12,20 @@ const form = (message: string) =>
     requestedSchema: { type: 'object', properties: { v: { type: 'string' } } },
   });
 
-/** A call of a `replay: true` tool whose round opened `frameworkState` and `openedLedger`. */
-function replayCall(frameworkState?: { step: number }, openedLedger?: string): McpOperationCall {
-  const call = new McpOperationCall(
-    'operation',
-    {},
-    { name: 'flow' },
-    {
-      declarations: [],
-      stateMode: McpRequestStateMode.FRAMEWORK_PROTECTED,
-      singleUse: false,
-      replay: true,
-      argumentsValidator: undefined,
-    },
-    () => createTestRequestContext(),
-  );
-  call.frameworkState = frameworkState;
-  call.openedLedger = openedLedger;
-  return call;
+const SITE = { method: 'tools/call', target: 'flow', requestId: 1 };
+
+/** What the round answers, as the state protection interceptor makes of a settlement. */
+function answer(settled: ReplaySettlement): unknown {
+  if (settled.kind === 'value') return settled.value;
+  throw settled.error;
 }
 
 describe('McpReplayStep', () => {
-  const step = new McpReplayStep(resolveMcpOptions());
+  const step = new McpReplayStep(resolveMcpOptions().requestState);
 
   async function settled(handler: (execution: ReplayExecution) => Promise<unknown>) {
-    const call = replayCall({ step: 1 });
-    step.begin(call);
-    return step.settle(call, handler(call.replay as ReplayExecution));
+    const execution = step.begin(SITE, undefined, McpInputResponses.empty());
+    return answer(await step.settle(SITE, execution, { step: 1 }, handler(execution)));
   }
 
   it('ends the round with the pending ask and carries the handler’s own state on', async () => {
@@ -94,15 +79,13 @@ describe('McpReplayStep', () => {
   });
 
   it('refuses a state whose replay ledger it did not write with Invalid request state', () => {
-    const call = replayCall(undefined, '[{"f":"short","k":"roots"}]');
     let thrown: unknown;
     try {
-      step.begin(call);
+      step.begin(SITE, '[{"f":"short","k":"roots"}]', McpInputResponses.empty());
     } catch (error) {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(ProtocolError);
     expect(thrown).toMatchObject({ code: -32602, message: 'Invalid request state' });
-    expect(call.replay).toBeUndefined();
   });
 });

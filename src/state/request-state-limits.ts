@@ -18,6 +18,9 @@ export interface RequestStateLimits {
   maxStateHandles: number;
 }
 
+/** Injection token of the resolved `requestState` options ({@link ResolvedRequestStateOptions}). @internal */
+export const REQUEST_STATE_LIMITS = Symbol('RequestStateLimits');
+
 /** The resolved `requestState` options: the limits and the single-use default. @internal */
 export interface ResolvedRequestStateOptions extends RequestStateLimits {
   /** Whether framework-protected operations that do not say otherwise are single-use. */

@@ -1,83 +1,37 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { ResolvedMcpOptions } from '../mcp-options.resolver';
-import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
-import {
-  ProtocolError,
-  type CallToolRequest,
-  type CallToolResult,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
-import { McpHttpResponse } from '../pipeline/mcp-http-response';
-import { mapOperationError } from '../pipeline/operation-error.mapper';
-import { ownRequestParams } from '../pipeline/own-request-params';
+import { Injectable } from '@nestjs/common';
+import type { CallToolRequest, ServerContext } from '@modelcontextprotocol/server';
 import type { RegisteredTool } from '../discovery/registered-operation.interface';
-import { internalError } from '../errors/internal-error';
 import type { McpJsonValue } from '../util/json-value';
-import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
-import { McpErrorCode } from '../errors/mcp-error-codes';
-import { httpExchangeStorage, type HttpExchange } from '../pipeline/http-exchange.storage';
-import { McpOperationCall, type OperationCallProfile } from '../pipeline/mcp-operation-call';
-import {
-  createRequestContext,
-  progressReporter,
-  type TaskCallScope,
-} from '../pipeline/request-context.factory';
-import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
-import { PartitionResolverDelegate } from '../identity/partition-resolver.delegate';
+import type { HttpExchange } from '../pipeline/http-exchange';
+import { answerOf } from '../pipeline/operation-outcome';
+import { normalizeToolResult } from '../pipeline/operation-result.normalizer';
+import { progressReporter } from '../pipeline/operation-context.factory';
+import { OperationRunner } from '../pipeline/operation-runner';
+import { callParamsOf, ownArguments, ownRequestParams } from '../pipeline/own-request-params';
 import type { McpTaskContext } from '../interfaces/mcp-task-context.interface';
 import type { McpTaskRecord } from './store/mcp-task.types';
 import { declaresTasks, tasksCapabilityMissing } from './wire/tasks-capability';
 import { exactJsonOf, initialState, progressMessage, stepOutcome, storedCall } from './task-call';
-import { envelopeContext } from '../pipeline/envelope-context';
-import { detachedStepExchange } from '../identity/detached-task-step';
 import { captureTaskPrincipal, type TaskPrincipal } from '../identity/task-principal';
 import { McpTasksService } from './mcp-tasks.service';
 import { createTaskResult } from './wire/tasks-wire';
-import type { TaskStepOutcome, TaskStepScope } from './runner/task-step-outcome';
-import { exactAnswersOf } from './task-answers';
-
-/** One run of a tool through its pipeline (the dispatcher's). */
-export type ToolRun = (
-  tool: RegisteredTool,
-  sdk: ServerContext,
-  params: CallToolRequest['params'],
-  scope?: TaskCallScope & { readonly exactParams?: Record<string, unknown> },
-) => Promise<CallToolResult>;
-
-const NO_PROFILE: OperationCallProfile = {
-  declarations: [],
-  stateMode: McpRequestStateMode.NONE,
-  singleUse: false,
-  replay: false,
-  argumentsValidator: undefined,
-};
+import { TaskCallers } from './task-callers';
+import { TaskStepRequests } from './steps/task-step-requests';
 
 /**
- * Tool calls as tasks: decides whether a call becomes one, creates it (before the handler runs,
- * or when the handler calls `ctx.task.start()`), and runs its later steps — each a full run of the
- * operation through its pipeline with the task's arguments, every answer so far and the state the
- * last step emitted — on the HTTP request that created or resumed it.
+ * Tool calls as tasks: decides whether a call becomes one and creates it (before the handler
+ * runs, or when the handler calls `ctx.task.start()`); its later steps run on the request that
+ * created or resumed it (`TaskStepExecutor`).
  * @internal
  */
 @Injectable()
 export class McpTaskCalls {
-  private readonly logger = new Logger('McpTasks');
-  private run: ToolRun | undefined;
-  /** The request a scheduled step runs on, until the step starts. */
-  private readonly pending = new Map<string, HttpExchange>();
-
   constructor(
     private readonly tasks: McpTasksService,
-    private readonly registry: McpOperationRegistry,
-    private readonly partitions: PartitionResolverDelegate,
-    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
-  ) {
-    tasks.attachExecutor((task, scope) => this.runStep(task, scope));
-  }
-
-  attach(run: ToolRun): void {
-    this.run = run;
-  }
+    private readonly runner: OperationRunner,
+    private readonly callers: TaskCallers,
+    private readonly requests: TaskStepRequests,
+  ) {}
 
   /**
    * Serves a `tools/call` of a task-supporting tool as a task, or answers `undefined` for a
@@ -87,20 +41,20 @@ export class McpTaskCalls {
     tool: RegisteredTool,
     request: CallToolRequest,
     sdk: ServerContext,
+    exchange: HttpExchange,
   ): Promise<Record<string, unknown> | undefined> {
     if (!declaresTasks(sdk)) {
       if (tool.task.support === 'required') throw tasksCapabilityMissing(`Tool "${tool.name}"`);
       return undefined;
     }
-    const exchange = this.exchange();
     const params = ownRequestParams(exchange, sdk) ?? (request.params as Record<string, unknown>);
-    const partition = await this.partitionOf(sdk, exchange, tool.name, params, tool);
+    const partition = await this.callers.partitionOf(sdk, exchange, tool.name, params, tool);
     const principal = captureTaskPrincipal(exchange);
     const call = storedCall(tool.name, params);
     // Answers sent with the creating call keep their exact numbers, as in any other round.
     const answers = exactJsonOf(exchange.exactInputResponses ?? params.inputResponses);
     if (tool.task.creation === 'deferred')
-      return this.deferred(tool, sdk, params, partition, call, answers, principal);
+      return this.deferred(tool, request, sdk, exchange, partition, call, answers, principal);
     const task = await this.tasks.create(
       partition,
       call,
@@ -109,7 +63,7 @@ export class McpTaskCalls {
       initialState(params),
       principal,
     );
-    this.pending.set(task.taskId, exchange);
+    this.requests.hold(task.taskId, exchange);
     await this.tasks.schedule(task.taskId);
     return createTaskResult(task);
   }
@@ -117,8 +71,9 @@ export class McpTaskCalls {
   /** Runs the method in this request until it calls `ctx.task.start()` or answers. */
   private async deferred(
     tool: RegisteredTool,
+    request: CallToolRequest,
     sdk: ServerContext,
-    params: Record<string, unknown>,
+    exchange: HttpExchange,
     partition: string,
     call: McpTaskRecord['call'],
     answers: Record<string, McpJsonValue>,
@@ -151,20 +106,35 @@ export class McpTaskCalls {
       },
     };
     const onRequest = progressReporter(sdk);
-    const step = this.requireRun()(tool, sdk, params as CallToolRequest['params'], {
-      task,
-      signal: controller.signal,
-      // On the request's stream until the task exists, as the task's status message after.
-      progress: {
-        get enabled() {
-          return task.id !== undefined || onRequest.enabled;
+    const params = callParamsOf(exchange, sdk, request.params);
+    const step = this.runner
+      .run({
+        operation: tool,
+        target: tool.name,
+        params,
+        args: ownArguments(params) ?? {},
+        http: exchange,
+        sdk,
+        task: {
+          task,
+          signal: controller.signal,
+          // On the request's stream until the task exists, as the task's status message after.
+          progress: {
+            get enabled() {
+              return task.id !== undefined || onRequest.enabled;
+            },
+            report: (progress, total, message) =>
+              task.id === undefined
+                ? onRequest.report(progress, total, message)
+                : tasks.progress(task.id, progressMessage(progress, total, message)),
+          },
         },
-        report: (progress, total, message) =>
-          task.id === undefined
-            ? onRequest.report(progress, total, message)
-            : tasks.progress(task.id, progressMessage(progress, total, message)),
-      },
-    });
+      })
+      .then((outcome) =>
+        answerOf(outcome, (value) =>
+          normalizeToolResult(value, tool.listing.outputSchema !== undefined),
+        ),
+      );
     const first = await Promise.race([
       step.then((result) => ({ result })),
       creation.then((record) => ({ record })),
@@ -180,89 +150,6 @@ export class McpTaskCalls {
 
   /** Remembers the request a resumed task's next step runs on. */
   resumeOn(taskId: string, exchange: HttpExchange): void {
-    this.pending.set(taskId, exchange);
-  }
-
-  /** One later step of a task, as the runner asks for it. */
-  private async runStep(task: McpTaskRecord, scope: TaskStepScope): Promise<TaskStepOutcome> {
-    // Away from the request that created or resumed the task (another instance holds it), the
-    // step runs detached: as the principal and partition the task kept.
-    const exchange =
-      this.pending.get(task.taskId) ?? detachedStepExchange(task, this.options.endpoint);
-    this.pending.delete(task.taskId);
-    const tool = this.registry.findTool(task.call.name);
-    if (!tool) {
-      this.logger.error(`Task ${task.taskId} cannot run here: its tool is not known`);
-      return {
-        kind: 'failed',
-        error: { code: McpErrorCode.InternalError, message: 'Internal error' },
-      };
-    }
-    const params: Record<string, unknown> = { ...task.call.params };
-    const answers = exactAnswersOf(task);
-    if (Object.keys(answers).length > 0) params.inputResponses = answers;
-    if (task.requestState !== undefined) params.requestState = task.requestState;
-    const sdk = envelopeContext(
-      `${task.taskId}#${task.runs}`,
-      'tools/call',
-      params._meta,
-      scope.signal,
-    );
-    const taskContext: McpTaskContext = { id: task.taskId, start: () => Promise.resolve() };
-    const wire = await httpExchangeStorage.run(exchange, () =>
-      this.requireRun()(tool, sdk, params as CallToolRequest['params'], {
-        task: taskContext,
-        signal: scope.signal,
-        exactParams: params,
-        progress: {
-          enabled: true,
-          report: (progress, total, message) =>
-            scope.progress(progressMessage(progress, total, message)),
-        },
-      }),
-    );
-    return stepOutcome(wire);
-  }
-
-  private requireRun(): ToolRun {
-    if (!this.run) throw internalError();
-    return this.run;
-  }
-
-  private exchange(): HttpExchange {
-    const exchange = httpExchangeStorage.getStore();
-    if (!exchange) {
-      this.logger.error('A task was requested outside an HTTP exchange');
-      throw internalError();
-    }
-    return exchange;
-  }
-
-  /**
-   * The caller's authorization partition, as request state binds it — after `tool`'s guards, when
-   * given, have run on this request (a passport-style guard sets `req.user` there). A guard that
-   * refuses answers as it would for a call of the tool.
-   */
-  async partitionOf(
-    sdk: ServerContext,
-    exchange: HttpExchange,
-    target: string,
-    params: Record<string, unknown>,
-    tool?: RegisteredTool,
-  ): Promise<string> {
-    const call = new McpOperationCall('operation', {}, params, NO_PROFILE, (self) =>
-      createRequestContext(sdk, target, exchange, self),
-    );
-    if (tool?.guardsHandler) {
-      try {
-        await tool.guardsHandler(call, exchange.request, new McpHttpResponse(exchange.response));
-      } catch (error) {
-        const failure = mapOperationError(error, 'tool', tool.name);
-        throw failure.type === 'error'
-          ? failure.error
-          : new ProtocolError(McpErrorCode.Forbidden, 'Forbidden');
-      }
-    }
-    return this.partitions.resolve(call.context);
+    this.requests.hold(taskId, exchange);
   }
 }

@@ -5,7 +5,7 @@ import { MemoryTaskEventBus } from './events/memory-task-event-bus';
 import { MemoryTaskStore } from './store/memory-task.store';
 import type { McpTaskRecord } from './store/mcp-task.types';
 import type { TaskRunner, TaskWork } from './runner/task-runner.interface';
-import type { TaskStepOutcome } from './runner/task-step-outcome';
+import type { TaskExecutor, TaskStepOutcome, TaskStepScope } from './steps/task-step-outcome';
 import type { TaskStore } from './store/task-store.interface';
 
 /** A runner that only records: each test runs the steps itself, in the order it needs. */
@@ -31,9 +31,18 @@ const ASK = {
 };
 const YES = { action: 'accept', content: { ok: true } };
 
+/** The step a test lets a task run: replaced per test. */
+class SettableExecutor implements TaskExecutor {
+  step: TaskExecutor['run'] = () => Promise.reject(new Error('no step set'));
+  run(task: McpTaskRecord, scope: TaskStepScope): Promise<TaskStepOutcome> {
+    return this.step(task, scope);
+  }
+}
+
 function service(store: TaskStore = new MemoryTaskStore()) {
   const runner = new RecordingRunner();
   const events = new MemoryTaskEventBus();
+  const executor = new SettableExecutor();
   const tasks = new McpTasksService(
     {
       tasks: {
@@ -47,8 +56,9 @@ function service(store: TaskStore = new MemoryTaskStore()) {
     } as unknown as ResolvedMcpOptions,
     store,
     events,
+    executor,
   );
-  return { tasks, runner, store, events };
+  return { tasks, runner, store, events, executor };
 }
 
 async function parked(tasks: McpTasksService): Promise<McpTaskRecord> {
@@ -63,9 +73,9 @@ async function parked(tasks: McpTasksService): Promise<McpTaskRecord> {
 
 describe('McpTasksService', () => {
   it('keeps a task cancelled when the step it cancelled ends afterwards', async () => {
-    const { tasks, runner } = service();
+    const { tasks, runner, executor } = service();
     let finish!: (outcome: TaskStepOutcome) => void;
-    tasks.attachExecutor(() => new Promise((resolve) => (finish = resolve)));
+    executor.step = () => new Promise((resolve) => (finish = resolve));
     const task = await tasks.create('alice', { name: 't', params: {} }, 60_000, {}, undefined);
     const controller = new AbortController();
     const step = runner.work(task.taskId, controller.signal);

@@ -12,7 +12,8 @@ import { TaskCapacityError } from './store/task-capacity.error';
 import type { TaskPrincipal } from '../identity/task-principal';
 import { MAX_TASK_ID_LENGTH, newTaskId } from './store/task-id';
 import type { TaskRunner } from './runner/task-runner.interface';
-import type { TaskExecutor, TaskStepOutcome } from './runner/task-step-outcome';
+import type { TaskExecutor, TaskStepOutcome } from './steps/task-step-outcome';
+import { TaskStepExecutor } from './steps/task-step.executor';
 import { TaskEventBus } from './events/task-event-bus';
 import { TaskStoreDelegate } from './store/task-store.delegate';
 import type { TaskStore } from './store/task-store.interface';
@@ -35,7 +36,6 @@ export class McpTasksService implements OnApplicationShutdown {
   readonly options: ResolvedTaskOptions;
   readonly store: TaskStore;
   private readonly runner: TaskRunner;
-  private executor: TaskExecutor | undefined;
   /** Steps running in a request of this process (deferred creation), for cancel to reach. */
   private readonly inRequestSteps = new Map<string, AbortController>();
 
@@ -43,16 +43,12 @@ export class McpTasksService implements OnApplicationShutdown {
     @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
     @Inject(TaskStoreDelegate) store: TaskStore,
     private readonly events: TaskEventBus,
+    @Inject(TaskStepExecutor) private readonly executor: TaskExecutor,
   ) {
     this.options = options.tasks;
     this.store = store;
     this.runner = options.tasks.runner ?? new InProcessTaskRunner();
     this.runner.attach((taskId, signal) => this.runStep(taskId, signal));
-  }
-
-  /** Called once by the dispatcher with how a task's operation runs. */
-  attachExecutor(executor: TaskExecutor): void {
-    this.executor = executor;
   }
 
   /** Creates a working task for a tool call; it exists in the store when this resolves. */
@@ -194,10 +190,9 @@ export class McpTasksService implements OnApplicationShutdown {
   private async runStep(taskId: string, signal: AbortSignal): Promise<void> {
     const task = await this.store.get(taskId);
     if (!task || task.status !== 'working' || signal.aborted) return;
-    if (!this.executor) throw new Error('McpModule has not finished initializing');
     let outcome: TaskStepOutcome;
     try {
-      outcome = await this.executor(task, {
+      outcome = await this.executor.run(task, {
         signal,
         progress: (message) => this.progress(taskId, message),
       });

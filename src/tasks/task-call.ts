@@ -3,7 +3,7 @@ import { stringify } from 'lossless-json';
 import type { McpJsonValue } from '../util/json-value';
 import { parseWithExactNumbers } from '../util/exact-number.parser';
 import type { McpTaskRecord } from './store/mcp-task.types';
-import type { TaskStepOutcome } from './runner/task-step-outcome';
+import type { TaskStepOutcome } from './steps/task-step-outcome';
 
 /** A tool call's params as a task keeps them: what a rerun must present again, as JSON. */
 export function storedCall(name: string, params: Record<string, unknown>): McpTaskRecord['call'] {

@@ -4,7 +4,7 @@ import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpJsonValue } from '../util/json-value';
 import { clip } from '../util/clip';
 import type { McpTaskRecord } from './store/mcp-task.types';
-import type { TaskStepOutcome } from './runner/task-step-outcome';
+import type { TaskStepOutcome } from './steps/task-step-outcome';
 
 const logger = new Logger('McpTasks');
 

@@ -12,20 +12,26 @@ import type { McpCacheableMethod } from '../mcp-module-options.interface';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
 import type { McpDispatcher } from '../protocol/mcp-dispatcher.service';
+import type { HttpExchange } from '../pipeline/http-exchange';
 import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
 
 type Message = { jsonrpc: '2.0'; id: string | number; method: string; params: Params };
 type Params = Record<string, unknown> & { _meta: Record<string, unknown> };
-type Answer = (dispatcher: McpDispatcher, message: never, sdk: ServerContext) => unknown;
+type Answer = (
+  dispatcher: McpDispatcher,
+  message: never,
+  sdk: ServerContext,
+  exchange: HttpExchange,
+) => unknown;
 
 /** The methods served without the SDK, and which parameter `Mcp-Name` mirrors. */
 const FAST_METHODS: ReadonlyMap<string, { answer: Answer; nameParam?: 'name' | 'uri' }> = new Map<
   string,
   { answer: Answer; nameParam?: 'name' | 'uri' }
 >([
-  ['tools/call', { answer: (d, m, s) => d.callTool(m, s), nameParam: 'name' }],
-  ['prompts/get', { answer: (d, m, s) => d.getPrompt(m, s), nameParam: 'name' }],
-  ['resources/read', { answer: (d, m, s) => d.readResource(m, s), nameParam: 'uri' }],
+  ['tools/call', { answer: (d, m, s, e) => d.callTool(m, s, e), nameParam: 'name' }],
+  ['prompts/get', { answer: (d, m, s, e) => d.getPrompt(m, s, e), nameParam: 'name' }],
+  ['resources/read', { answer: (d, m, s, e) => d.readResource(m, s, e), nameParam: 'uri' }],
   ['tools/list', { answer: (d) => d.listTools() }],
   ['prompts/list', { answer: (d) => d.listPrompts() }],
   ['resources/list', { answer: (d) => d.listResources() }],
@@ -105,12 +111,10 @@ export class McpFastPath {
       : undefined;
   }
 
-  /** Answers `message` as the SDK path would. Never rejects. */
-  async serve(
-    message: Message,
-    req: IncomingMessage & { auth?: unknown },
-    res: ServerResponse,
-  ): Promise<void> {
+  /** Answers `message`, which came on `exchange`, as the SDK path would. Never rejects. */
+  async serve(message: Message, exchange: HttpExchange): Promise<void> {
+    const req = exchange.raw as IncomingMessage & { auth?: unknown };
+    const res = exchange.response;
     const aborted = new AbortController();
     res.once('close', () => {
       if (!res.writableFinished) aborted.abort();
@@ -118,10 +122,12 @@ export class McpFastPath {
     const sdk = this.contextFor(message, req, aborted.signal);
     const served = FAST_METHODS.get(message.method);
     try {
-      const result = (await served?.answer(this.dispatcher, message as never, sdk)) as Record<
-        string,
-        unknown
-      >;
+      const result = (await served?.answer(
+        this.dispatcher,
+        message as never,
+        sdk,
+        exchange,
+      )) as Record<string, unknown>;
       this.write(res, 200, {
         result: this.decorate(message.method, result),
         jsonrpc: '2.0',

@@ -13,8 +13,8 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
-import { httpExchangeStorage } from '../pipeline/http-exchange.storage';
-import { McpServerFactory } from '../protocol/mcp-server.factory';
+import { sdkRequestExchange } from '../protocol/sdk-request-exchange';
+import { SdkServerFactory } from '../protocol/sdk-server.factory';
 import { HostOriginPolicy } from './host-origin-policy';
 import { writeJsonRpcHttpError } from './json-rpc-http-error';
 import { BodyByteBudget, type BodyReservation } from './body-byte-budget';
@@ -85,7 +85,7 @@ export class McpHttpEndpoint
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
-    serverFactory: McpServerFactory,
+    serverFactory: SdkServerFactory,
     adapterHost: HttpAdapterHost,
     private readonly registry: McpOperationRegistry,
     dispatcher: McpDispatcher,
@@ -219,7 +219,7 @@ export class McpHttpEndpoint
     const text = this.bodies.get(req);
     this.bodies.delete(req);
     if (req.method !== 'POST' || text === undefined) {
-      return httpExchangeStorage.run(
+      return sdkRequestExchange.run(
         { request, raw: req, response: res, message: undefined, exactInputResponses: undefined },
         () => this.nodeHandler(req, res),
       );
@@ -267,20 +267,16 @@ export class McpHttpEndpoint
     }
     // Guards that read the body see the JSON-RPC message, as after Nest's own JSON parser.
     (request as { body?: unknown }).body = parsed.plain;
+    const exchange = {
+      request,
+      raw: req,
+      response: res,
+      message: parsed.plain,
+      exactInputResponses: parsed.exactInputResponses,
+    };
     const fast = this.fastPath?.accepts(req, parsed.plain);
-    await httpExchangeStorage.run(
-      {
-        request,
-        raw: req,
-        response: res,
-        message: parsed.plain,
-        exactInputResponses: parsed.exactInputResponses,
-      },
-      () =>
-        fast && this.fastPath
-          ? this.fastPath.serve(fast, req, res)
-          : this.nodeHandler(req, res, parsed.plain),
-    );
+    if (fast && this.fastPath) return this.fastPath.serve(fast, exchange);
+    await sdkRequestExchange.run(exchange, () => this.nodeHandler(req, res, parsed.plain));
   }
 
   /** The id of a message refused for a number, read once the other bounds are known to hold. */

@@ -1,3 +1,10 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+} from '@modelcontextprotocol/server';
+
 /** Metadata key under which `@McpTool`, `@McpPrompt` and `@McpResource` store an operation definition. */
 export const MCP_OPERATION_METADATA = 'mcp:operation';
 
@@ -7,13 +14,16 @@ export const MCP_CONTEXT_TYPE = 'mcp';
 /** The only protocol revision this module serves on its modern wire. */
 export const MCP_PROTOCOL_VERSION = '2026-07-28';
 
-/** Reserved `_meta` keys of the 2026-07-28 request envelope. */
+/** Reserved `_meta` keys of the 2026-07-28 request envelope, as the SDK names them. */
 export const MCP_META_KEYS = {
-  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
-  clientInfo: 'io.modelcontextprotocol/clientInfo',
-  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
-  logLevel: 'io.modelcontextprotocol/logLevel',
+  protocolVersion: PROTOCOL_VERSION_META_KEY,
+  clientInfo: CLIENT_INFO_META_KEY,
+  clientCapabilities: CLIENT_CAPABILITIES_META_KEY,
+  logLevel: LOG_LEVEL_META_KEY,
 } as const;
+
+/** Injection token of the endpoint path, normalised (what request state is bound to). @internal */
+export const MCP_ENDPOINT = Symbol('McpEndpoint');
 
 /** Metadata key of the `@McpMayRequestInput` declarations of a method. */
 export const MCP_INPUT_DECLARATIONS_METADATA = 'mcp:may_request_input';

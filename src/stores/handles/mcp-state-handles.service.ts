@@ -8,7 +8,7 @@ import type { ResolvedMcpOptions } from '../../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp-resolved-options.token';
 import { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
 import { clip } from '../../util/clip';
-import { INVALID_REQUEST_STATE_MESSAGE } from '../../pipeline/request-state.protection';
+import { INVALID_REQUEST_STATE_MESSAGE } from '../../errors/invalid-request-state.message';
 import {
   McpStateHandleFlow,
   type StateHandleFlowPort,

@@ -7,14 +7,14 @@ import {
 } from '@modelcontextprotocol/server';
 import { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
 import type { RegisteredTool } from '../../discovery/registered-operation.interface';
-import type { HttpExchange } from '../../pipeline/http-exchange.storage';
+import type { HttpExchange } from '../../pipeline/http-exchange';
 import { McpErrorCode } from '../../errors/mcp-error-codes';
 import type { McpHttpRequest } from '../../interfaces/mcp-request-context.interface';
 import type { ResolvedMcpOptions } from '../../mcp-options.resolver';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp-resolved-options.token';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../util/mcp.constants';
 import { writeJsonRpcHttpError } from '../../transport/json-rpc-http-error';
-import { McpTaskCalls } from '../mcp-task-calls.service';
+import { TaskCallers } from '../task-callers';
 import { McpTasksService } from '../mcp-tasks.service';
 import { declaresTasks } from '../wire/tasks-capability';
 import { envelopeContext } from '../../pipeline/envelope-context';
@@ -51,7 +51,7 @@ export class TaskListenStreams {
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly feed: TaskStatusFeed,
-    private readonly calls: McpTaskCalls,
+    private readonly callers: TaskCallers,
     private readonly tasks: McpTasksService,
     private readonly registry: McpOperationRegistry,
   ) {}
@@ -77,8 +77,14 @@ export class TaskListenStreams {
     }
     let partition: string | undefined;
     for (const tool of tools.values())
-      partition = await this.calls.partitionOf(sdk, exchange, 'subscriptions/listen', params, tool);
-    return partition ?? this.calls.partitionOf(sdk, exchange, 'subscriptions/listen', params);
+      partition = await this.callers.partitionOf(
+        sdk,
+        exchange,
+        'subscriptions/listen',
+        params,
+        tool,
+      );
+    return partition ?? this.callers.partitionOf(sdk, exchange, 'subscriptions/listen', params);
   }
 
   /** Whether this listen request follows tasks (and so is served here). */

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
-import { internalError } from '../../errors/internal-error';
 import { McpErrorCode } from '../../errors/mcp-error-codes';
 import { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
-import { httpExchangeStorage } from '../../pipeline/http-exchange.storage';
+import type { HttpExchange } from '../../pipeline/http-exchange';
 import { ownRequestParams } from '../../pipeline/own-request-params';
 import { McpTaskCalls } from '../mcp-task-calls.service';
+import { TaskCallers } from '../task-callers';
 import { declaresTasks, tasksCapabilityMissing } from './tasks-capability';
 import { McpTasksService, UNKNOWN_TASK_MESSAGE } from '../mcp-tasks.service';
 import { captureTaskPrincipal } from '../../identity/task-principal';
@@ -38,18 +38,17 @@ export class McpTaskMethods {
   constructor(
     private readonly tasks: McpTasksService,
     private readonly calls: McpTaskCalls,
+    private readonly callers: TaskCallers,
     private readonly registry: McpOperationRegistry,
   ) {}
 
-  async get(params: Params, sdk: ServerContext): Promise<Params> {
-    const { task } = await this.caller('tasks/get', sdk, params);
+  async get(params: Params, sdk: ServerContext, exchange: HttpExchange): Promise<Params> {
+    const { task } = await this.caller('tasks/get', sdk, exchange, params);
     return { resultType: 'complete', ...detailedTask(task) };
   }
 
-  async update(params: Params, sdk: ServerContext): Promise<Params> {
-    const { task, partition } = await this.caller('tasks/update', sdk, params);
-    const exchange = httpExchangeStorage.getStore();
-    if (!exchange) throw internalError();
+  async update(params: Params, sdk: ServerContext, exchange: HttpExchange): Promise<Params> {
+    const { task, partition } = await this.caller('tasks/update', sdk, exchange, params);
     // The SDK lifts `inputResponses` out of params; the HTTP layer's parse keeps them as sent,
     // their numbers as written.
     const own = ownRequestParams(exchange, sdk);
@@ -71,8 +70,8 @@ export class McpTaskMethods {
     return { resultType: 'complete' };
   }
 
-  async cancel(params: Params, sdk: ServerContext): Promise<Params> {
-    const { task, partition } = await this.caller('tasks/cancel', sdk, params);
+  async cancel(params: Params, sdk: ServerContext, exchange: HttpExchange): Promise<Params> {
+    const { task, partition } = await this.caller('tasks/cancel', sdk, exchange, params);
     await this.tasks.cancel(task.taskId, partition);
     return { resultType: 'complete' };
   }
@@ -84,15 +83,14 @@ export class McpTaskMethods {
   private async caller(
     method: string,
     sdk: ServerContext,
+    exchange: HttpExchange,
     params: Params,
   ): Promise<{ task: McpTaskRecord; partition: string }> {
     if (!declaresTasks(sdk)) throw tasksCapabilityMissing(method);
-    const exchange = httpExchangeStorage.getStore();
-    if (!exchange) throw internalError();
     const task = await this.tasks.lookup(params.taskId);
     const tool = this.registry.findTool(task.call.name);
     if (!tool) throw new ProtocolError(McpErrorCode.InvalidParams, UNKNOWN_TASK_MESSAGE);
-    const partition = await this.calls.partitionOf(sdk, exchange, task.taskId, params, tool);
+    const partition = await this.callers.partitionOf(sdk, exchange, task.taskId, params, tool);
     return { task: this.tasks.owned(task, partition), partition };
   }
 }

@@ -5,13 +5,17 @@ import { McpDispatcher } from './mcp-dispatcher.service';
 import { ANY_PARAMS, McpTaskMethods } from '../tasks/wire/mcp-task-methods.service';
 import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
 import { McpTaskServer } from '../tasks/wire/mcp-task-server';
+import { sdkRequestExchange } from './sdk-request-exchange';
 
 /**
- * Builds the low-level SDK `Server` that serves one HTTP request. The low-level server (not
- * `McpServer`) is used so that guards and capability checks can answer with JSON-RPC errors.
+ * Builds the low-level SDK `Server` that serves one HTTP request on the SDK path. The low-level
+ * server (not `McpServer`) is used so that guards and capability checks can answer with JSON-RPC
+ * errors. Each handler takes the request's HTTP exchange from {@link sdkRequestExchange} and hands
+ * it on explicitly.
+ * @internal
  */
 @Injectable()
-export class McpServerFactory {
+export class SdkServerFactory {
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly dispatcher: McpDispatcher,
@@ -34,27 +38,32 @@ export class McpServerFactory {
       cacheHints: this.options.cacheHints,
     });
     const dispatcher = this.dispatcher;
+    const exchange = sdkRequestExchange.current;
     server.setRequestHandler('tools/list', () => dispatcher.listTools());
-    server.setRequestHandler('tools/call', (request, ctx) => dispatcher.callTool(request, ctx));
+    server.setRequestHandler('tools/call', (request, ctx) =>
+      dispatcher.callTool(request, ctx, exchange('tools/call')),
+    );
     server.setRequestHandler('prompts/list', () => dispatcher.listPrompts());
-    server.setRequestHandler('prompts/get', (request, ctx) => dispatcher.getPrompt(request, ctx));
+    server.setRequestHandler('prompts/get', (request, ctx) =>
+      dispatcher.getPrompt(request, ctx, exchange('prompts/get')),
+    );
     server.setRequestHandler('resources/list', () => dispatcher.listResources());
     server.setRequestHandler('resources/templates/list', () => dispatcher.listResourceTemplates());
     server.setRequestHandler('resources/read', (request, ctx) =>
-      dispatcher.readResource(request, ctx),
+      dispatcher.readResource(request, ctx, exchange('resources/read')),
     );
     server.setRequestHandler('completion/complete', (request, ctx) =>
-      dispatcher.complete(request, ctx),
+      dispatcher.complete(request, ctx, exchange('completion/complete')),
     );
     const tasks = this.taskMethods;
     server.setRequestHandler('tasks/get', { params: ANY_PARAMS }, (params, ctx) =>
-      tasks.get(params, ctx),
+      tasks.get(params, ctx, exchange('tasks/get')),
     );
     server.setRequestHandler('tasks/update', { params: ANY_PARAMS }, (params, ctx) =>
-      tasks.update(params, ctx),
+      tasks.update(params, ctx, exchange('tasks/update')),
     );
     server.setRequestHandler('tasks/cancel', { params: ANY_PARAMS }, (params, ctx) =>
-      tasks.cancel(params, ctx),
+      tasks.cancel(params, ctx, exchange('tasks/cancel')),
     );
     return server;
   }

@@ -6,18 +6,11 @@ import type {
   McpRequestContext,
   McpRequestLogger,
 } from '../interfaces/mcp-request-context.interface';
+import { McpInputResponses } from '../input/mcp-input-responses';
 import type { McpJsonValue } from '../util/json-value';
 import { replayAsks } from '../replay/replay-asks.factory';
-import type { HttpExchange } from './http-exchange.storage';
-import type { McpOperationCall } from './mcp-operation-call';
-import type { McpTaskContext } from '../interfaces/mcp-task-context.interface';
-
-/** What a call running as (or possibly becoming) a task sees instead of its request's own. */
-export interface TaskCallScope {
-  readonly task: McpTaskContext;
-  readonly signal: AbortSignal;
-  readonly progress?: McpProgressReporter;
-}
+import type { ReplayExecution } from '../replay/replay-execution';
+import type { CallHttp, TaskCallScope } from './operation-call';
 
 const LOG_LEVELS: McpLogLevel[] = [
   'debug',
@@ -31,6 +24,11 @@ const LOG_LEVELS: McpLogLevel[] = [
 ];
 
 type Envelope = Record<string, unknown>;
+
+const NO_STATE: McpRequestContext['requestState'] = Object.freeze({
+  application: undefined,
+  framework: () => undefined,
+});
 
 function envelopeOf(sdk: ServerContext): Envelope {
   // The SDK's public envelope type hides the wire members, so it is read structurally.
@@ -68,20 +66,23 @@ function requestLogger(sdk: ServerContext, envelope: Envelope): McpRequestLogger
   };
 }
 
-/** Builds the {@link McpRequestContext} an operation receives; `call` carries its input and state. */
-export function createRequestContext(
+/**
+ * The context of a call as it arrives: who asks for what, on which request. It carries no answers
+ * and no state (those exist only once state protection has opened the round, see
+ * {@link openedOperationContext}), and its replay asks are unavailable.
+ */
+export function createOperationContext(
   sdk: ServerContext,
   target: string,
-  exchange: HttpExchange,
-  call: McpOperationCall,
-  taskScope?: TaskCallScope,
+  http: CallHttp,
+  taskScope: TaskCallScope | undefined,
 ): McpRequestContext {
   const envelope = envelopeOf(sdk);
-  const requestAuth = (exchange.request.auth ?? (exchange.raw as { auth?: AuthInfo }).auth) as
+  const requestAuth = (http.request.auth ?? (http.raw as { auth?: AuthInfo } | undefined)?.auth) as
     AuthInfo | undefined;
   const meta = { ...((sdk.mcpReq._meta ?? {}) as Record<string, unknown>) };
   for (const key of Object.values(MCP_META_KEYS)) delete meta[key];
-  const context: McpRequestContext = {
+  return {
     requestId: sdk.mcpReq.id,
     method: sdk.mcpReq.method,
     target,
@@ -93,24 +94,44 @@ export function createRequestContext(
     progress: taskScope?.progress ?? progressReporter(sdk),
     logger: requestLogger(sdk, envelope),
     http: {
-      request: exchange.request,
-      raw: exchange.raw,
+      request: http.request,
+      raw: http.raw,
       authInfo: sdk.http?.authInfo ?? requestAuth,
     },
-    get inputResponses() {
-      return call.responses;
-    },
-    requestState: {
-      get application() {
-        return call.applicationState;
-      },
-      framework<T = McpJsonValue>() {
-        return call.frameworkState as T | undefined;
-      },
-    },
+    inputResponses: McpInputResponses.empty(),
+    requestState: NO_STATE,
     task: taskScope?.task,
     sdk,
-    ...replayAsks(() => call.replay),
+    ...replayAsks(() => undefined),
   };
-  return context;
+}
+
+/** What an opened round adds to a call's context. */
+export interface OpenedValues {
+  readonly responses: McpInputResponses;
+  readonly applicationState: string | undefined;
+  readonly frameworkState: McpJsonValue | undefined;
+  readonly replay: ReplayExecution | undefined;
+}
+
+/** The context the method sees once its round is open: `base` with the answers, state and asks. */
+export function openedOperationContext(
+  base: McpRequestContext,
+  opened: OpenedValues,
+): McpRequestContext {
+  const { applicationState, frameworkState, replay } = opened;
+  return {
+    ...base,
+    inputResponses: opened.responses,
+    requestState:
+      applicationState === undefined && frameworkState === undefined
+        ? NO_STATE
+        : {
+            application: applicationState,
+            framework<T = McpJsonValue>() {
+              return frameworkState as T | undefined;
+            },
+          },
+    ...replayAsks(() => replay),
+  };
 }

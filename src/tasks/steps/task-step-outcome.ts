@@ -18,5 +18,7 @@ export interface TaskStepScope {
   progress(message: string): Promise<void>;
 }
 
-/** Runs a task's operation once (the module's dispatcher). @internal */
-export type TaskExecutor = (task: McpTaskRecord, scope: TaskStepScope) => Promise<TaskStepOutcome>;
+/** Runs a task's operation once. @internal */
+export interface TaskExecutor {
+  run(task: McpTaskRecord, scope: TaskStepScope): Promise<TaskStepOutcome>;
+}

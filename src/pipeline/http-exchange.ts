@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
 
@@ -13,9 +12,3 @@ export interface HttpExchange {
   /** Its `params.inputResponses` with exact number text (`LosslessNumber`), when present. */
   readonly exactInputResponses: unknown;
 }
-
-/**
- * Carries the current {@link HttpExchange} across the official SDK, from the endpoint into the
- * SDK's request handlers; the dispatcher passes it on explicitly from there.
- */
-export const httpExchangeStorage = new AsyncLocalStorage<HttpExchange>();

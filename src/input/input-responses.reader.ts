@@ -1,0 +1,39 @@
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import { clip } from '../util/clip';
+import { nullPrototypeRecord } from '../util/own-property';
+import { parseInputResponse } from './input-response.parser';
+import type { McpInputResponse } from './mcp-input-response';
+import { McpInputResponses } from './mcp-input-responses';
+
+/**
+ * A round's `inputResponses` as sent, their protocol shapes checked (as the kinds the previous
+ * round asked for, when the state says), or a -32602 naming the first key that is not a valid
+ * result. Keys are the client's: kept as data, even `"__proto__"`, and found as own properties.
+ */
+export function readInputResponses(
+  raw: unknown,
+  askedKinds: Readonly<Record<string, McpInputResponse['kind']>> | undefined,
+): McpInputResponses {
+  if (raw === undefined) return McpInputResponses.empty();
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ProtocolError(
+      McpErrorCode.InvalidParams,
+      'Invalid params: inputResponses must be an object',
+    );
+  }
+  const responses = nullPrototypeRecord<McpInputResponse>();
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    const asked = askedKinds && Object.hasOwn(askedKinds, key) ? askedKinds[key] : undefined;
+    const parsed = parseInputResponse(value, asked);
+    if (!parsed) {
+      throw new ProtocolError(
+        McpErrorCode.InvalidParams,
+        `Invalid params: input response "${clip(key)}" is not a valid result`,
+        { key: clip(key) },
+      );
+    }
+    responses[key] = parsed;
+  }
+  return McpInputResponses.from(responses, askedKinds ? Object.keys(askedKinds) : undefined);
+}

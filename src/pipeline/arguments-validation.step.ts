@@ -1,0 +1,30 @@
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import type { ArgumentsValidator } from '../validation/arguments-validator.interface';
+import { refusal } from './library-interceptor';
+import type { OperationCall } from './operation-call';
+
+/**
+ * Validates an operation's arguments against what it advertises, after the application's guards
+ * and interceptors and before the module's interceptors, the pipes and the method: invalid
+ * arguments get -32602 with `data.errors` (the messages `ValidationPipe` would give); valid ones
+ * are recorded as validated (a DTO instance with unknown properties stripped), which is what the
+ * pipes and the method receive.
+ * @internal
+ */
+export function validateCallArguments(call: OperationCall, validator: ArgumentsValidator): void {
+  const outcome = validator.validate(call.args);
+  if (!outcome.ok) {
+    throw refusal(
+      call,
+      new ProtocolError(
+        McpErrorCode.InvalidParams,
+        `Invalid params: ${outcome.errors.join('; ')}`,
+        {
+          errors: outcome.errors,
+        },
+      ),
+    );
+  }
+  call.recordValidatedArgs(outcome.value as Record<string, unknown>);
+}

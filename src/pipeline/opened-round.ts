@@ -1,0 +1,26 @@
+import type { McpInputResponses } from '../input/mcp-input-responses';
+import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type { ReplayExecution } from '../replay/replay-execution';
+import type { RequestStateBinding } from '../state/request-state-binding';
+import type { RequestStateHeader } from '../state/request-state.sealer';
+import type { McpJsonValue } from '../util/json-value';
+
+/**
+ * One round as state protection opened it: the verified state and answers the method may use, and
+ * what sealing the next state needs. A value: nothing writes into it after it is made.
+ * @internal
+ */
+export interface OpenedRound {
+  /** What this round's state is bound to; absent until a state is opened or sealed. */
+  readonly binding: RequestStateBinding | undefined;
+  /** Header of the opened framework state, when this round continues a flow. */
+  readonly header: RequestStateHeader | undefined;
+  readonly frameworkState: McpJsonValue | undefined;
+  readonly applicationState: string | undefined;
+  /** This round's input responses, their protocol shapes checked. */
+  readonly responses: McpInputResponses;
+  /** The ledger cursor of a `replay: true` operation. */
+  readonly replay: ReplayExecution | undefined;
+  /** What the method sees of the call: the answers, the state and, with replay, the asks. */
+  readonly context: McpRequestContext;
+}

@@ -1,0 +1,69 @@
+import type { ServerContext } from '@modelcontextprotocol/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
+import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
+import { createOperationContext } from './operation-context.factory';
+import { OperationCall, type CompletionRequest, type OperationCallProfile } from './operation-call';
+
+/** What a unit test sets on {@link testOperationCall}. */
+export interface TestOperationCallOptions {
+  readonly purpose?: OperationCall['purpose'];
+  readonly profile?: Partial<OperationCallProfile>;
+  readonly target?: string;
+  readonly params?: Record<string, unknown>;
+  readonly args?: Record<string, unknown>;
+  readonly context?: McpRequestContext;
+  readonly completion?: CompletionRequest;
+}
+
+/** A call record for unit tests of the pipeline's steps, without a server. */
+export function testOperationCall(options: TestOperationCallOptions = {}): OperationCall {
+  const http = {
+    request: { headers: {} },
+    raw: { headers: {} } as unknown as IncomingMessage,
+    response: {} as ServerResponse,
+  };
+  const sdk = {
+    mcpReq: {
+      id: 1,
+      method: options.purpose === 'completion' ? 'completion/complete' : 'tools/call',
+      _meta: {},
+      envelope: {
+        [MCP_META_KEYS.protocolVersion]: MCP_PROTOCOL_VERSION,
+        [MCP_META_KEYS.clientCapabilities]: { elicitation: { form: {} }, roots: {} },
+      },
+      signal: new AbortController().signal,
+      notify: async () => undefined,
+    },
+  } as unknown as ServerContext;
+  const context =
+    options.context ?? createOperationContext(sdk, options.target ?? 'test', http, undefined);
+  const profile: OperationCallProfile = {
+    kind: 'tool',
+    declarations: [],
+    stateMode: McpRequestStateMode.NONE,
+    singleUse: false,
+    replay: false,
+    argumentsValidator: undefined,
+    ...options.profile,
+  };
+  return new OperationCall(
+    options.purpose ?? 'operation',
+    profile,
+    options.target ?? context.target,
+    options.params ?? {},
+    options.args ?? {},
+    http,
+    undefined,
+    sdk,
+    undefined,
+    options.completion,
+    context,
+  );
+}
+
+/** The handler arguments `(request, response, next, call)` an enhancer of `call` sees. */
+export function handlerArgsOf(call: OperationCall): unknown[] {
+  return [call.request, {}, undefined, call];
+}

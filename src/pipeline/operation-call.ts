@@ -1,0 +1,131 @@
+import type { ServerContext } from '@modelcontextprotocol/server';
+import type { McpInputDeclaration } from '../input/mcp-input-declaration';
+import type { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
+import type { DetachedTaskStep } from '../identity/detached-task-step';
+import type {
+  McpHttpRequest,
+  McpProgressReporter,
+  McpRequestContext,
+} from '../interfaces/mcp-request-context.interface';
+import type { McpTaskContext } from '../interfaces/mcp-task-context.interface';
+import type { McpOperationKind } from '../decorators/mcp-operation-options.interface';
+import type { ArgumentsValidator } from '../validation/arguments-validator.interface';
+import type { OpenedRound } from './opened-round';
+import type { InnermostOutcome } from './innermost-outcome';
+import type { HttpExchange } from './http-exchange';
+
+/** What an operation declares that the library's own pipeline steps need. @internal */
+export interface OperationCallProfile {
+  readonly kind: McpOperationKind;
+  readonly declarations: readonly McpInputDeclaration[];
+  readonly stateMode: McpRequestStateMode;
+  /** Each incoming framework state is accepted once. */
+  readonly singleUse: boolean;
+  /** `ctx.elicit()` and friends are served from a ledger in framework state. */
+  readonly replay: boolean;
+  readonly argumentsValidator: ArgumentsValidator | undefined;
+}
+
+/** What a call running as (or possibly becoming) a task sees instead of its request's own. */
+export interface TaskCallScope {
+  readonly task: McpTaskContext;
+  readonly signal: AbortSignal;
+  readonly progress?: McpProgressReporter;
+}
+
+/** The HTTP side of a call: what `switchToHttp()` shows the application's enhancers. */
+export type CallHttp = Pick<HttpExchange, 'request' | 'raw' | 'response'>;
+
+/** For `completion/complete`: the argument being completed and its partial value. */
+export interface CompletionRequest {
+  readonly argument: string;
+  readonly value: string;
+}
+
+/**
+ * One MCP operation call, as a record of values. What the client sent never changes; each library
+ * step that produces something for the steps after it writes its own slot exactly once (argument
+ * validation, the opened round, the innermost outcome) and a second write is a bug that throws.
+ * It travels by position — the fourth handler argument, after the HTTP request, response and
+ * `next` — so no step needs an ambient store to find it.
+ * @internal
+ */
+export class OperationCall {
+  private validatedArgs: Readonly<Record<string, unknown>> | undefined;
+  private openedRound: OpenedRound | undefined;
+  private innermostOutcome: InnermostOutcome | undefined;
+
+  constructor(
+    readonly purpose: 'operation' | 'completion' | 'guards',
+    readonly profile: OperationCallProfile,
+    /** Tool or prompt name, or resource URI. */
+    readonly target: string,
+    /** The request's own params: exact numbers, `__proto__` and friends kept as data. */
+    readonly params: Readonly<Record<string, unknown>>,
+    /** The arguments as sent (resource-template variables for resources). */
+    readonly args: Readonly<Record<string, unknown>>,
+    readonly http: CallHttp,
+    /** Set when a task step runs away from the request that created or resumed its task. */
+    readonly detached: DetachedTaskStep | undefined,
+    readonly sdk: ServerContext,
+    readonly task: TaskCallScope | undefined,
+    readonly completion: CompletionRequest | undefined,
+    /** What the application's guards and interceptors see: no answers, no state. */
+    readonly context: McpRequestContext,
+  ) {}
+
+  /** The HTTP request the call came on, as the host framework sees it. */
+  get request(): McpHttpRequest {
+    return this.http.request;
+  }
+
+  /** The arguments as validated, once argument validation has run; else as sent. */
+  get methodArgs(): Readonly<Record<string, unknown>> {
+    return this.validatedArgs ?? this.args;
+  }
+
+  /** What the method sees: the opened round's context once state protection opened it. */
+  get methodContext(): McpRequestContext {
+    return this.openedRound?.context ?? this.context;
+  }
+
+  get opened(): OpenedRound | undefined {
+    return this.openedRound;
+  }
+
+  /** What the innermost library step recorded: what reaches the wire, whatever outer interceptors did. */
+  get recorded(): InnermostOutcome | undefined {
+    return this.innermostOutcome;
+  }
+
+  /** Argument validation's result. @internal */
+  recordValidatedArgs(args: Readonly<Record<string, unknown>>): void {
+    if (this.validatedArgs !== undefined) throw written('validated arguments');
+    this.validatedArgs = args;
+  }
+
+  /** State protection's opened round. @internal */
+  recordOpenedRound(round: OpenedRound): void {
+    if (this.openedRound !== undefined) throw written('opened round');
+    this.openedRound = round;
+  }
+
+  /** The innermost step's outcome. @internal */
+  recordOutcome(outcome: InnermostOutcome): void {
+    if (this.innermostOutcome !== undefined) throw written('outcome');
+    this.innermostOutcome = outcome;
+  }
+}
+
+function written(slot: string): Error {
+  return new Error(`An MCP operation call's ${slot} was recorded twice`);
+}
+
+/** Position of the {@link OperationCall} among a handler's arguments. @internal */
+export const OPERATION_CALL_INDEX = 3;
+
+/** The call among an enhancer's arguments, if it serves an MCP operation. @internal */
+export function operationCallOf(args: readonly unknown[]): OperationCall | undefined {
+  const call = args[OPERATION_CALL_INDEX];
+  return call instanceof OperationCall ? call : undefined;
+}

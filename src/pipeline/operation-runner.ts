@@ -1,0 +1,167 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import { internalError } from '../errors/internal-error';
+import type { DetachedTaskStep } from '../identity/detached-task-step';
+import { McpInputRequiredResult } from '../input/mcp-input-required.result';
+import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
+import { undeclaredInputMessage } from '../input/undeclared-input.message';
+import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import { clip } from '../util/clip';
+import { McpSealedInputRequired } from './innermost-outcome';
+import {
+  OperationCall,
+  type CallHttp,
+  type CompletionRequest,
+  type OperationCallProfile,
+  type TaskCallScope,
+} from './operation-call';
+import { createOperationContext } from './operation-context.factory';
+import { mapOperationError } from './operation-error.mapper';
+import type { OperationOutcome } from './operation-outcome';
+import type { OperationHandler } from './operation-pipeline.factory';
+
+/** What the runner needs to know of an operation: how it runs, and what its steps need. */
+export interface RunnableOperation {
+  readonly profile: OperationCallProfile;
+  readonly handler: OperationHandler;
+  /** Runs `completion/complete` for the operation's arguments under the same enhancers. */
+  readonly completionHandler?: OperationHandler;
+  /** Runs only the operation's guards. */
+  readonly guardsHandler?: OperationHandler;
+}
+
+/** One call to run, whatever its entry point: the fast path, the SDK path, a task step. */
+export interface OperationRunInput {
+  readonly operation: RunnableOperation;
+  /** Tool or prompt name, or resource URI. */
+  readonly target: string;
+  /** The request's own params (exact numbers, `__proto__` as data). */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** The arguments as sent (resource-template variables for resources). */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The HTTP exchange the call came on, or the one synthesised for a detached task step. */
+  readonly http: CallHttp;
+  /** The principal a task step runs as when it runs away from its request. */
+  readonly detached?: DetachedTaskStep;
+  readonly sdk: ServerContext;
+  readonly task?: TaskCallScope;
+}
+
+/**
+ * Runs one decorated operation for every entry point: builds the call record from an explicit
+ * input, runs it through the operation's Nest pipeline (the application's guards and
+ * interceptors, then the module's steps, the pipes and the method) and answers an explicit
+ * outcome. What the module's innermost steps recorded decides the answer — a sealed input-required
+ * round or a refusal of the module's own — whatever the application's outer interceptors made of
+ * the result; an input-required result nothing recorded (returned by an operation that declares no
+ * input, or replayed from a cache by an interceptor) is refused.
+ */
+@Injectable()
+export class OperationRunner {
+  private readonly logger = new Logger('McpModule');
+
+  /** Runs the operation's method. A cancelled task's method that gave up rejects with its error. */
+  async run(input: OperationRunInput): Promise<OperationOutcome> {
+    const call = this.callOf('operation', input, undefined);
+    return this.outcomeOf(call, input, input.operation.handler);
+  }
+
+  /**
+   * Runs the completer of `completion.argument` under the operation's enhancers; a complete outcome
+   * holds the suggestions as the completer recorded them (an MCP-aware exception filter's own answer
+   * otherwise), an operation without completers suggests nothing.
+   */
+  async complete(
+    input: OperationRunInput,
+    completion: CompletionRequest,
+  ): Promise<OperationOutcome> {
+    const handler = input.operation.completionHandler;
+    if (!handler) return { kind: 'complete', value: [] };
+    const call = this.callOf('completion', input, completion);
+    const outcome = await this.outcomeOf(call, input, handler);
+    const recorded = call.recorded;
+    return outcome.kind === 'complete' && recorded?.kind === 'completion'
+      ? { kind: 'complete', value: recorded.values }
+      : outcome;
+  }
+
+  /**
+   * Runs only the operation's guards (what authenticates the caller) and gives the context they
+   * left: for deciding whose a task is. A refusing guard answers as it would for a call.
+   */
+  async authorize(input: OperationRunInput): Promise<McpRequestContext> {
+    const call = this.callOf('guards', input, undefined);
+    const handler = input.operation.guardsHandler;
+    if (handler) {
+      try {
+        await handler(call);
+      } catch (error) {
+        const failure = mapOperationError(error, call.profile.kind, call.target);
+        throw failure.type === 'error'
+          ? failure.error
+          : new ProtocolError(McpErrorCode.Forbidden, 'Forbidden');
+      }
+    }
+    return call.context;
+  }
+
+  private callOf(
+    purpose: OperationCall['purpose'],
+    input: OperationRunInput,
+    completion: CompletionRequest | undefined,
+  ): OperationCall {
+    return new OperationCall(
+      purpose,
+      input.operation.profile,
+      input.target,
+      input.params,
+      input.args,
+      input.http,
+      input.detached,
+      input.sdk,
+      input.task,
+      completion,
+      createOperationContext(input.sdk, input.target, input.http, input.task),
+    );
+  }
+
+  private async outcomeOf(
+    call: OperationCall,
+    input: OperationRunInput,
+    handler: OperationHandler,
+  ): Promise<OperationOutcome> {
+    let value: unknown;
+    try {
+      value = await handler(call);
+    } catch (error) {
+      const recorded = call.recorded;
+      if (recorded?.kind === 'refused') return { kind: 'error', error: recorded.error };
+      // A cancelled task's method gave up as asked: nothing to report, the task is cancelled.
+      if (input.task?.signal.aborted) throw error;
+      const failure = mapOperationError(error, call.profile.kind, call.target);
+      return failure.type === 'error'
+        ? { kind: 'error', error: failure.error }
+        : { kind: 'tool_error', message: failure.message };
+    }
+    const recorded = call.recorded;
+    if (recorded?.kind === 'refused') return { kind: 'error', error: recorded.error };
+    if (recorded?.kind === 'input_required') return { kind: 'input_required', wire: recorded.wire };
+    if (value instanceof McpInputRequiredResult || value instanceof McpSealedInputRequired) {
+      this.logger.error(this.unrecordedMessage(call, value));
+      return { kind: 'error', error: internalError() };
+    }
+    return { kind: 'complete', value };
+  }
+
+  private unrecordedMessage(
+    call: OperationCall,
+    value: McpInputRequiredResult | McpSealedInputRequired,
+  ): string {
+    const declaresInput =
+      call.profile.declarations.length > 0 || call.profile.stateMode !== McpRequestStateMode.NONE;
+    if (!declaresInput && value instanceof McpInputRequiredResult)
+      return undeclaredInputMessage(call.context.method, call.target, value.inputRequests);
+    return `MCP ${call.profile.kind} "${clip(call.target)}" produced an input-required result its own handler did not return in this call (an interceptor cached or replaced it); refused`;
+  }
+}

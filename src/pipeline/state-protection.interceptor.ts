@@ -1,0 +1,274 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import { internalError } from '../errors/internal-error';
+import { INPUT_REQUEST_DESCRIPTORS } from '../input/input-request-descriptor';
+import { readInputResponses } from '../input/input-responses.reader';
+import type { McpInputResponse } from '../input/mcp-input-response';
+import { McpInputRequiredResult } from '../input/mcp-input-required.result';
+import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
+import { McpReplayStep } from '../replay/mcp-replay.step';
+import type { ReplayExecution } from '../replay/replay-execution';
+import type { McpInputResponses } from '../input/mcp-input-responses';
+import { ConsumedStateStoreDelegate } from '../stores/one-time/consumed-state-store.delegate';
+import { ConsumedStateStoreError } from '../stores/one-time/consumed-state-store.error';
+import { PartitionResolverDelegate } from '../identity/partition-resolver.delegate';
+import { stableParams, type RequestStateBinding } from '../state/request-state-binding';
+import { asRequestStateProtectionError } from '../state/request-state-protection.error';
+import { RequestStateSealer, type OpenedRequestState } from '../state/request-state.sealer';
+import { INVALID_REQUEST_STATE_MESSAGE } from '../errors/invalid-request-state.message';
+import { MAX_APPLICATION_STATE_BYTES } from '../state/request-state.constants';
+import { MCP_ENDPOINT } from '../util/mcp.constants';
+import { clip } from '../util/clip';
+import { andThen, isPromiseLike, type MaybePromise } from '../util/maybe-promise';
+import { sha256Base64Url } from '../util/sha256';
+import { EmittedRound } from './emitted-round';
+import { toSealedInputRequired } from './input-required-wire';
+import { LibraryInterceptor, refusal } from './library-interceptor';
+import type { OperationCall } from './operation-call';
+import { openedOperationContext } from './operation-context.factory';
+import type { OpenedRound } from './opened-round';
+
+/** The incoming state of a round, as far as it was opened before the answers are read. */
+interface IncomingState {
+  readonly raw: string | undefined;
+  readonly binding: RequestStateBinding | undefined;
+  readonly framework: OpenedRequestState | undefined;
+  readonly application: string | undefined;
+}
+
+const NO_INCOMING: IncomingState = {
+  raw: undefined,
+  binding: undefined,
+  framework: undefined,
+  application: undefined,
+};
+
+/**
+ * Protects request state around an operation's method, inside capability gating. Before it:
+ * opens the incoming state of the operation's mode (framework state is verified, bound and
+ * limit-checked; any failure is one -32602), reads the input responses' protocol shapes, consumes
+ * a single-use state last (a refused retry consumes nothing) and, for `replay: true`, resumes the
+ * ledger; the round it opened is what the method's context shows. After it: seals outgoing
+ * framework state, or checks outgoing application state; a state that cannot be produced becomes
+ * a bare -32603 and no state is emitted. What leaves it upward carries the sealed token only, so
+ * the application's interceptors never see plaintext state.
+ * @internal
+ */
+@Injectable()
+export class StateProtectionInterceptor extends LibraryInterceptor {
+  private readonly logger = new Logger('McpRequestState');
+
+  constructor(
+    @Inject(MCP_ENDPOINT) private readonly endpoint: string,
+    private readonly sealer: RequestStateSealer,
+    private readonly partitions: PartitionResolverDelegate,
+    private readonly consumed: ConsumedStateStoreDelegate,
+    private readonly replay: McpReplayStep,
+  ) {
+    super();
+  }
+
+  around(call: OperationCall, proceed: () => Promise<unknown>): MaybePromise<unknown> {
+    return andThen(this.open(call), (round) => {
+      call.recordOpenedRound(round);
+      const returned = round.replay ? this.settleReplay(call, round, proceed()) : proceed();
+      return returned.then((result) => this.close(call, round, result));
+    });
+  }
+
+  /** What a replay round answers: its pending asks, or what the handler returned or threw. */
+  private async settleReplay(
+    call: OperationCall,
+    round: OpenedRound,
+    returned: Promise<unknown>,
+  ): Promise<unknown> {
+    const settled = await this.replay.settle(
+      call.context,
+      round.replay as ReplayExecution,
+      round.frameworkState,
+      returned,
+    );
+    if (settled.kind === 'refused') throw refusal(call, settled.error);
+    if (settled.kind === 'thrown') throw settled.error;
+    return settled.value;
+  }
+
+  /**
+   * The round before the method: refused state or responses throw, consuming nothing.
+   * Synchronous unless the partition resolver, the protector or the single-use store is not.
+   */
+  private open(call: OperationCall): MaybePromise<OpenedRound> {
+    return andThen(this.incoming(call), (incoming) => {
+      const askedKinds = incoming.framework?.askedKinds;
+      let responses;
+      try {
+        responses = readInputResponses(call.params.inputResponses, askedKinds);
+      } catch (error) {
+        throw error instanceof ProtocolError ? refusal(call, error) : error;
+      }
+      const round = (): OpenedRound => {
+        const replay = call.profile.replay
+          ? this.beginReplay(call, incoming.framework?.replayLedger, responses)
+          : undefined;
+        const opened = {
+          responses,
+          frameworkState: incoming.framework?.value,
+          applicationState: incoming.application,
+          replay,
+        };
+        return {
+          ...opened,
+          binding: incoming.binding,
+          header: incoming.framework?.header,
+          context: openedOperationContext(call.context, opened),
+        };
+      };
+      // Last, once everything the client sent is known good: a refused retry consumes nothing.
+      if (call.profile.singleUse && incoming.raw !== undefined && incoming.framework)
+        return this.consume(call, incoming.raw, incoming.framework.header.exp).then(round);
+      return round();
+    });
+  }
+
+  private beginReplay(
+    call: OperationCall,
+    ledger: string | undefined,
+    responses: McpInputResponses,
+  ): ReplayExecution {
+    try {
+      return this.replay.begin(call.context, ledger, responses);
+    } catch (error) {
+      throw error instanceof ProtocolError ? refusal(call, error) : error;
+    }
+  }
+
+  private incoming(call: OperationCall): MaybePromise<IncomingState> {
+    const raw = call.params.requestState;
+    if (raw !== undefined && typeof raw !== 'string') throw this.rejectState(call, 'malformed');
+    if (raw === undefined) return NO_INCOMING;
+    switch (call.profile.stateMode) {
+      case McpRequestStateMode.FRAMEWORK_PROTECTED:
+        return andThen(this.bindingFor(call), (binding) =>
+          andThen(this.openFramework(call, raw, binding), (framework) => ({
+            ...NO_INCOMING,
+            raw,
+            binding,
+            framework,
+          })),
+        );
+      case McpRequestStateMode.APPLICATION_PROTECTED:
+        if (raw === '') throw this.rejectState(call, 'malformed');
+        if (Buffer.byteLength(raw) > MAX_APPLICATION_STATE_BYTES)
+          throw this.rejectState(call, 'too_large');
+        return { ...NO_INCOMING, raw, application: raw };
+      default:
+        return { ...NO_INCOMING, raw };
+    }
+  }
+
+  private openFramework(
+    call: OperationCall,
+    raw: string,
+    binding: RequestStateBinding,
+  ): MaybePromise<OpenedRequestState> {
+    const refuse = (error: unknown): never => {
+      throw this.rejectState(call, asRequestStateProtectionError(error).reason);
+    };
+    let opening: MaybePromise<OpenedRequestState>;
+    try {
+      opening = this.sealer.openNow(raw, binding, call.context.requestId);
+    } catch (error) {
+      return refuse(error);
+    }
+    return isPromiseLike(opening) ? opening.then((opened) => opened, refuse) : opening;
+  }
+
+  /** Accepts a single-use state once: a second presentation, at any time before expiry, is refused. */
+  private async consume(call: OperationCall, raw: string, expiresAt: number): Promise<void> {
+    let first: boolean;
+    try {
+      first = await this.consumed.consume(sha256Base64Url(raw), expiresAt);
+    } catch (error) {
+      const reason = error instanceof ConsumedStateStoreError ? error.reason : 'store_failure';
+      this.logger.error(
+        `${this.where(call)}: single-use state could not be recorded (${clip(reason)})`,
+      );
+      throw refusal(call, internalError());
+    }
+    if (first !== true) throw this.rejectState(call, 'replayed');
+  }
+
+  /** The round after the method: an input-required result leaves with its state sealed. */
+  private close(call: OperationCall, round: OpenedRound, result: unknown): MaybePromise<unknown> {
+    if (!(result instanceof McpInputRequiredResult)) return result;
+    // A replay-style operation's answers so far travel in framework state, with or without its own.
+    const ledger = round.replay?.encodedLedger();
+    const emitted = (state: string | undefined) =>
+      new EmittedRound(result.inputRequests, toSealedInputRequired(result, state));
+    if (result.state === undefined && ledger === undefined) return emitted(undefined);
+    if (result.state !== undefined && result.state.mode !== call.profile.stateMode) {
+      this.logger.error(
+        `MCP ${call.context.method} "${clip(call.target)}" returned ${result.state.mode} state but declares requestState "${call.profile.stateMode}"`,
+      );
+      throw refusal(call, internalError());
+    }
+    if (result.state?.mode === 'application') {
+      if (Buffer.byteLength(result.state.value) > MAX_APPLICATION_STATE_BYTES) {
+        this.logger.error(
+          `MCP ${call.context.method} "${clip(call.target)}" returned application state over ${MAX_APPLICATION_STATE_BYTES} bytes`,
+        );
+        throw refusal(call, internalError());
+      }
+      return emitted(result.state.value);
+    }
+    const askedKinds: Record<string, McpInputResponse['kind']> = {};
+    for (const [key, request] of result.inputRequests)
+      askedKinds[key] = INPUT_REQUEST_DESCRIPTORS[request.type].responseKind;
+    // Outside the try: a failing partition resolver is the application's error, not a sealing one.
+    return andThen(round.binding ?? this.bindingFor(call), (binding) =>
+      this.sealer
+        .seal(
+          result.state?.value,
+          askedKinds,
+          binding,
+          call.context.requestId,
+          round.header,
+          Date.now(),
+          ledger,
+        )
+        .then(emitted, (error: unknown) => {
+          const reason = asRequestStateProtectionError(error).reason;
+          this.logger.error(
+            `MCP ${call.context.method} "${clip(call.target)}": request state could not be sealed (${reason})`,
+          );
+          throw refusal(call, internalError());
+        }),
+    );
+  }
+
+  private bindingFor(call: OperationCall): MaybePromise<RequestStateBinding> {
+    const params = stableParams(call.params);
+    const context = call.context;
+    return andThen(this.partitions.resolve(context, call.detached), (partition) => ({
+      endpoint: this.endpoint,
+      protocolVersion: context.protocolVersion ?? '',
+      method: context.method,
+      target: call.target,
+      partition,
+      stableParams: params,
+    }));
+  }
+
+  private where(call: OperationCall): string {
+    return `MCP ${call.context.method} "${clip(call.target)}" (request ${clip(call.context.requestId)})`;
+  }
+
+  private rejectState(call: OperationCall, reason: string): ProtocolError {
+    this.logger.warn(`${this.where(call)}: request state rejected: ${reason}`);
+    return refusal(
+      call,
+      new ProtocolError(McpErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE),
+    );
+  }
+}

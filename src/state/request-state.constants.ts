@@ -1,0 +1,2 @@
+/** Largest application-protected state, in UTF-8 bytes. */
+export const MAX_APPLICATION_STATE_BYTES = 65_536;
