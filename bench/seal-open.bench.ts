@@ -9,7 +9,7 @@ import 'reflect-metadata';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { stringify } from 'lossless-json';
 import { KeyringManager } from '../src/keyring/keyring-manager.service';
-import type { ResolvedMcpOptions } from '../src/mcp-options.resolver';
+import type { RequestStateLimits } from '../src/state/request-state-limits';
 import { AesGcmRequestStateProtector } from '../src/state/aes-gcm-request-state.protector';
 import type { RequestStateBinding } from '../src/state/request-state-binding';
 import { RequestStateSealer } from '../src/state/request-state.sealer';
@@ -50,15 +50,13 @@ async function timePerOp(run: () => Promise<void> | void): Promise<number> {
 async function main(): Promise<void> {
   const material = randomBytes(32);
   const keyring = new KeyringManager({ keyring: { active: 'bench', keys: { bench: material } } });
-  const options = {
-    requestState: {
-      maxEncodedBytes: 65_536,
-      maxDecodedBytes: 49_152,
-      maxLifetimeMs: 900_000,
-      maxRounds: 10,
-    },
-  } as ResolvedMcpOptions;
-  const sealer = new RequestStateSealer(options, new AesGcmRequestStateProtector(keyring));
+  const limits = {
+    maxEncodedBytes: 65_536,
+    maxDecodedBytes: 49_152,
+    maxLifetimeMs: 900_000,
+    maxRounds: 10,
+  } as RequestStateLimits;
+  const sealer = new RequestStateSealer(limits, new AesGcmRequestStateProtector(keyring));
 
   // The same bytes the sealer encrypts: the application state plus the asked-keys map.
   const plaintext = Buffer.from(stringify({ s: state, k: { approval: 'elicitation' } }) as string);

@@ -76,8 +76,8 @@ export {
   MemoryConsumedStateStore,
   type MemoryConsumedStateStoreOptions,
 } from './stores/one-time/memory-consumed-state.store';
-export { McpStateHandles } from './stores/handles/mcp-state-handles.service';
-export { McpStateHandleFlow } from './stores/handles/mcp-state-handle-flow';
+export { McpStateHandles } from './handles/mcp-state-handles.service';
+export { McpStateHandleFlow } from './handles/mcp-state-handle-flow';
 export {
   StateHandleRepository,
   type StateHandleRecord,

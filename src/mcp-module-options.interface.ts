@@ -1,4 +1,5 @@
 import type { CacheHint } from '@modelcontextprotocol/server';
+import type { McpCacheableMethod } from './protocol/server.options';
 import type { SecretFieldPolicy } from './input/secret-field.policy';
 import type { KeyringConfig } from './keyring/keyring-fingerprint';
 import type { McpRedisOptions } from './redis/mcp-redis-options.interface';
@@ -8,15 +9,6 @@ import type { StateHandleRepository } from './stores/handles/state-handle-reposi
 import type { RequestStateProtector } from './state/request-state-protector.interface';
 import type { TaskRunner } from './tasks/runner/task-runner.interface';
 import type { TaskStore } from './tasks/store/task-store.interface';
-
-/** Which MCP list or read results a cache hint applies to. */
-export type McpCacheableMethod =
-  | 'server/discover'
-  | 'tools/list'
-  | 'prompts/list'
-  | 'resources/list'
-  | 'resources/templates/list'
-  | 'resources/read';
 
 /**
  * Options for `McpModule.forRoot()` / `forRootAsync()`.
@@ -224,3 +216,5 @@ export interface McpModuleOptions {
     development?: boolean;
   };
 }
+
+export type { McpCacheableMethod };

@@ -18,19 +18,19 @@ describe('resolveMcpOptions', () => {
     const resolved = resolveMcpOptions({}, '1.2.3');
 
     it('serves /mcp as nestjs-mcp with the package version', () => {
-      expect(resolved.endpoint).toBe('/mcp');
-      expect(resolved.serverInfo).toEqual({ name: 'nestjs-mcp', version: '1.2.3' });
-      expect(resolved.instructions).toBeUndefined();
+      expect(resolved.transport.endpoint).toBe('/mcp');
+      expect(resolved.server.serverInfo).toEqual({ name: 'nestjs-mcp', version: '1.2.3' });
+      expect(resolved.server.instructions).toBeUndefined();
     });
 
     it('protects against DNS rebinding with no extra hosts or origins', () => {
-      expect(resolved.dnsRebindingProtection).toBe(true);
-      expect(resolved.allowedHosts).toEqual([]);
-      expect(resolved.allowedOrigins).toEqual([]);
+      expect(resolved.transport.dnsRebindingProtection).toBe(true);
+      expect(resolved.transport.allowedHosts).toEqual([]);
+      expect(resolved.transport.allowedOrigins).toEqual([]);
     });
 
     it('bounds request bodies: 4 MiB in 10 s, 32 at once, and their JSON shape', () => {
-      expect(resolved.body).toEqual({
+      expect(resolved.transport.body).toEqual({
         maxBytes: 4_194_304,
         timeoutMs: 10_000,
         maxInFlightBytes: 33_554_432,
@@ -55,12 +55,12 @@ describe('resolveMcpOptions', () => {
         maxStateHandles: 10_000,
         singleUse: false,
       });
-      expect(resolved.consumedStateStore).toBeUndefined();
-      expect(resolved.stateHandleRepository).toBeUndefined();
+      expect(resolved.ports.consumedStateStore).toBeUndefined();
+      expect(resolved.ports.stateHandleRepository).toBeUndefined();
     });
 
     it('gives every cacheable method a private, zero-ttl hint', () => {
-      expect(Object.keys(resolved.cacheHints).sort()).toEqual(
+      expect(Object.keys(resolved.server.cacheHints).sort()).toEqual(
         [
           'prompts/list',
           'resources/list',
@@ -70,20 +70,20 @@ describe('resolveMcpOptions', () => {
           'tools/list',
         ].sort(),
       );
-      for (const hint of Object.values(resolved.cacheHints))
+      for (const hint of Object.values(resolved.server.cacheHints))
         expect(hint).toEqual({ ttlMs: 0, cacheScope: 'private' });
     });
 
     it('keeps alive every 15 s, with no keyring, protector or partition resolver, and the concept secret policy', () => {
-      expect(resolved.keepAliveMs).toBe(15_000);
-      expect(resolved.keyring).toBeUndefined();
-      expect(resolved.protector).toBeUndefined();
-      expect(resolved.partitionResolver).toBeUndefined();
-      expect(resolved.elicitation.secretPolicy).toBeInstanceOf(ConceptSecretFieldPolicy);
+      expect(resolved.transport.keepAliveMs).toBe(15_000);
+      expect(resolved.keyring.keyring).toBeUndefined();
+      expect(resolved.ports.protector).toBeUndefined();
+      expect(resolved.ports.partitionResolver).toBeUndefined();
+      expect(resolved.inputPolicy.secrets).toBeInstanceOf(ConceptSecretFieldPolicy);
     });
 
     it('validates arguments', () => {
-      expect(resolved.validateArguments).toBe(true);
+      expect(resolved.discovery.validateArguments).toBe(true);
     });
 
     it('bounds listen streams: 1,000 in all, 10 per caller, 100 URIs of 2,048 characters each', () => {
@@ -109,15 +109,15 @@ describe('resolveMcpOptions', () => {
     });
 
     it('works without any options argument', () => {
-      expect(resolveMcpOptions().endpoint).toBe('/mcp');
+      expect(resolveMcpOptions().transport.endpoint).toBe('/mcp');
     });
   });
 
   describe('given values', () => {
     it('normalises the endpoint by dropping trailing slashes, but keeps "/"', () => {
-      expect(resolveMcpOptions({ endpoint: '/api/mcp/' }).endpoint).toBe('/api/mcp');
-      expect(resolveMcpOptions({ endpoint: '/api/mcp//' }).endpoint).toBe('/api/mcp');
-      expect(resolveMcpOptions({ endpoint: '/' }).endpoint).toBe('/');
+      expect(resolveMcpOptions({ endpoint: '/api/mcp/' }).transport.endpoint).toBe('/api/mcp');
+      expect(resolveMcpOptions({ endpoint: '/api/mcp//' }).transport.endpoint).toBe('/api/mcp');
+      expect(resolveMcpOptions({ endpoint: '/' }).transport.endpoint).toBe('/');
     });
 
     it('keeps given limits, hints and flags', () => {
@@ -148,7 +148,7 @@ describe('resolveMcpOptions', () => {
         elicitation: { development: true },
         validateArguments: false,
       });
-      expect(resolved.body).toEqual({
+      expect(resolved.transport.body).toEqual({
         maxBytes: 1000,
         timeoutMs: 2_000,
         maxInFlightBytes: 4_000_000,
@@ -160,8 +160,14 @@ describe('resolveMcpOptions', () => {
         maxArrayLength: 40,
         maxStringLength: 30,
       });
-      expect(resolved.cacheHints['tools/list']).toEqual({ ttlMs: 60_000, cacheScope: 'public' });
-      expect(resolved.cacheHints['prompts/list']).toEqual({ ttlMs: 0, cacheScope: 'private' });
+      expect(resolved.server.cacheHints['tools/list']).toEqual({
+        ttlMs: 60_000,
+        cacheScope: 'public',
+      });
+      expect(resolved.server.cacheHints['prompts/list']).toEqual({
+        ttlMs: 0,
+        cacheScope: 'private',
+      });
       expect(resolved.requestState).toEqual({
         maxEncodedBytes: 10_000,
         maxDecodedBytes: 10_000,
@@ -172,11 +178,11 @@ describe('resolveMcpOptions', () => {
         maxStateHandles: 7,
         singleUse: true,
       });
-      expect(resolved.keepAliveMs).toBe(0);
-      expect(resolved.dnsRebindingProtection).toBe(false);
-      expect(resolved.allowedHosts).toEqual(['api.example.com']);
-      expect(resolved.elicitation.development).toBe(true);
-      expect(resolved.validateArguments).toBe(false);
+      expect(resolved.transport.keepAliveMs).toBe(0);
+      expect(resolved.transport.dnsRebindingProtection).toBe(false);
+      expect(resolved.transport.allowedHosts).toEqual(['api.example.com']);
+      expect(resolved.inputPolicy.development).toBe(true);
+      expect(resolved.discovery.validateArguments).toBe(false);
     });
 
     it('keeps given listen limits, and lowers the per-caller default to a lower maxStreams', () => {
@@ -198,9 +204,9 @@ describe('resolveMcpOptions', () => {
       const keyring = { active: 'k1', keys: { k1: Buffer.alloc(32) } };
       const secretPolicy = { secretConcept: () => undefined };
       const resolved = resolveMcpOptions({ protector, keyring, elicitation: { secretPolicy } });
-      expect(resolved.protector).toBe(protector);
-      expect(resolved.keyring).toBe(keyring);
-      expect(resolved.elicitation.secretPolicy).toBe(secretPolicy);
+      expect(resolved.ports.protector).toBe(protector);
+      expect(resolved.keyring.keyring).toBe(keyring);
+      expect(resolved.inputPolicy.secrets).toBe(secretPolicy);
     });
   });
 

@@ -4,8 +4,6 @@ import type { McpModuleOptions } from './mcp-module-options.interface';
 export const {
   ConfigurableModuleClass: McpConfigurableModuleClass,
   MODULE_OPTIONS_TOKEN: MCP_MODULE_OPTIONS,
-  OPTIONS_TYPE: MCP_OPTIONS_TYPE,
-  ASYNC_OPTIONS_TYPE: MCP_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })
   .setClassMethodName('forRoot')
   .setExtras({ isGlobal: true }, (definition, extras) => ({

@@ -3,7 +3,8 @@ import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { McpInputDeclarationSpec } from '../input/mcp-input-declaration';
 import type { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
-import type { McpTaskCreation, McpTaskSupport } from '../tasks/store/mcp-task.types';
+import type { JsonSchemaObject } from '../util/json-schema-object';
+import type { McpOperationKind } from '../interfaces/mcp-operation-kind';
 
 /** Input and state options shared by every operation decorator. @publicApi */
 export interface McpInputOptions {
@@ -39,9 +40,6 @@ export interface McpInputOptions {
    */
   replay?: boolean;
 }
-
-/** A JSON Schema object, advertised exactly as written. */
-export type JsonSchemaObject = Record<string, unknown>;
 
 /**
  * Options of `@McpTool`.
@@ -135,11 +133,28 @@ export interface McpResourceOptions extends McpInputOptions {
   _meta?: Record<string, unknown>;
 }
 
-/** Which kind of MCP operation a method serves. */
-export type McpOperationKind = 'tool' | 'prompt' | 'resource';
-
 /** What an operation decorator stores on its method. */
 export type McpOperationMetadata =
   | { kind: 'tool'; options: McpToolOptions }
   | { kind: 'prompt'; options: McpPromptOptions }
   | { kind: 'resource'; options: McpResourceOptions };
+
+/**
+ * Whether a tool's calls may run as tasks: `forbidden` (the default) never; `optional` when the
+ * client declares the tasks extension on the request, synchronously otherwise; `required` only as
+ * a task (a client without the extension gets -32021).
+ *
+ * @publicApi
+ */
+export type McpTaskSupport = 'forbidden' | 'optional' | 'required';
+
+/**
+ * When a task-opted call becomes a task: `immediate` (the default) before the handler runs, so
+ * the client gets the task at once; `deferred` when the handler calls `ctx.task.start()`, so the
+ * handler can first gather input in synchronous rounds (or answer at once).
+ *
+ * @publicApi
+ */
+export type McpTaskCreation = 'immediate' | 'deferred';
+
+export type { JsonSchemaObject, McpOperationKind };

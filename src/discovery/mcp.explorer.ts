@@ -12,8 +12,7 @@ import { MCP_INPUT_DECLARATIONS_METADATA, MCP_OPERATION_METADATA } from '../util
 import { CapabilityGatingInterceptor } from '../pipeline/capability-gating.interceptor';
 import { StateProtectionInterceptor } from '../pipeline/state-protection.interceptor';
 import { createArgumentsValidator } from '../validation/arguments-validator.factory';
-import type { ResolvedMcpOptions } from '../mcp-options.resolver';
-import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { DISCOVERY_OPTIONS, type DiscoveryOptions } from './discovery.options';
 import { completionBody } from './completion-body';
 import {
   OperationPipelineFactory,
@@ -28,7 +27,7 @@ import { isSchemaCandidate } from '../validation/dto-json-schema';
 import { McpOperationRegistry } from './mcp-operation.registry';
 import { promptListing, resourceListing, toolListing } from './operation-listing';
 import type { RegisteredOperation } from './registered-operation.interface';
-import { toolTaskProfile } from '../tasks/tool-task-profile';
+import { toolTaskProfile } from './tool-task-profile';
 
 function replayOf(where: string, replay: unknown): boolean {
   if (replay !== undefined && typeof replay !== 'boolean')
@@ -48,7 +47,7 @@ export class McpExplorer implements OnApplicationBootstrap {
     private readonly reflector: Reflector,
     contextCreator: ExternalContextCreator,
     private readonly registry: McpOperationRegistry,
-    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(DISCOVERY_OPTIONS) private readonly options: DiscoveryOptions,
     private readonly capabilityGating: CapabilityGatingInterceptor,
     private readonly stateProtection: StateProtectionInterceptor,
   ) {
@@ -152,7 +151,7 @@ export class McpExplorer implements OnApplicationBootstrap {
     switch (metadata.kind) {
       case 'tool': {
         const name = metadata.options.name ?? methodName;
-        const task = toolTaskProfile(where, metadata.options, this.options.tasks);
+        const task = toolTaskProfile(where, metadata.options, this.options.taskTtl);
         return {
           kind: 'tool',
           name,
@@ -254,7 +253,7 @@ export class McpExplorer implements OnApplicationBootstrap {
       }
       return false;
     }
-    return singleUse ?? this.options.requestState.singleUse;
+    return singleUse ?? this.options.singleUseByDefault;
   }
 
   /** The declared type of the whole-arguments `@McpArgs()` parameter, used to derive a schema. */

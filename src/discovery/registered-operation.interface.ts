@@ -9,7 +9,7 @@ import type { OperationSite } from '../errors/duplicate-operation.error';
 import type { McpOperationMetadata } from '../decorators/mcp-operation-options.interface';
 import type { OperationCallProfile } from '../pipeline/operation-call';
 import type { OperationHandler } from '../pipeline/operation-pipeline.factory';
-import type { ToolTaskProfile } from '../tasks/tool-task-profile';
+import type { ToolTaskProfile } from './tool-task-profile';
 
 /** A `resources/templates/list` entry. */
 export type ResourceTemplateListing = ListResourceTemplatesResult['resourceTemplates'][number];

@@ -1,12 +1,11 @@
+import type { McpPorts } from '../ports/mcp-ports.service';
 import { Logger } from '@nestjs/common';
-import type { ModulesContainer } from '@nestjs/core';
-import { resolveMcpOptions } from '../mcp-options.resolver';
 import { createTestRequestContext } from '../testing/create-test-request-context';
 import {
   ANONYMOUS_PARTITION,
   DefaultAuthorizationPartitionResolver,
 } from './authorization-partition.resolver';
-import { PartitionResolverDelegate } from './partition-resolver.delegate';
+import { CallerPartitions } from './caller-partitions';
 
 const resolver = new DefaultAuthorizationPartitionResolver();
 
@@ -71,14 +70,10 @@ describe('DefaultAuthorizationPartitionResolver', () => {
   });
 });
 
-describe('PartitionResolverDelegate', () => {
-  function delegate(): PartitionResolverDelegate {
-    const resolved = new PartitionResolverDelegate(
-      resolveMcpOptions({}),
-      new Map() as unknown as ModulesContainer,
-    );
-    resolved.onModuleInit();
-    return resolved;
+describe('CallerPartitions', () => {
+  function delegate(): CallerPartitions {
+    const resolver = new DefaultAuthorizationPartitionResolver();
+    return new CallerPartitions({ get: () => resolver } as unknown as McpPorts);
   }
 
   it('warns once when a credentialed request still resolves to anonymous', async () => {

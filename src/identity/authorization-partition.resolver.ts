@@ -1,3 +1,4 @@
+import { port } from '../ports/port';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
 
 /**
@@ -14,6 +15,12 @@ export interface McpAuthorizationPartitionResolver {
 
 /** DI token of an application-provided {@link McpAuthorizationPartitionResolver}. @publicApi */
 export const McpAuthorizationPartitionResolver = Symbol('McpAuthorizationPartitionResolver');
+
+/** The partition resolver port: the `partitionResolver` option, or a provider of the token. @internal */
+export const PARTITION_RESOLVER_PORT = port<McpAuthorizationPartitionResolver>(
+  McpAuthorizationPartitionResolver,
+  'partitionResolver',
+);
 
 /** The partition of callers the resolver cannot tell apart. @publicApi */
 export const ANONYMOUS_PARTITION = 'anonymous';

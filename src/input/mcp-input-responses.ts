@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { declaredPropertiesOf } from '../validation/dto-properties';
+import { declaredPropertiesOf } from '../util/dto-properties';
 import { LosslessNumber } from 'lossless-json';
 import { McpProtocolException } from '../errors/mcp-protocol.exception';
 import { McpErrorCode } from '../errors/mcp-error-codes';

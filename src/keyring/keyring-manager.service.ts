@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import type { ResolvedMcpOptions } from '../mcp-options.resolver';
-import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
+import { KEYRING_OPTIONS, type KeyringOptions } from './keyring.options';
 import { KeyInUseError } from './key-in-use.error';
 import type {
   KeyMaterial,
@@ -37,7 +36,7 @@ export class KeyringManager {
   private activeId: string | undefined;
   private readonly ephemeralIds = new Set<string>();
 
-  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: Pick<ResolvedMcpOptions, 'keyring'>) {
+  constructor(@Inject(KEYRING_OPTIONS) options: KeyringOptions) {
     const config: KeyringConfig | undefined = options.keyring;
     if (!config) return;
     try {

@@ -8,7 +8,7 @@ import type {
   McpRequestContext,
 } from '../interfaces/mcp-request-context.interface';
 import type { McpTaskContext } from '../interfaces/mcp-task-context.interface';
-import type { McpOperationKind } from '../decorators/mcp-operation-options.interface';
+import type { McpOperationKind } from '../interfaces/mcp-operation-kind';
 import type { ArgumentsValidator } from '../validation/arguments-validator.interface';
 import type { OpenedRound } from './opened-round';
 import type { InnermostOutcome } from './innermost-outcome';

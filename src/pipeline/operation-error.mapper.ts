@@ -4,7 +4,7 @@ import { McpErrorCode } from '../errors/mcp-error-codes';
 import { McpToolError } from '../errors/mcp-tool.error';
 import { internalError } from '../errors/internal-error';
 import { clip } from '../util/clip';
-import type { McpOperationKind } from '../decorators/mcp-operation-options.interface';
+import type { McpOperationKind } from '../interfaces/mcp-operation-kind';
 
 /** What a failed operation turns into: a JSON-RPC error, or (tools only) an `isError` result. */
 export type OperationFailure =

@@ -5,8 +5,8 @@ import type { McpInputResponse } from '../input/mcp-input-response';
 import { McpInputRequest } from '../input/mcp-input-request';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
 import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
-import type { ConsumedStateStoreDelegate } from '../stores/one-time/consumed-state-store.delegate';
-import type { PartitionResolverDelegate } from '../identity/partition-resolver.delegate';
+import type { McpPorts } from '../ports/mcp-ports.service';
+import type { CallerPartitions } from '../identity/caller-partitions';
 import type { McpReplayStep } from '../replay/mcp-replay.step';
 import type { OpenedRequestState, RequestStateSealer } from '../state/request-state.sealer';
 import { ExecutionContextHost } from '../util/nest-internals';
@@ -39,12 +39,12 @@ const sealer = (asked: OpenedRequestState['askedKinds']) =>
 function interceptor(asked: OpenedRequestState['askedKinds']): StateProtectionInterceptor {
   const partitions = {
     resolve: () => Promise.resolve('anonymous'),
-  } as unknown as PartitionResolverDelegate;
+  } as unknown as CallerPartitions;
   return new StateProtectionInterceptor(
     '/mcp',
     sealer(asked),
     partitions,
-    {} as ConsumedStateStoreDelegate,
+    {} as McpPorts,
     {} as McpReplayStep,
   );
 }

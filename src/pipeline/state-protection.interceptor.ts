@@ -10,9 +10,10 @@ import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 import { McpReplayStep } from '../replay/mcp-replay.step';
 import type { ReplayExecution } from '../replay/replay-execution';
 import type { McpInputResponses } from '../input/mcp-input-responses';
-import { ConsumedStateStoreDelegate } from '../stores/one-time/consumed-state-store.delegate';
+import { McpPorts } from '../ports/mcp-ports.service';
+import { CONSUMED_STATE_STORE_PORT } from '../stores/one-time/consumed-state-store.interface';
 import { ConsumedStateStoreError } from '../stores/one-time/consumed-state-store.error';
-import { PartitionResolverDelegate } from '../identity/partition-resolver.delegate';
+import { CallerPartitions } from '../identity/caller-partitions';
 import { stableParams, type RequestStateBinding } from '../state/request-state-binding';
 import { asRequestStateProtectionError } from '../state/request-state-protection.error';
 import { RequestStateSealer, type OpenedRequestState } from '../state/request-state.sealer';
@@ -62,8 +63,8 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
   constructor(
     @Inject(MCP_ENDPOINT) private readonly endpoint: string,
     private readonly sealer: RequestStateSealer,
-    private readonly partitions: PartitionResolverDelegate,
-    private readonly consumed: ConsumedStateStoreDelegate,
+    private readonly partitions: CallerPartitions,
+    private readonly ports: McpPorts,
     private readonly replay: McpReplayStep,
   ) {
     super();
@@ -188,7 +189,9 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
   private async consume(call: OperationCall, raw: string, expiresAt: number): Promise<void> {
     let first: boolean;
     try {
-      first = await this.consumed.consume(sha256Base64Url(raw), expiresAt);
+      first = await this.ports
+        .get(CONSUMED_STATE_STORE_PORT)
+        .consume(sha256Base64Url(raw), expiresAt);
     } catch (error) {
       const reason = error instanceof ConsumedStateStoreError ? error.reason : 'store_failure';
       this.logger.error(

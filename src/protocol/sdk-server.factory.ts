@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
-import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import { SERVER_OPTIONS, type ServerOptions } from './server.options';
 import { McpDispatcher } from './mcp-dispatcher.service';
 import { ANY_PARAMS, McpTaskMethods } from '../tasks/wire/mcp-task-methods.service';
 import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
@@ -17,7 +16,7 @@ import { sdkRequestExchange } from './sdk-request-exchange';
 @Injectable()
 export class SdkServerFactory {
   constructor(
-    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(SERVER_OPTIONS) private readonly options: ServerOptions,
     private readonly dispatcher: McpDispatcher,
     private readonly taskMethods: McpTaskMethods,
   ) {}

@@ -6,8 +6,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import type { Redis, RedisOptions } from 'ioredis';
-import type { ResolvedMcpOptions } from '../mcp-options.resolver';
-import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { REDIS_OPTIONS, type RedisOptionsSlice } from './redis-options.resolver';
 import { boundedRedisCommand } from './bounded-redis-command';
 import { loadIoredis } from './load-ioredis';
 
@@ -39,7 +38,7 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
   /** Longest wait for one command (`redis.commandTimeoutMs`). */
   readonly commandTimeoutMs: number = 0;
 
-  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions) {
+  constructor(@Inject(REDIS_OPTIONS) options: RedisOptionsSlice) {
     const redis = options.redis;
     if (!redis) return;
     this.prefix = redis.keyPrefix;

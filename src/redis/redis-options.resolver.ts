@@ -8,6 +8,14 @@ export type ResolvedRedisOptions = ({ url: string } | { client: McpRedisClient }
   commandTimeoutMs: number;
 };
 
+/** The `redis` option as the module's connection takes it. @internal */
+export interface RedisOptionsSlice {
+  readonly redis: ResolvedRedisOptions | undefined;
+}
+
+/** Injection token of the {@link RedisOptionsSlice}. @internal */
+export const REDIS_OPTIONS = Symbol('RedisOptions');
+
 export const DEFAULT_REDIS_KEY_PREFIX = 'nestjs-mcp:';
 const MAX_KEY_PREFIX_LENGTH = 256;
 const COMMAND_TIMEOUT_MS = { fallback: 1_000, min: 1, max: 60_000 };

@@ -1,3 +1,4 @@
+import { port } from '../ports/port';
 /**
  * Seals and opens framework-protected request state. The default is AES-256-GCM over the
  * {@link KeyringManager}'s keys; provide your own (a KMS or HSM) as the `protector` module option.
@@ -17,3 +18,9 @@ export interface RequestStateProtector {
 
 /** DI token of the active {@link RequestStateProtector}. @publicApi */
 export const RequestStateProtector = Symbol('RequestStateProtector');
+
+/** The RequestStateProtector port: the `protector` option, or a provider of the token. @internal */
+export const REQUEST_STATE_PROTECTOR_PORT = port<RequestStateProtector>(
+  RequestStateProtector,
+  'protector',
+);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { KeyringManager } from '../keyring/keyring-manager.service';
-import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import type { RequestStateLimits } from './request-state-limits';
 import { AesGcmRequestStateProtector } from './aes-gcm-request-state.protector';
 import type { RequestStateBinding } from './request-state-binding';
 import { RequestStateSealer } from './request-state.sealer';
@@ -53,13 +53,11 @@ function apply(token: string, edit: Edit): string {
 describe('RequestStateSealer (property)', () => {
   const sealer = new RequestStateSealer(
     {
-      requestState: {
-        maxEncodedBytes: 65_536,
-        maxDecodedBytes: 49_152,
-        maxLifetimeMs: 900_000,
-        maxRounds: 10,
-      },
-    } as unknown as ResolvedMcpOptions,
+      maxEncodedBytes: 65_536,
+      maxDecodedBytes: 49_152,
+      maxLifetimeMs: 900_000,
+      maxRounds: 10,
+    } as unknown as RequestStateLimits,
     new AesGcmRequestStateProtector(
       new KeyringManager({ keyring: { active: 'k1', keys: { k1: Buffer.alloc(32, 9) } } }),
     ),

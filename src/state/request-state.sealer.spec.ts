@@ -1,6 +1,6 @@
+import type { RequestStateLimits } from './request-state-limits';
 import { LosslessNumber } from 'lossless-json';
 import { KeyringManager } from '../keyring/keyring-manager.service';
-import type { ResolvedMcpOptions } from '../mcp-options.resolver';
 import { AesGcmRequestStateProtector } from './aes-gcm-request-state.protector';
 import { canonicalJson } from '../util/canonical-json';
 import type { RequestStateBinding } from './request-state-binding';
@@ -36,9 +36,8 @@ function sealerWith(
   limits: Partial<typeof LIMITS> = {},
   protector?: RequestStateProtector,
 ): RequestStateSealer {
-  const options = { requestState: { ...LIMITS, ...limits } } as unknown as ResolvedMcpOptions;
   return new RequestStateSealer(
-    options,
+    { ...LIMITS, ...limits } as unknown as RequestStateLimits,
     protector ??
       new AesGcmRequestStateProtector(
         new KeyringManager({ keyring: { active: 'k1', keys: { k1: Buffer.alloc(32, 5) } } }),

@@ -1,9 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
 import { LosslessNumber, isSafeNumber, parse, stringify } from 'lossless-json';
 import type { McpJsonValue } from '../util/json-value';
 import type { McpInputResponse } from '../input/mcp-input-response';
-import type { ResolvedMcpOptions } from '../mcp-options.resolver';
-import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { isPromiseLike, type MaybePromise } from '../util/maybe-promise';
 import { canonicalJson } from '../util/canonical-json';
 import type { RequestStateBinding } from './request-state-binding';
@@ -138,10 +135,9 @@ function associatedData(header: string, binding: RequestStateBinding): Buffer {
  * emitting request id) and the application's JSON, bound through the protector's associated data
  * to the endpoint, protocol version, method, target, caller partition and stable parameters.
  */
-@Injectable()
 export class RequestStateSealer {
   constructor(
-    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly limits: RequestStateLimits,
     private readonly protector: RequestStateProtector,
   ) {}
 
@@ -160,7 +156,7 @@ export class RequestStateSealer {
     now = Date.now(),
     replayLedger?: string,
   ): Promise<string> {
-    const limits = this.options.requestState;
+    const limits = this.limits;
     const round = (previous?.r ?? 0) + 1;
     if (round > limits.maxRounds) throw new RequestStateProtectionError('too_many_rounds');
     const header: RequestStateHeader = {
@@ -215,7 +211,7 @@ export class RequestStateSealer {
     requestId: string | number,
     now = Date.now(),
   ): MaybePromise<OpenedRequestState> {
-    const limits = this.options.requestState;
+    const limits = this.limits;
     if (Buffer.byteLength(token) > limits.maxEncodedBytes)
       throw new RequestStateProtectionError('too_large');
     const dot = token.indexOf('.');
@@ -243,7 +239,7 @@ export class RequestStateSealer {
     requestId: string | number,
     now: number,
   ): OpenedRequestState {
-    const limits = this.options.requestState;
+    const limits = this.limits;
     // Issued in the future beyond clock skew: no instance of ours did that with a sane clock.
     if (header.iat > now + CLOCK_SKEW_TOLERANCE_MS)
       throw new RequestStateProtectionError('malformed');

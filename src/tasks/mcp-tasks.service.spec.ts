@@ -1,5 +1,5 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
-import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import type { ResolvedTaskOptions } from './task.options';
 import { McpTasksService } from './mcp-tasks.service';
 import { MemoryTaskEventBus } from './events/memory-task-event-bus';
 import { MemoryTaskStore } from './store/memory-task.store';
@@ -45,15 +45,13 @@ function service(store: TaskStore = new MemoryTaskStore()) {
   const executor = new SettableExecutor();
   const tasks = new McpTasksService(
     {
-      tasks: {
-        ttlMs: 60_000,
-        maxTtlMs: 60_000,
-        pollIntervalMs: 100,
-        maxResultBytes: 1_000,
-        maxInputResponseBytes: 200,
-        runner,
-      },
-    } as unknown as ResolvedMcpOptions,
+      ttlMs: 60_000,
+      maxTtlMs: 60_000,
+      pollIntervalMs: 100,
+      maxResultBytes: 1_000,
+      maxInputResponseBytes: 200,
+      runner,
+    } as unknown as ResolvedTaskOptions,
     store,
     events,
     executor,

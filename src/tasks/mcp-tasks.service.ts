@@ -2,12 +2,10 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpJsonValue } from '../util/json-value';
-import type { ResolvedMcpOptions } from '../mcp-options.resolver';
-import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
 import { clip } from '../util/clip';
 import { InProcessTaskRunner } from './runner/in-process-task.runner';
 import { TERMINAL_TASK_STATUSES, type McpTaskRecord } from './store/mcp-task.types';
-import type { ResolvedTaskOptions } from './resolved-task-options';
+import { TASK_OPTIONS, type ResolvedTaskOptions } from './task.options';
 import { TaskCapacityError } from './store/task-capacity.error';
 import type { TaskPrincipal } from '../identity/task-principal';
 import { MAX_TASK_ID_LENGTH, newTaskId } from './store/task-id';
@@ -15,7 +13,7 @@ import type { TaskRunner } from './runner/task-runner.interface';
 import type { TaskExecutor, TaskStepOutcome } from './steps/task-step-outcome';
 import { TaskStepExecutor } from './steps/task-step.executor';
 import { TaskEventBus } from './events/task-event-bus';
-import { TaskStoreDelegate } from './store/task-store.delegate';
+import { GuardedTaskStore } from './store/guarded-task-store';
 import type { TaskStore } from './store/task-store.interface';
 import { failedStep, settledFields, withoutUndefined } from './task-outcomes';
 import { answerForms, withAnswers } from './task-answers';
@@ -33,21 +31,19 @@ const WRITE_ATTEMPTS = 8;
  */
 @Injectable()
 export class McpTasksService implements OnApplicationShutdown {
-  readonly options: ResolvedTaskOptions;
   readonly store: TaskStore;
   private readonly runner: TaskRunner;
   /** Steps running in a request of this process (deferred creation), for cancel to reach. */
   private readonly inRequestSteps = new Map<string, AbortController>();
 
   constructor(
-    @Inject(MCP_RESOLVED_OPTIONS) options: ResolvedMcpOptions,
-    @Inject(TaskStoreDelegate) store: TaskStore,
+    @Inject(TASK_OPTIONS) readonly options: ResolvedTaskOptions,
+    @Inject(GuardedTaskStore) store: TaskStore,
     private readonly events: TaskEventBus,
     @Inject(TaskStepExecutor) private readonly executor: TaskExecutor,
   ) {
-    this.options = options.tasks;
     this.store = store;
-    this.runner = options.tasks.runner ?? new InProcessTaskRunner();
+    this.runner = options.runner ?? new InProcessTaskRunner();
     this.runner.attach((taskId, signal) => this.runStep(taskId, signal));
   }
 

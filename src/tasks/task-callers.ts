@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { RegisteredTool } from '../discovery/registered-operation.interface';
-import { PartitionResolverDelegate } from '../identity/partition-resolver.delegate';
+import { CallerPartitions } from '../identity/caller-partitions';
 import type { CallHttp } from '../pipeline/operation-call';
 import { createOperationContext } from '../pipeline/operation-context.factory';
 import { OperationRunner } from '../pipeline/operation-runner';
@@ -16,7 +16,7 @@ import { OperationRunner } from '../pipeline/operation-runner';
 export class TaskCallers {
   constructor(
     private readonly runner: OperationRunner,
-    private readonly partitions: PartitionResolverDelegate,
+    private readonly partitions: CallerPartitions,
   ) {}
 
   async partitionOf(

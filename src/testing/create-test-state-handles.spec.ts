@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { McpInputRequest } from '../input/mcp-input-request';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
-import type { McpStateHandles } from '../stores/handles/mcp-state-handles.service';
+import type { McpStateHandles } from '../handles/mcp-state-handles.service';
 import { createTestRequestContext } from './create-test-request-context';
 import { createTestStateHandles } from './create-test-state-handles';
 

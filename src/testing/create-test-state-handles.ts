@@ -1,15 +1,15 @@
 import type { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import type { McpModuleOptions } from '../mcp-module-options.interface';
-import { resolveMcpOptions } from '../mcp-options.resolver';
+import { resolveRequestStateLimits } from '../state/request-state-limits';
 import {
   DefaultAuthorizationPartitionResolver,
   type McpAuthorizationPartitionResolver,
 } from '../identity/authorization-partition.resolver';
 import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
-import { McpStateHandles } from '../stores/handles/mcp-state-handles.service';
+import { McpStateHandles } from '../handles/mcp-state-handles.service';
 import { MemoryStateHandleRepository } from '../stores/handles/memory-state-handle.repository';
-import type { PartitionResolverDelegate } from '../identity/partition-resolver.delegate';
-import type { StateHandleRepositoryDelegate } from '../stores/handles/state-handle-repository.delegate';
+import type { CallerPartitions } from '../identity/caller-partitions';
+import type { McpPorts } from '../ports/mcp-ports.service';
 import type { StateHandleRepository } from '../stores/handles/state-handle-repository.interface';
 
 /** What {@link createTestStateHandles} may be given. @publicApi */
@@ -40,8 +40,9 @@ export interface TestStateHandlesOptions {
  * @publicApi
  */
 export function createTestStateHandles(options: TestStateHandlesOptions = {}): McpStateHandles {
+  const repository = options.repository ?? new MemoryStateHandleRepository();
   const resolver = options.partitionResolver ?? new DefaultAuthorizationPartitionResolver();
-  const partitions: Pick<PartitionResolverDelegate, 'resolve'> = {
+  const partitions: Pick<CallerPartitions, 'resolve'> = {
     resolve: async (context) => resolver.resolve(context),
   };
   const applicationProtected = {
@@ -53,10 +54,9 @@ export function createTestStateHandles(options: TestStateHandlesOptions = {}): M
     findResource: () => ({ resource: applicationProtected, variables: {} }),
   };
   return new McpStateHandles(
-    resolveMcpOptions({ requestState: options.requestState }),
-    partitions as PartitionResolverDelegate,
-    (options.repository ??
-      new MemoryStateHandleRepository()) as unknown as StateHandleRepositoryDelegate,
+    resolveRequestStateLimits(options.requestState),
+    partitions as CallerPartitions,
+    { get: () => repository } as unknown as McpPorts,
     operations as unknown as McpOperationRegistry,
   );
 }

@@ -8,8 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import type { McpCacheableMethod } from '../mcp-module-options.interface';
-import type { ResolvedMcpOptions } from '../mcp-options.resolver';
+import type { McpCacheableMethod, ServerOptions } from '../protocol/server.options';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
 import type { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import type { HttpExchange } from '../pipeline/http-exchange';
@@ -67,7 +66,7 @@ export class McpFastPath {
   private readonly serverInfoMeta: Record<string, unknown>;
 
   constructor(
-    private readonly options: ResolvedMcpOptions,
+    private readonly options: ServerOptions,
     private readonly dispatcher: McpDispatcher,
   ) {
     this.serverInfoMeta = { [SERVER_INFO_META_KEY]: options.serverInfo };

@@ -11,12 +11,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import type { ResolvedMcpOptions } from '../mcp-options.resolver';
-import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token';
+import { SERVER_OPTIONS, type ServerOptions } from '../protocol/server.options';
+import { TRANSPORT_OPTIONS, type TransportOptions } from './transport.options';
+import { LISTEN_LIMITS, type ListenLimits } from './listen-limits';
 import { sdkRequestExchange } from '../protocol/sdk-request-exchange';
 import { SdkServerFactory } from '../protocol/sdk-server.factory';
 import { HostOriginPolicy } from './host-origin-policy';
-import { writeJsonRpcHttpError } from './json-rpc-http-error';
+import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
 import { BodyByteBudget, type BodyReservation } from './body-byte-budget';
 import { bodyRefusal } from './body-refusal';
 import { McpFastPath } from './fast-path';
@@ -84,14 +85,16 @@ export class McpHttpEndpoint
   private mounting: EndpointMounting | undefined;
 
   constructor(
-    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(TRANSPORT_OPTIONS) private readonly options: TransportOptions,
+    @Inject(LISTEN_LIMITS) listen: ListenLimits,
+    @Inject(SERVER_OPTIONS) server: ServerOptions,
     serverFactory: SdkServerFactory,
     adapterHost: HttpAdapterHost,
     private readonly registry: McpOperationRegistry,
     dispatcher: McpDispatcher,
     private readonly taskStreams: TaskListenStreams,
   ) {
-    this.fastPath = options.fastPath ? new McpFastPath(options, dispatcher) : undefined;
+    this.fastPath = options.fastPath ? new McpFastPath(server, dispatcher) : undefined;
     this.policy = new HostOriginPolicy(options.allowedHosts, options.allowedOrigins);
     this.bodyBudget = new BodyByteBudget(options.body.maxInFlightBytes, SMALL_BODY_BYTES);
     const handlerOptions = {
@@ -100,12 +103,12 @@ export class McpHttpEndpoint
       onerror: (error: Error) => this.logger.debug(`MCP request rejected: ${error.message}`),
     };
     this.sdkHandler = createMcpHandler(() => serverFactory.create(), handlerOptions);
-    this.listenLimiter = new ListenStreamLimiter(options.listen);
+    this.listenLimiter = new ListenStreamLimiter(listen);
     this.listenSdkHandler = createMcpHandler(() => serverFactory.create(), {
       ...handlerOptions,
       bus: this.sdkHandler.bus,
       // The SDK's own cap stays as a backstop; ours answers first, before a stream opens.
-      maxSubscriptions: options.listen.maxStreams,
+      maxSubscriptions: listen.maxStreams,
     });
     this.nodeHandler = toNodeHandler(this.sdkHandler) as NodeHandler;
     adapterHost.init$.subscribe(() => {

@@ -27,3 +27,6 @@ export const MCP_ENDPOINT = Symbol('McpEndpoint');
 
 /** Metadata key of the `@McpMayRequestInput` declarations of a method. */
 export const MCP_INPUT_DECLARATIONS_METADATA = 'mcp:may_request_input';
+
+/** Injection token of the SSE keep-alive interval of streams, in ms (0: none). @internal */
+export const MCP_KEEP_ALIVE_MS = Symbol('McpKeepAliveMs');

@@ -1,8 +1,6 @@
 import type { Type } from '@nestjs/common';
-import type {
-  JsonSchemaObject,
-  McpOperationKind,
-} from '../decorators/mcp-operation-options.interface';
+import type { McpOperationKind } from '../interfaces/mcp-operation-kind';
+import type { JsonSchemaObject } from '../util/json-schema-object';
 
 /** The outcome of validating one call's arguments. */
 export type ArgumentsValidation = { ok: true; value: unknown } | { ok: false; errors: string[] };

@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { ArgumentsValidator } from './arguments-validator.interface';
-import { pickDeclared } from './dto-properties';
+import { pickDeclared } from '../util/dto-properties';
 import { cappedMessages, classValidatorMessages } from './validation-messages';
 
 /** Keys class-transformer skips; left in an untyped nested object, `constructor` makes it throw. */

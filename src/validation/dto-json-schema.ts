@@ -3,7 +3,7 @@ import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
-import type { JsonSchemaObject } from '../decorators/mcp-operation-options.interface';
+import type { JsonSchemaObject } from '../util/json-schema-object';
 
 const DEFS_PREFIX = '#/$defs/';
 

@@ -1,5 +1,5 @@
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
-import type { JsonSchemaObject } from '../decorators/mcp-operation-options.interface';
+import type { JsonSchemaObject } from '../util/json-schema-object';
 import { MAX_REPORTED_ERRORS } from './arguments-validator.interface';
 import { createJsonSchemaArgumentsValidator } from './json-schema-arguments.validator';
 import { OMITTED_ERRORS_MESSAGE } from './validation-messages';

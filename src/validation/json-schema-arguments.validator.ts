@@ -3,7 +3,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
-import type { JsonSchemaObject } from '../decorators/mcp-operation-options.interface';
+import type { JsonSchemaObject } from '../util/json-schema-object';
 import type { ArgumentsValidator } from './arguments-validator.interface';
 import { ajvMessages, cappedMessages } from './validation-messages';
 

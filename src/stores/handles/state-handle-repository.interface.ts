@@ -1,3 +1,4 @@
+import { port } from '../../ports/port';
 /**
  * What a state handle stands for, as the repository keeps it. The repository treats every field
  * as opaque except `binding`, which a redemption must match exactly, and `expiresAt`.
@@ -50,3 +51,9 @@ export interface StateHandleRepository {
 
 /** DI token of the active {@link StateHandleRepository}. @publicApi */
 export const StateHandleRepository = Symbol('StateHandleRepository');
+
+/** The StateHandleRepository port: the `stateHandleRepository` option, or a provider of the token. @internal */
+export const STATE_HANDLE_REPOSITORY_PORT = port<StateHandleRepository>(
+  StateHandleRepository,
+  'stateHandleRepository',
+);

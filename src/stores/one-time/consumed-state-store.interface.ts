@@ -1,3 +1,4 @@
+import { port } from '../../ports/port';
 /**
  * Records which single-use request states have been presented, so each is accepted once. The
  * module uses {@link RedisConsumedStateStore} when its `redis` option is set (one record for a
@@ -20,3 +21,9 @@ export interface ConsumedStateStore {
 
 /** DI token of the active {@link ConsumedStateStore}. @publicApi */
 export const ConsumedStateStore = Symbol('ConsumedStateStore');
+
+/** The ConsumedStateStore port: the `consumedStateStore` option, or a provider of the token. @internal */
+export const CONSUMED_STATE_STORE_PORT = port<ConsumedStateStore>(
+  ConsumedStateStore,
+  'consumedStateStore',
+);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { McpTaskRecord } from '../store/mcp-task.types';
 import { TaskEventBus } from './task-event-bus';
-import { TaskStoreDelegate } from '../store/task-store.delegate';
+import { GuardedTaskStore } from '../store/guarded-task-store';
 import type { TaskStore } from '../store/task-store.interface';
 
 type Follower = (task: McpTaskRecord) => void;
@@ -22,7 +22,7 @@ export class TaskStatusFeed implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly bus: TaskEventBus,
-    @Inject(TaskStoreDelegate) private readonly store: TaskStore,
+    @Inject(GuardedTaskStore) private readonly store: TaskStore,
   ) {}
 
   onModuleInit(): void {

@@ -1,25 +1,11 @@
 import type { McpJsonValue } from '../../util/json-value';
+export type {
+  McpTaskCreation,
+  McpTaskSupport,
+} from '../../decorators/mcp-operation-options.interface';
 
 /** Extension id of the tasks extension (SEP-2663), as advertised and as clients declare it. */
 export const MCP_TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-
-/**
- * Whether a tool's calls may run as tasks: `forbidden` (the default) never; `optional` when the
- * client declares the tasks extension on the request, synchronously otherwise; `required` only as
- * a task (a client without the extension gets -32021).
- *
- * @publicApi
- */
-export type McpTaskSupport = 'forbidden' | 'optional' | 'required';
-
-/**
- * When a task-opted call becomes a task: `immediate` (the default) before the handler runs, so
- * the client gets the task at once; `deferred` when the handler calls `ctx.task.start()`, so the
- * handler can first gather input in synchronous rounds (or answer at once).
- *
- * @publicApi
- */
-export type McpTaskCreation = 'immediate' | 'deferred';
 
 /** Status of a task. @publicApi */
 export type McpTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';

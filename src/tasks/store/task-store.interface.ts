@@ -1,3 +1,4 @@
+import { port } from '../../ports/port';
 import type { McpTaskRecord } from './mcp-task.types';
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- referenced by the JSDoc
 import type { TaskCapacityError } from './task-capacity.error';
@@ -33,3 +34,6 @@ export interface TaskStore {
 
 /** Injection token of the {@link TaskStore}. @publicApi */
 export const TaskStore = Symbol('TaskStore');
+
+/** The TaskStore port: the `tasks.store` option, or a provider of the token. @internal */
+export const TASK_STORE_PORT = port<TaskStore>(TaskStore, 'tasks.store');

@@ -10,10 +10,8 @@ import type { RegisteredTool } from '../../discovery/registered-operation.interf
 import type { HttpExchange } from '../../pipeline/http-exchange';
 import { McpErrorCode } from '../../errors/mcp-error-codes';
 import type { McpHttpRequest } from '../../interfaces/mcp-request-context.interface';
-import type { ResolvedMcpOptions } from '../../mcp-options.resolver';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp-resolved-options.token';
-import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../util/mcp.constants';
-import { writeJsonRpcHttpError } from '../../transport/json-rpc-http-error';
+import { MCP_KEEP_ALIVE_MS, MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../util/mcp.constants';
+import { writeJsonRpcHttpError } from '../../util/json-rpc-http-error';
 import { TaskCallers } from '../task-callers';
 import { McpTasksService } from '../mcp-tasks.service';
 import { declaresTasks } from '../wire/tasks-capability';
@@ -49,7 +47,7 @@ export class TaskListenStreams {
   private readonly open = new Set<() => void>();
 
   constructor(
-    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_KEEP_ALIVE_MS) private readonly keepAliveMs: number,
     private readonly feed: TaskStatusFeed,
     private readonly callers: TaskCallers,
     private readonly tasks: McpTasksService,
@@ -178,8 +176,8 @@ export class TaskListenStreams {
     };
     const unfollow = this.feed.follow(followed, onStatus);
     const keepAlive =
-      this.options.keepAliveMs > 0
-        ? setInterval(() => res.write(': keepalive\n\n'), this.options.keepAliveMs)
+      this.keepAliveMs > 0
+        ? setInterval(() => res.write(': keepalive\n\n'), this.keepAliveMs)
         : undefined;
     await new Promise<void>((resolve) => {
       const end = () => {

@@ -1,31 +1,34 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { internalError } from '../../errors/internal-error';
-import { McpErrorCode } from '../../errors/mcp-error-codes';
-import type { McpJsonValue } from '../../util/json-value';
-import type { McpRequestContext } from '../../interfaces/mcp-request-context.interface';
-import type { ResolvedMcpOptions } from '../../mcp-options.resolver';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp-resolved-options.token';
-import { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
-import { clip } from '../../util/clip';
-import { INVALID_REQUEST_STATE_MESSAGE } from '../../errors/invalid-request-state.message';
+import { internalError } from '../errors/internal-error';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import type { McpJsonValue } from '../util/json-value';
+import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import { McpPorts } from '../ports/mcp-ports.service';
+import { REQUEST_STATE_LIMITS, type RequestStateLimits } from '../state/request-state-limits';
+import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
+import { clip } from '../util/clip';
+import { INVALID_REQUEST_STATE_MESSAGE } from '../errors/invalid-request-state.message';
 import {
   McpStateHandleFlow,
   type StateHandleFlowPort,
   type StateHandleFlowPosition,
 } from './mcp-state-handle-flow';
-import { McpRequestStateMode } from '../../input/mcp-request-state-mode.enum';
-import { PartitionResolverDelegate } from '../../identity/partition-resolver.delegate';
+import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
+import { CallerPartitions } from '../identity/caller-partitions';
 import {
   decodeStateHandleData,
   encodeStateHandleData,
   isWellFormedStateHandle,
   newStateHandle,
   stateHandleBinding,
-} from './state-handle';
-import { StateHandleRepositoryDelegate } from './state-handle-repository.delegate';
-import { StateHandleRepositoryError } from './state-handle-repository.error';
-import type { StateHandleRecord } from './state-handle-repository.interface';
+} from '../stores/handles/state-handle';
+import { StateHandleRepositoryError } from '../stores/handles/state-handle-repository.error';
+import {
+  STATE_HANDLE_REPOSITORY_PORT,
+  type StateHandleRecord,
+  type StateHandleRepository,
+} from '../stores/handles/state-handle-repository.interface';
 
 /**
  * Keeps the continuation of an `APPLICATION_PROTECTED` operation in a {@link StateHandleRepository}
@@ -60,11 +63,16 @@ export class McpStateHandles {
   private readonly flows = new WeakMap<McpRequestContext, Promise<McpStateHandleFlow<unknown>>>();
 
   constructor(
-    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly partitions: PartitionResolverDelegate,
-    private readonly repository: StateHandleRepositoryDelegate,
+    @Inject(REQUEST_STATE_LIMITS) private readonly limits: RequestStateLimits,
+    private readonly partitions: CallerPartitions,
+    private readonly ports: McpPorts,
     private readonly operations: McpOperationRegistry,
   ) {}
+
+  /** Where the flows' records live (the `stateHandleRepository` port). */
+  private get repository(): StateHandleRepository {
+    return this.ports.get(STATE_HANDLE_REPOSITORY_PORT);
+  }
 
   /**
    * This call's flow. With no request state it starts one (`data` undefined, nothing stored yet);
@@ -151,7 +159,7 @@ export class McpStateHandles {
     } catch {
       text = undefined;
     }
-    const { maxHandleDataBytes, maxLifetimeMs, maxRounds } = this.options.requestState;
+    const { maxHandleDataBytes, maxLifetimeMs, maxRounds } = this.limits;
     const refusal =
       text === undefined
         ? 'data is not JSON'

@@ -1,4 +1,4 @@
-import type { McpJsonCompatible } from '../../util/json-value';
+import type { McpJsonCompatible } from '../util/json-value';
 
 /** What a flow needs from {@link McpStateHandles} to save and finish. @internal */
 export interface StateHandleFlowPort {

@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
-import type { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
-import { resolveMcpOptions } from '../../mcp-options.resolver';
-import { createTestRequestContext } from '../../testing/create-test-request-context';
-import { McpRequestStateMode } from '../../input/mcp-request-state-mode.enum';
+import type { McpOperationRegistry } from '../discovery/mcp-operation.registry';
+import { resolveMcpOptions } from '../mcp-options.resolver';
+import { createTestRequestContext } from '../testing/create-test-request-context';
+import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 import { McpStateHandles } from './mcp-state-handles.service';
-import { MemoryStateHandleRepository } from './memory-state-handle.repository';
-import type { PartitionResolverDelegate } from '../../identity/partition-resolver.delegate';
-import type { StateHandleRepositoryDelegate } from './state-handle-repository.delegate';
+import { MemoryStateHandleRepository } from '../stores/handles/memory-state-handle.repository';
+import type { CallerPartitions } from '../identity/caller-partitions';
+import type { McpPorts } from '../ports/mcp-ports.service';
 
 describe('McpStateHandles', () => {
   let repository: MemoryStateHandleRepository;
@@ -24,9 +24,9 @@ describe('McpStateHandles', () => {
       findTool: () => ({ profile: { stateMode: McpRequestStateMode.APPLICATION_PROTECTED } }),
     };
     handles = new McpStateHandles(
-      resolveMcpOptions({ requestState: { maxLifetimeMs: 60_000 } }),
-      partitions as unknown as PartitionResolverDelegate,
-      repository as unknown as StateHandleRepositoryDelegate,
+      resolveMcpOptions({ requestState: { maxLifetimeMs: 60_000 } }).requestState,
+      partitions as unknown as CallerPartitions,
+      { get: () => repository } as unknown as McpPorts,
       operations as unknown as McpOperationRegistry,
     );
   });

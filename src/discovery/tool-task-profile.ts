@@ -1,7 +1,10 @@
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
 import type { McpToolOptions } from '../decorators/mcp-operation-options.interface';
-import type { McpTaskCreation, McpTaskSupport } from './store/mcp-task.types';
-import type { ResolvedTaskOptions } from './resolved-task-options';
+import type {
+  McpTaskCreation,
+  McpTaskSupport,
+} from '../decorators/mcp-operation-options.interface';
+import type { DiscoveryOptions } from './discovery.options';
 
 /** How a tool's calls become tasks, checked at startup. @internal */
 export interface ToolTaskProfile {
@@ -16,7 +19,7 @@ const CREATION: readonly McpTaskCreation[] = ['immediate', 'deferred'];
 export function toolTaskProfile(
   where: string,
   options: McpToolOptions,
-  tasks: ResolvedTaskOptions,
+  tasks: DiscoveryOptions['taskTtl'],
 ): ToolTaskProfile {
   const support = options.taskSupport ?? 'forbidden';
   if (!SUPPORT.includes(support))

@@ -1,0 +1,12 @@
+/** What registering an operation needs to know of the module's options. @internal */
+export interface DiscoveryOptions {
+  /** Whether arguments are validated against what each operation advertises. */
+  readonly validateArguments: boolean;
+  /** Whether framework-protected operations that do not say otherwise are single-use. */
+  readonly singleUseByDefault: boolean;
+  /** The default and the longest lifetime of a tool's tasks. */
+  readonly taskTtl: { readonly ttlMs: number; readonly maxTtlMs: number };
+}
+
+/** Injection token of the {@link DiscoveryOptions}. @internal */
+export const DISCOVERY_OPTIONS = Symbol('DiscoveryOptions');

@@ -1,0 +1,153 @@
+import type { Provider } from '@nestjs/common';
+import { DISCOVERY_OPTIONS } from './discovery/discovery.options';
+import {
+  DefaultAuthorizationPartitionResolver,
+  PARTITION_RESOLVER_PORT,
+} from './identity/authorization-partition.resolver';
+import { INPUT_REQUEST_POLICY } from './input/input-request-policy';
+import { KeyringManager } from './keyring/keyring-manager.service';
+import { KEYRING_OPTIONS } from './keyring/keyring.options';
+import type { McpModuleOptions } from './mcp-module-options.interface';
+import { MCP_MODULE_OPTIONS } from './mcp.module-definition';
+import { resolveMcpOptions, type ResolvedMcpOptions } from './mcp-options.resolver';
+import { MCP_PORT_CHOICES, McpPorts, type PortChoice } from './ports/mcp-ports.service';
+import { SERVER_OPTIONS } from './protocol/server.options';
+import { McpRedisConnection } from './redis/mcp-redis.connection';
+import { REDIS_OPTIONS } from './redis/redis-options.resolver';
+import { AesGcmRequestStateProtector } from './state/aes-gcm-request-state.protector';
+import { REQUEST_STATE_LIMITS } from './state/request-state-limits';
+import { REQUEST_STATE_PROTECTOR_PORT } from './state/request-state-protector.interface';
+import { RequestStateSealer } from './state/request-state.sealer';
+import { MemoryStateHandleRepository } from './stores/handles/memory-state-handle.repository';
+import { RedisStateHandleRepository } from './stores/handles/redis-state-handle.repository';
+import { STATE_HANDLE_REPOSITORY_PORT } from './stores/handles/state-handle-repository.interface';
+import { CONSUMED_STATE_STORE_PORT } from './stores/one-time/consumed-state-store.interface';
+import { MemoryConsumedStateStore } from './stores/one-time/memory-consumed-state.store';
+import { RedisConsumedStateStore } from './stores/one-time/redis-consumed-state.store';
+import { TASK_KEY_SEGMENT } from './tasks/store/guarded-task-store';
+import { MemoryTaskStore } from './tasks/store/memory-task.store';
+import { RedisTaskStore } from './tasks/store/redis-task.store';
+import { TASK_STORE_PORT } from './tasks/store/task-store.interface';
+import { TASK_OPTIONS } from './tasks/task.options';
+import { LISTEN_LIMITS } from './transport/listen-limits';
+import { TRANSPORT_OPTIONS } from './transport/transport.options';
+import { MCP_ENDPOINT, MCP_KEEP_ALIVE_MS } from './util/mcp.constants';
+import { PACKAGE_VERSION } from './util/package-version';
+
+/** DI token of the validated, defaulted module options (read only by this file). */
+const MCP_RESOLVED_OPTIONS = Symbol('McpResolvedOptions');
+
+/** One port's choice, its own type checked, in the module's list of them. */
+function choice<T>(entry: PortChoice<T>): PortChoice<unknown> {
+  return entry as PortChoice<unknown>;
+}
+
+/** A provider of one option slice, taken from the resolved options. */
+function slice<T>(token: symbol, pick: (options: ResolvedMcpOptions) => T): Provider {
+  return { provide: token, useFactory: pick, inject: [MCP_RESOLVED_OPTIONS] };
+}
+
+/**
+ * How each port is filled when neither an option nor an application provider fills it: Redis when
+ * the `redis` option is set, else memory; AES-256-GCM over the keyring for the protector (and only
+ * then an ephemeral key, when no keyring is configured).
+ */
+function portChoices(
+  options: ResolvedMcpOptions,
+  redis: McpRedisConnection,
+  keyring: KeyringManager,
+): PortChoice<unknown>[] {
+  const { ports, requestState } = options;
+  return [
+    choice({
+      port: REQUEST_STATE_PROTECTOR_PORT,
+      fromOptions: ports.protector,
+      fallback: () => {
+        keyring.ensureActiveKey();
+        return new AesGcmRequestStateProtector(keyring);
+      },
+    }),
+    choice({
+      port: PARTITION_RESOLVER_PORT,
+      fromOptions: ports.partitionResolver,
+      fallback: () => new DefaultAuthorizationPartitionResolver(ports.userIdField),
+    }),
+    choice({
+      port: CONSUMED_STATE_STORE_PORT,
+      fromOptions: ports.consumedStateStore,
+      fallback: () =>
+        redis.configured
+          ? new RedisConsumedStateStore(redis.client, {
+              keyPrefix: redis.prefix,
+              commandTimeoutMs: redis.commandTimeoutMs,
+            })
+          : new MemoryConsumedStateStore({ maxEntries: requestState.maxConsumedStates }),
+    }),
+    choice({
+      port: STATE_HANDLE_REPOSITORY_PORT,
+      fromOptions: ports.stateHandleRepository,
+      fallback: () =>
+        redis.configured
+          ? new RedisStateHandleRepository({
+              client: redis.client,
+              keyPrefix: redis.key('handle', ''),
+              timeoutMs: redis.commandTimeoutMs,
+            })
+          : new MemoryStateHandleRepository({ maxEntries: requestState.maxStateHandles }),
+    }),
+    choice({
+      port: TASK_STORE_PORT,
+      fromOptions: options.tasks.store,
+      fallback: () =>
+        redis.configured
+          ? new RedisTaskStore(
+              // Through run(): refused at once while disconnected, bounded by redis.commandTimeoutMs.
+              { call: (command, ...args) => redis.run((client) => client.call(command, ...args)) },
+              { keyPrefix: redis.key(TASK_KEY_SEGMENT, '') },
+            )
+          : new MemoryTaskStore(),
+    }),
+  ];
+}
+
+/**
+ * The module's configuration providers: the options resolved once, one provider per subsystem
+ * slice under its own token, and the ports (stores, protector, partition resolver) chosen in one
+ * place.
+ * @internal
+ */
+export const MCP_OPTION_PROVIDERS: Provider[] = [
+  {
+    provide: MCP_RESOLVED_OPTIONS,
+    useFactory: (options: McpModuleOptions) => resolveMcpOptions(options, PACKAGE_VERSION),
+    inject: [MCP_MODULE_OPTIONS],
+  },
+  slice(TRANSPORT_OPTIONS, (options) => options.transport),
+  slice(MCP_ENDPOINT, (options) => options.transport.endpoint),
+  slice(MCP_KEEP_ALIVE_MS, (options) => options.transport.keepAliveMs),
+  slice(SERVER_OPTIONS, (options) => options.server),
+  slice(LISTEN_LIMITS, (options) => options.listen),
+  slice(REQUEST_STATE_LIMITS, (options) => options.requestState),
+  slice(KEYRING_OPTIONS, (options) => options.keyring),
+  slice(INPUT_REQUEST_POLICY, (options) => options.inputPolicy),
+  slice(DISCOVERY_OPTIONS, (options) => options.discovery),
+  slice(REDIS_OPTIONS, (options) => options.redis),
+  slice(TASK_OPTIONS, (options) => options.tasks),
+  {
+    provide: MCP_PORT_CHOICES,
+    useFactory: portChoices,
+    inject: [MCP_RESOLVED_OPTIONS, McpRedisConnection, KeyringManager],
+  },
+  McpPorts,
+  {
+    provide: RequestStateSealer,
+    useFactory: (options: ResolvedMcpOptions, ports: McpPorts) =>
+      new RequestStateSealer(options.requestState, {
+        seal: (plaintext, associatedData) =>
+          ports.get(REQUEST_STATE_PROTECTOR_PORT).seal(plaintext, associatedData),
+        open: (token, associatedData) =>
+          ports.get(REQUEST_STATE_PROTECTOR_PORT).open(token, associatedData),
+      }),
+    inject: [MCP_RESOLVED_OPTIONS, McpPorts],
+  },
+];

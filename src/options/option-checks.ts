@@ -1,0 +1,71 @@
+import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
+
+/** `value`, or `fallback` when it is not set; anything but a positive safe integer fails startup. */
+export function positiveInteger(option: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw new InvalidModuleOptionsError(option, `must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** `value`, or `fallback` when it is not set; anything but an integer ≥ 0 fails startup. */
+export function nonNegativeInteger(option: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new InvalidModuleOptionsError(option, 'must be an integer >= 0');
+  }
+  return value;
+}
+
+/** `value`, or `fallback` when it is not set; anything but a boolean fails startup. */
+export function booleanOption(option: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new InvalidModuleOptionsError(option, 'must be a boolean');
+  return value;
+}
+
+/** A list of non-empty strings; `[]` when it is not set. */
+export function stringList(option: string, value: unknown): string[] {
+  if (value === undefined) return [];
+  if (
+    !Array.isArray(value) ||
+    value.some((entry) => typeof entry !== 'string' || entry.trim() === '')
+  ) {
+    throw new InvalidModuleOptionsError(option, 'must be an array of non-empty strings');
+  }
+  return value as string[];
+}
+
+/** An object option, or `undefined` when it is not set. */
+export function objectOption<T extends object>(
+  option: string,
+  value: T | undefined,
+): T | undefined {
+  if (value !== undefined && (value === null || typeof value !== 'object'))
+    throw new InvalidModuleOptionsError(option, 'must be an object');
+  return value;
+}
+
+/**
+ * `value` when it is unset or has every method in `methods` (an object an app plugs in, such as a
+ * store or a protector); startup fails naming the option and the methods otherwise.
+ */
+export function implementing<T>(
+  option: string,
+  value: T | undefined,
+  methods: readonly string[],
+  separator = ' and ',
+): T | undefined {
+  if (value === undefined) return undefined;
+  const missing = methods.find(
+    (method) =>
+      typeof (value as unknown as Record<string, unknown> | null)?.[method] !== 'function',
+  );
+  if (missing)
+    throw new InvalidModuleOptionsError(
+      option,
+      `must implement ${methods.map((method) => `${method}()`).join(separator)}`,
+    );
+  return value;
+}

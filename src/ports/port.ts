@@ -1,0 +1,18 @@
+/**
+ * One of the module's ports: an interface an application may implement and hand in, either as a
+ * module option or by providing the interface's same-name DI token in any of its modules.
+ * @internal
+ */
+export interface Port<T> {
+  /** The DI token the application provides (`{ provide: ConsumedStateStore, useClass: … }`). */
+  readonly token: symbol;
+  /** The module option that sets it, for messages (`consumedStateStore`). */
+  readonly option: string;
+  /** Carries the port's type only. */
+  readonly type?: T;
+}
+
+/** Declares a port. @internal */
+export function port<T>(token: symbol, option: string): Port<T> {
+  return Object.freeze({ token, option });
+}

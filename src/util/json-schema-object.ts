@@ -1,0 +1,2 @@
+/** A JSON Schema object, advertised exactly as written. */
+export type JsonSchemaObject = Record<string, unknown>;
