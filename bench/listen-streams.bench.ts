@@ -16,7 +16,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { McpModule } from '../src/index';
 import { resolveMcpOptions } from '../src/mcp-options.resolver';
-import { McpHttpEndpoint } from '../src/transport/mcp-http-endpoint.service';
+import { ListenEndpoint } from '../src/transport/listen-endpoint';
 
 const LIMITS = resolveMcpOptions().listen;
 const STREAMS = Number(process.env.STREAMS ?? LIMITS.maxStreams);
@@ -37,7 +37,7 @@ async function serve(): Promise<void> {
   const adapter = process.env.ADAPTER === 'fastify' ? new FastifyAdapter() : new ExpressAdapter();
   const app = await NestFactory.create(BenchModule, adapter, { logger: false });
   await app.listen(0, '127.0.0.1');
-  const endpoint = app.get(McpHttpEndpoint);
+  const endpoint = app.get(ListenEndpoint);
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run the server with --expose-gc');
   process.on('message', (message) => {
@@ -48,7 +48,7 @@ async function serve(): Promise<void> {
         heapUsed: usage.heapUsed,
         rss: usage.rss,
         external: usage.external,
-        open: endpoint.listenLimiter.openStreams,
+        open: endpoint.limiter.openStreams,
       };
       process.send?.(reply);
     } else if (message === 'exit') {

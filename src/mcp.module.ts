@@ -25,7 +25,9 @@ import { TaskListenStreams } from './tasks/streams/task-listen-streams';
 import { TaskCallers } from './tasks/task-callers';
 import { McpTaskMethods } from './tasks/wire/mcp-task-methods.service';
 import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
+import { ListenEndpoint } from './transport/listen-endpoint';
 import { McpNotifier } from './transport/mcp-notifier.service';
+import { SdkHandlers } from './transport/sdk-handlers';
 
 /**
  * Serves the application's `@McpTool`, `@McpPrompt` and `@McpResource` methods as an MCP
@@ -72,6 +74,8 @@ import { McpNotifier } from './transport/mcp-notifier.service';
     // The wire
     McpDispatcher,
     SdkServerFactory,
+    SdkHandlers,
+    ListenEndpoint,
     McpHttpEndpoint,
     McpNotifier,
   ],

@@ -1,5 +1,6 @@
 import { McpModule, McpNotifier, type McpModuleOptions } from '../src/index';
-import { McpHttpEndpoint } from '../src/transport/mcp-http-endpoint.service';
+import { ListenEndpoint } from '../src/transport/listen-endpoint';
+import { SdkHandlers } from '../src/transport/sdk-handlers';
 import { NotificationsModule } from './fixtures/notifications.fixtures';
 import { ADAPTERS, startTestServer, type AdapterName, type TestServer } from './utils/bootstrap';
 import { freshId, rawRound, rawToolCall, resultText, rpcBody, rpcHeaders } from './utils/mcp';
@@ -51,7 +52,7 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
   afterAll(() => server?.close());
 
   function limiterOf(target: TestServer) {
-    return target.app.get(McpHttpEndpoint).listenLimiter;
+    return target.app.get(ListenEndpoint).limiter;
   }
 
   /** Opens a listen stream (or gets its refusal) as the caller `authorization` names. */
@@ -209,7 +210,7 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
         },
       });
       // The refused request never reached the SDK: only the held streams listen on the bus.
-      const bus = server.app.get(McpHttpEndpoint).sdkHandler.bus as { listenerCount?: number };
+      const bus = server.app.get(SdkHandlers).main.bus as { listenerCount?: number };
       expect(bus.listenerCount).toBe(LIMITS.maxStreams);
 
       for (const listener of held) listener.response.close();
@@ -245,7 +246,7 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
   describe('slots are released exactly once', () => {
     it('whether the client leaves, the server ends the stream, the SDK refuses it or a limit does', async () => {
       const limiter = limiterOf(server);
-      const bus = server.app.get(McpHttpEndpoint).sdkHandler.bus as { listenerCount?: number };
+      const bus = server.app.get(SdkHandlers).main.bus as { listenerCount?: number };
       for (let round = 0; round < 25; round++) {
         // The client goes away.
         const left = await acknowledged({ toolsListChanged: true }, `Bearer round-${round}`);

@@ -1,5 +1,5 @@
 import { McpModule, McpNotifier } from '../src/index';
-import { McpHttpEndpoint } from '../src/transport/mcp-http-endpoint.service';
+import { SdkHandlers } from '../src/transport/sdk-handlers';
 import { CallGate, NotificationsModule } from './fixtures/notifications.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { freshId, rawToolCall, resultText, rpcBody, rpcHeaders } from './utils/mcp';
@@ -210,7 +210,7 @@ describe.each(ADAPTERS)('MCP notifications over %s', (adapter) => {
     });
 
     it('forgets a stream once the client goes away', async () => {
-      const bus = server.app.get(McpHttpEndpoint).sdkHandler.bus as { listenerCount?: number };
+      const bus = server.app.get(SdkHandlers).main.bus as { listenerCount?: number };
       expect(bus.listenerCount).toEqual(expect.any(Number));
       await settle(() => bus.listenerCount, 0); // streams of earlier tests were dropped
       const listener = await listen({ toolsListChanged: true });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpHttpEndpoint } from './mcp-http-endpoint.service';
+import { SdkHandlers } from './sdk-handlers';
 
 /**
  * Announces changes to clients listening on `subscriptions/listen` streams of this process.
@@ -13,25 +13,25 @@ import { McpHttpEndpoint } from './mcp-http-endpoint.service';
  */
 @Injectable()
 export class McpNotifier {
-  constructor(private readonly endpoint: McpHttpEndpoint) {}
+  constructor(private readonly handlers: SdkHandlers) {}
 
   /** Sends `notifications/tools/list_changed` to streams that asked for tool changes. */
   toolsChanged(): void {
-    this.endpoint.sdkHandler.notify.toolsChanged();
+    this.handlers.main.notify.toolsChanged();
   }
 
   /** Sends `notifications/prompts/list_changed` to streams that asked for prompt changes. */
   promptsChanged(): void {
-    this.endpoint.sdkHandler.notify.promptsChanged();
+    this.handlers.main.notify.promptsChanged();
   }
 
   /** Sends `notifications/resources/list_changed` to streams that asked for resource-list changes. */
   resourcesChanged(): void {
-    this.endpoint.sdkHandler.notify.resourcesChanged();
+    this.handlers.main.notify.resourcesChanged();
   }
 
   /** Sends `notifications/resources/updated` for `uri` to streams subscribed to it. */
   resourceUpdated(uri: string): void {
-    this.endpoint.sdkHandler.notify.resourceUpdated(uri);
+    this.handlers.main.notify.resourceUpdated(uri);
   }
 }

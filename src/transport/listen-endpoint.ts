@@ -1,0 +1,64 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
+import { TaskListenStreams } from '../tasks/streams/task-listen-streams';
+import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
+import { LISTEN_LIMITS, type ListenLimits } from './listen-limits';
+import { serveListenStream } from './listen-stream.bridge';
+import { ListenStreamLimiter, listenCallerKey } from './listen-stream.limiter';
+import { SdkHandlers } from './sdk-handlers';
+
+/**
+ * `subscriptions/listen` requests: refused over the listen limits, else served while holding a
+ * stream slot, released once when the stream ends (client gone, application shutdown, or an error
+ * answered instead of a stream). Streams that follow tasks are the tasks extension's; every other
+ * one is the SDK's. No guard or operation runs for a listen request, so its message is kept on
+ * neither the request nor a suspended frame.
+ * @internal
+ */
+@Injectable()
+export class ListenEndpoint implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('McpModule');
+  /** Counts listen streams, in total and per caller, and refuses those over the limits. */
+  readonly limiter: ListenStreamLimiter;
+
+  constructor(
+    @Inject(LISTEN_LIMITS) limits: ListenLimits,
+    private readonly handlers: SdkHandlers,
+    private readonly taskStreams: TaskListenStreams,
+  ) {
+    this.limiter = new ListenStreamLimiter(limits);
+  }
+
+  serve(
+    request: McpHttpRequest,
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: unknown,
+  ): Promise<void> | void {
+    const filterRefusal = this.limiter.filterRefusal(message);
+    const admission = filterRefusal
+      ? { admitted: false as const, refusal: filterRefusal }
+      : this.limiter.acquire(listenCallerKey(request, req));
+    if (!admission.admitted) {
+      const { status, code, message: text, data } = admission.refusal;
+      this.logger.debug(`subscriptions/listen refused: ${data.limit} (${data.max})`);
+      const id = (message as { id?: unknown }).id;
+      return writeJsonRpcHttpError(res, status, code, text, id, data);
+    }
+    try {
+      const stream = this.taskStreams.follows(message)
+        ? this.taskStreams.serve(request, req, res, message)
+        : serveListenStream(this.handlers.listen, req, res, message);
+      return stream.finally(admission.release);
+    } catch (error) {
+      admission.release();
+      throw error;
+    }
+  }
+
+  /** Ends open task streams, each with its final result (the SDK's close with their handler). */
+  beforeApplicationShutdown(): void {
+    this.taskStreams.closeAll();
+  }
+}
