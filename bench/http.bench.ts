@@ -11,7 +11,10 @@
  * Run: npm run bench:http
  * Env: BENCH_SECONDS (10) per pass, BENCH_WARMUP_SECONDS (10) per server, BENCH_ROUNDS (3),
  *      BENCH_CONNECTIONS (10), BENCH_ONLY (comma-separated server keys), BENCH_OUT_DIR (bench),
- *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there).
+ *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there),
+ *      BENCH_BEFORE (the path of another checkout with its own node_modules, e.g. a git worktree of
+ *      an earlier commit: each nestjs-mcp server of this run is also run from there, in the same
+ *      interleaved passes, and the report compares the two).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -41,6 +44,15 @@ interface ServerSpec {
   answers?: boolean;
   /** Runs only when named in BENCH_ONLY: servers that break the sealed round's cost down. */
   extra?: boolean;
+  /** The checkout the server runs from; this one when unset (see BENCH_BEFORE). */
+  tree?: string;
+}
+
+const BEFORE_TREE = process.env.BENCH_BEFORE;
+
+/** The same server run from the BENCH_BEFORE checkout. */
+function beforeOf(spec: ServerSpec): ServerSpec {
+  return { ...spec, key: `${spec.key}@before`, label: `${spec.label} (before)`, tree: BEFORE_TREE };
 }
 
 const CONFIRM_ANSWER = { confirm: { action: 'accept', content: { ok: true } } };
@@ -217,7 +229,9 @@ function checkEchoResult(text: string, id: number, wire: string): void {
 }
 
 async function start(spec: ServerSpec): Promise<Running> {
-  const child = fork(join(__dirname, 'servers', spec.file), [], {
+  const tree = spec.tree ?? join(__dirname, '..');
+  const child = fork(join(tree, 'bench', 'servers', spec.file), [], {
+    cwd: tree,
     // BENCH_CPU_PROF_DIR profiles each server (`node --cpu-prof`), to see where its time goes.
     execArgv: [
       '-r',
@@ -454,7 +468,8 @@ function commandLine(): string {
     .filter(([, value, fallback]) => value !== fallback)
     .map(([name, value]) => `${name}=${value} `);
   const only = process.env.BENCH_ONLY ? `BENCH_ONLY=${process.env.BENCH_ONLY} ` : '';
-  return `${env.join('')}${only}npm run bench:http`;
+  const before = BEFORE_TREE ? 'BENCH_BEFORE=<earlier checkout> ' : '';
+  return `${env.join('')}${only}${before}npm run bench:http`;
 }
 
 /** The targets of issue #8, checked against this run (a row only when its servers ran). */
@@ -521,6 +536,29 @@ function targetRows(summaries: Summary[]): string[] {
   ];
 }
 
+/** This checkout against BENCH_BEFORE, server by server, in this run. */
+function beforeRows(summaries: Summary[]): string[] {
+  const pairs = summaries.flatMap((after) => {
+    const before = summaries.find((summary) => summary.spec.key === `${after.spec.key}@before`);
+    return before ? [{ after, before }] : [];
+  });
+  if (pairs.length === 0) return [];
+  return [
+    '## This checkout against the one before, same run',
+    '',
+    `Each nestjs-mcp server also ran from \`BENCH_BEFORE\`, interleaved in the same passes.`,
+    '',
+    '| Server | before µs/req | now µs/req | now / before |',
+    '|---|---:|---:|---:|',
+    ...pairs.map(
+      ({ after, before }) =>
+        `| ${after.spec.label} | ${before.cpuUsPerReq.toFixed(0)} | ${after.cpuUsPerReq.toFixed(0)} ` +
+        `| ${(after.cpuUsPerReq / before.cpuUsPerReq).toFixed(3)}× |`,
+    ),
+    '',
+  ];
+}
+
 function report(summaries: Summary[], started: Date, wallSeconds: number): string {
   const baseline = summaries.find((summary) => summary.spec.key === 'bare');
   const ratio = (value: number, base: number | undefined) =>
@@ -563,6 +601,7 @@ function report(summaries: Summary[], started: Date, wallSeconds: number): strin
     '![Server CPU per request and requests per second](results.svg)',
     '',
     ...targetRows(summaries),
+    ...beforeRows(summaries),
     '## Per pass',
     '',
     `req/s and server CPU µs/request of each ${SECONDS} s pass, by round.`,
@@ -612,9 +651,12 @@ function report(summaries: Summary[], started: Date, wallSeconds: number): strin
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',').map((key) => key.trim());
-  const specs = only
+  const chosen = only
     ? SERVERS.filter((spec) => only.includes(spec.key))
     : SERVERS.filter((spec) => !spec.extra);
+  const specs = BEFORE_TREE
+    ? chosen.flatMap((spec) => (spec.file === 'nestjs-mcp.ts' ? [spec, beforeOf(spec)] : [spec]))
+    : chosen;
   const started = new Date();
   const wallStart = process.hrtime.bigint();
   const running: Running[] = [];
