@@ -1,8 +1,8 @@
 import * as publicApi from './index';
 
 describe('the public API', () => {
-  // Registries, the library's interceptors, option tokens and test helpers stay internal; this
-  // list changes only on purpose.
+  // Registries, the module's own interceptors, option tokens and test helpers stay internal;
+  // this list changes only on purpose.
   it('exports what applications write against, and nothing else', () => {
     expect(Object.keys(publicApi).sort()).toEqual([
       'ANONYMOUS_PARTITION',

@@ -3,9 +3,9 @@ import type { McpOperationMetadata } from './mcp-operation-options.interface';
 import { MCP_OPERATION_METADATA } from '../util/mcp.constants';
 
 /**
- * What every operation decorator applies: its metadata. The library's own pipeline steps
- * (capability gating, argument validation, state protection) are added when the module builds
- * the operation's handler, as the innermost interceptors.
+ * What every operation decorator applies: its metadata. The module's own steps (argument
+ * validation, then the capability-gating and state-protection interceptors) are added when it
+ * builds the operation's handler, innermost of everything the application applies.
  */
 export function mcpOperation(metadata: McpOperationMetadata): MethodDecorator {
   return SetMetadata(MCP_OPERATION_METADATA, metadata);

@@ -11,16 +11,15 @@ import { McpParamtype } from '../pipeline/mcp-paramtype.enum';
 import { MCP_INPUT_DECLARATIONS_METADATA, MCP_OPERATION_METADATA } from '../util/mcp.constants';
 import { CapabilityGatingInterceptor } from '../pipeline/capability-gating.interceptor';
 import { StateProtectionInterceptor } from '../pipeline/state-protection.interceptor';
-import { createArgumentsValidator } from '../validation/arguments-validator.factory';
 import { DISCOVERY_OPTIONS, type DiscoveryOptions } from './discovery.options';
 import { completionBody } from './completion-body';
+import { operationProfile } from './operation-profile';
 import {
   OperationPipelineFactory,
   type LibrarySteps,
 } from '../pipeline/operation-pipeline.factory';
 import type { OperationCallProfile } from '../pipeline/operation-call';
-import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
-import { McpInputDeclaration, type McpInputDeclarationSpec } from '../input/mcp-input-declaration';
+import type { McpInputDeclarationSpec } from '../input/mcp-input-declaration';
 import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 import type { McpOperationMetadata } from '../decorators/mcp-operation-options.interface';
 import { isSchemaCandidate } from '../validation/dto-json-schema';
@@ -28,12 +27,6 @@ import { McpOperationRegistry } from './mcp-operation.registry';
 import { promptListing, resourceListing, toolListing } from './operation-listing';
 import type { RegisteredOperation } from './registered-operation.interface';
 import { toolTaskProfile } from './tool-task-profile';
-
-function replayOf(where: string, replay: unknown): boolean {
-  if (replay !== undefined && typeof replay !== 'boolean')
-    throw new InvalidOperationDefinitionError(where, 'replay must be a boolean');
-  return replay === true;
-}
 
 /** Finds `@McpTool`, `@McpPrompt` and `@McpResource` methods and registers them with Nest-pipeline handlers. */
 @Injectable()
@@ -107,39 +100,15 @@ export class McpExplorer implements OnApplicationBootstrap {
     const site = { className, methodName };
     const where = `${className}.${methodName}()`;
     const completers = 'complete' in metadata.options ? metadata.options.complete : undefined;
-    const replay = replayOf(where, metadata.options.replay);
-    const stateMode = this.stateModeOf(where, metadata.options.requestState, replay);
     const argsType = this.argsParameterType(instance, methodName);
-    const declarations = this.declarationsOf(
+    const profile = operationProfile(
       where,
-      instance[methodName] as object,
-      metadata.options.mayRequestInput ?? [],
+      metadata,
+      (Reflect.getMetadata(MCP_INPUT_DECLARATIONS_METADATA, instance[methodName] as object) ??
+        []) as McpInputDeclarationSpec[],
+      argsType,
+      this.options,
     );
-    if (replay && declarations.length === 0) {
-      throw new InvalidOperationDefinitionError(
-        where,
-        'replay needs at least one @McpMayRequestInput declaration (what ctx.elicit(), ctx.createMessage() or ctx.listRoots() may ask)',
-      );
-    }
-    const profile: OperationCallProfile = {
-      kind: metadata.kind,
-      declarations,
-      stateMode,
-      singleUse: this.singleUseOf(where, metadata.options.singleUse, stateMode),
-      replay,
-      argumentsValidator: this.options.validateArguments
-        ? createArgumentsValidator(
-            {
-              kind: metadata.kind,
-              argsType,
-              input: 'input' in metadata.options ? metadata.options.input : undefined,
-              inputSchema:
-                'inputSchema' in metadata.options ? metadata.options.inputSchema : undefined,
-            },
-            where,
-          )
-        : undefined,
-    };
     const common = {
       site,
       handler: this.pipelines.forMethod(instance, methodName, this.libraryStepsFor(profile)),
@@ -188,72 +157,6 @@ export class McpExplorer implements OnApplicationBootstrap {
         return { kind: 'resource', name: key, metadata, listing, template, ...common };
       }
     }
-  }
-
-  private declarationsOf(
-    where: string,
-    method: object,
-    fromOptions: McpInputDeclarationSpec[],
-  ): McpInputDeclaration[] {
-    const fromDecorators = (Reflect.getMetadata(MCP_INPUT_DECLARATIONS_METADATA, method) ??
-      []) as McpInputDeclarationSpec[];
-    const byType = new Map<string, McpInputDeclaration>();
-    for (const spec of [...fromOptions, ...fromDecorators]) {
-      const declaration = McpInputDeclaration.fromSpec(spec, where);
-      const existing = byType.get(declaration.type);
-      if (existing && existing.requirement !== declaration.requirement) {
-        throw new InvalidOperationDefinitionError(
-          where,
-          `"${declaration.type}" is declared both required and conditional`,
-        );
-      }
-      byType.set(declaration.type, declaration);
-    }
-    return [...byType.values()];
-  }
-
-  /** The declared mode; replay keeps its ledger in framework state, so it implies that mode. */
-  private stateModeOf(
-    where: string,
-    mode: McpRequestStateMode | undefined,
-    replay: boolean,
-  ): McpRequestStateMode {
-    if (mode === undefined)
-      return replay ? McpRequestStateMode.FRAMEWORK_PROTECTED : McpRequestStateMode.NONE;
-    if (!Object.values(McpRequestStateMode).includes(mode)) {
-      throw new InvalidOperationDefinitionError(
-        where,
-        `unknown requestState mode "${String(mode)}"`,
-      );
-    }
-    if (replay && mode !== McpRequestStateMode.FRAMEWORK_PROTECTED) {
-      throw new InvalidOperationDefinitionError(
-        where,
-        `replay keeps its answers in framework-protected state: requestState must be FRAMEWORK_PROTECTED or omitted, not "${mode}"`,
-      );
-    }
-    return mode;
-  }
-
-  /** Whether each incoming state is accepted once: the option, else the module default for framework state. */
-  private singleUseOf(
-    where: string,
-    singleUse: boolean | undefined,
-    mode: McpRequestStateMode,
-  ): boolean {
-    if (singleUse !== undefined && typeof singleUse !== 'boolean') {
-      throw new InvalidOperationDefinitionError(where, 'singleUse must be a boolean');
-    }
-    if (mode !== McpRequestStateMode.FRAMEWORK_PROTECTED) {
-      if (singleUse === true) {
-        throw new InvalidOperationDefinitionError(
-          where,
-          `singleUse needs requestState FRAMEWORK_PROTECTED, not "${mode}"`,
-        );
-      }
-      return false;
-    }
-    return singleUse ?? this.options.singleUseByDefault;
   }
 
   /** The declared type of the whole-arguments `@McpArgs()` parameter, used to derive a schema. */
