@@ -142,12 +142,7 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   {
     provide: RequestStateSealer,
     useFactory: (options: ResolvedMcpOptions, ports: McpPorts) =>
-      new RequestStateSealer(options.requestState, {
-        seal: (plaintext, associatedData) =>
-          ports.get(REQUEST_STATE_PROTECTOR_PORT).seal(plaintext, associatedData),
-        open: (token, associatedData) =>
-          ports.get(REQUEST_STATE_PROTECTOR_PORT).open(token, associatedData),
-      }),
+      new RequestStateSealer(options.requestState, ports),
     inject: [MCP_RESOLVED_OPTIONS, McpPorts],
   },
 ];

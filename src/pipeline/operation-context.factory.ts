@@ -30,6 +30,9 @@ const NO_STATE: McpRequestContext['requestState'] = Object.freeze({
   framework: () => undefined,
 });
 
+/** The asks of a call that is not a replay round (yet): each throws `ReplayUnavailableError`. */
+const NO_ASKS = Object.freeze(replayAsks(() => undefined));
+
 function envelopeOf(sdk: ServerContext): Envelope {
   // The SDK's public envelope type hides the wire members, so it is read structurally.
   return (sdk.mcpReq.envelope ?? {}) as Envelope;
@@ -102,7 +105,7 @@ export function createOperationContext(
     requestState: NO_STATE,
     task: taskScope?.task,
     sdk,
-    ...replayAsks(() => undefined),
+    ...NO_ASKS,
   };
 }
 
@@ -132,6 +135,6 @@ export function openedOperationContext(
               return frameworkState as T | undefined;
             },
           },
-    ...replayAsks(() => replay),
+    ...(replay ? replayAsks(() => replay) : NO_ASKS),
   };
 }

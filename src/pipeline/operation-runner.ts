@@ -18,7 +18,6 @@ import {
 } from './operation-call';
 import { createOperationContext } from './operation-context.factory';
 import { mapOperationError } from './operation-error.mapper';
-import type { OperationOutcome } from './operation-outcome';
 import type { OperationHandler } from './operation-pipeline.factory';
 
 /** What the runner needs to know of an operation: how it runs, and what its steps need. */
@@ -46,6 +45,28 @@ export interface OperationRunInput {
   readonly detached?: DetachedTaskStep;
   readonly sdk: ServerContext;
   readonly task?: TaskCallScope;
+}
+
+/** How one run of an operation ended. */
+export type OperationOutcome =
+  | { readonly kind: 'complete'; readonly value: unknown }
+  | { readonly kind: 'input_required'; readonly wire: McpSealedInputRequired }
+  /** A tool's failure answered as an `isError` result. */
+  | { readonly kind: 'tool_error'; readonly message: string }
+  | { readonly kind: 'error'; readonly error: ProtocolError };
+
+/** A complete outcome as `complete` makes it; any other as the wire answers it (an error throws). */
+export function answerOf<T>(outcome: OperationOutcome, complete: (value: unknown) => T): T {
+  switch (outcome.kind) {
+    case 'complete':
+      return complete(outcome.value);
+    case 'input_required':
+      return { ...outcome.wire } as T;
+    case 'tool_error':
+      return { content: [{ type: 'text', text: outcome.message }], isError: true } as T;
+    case 'error':
+      throw outcome.error;
+  }
 }
 
 /**

@@ -24,8 +24,7 @@ import type {
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { internalError } from '../errors/internal-error';
 import type { HttpExchange } from '../pipeline/http-exchange';
-import { answerOf } from '../pipeline/operation-outcome';
-import { OperationRunner } from '../pipeline/operation-runner';
+import { answerOf, OperationRunner } from '../pipeline/operation-runner';
 import {
   normalizePromptResult,
   normalizeResourceResult,

@@ -9,7 +9,11 @@ import {
   asRequestStateProtectionError,
   RequestStateProtectionError,
 } from './request-state-protection.error';
-import type { RequestStateProtector } from './request-state-protector.interface';
+import {
+  REQUEST_STATE_PROTECTOR_PORT,
+  type RequestStateProtector,
+} from './request-state-protector.interface';
+import { McpPorts } from '../ports/mcp-ports.service';
 import { sha256Base64Url } from '../util/sha256';
 
 // 3: a plain-text header (`3_<iat>_<exp>_<round>`), the emitting request's id inside the sealed
@@ -138,8 +142,16 @@ function associatedData(header: string, binding: RequestStateBinding): Buffer {
 export class RequestStateSealer {
   constructor(
     private readonly limits: RequestStateLimits,
-    private readonly protector: RequestStateProtector,
+    /** The protector, or where to find it once the module's ports are filled. */
+    private readonly protection: RequestStateProtector | McpPorts,
   ) {}
+
+  private get protector(): RequestStateProtector {
+    const protection = this.protection;
+    return protection instanceof McpPorts
+      ? protection.get(REQUEST_STATE_PROTECTOR_PORT)
+      : protection;
+  }
 
   /**
    * Seals `value` for the next round. Continues `previous` (same issue time and expiry — brought

@@ -3,10 +3,9 @@ import type { CallToolRequest, ServerContext } from '@modelcontextprotocol/serve
 import type { RegisteredTool } from '../discovery/registered-operation.interface';
 import type { McpJsonValue } from '../util/json-value';
 import type { HttpExchange } from '../pipeline/http-exchange';
-import { answerOf } from '../pipeline/operation-outcome';
 import { normalizeToolResult } from '../pipeline/operation-result.normalizer';
 import { progressReporter } from '../pipeline/operation-context.factory';
-import { OperationRunner } from '../pipeline/operation-runner';
+import { answerOf, OperationRunner } from '../pipeline/operation-runner';
 import { callParamsOf, ownArguments, ownRequestParams } from '../pipeline/own-request-params';
 import type { McpTaskContext } from '../interfaces/mcp-task-context.interface';
 import type { McpTaskRecord } from './store/mcp-task.types';
