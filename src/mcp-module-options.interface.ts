@@ -126,6 +126,13 @@ export interface McpModuleOptions {
    */
   keyring?: KeyringConfig;
   /**
+   * Lets an instance run with an ephemeral key when `NODE_ENV=production` and no `keyring` is
+   * configured; without it such an app fails to start, since every instance would seal with its
+   * own key and refuse the others' rounds. Outside production an ephemeral key is used with a
+   * warning. Default `false`.
+   */
+  allowEphemeralKey?: boolean;
+  /**
    * A custom request-state protector (e.g. backed by a KMS). You may instead provide
    * `RequestStateProtector` in any of your modules (`useClass`, `useExisting`, `useFactory`); giving
    * both, or two different ones, fails startup. Default: AES-256-GCM over the keyring.

@@ -72,7 +72,7 @@ export function resolveMcpOptions(
     'secretConcept',
   ]);
   const validateArguments = booleanOption('validateArguments', options.validateArguments, true);
-  const keyring = resolveKeyringOptions(options.keyring);
+  const keyring = resolveKeyringOptions(options.keyring, options.allowEphemeralKey);
   const tasks = resolveTaskOptions(options.tasks);
   return {
     transport,

@@ -101,74 +101,83 @@ class GuardedTools {
 
 @Module({
   imports: [McpModule.forRoot({})],
-  providers: [
-    Tamper,
-    GuardedTools,
-    { provide: APP_INTERCEPTOR, useClass: TamperingInterceptor },
-  ],
+  providers: [Tamper, GuardedTools, { provide: APP_INTERCEPTOR, useClass: TamperingInterceptor }],
 })
 class TamperingAppModule {}
 
-describe.each(ADAPTERS)('the module interceptors under a hostile app interceptor, %s', (adapter) => {
-  let server: TestServer;
-  let tamper: Tamper;
-  let tools: GuardedTools;
+describe.each(ADAPTERS)(
+  'the module interceptors under a hostile app interceptor, %s',
+  (adapter) => {
+    let server: TestServer;
+    let tamper: Tamper;
+    let tools: GuardedTools;
 
-  beforeAll(async () => {
-    server = await startTestServer(adapter, { imports: [TamperingAppModule] });
-    tamper = server.app.get(Tamper);
-    tools = server.app.get(GuardedTools);
-  });
-  afterAll(() => server?.close());
-  beforeEach(() => {
-    tamper.mode = 'observe';
-    tamper.seen = [];
-    tools.runs = 0;
-  });
-
-  it('never shows the app interceptor plaintext state, in the context or in the result', async () => {
-    const first = await rawToolCall(server.url, 'confirm_plan', {}, { capabilities: FORM });
-    const state = first.body.result?.requestState as string;
-    expect(first.body.result?.resultType).toBe('input_required');
-    const done = await rawToolCall(server.url, 'confirm_plan', {}, {
-      capabilities: FORM,
-      requestState: state,
-      inputResponses: { ok: { action: 'accept', content: { ok: true } } },
+    beforeAll(async () => {
+      server = await startTestServer(adapter, { imports: [TamperingAppModule] });
+      tamper = server.app.get(Tamper);
+      tools = server.app.get(GuardedTools);
     });
-    expect(done.body.result?.content).toEqual([{ type: 'text', text: 'confirmed the plan' }]);
-    expect(tamper.seen).toHaveLength(2);
-    for (const seen of tamper.seen) {
-      expect(seen.stateInContext).toBeUndefined();
-      expect(seen.responses).toBe(0);
-    }
-    expect(tamper.seen[0].result).toContain(state);
-    expect(tamper.seen.map((seen) => seen.result).join(' ')).not.toContain(PLAN);
-    expect(first.text).not.toContain(PLAN);
-  });
-
-  it('cannot skip gating: a refusal it catches and answers away still reaches the client', async () => {
-    tamper.mode = 'swallow-errors';
-    const refused = await rawToolCall(server.url, 'needs_form', {}, { capabilities: {} });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ code: -32021 });
-    const tampered = await rawToolCall(server.url, 'confirm_plan', {}, {
-      capabilities: FORM,
-      requestState: '3_1_2_1.not-a-sealed-state',
+    afterAll(() => server?.close());
+    beforeEach(() => {
+      tamper.mode = 'observe';
+      tamper.seen = [];
+      tools.runs = 0;
     });
-    expect(tampered.body.error).toEqual({ code: -32602, message: 'Invalid request state' });
-    expect(tools.runs).toBe(0);
-  });
 
-  it('cannot forge an input-required result, nor replay one it kept', async () => {
-    tamper.mode = 'forge';
-    const forged = await rawToolCall(server.url, 'confirm_plan', {}, { capabilities: FORM });
-    expect(forged.body.error).toEqual({ code: -32603, message: 'Internal error' });
-    expect(forged.text).not.toContain(PLAN);
+    it('never shows the app interceptor plaintext state, in the context or in the result', async () => {
+      const first = await rawToolCall(server.url, 'confirm_plan', {}, { capabilities: FORM });
+      const state = first.body.result?.requestState as string;
+      expect(first.body.result?.resultType).toBe('input_required');
+      const done = await rawToolCall(
+        server.url,
+        'confirm_plan',
+        {},
+        {
+          capabilities: FORM,
+          requestState: state,
+          inputResponses: { ok: { action: 'accept', content: { ok: true } } },
+        },
+      );
+      expect(done.body.result?.content).toEqual([{ type: 'text', text: 'confirmed the plan' }]);
+      expect(tamper.seen).toHaveLength(2);
+      for (const seen of tamper.seen) {
+        expect(seen.stateInContext).toBeUndefined();
+        expect(seen.responses).toBe(0);
+      }
+      expect(tamper.seen[0].result).toContain(state);
+      expect(tamper.seen.map((seen) => seen.result).join(' ')).not.toContain(PLAN);
+      expect(first.text).not.toContain(PLAN);
+    });
 
-    tamper.mode = 'observe';
-    await rawToolCall(server.url, 'confirm_plan', {}, { capabilities: FORM });
-    tamper.mode = 'replay-last';
-    const replayed = await rawToolCall(server.url, 'confirm_plan', {}, { capabilities: FORM });
-    expect(replayed.body.error).toEqual({ code: -32603, message: 'Internal error' });
-  });
-});
+    it('cannot skip gating: a refusal it catches and answers away still reaches the client', async () => {
+      tamper.mode = 'swallow-errors';
+      const refused = await rawToolCall(server.url, 'needs_form', {}, { capabilities: {} });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: -32021 });
+      const tampered = await rawToolCall(
+        server.url,
+        'confirm_plan',
+        {},
+        {
+          capabilities: FORM,
+          requestState: '3_1_2_1.not-a-sealed-state',
+        },
+      );
+      expect(tampered.body.error).toEqual({ code: -32602, message: 'Invalid request state' });
+      expect(tools.runs).toBe(0);
+    });
+
+    it('cannot forge an input-required result, nor replay one it kept', async () => {
+      tamper.mode = 'forge';
+      const forged = await rawToolCall(server.url, 'confirm_plan', {}, { capabilities: FORM });
+      expect(forged.body.error).toEqual({ code: -32603, message: 'Internal error' });
+      expect(forged.text).not.toContain(PLAN);
+
+      tamper.mode = 'observe';
+      await rawToolCall(server.url, 'confirm_plan', {}, { capabilities: FORM });
+      tamper.mode = 'replay-last';
+      const replayed = await rawToolCall(server.url, 'confirm_plan', {}, { capabilities: FORM });
+      expect(replayed.body.error).toEqual({ code: -32603, message: 'Internal error' });
+    });
+  },
+);

@@ -1,5 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type Type } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService, HttpAdapterHost, MetadataScanner, Reflector } from '@nestjs/core';
 import {
   assertNestInternals,
   ExternalContextCreator,
@@ -8,12 +8,17 @@ import {
 } from '../util/nest-internals';
 import { UriTemplate } from '@modelcontextprotocol/server';
 import { McpParamtype } from '../pipeline/mcp-paramtype.enum';
-import { MCP_INPUT_DECLARATIONS_METADATA, MCP_OPERATION_METADATA } from '../util/mcp.constants';
+import {
+  MCP_ENDPOINT,
+  MCP_INPUT_DECLARATIONS_METADATA,
+  MCP_OPERATION_METADATA,
+} from '../util/mcp.constants';
 import { CapabilityGatingInterceptor } from '../pipeline/capability-gating.interceptor';
 import { StateProtectionInterceptor } from '../pipeline/state-protection.interceptor';
 import { DISCOVERY_OPTIONS, type DiscoveryOptions } from './discovery.options';
 import { completionBody } from './completion-body';
 import { operationProfile } from './operation-profile';
+import { validationGap, type ArgumentsParameter } from './validation-gap';
 import {
   OperationPipelineFactory,
   type LibrarySteps,
@@ -43,6 +48,8 @@ export class McpExplorer implements OnApplicationBootstrap {
     @Inject(DISCOVERY_OPTIONS) private readonly options: DiscoveryOptions,
     private readonly capabilityGating: CapabilityGatingInterceptor,
     private readonly stateProtection: StateProtectionInterceptor,
+    @Inject(MCP_ENDPOINT) private readonly endpoint: string,
+    private readonly adapterHost: HttpAdapterHost,
   ) {
     assertNestInternals(contextCreator);
     this.pipelines = new OperationPipelineFactory(contextCreator);
@@ -66,6 +73,7 @@ export class McpExplorer implements OnApplicationBootstrap {
     for (const wrapper of [...this.discovery.getControllers(), ...this.discovery.getProviders()]) {
       this.exploreWrapper(wrapper);
     }
+    this.logServed();
   }
 
   private exploreWrapper(wrapper: InstanceWrapper): void {
@@ -100,7 +108,12 @@ export class McpExplorer implements OnApplicationBootstrap {
     const site = { className, methodName };
     const where = `${className}.${methodName}()`;
     const completers = 'complete' in metadata.options ? metadata.options.complete : undefined;
-    const argsType = this.argsParameterType(instance, methodName);
+    const parameter = this.argumentsParameter(instance, methodName);
+    const argsType = isSchemaCandidate(parameter.declaredType) ? parameter.declaredType : undefined;
+    if (this.options.validateArguments) {
+      const gap = validationGap(where, metadata, parameter);
+      if (gap) this.logger.warn(gap);
+    }
     const profile = operationProfile(
       where,
       metadata,
@@ -159,17 +172,35 @@ export class McpExplorer implements OnApplicationBootstrap {
     }
   }
 
-  /** The declared type of the whole-arguments `@McpArgs()` parameter, used to derive a schema. */
-  private argsParameterType(instance: object, methodName: string): Type<unknown> | undefined {
+  /** The whole-arguments `@McpArgs()` parameter of a method, and its declared type. */
+  private argumentsParameter(instance: object, methodName: string): ArgumentsParameter {
     const params = (Reflect.getMetadata(ROUTE_ARGS_METADATA, instance.constructor, methodName) ??
       {}) as Record<string, { index: number; data?: unknown }>;
     const argsParam = Object.entries(params).find(
       ([key, value]) => key.startsWith(`${McpParamtype.ARGS}:`) && value.data === undefined,
     );
-    if (!argsParam) return undefined;
-    const types = (Reflect.getMetadata('design:paramtypes', instance, methodName) ??
-      []) as unknown[];
-    const type = types[argsParam[1].index];
-    return isSchemaCandidate(type) ? type : undefined;
+    const types = Reflect.getMetadata('design:paramtypes', instance, methodName) as
+      unknown[] | undefined;
+    return {
+      whole: argsParam !== undefined,
+      declaredType: argsParam ? types?.[argsParam[1].index] : undefined,
+      typesEmitted: types !== undefined,
+    };
   }
+
+  /** One line at startup: what is served where, so a provider left out of a module shows. */
+  private logServed(): void {
+    const resources = this.registry.getFixedResources().length;
+    const templates = this.registry.getTemplateResources().length;
+    const adapter = this.adapterHost.httpAdapter?.getType() ?? 'no HTTP adapter';
+    this.logger.log(
+      `Serving MCP at ${this.endpoint} (${adapter}): ${count(this.registry.getTools().length, 'tool')}, ` +
+        `${count(this.registry.getPrompts().length, 'prompt')}, ${count(resources + templates, 'resource')}` +
+        (templates > 0 ? ` (${templates} of them templates)` : ''),
+    );
+  }
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

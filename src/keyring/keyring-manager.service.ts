@@ -36,7 +36,10 @@ export class KeyringManager {
   private activeId: string | undefined;
   private readonly ephemeralIds = new Set<string>();
 
+  private readonly allowEphemeralKey: boolean;
+
   constructor(@Inject(KEYRING_OPTIONS) options: KeyringOptions) {
+    this.allowEphemeralKey = options.allowEphemeralKey === true;
     const config: KeyringConfig | undefined = options.keyring;
     if (!config) return;
     try {
@@ -59,6 +62,15 @@ export class KeyringManager {
    */
   ensureActiveKey(): void {
     if (this.activeId !== undefined) return;
+    if (process.env.NODE_ENV === 'production' && !this.allowEphemeralKey) {
+      throw new InvalidModuleOptionsError(
+        'keyring',
+        'is required in production (NODE_ENV=production): without it each instance seals with its own ' +
+          'ephemeral key, so a round that lands on another instance, or after a restart, is refused. ' +
+          'Give every instance the same keyring (docs/key-rotation.md shows how to make one), or set ' +
+          '`allowEphemeralKey: true` for a single instance that may lose its flows on restart.',
+      );
+    }
     const id = `ephemeral-${randomBytes(6).toString('hex')}`;
     this.keys.set(id, new ProtectionKey(id, randomBytes(32)));
     this.ephemeralIds.add(id);

@@ -1,11 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { KeyringManager } from '../keyring/keyring-manager.service';
 import { fromBase64Url, toBase64Url } from '../util/base64url';
+import { clip } from '../util/clip';
 import { RequestStateProtectionError } from './request-state-protection.error';
 import type { RequestStateProtector } from './request-state-protector.interface';
 
 const IV_BYTES = 12;
+/** Unknown key ids explained one by one in the log; past that, once more for all the rest. */
+const EXPLAINED_KEY_IDS = 32;
 const TAG_BYTES = 16;
 
 /** `associatedData`, a zero byte, then the key id (printable ASCII), in one buffer. */
@@ -26,6 +29,10 @@ function additionalData(associatedData: Uint8Array, keyId: string): Buffer {
  */
 @Injectable()
 export class AesGcmRequestStateProtector implements RequestStateProtector {
+  private readonly logger = new Logger('McpKeyring');
+  /** Key ids already explained (bounded: they come from clients). */
+  private readonly explained = new Set<string>();
+
   constructor(private readonly keyring: KeyringManager) {}
 
   seal(plaintext: Uint8Array, associatedData: Uint8Array): string {
@@ -56,7 +63,10 @@ export class AesGcmRequestStateProtector implements RequestStateProtector {
     const keyId = kidBytes.toString('latin1');
     if (!/^[\x21-\x7e]+$/.test(keyId)) throw new RequestStateProtectionError('malformed');
     const key = this.keyring.findKey(keyId);
-    if (!key) throw new RequestStateProtectionError('unknown_key');
+    if (!key) {
+      this.explainUnknownKey(keyId);
+      throw new RequestStateProtectionError('unknown_key');
+    }
     try {
       const decipher = createDecipheriv('aes-256-gcm', key.encryptionKey, iv);
       decipher.setAAD(additionalData(associatedData, keyId));
@@ -68,5 +78,23 @@ export class AesGcmRequestStateProtector implements RequestStateProtector {
     } catch {
       throw new RequestStateProtectionError('authentication_failed');
     }
+  }
+
+  /**
+   * Says once per key id why a state sealed under a key this instance lacks is refused: behind a
+   * load balancer, instances that do not share a keyring refuse each other's rounds.
+   */
+  private explainUnknownKey(keyId: string): void {
+    if (this.explained.has(keyId) || this.explained.size > EXPLAINED_KEY_IDS) return;
+    this.explained.add(keyId);
+    const more = this.explained.size > EXPLAINED_KEY_IDS;
+    this.logger.warn(
+      more
+        ? `More request states sealed under key ids this instance does not hold; they are no longer named one by one.`
+        : `A request state was sealed under key "${clip(keyId, 64)}", which this instance does not hold. ` +
+            'Instances that serve one endpoint must share a keyring (the same keys, rotated with ' +
+            `KeyringManager on every instance); this instance's keyring fingerprint is ` +
+            `${this.keyring.fingerprint().value}. Compare it with the others'.`,
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { McpErrorCode } from '../errors/mcp-error-codes';
@@ -15,6 +15,7 @@ import {
   type EndpointMounting,
   type MountableEndpoint,
 } from './http-adapter-mount';
+import { providerOwners } from './endpoint-owners';
 import { ListenEndpoint } from './listen-endpoint';
 import { MessageChecks } from './message-checks';
 import { RequestAdmission } from './request-admission';
@@ -37,6 +38,10 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
   /** Serves the hot methods without the SDK (`fastPath` option). */
   private readonly fastPath: McpFastPath | undefined;
   private mounting: EndpointMounting | undefined;
+  private mountFailure: unknown;
+
+  /** The path it serves. */
+  readonly path: string;
 
   constructor(
     @Inject(TRANSPORT_OPTIONS) options: TransportOptions,
@@ -46,20 +51,43 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     dispatcher: McpDispatcher,
     private readonly handlers: SdkHandlers,
     private readonly listen: ListenEndpoint,
+    private readonly modules: ModulesContainer,
   ) {
+    this.path = options.endpoint;
     this.admission = new RequestAdmission(options);
     this.checks = new MessageChecks(options.body, registry);
     this.fastPath = options.fastPath ? new McpFastPath(server, dispatcher) : undefined;
     adapterHost.init$.subscribe(() => {
       if (!adapterHost.httpAdapter) return;
-      this.mounting = endpointMounting(adapterHost.httpAdapter, options.endpoint, this);
-      this.mounting.early();
+      // Thrown from here it would escape Nest's startup: it is rethrown from onModuleInit.
+      try {
+        this.mounting = endpointMounting(adapterHost.httpAdapter, options.endpoint, this);
+        this.mounting.early();
+      } catch (error) {
+        this.mountFailure = error;
+      }
     });
   }
 
   /** Nest calls this after registering the app's middleware and routes, before its 404 handler. */
   onModuleInit(): void {
+    this.refuseSecondModule();
+    if (this.mountFailure !== undefined) throw this.mountFailure;
     this.mounting?.late();
+  }
+
+  /**
+   * Two `McpModule`s on one path would both take every request's body, and the second would wait
+   * for a body already read: every request would time out. That fails startup instead, naming them.
+   */
+  private refuseSecondModule(): void {
+    const { instances, importedBy } = providerOwners(this.modules, McpHttpEndpoint);
+    if (instances.filter((endpoint) => endpoint.path === this.path).length < 2) return;
+    throw new Error(
+      `McpModule is registered more than once for the endpoint ${this.path} (imported by ` +
+        `${importedBy.join(' and ')}). Import McpModule.forRoot() once (it is global), or give ` +
+        'each its own `endpoint`.',
+    );
   }
 
   async admit(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
