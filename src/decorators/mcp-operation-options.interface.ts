@@ -4,6 +4,7 @@ import type { McpInputDeclarationSpec } from '../input/mcp-input-declaration';
 import type { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
 import type { JsonSchemaObject } from '../util/json-schema-object';
+import type { McpStandardSchema } from '../validation/standard-schema';
 import type { McpOperationKind } from '../interfaces/mcp-operation-kind';
 
 /** Input and state options shared by every operation decorator. @publicApi */
@@ -54,10 +55,12 @@ export interface McpToolOptions extends McpInputOptions {
   /** What the tool does; shown to the model. Required and non-empty. */
   description: string;
   /**
-   * class-validator DTO describing the arguments; its JSON Schema becomes `inputSchema`.
-   * Defaults to the type of the `@McpArgs()` parameter when that is a class.
+   * What the arguments must be: a class-validator DTO, or a Standard Schema validator (zod 4,
+   * valibot, arktype). Its JSON Schema becomes `inputSchema` and the arguments are validated with
+   * it before the method runs. Defaults to the type of the `@McpArgs()` parameter when that is a
+   * class.
    */
-  input?: Type<unknown>;
+  input?: Type<unknown> | McpStandardSchema;
   /** A raw JSON Schema for the arguments, advertised exactly as written (wins over `input`). */
   inputSchema?: JsonSchemaObject;
   /** JSON Schema of `structuredContent`. When set, a plain object returned by the tool becomes `structuredContent`. */
@@ -103,8 +106,11 @@ export interface McpPromptOptions extends McpInputOptions {
   description: string;
   /** Declared arguments. Defaults to the properties of `input` (required ones marked required). */
   arguments?: McpPromptArgument[];
-  /** class-validator DTO of the arguments (all values arrive as strings). */
-  input?: Type<unknown>;
+  /**
+   * What the arguments must be (all values arrive as strings): a class-validator DTO, or a
+   * Standard Schema validator (zod 4, valibot, arktype).
+   */
+  input?: Type<unknown> | McpStandardSchema;
   /** Completion providers by argument name, for `completion/complete`. */
   complete?: Record<string, McpCompleter>;
   _meta?: Record<string, unknown>;

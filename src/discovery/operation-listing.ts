@@ -9,6 +9,13 @@ import type {
   McpToolOptions,
 } from '../decorators/mcp-operation-options.interface';
 import { dtoToJsonSchema } from '../validation/dto-json-schema';
+import { isStandardSchema, type McpStandardSchema } from '../validation/standard-schema';
+import { standardSchemaToJsonSchema } from '../validation/standard-schema-arguments.validator';
+
+/** The JSON Schema of what `input` describes: a DTO's, or what a Standard Schema says it is. */
+function inputJsonSchema(site: string, input: Type<unknown> | McpStandardSchema): JsonSchemaObject {
+  return isStandardSchema(input) ? standardSchemaToJsonSchema(input, site) : dtoToJsonSchema(input);
+}
 
 const TOOL_NAME = /^[A-Za-z0-9_./-]{1,64}$/;
 
@@ -55,7 +62,7 @@ function resolveInputSchema(
 ): Tool['inputSchema'] {
   let schema: JsonSchemaObject;
   if (options.inputSchema) schema = options.inputSchema;
-  else if (options.input) schema = dtoToJsonSchema(options.input);
+  else if (options.input) schema = inputJsonSchema(site, options.input);
   else if (argsType) schema = dtoToJsonSchema(argsType);
   else schema = { type: 'object', properties: {} };
   if (schema.type !== 'object') {
@@ -72,7 +79,9 @@ export function promptListing(
   argsType: Type<unknown> | undefined,
 ): Prompt {
   requireDescription(site, options.description);
-  const argumentsList = options.arguments ?? argumentsFromDto(options.input ?? argsType);
+  const input = options.input ?? argsType;
+  const argumentsList =
+    options.arguments ?? (input ? argumentsFromSchema(inputJsonSchema(site, input)) : []);
   return withOptional({ name, description: options.description } as Prompt, {
     title: options.title,
     arguments: argumentsList.length > 0 ? argumentsList : undefined,
@@ -80,9 +89,7 @@ export function promptListing(
   });
 }
 
-function argumentsFromDto(dto: Type<unknown> | undefined): PromptArgument[] {
-  if (!dto) return [];
-  const schema = dtoToJsonSchema(dto);
+function argumentsFromSchema(schema: JsonSchemaObject): PromptArgument[] {
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const properties = (schema.properties ?? {}) as Record<string, { description?: string }>;
   return Object.entries(properties).map(([argName, property]) =>

@@ -1,6 +1,10 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import type { ArgumentsValidator } from '../validation/arguments-validator.interface';
+import type {
+  ArgumentsValidation,
+  ArgumentsValidator,
+} from '../validation/arguments-validator.interface';
+import { andThen, type MaybePromise } from '../util/maybe-promise';
 import { refusal } from './library-interceptor';
 import type { OperationCall } from './operation-call';
 
@@ -12,8 +16,14 @@ import type { OperationCall } from './operation-call';
  * pipes and the method receive.
  * @internal
  */
-export function validateCallArguments(call: OperationCall, validator: ArgumentsValidator): void {
-  const outcome = validator.validate(call.args);
+export function validateCallArguments(
+  call: OperationCall,
+  validator: ArgumentsValidator,
+): MaybePromise<void> {
+  return andThen(validator.validate(call.args), (outcome) => record(call, outcome));
+}
+
+function record(call: OperationCall, outcome: ArgumentsValidation): void {
   if (!outcome.ok) {
     throw refusal(
       call,

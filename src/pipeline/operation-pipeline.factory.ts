@@ -10,7 +10,7 @@ import {
   type HandlerExceptionFilters,
 } from '../util/nest-internals';
 import { MCP_CONTEXT_TYPE } from '../util/mcp.constants';
-import { isPromiseLike } from '../util/maybe-promise';
+import { andThen, isPromiseLike } from '../util/maybe-promise';
 import type { ArgumentsValidator } from '../validation/arguments-validator.interface';
 import { validateCallArguments } from './arguments-validation.step';
 import type { LibraryInterceptor } from './library-interceptor';
@@ -102,12 +102,12 @@ export class OperationPipelineFactory {
     });
     const invoke = (call: OperationCall) =>
       inner(call.request, new McpHttpResponse(call.http.response), undefined, call);
-    const body = (call: OperationCall) => {
-      if (argumentsValidator) validateCallArguments(call, argumentsValidator);
-      return interceptors.length === 0
-        ? invoke(call)
-        : aroundAll(interceptors, call, () => invoke(call));
-    };
+    const intercepted = (call: OperationCall) =>
+      interceptors.length === 0 ? invoke(call) : aroundAll(interceptors, call, () => invoke(call));
+    const body = (call: OperationCall) =>
+      argumentsValidator
+        ? andThen(validateCallArguments(call, argumentsValidator), () => intercepted(call))
+        : intercepted(call);
     return this.build(instance, `${methodName}#mcp`, standIn(method, body), {
       guards: true,
       interceptors: true,

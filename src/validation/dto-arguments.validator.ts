@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import type { ArgumentsValidator } from './arguments-validator.interface';
+import type { SyncArgumentsValidator } from './arguments-validator.interface';
 import { pickDeclared } from '../util/dto-properties';
 import { cappedMessages, classValidatorMessages } from './validation-messages';
 
@@ -48,7 +48,7 @@ function withoutSkippedKeys(value: unknown): unknown {
  * new objects, and `__proto__` and `constructor` keys, which it skips, are left out beforehand at
  * every depth (see {@link withoutSkippedKeys}).
  */
-export function createDtoArgumentsValidator(dto: Type<unknown>): ArgumentsValidator {
+export function createDtoArgumentsValidator(dto: Type<unknown>): SyncArgumentsValidator {
   return {
     validate(args) {
       if (args === null || typeof args !== 'object' || Array.isArray(args)) {

@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
 import type { JsonSchemaObject } from '../util/json-schema-object';
-import type { ArgumentsValidator } from './arguments-validator.interface';
+import type { SyncArgumentsValidator } from './arguments-validator.interface';
 import { ajvMessages, cappedMessages } from './validation-messages';
 
 const AJV_OPTIONS: Options = {
@@ -75,7 +75,7 @@ function declaresProtoProperty(schema: unknown, seen = new Set<unknown>()): bool
 export function createJsonSchemaArgumentsValidator(
   schema: JsonSchemaObject,
   where: string,
-): ArgumentsValidator {
+): SyncArgumentsValidator {
   if (schema.$async === true) {
     throw new InvalidOperationDefinitionError(where, 'inputSchema must not be "$async"');
   }

@@ -46,7 +46,8 @@ function detail(error: ErrorObject): string {
 }
 
 // Property names in ajv's messages come from the client: keep them short and on one line.
-function readable(message: string): string {
+/** A message bounded in length and free of control characters. */
+export function readable(message: string): string {
   return clip(message, MAX_MESSAGE_LENGTH);
 }
 
