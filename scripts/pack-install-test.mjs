@@ -84,9 +84,9 @@ main().catch((error: unknown) => {
 `;
 
 // A unit test of the tool with the testing helper, type-checked (not run) like the app.
-const APP_GREETER_SPEC = `import { createTestRequestContext } from 'nestjs-mcp/testing';
+const APP_GREETER_SPEC = `import { createTestOperationContext } from 'nestjs-mcp/testing';
 
-const ctx = createTestRequestContext({ target: 'greet', user: { id: 'alice' } });
+const ctx = createTestOperationContext({ target: 'greet', user: { id: 'alice' } });
 export const principal: unknown = ctx.http.request.user;
 export const reports: number = ctx.progressReports.length;
 `;

@@ -14,12 +14,13 @@ export type {
   McpLogLevel,
   McpProgressReporter,
   McpRequestLogger,
-} from './interfaces/mcp-request-context.interface';
+} from './interfaces/mcp-operation-context.interface';
 export { McpHttpResponse } from './pipeline/mcp-http-response';
 export { McpTool } from './decorators/mcp-tool.decorator';
 export { McpPrompt } from './decorators/mcp-prompt.decorator';
 export { McpResource } from './decorators/mcp-resource.decorator';
-export { McpArgs, McpRequestContext } from './decorators/mcp-params.decorators';
+export { McpArgs, McpContext } from './decorators/mcp-params.decorators';
+export type { McpOperationContext } from './interfaces/mcp-operation-context.interface';
 export { McpExecutionContext, type McpContextType } from './context/mcp-execution-context';
 export { isMcpContext } from './context/is-mcp-context.util';
 export { McpNotifier } from './transport/mcp-notifier.service';
@@ -31,7 +32,7 @@ export { InvalidModuleOptionsError } from './errors/invalid-module-options.error
 export { DuplicateOperationError } from './errors/duplicate-operation.error';
 export { InvalidOperationDefinitionError } from './errors/invalid-operation-definition.error';
 export type { McpInputOptions } from './decorators/mcp-operation-options.interface';
-export type { McpRequestStateView } from './interfaces/mcp-request-context.interface';
+export type { McpRequestStateView } from './interfaces/mcp-operation-context.interface';
 
 // Input requests and responses
 export { McpInputRequirement } from './input/mcp-input-requirement.enum';

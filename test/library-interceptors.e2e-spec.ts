@@ -15,7 +15,8 @@ import {
   McpInputRequiredResult,
   McpMayRequestInput,
   McpModule,
-  McpRequestContext,
+  McpContext,
+  McpOperationContext,
   McpRequestStateMode,
   McpTool,
 } from '../src/index';
@@ -41,7 +42,7 @@ class TamperingInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (!isMcpContext(context)) return next.handle();
-    const ctx = McpExecutionContext.create(context).getRequestContext();
+    const ctx = McpExecutionContext.create(context).getOperationContext();
     const record = (result: unknown) =>
       this.tamper.seen.push({
         stateInContext: ctx.requestState.framework(),
@@ -79,7 +80,7 @@ class GuardedTools {
     requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  confirmPlan(@McpArgs() _args: object, @McpRequestContext() ctx: McpRequestContext) {
+  confirmPlan(@McpArgs() _args: object, @McpContext() ctx: McpOperationContext) {
     this.runs++;
     const state = ctx.requestState.framework<{ plan: string }>();
     if (!state) {

@@ -8,7 +8,8 @@ import {
   McpInputRequiredResult,
   McpMayRequestInput,
   McpModule,
-  McpRequestContext,
+  McpContext,
+  McpOperationContext,
   McpRequestStateMode,
   McpTool,
 } from '../src/index';
@@ -37,7 +38,7 @@ class TokenStrategy extends PassportStrategy(BearerStrategy, 'bearer') {
 @Injectable()
 class AccountTools {
   @McpTool({ name: 'whoami', description: 'The user passport authenticated' })
-  whoami(@McpRequestContext() ctx: McpRequestContext): string {
+  whoami(@McpContext() ctx: McpOperationContext): string {
     return (ctx.http.request.user as { name: string }).name;
   }
 
@@ -47,7 +48,7 @@ class AccountTools {
     requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  close(@McpRequestContext() ctx: McpRequestContext): unknown {
+  close(@McpContext() ctx: McpOperationContext): unknown {
     const user = (ctx.http.request.user as { name: string }).name;
     if (ctx.requestState.framework() === undefined) {
       return McpInputRequiredResult.builder()

@@ -32,7 +32,8 @@ import {
   McpInputRequiredResult,
   McpMayRequestInput,
   McpModule,
-  McpRequestContext,
+  McpContext,
+  McpOperationContext,
   McpRequestStateMode,
   McpTool,
 } from '../../src/index';
@@ -90,7 +91,7 @@ class SealedEchoTool {
   @McpMayRequestInput({ type: 'elicitation.form' })
   echo(
     @McpArgs('text') text: string,
-    @McpRequestContext() ctx: McpRequestContext,
+    @McpContext() ctx: McpOperationContext,
   ): McpInputRequiredResult | string {
     const asked = ctx.requestState.framework<{ asked: boolean }>()?.asked === true;
     const answer = asked ? ctx.inputResponses.find('confirm') : undefined;

@@ -1,5 +1,5 @@
 import type { ContextType, ExecutionContext } from '@nestjs/common';
-import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
 import { operationCallOf, type OperationCall } from '../pipeline/operation-call';
 import { ExecutionContextHost } from '../util/nest-internals';
 
@@ -19,7 +19,7 @@ export type McpContextType = 'mcp' | ContextType;
  * canActivate(ctx: ExecutionContext) {
  *   if (!isMcpContext(ctx)) return true;
  *   const mcp = McpExecutionContext.create(ctx);
- *   return mcp.getRequestContext().http.authInfo !== undefined;
+ *   return mcp.getOperationContext().http.authInfo !== undefined;
  * }
  * ```
  * @publicApi
@@ -42,7 +42,7 @@ export class McpExecutionContext extends ExecutionContextHost {
   }
 
   /** The MCP request being served. */
-  getRequestContext(): McpRequestContext {
+  getOperationContext(): McpOperationContext {
     return this.call().methodContext;
   }
 

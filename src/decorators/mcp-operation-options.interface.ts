@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { McpInputDeclarationSpec } from '../input/mcp-input-declaration';
 import type { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
-import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
 import type { JsonSchemaObject } from '../util/json-schema-object';
 import type { McpStandardSchema } from '../validation/standard-schema';
 import type { McpOperationKind } from '../interfaces/mcp-operation-kind';
@@ -90,7 +90,7 @@ export interface McpPromptArgument {
 /** Suggests completions for one prompt argument or resource-template variable. @publicApi */
 export type McpCompleter = (
   value: string,
-  context: { arguments: Record<string, string>; request: McpRequestContext },
+  context: { arguments: Record<string, string>; request: McpOperationContext },
 ) => string[] | Promise<string[]>;
 
 /**

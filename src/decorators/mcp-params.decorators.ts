@@ -1,16 +1,8 @@
 import type { PipeTransform, Type } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '../util/nest-internals';
 import { McpParamtype } from '../pipeline/mcp-paramtype.enum';
-import type { McpRequestContext as RequestContextShape } from '../interfaces/mcp-request-context.interface';
-
-/**
- * The request context type, under the same name as its parameter decorator so that
- * `@McpRequestContext() ctx: McpRequestContext` reads naturally.
- *
- * @publicApi
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface McpRequestContext extends RequestContextShape {}
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- referenced by the JSDoc
+import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
 
 function mcpParam(
   paramtype: McpParamtype,
@@ -49,11 +41,12 @@ export function McpArgs(
 }
 
 /**
- * Injects the {@link McpRequestContext} of the call: client capabilities, protocol version,
+ * Injects the {@link McpOperationContext} of the call (`@McpContext() ctx: McpOperationContext`):
+ * client capabilities, protocol version,
  * request id, progress reporter, logger, abort signal, HTTP request and auth info.
  *
  * @publicApi
  */
-export function McpRequestContext(): ParameterDecorator {
+export function McpContext(): ParameterDecorator {
   return mcpParam(McpParamtype.CONTEXT, undefined, []);
 }

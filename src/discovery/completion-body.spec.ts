@@ -1,6 +1,6 @@
 import { testOperationCall } from '../pipeline/operation-call.spec-helper';
 import type { OperationCall } from '../pipeline/operation-call';
-import { createTestRequestContext } from '../testing/create-test-request-context';
+import { createTestOperationContext } from '../testing/create-test-operation-context';
 import { completionBody } from './completion-body';
 
 const NAMES = [...Object.getOwnPropertyNames(Object.prototype), '__proto__', 'prototype'];
@@ -8,7 +8,7 @@ const NAMES = [...Object.getOwnPropertyNames(Object.prototype), '__proto__', 'pr
 function completionCall(argument: string, value = ''): OperationCall {
   return testOperationCall({
     purpose: 'completion',
-    context: createTestRequestContext({ method: 'completion/complete' }),
+    context: createTestOperationContext({ method: 'completion/complete' }),
     completion: { argument, value },
   });
 }

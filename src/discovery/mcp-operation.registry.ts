@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DuplicateOperationError } from '../errors/duplicate-operation.error';
 import type {
-  RegisteredOperation,
-  RegisteredPrompt,
-  RegisteredResource,
-  RegisteredTool,
-} from './registered-operation.interface';
+  OperationEntry,
+  PromptEntry,
+  ResourceEntry,
+  ToolEntry,
+} from './operation-entry.interface';
 
 /**
  * Every MCP operation found at bootstrap, by kind and name. Read it to list what the server offers.
@@ -14,13 +14,13 @@ import type {
  */
 @Injectable()
 export class McpOperationRegistry {
-  private readonly tools = new Map<string, RegisteredTool>();
-  private readonly prompts = new Map<string, RegisteredPrompt>();
-  private readonly fixedResources = new Map<string, RegisteredResource>();
-  private readonly templateResources = new Map<string, RegisteredResource>();
+  private readonly tools = new Map<string, ToolEntry>();
+  private readonly prompts = new Map<string, PromptEntry>();
+  private readonly fixedResources = new Map<string, ResourceEntry>();
+  private readonly templateResources = new Map<string, ResourceEntry>();
 
   /** @internal */
-  register(operation: RegisteredOperation): void {
+  register(operation: OperationEntry): void {
     const table = this.tableFor(operation);
     const existing = table.get(operation.name);
     if (existing) {
@@ -34,34 +34,34 @@ export class McpOperationRegistry {
     table.set(operation.name, operation);
   }
 
-  getTools(): RegisteredTool[] {
+  getTools(): ToolEntry[] {
     return [...this.tools.values()];
   }
 
-  getPrompts(): RegisteredPrompt[] {
+  getPrompts(): PromptEntry[] {
     return [...this.prompts.values()];
   }
 
-  getFixedResources(): RegisteredResource[] {
+  getFixedResources(): ResourceEntry[] {
     return [...this.fixedResources.values()];
   }
 
-  getTemplateResources(): RegisteredResource[] {
+  getTemplateResources(): ResourceEntry[] {
     return [...this.templateResources.values()];
   }
 
-  findTool(name: string): RegisteredTool | undefined {
+  findTool(name: string): ToolEntry | undefined {
     return this.tools.get(name);
   }
 
-  findPrompt(name: string): RegisteredPrompt | undefined {
+  findPrompt(name: string): PromptEntry | undefined {
     return this.prompts.get(name);
   }
 
   /** The resource serving `uri`, with the template variables it matched (empty for fixed URIs). */
   findResource(
     uri: string,
-  ): { resource: RegisteredResource; variables: Record<string, string> } | undefined {
+  ): { resource: ResourceEntry; variables: Record<string, string> } | undefined {
     const fixed = this.fixedResources.get(uri);
     if (fixed) return { resource: fixed, variables: {} };
     for (const resource of this.templateResources.values()) {
@@ -80,20 +80,20 @@ export class McpOperationRegistry {
   }
 
   /** The resource template registered under exactly this template string. */
-  findTemplate(uriTemplate: string): RegisteredResource | undefined {
+  findTemplate(uriTemplate: string): ResourceEntry | undefined {
     return this.templateResources.get(uriTemplate);
   }
 
-  private tableFor(operation: RegisteredOperation): Map<string, RegisteredOperation> {
+  private tableFor(operation: OperationEntry): Map<string, OperationEntry> {
     switch (operation.kind) {
       case 'tool':
-        return this.tools as Map<string, RegisteredOperation>;
+        return this.tools as Map<string, OperationEntry>;
       case 'prompt':
-        return this.prompts as Map<string, RegisteredOperation>;
+        return this.prompts as Map<string, OperationEntry>;
       case 'resource':
         return (operation.template ? this.templateResources : this.fixedResources) as Map<
           string,
-          RegisteredOperation
+          OperationEntry
         >;
     }
   }

@@ -30,7 +30,7 @@ import type { McpOperationMetadata } from '../decorators/mcp-operation-options.i
 import { isSchemaCandidate } from '../validation/dto-json-schema';
 import { McpOperationRegistry } from './mcp-operation.registry';
 import { promptListing, resourceListing, toolListing } from './operation-listing';
-import type { RegisteredOperation } from './registered-operation.interface';
+import type { OperationEntry } from './operation-entry.interface';
 import { toolTaskProfile } from './tool-task-profile';
 
 /** Finds `@McpTool`, `@McpPrompt` and `@McpResource` methods and registers them with Nest-pipeline handlers. */
@@ -103,7 +103,7 @@ export class McpExplorer implements OnApplicationBootstrap {
     instance: Record<string, unknown>,
     methodName: string,
     metadata: McpOperationMetadata,
-  ): RegisteredOperation {
+  ): OperationEntry {
     const className = instance.constructor.name;
     const site = { className, methodName };
     const where = `${className}.${methodName}()`;

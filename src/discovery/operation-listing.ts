@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { Prompt, PromptArgument, Resource, Tool } from '@modelcontextprotocol/server';
-import type { ResourceTemplateListing } from './registered-operation.interface';
+import type { ResourceTemplateListing } from './operation-entry.interface';
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
 import type {
   JsonSchemaObject,

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { resolveMcpOptions } from '../mcp-options.resolver';
-import { createTestRequestContext } from '../testing/create-test-request-context';
+import { createTestOperationContext } from '../testing/create-test-operation-context';
 import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 import { McpStateHandles } from './mcp-state-handles.service';
 import { MemoryStateHandleRepository } from '../stores/handles/memory-state-handle.repository';
@@ -36,7 +36,7 @@ describe('McpStateHandles', () => {
   });
 
   it('starts a flow on a first round, saving under one handle however often it saves', async () => {
-    const ctx = createTestRequestContext({ target: 'approve' });
+    const ctx = createTestOperationContext({ target: 'approve' });
     const flow = await handles.resume<{ step: number }>(ctx);
     expect(await handles.resume(ctx)).toBe(flow);
     expect(flow.data).toBeUndefined();
@@ -48,8 +48,8 @@ describe('McpStateHandles', () => {
   });
 
   it('redeems the presented handle once per call, rotates it, and keeps the flow expiry', async () => {
-    const first = await (await handles.resume(createTestRequestContext())).save({ step: 1 });
-    const ctx = createTestRequestContext({ applicationState: first });
+    const first = await (await handles.resume(createTestOperationContext())).save({ step: 1 });
+    const ctx = createTestOperationContext({ applicationState: first });
     const flow = await handles.resume<{ step: number }>(ctx);
     await handles.resume(ctx);
     expect(repository.redeem).toHaveBeenCalledTimes(1);
@@ -65,16 +65,16 @@ describe('McpStateHandles', () => {
   });
 
   it('refuses a replayed handle with -32602 Invalid request state', async () => {
-    const first = await (await handles.resume(createTestRequestContext())).save({ step: 1 });
-    await handles.resume(createTestRequestContext({ applicationState: first }));
-    const replay = handles.resume(createTestRequestContext({ applicationState: first }));
+    const first = await (await handles.resume(createTestOperationContext())).save({ step: 1 });
+    await handles.resume(createTestOperationContext({ applicationState: first }));
+    const replay = handles.resume(createTestOperationContext({ applicationState: first }));
     await expect(replay).rejects.toBeInstanceOf(ProtocolError);
     await expect(replay).rejects.toMatchObject({ code: -32602, message: 'Invalid request state' });
   });
 
   it('finishes once, deleting the live handle; a finished flow cannot save', async () => {
-    const first = await (await handles.resume(createTestRequestContext())).save({ step: 1 });
-    const flow = await handles.resume(createTestRequestContext({ applicationState: first }));
+    const first = await (await handles.resume(createTestOperationContext())).save({ step: 1 });
+    const flow = await handles.resume(createTestOperationContext({ applicationState: first }));
     await flow.finish();
     await flow.finish();
     expect(repository.delete).toHaveBeenCalledTimes(1);
@@ -83,7 +83,7 @@ describe('McpStateHandles', () => {
   });
 
   it('finishes a first round that saved nothing without touching the repository', async () => {
-    await (await handles.resume(createTestRequestContext())).finish();
+    await (await handles.resume(createTestOperationContext())).finish();
     expect(repository.delete).not.toHaveBeenCalled();
   });
 });

@@ -3,7 +3,7 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { internalError } from '../errors/internal-error';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpJsonValue } from '../util/json-value';
-import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
 import { McpPorts } from '../ports/mcp-ports.service';
 import { REQUEST_STATE_LIMITS, type RequestStateLimits } from '../state/request-state-limits';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
@@ -41,7 +41,7 @@ import {
  * ```ts
  * @McpTool({ requestState: McpRequestStateMode.APPLICATION_PROTECTED })
  * @McpMayRequestInput({ type: 'elicitation.form' })
- * async approveExpense(@McpArgs() args: ExpenseDto, @McpRequestContext() ctx: McpRequestContext) {
+ * async approveExpense(@McpArgs() args: ExpenseDto, @McpContext() ctx: McpOperationContext) {
  *   const flow = await this.handles.resume<ExpenseDraft>(ctx);   // first, before any side effect
  *   const answer = flow.data && ctx.inputResponses.find('approval', ApprovalAnswer);
  *   if (!answer) {
@@ -60,7 +60,7 @@ import {
 export class McpStateHandles {
   private readonly logger = new Logger('McpRequestState');
   /** One flow per call, so a second `resume` neither redeems again nor fails. */
-  private readonly flows = new WeakMap<McpRequestContext, Promise<McpStateHandleFlow<unknown>>>();
+  private readonly flows = new WeakMap<McpOperationContext, Promise<McpStateHandleFlow<unknown>>>();
 
   constructor(
     @Inject(REQUEST_STATE_LIMITS) private readonly limits: RequestStateLimits,
@@ -80,7 +80,7 @@ export class McpStateHandles {
    * with `-32603` when the repository cannot answer. Call it before anything with a side effect.
    * Calling it again for the same call returns the same flow.
    */
-  resume<T = McpJsonValue>(ctx: McpRequestContext): Promise<McpStateHandleFlow<T>> {
+  resume<T = McpJsonValue>(ctx: McpOperationContext): Promise<McpStateHandleFlow<T>> {
     let flow = this.flows.get(ctx);
     if (!flow) {
       flow = this.open(ctx);
@@ -89,7 +89,7 @@ export class McpStateHandles {
     return flow as Promise<McpStateHandleFlow<T>>;
   }
 
-  private async open(ctx: McpRequestContext): Promise<McpStateHandleFlow<unknown>> {
+  private async open(ctx: McpOperationContext): Promise<McpStateHandleFlow<unknown>> {
     const mode = this.declaredStateMode(ctx);
     if (mode !== McpRequestStateMode.APPLICATION_PROTECTED) {
       this.logger.error(
@@ -128,7 +128,7 @@ export class McpStateHandles {
     );
   }
 
-  private declaredStateMode(ctx: McpRequestContext): McpRequestStateMode | 'unknown' {
+  private declaredStateMode(ctx: McpOperationContext): McpRequestStateMode | 'unknown' {
     const operation =
       ctx.method === 'tools/call'
         ? this.operations.findTool(ctx.target)
@@ -140,7 +140,7 @@ export class McpStateHandles {
     return operation?.profile.stateMode ?? 'unknown';
   }
 
-  private portFor(ctx: McpRequestContext, binding: string): StateHandleFlowPort {
+  private portFor(ctx: McpOperationContext, binding: string): StateHandleFlowPort {
     return {
       save: (position, data) => this.save(ctx, binding, position, data),
       finish: (handle) => this.guard(ctx, 'deleted', () => this.repository.delete(handle)),
@@ -148,7 +148,7 @@ export class McpStateHandles {
   }
 
   private async save(
-    ctx: McpRequestContext,
+    ctx: McpOperationContext,
     binding: string,
     position: StateHandleFlowPosition,
     data: unknown,
@@ -189,7 +189,7 @@ export class McpStateHandles {
 
   /** Runs a repository operation; any failure is a logged -32603, never an accepted handle. */
   private async guard<R>(
-    ctx: McpRequestContext,
+    ctx: McpOperationContext,
     what: string,
     operation: () => Promise<R>,
   ): Promise<R> {
@@ -203,12 +203,12 @@ export class McpStateHandles {
     }
   }
 
-  private reject(ctx: McpRequestContext, reason: string): ProtocolError {
+  private reject(ctx: McpOperationContext, reason: string): ProtocolError {
     this.logger.warn(`${this.where(ctx)}: request state rejected: ${reason}`);
     return new ProtocolError(McpErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE);
   }
 
-  private where(ctx: McpRequestContext): string {
+  private where(ctx: McpOperationContext): string {
     return `MCP ${ctx.method} "${clip(ctx.target)}" (request ${clip(ctx.requestId)})`;
   }
 }

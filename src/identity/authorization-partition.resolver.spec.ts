@@ -1,6 +1,6 @@
 import type { McpPorts } from '../ports/mcp-ports.service';
 import { Logger } from '@nestjs/common';
-import { createTestRequestContext } from '../testing/create-test-request-context';
+import { createTestOperationContext } from '../testing/create-test-operation-context';
 import {
   ANONYMOUS_PARTITION,
   DefaultAuthorizationPartitionResolver,
@@ -9,8 +9,8 @@ import { CallerPartitions } from './caller-partitions';
 
 const resolver = new DefaultAuthorizationPartitionResolver();
 
-function partitionOf(options: Parameters<typeof createTestRequestContext>[0]): string {
-  return resolver.resolve(createTestRequestContext(options));
+function partitionOf(options: Parameters<typeof createTestOperationContext>[0]): string {
+  return resolver.resolve(createTestOperationContext(options));
 }
 
 describe('DefaultAuthorizationPartitionResolver', () => {
@@ -33,9 +33,9 @@ describe('DefaultAuthorizationPartitionResolver', () => {
 
   it('reads the configured field only', () => {
     const byTenantUser = new DefaultAuthorizationPartitionResolver('uid');
-    const ctx = createTestRequestContext({ user: { id: 'shared', uid: 'u-9' } });
+    const ctx = createTestOperationContext({ user: { id: 'shared', uid: 'u-9' } });
     expect(byTenantUser.resolve(ctx)).toBe('[["user","u-9"]]');
-    expect(byTenantUser.resolve(createTestRequestContext({ user: { id: 'shared' } }))).toBe(
+    expect(byTenantUser.resolve(createTestOperationContext({ user: { id: 'shared' } }))).toBe(
       ANONYMOUS_PARTITION,
     );
   });
@@ -80,9 +80,9 @@ describe('CallerPartitions', () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     try {
       const partitions = delegate();
-      const credentialed = createTestRequestContext({ headers: { authorization: 'Bearer x' } });
+      const credentialed = createTestOperationContext({ headers: { authorization: 'Bearer x' } });
       expect(await partitions.resolve(credentialed)).toBe(ANONYMOUS_PARTITION);
-      await partitions.resolve(createTestRequestContext({ headers: { cookie: 'sid=1' } }));
+      await partitions.resolve(createTestOperationContext({ headers: { cookie: 'sid=1' } }));
       expect(warn).toHaveBeenCalledTimes(1);
       expect(String(warn.mock.calls[0][0])).toContain('userIdField');
     } finally {
@@ -94,9 +94,9 @@ describe('CallerPartitions', () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     try {
       const partitions = delegate();
-      await partitions.resolve(createTestRequestContext({}));
+      await partitions.resolve(createTestOperationContext({}));
       await partitions.resolve(
-        createTestRequestContext({ headers: { authorization: 'Bearer x' }, user: { id: 'a' } }),
+        createTestOperationContext({ headers: { authorization: 'Bearer x' }, user: { id: 'a' } }),
       );
       expect(warn).not.toHaveBeenCalled();
     } finally {

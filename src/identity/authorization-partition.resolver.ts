@@ -1,5 +1,5 @@
 import { port } from '../ports/port';
-import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
 
 /**
  * Names the authorization partition of a caller: framework-protected state sealed for one
@@ -10,7 +10,7 @@ import type { McpRequestContext } from '../interfaces/mcp-request-context.interf
  * @publicApi
  */
 export interface McpAuthorizationPartitionResolver {
-  resolve(context: McpRequestContext): string | Promise<string>;
+  resolve(context: McpOperationContext): string | Promise<string>;
 }
 
 /** DI token of an application-provided {@link McpAuthorizationPartitionResolver}. @publicApi */
@@ -47,7 +47,7 @@ function isIdentifier(value: unknown): value is Identifier {
 export class DefaultAuthorizationPartitionResolver implements McpAuthorizationPartitionResolver {
   constructor(private readonly userIdField?: string) {}
 
-  resolve(context: McpRequestContext): string {
+  resolve(context: McpOperationContext): string {
     const parts: unknown[] = [];
     const user =
       context.http.request.user ?? (context.http.raw as { user?: unknown } | undefined)?.user;

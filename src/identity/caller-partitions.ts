@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
 import { McpPorts } from '../ports/mcp-ports.service';
 import { andThen, type MaybePromise } from '../util/maybe-promise';
 import type { DetachedTaskStep } from './detached-task-step';
@@ -22,7 +22,7 @@ export class CallerPartitions {
    * The caller's partition: at once when the resolver answers synchronously (the default does). A
    * task step away from its request (`detached`) is its task's caller, decided when the task was made.
    */
-  resolve(context: McpRequestContext, detached?: DetachedTaskStep): MaybePromise<string> {
+  resolve(context: McpOperationContext, detached?: DetachedTaskStep): MaybePromise<string> {
     if (detached !== undefined) return detached.partition;
     return andThen(this.ports.get(PARTITION_RESOLVER_PORT).resolve(context), (partition) => {
       if (partition === ANONYMOUS_PARTITION && !this.warned) this.warnIfCredentialed(context);
@@ -30,7 +30,7 @@ export class CallerPartitions {
     });
   }
 
-  private warnIfCredentialed(context: McpRequestContext): void {
+  private warnIfCredentialed(context: McpOperationContext): void {
     const headers = context.http.request.headers;
     if (headers.authorization === undefined && headers.cookie === undefined) return;
     this.warned = true;

@@ -1,5 +1,5 @@
 import type { McpJsonValue } from '../util/json-value';
-import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
+import type { McpHttpRequest } from '../interfaces/mcp-operation-context.interface';
 
 /** Largest principal a task keeps, in JSON bytes; a bigger one is not kept. */
 export const MAX_TASK_PRINCIPAL_BYTES = 16_384;

@@ -4,7 +4,7 @@ import { operationCallOf } from './operation-call';
 import { McpParamtype } from './mcp-paramtype.enum';
 
 /**
- * Maps `@McpArgs()` / `@McpRequestContext()` slots onto an operation handler's arguments
+ * Maps `@McpArgs()` / `@McpContext()` slots onto an operation handler's arguments
  * `(httpRequest, httpResponse, next, call)`: the arguments as validated and the context of the
  * opened round, once the library's steps produced them.
  */

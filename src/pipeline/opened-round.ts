@@ -1,5 +1,5 @@
 import type { McpInputResponses } from '../input/mcp-input-responses';
-import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
 import type { ReplayExecution } from '../replay/replay-execution';
 import type { RequestStateBinding } from '../state/request-state-binding';
 import type { RequestStateHeader } from '../state/request-state.sealer';
@@ -22,5 +22,5 @@ export interface OpenedRound {
   /** The ledger cursor of a `replay: true` operation. */
   readonly replay: ReplayExecution | undefined;
   /** What the method sees of the call: the answers, the state and, with replay, the asks. */
-  readonly context: McpRequestContext;
+  readonly context: McpOperationContext;
 }

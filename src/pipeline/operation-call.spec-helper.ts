@@ -1,7 +1,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
-import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
 import { createOperationContext } from './operation-context.factory';
 import { OperationCall, type CompletionRequest, type OperationCallProfile } from './operation-call';
@@ -13,7 +13,7 @@ export interface TestOperationCallOptions {
   readonly target?: string;
   readonly params?: Record<string, unknown>;
   readonly args?: Record<string, unknown>;
-  readonly context?: McpRequestContext;
+  readonly context?: McpOperationContext;
   readonly completion?: CompletionRequest;
 }
 

@@ -5,8 +5,8 @@ import type { DetachedTaskStep } from '../identity/detached-task-step';
 import type {
   McpHttpRequest,
   McpProgressReporter,
-  McpRequestContext,
-} from '../interfaces/mcp-request-context.interface';
+  McpOperationContext,
+} from '../interfaces/mcp-operation-context.interface';
 import type { McpTaskContext } from '../interfaces/mcp-task-context.interface';
 import type { McpOperationKind } from '../interfaces/mcp-operation-kind';
 import type { ArgumentsValidator } from '../validation/arguments-validator.interface';
@@ -71,7 +71,7 @@ export class OperationCall {
     readonly task: TaskCallScope | undefined,
     readonly completion: CompletionRequest | undefined,
     /** What the application's guards and interceptors see: no answers, no state. */
-    readonly context: McpRequestContext,
+    readonly context: McpOperationContext,
   ) {}
 
   /** The HTTP request the call came on, as the host framework sees it. */
@@ -85,7 +85,7 @@ export class OperationCall {
   }
 
   /** What the method sees: the opened round's context once state protection opened it. */
-  get methodContext(): McpRequestContext {
+  get methodContext(): McpOperationContext {
     return this.openedRound?.context ?? this.context;
   }
 

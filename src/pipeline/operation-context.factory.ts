@@ -3,9 +3,9 @@ import { MCP_META_KEYS } from '../util/mcp.constants';
 import type {
   McpLogLevel,
   McpProgressReporter,
-  McpRequestContext,
+  McpOperationContext,
   McpRequestLogger,
-} from '../interfaces/mcp-request-context.interface';
+} from '../interfaces/mcp-operation-context.interface';
 import { McpInputResponses } from '../input/mcp-input-responses';
 import type { McpJsonValue } from '../util/json-value';
 import { replayAsks } from '../replay/replay-asks.factory';
@@ -25,7 +25,7 @@ const LOG_LEVELS: McpLogLevel[] = [
 
 type Envelope = Record<string, unknown>;
 
-const NO_STATE: McpRequestContext['requestState'] = Object.freeze({
+const NO_STATE: McpOperationContext['requestState'] = Object.freeze({
   application: undefined,
   framework: () => undefined,
 });
@@ -79,7 +79,7 @@ export function createOperationContext(
   target: string,
   http: CallHttp,
   taskScope: TaskCallScope | undefined,
-): McpRequestContext {
+): McpOperationContext {
   const envelope = envelopeOf(sdk);
   const requestAuth = (http.request.auth ?? (http.raw as { auth?: AuthInfo } | undefined)?.auth) as
     AuthInfo | undefined;
@@ -90,7 +90,7 @@ export function createOperationContext(
     method: sdk.mcpReq.method,
     target,
     protocolVersion: envelope[MCP_META_KEYS.protocolVersion] as string | undefined,
-    clientInfo: envelope[MCP_META_KEYS.clientInfo] as McpRequestContext['clientInfo'],
+    clientInfo: envelope[MCP_META_KEYS.clientInfo] as McpOperationContext['clientInfo'],
     clientCapabilities: (envelope[MCP_META_KEYS.clientCapabilities] ?? {}) as ClientCapabilities,
     meta,
     signal: taskScope?.signal ?? sdk.mcpReq.signal,
@@ -119,9 +119,9 @@ export interface OpenedValues {
 
 /** The context the method sees once its round is open: `base` with the answers, state and asks. */
 export function openedOperationContext(
-  base: McpRequestContext,
+  base: McpOperationContext,
   opened: OpenedValues,
-): McpRequestContext {
+): McpOperationContext {
   const { applicationState, frameworkState, replay } = opened;
   return {
     ...base,

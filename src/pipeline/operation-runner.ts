@@ -6,7 +6,7 @@ import type { DetachedTaskStep } from '../identity/detached-task-step';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
 import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 import { undeclaredInputMessage } from '../input/undeclared-input.message';
-import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
 import { clip } from '../util/clip';
 import { McpSealedInputRequired } from './innermost-outcome';
 import {
@@ -111,7 +111,7 @@ export class OperationRunner {
    * Runs only the operation's guards (what authenticates the caller) and gives the context they
    * left: for deciding whose a task is. A refusing guard answers as it would for a call.
    */
-  async authorize(input: OperationRunInput): Promise<McpRequestContext> {
+  async authorize(input: OperationRunInput): Promise<McpOperationContext> {
     const call = this.callOf('guards', input, undefined);
     const handler = input.operation.guardsHandler;
     if (handler) {

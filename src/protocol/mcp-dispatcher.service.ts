@@ -18,9 +18,9 @@ import {
 } from '@modelcontextprotocol/server';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import type {
-  RegisteredOperation,
+  OperationEntry,
   ResourceTemplateListing,
-} from '../discovery/registered-operation.interface';
+} from '../discovery/operation-entry.interface';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { internalError } from '../errors/internal-error';
 import type { HttpExchange } from '../pipeline/http-exchange';
@@ -177,7 +177,7 @@ export class McpDispatcher {
     };
   }
 
-  private completionTarget(ref: CompleteRequest['params']['ref']): RegisteredOperation {
+  private completionTarget(ref: CompleteRequest['params']['ref']): OperationEntry {
     if (ref.type === 'ref/prompt') {
       const prompt = this.registry.findPrompt(ref.name);
       if (!prompt) throw unknown('prompt', ref.name);

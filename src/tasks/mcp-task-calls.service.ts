@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { CallToolRequest, ServerContext } from '@modelcontextprotocol/server';
-import type { RegisteredTool } from '../discovery/registered-operation.interface';
+import type { ToolEntry } from '../discovery/operation-entry.interface';
 import type { McpJsonValue } from '../util/json-value';
 import type { HttpExchange } from '../pipeline/http-exchange';
 import { normalizeToolResult } from '../pipeline/operation-result.normalizer';
@@ -37,7 +37,7 @@ export class McpTaskCalls {
    * synchronous run (`optional` support without the extension).
    */
   async callTool(
-    tool: RegisteredTool,
+    tool: ToolEntry,
     request: CallToolRequest,
     sdk: ServerContext,
     exchange: HttpExchange,
@@ -69,7 +69,7 @@ export class McpTaskCalls {
 
   /** Runs the method in this request until it calls `ctx.task.start()` or answers. */
   private async deferred(
-    tool: RegisteredTool,
+    tool: ToolEntry,
     request: CallToolRequest,
     sdk: ServerContext,
     exchange: HttpExchange,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { RegisteredTool } from '../discovery/registered-operation.interface';
+import type { ToolEntry } from '../discovery/operation-entry.interface';
 import { CallerPartitions } from '../identity/caller-partitions';
 import type { CallHttp } from '../pipeline/operation-call';
 import { createOperationContext } from '../pipeline/operation-context.factory';
@@ -24,7 +24,7 @@ export class TaskCallers {
     http: CallHttp,
     target: string,
     params: Readonly<Record<string, unknown>>,
-    tool?: RegisteredTool,
+    tool?: ToolEntry,
   ): Promise<string> {
     const context = tool
       ? await this.runner.authorize({ operation: tool, target, params, args: {}, http, sdk })

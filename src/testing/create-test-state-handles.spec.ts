@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { McpInputRequest } from '../input/mcp-input-request';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
-import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
 import type { McpStateHandles } from '../handles/mcp-state-handles.service';
-import { createTestRequestContext } from './create-test-request-context';
+import { createTestOperationContext } from './create-test-operation-context';
 import { createTestStateHandles } from './create-test-state-handles';
 
 /** A provider as an application writes it: the draft waits under a handle until approved. */
@@ -14,7 +14,7 @@ class ApproveTool {
 
   async approve(
     args: { amount: string },
-    ctx: McpRequestContext,
+    ctx: McpOperationContext,
   ): Promise<McpInputRequiredResult | string> {
     const flow = await this.handles.resume<{ amount: string }>(ctx);
     const answer = ctx.inputResponses.find('approval');
@@ -48,14 +48,14 @@ describe('createTestStateHandles', () => {
     const tool = new ApproveTool(createTestStateHandles());
     const first = await tool.approve(
       { amount: '5' },
-      createTestRequestContext({ target: 'approve' }),
+      createTestOperationContext({ target: 'approve' }),
     );
     const handle = (first as McpInputRequiredResult).applicationState;
     expect(handle).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const retry = () =>
       tool.approve(
         { amount: 'ignored' },
-        createTestRequestContext({
+        createTestOperationContext({
           target: 'approve',
           applicationState: handle,
           inputResponses: ACCEPT,
@@ -71,13 +71,13 @@ describe('createTestStateHandles', () => {
     const alice = { id: 'alice' };
     const first = await tool.approve(
       { amount: '5' },
-      createTestRequestContext({ target: 'approve', user: alice }),
+      createTestOperationContext({ target: 'approve', user: alice }),
     );
     const handle = (first as McpInputRequiredResult).applicationState;
     const as = (user: unknown) =>
       tool.approve(
         { amount: '5' },
-        createTestRequestContext({
+        createTestOperationContext({
           target: 'approve',
           user,
           applicationState: handle,

@@ -24,14 +24,14 @@ export interface TestStateHandlesOptions {
 
 /**
  * An {@link McpStateHandles} for unit-testing an operation without a server: pass it to your
- * provider's constructor and drive the rounds with `createTestRequestContext`. Every operation
+ * provider's constructor and drive the rounds with `createTestOperationContext`. Every operation
  * counts as `APPLICATION_PROTECTED`; handles, binding, rotation and limits behave as in the module.
  *
  * @example
  * ```ts
  * const tool = new ApproveExpenseTool(createTestStateHandles(), new ExpenseLedger());
- * const first = (await tool.approveExpense(args, createTestRequestContext({ target: 'approve_expense' }))) as McpInputRequiredResult;
- * const done = await tool.approveExpense(args, createTestRequestContext({
+ * const first = (await tool.approveExpense(args, createTestOperationContext({ target: 'approve_expense' }))) as McpInputRequiredResult;
+ * const done = await tool.approveExpense(args, createTestOperationContext({
  *   target: 'approve_expense',
  *   applicationState: first.applicationState,
  *   inputResponses: { approval: { kind: 'elicitation', action: 'accept', content: { approve: true } } },

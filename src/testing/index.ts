@@ -1,6 +1,6 @@
 export {
-  createTestRequestContext,
-  type TestRequestContext,
-  type TestRequestContextOptions,
-} from './create-test-request-context';
+  createTestOperationContext,
+  type TestOperationContext,
+  type TestOperationContextOptions,
+} from './create-test-operation-context';
 export { createTestStateHandles, type TestStateHandlesOptions } from './create-test-state-handles';

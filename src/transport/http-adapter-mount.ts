@@ -1,6 +1,6 @@
 import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
+import type { McpHttpRequest } from '../interfaces/mcp-operation-context.interface';
 
 /** What the endpoint offers the host framework. */
 export interface MountableEndpoint {

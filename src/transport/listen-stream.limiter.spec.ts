@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
+import type { McpHttpRequest } from '../interfaces/mcp-operation-context.interface';
 import {
   ListenStreamLimiter,
   listenCallerKey,

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
+import type { McpHttpRequest } from '../interfaces/mcp-operation-context.interface';
 import type { ListenLimits } from './listen-limits';
 import { sha256Base64Url } from '../util/sha256';
 

@@ -3,7 +3,7 @@ import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import type { McpHttpRequest } from '../interfaces/mcp-request-context.interface';
+import type { McpHttpRequest } from '../interfaces/mcp-operation-context.interface';
 import type { HttpExchange } from '../pipeline/http-exchange';
 import { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import { sdkRequestExchange } from '../protocol/sdk-request-exchange';

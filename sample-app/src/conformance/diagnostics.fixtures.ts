@@ -3,7 +3,8 @@ import {
   McpInputRequirement,
   McpMayRequestInput,
   McpNotifier,
-  McpRequestContext,
+  McpContext,
+  McpOperationContext,
   McpTool,
 } from '../../../src/index';
 
@@ -36,7 +37,7 @@ export class DiagnosticFixtures {
     name: 'test_logging_tool',
     description: 'Logs at info level when the request asked for a log level',
   })
-  async logging(@McpRequestContext() ctx: McpRequestContext): Promise<string> {
+  async logging(@McpContext() ctx: McpOperationContext): Promise<string> {
     await ctx.logger.log('info', 'Logging tool started', 'test_logging_tool');
     await sleep(20);
     await ctx.logger.log('info', 'Logging tool finished', 'test_logging_tool');

@@ -4,7 +4,8 @@ import {
   McpInputRequiredResult,
   McpMayRequestInput,
   McpPrompt,
-  McpRequestContext,
+  McpContext,
+  McpOperationContext,
   McpRequestStateMode,
   McpTool,
 } from '../../../src/index';
@@ -16,7 +17,7 @@ function askName(message = 'What is your name?'): McpInputRequest {
   return McpInputRequest.elicitForm({ message, requestedSchema: nameSchema });
 }
 
-function acceptedText(ctx: McpRequestContext, key: string, field: string): string | undefined {
+function acceptedText(ctx: McpOperationContext, key: string, field: string): string | undefined {
   const response = ctx.inputResponses.find(key);
   if (response?.kind !== 'elicitation' || response.action !== 'accept') return undefined;
   const value = response.content?.[field];
@@ -31,7 +32,7 @@ export class InputRequiredFixtures {
     description: 'Asks for the user name, then greets',
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  elicitation(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
+  elicitation(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     const response = ctx.inputResponses.find('user_name');
     if (response?.kind !== 'elicitation')
       return McpInputRequiredResult.withInputRequest('user_name', askName());
@@ -45,7 +46,7 @@ export class InputRequiredFixtures {
     description: 'Asks the client model a question',
   })
   @McpMayRequestInput({ type: 'sampling' })
-  sampling(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
+  sampling(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     const response = ctx.inputResponses.find('sample_request');
     if (response?.kind !== 'sampling') {
       return McpInputRequiredResult.withInputRequest(
@@ -64,7 +65,7 @@ export class InputRequiredFixtures {
 
   @McpTool({ name: 'test_input_required_result_list_roots', description: 'Lists the client roots' })
   @McpMayRequestInput({ type: 'roots' })
-  listRoots(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
+  listRoots(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     const response = ctx.inputResponses.find('roots_request');
     if (response?.kind !== 'roots')
       return McpInputRequiredResult.withInputRequest('roots_request', McpInputRequest.listRoots());
@@ -77,7 +78,7 @@ export class InputRequiredFixtures {
     requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  requestState(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
+  requestState(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     const state = ctx.requestState.framework<{ phase: string }>();
     const response = ctx.inputResponses.find('confirm');
     if (state?.phase !== 'awaiting-confirmation' || response?.kind !== 'elicitation') {
@@ -102,7 +103,7 @@ export class InputRequiredFixtures {
   @McpMayRequestInput({ type: 'elicitation.form' })
   @McpMayRequestInput({ type: 'sampling' })
   @McpMayRequestInput({ type: 'roots' })
-  multipleInputs(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
+  multipleInputs(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     const name = acceptedText(ctx, 'user_name', 'name');
     const greeting = ctx.inputResponses.find('greeting');
     const roots = ctx.inputResponses.find('client_roots');
@@ -134,7 +135,7 @@ export class InputRequiredFixtures {
     requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  multiRound(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
+  multiRound(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     const state = ctx.requestState.framework<{ step: number; name?: string }>();
     if (state?.step === 1) {
       const name = acceptedText(ctx, 'step1', 'name');
@@ -172,7 +173,7 @@ export class InputRequiredFixtures {
     requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  tamperedState(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
+  tamperedState(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     const response = ctx.inputResponses.find('confirm');
     if (ctx.requestState.framework() === undefined || response?.kind !== 'elicitation') {
       return McpInputRequiredResult.builder()
@@ -192,7 +193,7 @@ export class InputRequiredFixtures {
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
   @McpMayRequestInput({ type: 'sampling' })
-  capabilities(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
+  capabilities(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     if (ctx.inputResponses.find('sample_input') || ctx.inputResponses.find('user_input'))
       return 'Input received';
     const builder = McpInputRequiredResult.builder();
@@ -216,7 +217,7 @@ export class InputRequiredFixtures {
     description: 'A prompt that first asks for context',
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  prompt(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
+  prompt(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     const context = acceptedText(ctx, 'user_context', 'context');
     if (context === undefined) {
       return McpInputRequiredResult.withInputRequest(

@@ -29,7 +29,7 @@ export class RolesGuard implements CanActivate {
     ]);
     if (!required || required.length === 0) return true;
     const user = bearerToken(
-      McpExecutionContext.create(context).getRequestContext().http.request?.headers.authorization,
+      McpExecutionContext.create(context).getOperationContext().http.request?.headers.authorization,
     );
     const roles = (user === undefined ? undefined : ROLES_BY_USER.get(user)) ?? [];
     return required.every((role) => roles.includes(role));

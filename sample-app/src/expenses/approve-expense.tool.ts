@@ -4,7 +4,8 @@ import {
   McpInputRequest,
   McpInputRequiredResult,
   McpMayRequestInput,
-  McpRequestContext,
+  McpContext,
+  McpOperationContext,
   McpRequestStateMode,
   McpStateHandles,
   McpTool,
@@ -48,7 +49,7 @@ export class ApproveExpenseTool {
   @McpMayRequestInput({ type: 'elicitation.form' })
   async approveExpense(
     @McpArgs() args: ApproveExpenseDto,
-    @McpRequestContext() ctx: McpRequestContext,
+    @McpContext() ctx: McpOperationContext,
   ): Promise<McpInputRequiredResult | string> {
     // Checked first: a malformed answer is refused (-32602) while the handle is still unspent.
     const answer = ctx.inputResponses.find('approval', ExpenseApprovalAnswer);

@@ -1,4 +1,4 @@
-import type { McpAuthorizationPartitionResolver, McpRequestContext } from '../../../src/index';
+import type { McpAuthorizationPartitionResolver, McpOperationContext } from '../../../src/index';
 import { bearerToken } from '../demo-auth/bearer-token';
 
 /**
@@ -7,7 +7,7 @@ import { bearerToken } from '../demo-auth/bearer-token';
  * application resolves the partition from its verified identity.
  */
 export class BearerPartitionResolver implements McpAuthorizationPartitionResolver {
-  resolve(context: McpRequestContext): string {
+  resolve(context: McpOperationContext): string {
     const user = bearerToken(context.http.request?.headers.authorization);
     return user === undefined ? 'anonymous' : `user:${user}`;
   }

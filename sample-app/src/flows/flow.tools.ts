@@ -6,7 +6,8 @@ import {
   McpInputRequiredResult,
   McpInputRequirement,
   McpMayRequestInput,
-  McpRequestContext,
+  McpContext,
+  McpOperationContext,
   McpRequestStateMode,
   McpTool,
 } from '../../../src/index';
@@ -34,7 +35,7 @@ export class FlowTools {
   @McpMayRequestInput({ type: 'elicitation.form' })
   transferFunds(
     @McpArgs() args: TransferFundsDto,
-    @McpRequestContext() ctx: McpRequestContext,
+    @McpContext() ctx: McpOperationContext,
   ): McpInputRequiredResult | string {
     const state = ctx.requestState.framework<{ phase: string }>();
     const answer =
@@ -66,7 +67,7 @@ export class FlowTools {
   @McpMayRequestInput({ type: 'elicitation.form' })
   collectRounds(
     @McpArgs() args: CollectRoundsDto,
-    @McpRequestContext() ctx: McpRequestContext,
+    @McpContext() ctx: McpOperationContext,
   ): McpInputRequiredResult | string {
     const state = ctx.requestState.framework<{ values: string[] }>();
     let values = state?.values ?? [];
@@ -104,7 +105,7 @@ export class FlowTools {
     description: 'Asks for an amount and echoes the exact number text received',
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  exactAmount(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
+  exactAmount(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     const answer = ctx.inputResponses.find('amount');
     if (
       answer?.kind === 'elicitation' &&
@@ -133,7 +134,7 @@ export class FlowTools {
     description: 'Sends the user to a sign-in page (needs URL elicitation)',
   })
   @McpMayRequestInput({ type: 'elicitation.url', requirement: McpInputRequirement.REQUIRED })
-  urlLogin(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
+  urlLogin(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     this.effects.recordLoginAttempt();
     const answer = ctx.inputResponses.find('login');
     if (answer?.kind === 'elicitation')

@@ -4,7 +4,8 @@ import {
   McpInputRequest,
   McpInputRequiredResult,
   McpMayRequestInput,
-  McpRequestContext,
+  McpContext,
+  McpOperationContext,
   McpRequestStateMode,
   McpTool,
 } from '../../../src/index';
@@ -47,7 +48,7 @@ export class ExportReportTool {
   @McpMayRequestInput({ type: 'elicitation.form' })
   async export(
     @McpArgs() { dataset, rows }: ExportArgs,
-    @McpRequestContext() ctx: McpRequestContext,
+    @McpContext() ctx: McpOperationContext,
   ): Promise<McpInputRequiredResult | string> {
     const state = ctx.requestState.framework<ExportState>();
     const half = Math.ceil(rows / 2);
@@ -78,7 +79,7 @@ export class ExportReportTool {
     return `Exported ${kept} of ${rows} rows of ${dataset} to reports/${dataset}.csv${include ? '' : ' (personal data left out)'}`;
   }
 
-  private async write(ctx: McpRequestContext, from: number, to: number, total: number) {
+  private async write(ctx: McpOperationContext, from: number, to: number, total: number) {
     for (let row = from; row < to; row += BATCH) {
       await sleep(20, ctx.signal);
       await ctx.progress.report(

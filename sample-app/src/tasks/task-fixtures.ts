@@ -5,7 +5,8 @@ import {
   McpInputRequiredResult,
   McpMayRequestInput,
   McpProtocolException,
-  McpRequestContext,
+  McpContext,
+  McpOperationContext,
   McpTool,
   McpToolError,
 } from '../../../src/index';
@@ -17,7 +18,7 @@ const filenameSchema = {
   required: ['filename'],
 };
 
-function accepted(ctx: McpRequestContext, key: string): Record<string, unknown> | undefined {
+function accepted(ctx: McpOperationContext, key: string): Record<string, unknown> | undefined {
   const response = ctx.inputResponses.find(key);
   return response?.kind === 'elicitation' && response.action === 'accept'
     ? { ...response.content }
@@ -51,7 +52,7 @@ export class TaskFixtures {
   })
   async slowCompute(
     @McpArgs() { seconds, label }: { seconds: number; label?: string },
-    @McpRequestContext() ctx: McpRequestContext,
+    @McpContext() ctx: McpOperationContext,
   ): Promise<string> {
     for (let second = 0; second < seconds; second++) {
       await ctx.progress.report(second, seconds, `${label ?? 'compute'}: ${second}/${seconds} s`);
@@ -65,7 +66,7 @@ export class TaskFixtures {
     description: 'Runs for a second, then reports a tool error (tasks only)',
     taskSupport: 'required',
   })
-  async failingJob(@McpRequestContext() ctx: McpRequestContext): Promise<never> {
+  async failingJob(@McpContext() ctx: McpOperationContext): Promise<never> {
     await sleep(1000, ctx.signal);
     throw new McpToolError('The job failed: the input data is inconsistent');
   }
@@ -75,7 +76,7 @@ export class TaskFixtures {
     description: 'Fails with a protocol error (the task ends failed)',
     taskSupport: 'optional',
   })
-  async protocolErrorJob(@McpRequestContext() ctx: McpRequestContext): Promise<never> {
+  async protocolErrorJob(@McpContext() ctx: McpOperationContext): Promise<never> {
     await sleep(200, ctx.signal);
     throw new McpProtocolException(-32603, 'The job crashed', { stage: 'load' });
   }
@@ -89,7 +90,7 @@ export class TaskFixtures {
   @McpMayRequestInput({ type: 'elicitation.form' })
   confirmDelete(
     @McpArgs() { filename }: { filename: string },
-    @McpRequestContext() ctx: McpRequestContext,
+    @McpContext() ctx: McpOperationContext,
   ): McpInputRequiredResult | string {
     const answer = accepted(ctx, 'confirm');
     if (!answer && !ctx.inputResponses.find('confirm'))
@@ -113,7 +114,7 @@ export class TaskFixtures {
     taskSupport: 'optional',
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  multiInput(@McpRequestContext() ctx: McpRequestContext): McpInputRequiredResult | string {
+  multiInput(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     const name = accepted(ctx, 'name');
     const confirm = accepted(ctx, 'confirm');
     if (name && confirm)
@@ -146,7 +147,7 @@ export class TaskFixtures {
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
   async toolWithTask(
-    @McpRequestContext() ctx: McpRequestContext,
+    @McpContext() ctx: McpOperationContext,
   ): Promise<McpInputRequiredResult | string> {
     const answer = accepted(ctx, 'user_name');
     if (typeof answer?.name !== 'string')

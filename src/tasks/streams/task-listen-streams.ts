@@ -6,10 +6,10 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
-import type { RegisteredTool } from '../../discovery/registered-operation.interface';
+import type { ToolEntry } from '../../discovery/operation-entry.interface';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 import { McpErrorCode } from '../../errors/mcp-error-codes';
-import type { McpHttpRequest } from '../../interfaces/mcp-request-context.interface';
+import type { McpHttpRequest } from '../../interfaces/mcp-operation-context.interface';
 import { MCP_KEEP_ALIVE_MS, MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../util/mcp.constants';
 import { writeJsonRpcHttpError } from '../../util/json-rpc-http-error';
 import { TaskCallers } from '../task-callers';
@@ -64,7 +64,7 @@ export class TaskListenStreams {
     exchange: HttpExchange,
     params: Record<string, unknown>,
   ): Promise<string> {
-    const tools = new Map<string, RegisteredTool>();
+    const tools = new Map<string, ToolEntry>();
     for (const taskId of followed) {
       const name = await this.tasks.lookup(taskId).then(
         (task) => task.call.name,

@@ -65,12 +65,12 @@ export interface McpHttpRequest {
 
 /**
  * Everything an operation may want to know about the MCP request it serves. Injected with
- * `@McpRequestContext()`, or read from `McpExecutionContext.create(ctx).getRequestContext()`.
+ * `@McpContext()`, or read from `McpExecutionContext.create(ctx).getOperationContext()`.
  * Operations with `replay: true` also ask through it (`ctx.elicit()`, …: {@link McpReplayAsks}).
  *
  * @publicApi
  */
-export interface McpRequestContext extends McpReplayAsks {
+export interface McpOperationContext extends McpReplayAsks {
   /** JSON-RPC id of this request (each retry round has its own). */
   readonly requestId: string | number;
   /** JSON-RPC method: `tools/call`, `prompts/get` or `resources/read`. */

@@ -3,15 +3,18 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { McpJsonValue } from '../util/json-value';
 import type { McpInputResponse } from '../input/mcp-input-response';
 import { McpInputResponses } from '../input/mcp-input-responses';
-import type { McpLogLevel, McpRequestContext } from '../interfaces/mcp-request-context.interface';
+import type {
+  McpLogLevel,
+  McpOperationContext,
+} from '../interfaces/mcp-operation-context.interface';
 import { MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
 import type { McpInputRequest } from '../input/mcp-input-request';
 import { replayAsks } from '../replay/replay-asks.factory';
 import { slotKey } from '../replay/replay-ledger';
 import { ReplayPendingSignal } from '../replay/replay-pending.signal';
 
-/** What a unit test may set on a {@link createTestRequestContext} context. @publicApi */
-export interface TestRequestContextOptions {
+/** What a unit test may set on a {@link createTestOperationContext} context. @publicApi */
+export interface TestOperationContextOptions {
   /** Default `tools/call`. */
   method?: string;
   /** Tool or prompt name or resource URI. Default `test`. */
@@ -42,7 +45,7 @@ export interface TestRequestContextOptions {
 }
 
 /** A request context for unit tests, recording what the handler reported and logged. @publicApi */
-export interface TestRequestContext extends McpRequestContext {
+export interface TestOperationContext extends McpOperationContext {
   readonly progressReports: { progress: number; total?: number; message?: string }[];
   readonly logEntries: { level: McpLogLevel; data: unknown; logger?: string }[];
   /** What the handler asked with `ctx.elicit()` and friends, in order, answered or not. */
@@ -56,13 +59,13 @@ const ALL_CAPABILITIES: ClientCapabilities = {
 } as ClientCapabilities;
 
 /**
- * Builds an {@link McpRequestContext} for unit-testing an operation method without a server:
- * pass it where the method takes `@McpRequestContext()`. Progress reports and log entries are
+ * Builds an {@link McpOperationContext} for unit-testing an operation method without a server:
+ * pass it where the method takes `@McpContext()`. Progress reports and log entries are
  * recorded on the returned object instead of being sent; `sdk` is not available.
  *
  * @example
  * ```ts
- * const ctx = createTestRequestContext({
+ * const ctx = createTestOperationContext({
  *   frameworkState: { asked: true },
  *   inputResponses: { confirm: { kind: 'elicitation', action: 'accept', content: { confirm: true } } },
  * });
@@ -70,11 +73,11 @@ const ALL_CAPABILITIES: ClientCapabilities = {
  * ```
  * @publicApi
  */
-export function createTestRequestContext(
-  options: TestRequestContextOptions = {},
-): TestRequestContext {
-  const progressReports: TestRequestContext['progressReports'] = [];
-  const logEntries: TestRequestContext['logEntries'] = [];
+export function createTestOperationContext(
+  options: TestOperationContextOptions = {},
+): TestOperationContext {
+  const progressReports: TestOperationContext['progressReports'] = [];
+  const logEntries: TestOperationContext['logEntries'] = [];
   const request = { headers: options.headers ?? {}, user: options.user, auth: options.authInfo };
   const responses = options.inputResponses ?? {};
   const asked: McpInputRequest[] = [];
@@ -128,7 +131,9 @@ export function createTestRequestContext(
         ? undefined
         : { id: options.taskId, start: () => Promise.resolve() },
     get sdk(): ServerContext {
-      throw new Error('createTestRequestContext(): the SDK context is not available in unit tests');
+      throw new Error(
+        'createTestOperationContext(): the SDK context is not available in unit tests',
+      );
     },
     ...replayAsks(() => scripted),
     progressReports,

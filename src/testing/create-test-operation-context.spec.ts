@@ -1,11 +1,11 @@
 import { IsString } from 'class-validator';
 import { McpInputRequest } from '../input/mcp-input-request';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
-import type { McpRequestContext } from '../interfaces/mcp-request-context.interface';
-import { createTestRequestContext } from './create-test-request-context';
+import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
+import { createTestOperationContext } from './create-test-operation-context';
 
 /** A handler as users write it: ask first, act on the confirmed answer. */
-async function deleteFile(path: string, ctx: McpRequestContext): Promise<unknown> {
+async function deleteFile(path: string, ctx: McpOperationContext): Promise<unknown> {
   const asked = ctx.requestState.framework<{ asked: boolean }>()?.asked === true;
   const answer = asked ? ctx.inputResponses.find('confirm') : undefined;
   if (!answer) {
@@ -25,9 +25,9 @@ async function deleteFile(path: string, ctx: McpRequestContext): Promise<unknown
   return answer.kind === 'elicitation' && answer.content?.confirm === true ? 'Deleted' : 'Kept';
 }
 
-describe('createTestRequestContext', () => {
+describe('createTestOperationContext', () => {
   it('drives the first round of a handler and records its progress', async () => {
-    const ctx = createTestRequestContext({ target: 'deleteFile' });
+    const ctx = createTestOperationContext({ target: 'deleteFile' });
     const result = await deleteFile('a.txt', ctx);
     expect(result).toBeInstanceOf(McpInputRequiredResult);
     expect((result as McpInputRequiredResult).frameworkState).toEqual({ asked: true });
@@ -35,7 +35,7 @@ describe('createTestRequestContext', () => {
   });
 
   it('drives the second round from state and answers, and records log entries', async () => {
-    const ctx = createTestRequestContext({
+    const ctx = createTestOperationContext({
       frameworkState: { asked: true },
       inputResponses: {
         confirm: { kind: 'elicitation', action: 'accept', content: { confirm: true } },
@@ -48,7 +48,7 @@ describe('createTestRequestContext', () => {
   });
 
   it('exposes the principal and headers the way guards set them', () => {
-    const ctx = createTestRequestContext({
+    const ctx = createTestOperationContext({
       user: { id: 'alice' },
       headers: { authorization: 'Bearer alice' },
     });
@@ -65,14 +65,14 @@ describe('createTestRequestContext', () => {
       message: 'Name?',
       requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
     };
-    async function signup(ctx: McpRequestContext): Promise<string> {
+    async function signup(ctx: McpOperationContext): Promise<string> {
       const name = await ctx.elicit(nameForm, NameAnswer);
       const roots = await ctx.listRoots();
       return `${name.content?.name ?? '-'} in ${roots.roots.length} root(s)`;
     }
 
     it('answers the Nth ask with the Nth scripted answer and records every ask', async () => {
-      const ctx = createTestRequestContext({
+      const ctx = createTestOperationContext({
         replayAnswers: [
           { kind: 'elicitation', action: 'accept', content: { name: 'Ada' } },
           { kind: 'roots', roots: [{ uri: 'file:///a' }] },
@@ -86,7 +86,7 @@ describe('createTestRequestContext', () => {
     });
 
     it('rejects an ask past the scripted answers, as an unanswered ask ends a round', async () => {
-      const ctx = createTestRequestContext({
+      const ctx = createTestOperationContext({
         replayAnswers: [{ kind: 'elicitation', action: 'accept', content: { name: 'Ada' } }],
       });
       await expect(signup(ctx)).rejects.toThrow('This round ends here');
@@ -94,7 +94,7 @@ describe('createTestRequestContext', () => {
     });
 
     it('validates a typed answer like a live round (-32602)', async () => {
-      const ctx = createTestRequestContext({
+      const ctx = createTestOperationContext({
         replayAnswers: [{ kind: 'elicitation', action: 'accept', content: { name: true } }],
       });
       await expect(signup(ctx)).rejects.toMatchObject({ code: -32602 });

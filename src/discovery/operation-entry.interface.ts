@@ -24,7 +24,7 @@ interface OperationBase {
   readonly profile: OperationCallProfile;
 }
 
-export interface RegisteredTool extends OperationBase {
+export interface ToolEntry extends OperationBase {
   readonly kind: 'tool';
   readonly name: string;
   readonly listing: Tool;
@@ -38,14 +38,14 @@ export interface RegisteredTool extends OperationBase {
   readonly guardsHandler: OperationHandler | undefined;
 }
 
-export interface RegisteredPrompt extends OperationBase {
+export interface PromptEntry extends OperationBase {
   readonly kind: 'prompt';
   readonly name: string;
   readonly listing: Prompt;
   readonly metadata: Extract<McpOperationMetadata, { kind: 'prompt' }>;
 }
 
-export interface RegisteredResource extends OperationBase {
+export interface ResourceEntry extends OperationBase {
   readonly kind: 'resource';
   /** The fixed URI or the URI template. */
   readonly name: string;
@@ -55,4 +55,4 @@ export interface RegisteredResource extends OperationBase {
   readonly metadata: Extract<McpOperationMetadata, { kind: 'resource' }>;
 }
 
-export type RegisteredOperation = RegisteredTool | RegisteredPrompt | RegisteredResource;
+export type OperationEntry = ToolEntry | PromptEntry | ResourceEntry;
