@@ -131,7 +131,14 @@ function runE2e(jestArgs) {
       '--runInBand',
       ...jestArgs,
     ],
-    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NESTJS_MCP_NEST12_DIR: dir } },
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      // The sample app's child processes run on this (the project's) Node, as in the conformance
+      // leg: Nest 12 loaded through require(esm) on the engine floor, and hostile-input's
+      // event-loop bounds apply as they do on Nest 11.
+      env: { ...process.env, NESTJS_MCP_NEST12_DIR: dir, NESTJS_MCP_SAMPLE_NODE: process.execPath },
+    },
   );
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   return new Promise((done) => child.once('exit', (code, signal) => done(signal ? 1 : code)));

@@ -123,7 +123,10 @@ export async function startSampleProcess(
   adapter: AdapterName,
   env: SampleProcessEnv,
 ): Promise<SampleProcess> {
-  const child = spawn(process.execPath, [sampleMain()], {
+  // On the Nest 12 leg Jest runs on Node >= 24.9; the sample runs on the project's Node (the
+  // launcher's, scripts/nest12.mjs), as in the conformance leg.
+  const node = process.env.NESTJS_MCP_SAMPLE_NODE ?? process.execPath;
+  const child = spawn(node, [sampleMain()], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: '0', SAMPLE_ADAPTER: adapter, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
