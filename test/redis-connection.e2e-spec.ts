@@ -102,14 +102,16 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
       expect(connection.key('task', 't1')).toBe('tasks-mcp:task:t1');
       // Commands are refused until the connection is ready, not merely open.
       while (connection.client.status !== 'ready') await sleep(20);
-      expect(await connection.run((client) => client.set(connection.key('probe'), 'x'))).toBe('OK');
+      expect(
+        await connection.run((client) => client.call('SET', connection.key('probe'), 'x')),
+      ).toBe('OK');
       expect(await admin.get('tasks-mcp:probe')).toBe('x');
       const worker = connection.duplicate({ maxRetriesPerRequest: null });
-      expect(await worker.ping()).toBe('PONG');
+      expect(await worker.call('PING')).toBe('PONG');
       expect(await settledConnections(before + 3)).toBe(before + 3);
       await redis.stop();
       const refused = await connection
-        .run((client) => client.get('tasks-mcp:probe'))
+        .run((client) => client.call('GET', 'tasks-mcp:probe'))
         .catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(RedisCommandError);
       expect((refused as RedisCommandError).reason).toMatch(/^(unavailable|timeout)$/);

@@ -1,7 +1,13 @@
 import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
 
-/** The `ioredis` module's exports. */
-export type IoredisModule = typeof import('ioredis');
+/**
+ * What this file promises of the `ioredis` module: a `Redis` client class. Structural, so that no
+ * declaration file of this package imports the optional peer; the caller narrows it to
+ * `typeof import('ioredis')`.
+ */
+export interface IoredisModule {
+  readonly Redis: abstract new (...args: never[]) => unknown;
+}
 
 /**
  * Loads the optional peer dependency `ioredis` when the `redis` option needs it, so apps that do

@@ -9,6 +9,10 @@ import type { Redis, RedisOptions } from 'ioredis';
 import { REDIS_OPTIONS, type RedisOptionsSlice } from './redis-options.resolver';
 import { boundedRedisCommand } from './bounded-redis-command';
 import { loadIoredis } from './load-ioredis';
+import type {
+  McpRedisConnectionClient,
+  McpRedisConnectionOverrides,
+} from './mcp-redis-connection-client';
 
 /** Name the module's own connections show in `CLIENT LIST`. */
 export const MCP_REDIS_CONNECTION_NAME = 'nestjs-mcp';
@@ -47,7 +51,7 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
       this.shared = redis.client as unknown as Redis;
       return;
     }
-    const { Redis: RedisClient } = loadIoredis();
+    const { Redis: RedisClient } = loadIoredis() as typeof import('ioredis');
     this.shared = this.adopt(
       new RedisClient(redis.url, {
         // Connects in onModuleInit: an app that fails to start never opens a socket it cannot close.
@@ -83,7 +87,11 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** The shared client. Throws when the `redis` option is not set. */
-  get client(): Redis {
+  get client(): McpRedisConnectionClient {
+    return this.sharedClient();
+  }
+
+  private sharedClient(): Redis {
     if (!this.shared) throw new Error('The McpModule "redis" option is not set');
     return this.shared;
   }
@@ -97,7 +105,7 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
    * Runs a command on the shared client, refused at once while it is disconnected and rejected
    * after `commandTimeoutMs`; every failure is a `RedisCommandError` with a loggable reason.
    */
-  run<T>(command: (client: Redis) => Promise<T>): Promise<T> {
+  run<T>(command: (client: McpRedisConnectionClient) => Promise<T>): Promise<T> {
     const client = this.client;
     return boundedRedisCommand(client, this.commandTimeoutMs, () => command(client));
   }
@@ -106,8 +114,9 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
    * A new connection to the same server with `overrides` (e.g. `{ maxRetriesPerRequest: null }`
    * for a BullMQ worker), owned and quit on shutdown like one created from a URL.
    */
-  duplicate(overrides: Partial<RedisOptions> = {}): Redis {
-    return this.adopt(this.client.duplicate({ lazyConnect: false, ...overrides }));
+  duplicate(overrides: McpRedisConnectionOverrides = {}): McpRedisConnectionClient {
+    const options: Partial<RedisOptions> = { lazyConnect: false, ...overrides };
+    return this.adopt(this.sharedClient().duplicate(options));
   }
 
   async onApplicationShutdown(): Promise<void> {

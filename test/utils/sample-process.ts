@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SampleEnv } from '../fixtures/sample-app';
@@ -54,6 +54,27 @@ export async function ensureSampleBuilt(): Promise<void> {
   if (code !== 0) throw new Error(`npm run build:sample failed (${code}):\n${output}`);
 }
 
+/**
+ * The sample app's main.js for this run: dist-sample/ on Nest 11; on the Nest 12 leg
+ * (`npm run test:e2e:nest12`), a copy inside the Nest 12 install, where the child process resolves
+ * Nest 12 as the tests do (`scripts/nest12.mjs sample` makes and checks the copy, once per suite).
+ */
+function sampleMain(): string {
+  if (!process.env.NESTJS_MCP_NEST12_DIR) return SAMPLE_MAIN;
+  nest12Main ??= copyForNest12();
+  return nest12Main;
+}
+let nest12Main: string | undefined;
+
+function copyForNest12(): string {
+  const copy = spawnSync(process.execPath, [join(ROOT, 'scripts/nest12.mjs'), 'sample'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (copy.status !== 0) throw new Error(`scripts/nest12.mjs sample failed:\n${copy.stderr}`);
+  return copy.stdout.trim().split('\n').pop() as string;
+}
+
 /** What `GET /admin/health` reports. */
 export interface SampleHealth {
   eventLoopDelayMs: { max: number; p99: number; mean: number };
@@ -95,14 +116,17 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts `node dist-sample/sample-app/src/main.js` on a free port (PORT=0, the port read from its
+ * Starts `node dist-sample/sample-app/src/main.js` (see {@link sampleMain}) on a free port (PORT=0, the port read from its
  * "listening on" log line) with `env`, and resolves once its admin health route answers.
  */
 export async function startSampleProcess(
   adapter: AdapterName,
   env: SampleProcessEnv,
 ): Promise<SampleProcess> {
-  const child = spawn(process.execPath, [SAMPLE_MAIN], {
+  // On the Nest 12 leg Jest runs on Node >= 24.9; the sample runs on the project's Node (the
+  // launcher's, scripts/nest12.mjs), as in the conformance leg.
+  const node = process.env.NESTJS_MCP_SAMPLE_NODE ?? process.execPath;
+  const child = spawn(node, [sampleMain()], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: '0', SAMPLE_ADAPTER: adapter, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { McpRedisConnection } from '../../redis/mcp-redis.connection';
+import type { McpRedisConnectionClient } from '../../redis/mcp-redis-connection-client';
 import { RedisCommandError } from '../../redis/redis-command.error';
 import { TaskEventBus, type TaskStatusEvent } from './task-event-bus';
 import { decodeTaskEvent, encodeTaskEvent } from './task-event-message';
@@ -21,7 +21,7 @@ export class RedisTaskEventBus extends TaskEventBus implements OnModuleInit, OnA
   private readonly logger = new Logger('McpTasks');
   private readonly origin = randomBytes(12).toString('base64url');
   private readonly channel: string;
-  private subscriber: Redis | undefined;
+  private subscriber: McpRedisConnectionClient | undefined;
   private publishing: 'ok' | 'failing' = 'ok';
   private closed = false;
 

@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// The Nest 12 leg of the tests. The project itself is built and unit-tested on Nest 11 (its
+// devDependencies); for this leg the Nest 12 packages pinned in test/nest12/package.json and its
+// lockfile are installed with `npm ci --omit=peer` into node_modules/.cache/nestjs-mcp-nest12
+// (reinstalled when the manifest changes). Peers are omitted so that rxjs, reflect-metadata,
+// class-validator, class-transformer and passport come from the project's own node_modules: one
+// copy of each, as in an app.
+//
+// Usage:
+//   node scripts/nest12.mjs e2e [jest args]   the e2e suite (test/*.e2e-spec.ts) on Nest 12: Jest 30
+//                                             with --experimental-vm-modules on Node >= 24.9, whose
+//                                             require(esm) loads ESM-only Nest from the CJS tests;
+//                                             @nestjs/* resolve to this install (test/nest12/jest-resolver.js)
+//   node scripts/nest12.mjs sample            copies dist-sample/ into the install, where plain Node
+//                                             resolution finds Nest 12 first, and prints its main.js
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { nodeAtLeast } from './node-binary.mjs';
+import { installIntoCache } from './run-npm.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const MANIFEST_DIR = join(ROOT, 'test/nest12');
+const MANIFEST_FILES = ['package.json', 'package-lock.json'];
+/** Where the Nest 12 packages are installed (its node_modules/ holds them). */
+export const NEST12_DIR = join(ROOT, 'node_modules/.cache/nestjs-mcp-nest12');
+const MARKER = '.manifest-sha256';
+/** Jest loads ESM from CJS (require(esm)) from this Node on (jestjs/jest#16074). */
+const JEST_REQUIRE_ESM_NODE = '24.9';
+/** The packages the leg checks it really got at major 12. */
+const NEST12_PACKAGES = [
+  '@nestjs/common',
+  '@nestjs/core',
+  '@nestjs/platform-express',
+  '@nestjs/platform-fastify',
+  '@nestjs/testing',
+];
+
+function manifestDigest() {
+  const hash = createHash('sha256');
+  for (const file of MANIFEST_FILES) hash.update(readFileSync(join(MANIFEST_DIR, file)));
+  return hash.digest('hex');
+}
+
+/** Installs the pinned Nest 12 packages unless the install matches the manifest; returns its folder. */
+export function ensureNest12() {
+  const digest = manifestDigest();
+  const marker = join(NEST12_DIR, MARKER);
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === digest) return NEST12_DIR;
+  console.log(`Installing the Nest 12 test packages (test/nest12) into ${NEST12_DIR}`);
+  installIntoCache(
+    NEST12_DIR,
+    ['ci', '--omit=peer', '--ignore-scripts'],
+    (staging) => NEST12_PACKAGES.every((name) => existsSync(join(staging, 'node_modules', name))),
+    (staging) => {
+      for (const file of MANIFEST_FILES) cpSync(join(MANIFEST_DIR, file), join(staging, file));
+      writeFileSync(join(staging, MARKER), digest);
+    },
+  );
+  return NEST12_DIR;
+}
+
+/**
+ * `{ name: version }` of the Nest packages that code in `dir` resolves with plain Node resolution
+ * (run by `node`). Each package.json is found next to the resolved entry point: @nestjs/testing's
+ * exports map does not offer `./package.json`.
+ */
+function nestVersionsFrom(dir, node = process.execPath) {
+  const probe = spawnSync(
+    node,
+    [
+      '-p',
+      `const { readFileSync } = require('node:fs');
+      JSON.stringify(Object.fromEntries(${JSON.stringify(NEST12_PACKAGES)}.map((name) => {
+        const entry = require.resolve(name).split(require('node:path').sep).join('/');
+        const folder = entry.slice(0, entry.lastIndexOf('/node_modules/' + name + '/') + 1);
+        const manifest = folder + 'node_modules/' + name + '/package.json';
+        return [name, JSON.parse(readFileSync(manifest, 'utf8')).version];
+      })))`,
+    ],
+    { cwd: dir, encoding: 'utf8' },
+  );
+  if (probe.status !== 0) throw new Error(`could not read the Nest versions:\n${probe.stderr}`);
+  return JSON.parse(probe.stdout);
+}
+
+/** Throws unless every package in `versions` is at major 12. */
+function assertNest12(versions, where) {
+  const wrong = Object.entries(versions).filter(([, version]) => !version.startsWith('12.'));
+  if (wrong.length > 0) {
+    throw new Error(
+      `${where} resolves ${wrong.map(([name, version]) => `${name}@${version}`).join(', ')}, not Nest 12`,
+    );
+  }
+}
+
+/**
+ * Copies the built sample app (dist-sample/) into the Nest 12 install, so that the copy resolves
+ * @nestjs/* from there (and everything else from the project's node_modules) with plain Node
+ * resolution; checks it does and returns the copy's main.js.
+ */
+export function nest12SampleMain() {
+  const source = join(ROOT, 'dist-sample');
+  if (!existsSync(join(source, 'sample-app/src/main.js')))
+    throw new Error('dist-sample/ is not built (npm run build:sample)');
+  const target = join(ensureNest12(), 'dist-sample');
+  rmSync(target, { recursive: true, force: true });
+  cpSync(source, target, { recursive: true });
+  const main = join(target, 'sample-app/src/main.js');
+  assertNest12(nestVersionsFrom(dirname(main)), 'the Nest 12 copy of the sample app');
+  return main;
+}
+
+/** Runs the e2e suite on Nest 12; resolves with Jest's exit code. */
+function runE2e(jestArgs) {
+  const dir = ensureNest12();
+  const node = nodeAtLeast(JEST_REQUIRE_ESM_NODE, 'Jest on Nest 12 (require(esm))');
+  const versions = nestVersionsFrom(dir, node);
+  assertNest12(versions, NEST12_DIR);
+  const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  console.log(`e2e on Nest ${versions['@nestjs/core']} (node ${nodeVersion})`);
+  const child = spawn(
+    node,
+    [
+      '--experimental-vm-modules',
+      join(ROOT, 'node_modules/jest/bin/jest.js'),
+      '--config',
+      join(ROOT, 'test/nest12/jest-e2e.config.js'),
+      '--runInBand',
+      ...jestArgs,
+    ],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      // The sample app's child processes run on this (the project's) Node, as in the conformance
+      // leg: Nest 12 loaded through require(esm) on the engine floor, and hostile-input's
+      // event-loop bounds apply as they do on Nest 11.
+      env: { ...process.env, NESTJS_MCP_NEST12_DIR: dir, NESTJS_MCP_SAMPLE_NODE: process.execPath },
+    },
+  );
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  return new Promise((done) => child.once('exit', (code, signal) => done(signal ? 1 : code)));
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const [command, ...rest] = process.argv.slice(2);
+  try {
+    if (command === 'e2e') process.exitCode = await runE2e(rest);
+    else if (command === 'sample') console.log(nest12SampleMain());
+    else throw new Error('usage: node scripts/nest12.mjs e2e [jest args] | sample');
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  }
+}
