@@ -208,6 +208,24 @@ export interface McpModuleOptions {
      */
     maxTasksPerCaller?: number;
     /**
+     * Largest call a task keeps to run its later steps — its name, arguments, `_meta` and other
+     * params, in JSON bytes; a bigger task-creating call is refused with -32602 before anything
+     * runs. Default 262,144.
+     */
+    maxCallBytes?: number;
+    /**
+     * Unexpired tasks the module's own store (memory or Redis) holds at once; near full, callers
+     * holding more than their shrinking share are refused first. Default 10,000.
+     */
+    maxTasks?: number;
+    /**
+     * Bytes the module's own store may hold: estimated heap in memory (JSON bytes plus 64 per JSON
+     * value), JSON bytes in Redis. Default 1,073,741,824 (1 GiB).
+     */
+    maxStoreBytes?: number;
+    /** Bytes of the module's own store one caller's tasks may hold. Default 67,108,864 (64 MiB). */
+    maxStoreBytesPerCaller?: number;
+    /**
      * Where tasks are kept. Default: a `TaskStore` the application provides in any module, else a
      * `RedisTaskStore` on the module's connection when `redis` is set, else a `MemoryTaskStore`.
      */

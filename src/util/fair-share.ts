@@ -45,8 +45,8 @@ export function shareRefusal(
   total: number,
   weight: number,
 ): ShareRefusal | undefined {
-  if (held + weight > limits.perPartition) return 'partition';
   if (total + weight > limits.capacity) return 'store';
+  if (held + weight > limits.perPartition) return 'partition';
   if (held > 0 && held + weight > partitionLimit(limits, total)) return 'share';
   return undefined;
 }
@@ -59,8 +59,8 @@ export function shareRefusal(
  */
 export const SHARE_REFUSAL_LUA = `
 local function share_refusal(capacity, per_partition, held, total, weight)
-  if held + weight > per_partition then return 'partition' end
   if total + weight > capacity then return 'store' end
+  if held + weight > per_partition then return 'partition' end
   if held > 0 then
     local near_full = capacity * (1 - ${NEAR_FULL_FRACTION})
     local limit = per_partition
