@@ -64,6 +64,11 @@ function portChoices(
   integrity: KeyringRecordIntegrity,
 ): PortChoice<unknown>[] {
   const { ports, requestState } = options;
+  const handleCapacity = {
+    maxEntries: requestState.maxStateHandles,
+    maxEntriesPerOwner: requestState.maxStateHandlesPerCaller,
+    maxBytes: requestState.maxStateHandleBytes,
+  };
   // A store that keeps records outside the process (the module's Redis stores, whoever made them)
   // tags and checks them under the keyring; any other keeps plain records.
   const authenticated = (store: unknown) => {
@@ -105,8 +110,9 @@ function portChoices(
               client: redis.client,
               keyPrefix: redis.key('handle', ''),
               timeoutMs: redis.commandTimeoutMs,
+              ...handleCapacity,
             })
-          : new MemoryStateHandleRepository({ maxEntries: requestState.maxStateHandles }),
+          : new MemoryStateHandleRepository(handleCapacity),
       adopt: authenticated,
     }),
     choice({

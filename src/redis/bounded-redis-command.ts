@@ -69,7 +69,7 @@ export function loggableFailure(error: unknown): string {
   if (name === 'ReplyError' || name === 'MaxRetriesPerRequestError') return failureOf(error);
   if (
     typeof message === 'string' &&
-    /connection|closed|ECONNREFUSED|ECONNRESET|timed out/i.test(message)
+    /connection|closed|writeable|offline|ECONNREFUSED|ECONNRESET|timed out/i.test(message)
   )
     return failureOf(error);
   return typeof name === 'string' ? clip(name, 64) : 'unknown';
