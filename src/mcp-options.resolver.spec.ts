@@ -183,6 +183,9 @@ describe('resolveMcpOptions', () => {
         maxConsumedStates: 5,
         maxHandleDataBytes: 100,
         maxStateHandles: 7,
+        maxStateHandlesPerCaller: 100,
+        maxStateHandleBytes: 67_108_864,
+        maxConsumedStatesPerCaller: 10_000,
         singleUse: true,
       });
       expect(resolved.transport.keepAliveMs).toBe(0);
