@@ -64,6 +64,10 @@ function portChoices(
   integrity: KeyringRecordIntegrity,
 ): PortChoice<unknown>[] {
   const { ports, requestState } = options;
+  const consumedCapacity = {
+    maxEntries: requestState.maxConsumedStates,
+    maxEntriesPerOwner: requestState.maxConsumedStatesPerCaller,
+  };
   const handleCapacity = {
     maxEntries: requestState.maxStateHandles,
     maxEntriesPerOwner: requestState.maxStateHandlesPerCaller,
@@ -98,8 +102,9 @@ function portChoices(
           ? new RedisConsumedStateStore(redis.client, {
               keyPrefix: redis.prefix,
               commandTimeoutMs: redis.commandTimeoutMs,
+              ...consumedCapacity,
             })
-          : new MemoryConsumedStateStore({ maxEntries: requestState.maxConsumedStates }),
+          : new MemoryConsumedStateStore(consumedCapacity),
     }),
     choice({
       port: STATE_HANDLE_REPOSITORY_PORT,

@@ -6,6 +6,7 @@ import {
   type ConsumedStateStore,
 } from '../src/index';
 import {
+  describeBoundedConsumedStateStoreContract,
   describeConsumedStateStoreContract,
   type ConsumedStateStoreSubject,
 } from './utils/consumed-state-store.contract';
@@ -71,12 +72,28 @@ describeConsumedStateStoreContract('MemoryConsumedStateStore', async () => {
     store,
     breakIt: async () => {
       const fillerExpiry = Date.now() + 300;
+      // Each filler from an owner of its own: no share stops them short of full.
       for (let filler = 0; store.size < capacity; filler++)
-        await store.consume(`filler-${filler}`, fillerExpiry);
+        await store.consume(`filler-${filler}`, fillerExpiry, `owner-${filler}`);
     },
     repair: () => sleep(350),
     close: async () => store.close(),
   };
+});
+
+describeBoundedConsumedStateStoreContract('MemoryConsumedStateStore', async (capacity) => {
+  const store = new MemoryConsumedStateStore({ ...capacity, sweepIntervalMs: 0 });
+  return { store, close: async () => store.close() };
+});
+
+let boundedPrefixes = 0;
+describeBoundedConsumedStateStoreContract('RedisConsumedStateStore', async (capacity) => {
+  const client = await connected(appClient());
+  const store = new RedisConsumedStateStore(client, {
+    keyPrefix: `bounded-${++boundedPrefixes}:`,
+    ...capacity,
+  });
+  return { store, close: () => closeClient(client) };
 });
 
 const CLIENT_CONFIGURATIONS: [string, RedisOptions][] = [

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { internalError } from '../errors/internal-error';
+import { serverBusy } from '../errors/server-busy';
 import { INPUT_REQUEST_DESCRIPTORS } from '../input/input-request-descriptor';
 import { readInputResponses } from '../input/input-responses.reader';
 import type { McpInputResponse } from '../input/mcp-input-response';
@@ -127,7 +128,12 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
       };
       // Last, once everything the client sent is known good: a refused retry consumes nothing.
       if (call.profile.singleUse && incoming.raw !== undefined && incoming.framework)
-        return this.consume(call, incoming.raw, incoming.framework.header.exp).then(round);
+        return this.consume(
+          call,
+          incoming.raw,
+          incoming.framework.header.exp,
+          (incoming.binding as RequestStateBinding).partition,
+        ).then(round);
       return round();
     });
   }
@@ -186,14 +192,33 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
   }
 
   /** Accepts a single-use state once: a second presentation, at any time before expiry, is refused. */
-  private async consume(call: OperationCall, raw: string, expiresAt: number): Promise<void> {
+  private async consume(
+    call: OperationCall,
+    raw: string,
+    expiresAt: number,
+    partition: string,
+  ): Promise<void> {
     let first: boolean;
     try {
+      // Shares are by caller: the store sees a digest of the partition, never the partition.
       first = await this.ports
         .get(CONSUMED_STATE_STORE_PORT)
-        .consume(sha256Base64Url(raw), expiresAt);
+        .consume(sha256Base64Url(raw), expiresAt, sha256Base64Url(partition));
     } catch (error) {
       const reason = error instanceof ConsumedStateStoreError ? error.reason : 'store_failure';
+      if (reason === 'full' || reason === 'share') {
+        // No room is not a fault, and nothing was consumed: the client may retry this state.
+        this.logger.warn(`${this.where(call)}: single-use state could not be recorded (${reason})`);
+        throw refusal(
+          call,
+          serverBusy(
+            reason === 'share'
+              ? 'Server busy: too many single-use states for this caller'
+              : 'Server busy: too many single-use states',
+            (error as ConsumedStateStoreError).retryAfterMs,
+          ),
+        );
+      }
       this.logger.error(
         `${this.where(call)}: single-use state could not be recorded (${clip(reason)})`,
       );
