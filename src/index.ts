@@ -137,7 +137,7 @@ export {
   type RedisCommandClient,
   type RedisTaskStoreOptions,
 } from './tasks/store/redis-task.store';
-export { TaskRunner, type TaskWork } from './tasks/runner/task-runner.interface';
+export { TaskRunner, type TaskStepLease, type TaskWork } from './tasks/runner/task-runner.interface';
 export {
   InProcessTaskRunner,
   type InProcessTaskRunnerOptions,

@@ -35,9 +35,11 @@ export class BullMqRunningSteps {
         step.controller.abort(STEP_CANCELLED);
   }
 
-  /** Aborts the step of `jobId`, if it runs here. */
-  abortJob(jobId: string, reason: string): void {
-    this.steps.get(jobId)?.controller.abort(reason);
+  /** Aborts the step of `jobId`, if it runs here; answers its task. */
+  abortJob(jobId: string, reason: string): string | undefined {
+    const step = this.steps.get(jobId);
+    step?.controller.abort(reason);
+    return step?.taskId;
   }
 
   /** The running steps (a copy). */

@@ -161,7 +161,13 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
     // The lock could not be renewed (this process was paused, or cut off from Redis, for longer
     // than the lock lasts): another worker may be running the step by now, so this one stops.
     this.worker.on('lockRenewalFailed', (jobIds: string[]) => {
-      for (const jobId of jobIds) this.steps.abortJob(jobId, LOCK_LOST);
+      for (const jobId of jobIds) {
+        const taskId = this.steps.abortJob(jobId, LOCK_LOST);
+        if (taskId !== undefined)
+          this.logger.warn(
+            `Task ${taskId}: this worker lost its lock on the step; the step's signal aborts and its outcome is not recorded`,
+          );
+      }
     });
     this.worker.on('failed', (job, error) => {
       if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
