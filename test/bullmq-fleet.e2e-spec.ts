@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { BullMqTaskRunner, RedisTaskStore } from '../src/index';
+import { BullMqTaskRunner, RedisTaskStore } from '../src/redis/index';
 import { newKeyring } from './fixtures/sample-app';
 import { FleetProbe, fleetTasksApp } from './fixtures/fleet-tasks.fixtures';
 import { startTestServer, type TestServer } from './utils/bootstrap';

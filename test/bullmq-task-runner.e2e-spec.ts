@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
-import { BullMqTaskRunner, type BullMqTaskRunnerOptions, type TaskRunner } from '../src/index';
+import { type TaskRunner } from '../src/index';
+import { BullMqTaskRunner, type BullMqTaskRunnerOptions } from '../src/redis/index';
 import { loadOptionalPeer } from '../src/tasks/runner/bullmq-loader';
 import {
   aborted,

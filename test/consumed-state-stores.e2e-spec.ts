@@ -2,9 +2,9 @@ import { Redis, type RedisOptions } from 'ioredis';
 import {
   ConsumedStateStoreError,
   MemoryConsumedStateStore,
-  RedisConsumedStateStore,
   type ConsumedStateStore,
 } from '../src/index';
+import { RedisConsumedStateStore } from '../src/redis/index';
 import {
   describeConsumedStateStoreContract,
   type ConsumedStateStoreSubject,

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { RedisTaskStore } from '../src/index';
+import { RedisTaskStore } from '../src/redis/index';
 import { describeTaskStoreContract, taskRecord } from './contracts/task-store.contract';
 import { newKeyring } from './fixtures/sample-app';
 import { TaskProbe, tasksApp } from './fixtures/tasks.fixtures';

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import {
   MemoryStateHandleRepository,
-  RedisStateHandleRepository,
   StateHandleRepositoryError,
   type StateHandleRecord,
 } from '../src/index';
+import { RedisStateHandleRepository } from '../src/redis/index';
 import { stateHandleRepositoryContract } from './contracts/state-handle-repository.contract';
 import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
 

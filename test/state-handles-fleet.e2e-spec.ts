@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
-import { McpModule, RedisStateHandleRepository } from '../src/index';
+import { McpModule } from '../src/index';
+import { RedisStateHandleRepository } from '../src/redis/index';
 import { HandlerRuns } from './fixtures/handler-runs';
 import { CapturingLogger } from './fixtures/sample-app';
 import { HEADER_PARTITIONS, StateHandleFixturesModule } from './fixtures/state-handles.fixtures';
