@@ -27,8 +27,10 @@ describe('the public API', () => {
     expect(declaredNames('index.ts')).toEqual([
       'ANONYMOUS_PARTITION',
       'AesGcmRequestStateProtector',
+      'ConceptSecretFieldPolicy',
       'ConsumedStateStore',
       'ConsumedStateStoreError',
+      'DEFAULT_SECRET_CONCEPTS',
       'DefaultAuthorizationPartitionResolver',
       'DuplicateOperationError',
       'InProcessTaskRunner',

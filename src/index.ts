@@ -41,7 +41,11 @@ export type {
   McpSamplingResponse,
 } from './input/mcp-input-response';
 export type { McpJsonValue } from './util/json-value';
-export type { SecretFieldPolicy } from './input/secret-field.policy';
+export {
+  ConceptSecretFieldPolicy,
+  DEFAULT_SECRET_CONCEPTS,
+  type SecretFieldPolicy,
+} from './input/secret-field.policy';
 // The class of exact numbers in answers, from the package's own copy of lossless-json.
 export { LosslessNumber } from 'lossless-json';
 
