@@ -1,4 +1,5 @@
-import type { Type } from '@nestjs/common';
+import { ValidationPipe, type Type } from '@nestjs/common';
+import { APP_PIPE } from '@nestjs/core';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -93,7 +94,11 @@ describe.each(ADAPTERS)('docs/getting-started.md over %s', (adapter) => {
     beforeAll(async () => {
       server = await startTestServer(adapter, {
         imports: [McpModule.forRoot({})],
-        providers: [WeatherTools],
+        providers: [
+          WeatherTools,
+          // An app's global pipe leaves the schema's output alone (the declared type is no class).
+          { provide: APP_PIPE, useValue: new ValidationPipe({ transform: true, whitelist: true }) },
+        ],
       });
     });
     afterAll(() => server?.close());
