@@ -106,7 +106,7 @@ describe.each(ADAPTERS)('the migrated example over %s', (adapter) => {
   });
 
   it('refuses a caller without the scope with -32003, as @ToolScopes did', async () => {
-    for (const headers of [{}, { 'x-scopes': 'other' }]) {
+    for (const headers of [{}, { 'x-scopes': 'other' }] as Record<string, string>[]) {
       const refused = await rawToolCall(server.url, 'get-forecast', { city: 'Oslo' }, { headers });
       expect(refused.body.error).toMatchObject({ code: -32003 });
     }
