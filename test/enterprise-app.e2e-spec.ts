@@ -17,6 +17,7 @@ import {
 import { CapturingLogger } from './fixtures/sample-app';
 import { ADAPTERS, type TestServer } from './utils/bootstrap';
 import { postForStream, SseReader } from './utils/sse';
+import { until } from './utils/wait';
 import {
   connectClient,
   freshId,
@@ -417,14 +418,11 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
     const taskCall = (method: string, taskId: string, headers: Record<string, string>) =>
       rawRound(server.url, method, { taskId }, { capabilities: TASKS, headers });
 
-    async function finished(taskId: string): Promise<Record<string, unknown>> {
-      for (let attempt = 0; attempt < 100; attempt++) {
-        const polled = await taskCall('tasks/get', taskId, ALICE);
-        const result = polled.body.result ?? {};
-        if (result.status === 'completed') return result;
-        await new Promise((done) => setTimeout(done, 20));
-      }
-      throw new Error(`task ${taskId} did not complete`);
+    function finished(taskId: string): Promise<Record<string, unknown>> {
+      return until(async () => (await taskCall('tasks/get', taskId, ALICE)).body.result ?? {}, {
+        done: (result) => result.status === 'completed',
+        what: `task ${taskId} to complete`,
+      });
     }
 
     it('runs the guard before the task exists: no credentials, no task', async () => {

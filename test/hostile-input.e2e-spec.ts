@@ -8,7 +8,7 @@ import {
 } from './fixtures/hostile-cases';
 import { MALFORMED_PARAMS } from './fixtures/malformed-params';
 import { ADAPTERS } from './utils/bootstrap';
-import { DelayTable, loopDelayDuring, sleep } from './utils/loop-delay';
+import { DelayTable, loopDelayDuring } from './utils/loop-delay';
 import { rpcBody, rpcHeaders } from './utils/mcp';
 import { postForStream, SseReader, type OpenStream } from './utils/sse';
 import {
@@ -18,6 +18,7 @@ import {
   type StalledRequest,
 } from './utils/raw-http';
 import { ensureSampleBuilt, startSampleProcess, type SampleProcess } from './utils/sample-process';
+import { sleep, until } from './utils/wait';
 
 // Issue #7 (items 1, 2 and 8): the built sample app runs in a child process, so the event-loop
 // delay it reports is the server's own, not the test client's.
@@ -138,14 +139,6 @@ async function timed<T>(action: () => Promise<T>): Promise<{ value: T; ms: numbe
   const started = performance.now();
   const value = await action();
   return { value, ms: performance.now() - started };
-}
-
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 const SIMPLE_TEXT_ANSWER: HostileAnswer = { kind: 'text', text: SIMPLE_TEXT };
@@ -348,11 +341,7 @@ describe.each(ADAPTERS)('hostile input over %s (sample app as a child process)',
       );
       const answered = () => requests.filter((request) => request.answered());
       try {
-        await until(
-          () => answered().length >= total - fitting,
-          10_000,
-          'the bodies over the budget',
-        );
+        await until(() => answered().length >= total - fitting, 'the bodies over the budget');
         // The admitted ones wait for the rest of their bodies; nothing else may be answered.
         await sleep(300);
         expect(answered()).toHaveLength(total - fitting);

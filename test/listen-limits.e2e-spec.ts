@@ -5,17 +5,9 @@ import { NotificationsModule } from './fixtures/notifications.fixtures';
 import { ADAPTERS, startTestServer, type AdapterName, type TestServer } from './utils/bootstrap';
 import { freshId, rawRound, rawToolCall, resultText, rpcBody, rpcHeaders } from './utils/mcp';
 import { SseReader, postForStream, type JsonRpcFrame, type OpenStream } from './utils/sse';
+import { eventually } from './utils/wait';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
-
-/** Waits (up to two seconds) until `read()` returns `expected`, then asserts it. */
-async function settle(read: () => unknown, expected: unknown): Promise<void> {
-  const deadline = Date.now() + 2000;
-  while (read() !== expected && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  expect(read()).toBe(expected);
-}
 
 /** An open `subscriptions/listen` response, with its frames. */
 interface Listener {
@@ -46,7 +38,7 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
 
   afterEach(async () => {
     for (const listener of open.splice(0)) listener.response.close();
-    if (server) await settle(() => limiterOf(server).openStreams, 0);
+    if (server) await eventually(() => limiterOf(server).openStreams, 0);
   });
 
   afterAll(() => server?.close());
@@ -214,7 +206,7 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
       expect(bus.listenerCount).toBe(LIMITS.maxStreams);
 
       for (const listener of held) listener.response.close();
-      await settle(() => limiterOf(server).openStreams, 0);
+      await eventually(() => limiterOf(server).openStreams, 0);
       expect(limiterOf(server).callers).toBe(0);
       const again = [];
       for (let i = 0; i < LIMITS.maxStreams; i++) {
@@ -267,9 +259,9 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
         expect(refused.status).toBe(400);
       }
       open.splice(0);
-      await settle(() => limiter.openStreams, 0);
+      await eventually(() => limiter.openStreams, 0);
       expect(limiter.callers).toBe(0);
-      await settle(() => bus.listenerCount, 0);
+      await eventually(() => bus.listenerCount, 0);
       // Every slot is free again: the process-wide limit is reachable once more.
       for (let i = 0; i < LIMITS.maxStreams; i++) {
         await acknowledged({ toolsListChanged: true }, `Bearer after-${i}`);

@@ -6,7 +6,8 @@ import { OneTimeStateFixturesModule } from './fixtures/one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from './fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { freshId, rawToolCall, resultText, type RawRoundResponse } from './utils/mcp';
-import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
+import { closeRedisClient, startRedisServer, type RedisServerHandle } from './utils/redis-server';
+import { until } from './utils/wait';
 
 const FORM = { elicitation: {} };
 const CONFIRM = { confirm: { action: 'accept', content: { confirm: true } } };
@@ -14,17 +15,8 @@ const FILE = { path: '/srv/report.pdf' };
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 const APP_REDIS = Symbol('APP_REDIS');
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-async function until<T>(attempt: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await attempt();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(100);
-  }
-}
+/** Redis reconnections take a while: polls for up to 15 s, every 100 ms. */
+const RECONNECTING = { timeoutMs: 15_000, everyMs: 100 };
 
 /** Round 1 on `server`: the sealed state to confirm with. Needs no Redis. */
 async function firstRound(server: TestServer, tool = 'once_delete'): Promise<string> {
@@ -101,8 +93,7 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
   afterAll(async () => {
     await first?.close();
     await second?.close();
-    if (appClient?.status === 'ready') await appClient.quit();
-    else appClient?.disconnect();
+    await closeRedisClient(appClient);
     await redis?.close();
   });
 
@@ -156,7 +147,7 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
         if (stopped && response.body.error) failuresAfterStop++;
       }
     })();
-    await until(async () => (responses.length >= 10 ? true : undefined), '10 retries answered');
+    await until(() => responses.length >= 10, { ...RECONNECTING, what: '10 retries answered' });
     await redis.stop();
     stopped = true;
     await drive;
@@ -187,11 +178,14 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
     const accepted: string[] = [];
     for (const server of [first, second]) {
       accepted.push(
-        await until(async () => {
-          const fresh = await firstRound(server);
-          const response = await confirm(server, fresh);
-          return response.body.result ? fresh : undefined;
-        }, 'single-use retries succeed again'),
+        await until(
+          async () => {
+            const fresh = await firstRound(server);
+            const response = await confirm(server, fresh);
+            return response.body.result ? fresh : undefined;
+          },
+          { ...RECONNECTING, what: 'single-use retries succeed again' },
+        ),
       );
     }
     // Back to enforcing, not merely accepting: a state just accepted is refused everywhere.
@@ -203,7 +197,7 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
     // say when they went down and when they came back: once per instance.
     const readyAgain = () => logSince(mark).match(/Redis connection ready again/g) ?? [];
     // A subscriber may reconnect a moment after the calls above already succeed.
-    await until(async () => (readyAgain().length >= 2 ? true : undefined), 'all reconnected');
+    await until(() => readyAgain().length >= 2, { ...RECONNECTING, what: 'all reconnected' });
     expect(readyAgain()).toHaveLength(2);
     expect(logSince(mark).match(/Redis connection lost \(\w+\); reconnecting/g)).toHaveLength(2);
   });

@@ -7,6 +7,7 @@ import { HEADER_PARTITIONS, StateHandleFixturesModule } from './fixtures/state-h
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { rawToolCall, resultText, type RawRoundResponse } from './utils/mcp';
 import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
+import { until } from './utils/wait';
 
 const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
@@ -136,14 +137,15 @@ describe.each(ADAPTERS)('state handles across two instances sharing Redis, over 
       await redis.start();
     }
     // The restarted server is empty: old flows are gone, new ones work once both clients reconnect.
-    let second: RawRoundResponse | undefined;
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const probe = await call(a, 'handle_approve', { amount: '0.01' });
-      second = await call(b, 'handle_approve', { amount: '3.00' });
-      if (probe.body.result && second.body.result) break;
-      await new Promise((done) => setTimeout(done, 100));
-    }
-    const next = second?.body.result?.requestState as string;
+    const second = await until(
+      async () => {
+        const probe = await call(a, 'handle_approve', { amount: '0.01' });
+        const onB = await call(b, 'handle_approve', { amount: '3.00' });
+        return probe.body.result && onB.body.result ? onB : undefined;
+      },
+      { what: 'both instances to save handles again', everyMs: 100 },
+    );
+    const next = second.body.result?.requestState as string;
     expect(typeof next).toBe('string');
     expect(resultText(await call(a, 'handle_approve', { amount: '3.00' }, next, APPROVE))).toBe(
       'Approved 3.00',

@@ -7,6 +7,7 @@ import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { freshId, rawRound, rpcBody, rpcHeaders, type RawRoundResponse } from './utils/mcp';
 import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
 import { postForStream, SseReader, type OpenStream } from './utils/sse';
+import { until } from './utils/wait';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
 const PREFIX = 'fleet:';
@@ -17,12 +18,14 @@ type Body = Record<string, unknown>;
 
 /** How many connections listen on the task events channel (the instances' subscribers). */
 async function subscribers(inspector: Redis, expected: number): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const [, count] = (await inspector.pubsub('NUMSUB', CHANNEL)) as [string, number];
-    if (Number(count) === expected) return;
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  throw new Error(`not ${expected} subscribers on the task events channel`);
+  await until(
+    async () => Number(((await inspector.pubsub('NUMSUB', CHANNEL)) as [string, number])[1]),
+    {
+      done: (count) => count === expected,
+      what: `${expected} subscribers on the task events channel`,
+      everyMs: 50,
+    },
+  );
 }
 
 const sendAs = (server: TestServer, method: string, params: Body, user = 'alice') =>
@@ -208,14 +211,12 @@ describe.each(ADAPTERS)(
       }
       await inspector.hset(`${PREFIX}task:${taskId}`, stored);
       await inspector.pexpireat(`${PREFIX}task:${taskId}`, expiresAt);
-      for (let attempt = 0; attempt < 100; attempt++) {
-        const [onA, onB] = [
-          await sendAs(a, 'tasks/get', { taskId }),
-          await sendAs(b, 'tasks/get', { taskId }),
-        ];
-        if (onA.body.result && onB.body.result) break;
-        await new Promise((done) => setTimeout(done, 100));
-      }
+      await until(
+        async () =>
+          (await sendAs(a, 'tasks/get', { taskId })).body.result !== undefined &&
+          (await sendAs(b, 'tasks/get', { taskId })).body.result !== undefined,
+        { what: 'both instances to read the task again', everyMs: 100 },
+      );
       await subscribers(inspector, 2);
 
       // The stream opened before the outage is still there, and hears what B does now.
@@ -301,11 +302,12 @@ describe.each(ADAPTERS)(
         // B's changes cannot reach A meanwhile.
         await sendAs(b, 'tasks/update', { taskId: runsOnB, inputResponses: APPROVE });
         b.app.get(StepGates).open(`${onB}:finish`);
-        for (let attempt = 0; attempt < 100; attempt++) {
-          const task = await sendAs(b, 'tasks/get', { taskId: runsOnB });
-          if ((task.body.result as Body).status === 'completed') break;
-          await new Promise((done) => setTimeout(done, 20));
-        }
+        await until(
+          async () =>
+            ((await sendAs(b, 'tasks/get', { taskId: runsOnB })).body.result as Body).status ===
+            'completed',
+          `task ${runsOnB} to complete on B`,
+        );
         const warnings = logger.lines
           .slice(mark)
           .filter((line) => line.text.includes('cannot reach the other instances'));

@@ -1,6 +1,5 @@
 import type { SampleProcess } from './sample-process';
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+import { sleep } from './wait';
 
 /**
  * The sample app's delay histogram samples every 10 ms and records nothing until its second tick
