@@ -26,6 +26,7 @@ import {
   resultText,
   rpcBody,
   rpcHeaders,
+  stateOf,
   type RawRoundResponse,
 } from './utils/mcp';
 
@@ -56,13 +57,6 @@ const TOOLS = [
   'add_note',
   'bill',
 ];
-
-/** The state a round-1 response carries. */
-function stateOf(response: RawRoundResponse): string {
-  const state = response.body.result?.requestState;
-  if (typeof state !== 'string') throw new Error(`expected a requestState, got ${response.text}`);
-  return state;
-}
 
 /** Every '.'-separated segment of a token, decoded as base64url, plus the token itself. */
 function readableForms(token: string): string[] {

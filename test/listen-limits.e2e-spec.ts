@@ -4,6 +4,7 @@ import { SdkHandlers } from '../src/transport/sdk-handlers';
 import { NotificationsModule } from './fixtures/notifications.fixtures';
 import { ADAPTERS, startTestServer, type AdapterName, type TestServer } from './utils/bootstrap';
 import { freshId, rawRound, rawToolCall, resultText, rpcBody, rpcHeaders } from './utils/mcp';
+import { expectErrorResponse } from './utils/expect-rpc';
 import { SseReader, postForStream, type JsonRpcFrame, type OpenStream } from './utils/sse';
 import { eventually } from './utils/wait';
 
@@ -109,15 +110,10 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
         { notifications: { resourceSubscriptions: ['a://1', 'a://2', 'a://3', 'a://4'] } },
         { id },
       );
-      expect(response.status).toBe(400);
-      expect(response.body).toEqual({
-        jsonrpc: '2.0',
-        id,
-        error: {
-          code: -32602,
-          message: 'Invalid params: too many resource subscriptions',
-          data: { limit: 'listen.maxResourceSubscriptions', max: LIMITS.maxResourceSubscriptions },
-        },
+      expectErrorResponse(response, 400, id, {
+        code: -32602,
+        message: 'Invalid params: too many resource subscriptions',
+        data: { limit: 'listen.maxResourceSubscriptions', max: LIMITS.maxResourceSubscriptions },
       });
       expect(limiterOf(server).openStreams).toBe(0);
     });
@@ -131,15 +127,10 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
         { notifications: { toolsListChanged: true, resourceSubscriptions: ['a://1', tooLong] } },
         { id },
       );
-      expect(response.status).toBe(400);
-      expect(response.body).toEqual({
-        jsonrpc: '2.0',
-        id,
-        error: {
-          code: -32602,
-          message: 'Invalid params: resource URI too long',
-          data: { limit: 'listen.maxUriLength', max: LIMITS.maxUriLength },
-        },
+      expectErrorResponse(response, 400, id, {
+        code: -32602,
+        message: 'Invalid params: resource URI too long',
+        data: { limit: 'listen.maxUriLength', max: LIMITS.maxUriLength },
       });
     });
 

@@ -6,11 +6,12 @@ import { HandlerRuns } from './fixtures/handler-runs';
 import {
   OneTimeStateFixturesModule,
   RecordingConsumedStateStore,
+  singleUseFlow,
 } from './fixtures/one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from './fixtures/sample-app';
 import { HEADER_PARTITIONS, StateHandleFixturesModule } from './fixtures/state-handles.fixtures';
-import { ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
-import { freshId, rawToolCall, resultText, type RawRoundResponse } from './utils/mcp';
+import { ADAPTERS, startTestServer, startupError } from './utils/bootstrap';
+import { rawToolCall, resultText } from './utils/mcp';
 import {
   closeRedisClient,
   redisReady,
@@ -20,19 +21,6 @@ import {
 import { until } from './utils/wait';
 
 const FORM = { elicitation: {} };
-const CONFIRM = { confirm: { action: 'accept', content: { confirm: true } } };
-const FILE = { path: '/srv/report.pdf' };
-
-/** Round 1, then one confirming retry of it. */
-async function singleUseFlow(server: TestServer): Promise<RawRoundResponse> {
-  const first = await rawToolCall(server.url, 'once_delete', FILE, { capabilities: FORM });
-  return rawToolCall(server.url, 'once_delete', FILE, {
-    capabilities: FORM,
-    id: freshId(),
-    requestState: first.body.result?.requestState,
-    inputResponses: CONFIRM,
-  });
-}
 
 describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
   const keyring = newKeyring(['k1']);

@@ -2,43 +2,22 @@ import { Module } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { McpModule } from '../src/index';
 import { HandlerRuns } from './fixtures/handler-runs';
-import { OneTimeStateFixturesModule } from './fixtures/one-time-state.fixtures';
+import {
+  askToDelete,
+  confirmDelete,
+  OneTimeStateFixturesModule,
+} from './fixtures/one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from './fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
-import { freshId, rawToolCall, resultText, type RawRoundResponse } from './utils/mcp';
+import { resultText, type RawRoundResponse } from './utils/mcp';
 import { closeRedisClient, startRedisServer, type RedisServerHandle } from './utils/redis-server';
 import { until } from './utils/wait';
 
-const FORM = { elicitation: {} };
-const CONFIRM = { confirm: { action: 'accept', content: { confirm: true } } };
-const FILE = { path: '/srv/report.pdf' };
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 const APP_REDIS = Symbol('APP_REDIS');
 /** Redis reconnections take a while: polls for up to 15 s, every 100 ms. */
 const RECONNECTING = { timeoutMs: 15_000, everyMs: 100 };
-
-/** Round 1 on `server`: the sealed state to confirm with. Needs no Redis. */
-async function firstRound(server: TestServer, tool = 'once_delete'): Promise<string> {
-  const response = await rawToolCall(server.url, tool, FILE, { capabilities: FORM });
-  const state = response.body.result?.requestState;
-  if (typeof state !== 'string') throw new Error(`expected a requestState, got ${response.text}`);
-  return state;
-}
-
-/** A confirming retry with `state` on `server`, under a fresh JSON-RPC id. */
-function confirm(
-  server: TestServer,
-  state: string,
-  tool = 'once_delete',
-): Promise<RawRoundResponse> {
-  return rawToolCall(server.url, tool, FILE, {
-    capabilities: FORM,
-    id: freshId(),
-    requestState: state,
-    inputResponses: CONFIRM,
-  });
-}
 
 describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adapter) => {
   const keyring = { ...newKeyring(['k1']) };
@@ -109,11 +88,13 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
   }
 
   it('runs the handler once for 50 concurrent retries of one state spread over both; 49 get -32602', async () => {
-    const state = await firstRound(first);
+    const state = await askToDelete(first, 'once_delete');
     const before = deletions();
     const mark = logger.lines.length;
     const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, index) => confirm(index % 2 ? second : first, state)),
+      Array.from({ length: 50 }, (_, index) =>
+        confirmDelete(index % 2 ? second : first, 'once_delete', state),
+      ),
     );
     const done = responses.filter((response) => response.body.result !== undefined);
     expect(done).toHaveLength(1);
@@ -126,10 +107,12 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
   });
 
   it('refuses on one instance a state the other already accepted', async () => {
-    const state = await firstRound(second);
-    expect(resultText(await confirm(second, state))).toBe('Deleted /srv/report.pdf');
-    expect((await confirm(first, state)).body.error).toEqual(INVALID_STATE);
-    expect((await confirm(second, state)).body.error).toEqual(INVALID_STATE);
+    const state = await askToDelete(second, 'once_delete');
+    expect(resultText(await confirmDelete(second, 'once_delete', state))).toBe(
+      'Deleted /srv/report.pdf',
+    );
+    expect((await confirmDelete(first, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
+    expect((await confirmDelete(second, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
   });
 
   it('fails single-use retries closed with -32603 while Redis is down, logging why, and recovers without a restart', async () => {
@@ -142,7 +125,11 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
       let failuresAfterStop = 0;
       for (let index = 0; failuresAfterStop < 6 && index < 5_000; index++) {
         const server = index % 2 ? second : first;
-        const response = await confirm(server, await firstRound(server));
+        const response = await confirmDelete(
+          server,
+          'once_delete',
+          await askToDelete(server, 'once_delete'),
+        );
         responses.push(response);
         if (stopped && response.body.error) failuresAfterStop++;
       }
@@ -167,12 +154,12 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
     expect(log).not.toMatch(/rediss?:\/\//);
 
     // While Redis is down: round 1 and operations that are not single-use still work.
-    const repeatable = await firstRound(second, 'repeatable_delete');
-    expect(resultText(await confirm(second, repeatable, 'repeatable_delete'))).toBe(
+    const repeatable = await askToDelete(second, 'repeatable_delete');
+    expect(resultText(await confirmDelete(second, 'repeatable_delete', repeatable))).toBe(
       'Deleted /srv/report.pdf',
     );
-    const pending = await firstRound(first);
-    expect((await confirm(first, pending)).body.error).toEqual(INTERNAL_ERROR);
+    const pending = await askToDelete(first, 'once_delete');
+    expect((await confirmDelete(first, 'once_delete', pending)).body.error).toEqual(INTERNAL_ERROR);
 
     await redis.start();
     const accepted: string[] = [];
@@ -180,8 +167,8 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
       accepted.push(
         await until(
           async () => {
-            const fresh = await firstRound(server);
-            const response = await confirm(server, fresh);
+            const fresh = await askToDelete(server, 'once_delete');
+            const response = await confirmDelete(server, 'once_delete', fresh);
             return response.body.result ? fresh : undefined;
           },
           { ...RECONNECTING, what: 'single-use retries succeed again' },
@@ -190,8 +177,8 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
     }
     // Back to enforcing, not merely accepting: a state just accepted is refused everywhere.
     for (const state of accepted) {
-      expect((await confirm(first, state)).body.error).toEqual(INVALID_STATE);
-      expect((await confirm(second, state)).body.error).toEqual(INVALID_STATE);
+      expect((await confirmDelete(first, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
+      expect((await confirmDelete(second, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
     }
     // Each instance's own connections (the first's shared one and both task event subscribers)
     // say when they went down and when they came back: once per instance.
