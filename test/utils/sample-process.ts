@@ -78,6 +78,8 @@ function copyForNest12(): string {
 /** What `GET /admin/health` reports. */
 export interface SampleHealth {
   eventLoopDelayMs: { max: number; p99: number; mean: number };
+  /** CPU time since the process started (user + system, all threads), ms. */
+  cpuMs: number;
   rssBytes: number;
   heapUsedBytes: number;
 }
