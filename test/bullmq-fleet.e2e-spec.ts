@@ -113,6 +113,8 @@ describe('a fleet on Redis: RedisTaskStore and BullMqTaskRunner (A on Express, B
         done: (started) => started.includes(taskId),
       });
       second = await startTestServer('fastify', { imports: [fleetTasksApp(withWorker())] });
+      // Only the second instance lets the step finish: on the first it runs until closed.
+      second.app.get(FleetProbe).release();
       await first.close();
       const done = await until(
         async () =>

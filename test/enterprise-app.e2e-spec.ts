@@ -9,6 +9,7 @@ import {
   LEAKY_MESSAGE,
   MAX_BODY_BYTES,
   PublishLog,
+  ReportGate,
   REQUEST_ID_HEADER,
   RequestCounter,
   STATE_MARKER,
@@ -426,6 +427,9 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
     });
 
     it('lets alice follow her task on a listen stream; bob hears nothing of it, anonymous callers are refused', async () => {
+      // The report completes only once both streams listen, however slow opening them is.
+      const gate = server.app.get(ReportGate);
+      gate.hold();
       const taskId = (await createReport(ALICE)).body.result?.taskId as string;
       const listen = (headers: Record<string, string>) =>
         postForStream(
@@ -449,6 +453,7 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
         const aliceFrames = new SseReader(alices.body);
         expect((await bobFrames.next()).method).toBe('notifications/subscriptions/acknowledged');
         expect((await aliceFrames.next()).method).toBe('notifications/subscriptions/acknowledged');
+        gate.release();
         expect(await aliceFrames.next()).toMatchObject({
           method: 'notifications/tasks',
           params: { taskId, status: 'completed' },
@@ -457,6 +462,7 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
         bobs.close();
         await expect(bobFrames.next()).rejects.toThrow();
       } finally {
+        gate.release();
         bobs.close();
         alices.close();
       }
