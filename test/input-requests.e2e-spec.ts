@@ -89,6 +89,12 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
   }
 
   const runs = (name: string) => server.app.get(HandlerRuns).count(name);
+  /** `prompts/get` of `name`. */
+  const getPrompt = (name: string, options: RawRoundOptions = {}) =>
+    rawRound(server.url, 'prompts/get', { name }, options);
+  /** `resources/read` of `uri`. */
+  const readResource = (uri: string, options: RawRoundOptions = {}) =>
+    rawRound(server.url, 'resources/read', { uri }, options);
   /** `tools/call` of `name` (without arguments unless given). */
   const call = (name: string, options: RawRoundOptions = {}, args: Record<string, unknown> = {}) =>
     rawToolCall(server.url, name, args, options);
@@ -454,21 +460,11 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
 
     it('gates prompts (REQUIRED, before the handler) and resources (CONDITIONAL) alike', async () => {
       const ran = runs('fixture_sampled_prompt');
-      const prompt = await rawRound(
-        server.url,
-        'prompts/get',
-        { name: 'fixture_sampled_prompt' },
-        { capabilities: FORM },
-      );
+      const prompt = await getPrompt('fixture_sampled_prompt', { capabilities: FORM });
       expectMissingCapabilities(prompt, { sampling: {} });
       expect(runs('fixture_sampled_prompt')).toBe(ran);
 
-      const resource = await rawRound(
-        server.url,
-        'resources/read',
-        { uri: 'fixture://workspace' },
-        { capabilities: FORM },
-      );
+      const resource = await readResource('fixture://workspace', { capabilities: FORM });
       expectMissingCapabilities(resource, { roots: {} });
     });
   });
@@ -769,26 +765,16 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
 
   describe('prompts and resources over raw HTTP', () => {
     it('reads a resource in two rounds: roots/list, then the contents', async () => {
-      const first = await rawRound(
-        server.url,
-        'resources/read',
-        { uri: 'fixture://workspace' },
-        { capabilities: { roots: {} } },
-      );
+      const first = await readResource('fixture://workspace', { capabilities: { roots: {} } });
       expect(first.body.result).toEqual({
         resultType: 'input_required',
         inputRequests: { roots: { method: 'roots/list', params: {} } },
         _meta: expect.any(Object),
       });
-      const second = await rawRound(
-        server.url,
-        'resources/read',
-        { uri: 'fixture://workspace' },
-        {
-          capabilities: { roots: {} },
-          inputResponses: { roots: { roots: [{ uri: 'file:///srv', name: 'srv' }] } },
-        },
-      );
+      const second = await readResource('fixture://workspace', {
+        capabilities: { roots: {} },
+        inputResponses: { roots: { roots: [{ uri: 'file:///srv', name: 'srv' }] } },
+      });
       expect(second.body.result).toMatchObject({
         resultType: 'complete',
         contents: [
@@ -802,25 +788,15 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
     });
 
     it('gets a prompt in two rounds: elicitation, then the messages', async () => {
-      const first = await rawRound(
-        server.url,
-        'prompts/get',
-        { name: 'test_input_required_result_prompt' },
-        { capabilities: FORM },
-      );
+      const first = await getPrompt('test_input_required_result_prompt', { capabilities: FORM });
       expect(first.body.result).toMatchObject({
         resultType: 'input_required',
         inputRequests: { user_context: { method: 'elicitation/create' } },
       });
-      const second = await rawRound(
-        server.url,
-        'prompts/get',
-        { name: 'test_input_required_result_prompt' },
-        {
-          capabilities: FORM,
-          inputResponses: { user_context: { action: 'accept', content: { context: 'ops' } } },
-        },
-      );
+      const second = await getPrompt('test_input_required_result_prompt', {
+        capabilities: FORM,
+        inputResponses: { user_context: { action: 'accept', content: { context: 'ops' } } },
+      });
       expect(second.body.result).toMatchObject({
         resultType: 'complete',
         messages: [{ role: 'user', content: { type: 'text', text: 'Prompt with context: ops' } }],
@@ -828,17 +804,12 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
     });
 
     it('refuses a malformed response to a prompt with -32602', async () => {
-      const response = await rawRound(
-        server.url,
-        'prompts/get',
-        { name: 'test_input_required_result_prompt' },
-        {
-          capabilities: FORM,
-          inputResponses: {
-            user_context: { action: 'accept', content: { context: { nested: true } } },
-          },
+      const response = await getPrompt('test_input_required_result_prompt', {
+        capabilities: FORM,
+        inputResponses: {
+          user_context: { action: 'accept', content: { context: { nested: true } } },
         },
-      );
+      });
       expect(response.body.error).toMatchObject({ code: -32602, data: { key: 'user_context' } });
     });
   });

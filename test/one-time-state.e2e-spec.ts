@@ -13,6 +13,7 @@ import {
 import { CapturingLogger, newKeyring } from './fixtures/sample-app';
 import { ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
 import { resultText } from './utils/mcp';
+import { expectExactlyOneAccepted } from './utils/expect-rpc';
 
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
@@ -82,12 +83,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
     const responses = await Promise.all(
       Array.from({ length: 50 }, () => confirmDelete(main, 'once_delete', state)),
     );
-    const done = responses.filter((response) => response.body.result !== undefined);
-    expect(done).toHaveLength(1);
-    expect(resultText(done[0])).toBe('Deleted /srv/report.pdf');
-    const refused = responses.filter((response) => response.body.error !== undefined);
-    expect(refused).toHaveLength(49);
-    for (const response of refused) expect(response.body.error).toEqual(INVALID_STATE);
+    expectExactlyOneAccepted(responses, 'Deleted /srv/report.pdf');
     expect(deletions(main, 'once_delete')).toBe(before + 1);
     expect(logSince(mark).match(/request state rejected: replayed\b/g)).toHaveLength(49);
   });

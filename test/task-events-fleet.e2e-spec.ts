@@ -132,6 +132,15 @@ describe.each(ADAPTERS)(
     const fleet = fleetOnRedis(adapter);
     const { logger, streams } = fleet;
 
+    /** A task created through B that asks for approval, followed by alice on A until it does. */
+    async function parkedThroughB(key: string): Promise<{ taskId: string; alice: SseReader }> {
+      const taskId = await createTask(fleet.b, 'gated_approval', { key });
+      const alice = await listenTo(fleet.a, 'alice', [taskId], streams);
+      fleet.b.app.get(StepGates).open(`${key}:ask`);
+      expect(await firstChange(alice)).toMatchObject({ taskId, status: 'input_required' });
+      return { taskId, alice };
+    }
+
     it("tells a stream on A each status change made through B, and another caller's stream on A none of them", async () => {
       const key = `${adapter}-1`;
       const taskId = await createTask(fleet.b, 'gated_approval', { key });
@@ -174,10 +183,7 @@ describe.each(ADAPTERS)(
 
     it('ignores forged and malformed messages on the channel: a stream only ever reports what the store holds', async () => {
       const key = `${adapter}-forged`;
-      const taskId = await createTask(fleet.b, 'gated_approval', { key });
-      const alice = await listenTo(fleet.a, 'alice', [taskId], streams);
-      fleet.b.app.get(StepGates).open(`${key}:ask`);
-      expect(await firstChange(alice)).toMatchObject({ taskId, status: 'input_required' });
+      const { taskId, alice } = await parkedThroughB(key);
       for (const message of [
         `someone ${taskId} 999`,
         `${taskId} 2`,
@@ -195,10 +201,7 @@ describe.each(ADAPTERS)(
 
     it('fails tasks/* closed with -32603 while Redis is down, keeps streams open, and recovers once Redis is back', async () => {
       const key = `${adapter}-outage`;
-      const taskId = await createTask(fleet.b, 'gated_approval', { key });
-      const alice = await listenTo(fleet.a, 'alice', [taskId], streams);
-      fleet.b.app.get(StepGates).open(`${key}:ask`);
-      expect(await firstChange(alice)).toMatchObject({ taskId, status: 'input_required' });
+      const { taskId, alice } = await parkedThroughB(key);
       // Kept aside to put back after the restart, as a Redis with persistence would have it.
       const stored = await fleet.inspector.hgetall(`${PREFIX}task:${taskId}`);
       const expiresAt = Date.now() + (await fleet.inspector.pttl(`${PREFIX}task:${taskId}`));

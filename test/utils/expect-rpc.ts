@@ -1,4 +1,4 @@
-import type { RawRoundResponse } from './mcp';
+import { resultText, type RawRoundResponse } from './mcp';
 
 /** A JSON-RPC error as the wire carries it. */
 export interface RpcErrorBody {
@@ -86,4 +86,21 @@ export async function expectNoSideEffects<T>(
   const outcome = await action();
   expect(await observe()).toEqual(before);
   return outcome;
+}
+
+/**
+ * Of concurrent presentations of one single-use state: exactly one completed, with the text
+ * `text`, and every other was refused with -32602 Invalid request state.
+ */
+export function expectExactlyOneAccepted(
+  responses: readonly RawRoundResponse[],
+  text: string,
+): void {
+  const done = responses.filter((response) => response.body.result !== undefined);
+  expect(done).toHaveLength(1);
+  expect(resultText(done[0])).toBe(text);
+  const refused = responses.filter((response) => response.body.error !== undefined);
+  expect(refused).toHaveLength(responses.length - 1);
+  for (const response of refused)
+    expect(response.body.error).toEqual({ code: -32602, message: 'Invalid request state' });
 }
