@@ -16,10 +16,12 @@ import {
   McpMayRequestInput,
   McpModule,
   McpContext,
-  McpOperationContext,
   McpRequestStateMode,
   McpTool,
 } from 'nestjs-mcp';
+// A type only: with isolatedModules and emitDecoratorMetadata, a decorated signature may name it
+// only through `import type` (TS1272).
+import type { McpOperationContext } from 'nestjs-mcp';
 
 class GreetDto {
   @IsString()
