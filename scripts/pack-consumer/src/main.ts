@@ -19,9 +19,6 @@ import {
   McpRequestStateMode,
   McpTool,
 } from 'nestjs-mcp';
-// A type only: with isolatedModules and emitDecoratorMetadata, a decorated signature may name it
-// only through `import type` (TS1272).
-import type { McpOperationContext } from 'nestjs-mcp';
 
 class GreetDto {
   @IsString()
