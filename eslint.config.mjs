@@ -4,7 +4,16 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-sample/', 'coverage/', 'conformance-results/', 'node_modules/'] },
+  {
+    ignores: [
+      'dist/',
+      'dist-sample/',
+      'coverage/',
+      'conformance-results/',
+      'node_modules/',
+      'test/.generated/',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

@@ -2,7 +2,6 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Injectable, Module } from '@nestjs/common';
 import {
-  BullMqTaskRunner,
   InProcessTaskRunner,
   McpContext,
   McpModule,
@@ -10,12 +9,17 @@ import {
   type McpModuleOptions,
   type McpOperationContext,
 } from '../src/index';
+import { BullMqTaskRunner } from '../src/redis/index';
 import { TaskStepRequests } from '../src/tasks/steps/task-step-requests';
 import { MemoryTaskStore } from '../src/tasks/store/memory-task.store';
 import { newKeyring } from './fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { rawRound } from './utils/mcp';
 import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
+import { until } from './utils/wait';
+
+/** A bound on a hang under a loaded machine, not on speed. */
+const PATIENT_MS = 30_000;
 
 // Issue #17 (items 1 and 2): nothing a task's later steps do not need outlives the step, whichever
 // way the step ends. Each case measures the heap after a full GC against a baseline taken in the
@@ -101,14 +105,6 @@ const bigArguments = (index: number, bytes = MIB) => ({
   blob: `${index}:`.padEnd(bytes, 'x'),
 });
 
-async function until(probe: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((wake) => setTimeout(wake, 25));
-  }
-}
-
 async function create(server: TestServer, index: number): Promise<string> {
   const created = await rawRound(
     server.url,
@@ -149,13 +145,19 @@ describe.each(ADAPTERS)('task memory over %s', (adapter) => {
     try {
       // Warm-up: the first call compiles and caches what every later one reuses.
       const warm = await create(server, -1);
-      await until(async () => (await statusOf(server, warm)) === 'completed', 'warm-up');
+      await until(async () => (await statusOf(server, warm)) === 'completed', {
+        what: 'warm-up',
+        timeoutMs: PATIENT_MS,
+      });
       expireAll();
       const baseline = await heapAfterGc();
       const ids: string[] = [];
       for (let index = 0; index < TASKS; index++) ids.push(await create(server, index));
       for (const taskId of ids)
-        await until(async () => (await statusOf(server, taskId)) === 'completed', 'completion');
+        await until(async () => (await statusOf(server, taskId)) === 'completed', {
+          what: 'completion',
+          timeoutMs: PATIENT_MS,
+        });
       expect(server.app.get(TaskStepRequests).size).toBe(0);
       expireAll();
       const after = await heapAfterGc();
@@ -175,12 +177,15 @@ describe.each(ADAPTERS)('task memory over %s', (adapter) => {
     const gate = server.app.get(Gate);
     try {
       const warm = await create(server, -1);
-      await until(async () => (await statusOf(server, warm)) === 'completed', 'warm-up');
+      await until(async () => (await statusOf(server, warm)) === 'completed', {
+        what: 'warm-up',
+        timeoutMs: PATIENT_MS,
+      });
       expireAll();
       const baseline = await heapAfterGc();
       gate.close();
       const blocker = await create(server, -2);
-      await until(() => gate.started >= 2, 'the blocking step');
+      await until(() => gate.started >= 2, { what: 'the blocking step', timeoutMs: PATIENT_MS });
       const queued: string[] = [];
       for (let index = 0; index < TASKS; index++) queued.push(await create(server, index));
       // Each queued step holds its request (body cut down to its envelope) until it would start.
@@ -196,7 +201,10 @@ describe.each(ADAPTERS)('task memory over %s', (adapter) => {
       }
       expect(server.app.get(TaskStepRequests).size).toBe(0);
       gate.release();
-      await until(async () => (await statusOf(server, blocker)) === 'completed', 'the blocker');
+      await until(async () => (await statusOf(server, blocker)) === 'completed', {
+        what: 'the blocker',
+        timeoutMs: PATIENT_MS,
+      });
       // No cancelled step ever started.
       expect(gate.started).toBe(2);
       expireAll();
@@ -239,14 +247,23 @@ describe('task memory on a BullMQ fleet', () => {
     const back = await instance('fastify', true);
     try {
       const warm = await create(front, -1);
-      await until(async () => (await statusOf(front, warm)) === 'completed', 'warm-up');
+      await until(async () => (await statusOf(front, warm)) === 'completed', {
+        what: 'warm-up',
+        timeoutMs: PATIENT_MS,
+      });
       const baseline = await heapAfterGc();
       const ids: string[] = [];
       for (let index = 0; index < TASKS; index++) ids.push(await create(front, index));
       for (const taskId of ids)
-        await until(async () => (await statusOf(front, taskId)) === 'completed', 'completion');
+        await until(async () => (await statusOf(front, taskId)) === 'completed', {
+          what: 'completion',
+          timeoutMs: PATIENT_MS,
+        });
       // The other instance's status changes reached this one, which let go of each request.
-      await until(() => front.app.get(TaskStepRequests).size === 0, 'the held requests to go');
+      await until(() => front.app.get(TaskStepRequests).size === 0, {
+        what: 'the held requests to go',
+        timeoutMs: PATIENT_MS,
+      });
       expect(back.app.get(TaskStepRequests).size).toBe(0);
       // The tasks themselves live in Redis, not in this heap.
       const after = await heapAfterGc();

@@ -2,12 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { Injectable, Module } from '@nestjs/common';
 import Redis from 'ioredis';
-import { BullMqTaskRunner, McpModule, McpTool, RedisTaskStore } from '../src/index';
+import { McpModule, McpTool } from '../src/index';
+import { BullMqTaskRunner, RedisTaskStore } from '../src/redis/index';
 import { fencedToolsOptions } from './fixtures/fenced-tools';
 import { newKeyring } from './fixtures/sample-app';
 import { startTestServer, type TestServer } from './utils/bootstrap';
 import { rawRound } from './utils/mcp';
 import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
+import { until } from './utils/wait';
 
 // Issue #17 (item 6): a BullMQ worker paused longer than its lock (SIGSTOP) while another instance
 // runs the same step must not commit that step's outcome when it resumes (SIGCONT).
@@ -40,14 +42,14 @@ function spawnWorker(env: Record<string, string>): WorkerProcess {
     pid: child.pid as number,
     output: () => output,
     async printed(prefix) {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const line = output.split('\n').find((each) => each.startsWith(prefix));
-        if (line !== undefined) return line;
-        if (child.exitCode !== null || Date.now() > deadline)
-          throw new Error(`the worker did not print "${prefix}…":\n${output}`);
-        await new Promise((wake) => setTimeout(wake, 25));
-      }
+      const line = await until(
+        () => {
+          if (child.exitCode !== null) throw new Error(`the worker exited:\n${output}`);
+          return output.split('\n').find((each) => each.startsWith(prefix));
+        },
+        { what: `the worker to print "${prefix}…"`, timeoutMs: 30_000 },
+      );
+      return line;
     },
   };
 }

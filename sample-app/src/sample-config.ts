@@ -1,9 +1,5 @@
-import {
-  BullMqTaskRunner,
-  type BullMqConnectionOptions,
-  type KeyringConfig,
-  type McpModuleOptions,
-} from '../../src/index';
+import { type KeyringConfig, type McpModuleOptions } from '../../src/index';
+import { BullMqTaskRunner, type BullMqConnectionOptions } from '../../src/redis/index';
 import { BearerPartitionResolver } from './flows/bearer-partition.resolver';
 
 function optionalInteger(name: string): number | undefined {

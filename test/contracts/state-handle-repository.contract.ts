@@ -4,6 +4,7 @@ import {
   type StateHandleRecord,
   type StateHandleRepository,
 } from '../../src/index';
+import { sleep } from '../utils/wait';
 
 /** A repository under test and how to dispose of it. */
 export interface RepositoryUnderTest {
@@ -12,7 +13,6 @@ export interface RepositoryUnderTest {
 }
 
 const handle = (): string => randomBytes(32).toString('base64url');
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
  * What every `StateHandleRepository` must do, whatever it stores records in: the suite the memory

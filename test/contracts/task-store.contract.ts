@@ -1,4 +1,5 @@
 import { TaskCapacityError, type McpTaskRecord, type TaskStore } from '../../src/index';
+import { sleep } from '../utils/wait';
 
 /** A task record as the module would create it, expiring `ttlMs` from now. */
 export function taskRecord(
@@ -133,7 +134,7 @@ export function describeTaskStoreContract(
       const task = taskRecord(freshId(), 150);
       await store().create(task);
       expect(await store().get(task.taskId)).toBeDefined();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200);
       expect(await store().get(task.taskId)).toBeUndefined();
       expect(await store().replace({ ...task, version: 2 }, 1)).toBe(false);
     });
@@ -165,7 +166,7 @@ export function describeTaskStoreContract(
       await expect(
         store().create(taskRecord(freshId(), 60_000, { partition }), limits),
       ).rejects.toBeInstanceOf(TaskCapacityError);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200);
       await expect(
         store().create(taskRecord(freshId(), 60_000, { partition }), limits),
       ).resolves.toBeUndefined();
@@ -189,7 +190,7 @@ function describeBoundedTaskStoreContract(
       const full = await refusal(store.create(taskRecord(freshId(), 60_000, { partition: 'p4' })));
       expect(full).toMatchObject({ scope: 'store', maxTasks: 3, unit: 'tasks' });
       expect(full.retryAfterMs).toBeGreaterThanOrEqual(1_000);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200);
       await expect(
         store.create(taskRecord(freshId(), 60_000, { partition: 'p4' })),
       ).resolves.toBeUndefined();
@@ -271,7 +272,7 @@ function describeBoundedTaskStoreContract(
         expect(await store.replace({ ...first, version: 2, expiresAt: Date.now() + 100 }, 1)).toBe(
           true,
         );
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await sleep(150);
       }
       await expect(
         store.create(taskRecord(freshId(), 60_000, { partition }), limits),
@@ -282,7 +283,7 @@ function describeBoundedTaskStoreContract(
       expect(await store.replace({ ...second, version: 2, expiresAt: Date.now() + 100 }, 1)).toBe(
         true,
       );
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await sleep(150);
       await expect(
         store.create(taskRecord(freshId(), 60_000, { partition: `${partition}-b` }), limits),
       ).resolves.toBeUndefined();

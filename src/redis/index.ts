@@ -1,0 +1,16 @@
+// `nestjs-mcp/redis`: the Redis (ioredis) and BullMQ adapters, for apps that wire them by hand. The
+// `redis` module option picks the same adapters without importing anything from here. Importing
+// this subpath needs the optional peers it uses (`ioredis`, and `bullmq` for the runner).
+
+export type { McpRedisClient } from './mcp-redis-client';
+export {
+  RedisConsumedStateStore,
+  type RedisConsumedStateStoreOptions,
+} from '../stores/one-time/redis-consumed-state.store';
+export {
+  RedisStateHandleRepository,
+  type RedisStateHandleRepositoryOptions,
+} from '../stores/handles/redis-state-handle.repository';
+export { RedisTaskStore, type RedisTaskStoreOptions } from '../tasks/store/redis-task.store';
+export { BullMqTaskRunner, type BullMqTaskRunnerOptions } from '../tasks/runner/bullmq-task.runner';
+export type { BullMqConnectionOptions } from '../tasks/runner/bullmq-redis-client';
