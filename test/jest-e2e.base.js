@@ -14,6 +14,9 @@ const SERIAL = [
   'redis-fleet',
   'state-handles-fleet',
   'task-events-fleet',
+  'redis-integrity',
+  'task-memory',
+  'task-step-fencing',
 ];
 
 /** A path regex matching exactly the SERIAL suites. */

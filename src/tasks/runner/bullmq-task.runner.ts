@@ -13,6 +13,7 @@ import {
 } from '../../keyring/record-integrity';
 import { loggableFailure } from '../../redis/bounded-redis-command';
 import { clip } from '../../util/clip';
+import { OccasionalWarning } from '../../util/occasional-warning';
 import {
   BullMqRunningSteps,
   LOCK_LOST,
@@ -88,6 +89,7 @@ return generation`;
  */
 export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
   private readonly logger = new Logger('McpTasks');
+  private readonly forgedAborts = new OccasionalWarning((line) => this.logger.warn(line));
   private readonly options: Required<BullMqTaskRunnerOptions>;
   private readonly bullmq: typeof import('bullmq');
   /** Commands and publishing; closed here only when the runner connected it itself. */
@@ -319,6 +321,10 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
     if (channel !== this.channel) return;
     const abort = readAbortMessage(this.integrity, this.channel, message);
     if (abort) this.steps.abortBelow(abort.taskId, abort.generation);
+    else
+      this.forgedAborts.report(
+        `A message on ${this.channel} is not one of the fleet's (unauthenticated or malformed) and is ignored`,
+      );
   }
 
   private generationKey(taskId: string): string {
