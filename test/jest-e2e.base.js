@@ -17,6 +17,7 @@ const SERIAL = [
   'redis-integrity',
   'task-memory',
   'task-step-fencing',
+  'fair-share',
 ];
 
 /** A path regex matching exactly the SERIAL suites. */
