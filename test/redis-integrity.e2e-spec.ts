@@ -161,6 +161,26 @@ describe.each(ADAPTERS)('records edited in Redis, over %s', (adapter) => {
     expectNoSecrets(logged, tag, '7000000');
   });
 
+  it('ignores task events published without the keyring, logging the channel once per bus', async () => {
+    const taskId = await parkedPayment('9');
+    const channel = `${prefix}task-events`;
+    const mark = logger.lines.length;
+    // The bus's own format, untagged and with a forged tag: a version far ahead of the task's.
+    for (let flood = 0; flood < 20; flood++) redisCli('PUBLISH', channel, `forger ${taskId} 999`);
+    redisCli('PUBLISH', channel, `forger ${taskId} 999 azE.${'A'.repeat(43)}`);
+    const ignored = () =>
+      logger.lines
+        .slice(mark)
+        .filter((line) => line.text.includes(`A message on ${channel} is not one of the fleet's`));
+    // Once for the 21 messages by each bus that hears them: this server has two modules on the
+    // prefix (the tasks app and the /h endpoint).
+    await until(() => ignored().length >= 2, 'both buses to log');
+    expect(ignored()).toHaveLength(2);
+    // The task is as it was.
+    const task = (await as('alice')('tasks/get', { taskId })).body.result as { status: string };
+    expect(task.status).toBe('input_required');
+  });
+
   it('treats an edited state-handle record as missing: data or binding changed, nothing is redeemed', async () => {
     const url = new URL('/h', server.url);
     const first = async () => {
