@@ -99,6 +99,7 @@ describe('the public API', () => {
       'StateHandleRepositoryError',
       'TaskCapacityError',
       'TaskRunner',
+      'TaskStepLease',
       'TaskStore',
       'TaskWork',
       'isDetachedMcpTaskStep',

@@ -103,22 +103,39 @@ export interface McpModuleOptions {
      */
     singleUse?: boolean;
     /**
-     * Unexpired single-use states the default in-memory store holds at once; past it, a new
-     * single-use state is refused with -32603 until older ones expire. Default 1,000,000;
-     * 1 – 100,000,000. Ignored with a custom `consumedStateStore` or with `redis`.
+     * Unexpired single-use states the module's store (memory per process, Redis per fleet) holds
+     * at once; past it, a new single-use state is refused with -32000 (`data.retryAfterMs`) until
+     * older ones expire. Default 1,000,000; 1 – 100,000,000. Ignored with a custom
+     * `consumedStateStore`.
      */
     maxConsumedStates?: number;
+    /**
+     * Unexpired single-use states one caller (authorization partition) holds in the module's
+     * store; near full, callers holding more than their shrinking share are refused first.
+     * Default 10,000.
+     */
+    maxConsumedStatesPerCaller?: number;
     /**
      * Largest data `McpStateHandleFlow.save()` accepts, in UTF-8 bytes of JSON; more fails the
      * call with -32603. Default 16,384; 2 – 1,048,576.
      */
     maxHandleDataBytes?: number;
     /**
-     * State handles the default in-memory repository holds at once; past it, saving a new flow
-     * fails with -32603 until older ones finish or expire. Default 10,000; 1 – 10,000,000.
-     * Ignored with a custom `stateHandleRepository` or with `redis`.
+     * State handles the module's repository (memory per process, Redis per fleet) holds at once;
+     * past it, saving a new flow answers -32000 (`data.retryAfterMs`) until older ones finish or
+     * expire. Default 10,000; 1 – 10,000,000. Ignored with a custom `stateHandleRepository`.
      */
     maxStateHandles?: number;
+    /**
+     * State handles one caller (authorization partition) holds; near full, callers holding more
+     * than their shrinking share are refused first. Default 100.
+     */
+    maxStateHandlesPerCaller?: number;
+    /**
+     * Bytes of handle data (plus 256 per record) the module's repository holds; each caller may
+     * hold the same fraction of it as of the records. Default 67,108,864 (64 MiB).
+     */
+    maxStateHandleBytes?: number;
   };
   /**
    * Keys for the default AES-256-GCM protector: the active key id and each key's material
@@ -207,6 +224,24 @@ export interface McpModuleOptions {
      * (`anonymous`) share one allowance. Enforced by the module's stores. Default 100.
      */
     maxTasksPerCaller?: number;
+    /**
+     * Largest call a task keeps to run its later steps — its name, arguments, `_meta` and other
+     * params, in JSON bytes; a bigger task-creating call is refused with -32602 before anything
+     * runs. Default 262,144.
+     */
+    maxCallBytes?: number;
+    /**
+     * Unexpired tasks the module's own store (memory or Redis) holds at once; near full, callers
+     * holding more than their shrinking share are refused first. Default 10,000.
+     */
+    maxTasks?: number;
+    /**
+     * Bytes the module's own store may hold: estimated heap in memory (JSON bytes plus 64 per JSON
+     * value), JSON bytes in Redis. Default 1,073,741,824 (1 GiB).
+     */
+    maxStoreBytes?: number;
+    /** Bytes of the module's own store one caller's tasks may hold. Default 67,108,864 (64 MiB). */
+    maxStoreBytesPerCaller?: number;
     /**
      * Where tasks are kept. Default: a `TaskStore` the application provides in any module, else a
      * `RedisTaskStore` on the module's connection when `redis` is set, else a `MemoryTaskStore`.

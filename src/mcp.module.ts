@@ -5,6 +5,7 @@ import { McpOperationRegistry } from './discovery/mcp-operation.registry';
 import { McpStateHandles } from './handles/mcp-state-handles.service';
 import { CallerPartitions } from './identity/caller-partitions';
 import { KeyringManager } from './keyring/keyring-manager.service';
+import { KeyringRecordIntegrity } from './keyring/record-integrity';
 import { McpConfigurableModuleClass } from './mcp.module-definition';
 import { MCP_OPTION_PROVIDERS } from './mcp.providers';
 import { CapabilityGatingInterceptor } from './pipeline/capability-gating.interceptor';
@@ -20,6 +21,8 @@ import { McpTaskCalls } from './tasks/mcp-task-calls.service';
 import { McpTasksService } from './tasks/mcp-tasks.service';
 import { TaskStepExecutor } from './tasks/steps/task-step.executor';
 import { TaskStepRequests } from './tasks/steps/task-step-requests';
+import { TaskStepWork } from './tasks/steps/task-step.work';
+import { TaskRecords } from './tasks/task-records';
 import { GuardedTaskStore } from './tasks/store/guarded-task-store';
 import { TaskListenStreams } from './tasks/streams/task-listen-streams';
 import { TaskCallers } from './tasks/task-callers';
@@ -50,6 +53,7 @@ import { SdkHandlers } from './transport/sdk-handlers';
   providers: [
     ...MCP_OPTION_PROVIDERS,
     KeyringManager,
+    KeyringRecordIntegrity,
     McpRedisConnection,
     CallerPartitions,
     McpStateHandles,
@@ -67,6 +71,8 @@ import { SdkHandlers } from './transport/sdk-handlers';
     TaskCallers,
     TaskStepRequests,
     TaskStepExecutor,
+    TaskRecords,
+    TaskStepWork,
     McpTasksService,
     McpTaskCalls,
     McpTaskMethods,

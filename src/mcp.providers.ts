@@ -7,6 +7,11 @@ import {
 import { INPUT_REQUEST_POLICY } from './input/input-request-policy';
 import { KeyringManager } from './keyring/keyring-manager.service';
 import { KEYRING_OPTIONS } from './keyring/keyring.options';
+import {
+  ATTACH_RECORD_INTEGRITY,
+  attachRecordIntegrity,
+  KeyringRecordIntegrity,
+} from './keyring/record-integrity';
 import type { McpModuleOptions } from './mcp-module-options.interface';
 import { MCP_MODULE_OPTIONS } from './mcp.module-definition';
 import { resolveMcpOptions, type ResolvedMcpOptions } from './mcp-options.resolver';
@@ -56,8 +61,25 @@ function portChoices(
   options: ResolvedMcpOptions,
   redis: McpRedisConnection,
   keyring: KeyringManager,
+  integrity: KeyringRecordIntegrity,
 ): PortChoice<unknown>[] {
   const { ports, requestState } = options;
+  const consumedCapacity = {
+    maxEntries: requestState.maxConsumedStates,
+    maxEntriesPerOwner: requestState.maxConsumedStatesPerCaller,
+  };
+  const handleCapacity = {
+    maxEntries: requestState.maxStateHandles,
+    maxEntriesPerOwner: requestState.maxStateHandlesPerCaller,
+    maxBytes: requestState.maxStateHandleBytes,
+  };
+  // A store that keeps records outside the process (the module's Redis stores, whoever made them)
+  // tags and checks them under the keyring; any other keeps plain records.
+  const authenticated = (store: unknown) => {
+    if (store === null || typeof store !== 'object' || !(ATTACH_RECORD_INTEGRITY in store)) return;
+    integrity.ensureKey();
+    attachRecordIntegrity(store, integrity);
+  };
   return [
     choice({
       port: REQUEST_STATE_PROTECTOR_PORT,
@@ -80,8 +102,9 @@ function portChoices(
           ? new RedisConsumedStateStore(redis.client, {
               keyPrefix: redis.prefix,
               commandTimeoutMs: redis.commandTimeoutMs,
+              ...consumedCapacity,
             })
-          : new MemoryConsumedStateStore({ maxEntries: requestState.maxConsumedStates }),
+          : new MemoryConsumedStateStore(consumedCapacity),
     }),
     choice({
       port: STATE_HANDLE_REPOSITORY_PORT,
@@ -92,8 +115,10 @@ function portChoices(
               client: redis.client,
               keyPrefix: redis.key('handle', ''),
               timeoutMs: redis.commandTimeoutMs,
+              ...handleCapacity,
             })
-          : new MemoryStateHandleRepository({ maxEntries: requestState.maxStateHandles }),
+          : new MemoryStateHandleRepository(handleCapacity),
+      adopt: authenticated,
     }),
     choice({
       port: TASK_STORE_PORT,
@@ -103,9 +128,17 @@ function portChoices(
           ? new RedisTaskStore(
               // Through run(): refused at once while disconnected, bounded by redis.commandTimeoutMs.
               { call: (command, ...args) => redis.run((client) => client.call(command, ...args)) },
-              { keyPrefix: redis.key(TASK_KEY_SEGMENT, '') },
+              {
+                keyPrefix: redis.key(TASK_KEY_SEGMENT, ''),
+                maxTasks: options.tasks.maxTasks,
+                maxBytes: options.tasks.maxStoreBytes,
+              },
             )
-          : new MemoryTaskStore(),
+          : new MemoryTaskStore({
+              maxTasks: options.tasks.maxTasks,
+              maxBytes: options.tasks.maxStoreBytes,
+            }),
+      adopt: authenticated,
     }),
   ];
 }
@@ -136,7 +169,7 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   {
     provide: MCP_PORT_CHOICES,
     useFactory: portChoices,
-    inject: [MCP_RESOLVED_OPTIONS, McpRedisConnection, KeyringManager],
+    inject: [MCP_RESOLVED_OPTIONS, McpRedisConnection, KeyringManager, KeyringRecordIntegrity],
   },
   McpPorts,
   {

@@ -323,6 +323,9 @@ const ROW = {
   taskRequired: "`tools/call` of a `taskSupport: 'required'` tool",
   storeFull: 'A task-creating `tools/call` while the task store is full',
   perCaller: 'A task-creating `tools/call` past `tasks.maxTasksPerCaller`',
+  callTooLarge: 'A task-creating `tools/call` whose call',
+  hugeNumberTask: 'A task-creating `tools/call` with a number a double cannot hold',
+  hugeNumberState: 'A number a double cannot hold',
   forbidden: '`ForbiddenException`',
   unauthorized: '`UnauthorizedException`',
   invalidArguments: 'Arguments that break the advertised DTO',
@@ -360,7 +363,7 @@ const ROW = {
   idLength: 'JSON-RPC id length',
   appStateLimit: 'Application-protected state',
   maxHandleData: '`requestState.maxHandleDataBytes`',
-  maxStateHandles: '`requestState.maxStateHandles`',
+  maxStateHandles: '`requestState.maxStateHandles` (',
 } as const;
 
 const CORPUS: Case[] = [
@@ -776,6 +779,39 @@ const CORPUS: Case[] = [
       },
     },
   ),
+
+  call(
+    'a task-creating call over tasks.maxCallBytes',
+    ROW.callTooLarge,
+    'wait_for_cancel',
+    { blob: 'x'.repeat(300_000) },
+    { pair: 'limits', fast: false, capabilities: TASKS, headers: { 'x-user': 'big-call' } },
+  ),
+  {
+    label: 'a task-creating call with 1e400 in its arguments',
+    row: ROW.hugeNumberTask,
+    fast: false,
+    pair: 'limits',
+    request: (id) => ({
+      headers: { ...rpcHeaders('tools/call', 'wait_for_cancel'), 'x-user': 'huge-number' },
+      body: rpcBody('tools/call', tool('wait_for_cancel', { n: '@x' }), id, TASKS).replace(
+        '"@x"',
+        '1e400',
+      ),
+    }),
+  },
+  {
+    label: 'a framework-state call with a 400-digit integer in its arguments',
+    row: ROW.hugeNumberState,
+    fast: true,
+    request: (id) => ({
+      headers: rpcHeaders('tools/call', 'fixture_probe'),
+      body: rpcBody('tools/call', tool('fixture_probe', { n: '@x' }), id, FORM).replace(
+        '"@x"',
+        '9'.repeat(400),
+      ),
+    }),
+  },
 
   // What an operation throws: a tool, a prompt and a resource for each kind.
   ...THROWN_KINDS.flatMap((kind) => [
@@ -1214,14 +1250,16 @@ const FRAMING = new Set([
 ]);
 
 /**
- * The answer, byte for byte, with what is random by design replaced (sealed state, task ids,
- * timestamps), and its headers but framing and date.
+ * The answer, byte for byte, with what is random by design or depends on the time replaced (sealed
+ * state, task ids, timestamps, retry hints), and its headers but framing and date.
  */
 function comparable(exchange: Exchange): unknown {
   const text = exchange.text
     .replace(/"requestState":"[^"]*"/g, '"requestState":"<sealed>"')
     .replace(/"taskId":"[^"]+"/g, '"taskId":"<task id>"')
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, '<time>');
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, '<time>')
+    // Counted down from the first expiry, so two servers never give the same.
+    .replace(/"retryAfterMs":\d+/g, '"retryAfterMs":<ms>');
   const headers = Object.fromEntries(
     Object.entries(exchange.headers).filter(([name]) => !FRAMING.has(name)),
   );

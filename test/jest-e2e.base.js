@@ -14,6 +14,10 @@ const SERIAL = [
   'redis-fleet',
   'state-handles-fleet',
   'task-events-fleet',
+  'redis-integrity',
+  'task-memory',
+  'task-step-fencing',
+  'fair-share',
 ];
 
 /** A path regex matching exactly the SERIAL suites. */

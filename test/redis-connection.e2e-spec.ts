@@ -153,7 +153,14 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
         },
       );
       expect(typeof first.body.result?.requestState).toBe('string');
-      expect(await admin.keys('handles-mcp:handle:*')).toHaveLength(1);
+      // The record, and the repository's counts beside it (under "~", which no handle has).
+      const keys = await admin.keys('handles-mcp:handle:*');
+      expect(keys.filter((key) => !key.startsWith('handles-mcp:handle:~'))).toHaveLength(1);
+      expect(keys.filter((key) => key.startsWith('handles-mcp:handle:~')).sort()).toEqual([
+        'handles-mcp:handle:~all',
+        'handles-mcp:handle:~by:' + keys.find((key) => key.includes('~by:'))?.split('~by:')[1],
+        'handles-mcp:handle:~bytes',
+      ]);
       const done = await rawToolCall(
         server.url,
         'handle_approve',

@@ -21,7 +21,12 @@ afterAll(async () => {
   await redis?.close();
 });
 
-describeTaskStoreContract('RedisTaskStore', () => new RedisTaskStore(client));
+let bounded = 0;
+describeTaskStoreContract(
+  'RedisTaskStore',
+  () => new RedisTaskStore(client),
+  (capacity) => new RedisTaskStore(client, { keyPrefix: `bounded-${bounded++}:`, ...capacity }),
+);
 
 describe('RedisTaskStore', () => {
   it('keeps each task under its prefix, expiring in Redis when the task does', async () => {

@@ -6,7 +6,10 @@ import {
   type StateHandleRecord,
 } from '../src/index';
 import { RedisStateHandleRepository } from '../src/redis/index';
-import { stateHandleRepositoryContract } from './contracts/state-handle-repository.contract';
+import {
+  boundedStateHandleRepositoryContract,
+  stateHandleRepositoryContract,
+} from './contracts/state-handle-repository.contract';
 import { closeRedisClient, startRedisServer, type RedisServerHandle } from './utils/redis-server';
 import { until } from './utils/wait';
 
@@ -22,6 +25,12 @@ describe('MemoryStateHandleRepository: the StateHandleRepository contract', () =
   stateHandleRepositoryContract(async () => {
     const repository = new MemoryStateHandleRepository();
     return { repository, close: async () => repository.close() };
+  });
+  describe('with a capacity of its own', () => {
+    boundedStateHandleRepositoryContract(async (capacity) => {
+      const repository = new MemoryStateHandleRepository(capacity);
+      return { repository, close: async () => repository.close() };
+    });
   });
 });
 
@@ -54,6 +63,17 @@ describe('RedisStateHandleRepository', () => {
       });
       return { repository, close: async () => void (await client.quit()) };
     });
+    describe('with a capacity of its own', () => {
+      boundedStateHandleRepositoryContract(async (capacity) => {
+        const client = connect();
+        const repository = new RedisStateHandleRepository({
+          client,
+          keyPrefix: `bounded-${++prefixes}:`,
+          ...capacity,
+        });
+        return { repository, close: async () => void (await client.quit()) };
+      });
+    });
   });
 
   it('keeps each record under its prefix, with the flow expiry as the key expiry', async () => {
@@ -67,6 +87,9 @@ describe('RedisStateHandleRepository', () => {
       d: '{"x":1}',
       e: String(stored.expiresAt),
       r: '1',
+      // The owner (none here) and the keyring's tag (none outside the module).
+      o: '',
+      t: '',
     });
     expect(await client.pexpiretime(`orders:handle:${first}`)).toBe(stored.expiresAt);
     const other = new RedisStateHandleRepository({ client, keyPrefix: 'billing:handle:' });

@@ -447,7 +447,7 @@ describe('tasks per caller', () => {
     expect(third.body.error).toEqual({
       code: -32000,
       message: 'Server busy: too many tasks for this caller',
-      data: { maxTasksPerCaller: 2 },
+      data: { maxTasksPerCaller: 2, retryAfterMs: expect.any(Number) },
     });
     const bobs = await create('bob');
     expect((bobs.body.result as Body).resultType).toBe('task');
@@ -484,7 +484,7 @@ describe('a full task store', () => {
     expect(second.body.error).toEqual({
       code: -32000,
       message: 'Server busy: too many tasks',
-      data: { maxTasks: 1 },
+      data: { maxTasks: 1, retryAfterMs: expect.any(Number) },
     });
     const taskId = (first.body.result as { taskId: string }).taskId;
     await rawRound(

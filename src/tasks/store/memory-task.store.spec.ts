@@ -2,7 +2,11 @@ import { describeTaskStoreContract, taskRecord } from '../../../test/contracts/t
 import { MemoryTaskStore } from './memory-task.store';
 import { TaskCapacityError } from './task-capacity.error';
 
-describeTaskStoreContract('MemoryTaskStore', () => new MemoryTaskStore());
+describeTaskStoreContract(
+  'MemoryTaskStore',
+  () => new MemoryTaskStore(),
+  (capacity) => new MemoryTaskStore(capacity),
+);
 
 describe('MemoryTaskStore', () => {
   it('refuses a task past maxTasks, and takes one again once an older one expires', async () => {
