@@ -6,6 +6,7 @@ import {
 } from './identity/authorization-partition.resolver';
 import { INPUT_REQUEST_POLICY } from './input/input-request-policy';
 import { KeyringManager } from './keyring/keyring-manager.service';
+import { KeyringRecordIntegrity } from './keyring/record-integrity';
 import { KEYRING_OPTIONS } from './keyring/keyring.options';
 import type { McpModuleOptions } from './mcp-module-options.interface';
 import { MCP_MODULE_OPTIONS } from './mcp.module-definition';
@@ -29,6 +30,10 @@ import { MemoryTaskStore } from './tasks/store/memory-task.store';
 import { RedisTaskStore } from './tasks/store/redis-task.store';
 import { TASK_STORE_PORT } from './tasks/store/task-store.interface';
 import { TASK_OPTIONS } from './tasks/task.options';
+import { SESSION_OPTIONS } from './sessions/session.options';
+import { MemorySessionStore } from './sessions/store/memory-session.store';
+import { RedisSessionStore } from './sessions/store/redis-session.store';
+import { SESSION_STORE_PORT } from './sessions/store/session-store.interface';
 import { LISTEN_LIMITS } from './transport/listen-limits';
 import { TRANSPORT_OPTIONS } from './transport/transport.options';
 import { MCP_ENDPOINT, MCP_KEEP_ALIVE_MS } from './util/mcp.constants';
@@ -56,6 +61,7 @@ function portChoices(
   options: ResolvedMcpOptions,
   redis: McpRedisConnection,
   keyring: KeyringManager,
+  integrity: KeyringRecordIntegrity,
 ): PortChoice<unknown>[] {
   const { ports, requestState } = options;
   return [
@@ -107,6 +113,19 @@ function portChoices(
             )
           : new MemoryTaskStore(),
     }),
+    choice({
+      port: SESSION_STORE_PORT,
+      fromOptions: options.sessions.store,
+      fallback: () => {
+        if (!redis.configured) return new MemorySessionStore();
+        // Every record is tagged under the keyring: an edited or foreign one is not a session.
+        integrity.ensureKey();
+        return new RedisSessionStore(
+          { call: (command, ...args) => redis.run((client) => client.call(command, ...args)) },
+          { keyPrefix: redis.key('session', ''), integrity },
+        );
+      },
+    }),
   ];
 }
 
@@ -133,10 +152,11 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   slice(DISCOVERY_OPTIONS, (options) => options.discovery),
   slice(REDIS_OPTIONS, (options) => options.redis),
   slice(TASK_OPTIONS, (options) => options.tasks),
+  slice(SESSION_OPTIONS, (options) => options.sessions),
   {
     provide: MCP_PORT_CHOICES,
     useFactory: portChoices,
-    inject: [MCP_RESOLVED_OPTIONS, McpRedisConnection, KeyringManager],
+    inject: [MCP_RESOLVED_OPTIONS, McpRedisConnection, KeyringManager, KeyringRecordIntegrity],
   },
   McpPorts,
   {
