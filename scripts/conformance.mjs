@@ -5,6 +5,7 @@
 // extension scenarios.
 //
 // Usage: node scripts/conformance.mjs [--skip-build] [--nest 11|12] [--adapter express|fastify]...
+// The sample app is built first unless dist-sample/ is newer than its sources (scripts/build-sample.mjs).
 // Results: conformance-results/[nest12/]<adapter>/{scored,<scenario>}/server-<scenario>-<time>/checks.json
 //
 // The sample app runs on the Node running this script, on Nest 11 (the project's own
@@ -12,10 +13,11 @@
 // installs them and copies the sample build where plain Node resolution finds them).
 // The runner needs Node >= 22. Under an older Node, a pinned Node build for this platform is
 // installed from the npm registry into node_modules/.cache/ on first use (scripts/node-binary.mjs).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSample } from './build-sample.mjs';
 import { nest12SampleMain } from './nest12.mjs';
 import { nodeAtLeast } from './node-binary.mjs';
 
@@ -303,13 +305,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 async function main() {
-  if (!args.includes('--skip-build')) {
-    const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.sample.json'], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
-    if (build.status !== 0) throw new Error('sample app build failed');
-  }
+  // Built unless it is newer than its sources (the e2e suites may just have built it).
+  if (!args.includes('--skip-build') && buildSample()) console.log('Built the sample app');
   if (nest !== '11' && nest !== '12') throw new Error(`--nest ${nest}: 11 or 12`);
   const main = nest === '12' ? nest12SampleMain() : SAMPLE_MAIN;
   const scored = scoredScenarios(SPEC_VERSION);

@@ -7,8 +7,9 @@
 // copy of each, as in an app.
 //
 // Usage:
-//   node scripts/nest12.mjs e2e [jest args]   the e2e suite (test/*.e2e-spec.ts) on Nest 12: Jest 30
-//                                             with --experimental-vm-modules on Node >= 24.9, whose
+//   node scripts/nest12.mjs e2e [jest args]   the e2e suites (test/*.e2e-spec.ts) on Nest 12, in the
+//                                             passes of test/jest-e2e.base.js: Jest 30 with
+//                                             --experimental-vm-modules on Node >= 24.9, whose
 //                                             require(esm) loads ESM-only Nest from the CJS tests;
 //                                             @nestjs/* resolve to this install (test/nest12/jest-resolver.js)
 //   node scripts/nest12.mjs sample            copies dist-sample/ into the install, where plain Node
@@ -113,35 +114,58 @@ export function nest12SampleMain() {
   return main;
 }
 
-/** Runs the e2e suite on Nest 12; resolves with Jest's exit code. */
-function runE2e(jestArgs) {
-  const dir = ensureNest12();
-  const node = nodeAtLeast(JEST_REQUIRE_ESM_NODE, 'Jest on Nest 12 (require(esm))');
-  const versions = nestVersionsFrom(dir, node);
-  assertNest12(versions, NEST12_DIR);
-  const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
-  console.log(`e2e on Nest ${versions['@nestjs/core']} (node ${nodeVersion})`);
+/** Runs one Jest pass of the e2e suites on Nest 12; resolves with its exit code. */
+function runJest(node, dir, config, jestArgs) {
   const child = spawn(
     node,
     [
       '--experimental-vm-modules',
       join(ROOT, 'node_modules/jest/bin/jest.js'),
       '--config',
-      join(ROOT, 'test/nest12/jest-e2e.config.js'),
-      '--runInBand',
+      join(ROOT, config),
       ...jestArgs,
     ],
     {
       cwd: ROOT,
       stdio: 'inherit',
       // The sample app's child processes run on this (the project's) Node, as in the conformance
-      // leg: Nest 12 loaded through require(esm) on the engine floor, and hostile-input's
-      // event-loop bounds apply as they do on Nest 11.
+      // leg: Nest 12 loaded through require(esm) on the engine floor.
       env: { ...process.env, NESTJS_MCP_NEST12_DIR: dir, NESTJS_MCP_SAMPLE_NODE: process.execPath },
     },
   );
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  return new Promise((done) => child.once('exit', (code, signal) => done(signal ? 1 : code)));
+  const stop = (signal) => child.kill(signal);
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, stop);
+  return new Promise((done) =>
+    child.once('exit', (code, signal) => {
+      for (const name of ['SIGINT', 'SIGTERM']) process.off(name, stop);
+      done(signal ? 1 : code);
+    }),
+  );
+}
+
+/**
+ * Runs the e2e suites on Nest 12 in the same two passes as on Nest 11 (test/jest-e2e.base.js):
+ * side by side, then the serial ones in band. `jestArgs` (a suite to pick, say) go to both; a pass
+ * they leave empty passes. Resolves with 0 when both passed.
+ */
+async function runE2e(jestArgs) {
+  const dir = ensureNest12();
+  const node = nodeAtLeast(JEST_REQUIRE_ESM_NODE, 'Jest on Nest 12 (require(esm))');
+  const versions = nestVersionsFrom(dir, node);
+  assertNest12(versions, NEST12_DIR);
+  const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  console.log(`e2e on Nest ${versions['@nestjs/core']} (node ${nodeVersion})`);
+  const filtered = jestArgs.length > 0 ? ['--passWithNoTests'] : [];
+  const parallel = await runJest(node, dir, 'test/nest12/jest-e2e.parallel.js', [
+    ...filtered,
+    ...jestArgs,
+  ]);
+  if (parallel !== 0) return parallel;
+  return runJest(node, dir, 'test/nest12/jest-e2e.serial.js', [
+    '--runInBand',
+    ...filtered,
+    ...jestArgs,
+  ]);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

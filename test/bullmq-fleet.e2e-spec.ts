@@ -5,6 +5,7 @@ import { FleetProbe, fleetTasksApp } from './fixtures/fleet-tasks.fixtures';
 import { startTestServer, type TestServer } from './utils/bootstrap';
 import { rawRound } from './utils/mcp';
 import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
+import { until } from './utils/wait';
 
 let redis: RedisServerHandle;
 let client: Redis;
@@ -19,16 +20,6 @@ afterAll(async () => {
   client?.disconnect();
   await redis?.close();
 });
-
-async function until<T>(probe: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  let value = await probe();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((wake) => setTimeout(wake, 25));
-    value = await probe();
-  }
-  return value;
-}
 
 // B answers requests but runs no steps (`worker: false`): every step runs on A's worker, so a
 // task created through B runs detached on A (as the caller B's guard found).
@@ -63,19 +54,13 @@ describe('a fleet on Redis: RedisTaskStore and BullMqTaskRunner (A on Express, B
     const taskId = (created.body.result as { taskId: string }).taskId;
     const onA = a.app.get(FleetProbe);
     expect(
-      await until(
-        () => onA.started,
-        (started) => started.includes(taskId),
-      ),
+      await until(() => onA.started, { done: (started) => started.includes(taskId) }),
     ).toContain(taskId);
 
     const cancelled = await send(b, 'tasks/cancel', { taskId });
     expect(cancelled.body.result).toMatchObject({ resultType: 'complete' });
     expect(
-      await until(
-        () => onA.aborted,
-        (aborted) => aborted.includes(taskId),
-      ),
+      await until(() => onA.aborted, { done: (aborted) => aborted.includes(taskId) }),
     ).toContain(taskId);
     const task = (await send(a, 'tasks/get', { taskId })).body.result as { status: string };
     expect(task.status).toBe('cancelled');
@@ -87,7 +72,7 @@ describe('a fleet on Redis: RedisTaskStore and BullMqTaskRunner (A on Express, B
     const taskId = (created.body.result as { taskId: string }).taskId;
     const done = await until(
       async () => (await send(b, 'tasks/get', { taskId })).body.result as Record<string, unknown>,
-      (task) => task.status !== 'working',
+      { done: (task) => task.status !== 'working' },
     );
     expect(done).toMatchObject({
       status: 'completed',
@@ -124,11 +109,12 @@ describe('a fleet on Redis: RedisTaskStore and BullMqTaskRunner (A on Express, B
     try {
       const created = await send(first, 'tools/call', { name: 'patient_report', arguments: {} });
       const taskId = (created.body.result as { taskId: string }).taskId;
-      await until(
-        () => first.app.get(FleetProbe).started,
-        (started) => started.includes(taskId),
-      );
+      await until(() => first.app.get(FleetProbe).started, {
+        done: (started) => started.includes(taskId),
+      });
       second = await startTestServer('fastify', { imports: [fleetTasksApp(withWorker())] });
+      // Only the second instance lets the step finish: on the first it runs until closed.
+      second.app.get(FleetProbe).release();
       await first.close();
       const done = await until(
         async () =>
@@ -136,7 +122,7 @@ describe('a fleet on Redis: RedisTaskStore and BullMqTaskRunner (A on Express, B
             string,
             unknown
           >,
-        (task) => task.status !== 'working',
+        { done: (task) => task.status !== 'working' },
       );
       expect(done).toMatchObject({
         status: 'completed',
@@ -169,7 +155,7 @@ describe('a fleet on Redis: RedisTaskStore and BullMqTaskRunner (A on Express, B
       const done = await until(
         async () =>
           (await send(front, 'tasks/get', { taskId })).body.result as Record<string, unknown>,
-        (task) => task.status !== 'working',
+        { done: (task) => task.status !== 'working' },
       );
       expect(done).toMatchObject({ status: 'failed', error: { code: -32001 } });
       expect(runner.app.get(FleetProbe).started).not.toContain(taskId);
@@ -182,10 +168,9 @@ describe('a fleet on Redis: RedisTaskStore and BullMqTaskRunner (A on Express, B
   it('never puts the principal, its token or the partition on the wire', async () => {
     const created = await send(b, 'tools/call', { name: 'owner_report', arguments: {} });
     const taskId = (created.body.result as { taskId: string }).taskId;
-    const polled = await until(
-      async () => send(a, 'tasks/get', { taskId }),
-      (response) => (response.body.result as { status?: string }).status === 'completed',
-    );
+    const polled = await until(async () => send(a, 'tasks/get', { taskId }), {
+      done: (response) => (response.body.result as { status?: string }).status === 'completed',
+    });
     expect(polled.text).not.toContain('principal');
     expect(polled.text).not.toContain('partition');
   });

@@ -11,6 +11,7 @@ import {
   recordingWork,
 } from './contracts/task-runner.contract';
 import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
+import { until } from './utils/wait';
 
 let redis: RedisServerHandle;
 let client: Redis;
@@ -27,6 +28,31 @@ function runner(options: BullMqTaskRunnerOptions = {}): BullMqTaskRunner {
 }
 
 const freshQueue = () => `runner-spec-${process.pid}-${queues++}`;
+
+/** A runner with work that records its steps, attached and ready (on a fresh queue unless named). */
+async function working(
+  options: BullMqTaskRunnerOptions = {},
+): Promise<{ runner: BullMqTaskRunner; seen: ReturnType<typeof recordingWork> }> {
+  const seen = recordingWork();
+  const made = runner({ queueName: freshQueue(), ...options });
+  made.attach(seen.work);
+  await made.whenReady();
+  return { runner: made, seen };
+}
+
+/** A runner that only enqueues and cancels (`worker: false`) on `queueName`. */
+function producer(queueName: string): BullMqTaskRunner {
+  const made = runner({ queueName, worker: false });
+  made.attach(recordingWork().work);
+  return made;
+}
+
+/** Whether BullMQ's key for the step (generation 1 of `taskId`) is gone, polled until it is. */
+const stepRemoved = (queueName: string, taskId: string) =>
+  until(async () => (await client.exists(`bull:${queueName}:${taskId}.1`)) === 0, {
+    what: `the step of ${taskId} to be removed`,
+    everyMs: 50,
+  });
 
 beforeAll(async () => {
   redis = await startRedisServer();
@@ -48,18 +74,12 @@ describeTaskRunnerContract('BullMqTaskRunner', () => runner({ queueName: freshQu
 describe('BullMqTaskRunner on a fleet (two runners, one Redis)', () => {
   it('runs a step scheduled on A on B when A has no free worker', async () => {
     const queueName = freshQueue();
-    const onA = recordingWork();
-    const a = runner({ queueName, concurrency: 1 });
-    a.attach(onA.work);
-    await a.whenReady();
+    const { runner: a, seen: onA } = await working({ queueName, concurrency: 1 });
     const busy = freshTaskId();
     await a.schedule(busy);
     expect((await onA.nth(1)).taskId).toBe(busy);
 
-    const onB = recordingWork();
-    const b = runner({ queueName, concurrency: 1 });
-    b.attach(onB.work);
-    await b.whenReady();
+    const { seen: onB } = await working({ queueName, concurrency: 1 });
     const next = freshTaskId();
     await a.schedule(next);
     expect((await onB.nth(1)).taskId).toBe(next);
@@ -67,41 +87,43 @@ describe('BullMqTaskRunner on a fleet (two runners, one Redis)', () => {
   });
 
   it('hands the step A runs back to the queue when A closes, and B runs it', async () => {
-    // Locks that would take 10 s to lapse: B gets the step at once only if A handed it back.
+    // Locks that would take a minute to lapse, longer than this test may run: B can only get the
+    // step from A handing it back.
     const slowLocks = {
       queueName: freshQueue(),
-      lockDurationMs: 10_000,
-      stalledIntervalMs: 10_000,
+      lockDurationMs: 60_000,
+      stalledIntervalMs: 60_000,
     };
-    const onA = recordingWork();
-    const a = runner(slowLocks);
-    a.attach(onA.work);
-    await a.whenReady();
+    const { runner: a, seen: onA } = await working(slowLocks);
     const taskId = freshTaskId();
     await a.schedule(taskId);
     const onAStep = await onA.nth(1);
 
-    const onB = recordingWork();
-    const b = runner(slowLocks);
-    b.attach(onB.work);
-    await b.whenReady();
+    const { seen: onB } = await working(slowLocks);
     await a.close();
     expect(onAStep.signal.aborted).toBe(true);
-    const started = Date.now();
-    const onBStep = await onB.nth(1, 5_000);
+    // Handed back by the time close() resolves: BullMQ logged the move from active to waiting
+    // (a lapsed lock would log "stalled" instead).
+    const events = (await client.xrange(`bull:${slowLocks.queueName}:events`, '-', '+')).map(
+      ([, fields]) =>
+        Object.fromEntries(fields.flatMap((_, i) => (i % 2 ? [] : [[fields[i], fields[i + 1]]]))),
+    );
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: 'waiting', jobId: `${taskId}.1`, prev: 'active' }),
+    );
+    expect(events).not.toContainEqual(expect.objectContaining({ event: 'stalled' }));
+    // B's worker hears of it when it next reads the queue: at once when it is woken, else when its
+    // blocking read times out (BullMQ's drainDelay, 5 s), because A's own blocking read, still open
+    // while A closes, may take the wake-up.
+    const onBStep = await onB.nth(1, 20_000);
     expect(onBStep.taskId).toBe(taskId);
-    expect(Date.now() - started).toBeLessThan(5_000);
     await expect(a.schedule(freshTaskId())).rejects.toThrow('not running');
-  });
+  }, 30_000);
 
   it('aborts, from B, a step running on A', async () => {
     const queueName = freshQueue();
-    const onA = recordingWork();
-    const a = runner({ queueName });
-    a.attach(onA.work);
-    await a.whenReady();
-    const b = runner({ queueName, worker: false });
-    b.attach(recordingWork().work);
+    const { seen: onA } = await working({ queueName });
+    const b = producer(queueName);
     await b.whenReady();
     const taskId = freshTaskId();
     const other = freshTaskId();
@@ -115,16 +137,13 @@ describe('BullMqTaskRunner on a fleet (two runners, one Redis)', () => {
 
   it('drops a cancelled step still waiting in the queue', async () => {
     const queueName = freshQueue();
-    const onA = recordingWork();
-    const a = runner({ queueName, concurrency: 1 });
-    a.attach(onA.work);
-    await a.whenReady();
+    const { runner: a, seen: onA } = await working({ queueName, concurrency: 1 });
     const busy = freshTaskId();
     await a.schedule(busy);
     const busyStep = await onA.nth(1);
     const waiting = freshTaskId();
     await a.schedule(waiting);
-    await runner({ queueName, worker: false }).cancel(waiting);
+    await producer(queueName).cancel(waiting);
     expect(await client.exists(`bull:${queueName}:${waiting}.1`)).toBe(0);
     const later = freshTaskId();
     await a.schedule(later);
@@ -134,11 +153,7 @@ describe('BullMqTaskRunner on a fleet (two runners, one Redis)', () => {
   });
 
   it('skips an older step of a task that was scheduled again while it waited', async () => {
-    const queueName = freshQueue();
-    const onA = recordingWork();
-    const a = runner({ queueName, concurrency: 1 });
-    a.attach(onA.work);
-    await a.whenReady();
+    const { runner: a, seen: onA } = await working({ concurrency: 1 });
     const busy = freshTaskId();
     await a.schedule(busy);
     const busyStep = await onA.nth(1);
@@ -158,10 +173,8 @@ describe('BullMqTaskRunner on a fleet (two runners, one Redis)', () => {
     const worker = spawnStuckWorker(redis.port, queueName);
     try {
       await worker.printed('ready');
-      const producer = runner({ queueName, worker: false });
-      producer.attach(recordingWork().work);
       const taskId = freshTaskId();
-      await producer.schedule(taskId);
+      await producer(queueName).schedule(taskId);
       await worker.printed(`started ${taskId}`);
       worker.process.kill('SIGKILL');
 
@@ -173,32 +186,26 @@ describe('BullMqTaskRunner on a fleet (two runners, one Redis)', () => {
         await onB.work(id, signal).catch(() => undefined);
         completed();
       });
-      const started = Date.now();
+      // Picked up once the dead worker's lock lapsed (1 s here): waiting at most half of the
+      // 30 s default lock, so a runner that ignored lockDurationMs fails here.
       const step = await onB.nth(1, 15_000);
       expect(step.taskId).toBe(taskId);
       step.finish();
       await completion;
-      // Picked up after the dead worker's lock lapsed (1 s here), not after the 30 s default.
-      expect(Date.now() - started).toBeLessThan(10_000);
       // Completed and removed: the step is not left to run a third time.
-      const jobKey = `bull:${queueName}:${taskId}.1`;
-      for (let wait = 0; wait < 40 && (await client.exists(jobKey)) === 1; wait++)
-        await new Promise((wake) => setTimeout(wake, 50));
-      expect(await client.exists(jobKey)).toBe(0);
+      await stepRemoved(queueName, taskId);
+      expect(await client.exists(`bull:${queueName}:${taskId}.1`)).toBe(0);
       expect(await client.zcard(`bull:${queueName}:failed`)).toBe(0);
     } finally {
       worker.process.kill('SIGKILL');
     }
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('BullMqTaskRunner, fail-safe', () => {
   it('rejects a schedule while Redis is down, and schedules again once it is back', async () => {
     const queueName = freshQueue();
-    const seen = recordingWork();
-    const a = runner({ queueName });
-    a.attach(seen.work);
-    await a.whenReady();
+    const { runner: a, seen } = await working({ queueName });
     await redis.stop();
     try {
       await expect(a.schedule(freshTaskId())).rejects.toThrow();
@@ -209,18 +216,14 @@ describe('BullMqTaskRunner, fail-safe', () => {
     await a.schedule(taskId);
     expect((await seen.nth(1, 20_000)).taskId).toBe(taskId);
     // Cancels are heard again too: the subscriber re-subscribed after reconnecting.
-    await runner({ queueName, worker: false }).cancel(taskId);
+    await producer(queueName).cancel(taskId);
     await aborted(seen.steps[0].signal);
   }, 40_000);
 
   it('catches up, once its subscriber is back, on a cancel published while it was away', async () => {
     const queueName = freshQueue();
-    const seen = recordingWork();
-    const a = runner({ queueName });
-    a.attach(seen.work);
-    await a.whenReady();
-    const b = runner({ queueName, worker: false });
-    b.attach(recordingWork().work);
+    const { seen } = await working({ queueName });
+    const b = producer(queueName);
     const taskId = freshTaskId();
     await b.schedule(taskId);
     const step = await seen.nth(1);
@@ -232,10 +235,7 @@ describe('BullMqTaskRunner, fail-safe', () => {
 
   it('ignores malformed messages on its cancel channel', async () => {
     const queueName = freshQueue();
-    const seen = recordingWork();
-    const a = runner({ queueName });
-    a.attach(seen.work);
-    await a.whenReady();
+    const { runner: a, seen } = await working({ queueName });
     const taskId = freshTaskId();
     await a.schedule(taskId);
     const step = await seen.nth(1);
@@ -268,26 +268,23 @@ describe('BullMqTaskRunner, fail-safe', () => {
     expect((await seen.nth(1)).taskId).toBe(taskId);
     expect((await made()).length).toBeGreaterThan(0);
     await own.close();
-    let left = await made();
-    for (let wait = 0; wait < 40 && left.length > 0; wait++) {
-      await new Promise((wake) => setTimeout(wake, 50));
-      left = await made();
-    }
+    const left = await until(made, {
+      done: (ids) => ids.length === 0,
+      what: 'the connections the runner made to close',
+      everyMs: 50,
+    });
     expect(left).toEqual([]);
   });
 
   it('never closes the client it was given', async () => {
-    const a = runner({ queueName: freshQueue() });
-    a.attach(recordingWork().work);
-    await a.whenReady();
+    const { runner: a } = await working();
     await a.close();
     expect(await client.ping()).toBe('PONG');
   });
 
   it('refuses task ids outside the module alphabet before reaching Redis', async () => {
     const queueName = freshQueue();
-    const a = runner({ queueName, worker: false });
-    a.attach(recordingWork().work);
+    const a = producer(queueName);
     await expect(a.schedule('a:b')).rejects.toThrow(RangeError);
     await expect(a.schedule('x'.repeat(129))).rejects.toThrow(RangeError);
     expect(await client.keys(`bull:${queueName}:*`)).toEqual([]);
@@ -331,12 +328,16 @@ function spawnStuckWorker(port: number, queueName: string): StuckWorker {
   return {
     process: child,
     async printed(line) {
-      const deadline = Date.now() + 20_000;
-      while (!output.split('\n').includes(line)) {
-        if (child.exitCode !== null || Date.now() > deadline)
-          throw new Error(`the worker process did not print "${line}":\n${output}`);
-        await new Promise((wake) => setTimeout(wake, 50));
-      }
+      await until(
+        () => {
+          if (child.exitCode !== null)
+            throw new Error(`the worker process exited before printing "${line}"`);
+          return output.split('\n').includes(line);
+        },
+        { what: `the worker process to print "${line}"`, timeoutMs: 30_000, everyMs: 50 },
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}\n${output}`);
+      });
     },
   };
 }

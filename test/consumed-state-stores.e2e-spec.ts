@@ -9,23 +9,14 @@ import {
   describeConsumedStateStoreContract,
   type ConsumedStateStoreSubject,
 } from './utils/consumed-state-store.contract';
-import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
+import {
+  closeRedisClient,
+  redisReady,
+  startRedisServer,
+  type RedisServerHandle,
+} from './utils/redis-server';
 
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 const LATER = () => Date.now() + 60_000;
-
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(20);
-  }
-}
-
-async function connected(client: Redis): Promise<Redis> {
-  await until(() => client.status === 'ready', 'the Redis client is ready');
-  return client;
-}
 
 async function rejection(promise: Promise<unknown>): Promise<ConsumedStateStoreError> {
   const error = await promise.then(
@@ -45,14 +36,8 @@ beforeAll(async () => {
   server = await startRedisServer();
 });
 
-/** Quits a connected client (so its socket is closed before Jest ends), drops any other. */
-async function closeClient(client: Redis): Promise<void> {
-  if (client.status === 'ready') await client.quit();
-  else if (client.status !== 'end') client.disconnect();
-}
-
 afterAll(async () => {
-  await Promise.all(clients.map(closeClient));
+  await Promise.all(clients.map((client) => closeRedisClient(client)));
   await server?.close();
 });
 
@@ -66,15 +51,25 @@ function appClient(options: RedisOptions = {}): Redis {
 
 describeConsumedStateStoreContract('MemoryConsumedStateStore', async () => {
   const capacity = 200;
-  const store = new MemoryConsumedStateStore({ maxEntries: capacity, sweepIntervalMs: 0 });
+  // The store's clock runs ahead by `skew` once repaired: the fillers expire then, and only then,
+  // however long the test between takes (the contract's own expiries are a minute away).
+  let skew = 0;
+  const store = new MemoryConsumedStateStore({
+    maxEntries: capacity,
+    sweepIntervalMs: 0,
+    now: () => Date.now() + skew,
+  });
+  const FILLER_LIFETIME_MS = 30_000;
   return {
     store,
     breakIt: async () => {
-      const fillerExpiry = Date.now() + 300;
+      const fillerExpiry = Date.now() + FILLER_LIFETIME_MS;
       for (let filler = 0; store.size < capacity; filler++)
         await store.consume(`filler-${filler}`, fillerExpiry);
     },
-    repair: () => sleep(350),
+    repair: async () => {
+      skew = FILLER_LIFETIME_MS + 1_000;
+    },
     close: async () => store.close(),
   };
 });
@@ -92,15 +87,15 @@ for (const [label, options] of CLIENT_CONFIGURATIONS) {
   describeConsumedStateStoreContract(
     `RedisConsumedStateStore (${label})`,
     async (): Promise<ConsumedStateStoreSubject> => {
-      const client = await connected(appClient(options));
+      const client = await redisReady(appClient(options));
       return {
         store: new RedisConsumedStateStore(client, { commandTimeoutMs: 300 }),
         breakIt: () => server.stop(),
         repair: async () => {
           await server.start();
-          await connected(client);
+          await redisReady(client);
         },
-        close: () => closeClient(client),
+        close: () => closeRedisClient(client),
       };
     },
   );
@@ -111,16 +106,18 @@ describe('RedisConsumedStateStore on a real Redis', () => {
   let client: Redis;
 
   beforeAll(async () => {
-    admin = await connected(appClient());
-    client = await connected(appClient());
+    admin = await redisReady(appClient());
+    client = await redisReady(appClient());
   });
 
   it('records one key, <prefix>consumed:<id> = 1, expiring with the state', async () => {
     const store = new RedisConsumedStateStore(client);
-    expect(await store.consume('layout', Date.now() + 30_000)).toBe(true);
+    const issued = Date.now();
+    expect(await store.consume('layout', issued + 30_000)).toBe(true);
     expect(await admin.get('nestjs-mcp:consumed:layout')).toBe('1');
     const ttl = await admin.pttl('nestjs-mcp:consumed:layout');
-    expect(ttl).toBeGreaterThan(28_000);
+    // The state's time left, less what has passed since (and a millisecond of rounding).
+    expect(ttl).toBeGreaterThanOrEqual(30_000 - (Date.now() - issued) - 1);
     expect(ttl).toBeLessThanOrEqual(30_000);
   });
 
@@ -137,19 +134,26 @@ describe('RedisConsumedStateStore on a real Redis', () => {
     // The app's clock is an hour behind Redis's: an absolute expiry would already have passed there.
     const hourBehind = () => Date.now() - 3_600_000;
     const store = new RedisConsumedStateStore(client, { now: hourBehind });
+    const issued = Date.now();
     expect(await store.consume('skewed', hourBehind() + 30_000)).toBe(true);
-    expect(await admin.pttl('nestjs-mcp:consumed:skewed')).toBeGreaterThan(28_000);
+    expect(await admin.pttl('nestjs-mcp:consumed:skewed')).toBeGreaterThanOrEqual(
+      30_000 - (Date.now() - issued) - 1,
+    );
     expect(await store.consume('skewed', hourBehind() + 30_000)).toBe(false);
   });
 
   it('refuses with "timeout" after commandTimeoutMs when Redis does not answer; the late SET still spends the state', async () => {
     const store = new RedisConsumedStateStore(client, { commandTimeoutMs: 200 });
-    await admin.call('CLIENT', 'PAUSE', '1000', 'WRITE');
-    const started = Date.now();
-    expect((await rejection(store.consume('paused', LATER()))).reason).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(600);
-    await admin.call('CLIENT', 'UNPAUSE');
-    await sleep(50);
+    // Paused far longer than the timeout, and unpaused by the test: refused while Redis still
+    // holds the SET (the key is not written yet), the store did not wait for Redis.
+    await admin.call('CLIENT', 'PAUSE', '30000', 'WRITE');
+    try {
+      expect((await rejection(store.consume('paused', LATER()))).reason).toBe('timeout');
+      expect(await admin.exists('nestjs-mcp:consumed:paused')).toBe(0);
+    } finally {
+      await admin.call('CLIENT', 'UNPAUSE');
+    }
+    // The late SET runs before the next command on the same connection.
     expect(await store.consume('paused', LATER())).toBe(false);
   });
 

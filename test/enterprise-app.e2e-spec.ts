@@ -9,6 +9,7 @@ import {
   LEAKY_MESSAGE,
   MAX_BODY_BYTES,
   PublishLog,
+  ReportGate,
   REQUEST_ID_HEADER,
   RequestCounter,
   STATE_MARKER,
@@ -17,6 +18,7 @@ import {
 import { CapturingLogger } from './fixtures/sample-app';
 import { ADAPTERS, type TestServer } from './utils/bootstrap';
 import { postForStream, SseReader } from './utils/sse';
+import { until } from './utils/wait';
 import {
   connectClient,
   freshId,
@@ -25,6 +27,7 @@ import {
   resultText,
   rpcBody,
   rpcHeaders,
+  stateOf,
   type RawRoundResponse,
 } from './utils/mcp';
 
@@ -55,13 +58,6 @@ const TOOLS = [
   'add_note',
   'bill',
 ];
-
-/** The state a round-1 response carries. */
-function stateOf(response: RawRoundResponse): string {
-  const state = response.body.result?.requestState;
-  if (typeof state !== 'string') throw new Error(`expected a requestState, got ${response.text}`);
-  return state;
-}
 
 /** Every '.'-separated segment of a token, decoded as base64url, plus the token itself. */
 function readableForms(token: string): string[] {
@@ -417,14 +413,11 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
     const taskCall = (method: string, taskId: string, headers: Record<string, string>) =>
       rawRound(server.url, method, { taskId }, { capabilities: TASKS, headers });
 
-    async function finished(taskId: string): Promise<Record<string, unknown>> {
-      for (let attempt = 0; attempt < 100; attempt++) {
-        const polled = await taskCall('tasks/get', taskId, ALICE);
-        const result = polled.body.result ?? {};
-        if (result.status === 'completed') return result;
-        await new Promise((done) => setTimeout(done, 20));
-      }
-      throw new Error(`task ${taskId} did not complete`);
+    function finished(taskId: string): Promise<Record<string, unknown>> {
+      return until(async () => (await taskCall('tasks/get', taskId, ALICE)).body.result ?? {}, {
+        done: (result) => result.status === 'completed',
+        what: `task ${taskId} to complete`,
+      });
     }
 
     it('runs the guard before the task exists: no credentials, no task', async () => {
@@ -434,6 +427,9 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
     });
 
     it('lets alice follow her task on a listen stream; bob hears nothing of it, anonymous callers are refused', async () => {
+      // The report completes only once both streams listen, however slow opening them is.
+      const gate = server.app.get(ReportGate);
+      gate.hold();
       const taskId = (await createReport(ALICE)).body.result?.taskId as string;
       const listen = (headers: Record<string, string>) =>
         postForStream(
@@ -457,6 +453,7 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
         const aliceFrames = new SseReader(alices.body);
         expect((await bobFrames.next()).method).toBe('notifications/subscriptions/acknowledged');
         expect((await aliceFrames.next()).method).toBe('notifications/subscriptions/acknowledged');
+        gate.release();
         expect(await aliceFrames.next()).toMatchObject({
           method: 'notifications/tasks',
           params: { taskId, status: 'completed' },
@@ -465,6 +462,7 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
         bobs.close();
         await expect(bobFrames.next()).rejects.toThrow();
       } finally {
+        gate.release();
         bobs.close();
         alices.close();
       }

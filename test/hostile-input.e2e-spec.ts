@@ -7,8 +7,9 @@ import {
   type HostileCase,
 } from './fixtures/hostile-cases';
 import { MALFORMED_PARAMS } from './fixtures/malformed-params';
-import { ADAPTERS } from './utils/bootstrap';
-import { DelayTable, loopDelayDuring, sleep } from './utils/loop-delay';
+import { expectErrorResponse } from './utils/expect-rpc';
+import { ADAPTERS, type AdapterName } from './utils/bootstrap';
+import { costDuring, cpuTimeOf, DelayTable, type ServerCost } from './utils/loop-delay';
 import { rpcBody, rpcHeaders } from './utils/mcp';
 import { postForStream, SseReader, type OpenStream } from './utils/sse';
 import {
@@ -18,13 +19,29 @@ import {
   type StalledRequest,
 } from './utils/raw-http';
 import { ensureSampleBuilt, startSampleProcess, type SampleProcess } from './utils/sample-process';
+import { sleep, until } from './utils/wait';
 
 // Issue #7 (items 1, 2 and 8): the built sample app runs in a child process, so the event-loop
 // delay it reports is the server's own, not the test client's.
 
 const ADMIN_TOKEN = randomBytes(16).toString('hex');
-/** A stall over this fails, on the best of the measured samples (noise only ever adds delay). */
-const DELAY_BOUND_MS = 100;
+/**
+ * What one hostile exchange may cost the server, in CPU time beyond a trivial exchange's: this many
+ * times what native `JSON.parse` of a 4 MiB body takes in this process, measured again next to
+ * each row (so a slower machine gets a larger budget, and a busy one does not shrink it: CPU time
+ * grows far less with the load than wall-clock time does). The event-loop stall each exchange
+ * caused is measured and reported beside it, not asserted: on a busy machine it is mostly time the
+ * server waited for a core. The dearest shape (4 MiB of 1,024-digit numbers, parsed losslessly)
+ * measured 6–16 × the reference, idle to a load of 6 on 2 cores; one comma-quadratic step in the
+ * body scanner made the 20,000-value rows cost over 200 ×.
+ */
+const CPU_BUDGET = 30;
+/**
+ * The idle server may use at most this share of an idle window's wall-clock time in CPU (about
+ * 1 % measured: the health exchanges that bracket the window). A busy machine only lowers it.
+ */
+const IDLE_CPU_SHARE = 0.1;
+const IDLE_MS = 200;
 /** The first bytes of each body, which the in-flight budget never counts. */
 const SMALL_BODY_BYTES = 65_536;
 const SAMPLES = 3;
@@ -38,18 +55,52 @@ const RSS_BOUND_BYTES = 800 * 1024 * 1024;
 const SIMPLE_TEXT = 'This is a simple text response for testing.';
 
 const table = new DelayTable();
+const REFERENCE_BODY = Buffer.from(fourMiBSimpleText());
+const references: number[] = [];
+
+/**
+ * The CPU budget of one exchange now, ms (see {@link CPU_BUDGET}): the reference is measured again
+ * each time, right after the exchanges it bounds, so that it shares their moment.
+ */
+function cpuBudget(exchanges = 1): number {
+  const reference = cpuTimeOf(() => JSON.parse(REFERENCE_BODY.toString('utf8')), 5);
+  references.push(reference);
+  return exchanges * CPU_BUDGET * reference;
+}
 
 beforeAll(() => ensureSampleBuilt(), 180_000);
 
 afterAll(() => {
+  table.note(
+    `reference: JSON.parse of a 4 MiB body in the test process, ${Math.min(...references).toFixed(1)}` +
+      `–${Math.max(...references).toFixed(1)} ms CPU; budget per exchange ${CPU_BUDGET} × that`,
+  );
   console.log(
     table.render(
-      ADAPTERS,
-      'Event-loop max delay inside the sample app per request, ms: median (min) of the samples; ' +
-        'each value includes the 10 ms sampling interval',
+      ADAPTERS.flatMap((adapter) => [`${adapter} stall`, `${adapter} CPU`]),
+      'Inside the sample app per request, ms: the event-loop max delay (stall; each value includes ' +
+        'the 10 ms sampling interval) and the CPU time beyond a trivial exchange (CPU); median (min)',
     ),
   );
 });
+
+/** Records the costs of one row for one adapter in the table. */
+function record(row: string, adapter: AdapterName, costs: readonly ServerCost[], floorCpuMs = 0) {
+  table.record(
+    row,
+    `${adapter} stall`,
+    costs.map((cost) => cost.stallMs),
+  );
+  table.record(
+    row,
+    `${adapter} CPU`,
+    costs.map((cost) => cost.cpuMs - floorCpuMs),
+  );
+}
+
+/** The least CPU time of `costs` beyond the floor, in ms. */
+const excessCpu = (costs: readonly ServerCost[], floorCpuMs: number) =>
+  Math.min(...costs.map((cost) => cost.cpuMs)) - floorCpuMs;
 
 type RpcResponse = {
   jsonrpc: '2.0';
@@ -134,20 +185,6 @@ function expectBusy(response: RawHttpResponse): void {
   });
 }
 
-async function timed<T>(action: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await action();
-  return { value, ms: performance.now() - started };
-}
-
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
-
 const SIMPLE_TEXT_ANSWER: HostileAnswer = { kind: 'text', text: SIMPLE_TEXT };
 const LIST_BODY = rpcBody('tools/list');
 const MB = 1024 * 1024;
@@ -174,6 +211,24 @@ describe.each(ADAPTERS)('hostile input over %s (sample app as a child process)',
   afterAll(async () => {
     await Promise.all([sample?.stop(), quick?.stop()]);
   }, 15_000);
+
+  const listExchange = async () => {
+    const response = await httpPost(sample.url, rpcHeaders('tools/list'), LIST_BODY);
+    expect(parsed(response).result).toHaveProperty('tools');
+  };
+
+  let floorCpuMs: number | undefined;
+  /** The least CPU time a trivial exchange (tools/list) costs this server, with the measuring. */
+  async function floorCpu(): Promise<number> {
+    if (floorCpuMs === undefined) {
+      for (let i = 0; i < 2; i++) await listExchange();
+      const costs: ServerCost[] = [];
+      for (let i = 0; i < SAMPLES + 2; i++) costs.push(await costDuring(sample, listExchange));
+      floorCpuMs = Math.min(...costs.map((cost) => cost.cpuMs));
+      record('baseline: tools/list', adapter, costs, floorCpuMs);
+    }
+    return floorCpuMs;
+  }
 
   async function firstRoundState(message: Record<string, Json>): Promise<string> {
     const name = (message.params as { name: string }).name;
@@ -212,42 +267,32 @@ describe.each(ADAPTERS)('hostile input over %s (sample app as a child process)',
   }
 
   describe('bodies at the default limits, and one past each', () => {
-    it('baseline: tools/list, loop delay measured', async () => {
-      const exchange = async () => {
-        const response = await httpPost(sample.url, rpcHeaders('tools/list'), LIST_BODY);
-        expect(parsed(response).result).toHaveProperty('tools');
-      };
-      for (let i = 0; i < 2; i++) await exchange();
-      const samples: number[] = [];
-      for (let i = 0; i < SAMPLES; i++) samples.push(await loopDelayDuring(sample, exchange));
-      table.record('baseline: tools/list', adapter, samples);
-      expect(Math.min(...samples)).toBeLessThan(DELAY_BOUND_MS);
+    it('baseline: tools/list, cost measured', async () => {
+      // The floor every other row is measured from; itself well within the budget.
+      expect(await floorCpu()).toBeLessThanOrEqual(cpuBudget());
     });
 
     for (const hostile of HOSTILE_CASES) {
-      it(`${hostile.name} → ${describeAnswer(hostile.answer)}, loop delay measured`, async () => {
+      it(`${hostile.name} → ${describeAnswer(hostile.answer)}, cost measured`, async () => {
+        const floor = await floorCpu();
         // A body carrying state is sent once per state (transfer_funds is single-use): the most
-        // exchanges below (2 warm-ups, 3 samples, 3 more) each get their own, made beforehand.
+        // exchanges below (a warm-up, 3 samples) each get their own, made beforehand.
         const bodies = [await bodyOf(hostile)];
         if (!sharedBodies.has(hostile.name))
-          while (bodies.length < 2 + 2 * SAMPLES) bodies.push(await bodyOf(hostile));
+          while (bodies.length < 1 + SAMPLES) bodies.push(await bodyOf(hostile));
         let sent = 0;
         const exchange = async () =>
           expectAnswer(
             hostile.answer,
             await send(hostile, bodies[Math.min(sent++, bodies.length - 1)]),
           );
-        // Warm-up: the first runs of a shape also pay for JIT compilation.
-        for (let i = 0; i < (hostile.withinLimits ? 2 : 1); i++) await exchange();
-        const samples: number[] = [];
-        for (let i = 0; i < SAMPLES; i++) samples.push(await loopDelayDuring(sample, exchange));
-        // Noise (other processes on the machine) only adds delay: one more chance to see the floor.
-        if (Math.min(...samples) >= DELAY_BOUND_MS) {
-          for (let i = 0; i < SAMPLES; i++) samples.push(await loopDelayDuring(sample, exchange));
-        }
-        table.record(hostile.name, adapter, samples);
-        const best = Math.min(...samples);
-        expect(best).toBeLessThan(DELAY_BOUND_MS);
+        // Warm-up: the first run of a shape also pays for JIT compilation (and the least of the
+        // samples is what counts).
+        await exchange();
+        const costs: ServerCost[] = [];
+        for (let i = 0; i < SAMPLES; i++) costs.push(await costDuring(sample, exchange));
+        record(hostile.name, adapter, costs, floor);
+        expect(excessCpu(costs, floor)).toBeLessThanOrEqual(cpuBudget());
       }, 60_000);
     }
   });
@@ -334,7 +379,8 @@ describe.each(ADAPTERS)('hostile input over %s (sample app as a child process)',
   });
 
   describe('concurrency and time', () => {
-    it('holds large bodies within maxInFlightRequestBytes: the excess gets 503 + Retry-After, small requests are always served, tools/list answers within 1 s', async () => {
+    it('holds large bodies within maxInFlightRequestBytes: the excess gets 503 + Retry-After, small requests are served beside the held ones and while they complete', async () => {
+      const floor = await floorCpu();
       const body = Buffer.from(fourMiBSimpleText());
       const headers = rpcHeaders('tools/call', 'test_simple_text');
       const total = 40;
@@ -348,109 +394,101 @@ describe.each(ADAPTERS)('hostile input over %s (sample app as a child process)',
       );
       const answered = () => requests.filter((request) => request.answered());
       try {
-        await until(
-          () => answered().length >= total - fitting,
-          10_000,
-          'the bodies over the budget',
-        );
+        await until(() => answered().length >= total - fitting, 'the bodies over the budget');
         // The admitted ones wait for the rest of their bodies; nothing else may be answered.
         await sleep(300);
         expect(answered()).toHaveLength(total - fitting);
         for (const refused of answered()) expectBusy(await refused.response);
         const held = requests.filter((request) => !request.answered());
 
-        // The budget is spent, yet a small request is served at once.
-        const list = await timed(() => httpPost(sample.url, rpcHeaders('tools/list'), LIST_BODY));
-        expect(parsed(list.value).result).toHaveProperty('tools');
-        expect(list.ms).toBeLessThan(1_000);
+        // The budget is spent, yet a small request is served: while every admitted body is still
+        // held (none can complete before its rest is sent), so it did not wait for them.
+        const list = await httpPost(sample.url, rpcHeaders('tools/list'), LIST_BODY);
+        expect(parsed(list).result).toHaveProperty('tools');
+        expect(held.filter((request) => request.answered())).toEqual([]);
 
-        // The held bodies complete at once and tools/list is sent right after them. Bodies
-        // whose last bytes arrive together are served back to back, so tools/list waits for some
-        // of them: a bound on timing, hence up to three tries.
-        const burst = async (pending: readonly StalledRequest[]) => {
-          let listed = { ms: Infinity, status: 0 };
-          const delay = await loopDelayDuring(sample, async () => {
-            for (const request of pending) request.sendRest();
-            const during = await timed(() =>
-              httpPost(sample.url, rpcHeaders('tools/list'), LIST_BODY),
-            );
-            listed = { ms: during.ms, status: during.value.status };
-            for (const request of pending) expectAnswer(SIMPLE_TEXT_ANSWER, await request.response);
-          });
-          return { delay, ...listed };
-        };
-        const bursts = [await burst(held)];
-        while (bursts.length < 3 && bursts[bursts.length - 1].ms >= 1_000) {
-          const again = held.map(() => stalledRequest('POST', sample.url, headers, body, half));
-          requests.push(...again);
-          await sleep(300);
-          bursts.push(await burst(again));
-        }
-        table.record(
-          `${held.length} × 4 MiB bodies completing at once`,
-          adapter,
-          bursts.map((b) => b.delay),
-        );
+        // The held bodies complete at once and tools/list is sent right after them: it is served,
+        // and the burst costs no more than its bodies would one by one.
+        let listedWhileCompleting = 0;
+        const burst = await costDuring(sample, async () => {
+          for (const request of held) request.sendRest();
+          listedWhileCompleting = (await httpPost(sample.url, rpcHeaders('tools/list'), LIST_BODY))
+            .status;
+          for (const request of held) expectAnswer(SIMPLE_TEXT_ANSWER, await request.response);
+        });
+        record(`${held.length} × 4 MiB bodies completing at once`, adapter, [burst], floor);
         table.note(
-          `${adapter}: ${total - fitting} of ${total} stalled 4 MiB bodies refused (503); tools/list answered in ` +
-            `${list.ms.toFixed(0)} ms beside ${held.length} held bodies, in ` +
-            `${bursts.map((b) => b.ms.toFixed(0)).join(' / ')} ms while they completed`,
+          `${adapter}: ${total - fitting} of ${total} stalled 4 MiB bodies refused (503); tools/list ` +
+            `served beside ${held.length} held bodies and while they completed`,
         );
-        for (const { status } of bursts) expect(status).toBe(200);
-        expect(Math.min(...bursts.map((b) => b.ms))).toBeLessThan(1_000);
+        expect(listedWhileCompleting).toBe(200);
+        expect(excessCpu([burst], floor)).toBeLessThanOrEqual(cpuBudget(held.length));
       } finally {
         for (const request of requests) request.abort();
       }
     }, 45_000);
 
+    /**
+     * Sends `body` in the same way to the short-timeout instance and to the default one (10 s),
+     * resolving with the short one's answer and how long it took. It must come while the same
+     * body to the default instance is still unanswered: the deadline is the option's, measured
+     * against the default's rather than against the wall clock.
+     */
+    async function againstDefaultTimeout(
+      send: (url: URL) => { request: StalledRequest; stop(): void },
+    ): Promise<{ response: RawHttpResponse; elapsed: number }> {
+      const started = performance.now();
+      const short = send(quick.url);
+      const reference = send(sample.url);
+      try {
+        const response = await short.request.response;
+        const elapsed = performance.now() - started;
+        expect(reference.request.answered()).toBe(false);
+        return { response, elapsed };
+      } finally {
+        short.stop();
+        reference.stop();
+      }
+    }
+
     it(`a stalled body is answered 408 once requestBodyTimeoutMs (${SHORT_BODY_TIMEOUT_MS} ms here) has passed`, async () => {
       const body = Buffer.from(LIST_BODY);
-      const started = performance.now();
-      const request = stalledRequest(
-        'POST',
-        quick.url,
-        rpcHeaders('tools/list'),
-        body,
-        body.length >> 1,
-      );
-      const response = await request.response;
-      const elapsed = performance.now() - started;
-      request.abort();
-      expect({ status: response.status, body: parsed(response) }).toEqual({
-        status: 408,
-        body: {
-          jsonrpc: '2.0',
-          id: null,
-          error: {
-            code: -32600,
-            message: 'Request body timed out',
-            data: { timeoutMs: SHORT_BODY_TIMEOUT_MS },
-          },
-        },
+      const { response, elapsed } = await againstDefaultTimeout((url) => {
+        const request = stalledRequest(
+          'POST',
+          url,
+          rpcHeaders('tools/list'),
+          body,
+          body.length >> 1,
+        );
+        return { request, stop: () => request.abort() };
+      });
+      expectErrorResponse(response, 408, null, {
+        code: -32600,
+        message: 'Request body timed out',
+        data: { timeoutMs: SHORT_BODY_TIMEOUT_MS },
       });
       expect(response.headers.connection).toBe('close');
-      // Not before the deadline (a few ms of timer rounding aside), and not long after it.
+      // Not before the deadline (a few ms of timer rounding aside): a busy machine only delays it.
       expect(elapsed).toBeGreaterThan(SHORT_BODY_TIMEOUT_MS - 50);
-      expect(elapsed).toBeLessThan(SHORT_BODY_TIMEOUT_MS + 2_000);
     });
 
     it('a trickling body is cut at the same deadline: the time bounds the whole body, not each chunk', async () => {
       const body = Buffer.from(LIST_BODY);
-      const started = performance.now();
-      const request = stalledRequest('POST', quick.url, rpcHeaders('tools/list'), body, 1);
       let sent = 1;
-      const trickle = setInterval(() => request.sendUpTo(++sent), 100);
-      try {
-        const response = await request.response;
-        const elapsed = performance.now() - started;
-        expect(response.status).toBe(408);
-        expect(sent).toBeLessThan(body.length);
-        expect(elapsed).toBeGreaterThan(SHORT_BODY_TIMEOUT_MS - 50);
-        expect(elapsed).toBeLessThan(SHORT_BODY_TIMEOUT_MS + 2_000);
-      } finally {
-        clearInterval(trickle);
-        request.abort();
-      }
+      const { response, elapsed } = await againstDefaultTimeout((url) => {
+        const request = stalledRequest('POST', url, rpcHeaders('tools/list'), body, 1);
+        let mine = 1;
+        // A byte every 100 ms: the whole body would take about 15 s, and no chunk waits 1 s.
+        const trickle = setInterval(() => {
+          request.sendUpTo(++mine);
+          if (url === quick.url) sent = mine;
+        }, 100);
+        return { request, stop: () => (clearInterval(trickle), request.abort()) };
+      });
+      expect(response.status).toBe(408);
+      expect(sent).toBeLessThan(body.length);
+      expect(elapsed).toBeGreaterThan(SHORT_BODY_TIMEOUT_MS - 50);
     });
 
     it('the timed-out bodies gave their slots back: the same instance serves a normal call', async () => {
@@ -508,10 +546,13 @@ describe.each(ADAPTERS)('hostile input over %s (sample app as a child process)',
         rpcBody('tools/call', { name: 'test_simple_text', arguments: {} }),
       );
       expectAnswer(SIMPLE_TEXT_ANSWER, response);
-      const idle: number[] = [];
-      for (let i = 0; i < SAMPLES; i++) idle.push(await loopDelayDuring(sample, () => sleep(200)));
-      table.record('idle 200 ms after the corpus', adapter, idle);
-      expect(Math.min(...idle)).toBeLessThan(50);
+      // Idle: no timer left running, nothing spinning.
+      const idle: ServerCost[] = [];
+      for (let i = 0; i < SAMPLES; i++) idle.push(await costDuring(sample, () => sleep(IDLE_MS)));
+      record(`idle ${IDLE_MS} ms after the corpus`, adapter, idle);
+      expect(Math.min(...idle.map((cost) => cost.cpuMs / cost.wallMs))).toBeLessThanOrEqual(
+        IDLE_CPU_SHARE,
+      );
       const { rssBytes, heapUsedBytes } = await sample.health();
       table.note(
         `${adapter}: after the corpus RSS ${(rssBytes / MB).toFixed(0)} MB, ` +

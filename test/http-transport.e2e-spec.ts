@@ -3,6 +3,7 @@ import { McpModule } from '../src/index';
 import { CatalogModule } from './fixtures/catalog.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { rpcBody, rpcHeaders } from './utils/mcp';
+import { expectErrorResponse } from './utils/expect-rpc';
 
 const MAX_BODY_BYTES = 2048;
 
@@ -114,14 +115,9 @@ describe.each(ADAPTERS)('MCP HTTP transport bounds over %s', (adapter) => {
 
   it('refuses a number of 1,025 digits with HTTP 400 and -32602, echoing the request id', async () => {
     const response = await noteWithExtra('long-number', '9'.repeat(1025));
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual({
-      jsonrpc: '2.0',
-      id: 'long-number',
-      error: {
-        code: -32602,
-        message: 'Invalid params: a number is too long or its exponent too large',
-      },
+    expectErrorResponse(response, 400, 'long-number', {
+      code: -32602,
+      message: 'Invalid params: a number is too long or its exponent too large',
     });
   });
 
@@ -137,11 +133,9 @@ describe.each(ADAPTERS)('MCP HTTP transport bounds over %s', (adapter) => {
   it('refuses a body nested 65 deep with HTTP 400 and -32700', async () => {
     // The envelope and arguments objects are 3 levels; the arrays add the rest.
     const response = await noteWithExtra(42, `${'['.repeat(62)}${']'.repeat(62)}`);
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual({
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: -32700, message: 'Parse error: JSON nested too deeply' },
+    expectErrorResponse(response, 400, null, {
+      code: -32700,
+      message: 'Parse error: JSON nested too deeply',
     });
   });
 
@@ -204,11 +198,9 @@ describe.each(ADAPTERS)('MCP DNS-rebinding options over %s', (adapter) => {
     'still refuses Host: %s with HTTP 403',
     async (host) => {
       const response = await discover(listed, { Host: host });
-      expect(response.status).toBe(403);
-      expect(response.body).toEqual({
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: -32600, message: 'Forbidden: Host header not allowed' },
+      expectErrorResponse(response, 403, null, {
+        code: -32600,
+        message: 'Forbidden: Host header not allowed',
       });
     },
   );

@@ -4,12 +4,19 @@ import { InputRequestFixturesModule } from './fixtures/input-requests.fixtures';
 import { CapturingLogger, newKeyring, startSampleApp } from './fixtures/sample-app';
 import { ADAPTERS, type TestServer } from './utils/bootstrap';
 import {
+  expectInputRequired,
+  expectMissingCapabilities,
+  expectNoSideEffects,
+  expectRefusal,
+} from './utils/expect-rpc';
+import {
   connectClient,
   rawRound,
   rawToolCall,
   resultText,
   rpcError,
   type ConnectOptions,
+  type RawRoundOptions,
   type RawRoundResponse,
 } from './utils/mcp';
 
@@ -82,6 +89,18 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
   }
 
   const runs = (name: string) => server.app.get(HandlerRuns).count(name);
+  /** `prompts/get` of `name`. */
+  const getPrompt = (name: string, options: RawRoundOptions = {}) =>
+    rawRound(server.url, 'prompts/get', { name }, options);
+  /** `resources/read` of `uri`. */
+  const readResource = (uri: string, options: RawRoundOptions = {}) =>
+    rawRound(server.url, 'resources/read', { uri }, options);
+  /** `tools/call` of `name` (without arguments unless given). */
+  const call = (name: string, options: RawRoundOptions = {}, args: Record<string, unknown> = {}) =>
+    rawToolCall(server.url, name, args, options);
+  /** Runs `action`, asserting the sample app's transfers and login attempts did not change. */
+  const unchanged = <T>(action: () => Promise<T>): Promise<T> =>
+    expectNoSideEffects(sideEffects, action);
 
   describe('through the official client', () => {
     it('transfers after the user approves, asking once with the amount and recipient', async () => {
@@ -111,12 +130,12 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
       ['cancels', { action: 'cancel' } as ElicitAnswer],
       ['answers approve: false', { action: 'accept', content: { approve: false } } as ElicitAnswer],
     ])('does not transfer when the user %s', async (_label, answer) => {
-      const before = await sideEffects();
       const { client, asked } = await elicitingClient(() => answer);
-      const result = await client.callTool({ name: 'transfer_funds', arguments: TRANSFER });
+      const result = await unchanged(() =>
+        client.callTool({ name: 'transfer_funds', arguments: TRANSFER }),
+      );
       expect(textOf(result)).toBe('Transfer declined');
       expect(asked).toHaveLength(1);
-      expect(await sideEffects()).toEqual(before);
     });
 
     it('carries progress across three rounds in request state', async () => {
@@ -150,17 +169,17 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
     });
 
     it('reports -32021 from the client call when it lacks the REQUIRED URL elicitation', async () => {
-      const before = await sideEffects();
       const { client, asked } = await elicitingClient(() => ({ action: 'accept' }), {
         capabilities: { elicitation: { form: {} } },
       });
-      const error = await rpcError(client.callTool({ name: 'url_login', arguments: {} }));
+      const error = await unchanged(() =>
+        rpcError(client.callTool({ name: 'url_login', arguments: {} })),
+      );
       expect(error).toMatchObject({
         code: -32021,
         data: { requiredCapabilities: { elicitation: { url: {} } } },
       });
       expect(asked).toEqual([]);
-      expect(await sideEffects()).toEqual(before);
     });
 
     it('answers a form, a sampling and a roots request asked in one round', async () => {
@@ -252,15 +271,11 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
 
   describe('exact numbers in input responses', () => {
     it('asks for the amount in a first round without request state (mode NONE)', async () => {
-      const response = await rawToolCall(server.url, 'exact_amount', {}, { capabilities: FORM });
-      expect(response.status).toBe(200);
-      expect(response.body.result).toMatchObject({
-        resultType: 'input_required',
-        inputRequests: {
-          amount: {
-            method: 'elicitation/create',
-            params: { mode: 'form', message: 'Which amount?' },
-          },
+      const response = await call('exact_amount', { capabilities: FORM });
+      expectInputRequired(response, {
+        amount: {
+          method: 'elicitation/create',
+          params: { mode: 'form', message: 'Which amount?' },
         },
       });
       expect(response.body.result).not.toHaveProperty('requestState');
@@ -269,16 +284,11 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
     it.each(['3.50', '1e-7', '12345678901234567890.10', '-0.000', '1E+3'])(
       'receives %s exactly as written',
       async (digits) => {
-        const response = await rawToolCall(
-          server.url,
-          'exact_amount',
-          {},
-          {
-            capabilities: FORM,
-            inputResponses: { amount: { action: 'accept', content: { amount: '@amount' } } },
-            rawTokens: { '"@amount"': digits },
-          },
-        );
+        const response = await call('exact_amount', {
+          capabilities: FORM,
+          inputResponses: { amount: { action: 'accept', content: { amount: '@amount' } } },
+          rawTokens: { '"@amount"': digits },
+        });
         expect(response.status).toBe(200);
         expect(resultText(response)).toBe(digits);
       },
@@ -289,17 +299,12 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
     it.each(['1.0', '1e3', '70E-1'])(
       'keeps the input responses of a request whose id is written %s',
       async (id) => {
-        const response = await rawToolCall(
-          server.url,
-          'exact_amount',
-          {},
-          {
-            id: '@id',
-            capabilities: FORM,
-            inputResponses: { amount: { action: 'accept', content: { amount: '@amount' } } },
-            rawTokens: { '"@id"': id, '"@amount"': '3.50' },
-          },
-        );
+        const response = await call('exact_amount', {
+          id: '@id',
+          capabilities: FORM,
+          inputResponses: { amount: { action: 'accept', content: { amount: '@amount' } } },
+          rawTokens: { '"@id"': id, '"@amount"': '3.50' },
+        });
         expect(response.body.id).toBe(Number(id));
         expect(resultText(response)).toBe('3.50');
       },
@@ -308,58 +313,36 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
 
   describe('capability gating', () => {
     it('refuses url_login to a form-only client before the handler runs (REQUIRED)', async () => {
-      const before = await sideEffects();
-      const response = await rawToolCall(
-        server.url,
-        'url_login',
-        {},
-        { capabilities: { elicitation: {} } },
+      const response = await unchanged(() =>
+        call('url_login', { capabilities: { elicitation: {} } }),
       );
-      expect(response.status).toBe(400);
-      expect(response.body.error).toEqual({
+      expectRefusal(response, 400, {
         code: -32021,
         message: 'Missing required client capabilities: elicitation.url',
         data: { requiredCapabilities: { elicitation: { url: {} } } },
       });
-      expect(response.body).not.toHaveProperty('result');
-      expect(await sideEffects()).toEqual(before);
     });
 
     it('checks REQUIRED capabilities again on every round', async () => {
-      const before = await sideEffects();
-      const response = await rawToolCall(
-        server.url,
-        'url_login',
-        {},
-        {
+      const response = await unchanged(() =>
+        call('url_login', {
           capabilities: { elicitation: { form: {} } },
           inputResponses: { login: { action: 'accept' } },
-        },
+        }),
       );
-      expect(response.status).toBe(400);
-      expect(response.body.error?.code).toBe(-32021);
-      expect(await sideEffects()).toEqual(before);
+      expectMissingCapabilities(response, { elicitation: { url: {} } });
     });
 
     it('asks a client with URL elicitation to follow an https URL', async () => {
       const before = await sideEffects();
-      const response = await rawToolCall(
-        server.url,
-        'url_login',
-        {},
-        { capabilities: { elicitation: { url: {} } } },
-      );
-      expect(response.status).toBe(200);
-      expect(response.body.result).toMatchObject({
-        resultType: 'input_required',
-        inputRequests: {
-          login: {
-            method: 'elicitation/create',
-            params: {
-              mode: 'url',
-              message: 'Sign in to continue',
-              url: 'https://login.example.com/authorize?flow=7f3a9c',
-            },
+      const response = await call('url_login', { capabilities: { elicitation: { url: {} } } });
+      expectInputRequired(response, {
+        login: {
+          method: 'elicitation/create',
+          params: {
+            mode: 'url',
+            message: 'Sign in to continue',
+            url: 'https://login.example.com/authorize?flow=7f3a9c',
           },
         },
       });
@@ -368,18 +351,8 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
 
     it('reports every missing REQUIRED capability in one -32021', async () => {
       const ran = runs('fixture_url_and_roots');
-      const response = await rawToolCall(
-        server.url,
-        'fixture_url_and_roots',
-        {},
-        { capabilities: {} },
-      );
-      expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({
-        code: -32021,
-        data: { requiredCapabilities: { elicitation: { url: {} }, roots: {} } },
-      });
-      expect(response.body.error?.message).toMatch(/^Missing required client capabilities: /);
+      const response = await call('fixture_url_and_roots', { capabilities: {} });
+      expectMissingCapabilities(response, { elicitation: { url: {} }, roots: {} });
       expect(response.body.error?.message).toContain('elicitation.url');
       expect(response.body.error?.message).toContain('roots');
       expect(runs('fixture_url_and_roots')).toBe(ran);
@@ -387,17 +360,11 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
 
     it('checks REQUIRED capabilities before any state is opened', async () => {
       const mark = logger.lines.length;
-      const response = await rawToolCall(
-        server.url,
-        'fixture_url_and_roots',
-        {},
-        {
-          capabilities: {},
-          requestState: 'not-a-sealed-state',
-        },
-      );
-      expect(response.status).toBe(400);
-      expect(response.body.error?.code).toBe(-32021);
+      const response = await call('fixture_url_and_roots', {
+        capabilities: {},
+        requestState: 'not-a-sealed-state',
+      });
+      expectMissingCapabilities(response, { elicitation: { url: {} }, roots: {} });
       expect(
         logger.lines
           .slice(mark)
@@ -407,84 +374,48 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
     });
 
     it('gates sampling with tools on sampling.tools', async () => {
-      const refused = await rawToolCall(
-        server.url,
-        'fixture_sampling_tools',
-        {},
-        { capabilities: { sampling: {} } },
-      );
-      expect(refused.status).toBe(400);
-      expect(refused.body.error).toMatchObject({
-        code: -32021,
-        data: { requiredCapabilities: { sampling: { tools: {} } } },
+      const refused = await call('fixture_sampling_tools', { capabilities: { sampling: {} } });
+      expectMissingCapabilities(refused, { sampling: { tools: {} } });
+      const asked = await call('fixture_sampling_tools', {
+        capabilities: { sampling: { tools: {} } },
       });
-      const asked = await rawToolCall(
-        server.url,
-        'fixture_sampling_tools',
-        {},
-        { capabilities: { sampling: { tools: {} } } },
-      );
-      expect(asked.body.result).toMatchObject({
-        resultType: 'input_required',
-        inputRequests: {
-          plan: {
-            method: 'sampling/createMessage',
-            params: { maxTokens: 50, tools: [{ name: 'weather' }] },
-          },
+      expectInputRequired(asked, {
+        plan: {
+          method: 'sampling/createMessage',
+          params: { maxTokens: 50, tools: [{ name: 'weather' }] },
         },
       });
     });
 
     it('lists only what is still missing', async () => {
-      const response = await rawToolCall(
-        server.url,
-        'fixture_url_and_roots',
-        {},
-        { capabilities: { roots: {}, elicitation: { form: {} } } },
-      );
-      expect(response.status).toBe(400);
-      expect(response.body.error?.data).toEqual({
-        requiredCapabilities: { elicitation: { url: {} } },
+      const response = await call('fixture_url_and_roots', {
+        capabilities: { roots: {}, elicitation: { form: {} } },
       });
+      expectMissingCapabilities(response, { elicitation: { url: {} } });
     });
 
     it('runs and asks for both when the client has both', async () => {
       const capabilities = { roots: {}, elicitation: { url: {} } };
-      const first = await rawToolCall(server.url, 'fixture_url_and_roots', {}, { capabilities });
-      expect(first.body.result).toMatchObject({
-        resultType: 'input_required',
-        inputRequests: {
-          login: { method: 'elicitation/create' },
-          roots: { method: 'roots/list', params: {} },
-        },
+      const first = await call('fixture_url_and_roots', { capabilities });
+      expectInputRequired(first, {
+        login: { method: 'elicitation/create' },
+        roots: { method: 'roots/list', params: {} },
       });
-      const second = await rawToolCall(
-        server.url,
-        'fixture_url_and_roots',
-        {},
-        {
-          capabilities,
-          inputResponses: { login: { action: 'accept' }, roots: { roots: [{ uri: 'file:///x' }] } },
-        },
-      );
+      const second = await call('fixture_url_and_roots', {
+        capabilities,
+        inputResponses: { login: { action: 'accept' }, roots: { roots: [{ uri: 'file:///x' }] } },
+      });
       expect(resultText(second)).toBe('login accept, 1 root(s)');
     });
 
     it('checks a CONDITIONAL capability when the request is emitted, discarding the result and its state', async () => {
       const ran = runs('fixture_conditional_form');
-      const response = await rawToolCall(
-        server.url,
-        'fixture_conditional_form',
-        {},
-        { capabilities: { sampling: {} } },
-      );
-      expect(response.status).toBe(400);
-      expect(response.body.error).toEqual({
+      const response = await call('fixture_conditional_form', { capabilities: { sampling: {} } });
+      expectRefusal(response, 400, {
         code: -32021,
         message: 'Missing required client capabilities: elicitation.form',
         data: { requiredCapabilities: { elicitation: { form: {} } } },
       });
-      expect(response.body).not.toHaveProperty('result');
       expect(response.text).not.toContain('requestState');
       expect(response.text).not.toContain('Favourite colour');
       // CONDITIONAL: the handler ran; only what it emitted was refused.
@@ -492,16 +423,10 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
     });
 
     it('does not count URL elicitation as form support', async () => {
-      const response = await rawToolCall(
-        server.url,
-        'fixture_conditional_form',
-        {},
-        { capabilities: { elicitation: { url: {} } } },
-      );
-      expect(response.status).toBe(400);
-      expect(response.body.error?.data).toEqual({
-        requiredCapabilities: { elicitation: { form: {} } },
+      const response = await call('fixture_conditional_form', {
+        capabilities: { elicitation: { url: {} } },
       });
+      expectMissingCapabilities(response, { elicitation: { form: {} } });
     });
 
     it.each([
@@ -510,69 +435,37 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
     ])(
       'emits the form request and its state to a client declaring %s',
       async (_label, capabilities) => {
-        const response = await rawToolCall(
-          server.url,
-          'fixture_conditional_form',
-          {},
-          { capabilities },
-        );
-        expect(response.status).toBe(200);
-        expect(response.body.result).toMatchObject({
-          resultType: 'input_required',
-          inputRequests: {
+        const response = await call('fixture_conditional_form', { capabilities });
+        expectInputRequired(
+          response,
+          {
             colour: {
               method: 'elicitation/create',
               params: { mode: 'form', message: 'Favourite colour?' },
             },
           },
-          requestState: expect.any(String),
-        });
+          { requestState: expect.any(String) },
+        );
       },
     );
 
     it('lets a handler adapt to the declared capabilities', async () => {
-      const response = await rawToolCall(
-        server.url,
-        'test_input_required_result_capabilities',
-        {},
-        { capabilities: { sampling: {} } },
-      );
+      const response = await call('test_input_required_result_capabilities', {
+        capabilities: { sampling: {} },
+      });
       expect(Object.keys(response.body.result?.inputRequests ?? {})).toEqual(['sample_input']);
-      const none = await rawToolCall(
-        server.url,
-        'test_input_required_result_capabilities',
-        {},
-        { capabilities: {} },
-      );
+      const none = await call('test_input_required_result_capabilities', { capabilities: {} });
       expect(resultText(none)).toBe('The client declared neither elicitation nor sampling');
     });
 
     it('gates prompts (REQUIRED, before the handler) and resources (CONDITIONAL) alike', async () => {
       const ran = runs('fixture_sampled_prompt');
-      const prompt = await rawRound(
-        server.url,
-        'prompts/get',
-        { name: 'fixture_sampled_prompt' },
-        { capabilities: FORM },
-      );
-      expect(prompt.status).toBe(400);
-      expect(prompt.body.error).toMatchObject({
-        code: -32021,
-        data: { requiredCapabilities: { sampling: {} } },
-      });
+      const prompt = await getPrompt('fixture_sampled_prompt', { capabilities: FORM });
+      expectMissingCapabilities(prompt, { sampling: {} });
       expect(runs('fixture_sampled_prompt')).toBe(ran);
 
-      const resource = await rawRound(
-        server.url,
-        'resources/read',
-        { uri: 'fixture://workspace' },
-        { capabilities: FORM },
-      );
-      expect(resource.status).toBe(400);
-      expect(resource.body.error).toMatchObject({
-        code: -32021,
-        data: { requiredCapabilities: { roots: {} } },
-      });
+      const resource = await readResource('fixture://workspace', { capabilities: FORM });
+      expectMissingCapabilities(resource, { roots: {} });
     });
   });
 
@@ -582,15 +475,8 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
       async (tool) => {
         logger.clear();
         const ran = runs(tool);
-        const response = await rawToolCall(
-          server.url,
-          tool,
-          {},
-          { capabilities: { sampling: {}, elicitation: {} } },
-        );
-        expect(response.status).toBe(200);
-        expect(response.body.error).toEqual(INTERNAL_ERROR);
-        expect(response.body).not.toHaveProperty('result');
+        const response = await call(tool, { capabilities: { sampling: {}, elicitation: {} } });
+        expectRefusal(response, 200, INTERNAL_ERROR);
         expect(response.text).not.toContain('summary');
         expect(response.text).not.toContain('Summarise');
         expect(runs(tool)).toBe(ran + 1);
@@ -602,14 +488,8 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
   });
 
   describe('input response validation', () => {
-    async function greet(inputResponses: unknown): Promise<RawRoundResponse> {
-      return rawToolCall(
-        server.url,
-        'test_input_required_result_elicitation',
-        {},
-        { capabilities: FORM, inputResponses },
-      );
-    }
+    const greet = (inputResponses: unknown): Promise<RawRoundResponse> =>
+      call('test_input_required_result_elicitation', { capabilities: FORM, inputResponses });
 
     it('completes with a valid answer', async () => {
       expect(
@@ -619,8 +499,7 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
 
     it('refuses an answer that is not an input response (user_name: 12345)', async () => {
       const response = await greet({ user_name: 12345 });
-      expect(response.status).toBe(200);
-      expect(response.body.error).toEqual({
+      expectRefusal(response, 200, {
         code: -32602,
         message: 'Invalid params: input response "user_name" is not a valid result',
         data: { key: 'user_name' },
@@ -638,8 +517,7 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
         { name: 'test_input_required_result_elicitation', arguments: {}, inputResponses },
         { capabilities: FORM },
       );
-      expect(response.status).toBe(200);
-      expect(response.body.error).toEqual({
+      expectRefusal(response, 200, {
         code: -32602,
         message: 'Invalid params: inputResponses must be an object',
       });
@@ -660,56 +538,41 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
     });
 
     it('accepts strings, numbers, booleans and string arrays as content', async () => {
-      const response = await rawToolCall(
-        server.url,
-        'fixture_profile_form',
-        {},
-        {
-          capabilities: FORM,
-          inputResponses: {
-            profile: {
-              action: 'accept',
-              content: { nickname: 'ada', age: '@age', newsletter: false, topics: ['nest', 'mcp'] },
-            },
+      const response = await call('fixture_profile_form', {
+        capabilities: FORM,
+        inputResponses: {
+          profile: {
+            action: 'accept',
+            content: { nickname: 'ada', age: '@age', newsletter: false, topics: ['nest', 'mcp'] },
           },
-          rawTokens: { '"@age"': '36.0' },
         },
-      );
+        rawTokens: { '"@age"': '36.0' },
+      });
       expect(resultText(response)).toBe(
         '{"action":"accept","content":{"nickname":"ada","age":36.0,"newsletter":false,"topics":["nest","mcp"]},"keys":["profile"]}',
       );
     });
 
     it('converts accepted content to a validated DTO: exact digits for strings, numbers for numbers', async () => {
-      const response = await rawToolCall(
-        server.url,
-        'fixture_typed_answer',
-        {},
-        {
-          capabilities: FORM,
-          inputResponses: {
-            order: { action: 'accept', content: { amount: '@amount', quantity: '@quantity' } },
-          },
-          rawTokens: { '"@amount"': '19.90', '"@quantity"': '3' },
+      const response = await call('fixture_typed_answer', {
+        capabilities: FORM,
+        inputResponses: {
+          order: { action: 'accept', content: { amount: '@amount', quantity: '@quantity' } },
         },
-      );
+        rawTokens: { '"@amount"': '19.90', '"@quantity"': '3' },
+      });
       expect(resultText(response)).toBe('OrderAnswer: amount string 19.90, quantity number 3');
     });
 
     it('refuses accepted content that fails the DTO with -32602 and the messages', async () => {
-      const response = await rawToolCall(
-        server.url,
-        'fixture_typed_answer',
-        {},
-        {
-          capabilities: FORM,
-          inputResponses: {
-            order: { action: 'accept', content: { amount: 'lots', quantity: '@quantity' } },
-          },
-          rawTokens: { '"@quantity"': '11' },
+      const response = await call('fixture_typed_answer', {
+        capabilities: FORM,
+        inputResponses: {
+          order: { action: 'accept', content: { amount: 'lots', quantity: '@quantity' } },
         },
-      );
-      expect(response.body.error).toEqual({
+        rawTokens: { '"@quantity"': '11' },
+      });
+      expectRefusal(response, 200, {
         code: -32602,
         message: 'Invalid input response "order"',
         data: {
@@ -736,11 +599,8 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
         {},
         { other_key: { action: 'accept', content: { name: 'Ada' } } },
       ]) {
-        const response = await greet(inputResponses);
-        expect(response.status).toBe(200);
-        expect(response.body.result).toMatchObject({
-          resultType: 'input_required',
-          inputRequests: { user_name: { method: 'elicitation/create' } },
+        expectInputRequired(await greet(inputResponses), {
+          user_name: { method: 'elicitation/create' },
         });
       }
     });
@@ -751,71 +611,57 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
       );
     });
 
+    /** Round 2 of a transfer with `inputResponses`, under the state round 1 emitted. */
+    async function transferRetry(inputResponses: unknown) {
+      const first = await call('transfer_funds', { capabilities: FORM }, TRANSFER);
+      const state = first.body.result?.requestState;
+      const retry = await unchanged(() =>
+        call(
+          'transfer_funds',
+          { capabilities: FORM, requestState: state, inputResponses },
+          TRANSFER,
+        ),
+      );
+      return { state, retry };
+    }
+
     it('refuses an answer of another kind than the one asked for the key (framework state)', async () => {
-      const first = await rawToolCall(server.url, 'transfer_funds', TRANSFER, {
-        capabilities: FORM,
-      });
-      const before = await sideEffects();
-      const response = await rawToolCall(server.url, 'transfer_funds', TRANSFER, {
-        capabilities: FORM,
-        requestState: first.body.result?.requestState,
-        inputResponses: { approval: { roots: [] } },
-      });
-      expect(response.body.error).toMatchObject({ code: -32602, data: { key: 'approval' } });
-      expect(await sideEffects()).toEqual(before);
+      const { retry } = await transferRetry({ approval: { roots: [] } });
+      expect(retry.body.error).toMatchObject({ code: -32602, data: { key: 'approval' } });
     });
 
     it('refuses accepted content that fails the DTO, naming the validation errors', async () => {
-      const first = await rawToolCall(server.url, 'transfer_funds', TRANSFER, {
-        capabilities: FORM,
+      const { retry } = await transferRetry({
+        approval: { action: 'accept', content: { approve: 'yes' } },
       });
-      const before = await sideEffects();
-      const response = await rawToolCall(server.url, 'transfer_funds', TRANSFER, {
-        capabilities: FORM,
-        requestState: first.body.result?.requestState,
-        inputResponses: { approval: { action: 'accept', content: { approve: 'yes' } } },
-      });
-      expect(response.status).toBe(200);
-      expect(response.body.error).toEqual({
+      expectRefusal(retry, 200, {
         code: -32602,
         message: 'Invalid input response "approval"',
         data: { key: 'approval', errors: ['approve must be a boolean value'] },
       });
-      expect(await sideEffects()).toEqual(before);
     });
 
     it('re-asks (with fresh state) when the answer for the asked key is missing', async () => {
-      const first = await rawToolCall(server.url, 'transfer_funds', TRANSFER, {
-        capabilities: FORM,
+      const { state, retry } = await transferRetry({
+        approve: { action: 'accept', content: { approve: true } },
       });
-      const before = await sideEffects();
-      const response = await rawToolCall(server.url, 'transfer_funds', TRANSFER, {
-        capabilities: FORM,
-        requestState: first.body.result?.requestState,
-        inputResponses: { approve: { action: 'accept', content: { approve: true } } },
-      });
-      expect(response.body.result).toMatchObject({
-        resultType: 'input_required',
-        inputRequests: { approval: { method: 'elicitation/create' } },
-        requestState: expect.any(String),
-      });
-      expect(response.body.result?.requestState).not.toBe(first.body.result?.requestState);
-      expect(await sideEffects()).toEqual(before);
+      expectInputRequired(
+        retry,
+        { approval: { method: 'elicitation/create' } },
+        { requestState: expect.any(String) },
+      );
+      expect(retry.body.result?.requestState).not.toBe(state);
     });
   });
 
   describe('form safety', () => {
     it('lets a harmless field through (control)', async () => {
-      const response = await rawToolCall(
-        server.url,
+      const response = await call(
         'fixture_secret_form',
-        { field: 'nickname' },
         { capabilities: FORM },
+        { field: 'nickname' },
       );
-      expect(response.body.result).toMatchObject({
-        resultType: 'input_required',
-        inputRequests: { credentials: { method: 'elicitation/create' } },
-      });
+      expectInputRequired(response, { credentials: { method: 'elicitation/create' } });
     });
 
     it.each([
@@ -829,11 +675,8 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
       'refuses to elicit %j through a form: bare -32603, reason only in the log',
       async (args, concept) => {
         logger.clear();
-        const response = await rawToolCall(server.url, 'fixture_secret_form', args, {
-          capabilities: FORM,
-        });
-        expect(response.status).toBe(200);
-        expect(response.body.error).toEqual(INTERNAL_ERROR);
+        const response = await call('fixture_secret_form', { capabilities: FORM }, args);
+        expectRefusal(response, 200, INTERNAL_ERROR);
         expect(response.text).not.toContain(args.field);
         expect(response.text).not.toMatch(/elicit|secret|URL|InvalidInputRequestError|\bat\b/i);
         expect(logger.text()).toContain(`asks for a secret (${concept})`);
@@ -843,13 +686,12 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
 
     it('refuses format: "password" too, explained as a secret rather than a bad format', async () => {
       logger.clear();
-      const response = await rawToolCall(
-        server.url,
+      const response = await call(
         'fixture_secret_form',
-        { field: 'hidden', format: 'password' },
         { capabilities: FORM },
+        { field: 'hidden', format: 'password' },
       );
-      expect(response.body.error).toEqual(INTERNAL_ERROR);
+      expectRefusal(response, 200, INTERNAL_ERROR);
       expect(logger.text()).toContain('property "hidden" asks for a secret (password)');
     });
   });
@@ -858,19 +700,15 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
     const URL_CAPS = { elicitation: { url: {} } };
 
     it('sends an https URL with an opaque handle (control)', async () => {
-      const response = await rawToolCall(
-        server.url,
+      const response = await call(
         'fixture_url_policy',
-        { url: 'https://pay.example.com/flows/9f2c' },
         { capabilities: URL_CAPS },
+        { url: 'https://pay.example.com/flows/9f2c' },
       );
-      expect(response.body.result).toMatchObject({
-        resultType: 'input_required',
-        inputRequests: {
-          go: {
-            method: 'elicitation/create',
-            params: { mode: 'url', url: 'https://pay.example.com/flows/9f2c' },
-          },
+      expectInputRequired(response, {
+        go: {
+          method: 'elicitation/create',
+          params: { mode: 'url', url: 'https://pay.example.com/flows/9f2c' },
         },
       });
     });
@@ -891,13 +729,8 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
       ['a relative URL', '/flows/9f2c', 'needs an absolute URL'],
     ])('refuses %s: bare -32603, reason only in the log', async (_label, url, reason) => {
       logger.clear();
-      const response = await rawToolCall(
-        server.url,
-        'fixture_url_policy',
-        { url },
-        { capabilities: URL_CAPS },
-      );
-      expect(response.body.error).toEqual(INTERNAL_ERROR);
+      const response = await call('fixture_url_policy', { capabilities: URL_CAPS }, { url });
+      expectRefusal(response, 200, INTERNAL_ERROR);
       expect(response.text).not.toContain(url);
       expect(logger.text()).toContain(reason);
       expect(logger.text()).not.toContain('hunter2');
@@ -906,11 +739,10 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
 
   describe('building results', () => {
     it('builds a valid result (control)', async () => {
-      const response = await rawToolCall(
-        server.url,
+      const response = await call(
         'fixture_bad_builder',
-        { variant: 'valid' },
         { capabilities: FORM },
+        { variant: 'valid' },
       );
       expect(response.body.result?.resultType).toBe('input_required');
     });
@@ -925,39 +757,24 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
       ],
     ])('answers a bare -32603 for an invalid result (%s)', async (variant, reason) => {
       logger.clear();
-      const response = await rawToolCall(
-        server.url,
-        'fixture_bad_builder',
-        { variant },
-        { capabilities: FORM },
-      );
-      expect(response.body.error).toEqual(INTERNAL_ERROR);
+      const response = await call('fixture_bad_builder', { capabilities: FORM }, { variant });
+      expectRefusal(response, 200, INTERNAL_ERROR);
       expect(logger.text()).toContain(reason);
     });
   });
 
   describe('prompts and resources over raw HTTP', () => {
     it('reads a resource in two rounds: roots/list, then the contents', async () => {
-      const first = await rawRound(
-        server.url,
-        'resources/read',
-        { uri: 'fixture://workspace' },
-        { capabilities: { roots: {} } },
-      );
+      const first = await readResource('fixture://workspace', { capabilities: { roots: {} } });
       expect(first.body.result).toEqual({
         resultType: 'input_required',
         inputRequests: { roots: { method: 'roots/list', params: {} } },
         _meta: expect.any(Object),
       });
-      const second = await rawRound(
-        server.url,
-        'resources/read',
-        { uri: 'fixture://workspace' },
-        {
-          capabilities: { roots: {} },
-          inputResponses: { roots: { roots: [{ uri: 'file:///srv', name: 'srv' }] } },
-        },
-      );
+      const second = await readResource('fixture://workspace', {
+        capabilities: { roots: {} },
+        inputResponses: { roots: { roots: [{ uri: 'file:///srv', name: 'srv' }] } },
+      });
       expect(second.body.result).toMatchObject({
         resultType: 'complete',
         contents: [
@@ -971,25 +788,15 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
     });
 
     it('gets a prompt in two rounds: elicitation, then the messages', async () => {
-      const first = await rawRound(
-        server.url,
-        'prompts/get',
-        { name: 'test_input_required_result_prompt' },
-        { capabilities: FORM },
-      );
+      const first = await getPrompt('test_input_required_result_prompt', { capabilities: FORM });
       expect(first.body.result).toMatchObject({
         resultType: 'input_required',
         inputRequests: { user_context: { method: 'elicitation/create' } },
       });
-      const second = await rawRound(
-        server.url,
-        'prompts/get',
-        { name: 'test_input_required_result_prompt' },
-        {
-          capabilities: FORM,
-          inputResponses: { user_context: { action: 'accept', content: { context: 'ops' } } },
-        },
-      );
+      const second = await getPrompt('test_input_required_result_prompt', {
+        capabilities: FORM,
+        inputResponses: { user_context: { action: 'accept', content: { context: 'ops' } } },
+      });
       expect(second.body.result).toMatchObject({
         resultType: 'complete',
         messages: [{ role: 'user', content: { type: 'text', text: 'Prompt with context: ops' } }],
@@ -997,17 +804,12 @@ describe.each(ADAPTERS)('input requests over %s', (adapter) => {
     });
 
     it('refuses a malformed response to a prompt with -32602', async () => {
-      const response = await rawRound(
-        server.url,
-        'prompts/get',
-        { name: 'test_input_required_result_prompt' },
-        {
-          capabilities: FORM,
-          inputResponses: {
-            user_context: { action: 'accept', content: { context: { nested: true } } },
-          },
+      const response = await getPrompt('test_input_required_result_prompt', {
+        capabilities: FORM,
+        inputResponses: {
+          user_context: { action: 'accept', content: { context: { nested: true } } },
         },
-      );
+      });
       expect(response.body.error).toMatchObject({ code: -32602, data: { key: 'user_context' } });
     });
   });

@@ -8,7 +8,7 @@ import {
   startSampleApp,
 } from './fixtures/sample-app';
 import { ADAPTERS, type TestServer } from './utils/bootstrap';
-import { rawToolCall, resultText, type RawRoundResponse } from './utils/mcp';
+import { rawToolCall, resultText, stateOf, type RawRoundResponse } from './utils/mcp';
 
 const ADMIN_TOKEN = 'rotation-admin-token-5b1f';
 const FORM = { elicitation: {} };
@@ -25,12 +25,6 @@ interface Snapshot {
 
 function kidOf(state: string): string {
   return Buffer.from(state.split('.')[1], 'base64url').toString('latin1');
-}
-
-function stateOf(response: RawRoundResponse): string {
-  const state = response.body.result?.requestState;
-  if (typeof state !== 'string') throw new Error(`expected a requestState, got ${response.text}`);
-  return state;
 }
 
 describe.each(ADAPTERS)('key rotation over %s', (adapter) => {

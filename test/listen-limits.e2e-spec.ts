@@ -4,18 +4,11 @@ import { SdkHandlers } from '../src/transport/sdk-handlers';
 import { NotificationsModule } from './fixtures/notifications.fixtures';
 import { ADAPTERS, startTestServer, type AdapterName, type TestServer } from './utils/bootstrap';
 import { freshId, rawRound, rawToolCall, resultText, rpcBody, rpcHeaders } from './utils/mcp';
+import { expectErrorResponse } from './utils/expect-rpc';
 import { SseReader, postForStream, type JsonRpcFrame, type OpenStream } from './utils/sse';
+import { eventually } from './utils/wait';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
-
-/** Waits (up to two seconds) until `read()` returns `expected`, then asserts it. */
-async function settle(read: () => unknown, expected: unknown): Promise<void> {
-  const deadline = Date.now() + 2000;
-  while (read() !== expected && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  expect(read()).toBe(expected);
-}
 
 /** An open `subscriptions/listen` response, with its frames. */
 interface Listener {
@@ -46,7 +39,7 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
 
   afterEach(async () => {
     for (const listener of open.splice(0)) listener.response.close();
-    if (server) await settle(() => limiterOf(server).openStreams, 0);
+    if (server) await eventually(() => limiterOf(server).openStreams, 0);
   });
 
   afterAll(() => server?.close());
@@ -117,15 +110,10 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
         { notifications: { resourceSubscriptions: ['a://1', 'a://2', 'a://3', 'a://4'] } },
         { id },
       );
-      expect(response.status).toBe(400);
-      expect(response.body).toEqual({
-        jsonrpc: '2.0',
-        id,
-        error: {
-          code: -32602,
-          message: 'Invalid params: too many resource subscriptions',
-          data: { limit: 'listen.maxResourceSubscriptions', max: LIMITS.maxResourceSubscriptions },
-        },
+      expectErrorResponse(response, 400, id, {
+        code: -32602,
+        message: 'Invalid params: too many resource subscriptions',
+        data: { limit: 'listen.maxResourceSubscriptions', max: LIMITS.maxResourceSubscriptions },
       });
       expect(limiterOf(server).openStreams).toBe(0);
     });
@@ -139,15 +127,10 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
         { notifications: { toolsListChanged: true, resourceSubscriptions: ['a://1', tooLong] } },
         { id },
       );
-      expect(response.status).toBe(400);
-      expect(response.body).toEqual({
-        jsonrpc: '2.0',
-        id,
-        error: {
-          code: -32602,
-          message: 'Invalid params: resource URI too long',
-          data: { limit: 'listen.maxUriLength', max: LIMITS.maxUriLength },
-        },
+      expectErrorResponse(response, 400, id, {
+        code: -32602,
+        message: 'Invalid params: resource URI too long',
+        data: { limit: 'listen.maxUriLength', max: LIMITS.maxUriLength },
       });
     });
 
@@ -214,7 +197,7 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
       expect(bus.listenerCount).toBe(LIMITS.maxStreams);
 
       for (const listener of held) listener.response.close();
-      await settle(() => limiterOf(server).openStreams, 0);
+      await eventually(() => limiterOf(server).openStreams, 0);
       expect(limiterOf(server).callers).toBe(0);
       const again = [];
       for (let i = 0; i < LIMITS.maxStreams; i++) {
@@ -267,9 +250,9 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
         expect(refused.status).toBe(400);
       }
       open.splice(0);
-      await settle(() => limiter.openStreams, 0);
+      await eventually(() => limiter.openStreams, 0);
       expect(limiter.callers).toBe(0);
-      await settle(() => bus.listenerCount, 0);
+      await eventually(() => bus.listenerCount, 0);
       // Every slot is free again: the process-wide limit is reachable once more.
       for (let i = 0; i < LIMITS.maxStreams; i++) {
         await acknowledged({ toolsListChanged: true }, `Bearer after-${i}`);

@@ -10,6 +10,7 @@ import {
   type JsonRpcFrame,
   type OpenStream,
 } from './utils/sse';
+import { eventually } from './utils/wait';
 
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -20,15 +21,6 @@ async function messagesOf(response: Response): Promise<JsonRpcFrame[]> {
   return response.headers.get('content-type')?.startsWith('text/event-stream')
     ? parseSseMessages(text)
     : [JSON.parse(text) as JsonRpcFrame];
-}
-
-/** Waits (up to a second) until `read()` returns `expected`, then asserts it. */
-async function settle(read: () => unknown, expected: unknown): Promise<void> {
-  const deadline = Date.now() + 1000;
-  while (read() !== expected && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  expect(read()).toBe(expected);
 }
 
 /** An open `subscriptions/listen` stream. */
@@ -212,12 +204,12 @@ describe.each(ADAPTERS)('MCP notifications over %s', (adapter) => {
     it('forgets a stream once the client goes away', async () => {
       const bus = server.app.get(SdkHandlers).main.bus as { listenerCount?: number };
       expect(bus.listenerCount).toEqual(expect.any(Number));
-      await settle(() => bus.listenerCount, 0); // streams of earlier tests were dropped
+      await eventually(() => bus.listenerCount, 0); // streams of earlier tests were dropped
       const listener = await listen({ toolsListChanged: true });
       await listener.frames.next();
       expect(bus.listenerCount).toBe(1);
       listener.response.close();
-      await settle(() => bus.listenerCount, 0);
+      await eventually(() => bus.listenerCount, 0);
       server.app.get(McpNotifier).toolsChanged(); // nobody left to write to
     });
 

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { McpModule } from '../src/index';
 import { HandlerRuns } from './fixtures/handler-runs';
 import {
+  askToDelete,
+  confirmDelete,
   OneTimeStateFixturesModule,
   RecordingConsumedStateStore,
   RecordingConsumedStateStoreModule,
@@ -10,11 +12,9 @@ import {
 } from './fixtures/one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from './fixtures/sample-app';
 import { ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
-import { freshId, rawToolCall, resultText, type RawRoundResponse } from './utils/mcp';
+import { resultText } from './utils/mcp';
+import { expectExactlyOneAccepted } from './utils/expect-rpc';
 
-const FORM = { elicitation: {} };
-const CONFIRM = { confirm: { action: 'accept', content: { confirm: true } } };
-const FILE = { path: '/srv/report.pdf' };
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 
@@ -76,112 +76,89 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
       .join('\n');
   }
 
-  /** Round 1: the sealed state to confirm with. */
-  async function firstRound(server: TestServer, tool: string): Promise<string> {
-    const response = await rawToolCall(server.url, tool, FILE, { capabilities: FORM });
-    const state = response.body.result?.requestState;
-    if (typeof state !== 'string') throw new Error(`expected a requestState, got ${response.text}`);
-    return state;
-  }
-
-  /** A confirming retry with `state`, under a fresh id unless told. */
-  function confirm(
-    server: TestServer,
-    tool: string,
-    state: string,
-    extra: { args?: Record<string, unknown>; inputResponses?: unknown } = {},
-  ): Promise<RawRoundResponse> {
-    return rawToolCall(server.url, tool, extra.args ?? FILE, {
-      capabilities: FORM,
-      id: freshId(),
-      requestState: state,
-      inputResponses: extra.inputResponses ?? CONFIRM,
-    });
-  }
-
   it('runs the confirmed step once for 50 concurrent retries of one state; 49 get -32602', async () => {
-    const state = await firstRound(main, 'once_delete');
+    const state = await askToDelete(main, 'once_delete');
     const before = deletions(main, 'once_delete');
     const mark = logger.lines.length;
     const responses = await Promise.all(
-      Array.from({ length: 50 }, () => confirm(main, 'once_delete', state)),
+      Array.from({ length: 50 }, () => confirmDelete(main, 'once_delete', state)),
     );
-    const done = responses.filter((response) => response.body.result !== undefined);
-    expect(done).toHaveLength(1);
-    expect(resultText(done[0])).toBe('Deleted /srv/report.pdf');
-    const refused = responses.filter((response) => response.body.error !== undefined);
-    expect(refused).toHaveLength(49);
-    for (const response of refused) expect(response.body.error).toEqual(INVALID_STATE);
+    expectExactlyOneAccepted(responses, 'Deleted /srv/report.pdf');
     expect(deletions(main, 'once_delete')).toBe(before + 1);
     expect(logSince(mark).match(/request state rejected: replayed\b/g)).toHaveLength(49);
   });
 
   it('refuses a later replay of a consumed state under a fresh id', async () => {
-    const state = await firstRound(main, 'once_delete');
-    expect(resultText(await confirm(main, 'once_delete', state))).toBe('Deleted /srv/report.pdf');
+    const state = await askToDelete(main, 'once_delete');
+    expect(resultText(await confirmDelete(main, 'once_delete', state))).toBe(
+      'Deleted /srv/report.pdf',
+    );
     const before = deletions(main, 'once_delete');
     for (let i = 0; i < 3; i++)
-      expect((await confirm(main, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
+      expect((await confirmDelete(main, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
     expect(deletions(main, 'once_delete')).toBe(before);
   });
 
   it('still accepts a repeat on an operation that is not single-use', async () => {
-    const state = await firstRound(main, 'repeatable_delete');
+    const state = await askToDelete(main, 'repeatable_delete');
     const before = deletions(main, 'repeatable_delete');
     for (let i = 0; i < 3; i++)
-      expect(resultText(await confirm(main, 'repeatable_delete', state))).toBe(
+      expect(resultText(await confirmDelete(main, 'repeatable_delete', state))).toBe(
         'Deleted /srv/report.pdf',
       );
     expect(deletions(main, 'repeatable_delete')).toBe(before + 3);
   });
 
   it('consumes nothing for a forged, misbound or malformed retry: the genuine one still runs', async () => {
-    const state = await firstRound(main, 'once_delete');
+    const state = await askToDelete(main, 'once_delete');
     const before = deletions(main, 'once_delete');
     const mark = logger.lines.length;
-    expect((await confirm(main, 'once_delete', flipMiddle(state))).body.error).toEqual(
+    expect((await confirmDelete(main, 'once_delete', flipMiddle(state))).body.error).toEqual(
       INVALID_STATE,
     );
     expect(
-      (await confirm(main, 'once_delete', state, { args: { path: '/etc/passwd' } })).body.error,
+      (await confirmDelete(main, 'once_delete', state, { args: { path: '/etc/passwd' } })).body
+        .error,
     ).toEqual(INVALID_STATE);
     expect(
-      (await confirm(main, 'once_delete', state, { inputResponses: 'yes' })).body.error?.code,
+      (await confirmDelete(main, 'once_delete', state, { inputResponses: 'yes' })).body.error?.code,
     ).toBe(-32602);
     expect(logSince(mark)).not.toContain('rejected: replayed');
     expect(deletions(main, 'once_delete')).toBe(before);
-    expect(resultText(await confirm(main, 'once_delete', state))).toBe('Deleted /srv/report.pdf');
+    expect(resultText(await confirmDelete(main, 'once_delete', state))).toBe(
+      'Deleted /srv/report.pdf',
+    );
     expect(deletions(main, 'once_delete')).toBe(before + 1);
   });
 
   it('makes framework state single-use module-wide with requestState.singleUse, unless an operation opts out', async () => {
-    const state = await firstRound(singleUseByDefault, 'plain_delete');
-    expect(resultText(await confirm(singleUseByDefault, 'plain_delete', state))).toBe(
+    const state = await askToDelete(singleUseByDefault, 'plain_delete');
+    expect(resultText(await confirmDelete(singleUseByDefault, 'plain_delete', state))).toBe(
       'Deleted /srv/report.pdf',
     );
-    expect((await confirm(singleUseByDefault, 'plain_delete', state)).body.error).toEqual(
+    expect((await confirmDelete(singleUseByDefault, 'plain_delete', state)).body.error).toEqual(
       INVALID_STATE,
     );
-    const repeatable = await firstRound(singleUseByDefault, 'repeatable_delete');
+    const repeatable = await askToDelete(singleUseByDefault, 'repeatable_delete');
     for (let i = 0; i < 2; i++)
-      expect(resultText(await confirm(singleUseByDefault, 'repeatable_delete', repeatable))).toBe(
-        'Deleted /srv/report.pdf',
-      );
+      expect(
+        resultText(await confirmDelete(singleUseByDefault, 'repeatable_delete', repeatable)),
+      ).toBe('Deleted /srv/report.pdf');
     // Without the module default, plain_delete repeats as before.
-    const plain = await firstRound(main, 'plain_delete');
+    const plain = await askToDelete(main, 'plain_delete');
     for (let i = 0; i < 2; i++)
-      expect(resultText(await confirm(main, 'plain_delete', plain))).toBe(
+      expect(resultText(await confirmDelete(main, 'plain_delete', plain))).toBe(
         'Deleted /srv/report.pdf',
       );
   });
 
   it('uses a ConsumedStateStore the application provides, keyed by the token digest until its expiry', async () => {
     const store = appStore.app.get(RecordingConsumedStateStore);
-    const state = await firstRound(appStore, 'once_delete');
-    expect(resultText(await confirm(appStore, 'once_delete', state))).toBe(
+    const state = await askToDelete(appStore, 'once_delete');
+    expect(resultText(await confirmDelete(appStore, 'once_delete', state))).toBe(
       'Deleted /srv/report.pdf',
     );
-    expect((await confirm(appStore, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
+    expect((await confirmDelete(appStore, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
     // The clear header: 3_<iat>_<exp>_<round>.
     const header = { exp: Number(state.slice(0, state.indexOf('.')).split('_')[2]) };
     const id = createHash('sha256').update(state, 'utf8').digest('base64url');
@@ -193,26 +170,30 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
   });
 
   it('answers -32603 and runs nothing when the store fails, logging why', async () => {
-    const state = await firstRound(unreachable, 'once_delete');
+    const state = await askToDelete(unreachable, 'once_delete');
     const mark = logger.lines.length;
-    expect((await confirm(unreachable, 'once_delete', state)).body.error).toEqual(INTERNAL_ERROR);
+    expect((await confirmDelete(unreachable, 'once_delete', state)).body.error).toEqual(
+      INTERNAL_ERROR,
+    );
     expect(logSince(mark)).toContain('single-use state could not be recorded (unreachable)');
     expect(deletions(unreachable, 'once_delete')).toBe(0);
     // Operations that are not single-use never touch the store.
-    const repeatable = await firstRound(unreachable, 'repeatable_delete');
-    expect(resultText(await confirm(unreachable, 'repeatable_delete', repeatable))).toBe(
+    const repeatable = await askToDelete(unreachable, 'repeatable_delete');
+    expect(resultText(await confirmDelete(unreachable, 'repeatable_delete', repeatable))).toBe(
       'Deleted /srv/report.pdf',
     );
   });
 
   it('refuses with -32603 rather than accept a state when the memory store is full', async () => {
     const [first, second] = [
-      await firstRound(tiny, 'once_delete'),
-      await firstRound(tiny, 'once_delete'),
+      await askToDelete(tiny, 'once_delete'),
+      await askToDelete(tiny, 'once_delete'),
     ];
-    expect(resultText(await confirm(tiny, 'once_delete', first))).toBe('Deleted /srv/report.pdf');
+    expect(resultText(await confirmDelete(tiny, 'once_delete', first))).toBe(
+      'Deleted /srv/report.pdf',
+    );
     const mark = logger.lines.length;
-    expect((await confirm(tiny, 'once_delete', second)).body.error).toEqual(INTERNAL_ERROR);
+    expect((await confirmDelete(tiny, 'once_delete', second)).body.error).toEqual(INTERNAL_ERROR);
     expect(logSince(mark)).toContain('single-use state could not be recorded (full)');
     expect(deletions(tiny, 'once_delete')).toBe(1);
   });

@@ -6,28 +6,21 @@ import { HandlerRuns } from './fixtures/handler-runs';
 import {
   OneTimeStateFixturesModule,
   RecordingConsumedStateStore,
+  singleUseFlow,
 } from './fixtures/one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from './fixtures/sample-app';
 import { HEADER_PARTITIONS, StateHandleFixturesModule } from './fixtures/state-handles.fixtures';
-import { ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
-import { freshId, rawToolCall, resultText, type RawRoundResponse } from './utils/mcp';
-import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
+import { ADAPTERS, startTestServer, startupError } from './utils/bootstrap';
+import { rawToolCall, resultText } from './utils/mcp';
+import {
+  closeRedisClient,
+  redisReady,
+  startRedisServer,
+  type RedisServerHandle,
+} from './utils/redis-server';
+import { until } from './utils/wait';
 
 const FORM = { elicitation: {} };
-const CONFIRM = { confirm: { action: 'accept', content: { confirm: true } } };
-const FILE = { path: '/srv/report.pdf' };
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-/** Round 1, then one confirming retry of it. */
-async function singleUseFlow(server: TestServer): Promise<RawRoundResponse> {
-  const first = await rawToolCall(server.url, 'once_delete', FILE, { capabilities: FORM });
-  return rawToolCall(server.url, 'once_delete', FILE, {
-    capabilities: FORM,
-    id: freshId(),
-    requestState: first.body.result?.requestState,
-    inputResponses: CONFIRM,
-  });
-}
 
 describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
   const keyring = newKeyring(['k1']);
@@ -42,9 +35,7 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
   });
 
   afterAll(async () => {
-    // Quitting a client that is still reconnecting would leave ioredis's disconnect timer behind.
-    while (admin && admin.status !== 'ready') await sleep(20);
-    await admin?.quit();
+    await closeRedisClient(admin, { whenReady: true });
     await redis?.close();
   });
 
@@ -68,14 +59,11 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
   }
 
   /** The module's connection count once it is `expected` (connecting and quitting take a moment). */
-  async function settledConnections(expected: number): Promise<number> {
-    const deadline = Date.now() + 5_000;
-    let count = await moduleConnections();
-    while (count !== expected && Date.now() < deadline) {
-      await sleep(20);
-      count = await moduleConnections();
-    }
-    return count;
+  function settledConnections(expected: number): Promise<number> {
+    return until(moduleConnections, {
+      done: (count) => count === expected,
+      what: `${expected} module connections`,
+    });
   }
 
   it('opens its own named connections for a URL, keys under the prefix, and quits them on shutdown', async () => {
@@ -101,7 +89,7 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
       const connection = server.app.get(McpRedisConnection);
       expect(connection.key('task', 't1')).toBe('tasks-mcp:task:t1');
       // Commands are refused until the connection is ready, not merely open.
-      while (connection.client.status !== 'ready') await sleep(20);
+      await redisReady(connection.client);
       expect(
         await connection.run((client) => client.call('SET', connection.key('probe'), 'x')),
       ).toBe('OK');
@@ -117,7 +105,7 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
       expect((refused as RedisCommandError).reason).toMatch(/^(unavailable|timeout)$/);
       await redis.start();
       // Closing while still reconnecting would leave ioredis's disconnect timer running after the test.
-      while (connection.client.status !== 'ready' || worker.status !== 'ready') await sleep(20);
+      await Promise.all([redisReady(connection.client), redisReady(worker)]);
       expect(await settledConnections(before + 3)).toBe(before + 3);
     } finally {
       await server.close();
@@ -211,12 +199,11 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
       const log = logger.lines.slice(mark).map((line) => line.text);
       expect(log.join('\n')).toMatch(/single-use state could not be recorded \(unavailable\)/);
       await redis.start();
-      const deadline = Date.now() + 10_000;
-      let response = await singleUseFlow(server);
-      while (!response.body.result && Date.now() < deadline) {
-        await sleep(100);
-        response = await singleUseFlow(server);
-      }
+      const response = await until(() => singleUseFlow(server), {
+        done: (answer) => answer.body.result !== undefined,
+        what: 'a single-use flow to work again',
+        everyMs: 100,
+      });
       expect(resultText(response)).toBe('Deleted /srv/report.pdf');
     } finally {
       await server.close();

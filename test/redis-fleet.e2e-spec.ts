@@ -2,51 +2,23 @@ import { Module } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { McpModule } from '../src/index';
 import { HandlerRuns } from './fixtures/handler-runs';
-import { OneTimeStateFixturesModule } from './fixtures/one-time-state.fixtures';
+import {
+  askToDelete,
+  confirmDelete,
+  OneTimeStateFixturesModule,
+} from './fixtures/one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from './fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
-import { freshId, rawToolCall, resultText, type RawRoundResponse } from './utils/mcp';
-import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
+import { resultText, type RawRoundResponse } from './utils/mcp';
+import { expectExactlyOneAccepted } from './utils/expect-rpc';
+import { closeRedisClient, startRedisServer, type RedisServerHandle } from './utils/redis-server';
+import { until } from './utils/wait';
 
-const FORM = { elicitation: {} };
-const CONFIRM = { confirm: { action: 'accept', content: { confirm: true } } };
-const FILE = { path: '/srv/report.pdf' };
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 const APP_REDIS = Symbol('APP_REDIS');
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-async function until<T>(attempt: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await attempt();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(100);
-  }
-}
-
-/** Round 1 on `server`: the sealed state to confirm with. Needs no Redis. */
-async function firstRound(server: TestServer, tool = 'once_delete'): Promise<string> {
-  const response = await rawToolCall(server.url, tool, FILE, { capabilities: FORM });
-  const state = response.body.result?.requestState;
-  if (typeof state !== 'string') throw new Error(`expected a requestState, got ${response.text}`);
-  return state;
-}
-
-/** A confirming retry with `state` on `server`, under a fresh JSON-RPC id. */
-function confirm(
-  server: TestServer,
-  state: string,
-  tool = 'once_delete',
-): Promise<RawRoundResponse> {
-  return rawToolCall(server.url, tool, FILE, {
-    capabilities: FORM,
-    id: freshId(),
-    requestState: state,
-    inputResponses: CONFIRM,
-  });
-}
+/** Redis reconnections take a while: polls for up to 15 s, every 100 ms. */
+const RECONNECTING = { timeoutMs: 15_000, everyMs: 100 };
 
 describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adapter) => {
   const keyring = { ...newKeyring(['k1']) };
@@ -101,8 +73,7 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
   afterAll(async () => {
     await first?.close();
     await second?.close();
-    if (appClient?.status === 'ready') await appClient.quit();
-    else appClient?.disconnect();
+    await closeRedisClient(appClient);
     await redis?.close();
   });
 
@@ -118,27 +89,26 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
   }
 
   it('runs the handler once for 50 concurrent retries of one state spread over both; 49 get -32602', async () => {
-    const state = await firstRound(first);
+    const state = await askToDelete(first, 'once_delete');
     const before = deletions();
     const mark = logger.lines.length;
     const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, index) => confirm(index % 2 ? second : first, state)),
+      Array.from({ length: 50 }, (_, index) =>
+        confirmDelete(index % 2 ? second : first, 'once_delete', state),
+      ),
     );
-    const done = responses.filter((response) => response.body.result !== undefined);
-    expect(done).toHaveLength(1);
-    expect(resultText(done[0])).toBe('Deleted /srv/report.pdf');
-    const refused = responses.filter((response) => response.body.error !== undefined);
-    expect(refused).toHaveLength(49);
-    for (const response of refused) expect(response.body.error).toEqual(INVALID_STATE);
+    expectExactlyOneAccepted(responses, 'Deleted /srv/report.pdf');
     expect(deletions()).toBe(before + 1);
     expect(logSince(mark).match(/request state rejected: replayed\b/g)).toHaveLength(49);
   });
 
   it('refuses on one instance a state the other already accepted', async () => {
-    const state = await firstRound(second);
-    expect(resultText(await confirm(second, state))).toBe('Deleted /srv/report.pdf');
-    expect((await confirm(first, state)).body.error).toEqual(INVALID_STATE);
-    expect((await confirm(second, state)).body.error).toEqual(INVALID_STATE);
+    const state = await askToDelete(second, 'once_delete');
+    expect(resultText(await confirmDelete(second, 'once_delete', state))).toBe(
+      'Deleted /srv/report.pdf',
+    );
+    expect((await confirmDelete(first, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
+    expect((await confirmDelete(second, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
   });
 
   it('fails single-use retries closed with -32603 while Redis is down, logging why, and recovers without a restart', async () => {
@@ -151,12 +121,16 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
       let failuresAfterStop = 0;
       for (let index = 0; failuresAfterStop < 6 && index < 5_000; index++) {
         const server = index % 2 ? second : first;
-        const response = await confirm(server, await firstRound(server));
+        const response = await confirmDelete(
+          server,
+          'once_delete',
+          await askToDelete(server, 'once_delete'),
+        );
         responses.push(response);
         if (stopped && response.body.error) failuresAfterStop++;
       }
     })();
-    await until(async () => (responses.length >= 10 ? true : undefined), '10 retries answered');
+    await until(() => responses.length >= 10, { ...RECONNECTING, what: '10 retries answered' });
     await redis.stop();
     stopped = true;
     await drive;
@@ -176,34 +150,37 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
     expect(log).not.toMatch(/rediss?:\/\//);
 
     // While Redis is down: round 1 and operations that are not single-use still work.
-    const repeatable = await firstRound(second, 'repeatable_delete');
-    expect(resultText(await confirm(second, repeatable, 'repeatable_delete'))).toBe(
+    const repeatable = await askToDelete(second, 'repeatable_delete');
+    expect(resultText(await confirmDelete(second, 'repeatable_delete', repeatable))).toBe(
       'Deleted /srv/report.pdf',
     );
-    const pending = await firstRound(first);
-    expect((await confirm(first, pending)).body.error).toEqual(INTERNAL_ERROR);
+    const pending = await askToDelete(first, 'once_delete');
+    expect((await confirmDelete(first, 'once_delete', pending)).body.error).toEqual(INTERNAL_ERROR);
 
     await redis.start();
     const accepted: string[] = [];
     for (const server of [first, second]) {
       accepted.push(
-        await until(async () => {
-          const fresh = await firstRound(server);
-          const response = await confirm(server, fresh);
-          return response.body.result ? fresh : undefined;
-        }, 'single-use retries succeed again'),
+        await until(
+          async () => {
+            const fresh = await askToDelete(server, 'once_delete');
+            const response = await confirmDelete(server, 'once_delete', fresh);
+            return response.body.result ? fresh : undefined;
+          },
+          { ...RECONNECTING, what: 'single-use retries succeed again' },
+        ),
       );
     }
     // Back to enforcing, not merely accepting: a state just accepted is refused everywhere.
     for (const state of accepted) {
-      expect((await confirm(first, state)).body.error).toEqual(INVALID_STATE);
-      expect((await confirm(second, state)).body.error).toEqual(INVALID_STATE);
+      expect((await confirmDelete(first, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
+      expect((await confirmDelete(second, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
     }
     // Each instance's own connections (the first's shared one and both task event subscribers)
     // say when they went down and when they came back: once per instance.
     const readyAgain = () => logSince(mark).match(/Redis connection ready again/g) ?? [];
     // A subscriber may reconnect a moment after the calls above already succeed.
-    await until(async () => (readyAgain().length >= 2 ? true : undefined), 'all reconnected');
+    await until(() => readyAgain().length >= 2, { ...RECONNECTING, what: 'all reconnected' });
     expect(readyAgain()).toHaveLength(2);
     expect(logSince(mark).match(/Redis connection lost \(\w+\); reconnecting/g)).toHaveLength(2);
   });

@@ -10,14 +10,7 @@ import {
 } from './fixtures/replay.fixtures';
 import { CapturingLogger, newKeyring, startSampleApp } from './fixtures/sample-app';
 import { ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
-import {
-  connectClient,
-  freshId,
-  rawToolCall,
-  resultText,
-  rpcError,
-  type RawRoundResponse,
-} from './utils/mcp';
+import { connectClient, freshId, rawToolCall, resultText, rpcError, stateOf } from './utils/mcp';
 
 type ElicitParams = { mode?: string; message: string; requestedSchema?: unknown };
 type ElicitAnswer = {
@@ -41,12 +34,6 @@ function textOf(result: { content?: unknown }): string {
 function flipMiddle(state: string): string {
   const at = state.lastIndexOf('.') + Math.floor((state.length - state.lastIndexOf('.')) / 2);
   return `${state.slice(0, at)}${state[at] === 'A' ? 'B' : 'A'}${state.slice(at + 1)}`;
-}
-
-function stateOf(response: RawRoundResponse): string {
-  const state = response.body.result?.requestState;
-  if (typeof state !== 'string') throw new Error(`expected a requestState, got ${response.text}`);
-  return state;
 }
 
 describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {

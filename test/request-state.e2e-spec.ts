@@ -24,9 +24,11 @@ import {
   rawRound,
   rawToolCall,
   resultText,
+  stateOf,
   type RawRoundOptions,
   type RawRoundResponse,
 } from './utils/mcp';
+import { sleep } from './utils/wait';
 
 const FORM = { elicitation: {} };
 const TRANSFER = { amount: '12.50', to: 'bob' };
@@ -36,7 +38,11 @@ const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 // Long enough that two rounds fit comfortably on a loaded machine, short enough to wait out.
 const SHORT_LIFETIME_MS = 1_000;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The answer to question `n` of `collect_rounds`. */
+const stepAnswer = (n: number, value: string) => ({
+  [`step-${n}`]: { action: 'accept', content: { value } },
+});
 
 /** The clear header of a sealed state (first segment, `3_<iat>_<exp>_<round>`). */
 function headerOf(state: string): { v: number; iat: number; exp: number; r: number } {
@@ -54,12 +60,6 @@ function flipMiddle(state: string): string {
   const at = state.lastIndexOf('.') + Math.floor((state.length - state.lastIndexOf('.')) / 2);
   const replacement = state[at] === 'A' ? 'B' : 'A';
   return `${state.slice(0, at)}${replacement}${state.slice(at + 1)}`;
-}
-
-function stateOf(response: RawRoundResponse): string {
-  const state = response.body.result?.requestState;
-  if (typeof state !== 'string') throw new Error(`expected a requestState, got ${response.text}`);
-  return state;
 }
 
 describe.each(ADAPTERS)('request state over %s', (adapter) => {
@@ -175,6 +175,29 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
     return { state: stateOf(response), id, response };
   }
 
+  /** A retry of `fixture_probe` under `state`, answering its question. */
+  const probeRetry = (server: TestServer, state: unknown, args: Record<string, unknown> = {}) =>
+    rawToolCall(server.url, 'fixture_probe', args, {
+      capabilities: FORM,
+      requestState: state,
+      inputResponses: GO,
+    });
+
+  /** A retry of a `rounds`-round `collect_rounds` under `state`, answering question `n` with `value`. */
+  const collectRetry = (
+    server: TestServer,
+    rounds: number,
+    state: unknown,
+    n: number,
+    value: string,
+  ) =>
+    rawToolCall(
+      server.url,
+      'collect_rounds',
+      { rounds },
+      { capabilities: FORM, requestState: state, inputResponses: stepAnswer(n, value) },
+    );
+
   /** The log lines written since `mark`. */
   function logSince(mark: number): string {
     return logger.lines
@@ -185,7 +208,9 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
 
   describe('framework-protected state on the wire', () => {
     it('round 1 seals an opaque token; round 2 with it completes', async () => {
+      const sent = Date.now();
       const { state, response } = await start(main, 'transfer_funds', TRANSFER);
+      const answered = Date.now();
       expect(response.body.result).toMatchObject({
         resultType: 'input_required',
         inputRequests: { approval: {} },
@@ -196,7 +221,9 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       for (const segment of segments) expect(segment).toMatch(/^[A-Za-z0-9_-]+$/);
       const header = headerOf(state);
       expect(header).toEqual({ v: 3, iat: expect.any(Number), exp: header.iat + 900_000, r: 1 });
-      expect(Math.abs(header.iat - Date.now())).toBeLessThan(60_000);
+      // Issued while the request was in flight (the server shares this machine's clock).
+      expect(header.iat).toBeGreaterThanOrEqual(sent);
+      expect(header.iat).toBeLessThanOrEqual(answered);
       expect(kidOf(state)).toBe('k1');
       // The application's JSON is encrypted, not merely encoded.
       expect(
@@ -239,12 +266,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
 
     it('hands the handler exactly its JSON, and nothing in the application accessor', async () => {
       const { state } = await start(main, 'fixture_probe', {});
-      const done = await rawToolCall(
-        main.url,
-        'fixture_probe',
-        {},
-        { capabilities: FORM, requestState: state, inputResponses: GO },
-      );
+      const done = await probeRetry(main, state);
       expect(resultText(done)).toBe('continued: {"application":null,"framework":{"step":1}}');
     });
 
@@ -269,12 +291,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
 
     it('binds a missing arguments object and {} alike, and numbers by value', async () => {
       const { state } = await start(main, 'fixture_probe', undefined);
-      const done = await rawToolCall(
-        main.url,
-        'fixture_probe',
-        {},
-        { capabilities: FORM, requestState: state, inputResponses: GO },
-      );
+      const done = await probeRetry(main, state);
       expect(resultText(done)).toMatch(/^continued/);
 
       const rounds = await start(
@@ -429,12 +446,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
     it('is not single-use: the same state opens on every valid retry (documented)', async () => {
       const { state } = await start(main, 'fixture_probe', {});
       for (let i = 0; i < 2; i++) {
-        const done = await rawToolCall(
-          main.url,
-          'fixture_probe',
-          {},
-          { capabilities: FORM, requestState: state, inputResponses: GO },
-        );
+        const done = await probeRetry(main, state);
         expect(resultText(done)).toMatch(/^continued/);
       }
     });
@@ -611,12 +623,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       'refuses a requestState that is %s with -32602 (the SDK answers first)',
       async (_label, state) => {
         const ran = runs(main, 'fixture_probe');
-        const response = await rawToolCall(
-          main.url,
-          'fixture_probe',
-          {},
-          { capabilities: FORM, requestState: state, inputResponses: GO },
-        );
+        const response = await probeRetry(main, state);
         expect(response.status).toBe(200);
         expect(response.body.error?.code).toBe(-32602);
         expect(runs(main, 'fixture_probe')).toBe(ran);
@@ -626,22 +633,12 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
     it('refuses a genuine state that is over 65,536 bytes (sealed where the limit is larger)', async () => {
       const big = await start(roomy, 'fixture_probe', { pad: 70_000 });
       expect(Buffer.byteLength(big.state)).toBeGreaterThan(65_536);
-      const onRoomy = await rawToolCall(
-        roomy.url,
-        'fixture_probe',
-        { pad: 70_000 },
-        { capabilities: FORM, requestState: big.state, inputResponses: GO },
-      );
+      const onRoomy = await probeRetry(roomy, big.state, { pad: 70_000 });
       expect(resultText(onRoomy)).toMatch(/^continued/);
 
       const ran = runs(main, 'fixture_probe');
       const mark = logger.lines.length;
-      const response = await rawToolCall(
-        main.url,
-        'fixture_probe',
-        { pad: 70_000 },
-        { capabilities: FORM, requestState: big.state, inputResponses: GO },
-      );
+      const response = await probeRetry(main, big.state, { pad: 70_000 });
       expect(response.body.error).toEqual(INVALID_STATE);
       expect(runs(main, 'fixture_probe')).toBe(ran);
       expect(logSince(mark)).toContain('request state rejected: too_large');
@@ -649,12 +646,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
 
     it('refuses a state once its lifetime is over', async () => {
       const control = await start(shortLived, 'fixture_probe', {});
-      const ok = await rawToolCall(
-        shortLived.url,
-        'fixture_probe',
-        {},
-        { capabilities: FORM, requestState: control.state, inputResponses: GO },
-      );
+      const ok = await probeRetry(shortLived, control.state);
       expect(resultText(ok)).toMatch(/^continued/);
 
       const { state } = await start(shortLived, 'fixture_probe', {});
@@ -662,46 +654,25 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       await sleep(SHORT_LIFETIME_MS + 50);
       const ran = runs(shortLived, 'fixture_probe');
       const mark = logger.lines.length;
-      const response = await rawToolCall(
-        shortLived.url,
-        'fixture_probe',
-        {},
-        { capabilities: FORM, requestState: state, inputResponses: GO },
-      );
+      const response = await probeRetry(shortLived, state);
       expect(response.body.error).toEqual(INVALID_STATE);
       expect(runs(shortLived, 'fixture_probe')).toBe(ran);
       expect(logSince(mark)).toContain('request state rejected: expired');
     });
 
     it('counts the lifetime from the first state of the flow, not the latest', async () => {
-      const startedAt = Date.now();
       const first = await start(shortLived, 'collect_rounds', { rounds: 3 });
-      await sleep(SHORT_LIFETIME_MS / 2);
-      const second = await rawToolCall(
-        shortLived.url,
-        'collect_rounds',
-        { rounds: 3 },
-        {
-          capabilities: FORM,
-          requestState: first.state,
-          inputResponses: { 'step-1': { action: 'accept', content: { value: 'a' } } },
-        },
-      );
+      // Long enough that a fresh lifetime would outlast the first one, leaving most of it for round 2.
+      await sleep(SHORT_LIFETIME_MS / 4);
+      const second = await collectRetry(shortLived, 3, first.state, 1, 'a');
+      // Accepted, so within the lifetime: the renewed state keeps the flow's first expiry.
       const renewed = stateOf(second);
-      expect(Date.now() - startedAt).toBeLessThan(SHORT_LIFETIME_MS);
-      await sleep(startedAt + SHORT_LIFETIME_MS + 30 - Date.now());
+      expect(headerOf(renewed).r).toBe(headerOf(first.state).r + 1);
+      expect(headerOf(renewed).exp).toBe(headerOf(first.state).exp);
+      await sleep(headerOf(first.state).exp + 30 - Date.now());
       // Had the second state been given a fresh lifetime, it would still be valid now.
       const mark = logger.lines.length;
-      const third = await rawToolCall(
-        shortLived.url,
-        'collect_rounds',
-        { rounds: 3 },
-        {
-          capabilities: FORM,
-          requestState: renewed,
-          inputResponses: { 'step-2': { action: 'accept', content: { value: 'b' } } },
-        },
-      );
+      const third = await collectRetry(shortLived, 3, renewed, 2, 'b');
       expect(third.body.error).toEqual(INVALID_STATE);
       expect(logSince(mark)).toContain('request state rejected: expired');
     });
@@ -764,31 +735,13 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       const third = onMain[2].body.result?.requestState as string;
       expect(headerOf(third).r).toBe(3);
       const mark = logger.lines.length;
-      const response = await rawToolCall(
-        twoRounds.url,
-        'collect_rounds',
-        { rounds: 5 },
-        {
-          capabilities: FORM,
-          requestState: third,
-          inputResponses: { 'step-3': { action: 'accept', content: { value: 'v3' } } },
-        },
-      );
+      const response = await collectRetry(twoRounds, 5, third, 3, 'v3');
       expect(response.body.error).toEqual(INVALID_STATE);
       expect(logSince(mark)).toContain('request state rejected: too_many_rounds');
 
       // Round 2 is within the limit there: it opens, and only the 3rd emission fails.
       const second = onMain[1].body.result?.requestState as string;
-      const opened = await rawToolCall(
-        twoRounds.url,
-        'collect_rounds',
-        { rounds: 5 },
-        {
-          capabilities: FORM,
-          requestState: second,
-          inputResponses: { 'step-2': { action: 'accept', content: { value: 'v2' } } },
-        },
-      );
+      const opened = await collectRetry(twoRounds, 5, second, 2, 'v2');
       expect(opened.body.error).toEqual(INTERNAL_ERROR);
     });
   });
@@ -799,9 +752,6 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       const tail = `-${freshId()}`;
       return `${'i'.repeat(length - tail.length)}${tail}`;
     };
-    const step = (n: number, value: string) => ({
-      [`step-${n}`]: { action: 'accept', content: { value } },
-    });
 
     it('completes a two-round flow whose requests carry 5,000-character string ids', async () => {
       const [first, second, third] = [longId(5_000), longId(5_000), longId(5_000)];
@@ -817,7 +767,12 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         main.url,
         'collect_rounds',
         { rounds: 2 },
-        { id: second, capabilities: FORM, requestState: state1, inputResponses: step(1, 'a') },
+        {
+          id: second,
+          capabilities: FORM,
+          requestState: state1,
+          inputResponses: stepAnswer(1, 'a'),
+        },
       );
       const state2 = stateOf(two);
       expect(headerOf(state2)).toMatchObject({ r: 2 });
@@ -828,7 +783,12 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         main.url,
         'collect_rounds',
         { rounds: 2 },
-        { id: second, capabilities: FORM, requestState: state2, inputResponses: step(2, 'b') },
+        {
+          id: second,
+          capabilities: FORM,
+          requestState: state2,
+          inputResponses: stepAnswer(2, 'b'),
+        },
       );
       expect(replay.body.error).toEqual(INVALID_STATE);
       expect(logSince(mark)).toContain('request state rejected: replayed_request_id');
@@ -837,7 +797,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         main.url,
         'collect_rounds',
         { rounds: 2 },
-        { id: third, capabilities: FORM, requestState: state2, inputResponses: step(2, 'b') },
+        { id: third, capabilities: FORM, requestState: state2, inputResponses: stepAnswer(2, 'b') },
       );
       expect(done.body.id).toBe(third);
       expect(resultText(done)).toBe('a,b');
@@ -1067,23 +1027,13 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       await sleep(1_500);
       const ran = runs(shortLived, 'fixture_probe');
       const mark = logger.lines.length;
-      const refused = await rawToolCall(
-        shortLived.url,
-        'fixture_probe',
-        {},
-        { capabilities: FORM, requestState: state, inputResponses: GO },
-      );
+      const refused = await probeRetry(shortLived, state);
       expect(refused.body.error).toEqual(INVALID_STATE);
       expect(runs(shortLived, 'fixture_probe')).toBe(ran);
       expect(logSince(mark)).toContain('request state rejected: expired');
 
       // The issuing instance, within its own 60 s, still opens it.
-      const opened = await rawToolCall(
-        minuteLived.url,
-        'fixture_probe',
-        {},
-        { capabilities: FORM, requestState: state, inputResponses: GO },
-      );
+      const opened = await probeRetry(minuteLived, state);
       expect(resultText(opened)).toMatch(/^continued/);
     });
 

@@ -2,6 +2,7 @@ import { newKeyring } from './fixtures/sample-app';
 import { rawRound } from './utils/mcp';
 import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
 import { ensureSampleBuilt, startSampleProcess, type SampleProcess } from './utils/sample-process';
+import { until } from './utils/wait';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const ADMIN_TOKEN = 'failover-admin-token';
@@ -43,26 +44,29 @@ describe('the sample app on Redis + BullMQ: a task survives the death of the pro
     const taskId = (created.body.result as { taskId?: string } | undefined)?.taskId;
     expect(typeof taskId).toBe('string');
     // A's worker has taken the step once the task reports progress.
-    const deadline = Date.now() + 10_000;
-    let progressed = false;
-    while (!progressed && Date.now() < deadline) {
-      const task = (await rawRound(a.url, 'tasks/get', { taskId }, { capabilities: TASKS })).body
-        .result as { statusMessage?: string } | undefined;
-      progressed = task?.statusMessage?.startsWith('failover:') === true;
-      if (!progressed) await new Promise((done) => setTimeout(done, 50));
-    }
-    expect(progressed).toBe(true);
+    await until(
+      async () => {
+        const task = (await rawRound(a.url, 'tasks/get', { taskId }, { capabilities: TASKS })).body
+          .result as { statusMessage?: string } | undefined;
+        return task?.statusMessage?.startsWith('failover:') === true;
+      },
+      { what: 'the task to report progress on A', everyMs: 50 },
+    );
     await a.kill();
 
     const b = await startSampleProcess('fastify', env);
     samples.push(b);
-    let task: { status?: string; result?: unknown } | undefined;
-    const finishBy = Date.now() + 20_000;
-    do {
-      await new Promise((done) => setTimeout(done, 100));
-      task = (await rawRound(b.url, 'tasks/get', { taskId }, { capabilities: TASKS })).body
-        .result as typeof task;
-    } while (task?.status === 'working' && Date.now() < finishBy);
+    const task = await until(
+      async () =>
+        (await rawRound(b.url, 'tasks/get', { taskId }, { capabilities: TASKS })).body.result as
+          { status?: string; result?: unknown } | undefined,
+      {
+        done: (polled) => polled?.status !== 'working',
+        what: 'the task to finish on B',
+        timeoutMs: 20_000,
+        everyMs: 100,
+      },
+    );
     expect(task).toMatchObject({
       status: 'completed',
       result: { content: [{ type: 'text', text: 'Computed failover after 2 s' }] },

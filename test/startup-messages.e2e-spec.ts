@@ -11,6 +11,7 @@ import {
 import { CapturingLogger, newKeyring as keyringOf } from './fixtures/sample-app';
 import { ADAPTERS, startTestServer, startupError } from './utils/bootstrap';
 import { rawToolCall } from './utils/mcp';
+import { sleep } from './utils/wait';
 
 class UndecoratedDto {
   name!: string;
@@ -64,8 +65,6 @@ function newKeyring(id = `k-${Math.random().toString(36).slice(2, 8)}`) {
   const { active, keys } = keyringOf([id]);
   return { active, keys };
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 describe.each(ADAPTERS)('mistakes named at startup, %s', (adapter) => {
   it('says what it serves, where, on which adapter', async () => {

@@ -3,10 +3,11 @@ import { CapturingLogger, newKeyring } from './fixtures/sample-app';
 import { GatedTaskToolsModule, StepGates } from './fixtures/task-events.fixtures';
 import { MemoryTaskStore } from '../src/index';
 import { tasksApp } from './fixtures/tasks.fixtures';
-import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
+import { ADAPTERS, startTestServer, type AdapterName, type TestServer } from './utils/bootstrap';
 import { freshId, rawRound, rpcBody, rpcHeaders, type RawRoundResponse } from './utils/mcp';
 import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
 import { postForStream, SseReader, type OpenStream } from './utils/sse';
+import { until } from './utils/wait';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
 const PREFIX = 'fleet:';
@@ -17,12 +18,14 @@ type Body = Record<string, unknown>;
 
 /** How many connections listen on the task events channel (the instances' subscribers). */
 async function subscribers(inspector: Redis, expected: number): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const [, count] = (await inspector.pubsub('NUMSUB', CHANNEL)) as [string, number];
-    if (Number(count) === expected) return;
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  throw new Error(`not ${expected} subscribers on the task events channel`);
+  await until(
+    async () => Number(((await inspector.pubsub('NUMSUB', CHANNEL)) as [string, number])[1]),
+    {
+      done: (count) => count === expected,
+      what: `${expected} subscribers on the task events channel`,
+      everyMs: 50,
+    },
+  );
 }
 
 const sendAs = (server: TestServer, method: string, params: Body, user = 'alice') =>
@@ -69,69 +72,94 @@ async function firstChange(frames: SseReader): Promise<Body> {
   return task.status === 'working' ? nextTask(frames) : task;
 }
 
+/** Two instances of the tasks app on a private Redis, and the test's own view of that Redis. */
+interface Fleet {
+  redis: RedisServerHandle;
+  /** As an operator's redis-cli would see Redis. */
+  inspector: Redis;
+  a: TestServer;
+  b: TestServer;
+  readonly logger: CapturingLogger;
+  /** Listen streams the tests opened, closed with the fleet. */
+  readonly streams: OpenStream[];
+}
+
+/**
+ * Starts the fleet before the enclosing describe's tests (both instances subscribed) and stops it
+ * after them. `tasks` are further task options of both instances.
+ */
+function fleetOnRedis(adapter: AdapterName, tasks?: () => Record<string, unknown>): Fleet {
+  const fleet = { logger: new CapturingLogger(), streams: [] as OpenStream[] } as Fleet;
+  beforeAll(async () => {
+    fleet.redis = await startRedisServer();
+    fleet.inspector = new Redis(fleet.redis.url);
+    const keyring = newKeyring(['k1']);
+    const shared = tasks?.();
+    const app = () =>
+      startTestServer(
+        adapter,
+        {
+          imports: [
+            tasksApp({
+              keyring: { active: keyring.active, keys: { ...keyring.keys } },
+              redis: { url: fleet.redis.url, keyPrefix: PREFIX },
+              ...(shared && { tasks: shared }),
+            }),
+            GatedTaskToolsModule,
+          ],
+        },
+        '/mcp',
+        { logger: fleet.logger },
+      );
+    fleet.a = await app();
+    fleet.b = await app();
+    await subscribers(fleet.inspector, 2);
+  });
+  afterAll(async () => {
+    for (const stream of fleet.streams) stream.close();
+    await fleet.a?.close();
+    await fleet.b?.close();
+    await fleet.inspector?.quit();
+    await fleet.redis?.close();
+  });
+  return fleet;
+}
+
 describe.each(ADAPTERS)(
   'task status notifications across two instances sharing Redis, over %s',
   (adapter) => {
-    let redis: RedisServerHandle;
-    /** The test's own view of Redis, as an operator's redis-cli would have. */
-    let inspector: Redis;
-    let a: TestServer;
-    let b: TestServer;
-    const logger = new CapturingLogger();
-    const streams: OpenStream[] = [];
+    // Nothing but the `redis` option: the store and the notifications follow from it.
+    const fleet = fleetOnRedis(adapter);
+    const { logger, streams } = fleet;
 
-    beforeAll(async () => {
-      redis = await startRedisServer();
-      inspector = new Redis(redis.url);
-      const keyring = newKeyring(['k1']);
-      // Nothing but the `redis` option: the store and the notifications follow from it.
-      const app = () =>
-        startTestServer(
-          adapter,
-          {
-            imports: [
-              tasksApp({
-                keyring: { active: keyring.active, keys: { ...keyring.keys } },
-                redis: { url: redis.url, keyPrefix: PREFIX },
-              }),
-              GatedTaskToolsModule,
-            ],
-          },
-          '/mcp',
-          { logger },
-        );
-      a = await app();
-      b = await app();
-      await subscribers(inspector, 2);
-    });
-
-    afterAll(async () => {
-      for (const stream of streams) stream.close();
-      await a?.close();
-      await b?.close();
-      await inspector?.quit();
-      await redis?.close();
-    });
+    /** A task created through B that asks for approval, followed by alice on A until it does. */
+    async function parkedThroughB(key: string): Promise<{ taskId: string; alice: SseReader }> {
+      const taskId = await createTask(fleet.b, 'gated_approval', { key });
+      const alice = await listenTo(fleet.a, 'alice', [taskId], streams);
+      fleet.b.app.get(StepGates).open(`${key}:ask`);
+      expect(await firstChange(alice)).toMatchObject({ taskId, status: 'input_required' });
+      return { taskId, alice };
+    }
 
     it("tells a stream on A each status change made through B, and another caller's stream on A none of them", async () => {
       const key = `${adapter}-1`;
-      const taskId = await createTask(b, 'gated_approval', { key });
-      const bobsTask = await createTask(b, 'gated_approval', { key: `${key}-bob` }, 'bob');
-      const alice = await listenTo(a, 'alice', [taskId], streams);
+      const taskId = await createTask(fleet.b, 'gated_approval', { key });
+      const bobsTask = await createTask(fleet.b, 'gated_approval', { key: `${key}-bob` }, 'bob');
+      const alice = await listenTo(fleet.a, 'alice', [taskId], streams);
       // Bob names Alice's task too; all he may hear of is his own.
-      const bob = await listenTo(a, 'bob', [taskId, bobsTask], streams);
+      const bob = await listenTo(fleet.a, 'bob', [taskId, bobsTask], streams);
 
-      b.app.get(StepGates).open(`${key}:ask`);
+      fleet.b.app.get(StepGates).open(`${key}:ask`);
       expect(await firstChange(alice)).toMatchObject({
         taskId,
         status: 'input_required',
         inputRequests: { approve: { method: 'elicitation/create' } },
       });
       expect(
-        (await sendAs(b, 'tasks/update', { taskId, inputResponses: APPROVE })).body.result,
+        (await sendAs(fleet.b, 'tasks/update', { taskId, inputResponses: APPROVE })).body.result,
       ).toMatchObject({ resultType: 'complete' });
       expect(await nextTask(alice)).toMatchObject({ taskId, status: 'working' });
-      b.app.get(StepGates).open(`${key}:finish`);
+      fleet.b.app.get(StepGates).open(`${key}:finish`);
       const completed = await nextTask(alice);
       expect(completed).toMatchObject({
         taskId,
@@ -140,14 +168,14 @@ describe.each(ADAPTERS)(
       });
       expect(completed).not.toHaveProperty('requestState');
 
-      b.app.get(StepGates).open(`${key}-bob:ask`);
+      fleet.b.app.get(StepGates).open(`${key}-bob:ask`);
       expect(await firstChange(bob)).toMatchObject({ taskId: bobsTask, status: 'input_required' });
     });
 
     it('tells a stream on A that B cancelled the task', async () => {
-      const taskId = await createTask(b, 'wait_for_cancel', {});
-      const alice = await listenTo(a, 'alice', [taskId], streams);
-      expect((await sendAs(b, 'tasks/cancel', { taskId })).body.result).toMatchObject({
+      const taskId = await createTask(fleet.b, 'wait_for_cancel', {});
+      const alice = await listenTo(fleet.a, 'alice', [taskId], streams);
+      expect((await sendAs(fleet.b, 'tasks/cancel', { taskId })).body.result).toMatchObject({
         resultType: 'complete',
       });
       expect(await firstChange(alice)).toMatchObject({ taskId, status: 'cancelled' });
@@ -155,10 +183,7 @@ describe.each(ADAPTERS)(
 
     it('ignores forged and malformed messages on the channel: a stream only ever reports what the store holds', async () => {
       const key = `${adapter}-forged`;
-      const taskId = await createTask(b, 'gated_approval', { key });
-      const alice = await listenTo(a, 'alice', [taskId], streams);
-      b.app.get(StepGates).open(`${key}:ask`);
-      expect(await firstChange(alice)).toMatchObject({ taskId, status: 'input_required' });
+      const { taskId, alice } = await parkedThroughB(key);
       for (const message of [
         `someone ${taskId} 999`,
         `${taskId} 2`,
@@ -168,31 +193,31 @@ describe.each(ADAPTERS)(
         'x'.repeat(100_000),
         '{"taskId":"x","status":"completed"}',
       ])
-        await inspector.publish(CHANNEL, message);
-      await sendAs(b, 'tasks/update', { taskId, inputResponses: APPROVE });
+        await fleet.inspector.publish(CHANNEL, message);
+      await sendAs(fleet.b, 'tasks/update', { taskId, inputResponses: APPROVE });
       // The forged "version 999" made A re-read the task; unchanged, it was not reported again.
       expect(await nextTask(alice)).toMatchObject({ taskId, status: 'working' });
     });
 
     it('fails tasks/* closed with -32603 while Redis is down, keeps streams open, and recovers once Redis is back', async () => {
       const key = `${adapter}-outage`;
-      const taskId = await createTask(b, 'gated_approval', { key });
-      const alice = await listenTo(a, 'alice', [taskId], streams);
-      b.app.get(StepGates).open(`${key}:ask`);
-      expect(await firstChange(alice)).toMatchObject({ taskId, status: 'input_required' });
+      const { taskId, alice } = await parkedThroughB(key);
       // Kept aside to put back after the restart, as a Redis with persistence would have it.
-      const stored = await inspector.hgetall(`${PREFIX}task:${taskId}`);
-      const expiresAt = Date.now() + (await inspector.pttl(`${PREFIX}task:${taskId}`));
+      const stored = await fleet.inspector.hgetall(`${PREFIX}task:${taskId}`);
+      const expiresAt = Date.now() + (await fleet.inspector.pttl(`${PREFIX}task:${taskId}`));
       const mark = logger.lines.length;
 
-      await redis.stop();
+      await fleet.redis.stop();
       try {
         const answers: RawRoundResponse[] = [
-          await sendAs(a, 'tasks/get', { taskId }),
-          await sendAs(b, 'tasks/get', { taskId }),
-          await sendAs(b, 'tasks/update', { taskId, inputResponses: APPROVE }),
-          await sendAs(a, 'tasks/cancel', { taskId }),
-          await sendAs(a, 'tools/call', { name: 'gated_approval', arguments: { key: 'never' } }),
+          await sendAs(fleet.a, 'tasks/get', { taskId }),
+          await sendAs(fleet.b, 'tasks/get', { taskId }),
+          await sendAs(fleet.b, 'tasks/update', { taskId, inputResponses: APPROVE }),
+          await sendAs(fleet.a, 'tasks/cancel', { taskId }),
+          await sendAs(fleet.a, 'tools/call', {
+            name: 'gated_approval',
+            arguments: { key: 'never' },
+          }),
         ];
         for (const answer of answers) expect(answer.body.error).toEqual(INTERNAL_ERROR);
         const logged = logger.lines
@@ -204,24 +229,22 @@ describe.each(ADAPTERS)(
         expect(logged).not.toContain(taskId);
         expect(logged).not.toMatch(/\n\s+at /);
       } finally {
-        await redis.start();
+        await fleet.redis.start();
       }
-      await inspector.hset(`${PREFIX}task:${taskId}`, stored);
-      await inspector.pexpireat(`${PREFIX}task:${taskId}`, expiresAt);
-      for (let attempt = 0; attempt < 100; attempt++) {
-        const [onA, onB] = [
-          await sendAs(a, 'tasks/get', { taskId }),
-          await sendAs(b, 'tasks/get', { taskId }),
-        ];
-        if (onA.body.result && onB.body.result) break;
-        await new Promise((done) => setTimeout(done, 100));
-      }
-      await subscribers(inspector, 2);
+      await fleet.inspector.hset(`${PREFIX}task:${taskId}`, stored);
+      await fleet.inspector.pexpireat(`${PREFIX}task:${taskId}`, expiresAt);
+      await until(
+        async () =>
+          (await sendAs(fleet.a, 'tasks/get', { taskId })).body.result !== undefined &&
+          (await sendAs(fleet.b, 'tasks/get', { taskId })).body.result !== undefined,
+        { what: 'both instances to read the task again', everyMs: 100 },
+      );
+      await subscribers(fleet.inspector, 2);
 
       // The stream opened before the outage is still there, and hears what B does now.
-      await sendAs(b, 'tasks/update', { taskId, inputResponses: APPROVE });
+      await sendAs(fleet.b, 'tasks/update', { taskId, inputResponses: APPROVE });
       expect(await nextTask(alice)).toMatchObject({ taskId, status: 'working' });
-      b.app.get(StepGates).open(`${key}:finish`);
+      fleet.b.app.get(StepGates).open(`${key}:finish`);
       expect(await nextTask(alice)).toMatchObject({ taskId, status: 'completed' });
     });
   },
@@ -230,55 +253,17 @@ describe.each(ADAPTERS)(
 describe.each(ADAPTERS)(
   'task status notifications while Redis is out, with a task store of their own, over %s',
   (adapter) => {
-    let redis: RedisServerHandle;
-    let inspector: Redis;
-    let a: TestServer;
-    let b: TestServer;
-    const logger = new CapturingLogger();
-    const streams: OpenStream[] = [];
-
-    beforeAll(async () => {
-      redis = await startRedisServer();
-      inspector = new Redis(redis.url);
-      // Two instances sharing a store that is not Redis (one process here; a database in production).
-      const store = new MemoryTaskStore();
-      const keyring = newKeyring(['k1']);
-      const app = () =>
-        startTestServer(
-          adapter,
-          {
-            imports: [
-              tasksApp({
-                keyring: { active: keyring.active, keys: { ...keyring.keys } },
-                redis: { url: redis.url, keyPrefix: PREFIX },
-                tasks: { store },
-              }),
-              GatedTaskToolsModule,
-            ],
-          },
-          '/mcp',
-          { logger },
-        );
-      a = await app();
-      b = await app();
-      await subscribers(inspector, 2);
-    });
-
-    afterAll(async () => {
-      for (const stream of streams) stream.close();
-      await a?.close();
-      await b?.close();
-      await inspector?.quit();
-      await redis?.close();
-    });
+    // Two instances sharing a store that is not Redis (one process here; a database in production).
+    const fleet = fleetOnRedis(adapter, () => ({ store: new MemoryTaskStore() }));
+    const { logger, streams } = fleet;
 
     it('keeps telling local streams, logs once per instance, and reports what it missed once Redis is back', async () => {
       const [onA, onB] = [`${adapter}-local-a`, `${adapter}-local-b`];
-      const runsOnA = await createTask(a, 'gated_approval', { key: onA });
-      const runsOnB = await createTask(b, 'gated_approval', { key: onB });
-      const frames = await listenTo(a, 'alice', [runsOnA, runsOnB], streams);
-      a.app.get(StepGates).open(`${onA}:ask`);
-      b.app.get(StepGates).open(`${onB}:ask`);
+      const runsOnA = await createTask(fleet.a, 'gated_approval', { key: onA });
+      const runsOnB = await createTask(fleet.b, 'gated_approval', { key: onB });
+      const frames = await listenTo(fleet.a, 'alice', [runsOnA, runsOnB], streams);
+      fleet.a.app.get(StepGates).open(`${onA}:ask`);
+      fleet.b.app.get(StepGates).open(`${onB}:ask`);
       const parked = new Map<unknown, unknown>();
       while (parked.size < 2) {
         const task = await nextTask(frames);
@@ -292,20 +277,21 @@ describe.each(ADAPTERS)(
       );
       const mark = logger.lines.length;
 
-      await redis.stop();
+      await fleet.redis.stop();
       try {
-        await sendAs(a, 'tasks/update', { taskId: runsOnA, inputResponses: APPROVE });
+        await sendAs(fleet.a, 'tasks/update', { taskId: runsOnA, inputResponses: APPROVE });
         expect(await nextTask(frames)).toMatchObject({ taskId: runsOnA, status: 'working' });
-        a.app.get(StepGates).open(`${onA}:finish`);
+        fleet.a.app.get(StepGates).open(`${onA}:finish`);
         expect(await nextTask(frames)).toMatchObject({ taskId: runsOnA, status: 'completed' });
         // B's changes cannot reach A meanwhile.
-        await sendAs(b, 'tasks/update', { taskId: runsOnB, inputResponses: APPROVE });
-        b.app.get(StepGates).open(`${onB}:finish`);
-        for (let attempt = 0; attempt < 100; attempt++) {
-          const task = await sendAs(b, 'tasks/get', { taskId: runsOnB });
-          if ((task.body.result as Body).status === 'completed') break;
-          await new Promise((done) => setTimeout(done, 20));
-        }
+        await sendAs(fleet.b, 'tasks/update', { taskId: runsOnB, inputResponses: APPROVE });
+        fleet.b.app.get(StepGates).open(`${onB}:finish`);
+        await until(
+          async () =>
+            ((await sendAs(fleet.b, 'tasks/get', { taskId: runsOnB })).body.result as Body)
+              .status === 'completed',
+          `task ${runsOnB} to complete on B`,
+        );
         const warnings = logger.lines
           .slice(mark)
           .filter((line) => line.text.includes('cannot reach the other instances'));
@@ -318,9 +304,9 @@ describe.each(ADAPTERS)(
           ),
         ]);
       } finally {
-        await redis.start();
+        await fleet.redis.start();
       }
-      await subscribers(inspector, 2);
+      await subscribers(fleet.inspector, 2);
       // A re-reads what it follows once it hears Redis again: B's task ended meanwhile.
       expect(await nextTask(frames)).toMatchObject({
         taskId: runsOnB,

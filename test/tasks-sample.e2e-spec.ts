@@ -1,6 +1,7 @@
 import { newKeyring, startSampleApp } from './fixtures/sample-app';
 import { ADAPTERS, type TestServer } from './utils/bootstrap';
 import { rawRound } from './utils/mcp';
+import { until } from './utils/wait';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
 type Task = Record<string, unknown> & { status?: string; statusMessage?: string };
@@ -17,14 +18,20 @@ describe.each(ADAPTERS)("the sample's export_report task over %s", (adapter) => 
   const send = (method: string, params: Record<string, unknown>) =>
     rawRound(server.url, method, params, { capabilities: TASKS });
 
-  async function watch(taskId: string, until: string, seen: Set<string>): Promise<Task> {
-    for (let attempt = 0; attempt < 300; attempt++) {
-      const task = (await send('tasks/get', { taskId })).body.result as Task;
-      if (task.statusMessage) seen.add(task.statusMessage);
-      if (task.status === until) return task;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`task ${taskId} never reached ${until}`);
+  /** Polls the task until it is `status`, noting every status message it showed on the way. */
+  function watch(taskId: string, status: string, seen: Set<string>): Promise<Task> {
+    return until(
+      async () => {
+        const task = (await send('tasks/get', { taskId })).body.result as Task;
+        if (task.statusMessage) seen.add(task.statusMessage);
+        return task;
+      },
+      {
+        done: (task) => task.status === status,
+        what: `task ${taskId} to be ${status}`,
+        everyMs: 10,
+      },
+    );
   }
 
   it('exports half, asks about personal data with progress along the way, then finishes the rest', async () => {

@@ -17,6 +17,7 @@ import {
   type RawRoundResponse,
 } from './utils/mcp';
 import { postForStream, SseReader } from './utils/sse';
+import { sleep, until } from './utils/wait';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
 type Body = Record<string, unknown>;
@@ -55,14 +56,8 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
     result('tools/call', { name, arguments: args }, user);
   const get = (taskId: string, user?: string) => result('tasks/get', { taskId }, user);
 
-  async function until(taskId: string, done: (task: Body) => boolean): Promise<Body> {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const task = await get(taskId);
-      if (done(task)) return task;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`task ${taskId} did not settle`);
-  }
+  const settled = (taskId: string, done: (task: Body) => boolean): Promise<Body> =>
+    until(() => get(taskId), { done, what: `task ${taskId} to settle` });
 
   it('advertises the extension under capabilities.extensions only', async () => {
     const discovered = await result('server/discover', {});
@@ -89,11 +84,11 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
     expect(created.ttlMs).toBe(3_600_000);
     expect(created.taskId).toMatch(/^[A-Za-z0-9_-]{22}$/);
     const taskId = created.taskId as string;
-    const working = await until(taskId, (task) => task.statusMessage !== undefined);
+    const working = await settled(taskId, (task) => task.statusMessage !== undefined);
     expect(working).toMatchObject({ resultType: 'complete', taskId, status: 'working' });
     expect(working.statusMessage).toBe('loaded 1 of 4 files');
     probe.release?.();
-    const completed = await until(taskId, (task) => task.status === 'completed');
+    const completed = await settled(taskId, (task) => task.status === 'completed');
     expect(completed.result).toEqual({
       resultType: 'complete',
       content: [{ type: 'text', text: 'all files loaded' }],
@@ -130,7 +125,7 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
   it('parks for input, takes answers key by key through tasks/update, and resumes from its sealed state', async () => {
     const before = { runs: probe.runs, first: probe.firstPhaseRuns };
     const { taskId } = (await call('approve_payment', { amount: '12.50' })) as { taskId: string };
-    const parked = await until(taskId, (task) => task.status === 'input_required');
+    const parked = await settled(taskId, (task) => task.status === 'input_required');
     expect(Object.keys(parked.inputRequests as Body).sort()).toEqual(['approve', 'note']);
     expect(parked).not.toHaveProperty('requestState');
 
@@ -165,7 +160,7 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
         note: { action: 'accept', content: { text: 'thanks' } },
       },
     });
-    const completed = await until(taskId, (task) => task.status === 'completed');
+    const completed = await settled(taskId, (task) => task.status === 'completed');
     const text = (completed.result as { content: { text: string }[] }).content[0].text;
     expect(text).toMatch(/^Paid 12\.50 \(ref-[0-9a-f]{6}\) with note "thanks"$/);
     expect(completed).not.toHaveProperty('requestState');
@@ -175,7 +170,7 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
 
   it('hands the task its answers with their numbers as the client wrote them (3.50 stays 3.50)', async () => {
     const { taskId } = (await call('tip_as_written')) as { taskId: string };
-    await until(taskId, (task) => task.status === 'input_required');
+    await settled(taskId, (task) => task.status === 'input_required');
     const response = await send(
       'tasks/update',
       {
@@ -186,7 +181,7 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
       { rawTokens: { '"A"': '3.50', '"C"': '12345678901234567891' } },
     );
     expect(response.body.result).toMatchObject({ resultType: 'complete' });
-    const completed = await until(taskId, (task) => task.status === 'completed');
+    const completed = await settled(taskId, (task) => task.status === 'completed');
     expect((completed.result as { content: { text: string }[] }).content[0].text).toBe(
       'tip 3.50 x12345678901234567891',
     );
@@ -194,7 +189,7 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
 
   it('ignores a "__proto__" answer key, which changes neither the task nor any prototype', async () => {
     const { taskId } = (await call('approve_payment', { amount: '2.00' })) as { taskId: string };
-    await until(taskId, (task) => task.status === 'input_required');
+    await settled(taskId, (task) => task.status === 'input_required');
     const response = await send(
       'tasks/update',
       {
@@ -222,8 +217,7 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
       _meta: expect.any(Object),
     });
     expect((await get(taskId)).status).toBe('cancelled');
-    for (let attempt = 0; attempt < 50 && !probe.aborted.includes(taskId); attempt++)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => probe.aborted.includes(taskId), 'the handler to see its signal abort');
     expect(probe.aborted).toContain(taskId);
     expect((await result('tasks/cancel', { taskId })).resultType).toBe('complete');
     expect((await get(taskId)).status).toBe('cancelled');
@@ -241,9 +235,9 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
     expect(created).not.toHaveProperty('requestState');
     const taskId = created.taskId as string;
     // After start(), progress is the task's, no longer the (answered) request's.
-    await until(taskId, (task) => task.statusMessage === 'greeting prepared');
+    await settled(taskId, (task) => task.statusMessage === 'greeting prepared');
     probe.releaseGreeting?.();
-    const completed = await until(taskId, (task) => task.status === 'completed');
+    const completed = await settled(taskId, (task) => task.status === 'completed');
     expect(completed.result).toEqual({
       resultType: 'complete',
       content: [{ type: 'text', text: `Hello, Alice (task ${taskId})` }],
@@ -252,7 +246,7 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
 
   it("answers every tasks/* method for another caller's task exactly as for an unknown one", async () => {
     const { taskId } = (await call('approve_payment', { amount: '1.00' })) as { taskId: string };
-    await until(taskId, (task) => task.status === 'input_required');
+    await settled(taskId, (task) => task.status === 'input_required');
     const answers = { approve: { action: 'accept', content: { ok: true } } };
     for (const [method, params] of [
       ['tasks/get', {}],
@@ -288,7 +282,7 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
     const { taskId: othersTask } = (await call('approve_payment', { amount: '6.00' }, 'bob')) as {
       taskId: string;
     };
-    await until(taskId, (task) => task.status === 'input_required');
+    await settled(taskId, (task) => task.status === 'input_required');
     const id = freshId();
     const stream = await postForStream(
       server.url,
@@ -367,15 +361,15 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
     const created = await call('short_lived');
     expect(created.ttlMs).toBe(300);
     const taskId = created.taskId as string;
-    expect((await until(taskId, (task) => task.status === 'completed')).taskId).toBe(taskId);
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect((await settled(taskId, (task) => task.status === 'completed')).taskId).toBe(taskId);
+    await sleep(350);
     const gone = await send('tasks/get', { taskId });
     expect(gone.body.error).toEqual({ code: -32602, message: 'Unknown task' });
   });
 
   it('fails a task whose result is over tasks.maxResultBytes instead of keeping it', async () => {
     const { taskId } = (await call('large_result')) as { taskId: string };
-    const failed = await until(taskId, (task) => task.status === 'failed');
+    const failed = await settled(taskId, (task) => task.status === 'failed');
     expect(failed.error).toEqual({ code: -32603, message: 'Task result too large' });
     expect(failed).not.toHaveProperty('result');
   });

@@ -33,7 +33,6 @@ import {
   McpMayRequestInput,
   McpModule,
   McpContext,
-  McpOperationContext,
   McpRequestStateMode,
   McpTool,
 } from '../../src/index';
@@ -91,7 +90,7 @@ class SealedEchoTool {
   @McpMayRequestInput({ type: 'elicitation.form' })
   echo(
     @McpArgs('text') text: string,
-    @McpContext() ctx: McpOperationContext,
+    @McpContext() ctx: McpContext,
   ): McpInputRequiredResult | string {
     const asked = ctx.requestState.framework<{ asked: boolean }>()?.asked === true;
     const answer = asked ? ctx.inputResponses.find('confirm') : undefined;

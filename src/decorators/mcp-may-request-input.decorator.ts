@@ -13,7 +13,7 @@ import type { McpInputDeclarationSpec } from '../input/mcp-input-declaration';
  * ```ts
  * @McpTool({ description: 'Deletes a file after confirmation' })
  * @McpMayRequestInput({ type: 'elicitation.form' })
- * remove(@McpArgs() args: RemoveDto, @McpContext() ctx: McpOperationContext) { ... }
+ * remove(@McpArgs() args: RemoveDto, @McpContext() ctx: McpContext) { ... }
  * ```
  * @publicApi
  */

@@ -1,8 +1,18 @@
 import type { PipeTransform, Type } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '../util/nest-internals';
 import { McpParamtype } from '../pipeline/mcp-paramtype.enum';
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- referenced by the JSDoc
 import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
+
+/**
+ * The {@link McpOperationContext}, under the name of its parameter decorator, so that
+ * `@McpContext() ctx: McpContext` reads naturally and, being a value too, can be imported like any
+ * other name even where `isolatedModules` and `emitDecoratorMetadata` require type-only imports of
+ * types used in decorated signatures.
+ *
+ * @publicApi
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface McpContext extends McpOperationContext {}
 
 function mcpParam(
   paramtype: McpParamtype,
@@ -41,7 +51,7 @@ export function McpArgs(
 }
 
 /**
- * Injects the {@link McpOperationContext} of the call (`@McpContext() ctx: McpOperationContext`):
+ * Injects the {@link McpOperationContext} of the call (`@McpContext() ctx: McpContext`):
  * client capabilities, protocol version,
  * request id, progress reporter, logger, abort signal, HTTP request and auth info.
  *

@@ -41,7 +41,7 @@ import {
  * ```ts
  * @McpTool({ requestState: McpRequestStateMode.APPLICATION_PROTECTED })
  * @McpMayRequestInput({ type: 'elicitation.form' })
- * async approveExpense(@McpArgs() args: ExpenseDto, @McpContext() ctx: McpOperationContext) {
+ * async approveExpense(@McpArgs() args: ExpenseDto, @McpContext() ctx: McpContext) {
  *   const flow = await this.handles.resume<ExpenseDraft>(ctx);   // first, before any side effect
  *   const answer = flow.data && ctx.inputResponses.find('approval', ApprovalAnswer);
  *   if (!answer) {

@@ -26,7 +26,7 @@ import type { McpTypedElicitationResponse } from '../input/mcp-input-responses';
  * ```ts
  * @McpTool({ description: 'Signs a user up', replay: true })
  * @McpMayRequestInput({ type: 'elicitation.form' })
- * async onboard(@McpContext() ctx: McpOperationContext) {
+ * async onboard(@McpContext() ctx: McpContext) {
  *   const name = await ctx.elicit({ message: 'Your name?', requestedSchema: nameSchema }, NameAnswer);
  *   if (name.action !== 'accept') return 'Cancelled';
  *   await this.users.create(name.content!.name); // after the last ask: runs once

@@ -5,7 +5,7 @@
  * @example
  * ```ts
  * @McpTool({ description: 'Exports a report', taskSupport: 'required', taskCreation: 'deferred' })
- * async export(@McpContext() ctx: McpOperationContext) {
+ * async export(@McpContext() ctx: McpContext) {
  *   const format = ctx.inputResponses.find('format');
  *   if (!format) return McpInputRequiredResult.withInputRequest('format', askFormat); // a normal round
  *   await ctx.task?.start(); // the client now gets the task; the rest runs in the background

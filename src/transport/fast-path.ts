@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   classifyInboundRequest,
   ProtocolError,
+  ProtocolErrorCode,
   SERVER_INFO_META_KEY,
   type CacheHint,
   type ServerContext,
@@ -38,6 +39,15 @@ const FAST_METHODS: ReadonlyMap<string, { answer: Answer; nameParam?: 'name' | '
 ]);
 
 const ENVELOPE_KEYS = new Set<string>(Object.values(MCP_META_KEYS));
+
+/**
+ * What the SDK answers on 2026-07-28 when a handler of tools/call, prompts/get or resources/read
+ * throws the urlElicitationRequired error of earlier revisions (-32042), word for word.
+ */
+const URL_ELICITATION_THROWN = new ProtocolError(
+  McpErrorCode.InternalError,
+  `URL elicitation cannot be signalled by throwing UrlElicitationRequiredError on protocol revision ${MCP_PROTOCOL_VERSION}: return inputRequired({ inputRequests: { …: inputRequired.elicitUrl(...) } }) from the handler instead. The urlElicitationRequired error (-32042) of earlier revisions is not available on this revision.`,
+);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -80,6 +90,14 @@ export class McpFastPath {
       return undefined;
     const served = FAST_METHODS.get(method);
     if (!served || !isObject(params) || !isObject(params._meta)) return undefined;
+    // The SDK refuses a requestState that is not a string on the methods that carry one, before
+    // any handler runs (-32602 "Invalid or expired requestState"): such a request is its to answer.
+    if (
+      served.nameParam &&
+      Object.hasOwn(params, 'requestState') &&
+      typeof params.requestState !== 'string'
+    )
+      return undefined;
     const meta = params._meta;
     if (
       meta[MCP_META_KEYS.protocolVersion] !== MCP_PROTOCOL_VERSION ||
@@ -135,7 +153,9 @@ export class McpFastPath {
     } catch (thrown) {
       const error =
         thrown instanceof ProtocolError
-          ? thrown
+          ? thrown.code === ProtocolErrorCode.UrlElicitationRequired
+            ? URL_ELICITATION_THROWN
+            : thrown
           : new ProtocolError(McpErrorCode.InternalError, 'Internal error');
       if (!(thrown instanceof ProtocolError))
         this.logger.error(

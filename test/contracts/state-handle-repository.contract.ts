@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { StateHandleRecord, StateHandleRepository } from '../../src/index';
+import { sleep } from '../utils/wait';
 
 /** A repository under test and how to dispose of it. */
 export interface RepositoryUnderTest {
@@ -8,7 +9,6 @@ export interface RepositoryUnderTest {
 }
 
 const handle = (): string => randomBytes(32).toString('base64url');
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
  * What every `StateHandleRepository` must do, whatever it stores records in: the suite the memory

@@ -25,16 +25,19 @@ function createAdapter(adapter: AdapterName): ExpressAdapter | FastifyAdapter {
 /**
  * Compiles `metadata` into a Nest app on the given HTTP platform and listens on
  * 127.0.0.1 with an OS-assigned port. Nest's logger is silenced unless `appOptions.logger` is
- * given; the caller closes the server.
+ * given; `configure` (global middleware, CORS…) runs before it listens. The caller closes the
+ * server.
  */
 export async function startTestServer(
   adapter: AdapterName,
   metadata: ModuleMetadata,
   endpoint = '/mcp',
   appOptions: NestApplicationOptions = {},
+  configure: (app: INestApplication) => void = () => undefined,
 ): Promise<TestServer> {
   const app = await createTestApp(adapter, metadata, appOptions);
   try {
+    configure(app);
     await app.listen(0, '127.0.0.1');
   } catch (error) {
     await app.close().catch(() => undefined);

@@ -1,4 +1,5 @@
 import { ConsumedStateStoreError, type ConsumedStateStore } from '../../src/index';
+import { sleep } from './wait';
 
 /** One store under test, fresh for each test, and the means to make it fail. */
 export interface ConsumedStateStoreSubject {
@@ -11,7 +12,6 @@ export interface ConsumedStateStoreSubject {
 }
 
 const LATER = () => Date.now() + 60_000;
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
  * The behaviour every {@link ConsumedStateStore} must have, run against each implementation:
@@ -101,12 +101,12 @@ export function describeConsumedStateStoreContract(
       expect(await subject.store.consume(recorded, LATER())).toBe(true);
       await subject.breakIt();
       const fresh = id('during');
-      const started = Date.now();
+      // Settled while still broken: a store that waited for its backend would hang here until
+      // the test's timeout, since nothing repairs it before these settle.
       const outcomes = await Promise.allSettled([
         subject.store.consume(fresh, LATER()),
         subject.store.consume(recorded, LATER()),
       ]);
-      expect(Date.now() - started).toBeLessThan(1_500);
       const [first] = outcomes;
       expect(first.status).toBe('rejected');
       expect((first as PromiseRejectedResult).reason).toBeInstanceOf(ConsumedStateStoreError);

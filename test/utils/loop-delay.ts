@@ -1,6 +1,5 @@
 import type { SampleProcess } from './sample-process';
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+import { sleep } from './wait';
 
 /**
  * The sample app's delay histogram samples every 10 ms and records nothing until its second tick
@@ -11,18 +10,61 @@ const AFTER_RESET_MS = 30;
 /** Lets the tick that a stall delayed fire before the histogram is read. */
 const BEFORE_READ_MS = 10;
 
+/** What the server spent while an action ran. */
+export interface ServerCost {
+  /** Its event-loop max delay, ms: wall-clock, so it grows when the machine is busy. */
+  readonly stallMs: number;
+  /** The CPU time it used (user + system, all its threads), ms: what the work itself cost. */
+  readonly cpuMs: number;
+  /** The wall-clock time the CPU time was measured over, ms. */
+  readonly wallMs: number;
+}
+
 /**
- * The event-loop max delay (ms) inside the server while `action` ran: reset, settle, act, read.
+ * What the server spent while `action` ran: reset the delay histogram, settle, read the CPU
+ * clock, act, let the delayed tick fire, read both. The CPU window also holds the two health
+ * exchanges around the action (the same for every action, so measure a trivial one to subtract).
  */
+export async function costDuring(
+  server: SampleProcess,
+  action: () => Promise<void>,
+): Promise<ServerCost> {
+  await server.resetHealth();
+  await sleep(AFTER_RESET_MS);
+  const before = await server.health();
+  const started = performance.now();
+  await action();
+  await sleep(BEFORE_READ_MS);
+  const after = await server.health();
+  return {
+    stallMs: after.eventLoopDelayMs.max,
+    cpuMs: after.cpuMs - before.cpuMs,
+    wallMs: performance.now() - started,
+  };
+}
+
+/** The event-loop max delay (ms) inside the server while `action` ran. */
 export async function loopDelayDuring(
   server: SampleProcess,
   action: () => Promise<void>,
 ): Promise<number> {
-  await server.resetHealth();
-  await sleep(AFTER_RESET_MS);
-  await action();
-  await sleep(BEFORE_READ_MS);
-  return (await server.health()).eventLoopDelayMs.max;
+  return (await costDuring(server, action)).stallMs;
+}
+
+/**
+ * The CPU time (ms, user + system of this process) `work` takes, the least of `runs` runs: a
+ * reference workload measured on this machine, at this moment, with the clock a busy machine
+ * does not run faster.
+ */
+export function cpuTimeOf(work: () => unknown, runs = 7): number {
+  let least = Infinity;
+  for (let run = 0; run < runs; run++) {
+    const started = process.cpuUsage();
+    work();
+    const used = process.cpuUsage(started);
+    least = Math.min(least, (used.user + used.system) / 1000);
+  }
+  return least;
 }
 
 export function median(values: readonly number[]): number {
@@ -31,7 +73,7 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-/** Measured delays of one row of the table, per adapter. */
+/** Measured values of each row of the table, per column. */
 export class DelayTable {
   private readonly rows = new Map<string, Map<string, readonly number[]>>();
   private readonly notes: string[] = [];

@@ -201,3 +201,10 @@ export function resultText(response: RawRoundResponse): string {
     throw new Error(`expected a text result, got ${response.text}`);
   return block.text;
 }
+
+/** The sealed `requestState` an `input_required` answer carries; throws, quoting it, when it has none. */
+export function stateOf(response: RawRoundResponse): string {
+  const state = response.body.result?.requestState;
+  if (typeof state !== 'string') throw new Error(`expected a requestState, got ${response.text}`);
+  return state;
+}

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sleep, until } from './wait';
 
 /** A real `redis-server` (Debian's package, installed by `.ci/run`) on 127.0.0.1, owned by one test file. */
 export interface RedisServerHandle {
@@ -31,17 +32,22 @@ function freePort(): Promise<number> {
   });
 }
 
-function ping(port: number): Promise<boolean> {
+/**
+ * Whether the redis-server process `pid` answers on `port`: parallel test files each start their
+ * own, so a server that answers there may be another file's (when two picked the same free port).
+ */
+function answersAs(port: number, pid: number | undefined): Promise<boolean> {
   return new Promise((done) => {
     const socket = connect({ host: '127.0.0.1', port });
     let reply = '';
     socket.setTimeout(500);
-    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('connect', () => socket.write('INFO server\r\n'));
     socket.on('data', (chunk) => {
       reply += chunk.toString();
-      if (reply.includes('\r\n')) {
+      const line = /\r\nprocess_id:(\d+)\r\n/.exec(reply);
+      if (line || reply.startsWith('-')) {
         socket.destroy();
-        done(reply.startsWith('+PONG'));
+        done(line !== null && Number(line[1]) === pid);
       }
     });
     socket.once('timeout', () => (socket.destroy(), done(false)));
@@ -54,7 +60,7 @@ function ping(port: number): Promise<boolean> {
  * when the binary is missing: `.ci/run` installs it from Debian's packages.
  */
 export async function startRedisServer(): Promise<RedisServerHandle> {
-  const port = await freePort();
+  let port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'nestjs-mcp-redis-'));
   let child: ChildProcess | undefined;
 
@@ -91,10 +97,10 @@ export async function startRedisServer(): Promise<RedisServerHandle> {
     });
     failed.catch(() => undefined);
     const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-    while (!(await Promise.race([ping(port), failed]))) {
+    while (!(await Promise.race([answersAs(port, spawned.pid), failed]))) {
       if (Date.now() > deadline)
         throw new Error(`redis-server did not answer on ${port}:\n${output}`);
-      await new Promise((done) => setTimeout(done, 50));
+      await sleep(50);
     }
   };
 
@@ -107,10 +113,26 @@ export async function startRedisServer(): Promise<RedisServerHandle> {
     await exited;
   };
 
-  await start();
+  // Another process may take the free port before this server binds it: pick another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt === 5 || !/Address already in use/.test(String(error))) {
+        rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
+      port = await freePort();
+    }
+  }
   return {
-    port,
-    url: `redis://127.0.0.1:${port}`,
+    get port() {
+      return port;
+    },
+    get url() {
+      return `redis://127.0.0.1:${port}`;
+    },
     stop,
     start,
     close: async () => {
@@ -118,4 +140,35 @@ export async function startRedisServer(): Promise<RedisServerHandle> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The part of an ioredis client the helpers below need. */
+interface RedisClientLike {
+  readonly status: string;
+  quit(): Promise<unknown>;
+  disconnect(): void;
+}
+
+/** Resolves with `client` once it is ready (connected and past its handshake). */
+export async function redisReady<C extends { readonly status: string }>(
+  client: C,
+  timeoutMs = 10_000,
+): Promise<C> {
+  await until(() => client.status === 'ready', { what: 'the Redis client to be ready', timeoutMs });
+  return client;
+}
+
+/**
+ * Quits a connected client, so its socket is closed before Jest ends; drops any other. With
+ * `whenReady`, a client still reconnecting is waited for first (quitting one would leave ioredis's
+ * disconnect timer behind).
+ */
+export async function closeRedisClient(
+  client: RedisClientLike | undefined,
+  { whenReady = false }: { whenReady?: boolean } = {},
+): Promise<void> {
+  if (!client) return;
+  if (whenReady && client.status !== 'end') await redisReady(client);
+  if (client.status === 'ready') await client.quit();
+  else if (client.status !== 'end') client.disconnect();
 }

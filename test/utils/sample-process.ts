@@ -1,5 +1,4 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SampleEnv } from '../fixtures/sample-app';
 import type { AdapterName } from './bootstrap';
@@ -7,41 +6,15 @@ import { httpGet, httpPost } from './raw-http';
 
 const ROOT = resolve(__dirname, '../..');
 const SAMPLE_MAIN = join(ROOT, 'dist-sample/sample-app/src/main.js');
-/** What the sample build is made of: when any of it is newer than the build, it is rebuilt. */
-const BUILD_INPUTS = [
-  'src',
-  'sample-app/src',
-  'package.json',
-  'tsconfig.json',
-  'tsconfig.sample.json',
-];
 const STARTUP_TIMEOUT_MS = 20_000;
 
-function newestMtime(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
-
-function isBuildFresh(): boolean {
-  let built: number;
-  try {
-    built = statSync(SAMPLE_MAIN).mtimeMs;
-  } catch {
-    return false;
-  }
-  return BUILD_INPUTS.every((input) => newestMtime(join(ROOT, input)) <= built);
-}
-
-/** Runs `npm run build:sample` unless dist-sample/ is newer than everything it is built from. */
+/**
+ * Builds the sample app unless dist-sample/ is newer than everything it is built from
+ * (scripts/build-sample.mjs, which the conformance runner uses too).
+ */
 export async function ensureSampleBuilt(): Promise<void> {
-  if (isBuildFresh()) return;
-  const windows = process.platform === 'win32';
-  const child = spawn(windows ? 'npm.cmd' : 'npm', ['run', 'build:sample'], {
+  const child = spawn(process.execPath, [join(ROOT, 'scripts/build-sample.mjs')], {
     cwd: ROOT,
-    shell: windows,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -51,7 +24,7 @@ export async function ensureSampleBuilt(): Promise<void> {
     child.once('error', fail);
     child.once('exit', done);
   });
-  if (code !== 0) throw new Error(`npm run build:sample failed (${code}):\n${output}`);
+  if (code !== 0) throw new Error(`building the sample app failed (${code}):\n${output}`);
 }
 
 /**
@@ -78,6 +51,8 @@ function copyForNest12(): string {
 /** What `GET /admin/health` reports. */
 export interface SampleHealth {
   eventLoopDelayMs: { max: number; p99: number; mean: number };
+  /** CPU time since the process started (user + system, all threads), ms. */
+  cpuMs: number;
   rssBytes: number;
   heapUsedBytes: number;
 }

@@ -2,10 +2,12 @@ import { Controller, Get, HttpCode, Post, UseGuards, type OnModuleDestroy } from
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { AdminTokenGuard } from './admin-token.guard';
 
-/** What an operator watches under load: event-loop delay since the last reset, and memory. */
+/** What an operator watches under load: event-loop delay since the last reset, CPU time and memory. */
 export interface HealthReport {
   status: 'ok';
   eventLoopDelayMs: { max: number; p99: number; mean: number };
+  /** CPU time the process has used since it started (user + system, all threads), in ms. */
+  cpuMs: number;
   rssBytes: number;
   heapUsedBytes: number;
 }
@@ -25,6 +27,7 @@ export class HealthController implements OnModuleDestroy {
   @Get()
   report(): HealthReport {
     const memory = process.memoryUsage();
+    const cpu = process.cpuUsage();
     return {
       status: 'ok',
       eventLoopDelayMs: {
@@ -32,6 +35,7 @@ export class HealthController implements OnModuleDestroy {
         p99: this.loopDelay.percentile(99) / NS_PER_MS,
         mean: this.loopDelay.mean / NS_PER_MS,
       },
+      cpuMs: (cpu.user + cpu.system) / 1000,
       rssBytes: memory.rss,
       heapUsedBytes: memory.heapUsed,
     };

@@ -4,7 +4,6 @@ import {
   McpMayRequestInput,
   McpNotifier,
   McpContext,
-  McpOperationContext,
   McpTool,
 } from '../../../src/index';
 
@@ -37,7 +36,7 @@ export class DiagnosticFixtures {
     name: 'test_logging_tool',
     description: 'Logs at info level when the request asked for a log level',
   })
-  async logging(@McpContext() ctx: McpOperationContext): Promise<string> {
+  async logging(@McpContext() ctx: McpContext): Promise<string> {
     await ctx.logger.log('info', 'Logging tool started', 'test_logging_tool');
     await sleep(20);
     await ctx.logger.log('info', 'Logging tool finished', 'test_logging_tool');

@@ -32,7 +32,7 @@ export class InputRequiredFixtures {
     description: 'Asks for the user name, then greets',
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  elicitation(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
+  elicitation(@McpContext() ctx: McpContext): McpInputRequiredResult | string {
     const response = ctx.inputResponses.find('user_name');
     if (response?.kind !== 'elicitation')
       return McpInputRequiredResult.withInputRequest('user_name', askName());
@@ -46,7 +46,7 @@ export class InputRequiredFixtures {
     description: 'Asks the client model a question',
   })
   @McpMayRequestInput({ type: 'sampling' })
-  sampling(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
+  sampling(@McpContext() ctx: McpContext): McpInputRequiredResult | string {
     const response = ctx.inputResponses.find('sample_request');
     if (response?.kind !== 'sampling') {
       return McpInputRequiredResult.withInputRequest(
@@ -65,7 +65,7 @@ export class InputRequiredFixtures {
 
   @McpTool({ name: 'test_input_required_result_list_roots', description: 'Lists the client roots' })
   @McpMayRequestInput({ type: 'roots' })
-  listRoots(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
+  listRoots(@McpContext() ctx: McpContext): McpInputRequiredResult | string {
     const response = ctx.inputResponses.find('roots_request');
     if (response?.kind !== 'roots')
       return McpInputRequiredResult.withInputRequest('roots_request', McpInputRequest.listRoots());
@@ -78,7 +78,7 @@ export class InputRequiredFixtures {
     requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  requestState(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
+  requestState(@McpContext() ctx: McpContext): McpInputRequiredResult | string {
     const state = ctx.requestState.framework<{ phase: string }>();
     const response = ctx.inputResponses.find('confirm');
     if (state?.phase !== 'awaiting-confirmation' || response?.kind !== 'elicitation') {
@@ -103,7 +103,7 @@ export class InputRequiredFixtures {
   @McpMayRequestInput({ type: 'elicitation.form' })
   @McpMayRequestInput({ type: 'sampling' })
   @McpMayRequestInput({ type: 'roots' })
-  multipleInputs(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
+  multipleInputs(@McpContext() ctx: McpContext): McpInputRequiredResult | string {
     const name = acceptedText(ctx, 'user_name', 'name');
     const greeting = ctx.inputResponses.find('greeting');
     const roots = ctx.inputResponses.find('client_roots');
@@ -135,7 +135,7 @@ export class InputRequiredFixtures {
     requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  multiRound(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
+  multiRound(@McpContext() ctx: McpContext): McpInputRequiredResult | string {
     const state = ctx.requestState.framework<{ step: number; name?: string }>();
     if (state?.step === 1) {
       const name = acceptedText(ctx, 'step1', 'name');
@@ -173,7 +173,7 @@ export class InputRequiredFixtures {
     requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  tamperedState(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
+  tamperedState(@McpContext() ctx: McpContext): McpInputRequiredResult | string {
     const response = ctx.inputResponses.find('confirm');
     if (ctx.requestState.framework() === undefined || response?.kind !== 'elicitation') {
       return McpInputRequiredResult.builder()
@@ -193,7 +193,7 @@ export class InputRequiredFixtures {
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
   @McpMayRequestInput({ type: 'sampling' })
-  capabilities(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
+  capabilities(@McpContext() ctx: McpContext): McpInputRequiredResult | string {
     if (ctx.inputResponses.find('sample_input') || ctx.inputResponses.find('user_input'))
       return 'Input received';
     const builder = McpInputRequiredResult.builder();
@@ -217,7 +217,7 @@ export class InputRequiredFixtures {
     description: 'A prompt that first asks for context',
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  prompt(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
+  prompt(@McpContext() ctx: McpContext): McpInputRequiredResult | string {
     const context = acceptedText(ctx, 'user_context', 'context');
     if (context === undefined) {
       return McpInputRequiredResult.withInputRequest(

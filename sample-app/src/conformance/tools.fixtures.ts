@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { McpContext, McpOperationContext, McpTool, McpToolError } from '../../../src/index';
+import { McpContext, McpTool, McpToolError } from '../../../src/index';
 import { PNG_BASE64, WAV_BASE64 } from './fixture-media';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -69,7 +69,7 @@ export class ToolFixtures {
     name: 'test_tool_with_progress',
     description: 'Reports progress 0, 50 and 100 of 100',
   })
-  async withProgress(@McpContext() ctx: McpOperationContext): Promise<string> {
+  async withProgress(@McpContext() ctx: McpContext): Promise<string> {
     for (const progress of [0, 50, 100]) {
       if (progress > 0) await sleep(50);
       await ctx.progress.report(progress, 100);

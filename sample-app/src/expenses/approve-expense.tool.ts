@@ -5,7 +5,6 @@ import {
   McpInputRequiredResult,
   McpMayRequestInput,
   McpContext,
-  McpOperationContext,
   McpRequestStateMode,
   McpStateHandles,
   McpTool,
@@ -49,7 +48,7 @@ export class ApproveExpenseTool {
   @McpMayRequestInput({ type: 'elicitation.form' })
   async approveExpense(
     @McpArgs() args: ApproveExpenseDto,
-    @McpContext() ctx: McpOperationContext,
+    @McpContext() ctx: McpContext,
   ): Promise<McpInputRequiredResult | string> {
     // Checked first: a malformed answer is refused (-32602) while the handle is still unspent.
     const answer = ctx.inputResponses.find('approval', ExpenseApprovalAnswer);

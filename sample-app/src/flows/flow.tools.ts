@@ -7,7 +7,6 @@ import {
   McpInputRequirement,
   McpMayRequestInput,
   McpContext,
-  McpOperationContext,
   McpRequestStateMode,
   McpTool,
 } from '../../../src/index';
@@ -35,7 +34,7 @@ export class FlowTools {
   @McpMayRequestInput({ type: 'elicitation.form' })
   transferFunds(
     @McpArgs() args: TransferFundsDto,
-    @McpContext() ctx: McpOperationContext,
+    @McpContext() ctx: McpContext,
   ): McpInputRequiredResult | string {
     const state = ctx.requestState.framework<{ phase: string }>();
     const answer =
@@ -67,7 +66,7 @@ export class FlowTools {
   @McpMayRequestInput({ type: 'elicitation.form' })
   collectRounds(
     @McpArgs() args: CollectRoundsDto,
-    @McpContext() ctx: McpOperationContext,
+    @McpContext() ctx: McpContext,
   ): McpInputRequiredResult | string {
     const state = ctx.requestState.framework<{ values: string[] }>();
     let values = state?.values ?? [];
@@ -105,7 +104,7 @@ export class FlowTools {
     description: 'Asks for an amount and echoes the exact number text received',
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  exactAmount(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
+  exactAmount(@McpContext() ctx: McpContext): McpInputRequiredResult | string {
     const answer = ctx.inputResponses.find('amount');
     if (
       answer?.kind === 'elicitation' &&
@@ -134,7 +133,7 @@ export class FlowTools {
     description: 'Sends the user to a sign-in page (needs URL elicitation)',
   })
   @McpMayRequestInput({ type: 'elicitation.url', requirement: McpInputRequirement.REQUIRED })
-  urlLogin(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
+  urlLogin(@McpContext() ctx: McpContext): McpInputRequiredResult | string {
     this.effects.recordLoginAttempt();
     const answer = ctx.inputResponses.find('login');
     if (answer?.kind === 'elicitation')

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IsIn, IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { McpMayRequestInput, McpContext, McpOperationContext, McpTool } from '../../../src/index';
+import { McpMayRequestInput, McpContext, McpTool } from '../../../src/index';
 
 class NameAnswer {
   @IsString()
@@ -48,7 +48,7 @@ export class OnboardUserTool {
     replay: true,
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  async onboardUser(@McpContext() ctx: McpOperationContext): Promise<string> {
+  async onboardUser(@McpContext() ctx: McpContext): Promise<string> {
     const name = await ctx.elicit(nameQuestion, NameAnswer);
     if (name.action !== 'accept' || !name.content) return 'Onboarding cancelled';
     const plan = await ctx.elicit(planQuestion(name.content.name), PlanAnswer);

@@ -48,7 +48,7 @@ export class ExportReportTool {
   @McpMayRequestInput({ type: 'elicitation.form' })
   async export(
     @McpArgs() { dataset, rows }: ExportArgs,
-    @McpContext() ctx: McpOperationContext,
+    @McpContext() ctx: McpContext,
   ): Promise<McpInputRequiredResult | string> {
     const state = ctx.requestState.framework<ExportState>();
     const half = Math.ceil(rows / 2);

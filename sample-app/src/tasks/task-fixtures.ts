@@ -52,7 +52,7 @@ export class TaskFixtures {
   })
   async slowCompute(
     @McpArgs() { seconds, label }: { seconds: number; label?: string },
-    @McpContext() ctx: McpOperationContext,
+    @McpContext() ctx: McpContext,
   ): Promise<string> {
     for (let second = 0; second < seconds; second++) {
       await ctx.progress.report(second, seconds, `${label ?? 'compute'}: ${second}/${seconds} s`);
@@ -66,7 +66,7 @@ export class TaskFixtures {
     description: 'Runs for a second, then reports a tool error (tasks only)',
     taskSupport: 'required',
   })
-  async failingJob(@McpContext() ctx: McpOperationContext): Promise<never> {
+  async failingJob(@McpContext() ctx: McpContext): Promise<never> {
     await sleep(1000, ctx.signal);
     throw new McpToolError('The job failed: the input data is inconsistent');
   }
@@ -76,7 +76,7 @@ export class TaskFixtures {
     description: 'Fails with a protocol error (the task ends failed)',
     taskSupport: 'optional',
   })
-  async protocolErrorJob(@McpContext() ctx: McpOperationContext): Promise<never> {
+  async protocolErrorJob(@McpContext() ctx: McpContext): Promise<never> {
     await sleep(200, ctx.signal);
     throw new McpProtocolException(-32603, 'The job crashed', { stage: 'load' });
   }
@@ -90,7 +90,7 @@ export class TaskFixtures {
   @McpMayRequestInput({ type: 'elicitation.form' })
   confirmDelete(
     @McpArgs() { filename }: { filename: string },
-    @McpContext() ctx: McpOperationContext,
+    @McpContext() ctx: McpContext,
   ): McpInputRequiredResult | string {
     const answer = accepted(ctx, 'confirm');
     if (!answer && !ctx.inputResponses.find('confirm'))
@@ -114,7 +114,7 @@ export class TaskFixtures {
     taskSupport: 'optional',
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  multiInput(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
+  multiInput(@McpContext() ctx: McpContext): McpInputRequiredResult | string {
     const name = accepted(ctx, 'name');
     const confirm = accepted(ctx, 'confirm');
     if (name && confirm)
@@ -146,9 +146,7 @@ export class TaskFixtures {
     taskCreation: 'deferred',
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
-  async toolWithTask(
-    @McpContext() ctx: McpOperationContext,
-  ): Promise<McpInputRequiredResult | string> {
+  async toolWithTask(@McpContext() ctx: McpContext): Promise<McpInputRequiredResult | string> {
     const answer = accepted(ctx, 'user_name');
     if (typeof answer?.name !== 'string')
       return McpInputRequiredResult.withInputRequest(

@@ -16,7 +16,6 @@ import {
   McpMayRequestInput,
   McpModule,
   McpContext,
-  McpOperationContext,
   McpRequestStateMode,
   McpTool,
 } from 'nestjs-mcp';
@@ -52,7 +51,7 @@ class Tools {
   @McpMayRequestInput({ type: 'elicitation.form' })
   deleteFile(
     @McpArgs() { path }: DeleteFileDto,
-    @McpContext() ctx: McpOperationContext,
+    @McpContext() ctx: McpContext,
   ): string | McpInputRequiredResult {
     const asked = ctx.requestState.framework<{ asked: boolean }>()?.asked === true;
     const answer = asked ? ctx.inputResponses.find('confirm', ConfirmAnswer) : undefined;

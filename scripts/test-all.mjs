@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// `npm test`: every check of the project, in stages run one after another; a failing stage stops
+// the run. A stage is lanes run side by side, each lane its scripts in order (stopping at the first
+// that fails). Side by side go only scripts that share nothing and do not measure time: the static
+// checks and unit tests read the tree, the pack test works in temporary folders of its own (and
+// rebuilds dist/, which nothing else here reads), the conformance runs start their own sample
+// servers (and build the sample app the e2e suites reuse). The e2e suites, on Nest 11 then 12, have
+// the machine to themselves: their serial pass measures the server under load.
+//
+// A stage of one lane shows its output as it comes; otherwise each script's output is shown when
+// it ends. A summary of what ran, and how long it took, comes last.
+//
+// Usage: node scripts/test-all.mjs
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const STAGES = [
+  [
+    ['typecheck', 'lint', 'format:check', 'test:unit'],
+    ['test:pack'],
+    ['test:conformance', 'test:conformance:nest12'],
+  ],
+  [['test:e2e', 'test:e2e:nest12']],
+];
+
+/** `npm run <script>` with the npm CLI running this script (else `npm` from PATH). */
+function runScript(script, live) {
+  const npmCli = process.env.npm_execpath;
+  const windows = process.platform === 'win32';
+  const [command, args] =
+    npmCli && /npm-cli\.js$/.test(npmCli)
+      ? [process.execPath, [npmCli, 'run', '-s', script]]
+      : [windows ? 'npm.cmd' : 'npm', ['run', '-s', script]];
+  const started = performance.now();
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    shell: windows && command !== process.execPath,
+    stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  return new Promise((done) => {
+    child.once('error', (error) => done({ script, ok: false, output: String(error), seconds: 0 }));
+    child.once('exit', (code, signal) =>
+      done({
+        script,
+        ok: code === 0,
+        output: signal ? `${output}\n(killed by ${signal})` : output,
+        seconds: (performance.now() - started) / 1000,
+      }),
+    );
+  });
+}
+
+function heading(result) {
+  return `── ${result.script}: ${result.ok ? 'passed' : 'FAILED'} in ${result.seconds.toFixed(1)} s ──`;
+}
+
+const results = [];
+const started = performance.now();
+/** Runs a lane's scripts in order, stopping at the first that fails. */
+async function runLane(lane, live) {
+  const finished = [];
+  for (const script of lane) {
+    const result = await runScript(script, live);
+    if (!live) process.stdout.write(`${result.output.trimEnd()}\n`);
+    console.log(heading(result));
+    finished.push(result);
+    if (!result.ok) break;
+  }
+  return finished;
+}
+
+for (const stage of STAGES) {
+  const live = stage.length === 1;
+  if (stage.length > 1)
+    console.log(`── side by side: ${stage.map((lane) => lane.join(' → ')).join(' | ')} ──`);
+  const finished = (await Promise.all(stage.map((lane) => runLane(lane, live)))).flat();
+  results.push(...finished);
+  if (finished.some((result) => !result.ok)) break;
+}
+
+console.log('\nnpm test');
+for (const result of results)
+  console.log(
+    `  ${result.ok ? '✓' : '✗'} ${result.script.padEnd(18)} ${result.seconds.toFixed(1).padStart(6)} s`,
+  );
+const total = (performance.now() - started) / 1000;
+const failed = results.some((result) => !result.ok);
+const skipped = STAGES.flat(2).filter(
+  (script) => !results.some((result) => result.script === script),
+);
+if (skipped.length > 0) console.log(`  not run after the failure: ${skipped.join(', ')}`);
+console.log(`  ${failed ? 'FAILED' : 'passed'} in ${total.toFixed(1)} s`);
+process.exitCode = failed ? 1 : 0;

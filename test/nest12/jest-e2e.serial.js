@@ -1,0 +1,2 @@
+/** The serial pass of the e2e suites (test/jest-e2e.serial.js), on Nest 12. */
+module.exports = require('./nest12-jest')(require('../jest-e2e.serial'));
