@@ -11,7 +11,7 @@ export const SESSION_PROTOCOL_VERSION = '2025-11-25';
 /** A form answer: the content a user types for one elicitation. */
 export interface FormAnswer {
   action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, unknown>;
+  content?: Record<string, string | number | boolean | string[]>;
 }
 
 /**
