@@ -9,10 +9,10 @@ import { connectClient } from './mcp';
 export const SESSION_PROTOCOL_VERSION = '2025-11-25';
 
 /** A form answer: the content a user types for one elicitation. */
-export interface FormAnswer {
+export type FormAnswer = {
   action: 'accept' | 'decline' | 'cancel';
   content?: Record<string, string | number | boolean | string[]>;
-}
+};
 
 /**
  * What a user answers to each question of the sample's flows (`transfer_funds`, `collect_rounds`,
