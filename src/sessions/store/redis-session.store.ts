@@ -1,5 +1,9 @@
 import { Logger } from '@nestjs/common';
-import type { RecordIntegrity } from '../../keyring/record-integrity';
+import {
+  ATTACH_RECORD_INTEGRITY,
+  type AuthenticatesRecords,
+  type RecordIntegrity,
+} from '../../keyring/record-integrity';
 import { sha256Base64Url } from '../../util/sha256';
 import { SessionCapacityError } from './session-capacity.error';
 import type { McpSessionRecord } from './session-record';
@@ -74,10 +78,10 @@ return deleted`;
  *
  * @publicApi
  */
-export class RedisSessionStore implements SessionStore {
+export class RedisSessionStore implements SessionStore, AuthenticatesRecords {
   private readonly logger = new Logger('McpSessions');
   private readonly prefix: string;
-  private readonly integrity: RecordIntegrity | undefined;
+  private integrity: RecordIntegrity | undefined;
 
   constructor(
     private readonly client: RedisSessionCommandClient,
@@ -85,6 +89,11 @@ export class RedisSessionStore implements SessionStore {
   ) {
     this.prefix = options.keyPrefix ?? 'nestjs-mcp:session:';
     this.integrity = options.integrity;
+  }
+
+  /** The module's keyring authenticates the records of a store the application constructed. @internal */
+  [ATTACH_RECORD_INTEGRITY](integrity: RecordIntegrity): void {
+    this.integrity ??= integrity;
   }
 
   async create(record: McpSessionRecord, limits: SessionCreationLimits): Promise<void> {
