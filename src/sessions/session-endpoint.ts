@@ -264,6 +264,8 @@ export class SessionEndpoint {
       // or another, alive or not). Say so, under the request's id, instead of leaving it waiting.
       const error = requestStreamLost();
       const stream = this.streamOf(exchange, session, undefined);
+      // A GET is answered as a stream, whatever it carries: a client reads nothing else there.
+      stream.start();
       stream.answer({
         jsonrpc: '2.0',
         id: lost,
