@@ -1,4 +1,7 @@
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import request from 'supertest';
 import { McpModule } from '../src/index';
 import { BearerPartitionResolver } from '../sample-app/src/flows/bearer-partition.resolver';
@@ -44,6 +47,30 @@ const FLOWS = [
     asked: ['What should we call you?', 'Which plan would you like, Ada?'],
   },
 ];
+
+// The Inspector CLI looks for its package.json relative to the working directory: run it from its own.
+const INSPECTOR_BUILD = dirname(
+  require.resolve('@modelcontextprotocol/inspector-cli/build/index.js'),
+);
+const run = promisify(execFile);
+
+/** `mcp-inspector --cli <url> --transport http --method tools/call …`: its output, and whether it failed. */
+async function inspectorCall(
+  url: URL,
+  tool: string,
+  args: string[],
+): Promise<{ ok: boolean; output: string }> {
+  const argv = [join(INSPECTOR_BUILD, 'index.js'), url.href, '--transport', 'http'];
+  argv.push('--header', 'Authorization: Bearer alice', '--method', 'tools/call');
+  argv.push('--tool-name', tool, ...args.flatMap((arg) => ['--tool-arg', arg]));
+  try {
+    const { stdout } = await run(process.execPath, argv, { cwd: INSPECTOR_BUILD, timeout: 30_000 });
+    return { ok: true, output: stdout };
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
+}
 
 /** Anything that calls a tool the way both SDK generations spell it. */
 interface ToolCaller {
@@ -161,6 +188,19 @@ describe.each(ADAPTERS)('both protocol eras on one endpoint over %s', (adapter) 
     }
     expect(status).toBe('completed');
     expect(JSON.stringify(task)).toContain('Deleted b.txt');
+  });
+
+  it('serves the MCP Inspector CLI (a 2025-era client that declares no capabilities): plain tools work, an input flow gets -32021 naming what is missing', async () => {
+    const greeted = await inspectorCall(server.url, 'greet', ['name=Ada']);
+    expect(greeted.ok).toBe(true);
+    expect(JSON.parse(greeted.output)).toEqual({
+      content: [{ type: 'text', text: 'Hello, Ada!' }],
+    });
+    const refused = await inspectorCall(server.url, 'transfer_funds', ['amount="1.00"', 'to=bob']);
+    expect(refused.ok).toBe(false);
+    expect(refused.output).toContain(
+      'MCP error -32021: Missing required client capabilities: elicitation.form',
+    );
   });
 
   it('answers an unknown and a deleted session with HTTP 404 and -32001 Session not found', async () => {
