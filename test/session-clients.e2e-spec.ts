@@ -235,6 +235,59 @@ describe.each(ADAPTERS)('both protocol eras on one endpoint over %s', (adapter) 
     });
   });
 
+  it('negotiates 2025-11-25 for an initialize asking an unknown version, and answers malformed session traffic with the documented errors', async () => {
+    const negotiated = await sessionPost(server.url, {
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2031-01-01',
+        capabilities: {},
+        clientInfo: { name: 'x', version: '1' },
+      },
+    });
+    expect(negotiated.messages[0]).toMatchObject({ result: { protocolVersion: '2025-11-25' } });
+    const sessionId = await openSession(server.url, ALICE);
+    const cases: [Record<string, string>, string | undefined, unknown, number, unknown][] = [
+      [
+        ALICE,
+        undefined,
+        { id: 1, method: 'tools/list' },
+        400,
+        { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' },
+      ],
+      [
+        { ...ALICE, 'MCP-Protocol-Version': '2024-01-01' },
+        sessionId,
+        { id: 2, method: 'tools/list' },
+        400,
+        {
+          code: -32000,
+          message:
+            'Bad Request: Unsupported protocol version: 2024-01-01 (supported versions: 2025-11-25, 2025-06-18)',
+        },
+      ],
+      [
+        ALICE,
+        sessionId,
+        { id: 3, method: 'server/discover' },
+        200,
+        { code: -32601, message: 'Method not found' },
+      ],
+    ];
+    for (const [headers, id, message, status, error] of cases) {
+      const answered = await sessionPost(
+        server.url,
+        message as Record<string, unknown>,
+        id,
+        headers,
+      );
+      expect({ status: answered.status, error: answered.messages[0]?.error }).toEqual({
+        status,
+        error,
+      });
+    }
+  });
+
   it('answers a session presented by another caller with 404, and leaves it working for its own', async () => {
     const sessionId = await openSession(server.url, ALICE);
     const stolen = await sessionPost(server.url, { id: 1, method: 'tools/list' }, sessionId, BOB);
