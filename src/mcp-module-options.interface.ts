@@ -221,7 +221,7 @@ export interface McpModuleOptions {
    * (`Mcp-Session-Id`), operations that ask for input ask them with real server-to-client requests
    * over the session, and tasks are 2025-11-25 tasks. Sessions live in `store` (memory, or Redis
    * when `redis` is set, so a fleet behind a round-robin balancer shares them). See
-   * `docs/clients.md` ("2025-era clients") and `docs/sessions.md`.
+   * `docs/clients.md` ("2025-era clients") and `docs/redis.md` ("2025-era sessions").
    */
   sessions?: {
     /** Serves 2025-era clients; `false` refuses them (HTTP 400, -32022). Default `true`. */
