@@ -134,6 +134,26 @@ describe.each(ADAPTERS)('both protocol eras on one endpoint over %s', (adapter) 
     }
   });
 
+  it("runs the app's guards and validation for a 2025-era call as for a 2026-07-28 one", async () => {
+    const ticket = { title: 'Printer on fire', priority: 'high' };
+    for (const connect of [connectV1, connectModern]) {
+      const agent = await connect(server.url, new SampleUser(), ALICE);
+      const viewer = await connect(server.url, new SampleUser(), BOB);
+      try {
+        const created = await agent.callTool({ name: 'create_ticket', arguments: ticket });
+        expect(JSON.parse(textOf(created))).toMatchObject(ticket);
+        await expect(
+          agent.callTool({ name: 'create_ticket', arguments: { ...ticket, priority: 'urgent' } }),
+        ).rejects.toMatchObject({ code: -32602 });
+        await expect(
+          viewer.callTool({ name: 'create_ticket', arguments: ticket }),
+        ).rejects.toMatchObject({ code: -32003 });
+      } finally {
+        await Promise.all([agent.close(), viewer.close()]);
+      }
+    }
+  });
+
   it("a 2025 client's task asks for input over its session and completes (v1 SDK task API), as the same task does for a 2026-07-28 client", async () => {
     const user = new SampleUser();
     const v1 = await connectV1(server.url, user, ALICE);
@@ -201,7 +221,8 @@ describe.each(ADAPTERS)('both protocol eras on one endpoint over %s', (adapter) 
     expect(refused.output).toContain(
       'MCP error -32021: Missing required client capabilities: elicitation.form',
     );
-  });
+    // Two Inspector processes, each starting Node and its SDK.
+  }, 30_000);
 
   it('answers an unknown and a deleted session with HTTP 404 and -32001 Session not found', async () => {
     const unknown = await sessionPost(
