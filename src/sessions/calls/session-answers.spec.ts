@@ -74,21 +74,22 @@ describe('SessionAnswers', () => {
   it('bounds the wait (answerTimeoutMs) and the requests a session has waiting (maxPendingRequests)', async () => {
     const answers = make(new PairedBus());
     const signal = new AbortController().signal;
-    const first = answers.wait('s1', 'a', signal, () => undefined);
-    const second = answers.wait('s1', 'b', signal, () => undefined);
-    await expect(answers.wait('s1', 'c', signal, () => undefined)).resolves.toEqual({
+    const [a, b, c, d] = [1, 2, 3, 4].map(() => answers.newRequestId());
+    const first = answers.wait('s1', a, signal, () => undefined);
+    const second = answers.wait('s1', b, signal, () => undefined);
+    await expect(answers.wait('s1', c, signal, () => undefined)).resolves.toEqual({
       kind: 'unanswered',
       reason: 'too_many_pending',
     });
     // Another session has an allowance of its own.
-    const other = answers.wait('s2', 'a', signal, () => answers.deliver('s2', 'a', '{}'));
+    const other = answers.wait('s2', a, signal, () => answers.deliver('s2', a, '{}'));
     await expect(other).resolves.toEqual({ kind: 'answer', response: '{}' });
     await expect(Promise.all([first, second])).resolves.toEqual([
       { kind: 'unanswered', reason: 'timeout' },
       { kind: 'unanswered', reason: 'timeout' },
     ]);
     // The timed-out waits gave their places back.
-    const again = answers.wait('s1', 'd', signal, () => answers.deliver('s1', 'd', '{}'));
+    const again = answers.wait('s1', d, signal, () => answers.deliver('s1', d, '{}'));
     await expect(again).resolves.toEqual({ kind: 'answer', response: '{}' });
   });
 
@@ -100,6 +101,15 @@ describe('SessionAnswers', () => {
     const pending = answers.wait('s1', 'b', new AbortController().signal, () => undefined);
     answers.onModuleDestroy();
     await expect(pending).resolves.toEqual({ kind: 'unanswered', reason: 'aborted' });
+  });
+
+  it('drops an answer to an id it never drew, without a word to the fleet', async () => {
+    const bus = new PairedBus();
+    const answers = make(bus);
+    for (const id of ['1', 7, 'nestjs-mcp-short', `${answers.newRequestId()}x`])
+      answers.deliver('s1', id, '{}');
+    answers.deliver('s1', answers.newRequestId(), '{}');
+    expect(bus.published).toHaveLength(1);
   });
 
   it('draws request ids no client would pick, and never the same twice', () => {

@@ -97,6 +97,8 @@ export class SessionAnswers implements OnModuleInit, OnModuleDestroy {
    * `response` is the JSON-RPC response as JSON text with exact numbers.
    */
   deliver(sessionId: string, id: JsonRpcId, response: string): void {
+    // Only ids this module drew can be waited for: anything else is not worth a message to the fleet.
+    if (typeof id !== 'string' || !REQUEST_ID.test(id)) return;
     if (this.settle(sessionId, id, response)) return;
     if (this.bus.fleet) this.bus.publish({ kind: 'answer', sessionId, id, response });
   }
@@ -107,6 +109,9 @@ export class SessionAnswers implements OnModuleInit, OnModuleDestroy {
     return waiter !== undefined;
   }
 }
+
+/** The ids {@link SessionAnswers.newRequestId} draws. */
+const REQUEST_ID = /^nestjs-mcp-[A-Za-z0-9_-]{16}$/;
 
 function waiterKey(sessionId: string, id: JsonRpcId): string {
   return `${sessionId} ${typeof id}:${String(id)}`;
