@@ -18,6 +18,7 @@ const SERIAL = [
   'task-memory',
   'task-step-fencing',
   'fair-share',
+  'session-fleet',
 ];
 
 /** A path regex matching exactly the SERIAL suites. */

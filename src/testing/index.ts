@@ -22,3 +22,7 @@ export {
   describeTaskStoreContract,
   type TaskStoreCapacity,
 } from './contracts/task-store.contract';
+export {
+  createTestSessionRecord,
+  describeSessionStoreContract,
+} from './contracts/session-store.contract';
