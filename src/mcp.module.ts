@@ -27,6 +27,15 @@ import { GuardedTaskStore } from './tasks/store/guarded-task-store';
 import { TaskListenStreams } from './tasks/streams/task-listen-streams';
 import { TaskCallers } from './tasks/task-callers';
 import { McpTaskMethods } from './tasks/wire/mcp-task-methods.service';
+import { SessionAnswers } from './sessions/calls/session-answers';
+import { SessionCallRegistry } from './sessions/calls/session-call-registry';
+import { SessionInputRounds } from './sessions/calls/session-input-rounds';
+import { SessionEventBusProvider } from './sessions/events/session-event-bus.provider';
+import { McpSessions } from './sessions/mcp-sessions.service';
+import { SessionEndpoint } from './sessions/session-endpoint';
+import { SessionMethods } from './sessions/session-methods';
+import { SessionGetStreams } from './sessions/streams/session-get-streams';
+import { SessionTasks } from './sessions/tasks/session-tasks';
 import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
 import { ListenEndpoint } from './transport/listen-endpoint';
 import { McpNotifier } from './transport/mcp-notifier.service';
@@ -77,6 +86,16 @@ import { SdkHandlers } from './transport/sdk-handlers';
     McpTaskCalls,
     McpTaskMethods,
     TaskListenStreams,
+    // 2025-era sessions
+    SessionEventBusProvider,
+    McpSessions,
+    SessionAnswers,
+    SessionCallRegistry,
+    SessionInputRounds,
+    SessionTasks,
+    SessionMethods,
+    SessionGetStreams,
+    SessionEndpoint,
     // The wire
     McpDispatcher,
     SdkServerFactory,

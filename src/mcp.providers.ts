@@ -34,6 +34,10 @@ import { MemoryTaskStore } from './tasks/store/memory-task.store';
 import { RedisTaskStore } from './tasks/store/redis-task.store';
 import { TASK_STORE_PORT } from './tasks/store/task-store.interface';
 import { TASK_OPTIONS } from './tasks/task.options';
+import { SESSION_OPTIONS } from './sessions/session.options';
+import { MemorySessionStore } from './sessions/store/memory-session.store';
+import { RedisSessionStore } from './sessions/store/redis-session.store';
+import { SESSION_STORE_PORT } from './sessions/store/session-store.interface';
 import { LISTEN_LIMITS } from './transport/listen-limits';
 import { TRANSPORT_OPTIONS } from './transport/transport.options';
 import { MCP_ENDPOINT, MCP_KEEP_ALIVE_MS } from './util/mcp.constants';
@@ -140,6 +144,20 @@ function portChoices(
             }),
       adopt: authenticated,
     }),
+    choice({
+      port: SESSION_STORE_PORT,
+      fromOptions: options.sessions.store,
+      fallback: () => {
+        if (!redis.configured) return new MemorySessionStore();
+        // Every record is tagged under the keyring: an edited or foreign one is not a session.
+        integrity.ensureKey();
+        return new RedisSessionStore(
+          { call: (command, ...args) => redis.run((client) => client.call(command, ...args)) },
+          { keyPrefix: redis.key('session', ''), integrity },
+        );
+      },
+      adopt: authenticated,
+    }),
   ];
 }
 
@@ -166,6 +184,7 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   slice(DISCOVERY_OPTIONS, (options) => options.discovery),
   slice(REDIS_OPTIONS, (options) => options.redis),
   slice(TASK_OPTIONS, (options) => options.tasks),
+  slice(SESSION_OPTIONS, (options) => options.sessions),
   {
     provide: MCP_PORT_CHOICES,
     useFactory: portChoices,

@@ -9,7 +9,7 @@ import {
   describeBoundedConsumedStateStoreContract,
   describeConsumedStateStoreContract,
   type ConsumedStateStoreSubject,
-} from './utils/consumed-state-store.contract';
+} from '../src/testing/index';
 import {
   closeRedisClient,
   redisReady,

@@ -317,6 +317,9 @@ const ROW = {
   mcpMethod: '`Mcp-Method` missing',
   mcpName: '`Mcp-Name` missing or not the body',
   legacyAccept: 'A 2025-era request whose `Accept` lacks',
+  noSession: 'A 2025-era request (not `initialize`) without `Mcp-Session-Id`',
+  sessionVersion: 'A session request whose `MCP-Protocol-Version`',
+  unknownSession: '`Mcp-Session-Id` unknown',
   unknownTool: '`tools/call` of an unknown tool',
   unknownPrompt: '`prompts/get` of an unknown prompt',
   unknownResource: '`resources/read` of a URI no resource',
@@ -663,6 +666,26 @@ const CORPUS: Case[] = [
   ),
   raw('2025-era tools/call (no protocol header, no _meta)', ROW.legacy, (id) => ({
     headers: LEGACY_HEADERS,
+    body: legacyCall(id),
+  })),
+  raw('2025-era tools/call without a session', ROW.noSession, (id) => ({
+    headers: LEGACY_HEADERS,
+    body: legacyCall(id),
+  })),
+  raw('2025-era tools/call on an unknown session', ROW.unknownSession, (id) => ({
+    headers: {
+      ...LEGACY_HEADERS,
+      'Mcp-Session-Id': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      'MCP-Protocol-Version': '2025-11-25',
+    },
+    body: legacyCall(id),
+  })),
+  raw('2025-era tools/call naming a version no session speaks', ROW.sessionVersion, (id) => ({
+    headers: {
+      ...LEGACY_HEADERS,
+      'Mcp-Session-Id': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      'MCP-Protocol-Version': '2024-01-01',
+    },
     body: legacyCall(id),
   })),
   raw('2025-era tools/call accepting only JSON', ROW.legacyAccept, (id) => ({
@@ -1236,6 +1259,28 @@ const NOT_HOT: Record<string, string> = {
   'State issue time in the future':
     'only a sealing key can make one; the framework-state row is covered by its other reasons',
   '`listen.': 'subscriptions/listen only',
+  // A 2025-era session's own rows: the same session endpoint serves them whether the fast path is on
+  // or off (it takes only 2026-07-28 requests); test/session-clients.e2e-spec.ts covers them.
+  '`initialize` that is not': 'initialize is not a hot method',
+  '`initialize` past `sessions.maxSessionsPerCaller`': 'initialize is not a hot method',
+  '`initialize` past `sessions.maxSessions` unexpired': 'initialize is not a hot method',
+  'A JSON-RPC batch': 'a 2025-era session: test/session-clients.e2e-spec.ts',
+  'A second `GET` stream': 'no JSON-RPC request at all',
+  '`GET` whose `Accept`': 'no JSON-RPC request at all',
+  '2025-era traffic with `sessions.enabled: false`': 'a module option the corpus apps keep on',
+  'A method a session does not serve': 'not a hot method',
+  '`resources/subscribe` past': 'resources/subscribe only',
+  'The client did not answer a server-to-client request':
+    'a 2025-era session: test/session-clients.e2e-spec.ts',
+  'A call still returning `input_required` after':
+    'a 2025-era session: test/session-clients.e2e-spec.ts',
+  'The client answered a server-to-client request':
+    'a 2025-era session: test/session-clients.e2e-spec.ts',
+  'The client resumed': 'a GET: test/session-fleet.e2e-spec.ts',
+  'A call that would have more than `sessions.maxPendingRequests`':
+    'a 2025-era session: test/session-clients.e2e-spec.ts',
+  'A 2025-era `tools/call` of a': 'a 2025-era session: test/session-clients.e2e-spec.ts',
+  '`params.task` on a tool': 'a 2025-era session: test/session-clients.e2e-spec.ts',
   '`InvalidModuleOptionsError`': 'at startup, not a request',
   '`DuplicateOperationError`': 'at startup, not a request',
   '`InvalidOperationDefinitionError`': 'at startup, not a request',

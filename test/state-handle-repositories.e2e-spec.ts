@@ -7,9 +7,9 @@ import {
 } from '../src/index';
 import { RedisStateHandleRepository } from '../src/redis/index';
 import {
-  boundedStateHandleRepositoryContract,
-  stateHandleRepositoryContract,
-} from './contracts/state-handle-repository.contract';
+  describeBoundedStateHandleRepositoryContract,
+  describeStateHandleRepositoryContract,
+} from '../src/testing/index';
 import { closeRedisClient, startRedisServer, type RedisServerHandle } from './utils/redis-server';
 import { until } from './utils/wait';
 
@@ -21,17 +21,13 @@ const record = (): StateHandleRecord => ({
   round: 1,
 });
 
-describe('MemoryStateHandleRepository: the StateHandleRepository contract', () => {
-  stateHandleRepositoryContract(async () => {
-    const repository = new MemoryStateHandleRepository();
-    return { repository, close: async () => repository.close() };
-  });
-  describe('with a capacity of its own', () => {
-    boundedStateHandleRepositoryContract(async (capacity) => {
-      const repository = new MemoryStateHandleRepository(capacity);
-      return { repository, close: async () => repository.close() };
-    });
-  });
+describeStateHandleRepositoryContract('MemoryStateHandleRepository', async () => {
+  const repository = new MemoryStateHandleRepository();
+  return { repository, close: async () => repository.close() };
+});
+describeBoundedStateHandleRepositoryContract('MemoryStateHandleRepository', async (capacity) => {
+  const repository = new MemoryStateHandleRepository(capacity);
+  return { repository, close: async () => repository.close() };
 });
 
 describe('RedisStateHandleRepository', () => {
@@ -54,7 +50,7 @@ describe('RedisStateHandleRepository', () => {
 
   describe('the StateHandleRepository contract', () => {
     let prefixes = 0;
-    stateHandleRepositoryContract(async () => {
+    describeStateHandleRepositoryContract('RedisStateHandleRepository', async () => {
       const client = connect();
       // A fresh prefix per test: nothing one test stores can answer another.
       const repository = new RedisStateHandleRepository({
@@ -63,16 +59,14 @@ describe('RedisStateHandleRepository', () => {
       });
       return { repository, close: async () => void (await client.quit()) };
     });
-    describe('with a capacity of its own', () => {
-      boundedStateHandleRepositoryContract(async (capacity) => {
-        const client = connect();
-        const repository = new RedisStateHandleRepository({
-          client,
-          keyPrefix: `bounded-${++prefixes}:`,
-          ...capacity,
-        });
-        return { repository, close: async () => void (await client.quit()) };
+    describeBoundedStateHandleRepositoryContract('RedisStateHandleRepository', async (capacity) => {
+      const client = connect();
+      const repository = new RedisStateHandleRepository({
+        client,
+        keyPrefix: `bounded-${++prefixes}:`,
+        ...capacity,
       });
+      return { repository, close: async () => void (await client.quit()) };
     });
   });
 

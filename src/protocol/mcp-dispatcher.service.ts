@@ -24,7 +24,12 @@ import type {
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { internalError } from '../errors/internal-error';
 import type { HttpExchange } from '../pipeline/http-exchange';
-import { answerOf, OperationRunner } from '../pipeline/operation-runner';
+import {
+  answerOf,
+  OperationRunner,
+  type OperationOutcome,
+  type OperationRunInput,
+} from '../pipeline/operation-runner';
 import {
   normalizePromptResult,
   normalizeResourceResult,
@@ -37,6 +42,12 @@ import { clip } from '../util/clip';
 const MAX_COMPLETION_VALUES = 100;
 
 /**
+ * How a call is run: once through the runner (the default), or by an entry point that runs it
+ * again while it asks for input (a 2025-era session asks its client in between).
+ */
+export type OperationRun = (input: OperationRunInput) => Promise<OperationOutcome>;
+
+/**
  * The method table: serves each MCP operation method from the operation registry, running the
  * operation through the {@link OperationRunner}. Both the fast path and the SDK path call it, each
  * with the HTTP exchange the request came on.
@@ -44,6 +55,7 @@ const MAX_COMPLETION_VALUES = 100;
 @Injectable()
 export class McpDispatcher {
   private readonly logger = new Logger('McpModule');
+  private readonly runOnce: OperationRun = (input) => this.runner.run(input);
 
   constructor(
     private readonly registry: McpOperationRegistry,
@@ -77,6 +89,7 @@ export class McpDispatcher {
     request: CallToolRequest,
     sdk: ServerContext,
     exchange: HttpExchange,
+    run: OperationRun = this.runOnce,
   ): Promise<CallToolResult> {
     const { name } = request.params;
     const tool = this.registry.findTool(name);
@@ -86,7 +99,7 @@ export class McpDispatcher {
       if (asTask) return asTask as CallToolResult;
     }
     const params = callParamsOf(exchange, sdk, request.params);
-    const outcome = await this.runner.run({
+    const outcome = await run({
       operation: tool,
       target: tool.name,
       params,
@@ -103,12 +116,13 @@ export class McpDispatcher {
     request: GetPromptRequest,
     sdk: ServerContext,
     exchange: HttpExchange,
+    run: OperationRun = this.runOnce,
   ): Promise<GetPromptResult> {
     const { name } = request.params;
     const prompt = this.registry.findPrompt(name);
     if (!prompt) throw unknown('prompt', name);
     const params = callParamsOf(exchange, sdk, request.params);
-    const outcome = await this.runner.run({
+    const outcome = await run({
       operation: prompt,
       target: name,
       params,
@@ -123,12 +137,13 @@ export class McpDispatcher {
     request: ReadResourceRequest,
     sdk: ServerContext,
     exchange: HttpExchange,
+    run: OperationRun = this.runOnce,
   ): Promise<ReadResourceResult> {
     const { uri } = request.params;
     const found = this.registry.findResource(uri);
     if (!found)
       throw new ProtocolError(McpErrorCode.InvalidParams, 'Resource not found', { uri: clip(uri) });
-    const outcome = await this.runner.run({
+    const outcome = await run({
       operation: found.resource,
       target: uri,
       params: callParamsOf(exchange, sdk, request.params),

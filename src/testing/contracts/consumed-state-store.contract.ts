@@ -1,7 +1,8 @@
-import { ConsumedStateStoreError, type ConsumedStateStore } from '../../src/index';
-import { sleep } from './wait';
+import { ConsumedStateStoreError, type ConsumedStateStore } from '../../index';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { testRunnerGlobals } from './test-runner-globals';
 
-/** One store under test, fresh for each test, and the means to make it fail. */
+/** One store under test, fresh for each test, and the means to make it fail. @publicApi */
 export interface ConsumedStateStoreSubject {
   readonly store: ConsumedStateStore;
   /** Makes the store unable to record a presentation (full, unreachable…). */
@@ -17,11 +18,13 @@ const LATER = () => Date.now() + 60_000;
  * The behaviour every {@link ConsumedStateStore} must have, run against each implementation:
  * first presentation wins, atomically under concurrency, until the state's expiry and no longer,
  * per id; a store that cannot record refuses quickly and never accepts.
+ * @publicApi
  */
 export function describeConsumedStateStoreContract(
   name: string,
   createSubject: () => Promise<ConsumedStateStoreSubject>,
 ): void {
+  const { describe, it, beforeEach, afterEach, expect } = testRunnerGlobals();
   describe(`ConsumedStateStore contract: ${name}`, () => {
     let subject: ConsumedStateStoreSubject;
     let run = 0;
@@ -120,7 +123,7 @@ export function describeConsumedStateStoreContract(
   });
 }
 
-/** The capacity of a store made for the bounded cases. */
+/** The capacity of a store made for the bounded cases. @publicApi */
 export interface ConsumedStateCapacity {
   readonly maxEntries: number;
   readonly maxEntriesPerOwner: number;
@@ -131,6 +134,7 @@ export interface ConsumedStateCapacity {
  * their owner; a presentation the store has no room for is refused `full`, one whose owner holds
  * its share `share` — its own limit, or less while the store is nearly full — each with a retry
  * hint, and neither consumes the state.
+ * @publicApi
  */
 export function describeBoundedConsumedStateStoreContract(
   name: string,
@@ -138,6 +142,7 @@ export function describeBoundedConsumedStateStoreContract(
     capacity: ConsumedStateCapacity,
   ) => Promise<{ store: ConsumedStateStore; close(): Promise<void> }>,
 ): void {
+  const { describe, it, afterEach, expect } = testRunnerGlobals();
   describe(`ConsumedStateStore contract, capacity and fair shares: ${name}`, () => {
     const opened: { close(): Promise<void> }[] = [];
     let run = 0;

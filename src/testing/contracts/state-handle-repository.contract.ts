@@ -3,11 +3,12 @@ import {
   StateHandleRepositoryError,
   type StateHandleRecord,
   type StateHandleRepository,
-} from '../../src/index';
-import { sleep } from '../utils/wait';
+} from '../../index';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { testRunnerGlobals } from './test-runner-globals';
 
-/** A repository under test and how to dispose of it. */
-export interface RepositoryUnderTest {
+/** A repository under test and how to dispose of it. @publicApi */
+export interface StateHandleRepositorySubject {
   readonly repository: StateHandleRepository;
   close(): Promise<void>;
 }
@@ -17,9 +18,19 @@ const handle = (): string => randomBytes(32).toString('base64url');
 /**
  * What every `StateHandleRepository` must do, whatever it stores records in: the suite the memory
  * and Redis implementations (and any application's own) run.
+ * @publicApi
  */
-export function stateHandleRepositoryContract(create: () => Promise<RepositoryUnderTest>): void {
-  let subject: RepositoryUnderTest;
+export function describeStateHandleRepositoryContract(
+  name: string,
+  create: () => Promise<StateHandleRepositorySubject>,
+): void {
+  const { describe } = testRunnerGlobals();
+  describe(`${name} (StateHandleRepository contract)`, () => stateHandleRepositoryCases(create));
+}
+
+function stateHandleRepositoryCases(create: () => Promise<StateHandleRepositorySubject>): void {
+  const { it, beforeEach, afterEach, expect } = testRunnerGlobals();
+  let subject: StateHandleRepositorySubject;
   let repository: StateHandleRepository;
 
   beforeEach(async () => {
@@ -146,8 +157,8 @@ export function stateHandleRepositoryContract(create: () => Promise<RepositoryUn
   });
 }
 
-/** The capacity of a repository made for the bounded cases. */
-export interface HandleRepositoryCapacity {
+/** The capacity of a repository made for the bounded cases. @publicApi */
+export interface StateHandleRepositoryCapacity {
   readonly maxEntries: number;
   readonly maxEntriesPerOwner: number;
   readonly maxBytes: number;
@@ -159,15 +170,26 @@ export interface HandleRepositoryCapacity {
  * past the capacity is refused `full`, one whose owner holds its share `share` — its own limit, or
  * less while the repository is nearly full — each with a retry hint; a flow already held keeps
  * going.
+ * @publicApi
  */
-export function boundedStateHandleRepositoryContract(
-  create: (capacity: HandleRepositoryCapacity) => Promise<RepositoryUnderTest>,
+export function describeBoundedStateHandleRepositoryContract(
+  name: string,
+  create: (capacity: StateHandleRepositoryCapacity) => Promise<StateHandleRepositorySubject>,
 ): void {
-  const subjects: RepositoryUnderTest[] = [];
+  const { describe } = testRunnerGlobals();
+  describe(`${name} (StateHandleRepository contract: capacity and fair shares)`, () =>
+    boundedStateHandleRepositoryCases(create));
+}
+
+function boundedStateHandleRepositoryCases(
+  create: (capacity: StateHandleRepositoryCapacity) => Promise<StateHandleRepositorySubject>,
+): void {
+  const { it, afterEach, expect } = testRunnerGlobals();
+  const subjects: StateHandleRepositorySubject[] = [];
   afterEach(async () => {
     for (const subject of subjects.splice(0)) await subject.close();
   });
-  const bounded = async (capacity: HandleRepositoryCapacity) => {
+  const bounded = async (capacity: StateHandleRepositoryCapacity) => {
     const subject = await create(capacity);
     subjects.push(subject);
     return subject.repository;

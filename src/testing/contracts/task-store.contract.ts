@@ -1,8 +1,9 @@
-import { TaskCapacityError, type McpTaskRecord, type TaskStore } from '../../src/index';
-import { sleep } from '../utils/wait';
+import { TaskCapacityError, type McpTaskRecord, type TaskStore } from '../../index';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { testRunnerGlobals } from './test-runner-globals';
 
-/** A task record as the module would create it, expiring `ttlMs` from now. */
-export function taskRecord(
+/** A task record as the module would create it, expiring `ttlMs` from now. @publicApi */
+export function createTestTaskRecord(
   taskId: string,
   ttlMs = 60_000,
   overrides: Partial<McpTaskRecord> = {},
@@ -28,7 +29,7 @@ export function taskRecord(
 let counter = 0;
 const freshId = () => `contract-${process.pid}-${Date.now()}-${counter++}`;
 
-/** The capacity of a store made for the bounded cases. */
+/** The capacity of a store made for the bounded cases. @publicApi */
 export interface TaskStoreCapacity {
   readonly maxTasks: number;
   readonly maxBytes: number;
@@ -36,13 +37,14 @@ export interface TaskStoreCapacity {
 
 /** A task of `partition` carrying about `bytes` bytes of arguments. */
 function weighty(partition: string, bytes: number, ttlMs = 60_000): McpTaskRecord {
-  return taskRecord(freshId(), ttlMs, {
+  return createTestTaskRecord(freshId(), ttlMs, {
     partition,
     call: { name: 'export', params: { name: 'export', arguments: { blob: 'x'.repeat(bytes) } } },
   });
 }
 
 async function refusal(attempt: Promise<unknown>): Promise<TaskCapacityError> {
+  const { expect } = testRunnerGlobals();
   const error = await attempt.then(
     () => undefined,
     (reason: unknown) => reason,
@@ -56,12 +58,14 @@ async function refusal(attempt: Promise<unknown>): Promise<TaskCapacityError> {
  * `makeStore` gives the store under test, afresh for each case. A store with a capacity of its own
  * (the module's) passes `makeBounded` too, which makes one with the given capacity and nothing in
  * it, and is then held to the fair-share rules as well.
+ * @publicApi
  */
 export function describeTaskStoreContract(
   name: string,
   makeStore: () => TaskStore | Promise<TaskStore>,
   makeBounded?: (capacity: TaskStoreCapacity) => TaskStore | Promise<TaskStore>,
 ): void {
+  const { describe, it, beforeEach, expect } = testRunnerGlobals();
   if (makeBounded) describeBoundedTaskStoreContract(name, makeBounded);
   describe(`${name} (TaskStore contract)`, () => {
     let current: TaskStore;
@@ -71,7 +75,7 @@ export function describeTaskStoreContract(
     });
 
     it('gives back a created task as it was created', async () => {
-      const task = taskRecord(freshId(), 60_000, {
+      const task = createTestTaskRecord(freshId(), 60_000, {
         inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'ok?' } } },
         inputResponses: { earlier: { action: 'accept', content: { n: 3.5 } } },
         exactInputResponses: '{"earlier":{"action":"accept","content":{"n":3.50}}}',
@@ -87,21 +91,21 @@ export function describeTaskStoreContract(
     });
 
     it('refuses to create a task whose id is taken', async () => {
-      const task = taskRecord(freshId());
+      const task = createTestTaskRecord(freshId());
       await store().create(task);
       await expect(store().create({ ...task, partition: 'mallory' })).rejects.toThrow();
       expect((await store().get(task.taskId))?.partition).toBe('alice');
     });
 
     it('keeps its own copy: changing the object given to create changes nothing stored', async () => {
-      const task = taskRecord(freshId()) as McpTaskRecord & { status: string };
+      const task = createTestTaskRecord(freshId()) as McpTaskRecord & { status: string };
       await store().create(task);
       (task as { status: string }).status = 'completed';
       expect((await store().get(task.taskId))?.status).toBe('working');
     });
 
     it('replaces a task only from the version it was read at, one version up', async () => {
-      const task = taskRecord(freshId());
+      const task = createTestTaskRecord(freshId());
       await store().create(task);
       const next = { ...task, version: 2, status: 'completed' as const, result: { content: [] } };
       expect(await store().replace(next, 1)).toBe(true);
@@ -114,7 +118,7 @@ export function describeTaskStoreContract(
     });
 
     it('lets exactly one of many concurrent writers from the same version win', async () => {
-      const task = taskRecord(freshId());
+      const task = createTestTaskRecord(freshId());
       await store().create(task);
       const outcomes = await Promise.all(
         Array.from({ length: 10 }, (_, writer) =>
@@ -127,11 +131,13 @@ export function describeTaskStoreContract(
     });
 
     it('cannot replace a task it does not have', async () => {
-      expect(await store().replace({ ...taskRecord(freshId()), version: 2 }, 1)).toBe(false);
+      expect(await store().replace({ ...createTestTaskRecord(freshId()), version: 2 }, 1)).toBe(
+        false,
+      );
     });
 
     it('forgets a task once it has expired', async () => {
-      const task = taskRecord(freshId(), 150);
+      const task = createTestTaskRecord(freshId(), 150);
       await store().create(task);
       expect(await store().get(task.taskId)).toBeDefined();
       await sleep(200);
@@ -144,7 +150,7 @@ export function describeTaskStoreContract(
       const limits = { maxPerPartition: 3 };
       const attempts = await Promise.allSettled(
         Array.from({ length: 10 }, () =>
-          store().create(taskRecord(freshId(), 60_000, { partition }), limits),
+          store().create(createTestTaskRecord(freshId(), 60_000, { partition }), limits),
         ),
       );
       expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(3);
@@ -155,20 +161,23 @@ export function describeTaskStoreContract(
       }
       // Another caller has an allowance of its own.
       await expect(
-        store().create(taskRecord(freshId(), 60_000, { partition: `${partition}-other` }), limits),
+        store().create(
+          createTestTaskRecord(freshId(), 60_000, { partition: `${partition}-other` }),
+          limits,
+        ),
       ).resolves.toBeUndefined();
     });
 
     it('gives a caller its allowance back as its tasks expire', async () => {
       const partition = `caller-${freshId()}`;
       const limits = { maxPerPartition: 1 };
-      await store().create(taskRecord(freshId(), 150, { partition }), limits);
+      await store().create(createTestTaskRecord(freshId(), 150, { partition }), limits);
       await expect(
-        store().create(taskRecord(freshId(), 60_000, { partition }), limits),
+        store().create(createTestTaskRecord(freshId(), 60_000, { partition }), limits),
       ).rejects.toBeInstanceOf(TaskCapacityError);
       await sleep(200);
       await expect(
-        store().create(taskRecord(freshId(), 60_000, { partition }), limits),
+        store().create(createTestTaskRecord(freshId(), 60_000, { partition }), limits),
       ).resolves.toBeUndefined();
     });
   });
@@ -179,20 +188,23 @@ function describeBoundedTaskStoreContract(
   name: string,
   makeBounded: (capacity: TaskStoreCapacity) => TaskStore | Promise<TaskStore>,
 ): void {
+  const { describe, it, expect } = testRunnerGlobals();
   describe(`${name} (TaskStore contract: capacity and fair shares)`, () => {
     const big = 1 << 30;
 
     it('refuses a task past its capacity with scope "store" and a retry hint, and takes one once room is made', async () => {
       const store = await makeBounded({ maxTasks: 3, maxBytes: big });
-      await store.create(taskRecord(freshId(), 150, { partition: 'p1' }));
+      await store.create(createTestTaskRecord(freshId(), 150, { partition: 'p1' }));
       for (const partition of ['p2', 'p3'])
-        await store.create(taskRecord(freshId(), 60_000, { partition }));
-      const full = await refusal(store.create(taskRecord(freshId(), 60_000, { partition: 'p4' })));
+        await store.create(createTestTaskRecord(freshId(), 60_000, { partition }));
+      const full = await refusal(
+        store.create(createTestTaskRecord(freshId(), 60_000, { partition: 'p4' })),
+      );
       expect(full).toMatchObject({ scope: 'store', maxTasks: 3, unit: 'tasks' });
       expect(full.retryAfterMs).toBeGreaterThanOrEqual(1_000);
       await sleep(200);
       await expect(
-        store.create(taskRecord(freshId(), 60_000, { partition: 'p4' })),
+        store.create(createTestTaskRecord(freshId(), 60_000, { partition: 'p4' })),
       ).resolves.toBeUndefined();
     });
 
@@ -205,7 +217,7 @@ function describeBoundedTaskStoreContract(
         for (let caller = 0; caller < 10; caller++) {
           const partition = `flood-${caller}`;
           const created = await store
-            .create(taskRecord(freshId(), 60_000, { partition }), limits)
+            .create(createTestTaskRecord(freshId(), 60_000, { partition }), limits)
             .then(
               () => true,
               (error: unknown) => {
@@ -221,7 +233,7 @@ function describeBoundedTaskStoreContract(
       expect(total).toBeLessThan(40);
       expect(Math.max(...held.values()) - Math.min(...held.values())).toBeLessThanOrEqual(1);
       await expect(
-        store.create(taskRecord(freshId(), 60_000, { partition: 'quiet' }), limits),
+        store.create(createTestTaskRecord(freshId(), 60_000, { partition: 'quiet' }), limits),
       ).resolves.toBeUndefined();
     });
 
@@ -262,9 +274,9 @@ function describeBoundedTaskStoreContract(
       const store = await makeBounded({ maxTasks: 100, maxBytes: big });
       const limits = { maxPerPartition: 1 };
       const partition = `remover-${freshId()}`;
-      const first = taskRecord(freshId(), 60_000, { partition });
+      const first = createTestTaskRecord(freshId(), 60_000, { partition });
       await store.create(first, limits);
-      await refusal(store.create(taskRecord(freshId(), 60_000, { partition }), limits));
+      await refusal(store.create(createTestTaskRecord(freshId(), 60_000, { partition }), limits));
       if (store.remove) {
         await store.remove(first);
         expect(await store.get(first.taskId)).toBeUndefined();
@@ -275,17 +287,20 @@ function describeBoundedTaskStoreContract(
         await sleep(150);
       }
       await expect(
-        store.create(taskRecord(freshId(), 60_000, { partition }), limits),
+        store.create(createTestTaskRecord(freshId(), 60_000, { partition }), limits),
       ).resolves.toBeUndefined();
       // Replacing a task to expire sooner frees its slot when that time comes.
-      const second = taskRecord(freshId(), 60_000, { partition: `${partition}-b` });
+      const second = createTestTaskRecord(freshId(), 60_000, { partition: `${partition}-b` });
       await store.create(second, limits);
       expect(await store.replace({ ...second, version: 2, expiresAt: Date.now() + 100 }, 1)).toBe(
         true,
       );
       await sleep(150);
       await expect(
-        store.create(taskRecord(freshId(), 60_000, { partition: `${partition}-b` }), limits),
+        store.create(
+          createTestTaskRecord(freshId(), 60_000, { partition: `${partition}-b` }),
+          limits,
+        ),
       ).resolves.toBeUndefined();
     });
   });
