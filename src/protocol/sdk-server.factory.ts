@@ -5,6 +5,17 @@ import { ANY_PARAMS, McpTaskMethods } from '../tasks/wire/mcp-task-methods.servi
 import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
 import { McpTaskServer } from '../tasks/wire/mcp-task-server';
 import { sdkRequestExchange } from './sdk-request-exchange';
+import type { ListingPage } from '../discovery/listing-page';
+
+/** A list page as the SDK's result: a fresh object each time, since the SDK adds to what it gets. */
+function listResult<K extends string, T>(
+  member: K,
+  page: ListingPage<T>,
+): { [key in K]: T[] } & { nextCursor?: string } {
+  const result = { [member]: page.items } as { [key in K]: T[] } & { nextCursor?: string };
+  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+  return result;
+}
 
 /**
  * Builds the low-level SDK `Server` that serves one HTTP request on the SDK path. The low-level
@@ -38,16 +49,24 @@ export class SdkServerFactory {
     });
     const dispatcher = this.dispatcher;
     const exchange = sdkRequestExchange.current;
-    server.setRequestHandler('tools/list', () => dispatcher.listTools());
+    server.setRequestHandler('tools/list', (request) =>
+      listResult('tools', dispatcher.listTools(request.params?.cursor)),
+    );
     server.setRequestHandler('tools/call', (request, ctx) =>
       dispatcher.callTool(request, ctx, exchange('tools/call')),
     );
-    server.setRequestHandler('prompts/list', () => dispatcher.listPrompts());
+    server.setRequestHandler('prompts/list', (request) =>
+      listResult('prompts', dispatcher.listPrompts(request.params?.cursor)),
+    );
     server.setRequestHandler('prompts/get', (request, ctx) =>
       dispatcher.getPrompt(request, ctx, exchange('prompts/get')),
     );
-    server.setRequestHandler('resources/list', () => dispatcher.listResources());
-    server.setRequestHandler('resources/templates/list', () => dispatcher.listResourceTemplates());
+    server.setRequestHandler('resources/list', (request) =>
+      listResult('resources', dispatcher.listResources(request.params?.cursor)),
+    );
+    server.setRequestHandler('resources/templates/list', (request) =>
+      listResult('resourceTemplates', dispatcher.listResourceTemplates(request.params?.cursor)),
+    );
     server.setRequestHandler('resources/read', (request, ctx) =>
       dispatcher.readResource(request, ctx, exchange('resources/read')),
     );
