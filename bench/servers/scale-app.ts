@@ -104,6 +104,7 @@ const store = new MemoryTaskStore({ maxTasks: 1_000_000 });
         allowEphemeralKey: false,
         keyring: { active: 'bench', keys: { bench: randomBytes(32) } },
         listen: { maxStreams: 20_000, maxStreamsPerCaller: 20_000 },
+        requestState: { maxRounds: 100 },
         tasks: { store, maxTasksPerCaller: 1_000_000 },
       },
     ),
