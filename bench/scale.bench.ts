@@ -15,7 +15,8 @@
  * Run: npm run bench:scale
  * Env: BENCH_QUICK=1 (a smoke run: fewer and smaller points, short passes), BENCH_SECONDS (3) per
  *      pass, BENCH_ROUNDS (3), BENCH_CONNECTIONS (10), BENCH_OUT_DIR (bench), BENCH_CURVES
- *      (comma-separated: operations,arguments,rounds,listen,tasks,latency; all by default).
+ *      (comma-separated: operations,arguments,rounds,listen,tasks,latency; all by default),
+ *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type ClientRequest } from 'node:http';
@@ -86,7 +87,15 @@ const running: ChildProcess[] = [];
 
 async function startServer(file: string, env: Record<string, string> = {}): Promise<Server> {
   const child = fork(join(__dirname, 'servers', file), [], {
-    execArgv: ['--expose-gc', '-r', 'ts-node/register/transpile-only'],
+    // BENCH_CPU_PROF_DIR profiles each server (`node --cpu-prof`), as in bench:http.
+    execArgv: [
+      '--expose-gc',
+      '-r',
+      'ts-node/register/transpile-only',
+      ...(process.env.BENCH_CPU_PROF_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+        : []),
+    ],
     env: { ...process.env, TS_NODE_PROJECT: 'tsconfig.json', ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
