@@ -16,7 +16,8 @@
  * Env: BENCH_QUICK=1 (a smoke run: fewer and smaller points, short passes), BENCH_SECONDS (3) per
  *      pass, BENCH_ROUNDS (3), BENCH_CONNECTIONS (10), BENCH_OUT_DIR (bench), BENCH_CURVES
  *      (comma-separated: operations,arguments,rounds,listen,tasks,latency; all by default),
- *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there).
+ *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there), BENCH_OPERATIONS (the tool
+ *      counts of the operations curve, comma-separated).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type ClientRequest } from 'node:http';
@@ -37,7 +38,11 @@ const CURVES = (process.env.BENCH_CURVES ?? 'operations,arguments,rounds,listen,
 const PROTOCOL_VERSION = '2026-07-28';
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
-const OPERATION_COUNTS = QUICK ? [10, 1_000] : [10, 100, 1_000, 10_000];
+const OPERATION_COUNTS = process.env.BENCH_OPERATIONS
+  ? process.env.BENCH_OPERATIONS.split(',').map(Number)
+  : QUICK
+    ? [10, 1_000]
+    : [10, 100, 1_000, 10_000];
 const ARGUMENT_BYTES = QUICK ? [1_024, 1_048_576] : [1_024, 10_240, 102_400, 1_048_576];
 const FLOW_ROUNDS = QUICK ? [1, 10] : [1, 2, 5, 10];
 /** Answers a replay round records (the 64th, the module's most, would complete the flow). */
