@@ -84,7 +84,8 @@ export class PagedListing<T, E extends ListedOperation<T> = ListedOperation<T>> 
 
   /** The page of the operations at `picked`; `continueAfter` is where the next page starts. */
   private pageOf(picked: readonly number[], continueAfter: number | undefined): ListingPage<T> {
-    const items = picked.map((index) => this.operations[index].listing);
+    // Frozen: a cached page is handed to every later request, on both paths.
+    const items = Object.freeze(picked.map((index) => this.operations[index].listing));
     const nextCursor =
       continueAfter === undefined
         ? undefined
