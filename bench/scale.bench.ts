@@ -9,13 +9,14 @@
  * Curves: registered operations (startup, tools/list bytes and CPU, tools/call CPU), argument
  * size against native JSON.parse of the same body, flow rounds and replay ledgers (state size, CPU
  * per round), listen streams (heap per stream, fan-out CPU and loop stall), parked tasks in the
- * memory store (heap per task, tasks/get CPU), and echo latency at fractions of the maximum
+ * memory and Redis stores (memory per task, tasks/get CPU), and echo latency at fractions of the maximum
  * throughput against the bare Nest controller at the same fractions of its own.
  *
  * Run: npm run bench:scale
  * Env: BENCH_QUICK=1 (a smoke run: fewer and smaller points, short passes), BENCH_SECONDS (3) per
  *      pass, BENCH_ROUNDS (3), BENCH_CONNECTIONS (10), BENCH_OUT_DIR (bench), BENCH_CURVES
- *      (comma-separated: operations,arguments,rounds,listen,tasks,latency; all by default),
+ *      (comma-separated: operations,arguments,rounds,listen,tasks,tasks-redis,latency; all by
+ *      default; tasks-redis needs redis-server, as the Redis e2e suites do),
  *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there), BENCH_OPERATIONS (the tool
  *      counts of the operations curve, comma-separated).
  */
@@ -25,6 +26,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { startRedisServer } from '../test/utils/redis-server';
 import type { BenchCommand, BenchReport } from './servers/harness';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -32,7 +34,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 3));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const OUT_DIR = process.env.BENCH_OUT_DIR ?? 'bench';
-const CURVES = (process.env.BENCH_CURVES ?? 'operations,arguments,rounds,listen,tasks,latency')
+const CURVES = (
+  process.env.BENCH_CURVES ?? 'operations,arguments,rounds,listen,tasks,tasks-redis,latency'
+)
   .split(',')
   .map((curve) => curve.trim());
 const PROTOCOL_VERSION = '2026-07-28';
@@ -734,63 +738,71 @@ async function listenCurve(): Promise<void> {
   await stopServer(server);
 }
 
-async function tasksCurve(): Promise<void> {
+async function tasksCurve(store: 'memory' | 'redis'): Promise<void> {
   const before = load();
-  const server = await startServer('scale-app.ts');
-  const tasks = { extensions: { [TASKS_EXTENSION]: {} } };
-  const created = await resultOf(
-    server,
-    request('tools/call', { name: 'park', arguments: {} }, 'park', tasks),
-  );
-  const taskId =
-    (created.task as { taskId?: string } | undefined)?.taskId ??
-    (created.taskId as string | undefined);
-  if (typeof taskId !== 'string')
-    throw new Error(`no task created: ${JSON.stringify(created).slice(0, 300)}`);
-  const get = request('tasks/get', { taskId }, taskId, tasks);
-  await resultOf(server, get);
-  const baseHeap = await run<number>(server, 'heap');
-  const rows: { tasks: number; heapPer: number }[] = [];
-  const measuredByCount = new Map<number, Measured>();
-  for (const count of TASK_COUNTS) {
-    const held = await run<number>(server, 'park', { taskId, count });
-    const heap = await run<number>(server, 'heap');
-    rows.push({ tasks: held, heapPer: (heap - baseHeap) / (held - 1) });
-    // Stores only grow here, so each count is measured once it is reached (not interleaved).
-    const [measured] = await interleavedOnce({
-      label: String(count),
-      measure: () => pass(server, get),
-    });
-    measuredByCount.set(count, measured);
+  const redis = store === 'redis' ? await startRedisServer() : undefined;
+  const server = await startServer('scale-app.ts', redis ? { SCALE_REDIS_URL: redis.url } : {});
+  try {
+    const tasks = { extensions: { [TASKS_EXTENSION]: {} } };
+    const created = await resultOf(
+      server,
+      request('tools/call', { name: 'park', arguments: {} }, 'park', tasks),
+    );
+    const taskId =
+      (created.task as { taskId?: string } | undefined)?.taskId ??
+      (created.taskId as string | undefined);
+    if (typeof taskId !== 'string')
+      throw new Error(`no task created: ${JSON.stringify(created).slice(0, 300)}`);
+    const get = request('tasks/get', { taskId }, taskId, tasks);
+    await resultOf(server, get);
+    // The memory store's cost is the server's heap; Redis's, the Redis server's used memory.
+    const memory = () => run<number>(server, store === 'redis' ? 'redis-memory' : 'heap');
+    const baseMemory = await memory();
+    const rows: { tasks: number; memoryPer: number }[] = [];
+    const measuredByCount = new Map<number, Measured>();
+    for (const count of TASK_COUNTS) {
+      const held = await run<number>(server, 'park', { taskId, count });
+      rows.push({ tasks: held, memoryPer: ((await memory()) - baseMemory) / (held - 1) });
+      // Stores only grow here, so each count is measured once it is reached (not interleaved).
+      const [measured] = await interleavedOnce({
+        label: String(count),
+        measure: () => pass(server, get),
+      });
+      measuredByCount.set(count, measured);
+    }
+    const largest = rows[rows.length - 1];
+    const first = measuredByCount.get(TASK_COUNTS[0])!;
+    const last = measuredByCount.get(TASK_COUNTS[TASK_COUNTS.length - 1])!;
+    const full = largest.tasks >= 100_000;
+    if (store === 'memory')
+      target(
+        `${largest.tasks.toLocaleString('en')} parked tasks (memory store): ≤ 2 KiB of heap each`,
+        kib(largest.memoryPer),
+        full ? largest.memoryPer <= 2048 : undefined,
+      );
+    target(
+      `tasks/get CPU flat from ${TASK_COUNTS[0].toLocaleString('en')} to ${largest.tasks.toLocaleString('en')} tasks (${store})`,
+      x(last.cpuUsPerRequest / first.cpuUsPerRequest),
+      full ? last.cpuUsPerRequest / first.cpuUsPerRequest <= 1.1 : undefined,
+    );
+    section(`Parked tasks (${store === 'memory' ? 'memory store' : 'Redis store'})`, before, [
+      'One real task (a task-optional tool called with the tasks extension), then copies of its record, each ' +
+        `under its own id and caller, written into the ${store === 'memory' ? '`MemoryTaskStore`' : '`RedisTaskStore` (a local redis-server)'} ` +
+        `until it holds the count. ${store === 'memory' ? 'Heap per task after a full GC' : "Redis's `used_memory` per task (the server process holds none)"}, ` +
+        'against the store with the one task. `tasks/get` of the real task (server CPU' +
+        `${store === 'redis' ? ", not Redis's" : ''}); ratios to the smallest store.`,
+      '',
+      `| Tasks held | ${store === 'memory' ? 'Heap' : 'Redis memory'} per task | tasks/get µs/req | vs smallest |`,
+      '|---:|---:|---:|---:|',
+      ...rows.map((row, index) => {
+        const measured = measuredByCount.get(TASK_COUNTS[index])!;
+        return `| ${row.tasks.toLocaleString('en')} | ${kib(row.memoryPer)} | ${us(measured.cpuUsPerRequest)} | ${x(measured.cpuUsPerRequest / first.cpuUsPerRequest)} |`;
+      }),
+    ]);
+  } finally {
+    await stopServer(server);
+    await redis?.close();
   }
-  const largest = rows[rows.length - 1];
-  const first = measuredByCount.get(TASK_COUNTS[0])!;
-  const last = measuredByCount.get(TASK_COUNTS[TASK_COUNTS.length - 1])!;
-  const full = largest.tasks >= 100_000;
-  target(
-    `${largest.tasks.toLocaleString('en')} parked tasks (memory store): ≤ 2 KiB of heap each`,
-    kib(largest.heapPer),
-    full ? largest.heapPer <= 2048 : undefined,
-  );
-  target(
-    `tasks/get CPU flat from ${TASK_COUNTS[0].toLocaleString('en')} to ${largest.tasks.toLocaleString('en')} tasks`,
-    x(last.cpuUsPerRequest / first.cpuUsPerRequest),
-    full ? last.cpuUsPerRequest / first.cpuUsPerRequest <= 1.1 : undefined,
-  );
-  section('Parked tasks (memory store)', before, [
-    'One real task (a task-optional tool called with the tasks extension), then copies of its record, each ' +
-      'under its own id and caller, written into the `MemoryTaskStore` until it holds the count. Heap per task ' +
-      'after a full GC, against the store with the one task. `tasks/get` of the real task; ratios to the ' +
-      'smallest store. Redis: not measured in this run.',
-    '',
-    '| Tasks held | Heap per task | tasks/get µs/req | vs smallest |',
-    '|---:|---:|---:|---:|',
-    ...rows.map((row, index) => {
-      const measured = measuredByCount.get(TASK_COUNTS[index])!;
-      return `| ${row.tasks.toLocaleString('en')} | ${kib(row.heapPer)} | ${us(measured.cpuUsPerRequest)} | ${x(measured.cpuUsPerRequest / first.cpuUsPerRequest)} |`;
-    }),
-  ]);
-  await stopServer(server);
 }
 
 /** One point measured after a warm-up pass, ROUNDS times. */
@@ -855,7 +867,8 @@ async function main(): Promise<void> {
     ['arguments', argumentsCurve],
     ['rounds', roundsCurve],
     ['listen', listenCurve],
-    ['tasks', tasksCurve],
+    ['tasks', () => tasksCurve('memory')],
+    ['tasks-redis', () => tasksCurve('redis')],
     ['latency', latencyCurve],
   ];
   for (const [name, curve] of curves) {

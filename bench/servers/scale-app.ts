@@ -5,6 +5,7 @@
  * - `rounds`: FRAMEWORK_PROTECTED, asks for a form until it has asked `rounds` times;
  * - `ledger`: `replay: true`, asks `asks` questions one after the other with `ctx.elicit()`;
  * - `park`: task-optional, completes at once (a task of it is what the task curve parks).
+ * SCALE_REDIS_URL keeps the tasks in Redis (`RedisTaskStore`) instead of the memory store.
  * BENCH_VARIANT `fastify` serves it on Fastify. Commands (see harness.ts): `heap` (heap after a
  * full GC), `park` (copies the one real task into the memory store until it holds `count`),
  * `notify` (sends tools/list_changed to every listen stream, timing the loop), `listen-open`.
@@ -27,6 +28,9 @@ import {
   McpTool,
   MemoryTaskStore,
 } from '../../src/index';
+import { RedisTaskStore } from '../../src/redis/index';
+import type { TaskStore } from '../../src/tasks/store/task-store.interface';
+import Redis from 'ioredis';
 import { ListenEndpoint } from '../../src/transport/listen-endpoint';
 import { generatedOperationsApp } from '../../test/fixtures/generated-operations.fixtures';
 import { BENCH_SERVER_INFO, portOf, serveBench } from './harness';
@@ -93,7 +97,13 @@ class ScaleTools {
   }
 }
 
-const store = new MemoryTaskStore({ maxTasks: 1_000_000 });
+const REDIS_URL = process.env.SCALE_REDIS_URL;
+const redis = REDIS_URL ? new Redis(REDIS_URL) : undefined;
+const store: TaskStore = redis
+  ? new RedisTaskStore(redis)
+  : new MemoryTaskStore({ maxTasks: 1_000_000 });
+/** Tasks written so far (the one real task included). */
+let parked = 1;
 
 @Module({
   imports: [
@@ -140,10 +150,20 @@ serveBench(async () => {
         const { taskId, count } = arg as { taskId: string; count: number };
         const task = await store.get(taskId);
         if (!task) throw new Error(`no task ${taskId}`);
-        for (let held = store.size; held < count; held++) {
-          await store.create({ ...task, taskId: randomUUID(), partition: `p${held}` });
+        while (parked < count) {
+          const batch = Math.min(500, count - parked);
+          await Promise.all(
+            Array.from({ length: batch }, (_, i) =>
+              store.create({ ...task, taskId: randomUUID(), partition: `p${parked + i}` }),
+            ),
+          );
+          parked += batch;
         }
-        return store.size;
+        return parked;
+      },
+      'redis-memory': async () => {
+        const info = String(await redis?.info('memory'));
+        return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? Number.NaN);
       },
       notify: async () => {
         const delay = monitorEventLoopDelay({ resolution: 1 });
@@ -162,6 +182,9 @@ serveBench(async () => {
         };
       },
     },
-    close: () => app.close(),
+    close: async () => {
+      await app.close();
+      redis?.disconnect();
+    },
   };
 });
