@@ -186,6 +186,33 @@ function retry(
   });
 }
 
+/** A `tools/list` cursor naming `name`, as the module spells them (this server has no such tool). */
+const toolsCursorOf = (name: string) => Buffer.from(`tools:${name}`).toString('base64url');
+
+/** The `nextCursor` of the page `cursor` points at (the first without one). */
+async function pageCursor(server: TestServer, method: string, cursor?: string) {
+  const params = cursor === undefined ? {} : { cursor };
+  const { headers, body } = rpcRequest(method, params, 'page');
+  const answer = await httpPost(server.url, headers, body);
+  return (JSON.parse(answer.text) as { result: { nextCursor?: string } }).result.nextCursor;
+}
+
+const nextCursorOf = async (server: TestServer, method: string) => {
+  const cursor = await pageCursor(server, method);
+  if (cursor === undefined) throw new Error(`${method} of this pair has one page only`);
+  return cursor;
+};
+
+/** The cursor of the last page of `method`. */
+async function lastCursorOf(server: TestServer, method: string): Promise<string> {
+  let cursor = await nextCursorOf(server, method);
+  for (let next = await pageCursor(server, method, cursor); next;) {
+    cursor = next;
+    next = await pageCursor(server, method, cursor);
+  }
+  return cursor;
+}
+
 /** The row of a request that is simply served. */
 const SERVED = undefined;
 
@@ -451,7 +478,40 @@ const CORPUS: Case[] = [
   ...['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list'].map((method) =>
     rpc(method, SERVED, method, {}),
   ),
-  rpc('tools/list with a cursor', SERVED, 'tools/list', { cursor: 'abc' }),
+  rpc('tools/list with a cursor it never gave', 'A list method', 'tools/list', { cursor: 'abc' }),
+  ...['prompts/list', 'resources/list', 'resources/templates/list'].map((method) =>
+    rpc(
+      `${method} with a tools/list cursor`,
+      'A list method',
+      method,
+      {},
+      {
+        prepare: async () => ({ params: { cursor: toolsCursorOf('list_a') } }),
+      },
+    ),
+  ),
+  rpc('tools/list, first page (page size 2)', SERVED, 'tools/list', {}, { pair: 'limits' }),
+  rpc(
+    'tools/list, the page after a nextCursor',
+    SERVED,
+    'tools/list',
+    {},
+    {
+      pair: 'limits',
+      prepare: async (server) => ({ params: { cursor: await nextCursorOf(server, 'tools/list') } }),
+    },
+  ),
+  rpc(
+    'tools/list, the last page',
+    SERVED,
+    'tools/list',
+    {},
+    {
+      pair: 'limits',
+      prepare: async (server) => ({ params: { cursor: await lastCursorOf(server, 'tools/list') } }),
+    },
+  ),
+  rpc('prompts/list, first page (page size 2)', SERVED, 'prompts/list', {}, { pair: 'limits' }),
   rpc(
     'tools/list with a requestState (lists carry none: ignored)',
     SERVED,
@@ -1316,6 +1376,7 @@ function limitsApp(keys: { active: string; keys: Record<string, string> }, fastP
   return tasksApp({
     keyring: { active: keys.active, keys: { ...keys.keys } },
     fastPath,
+    lists: { pageSize: 2 },
     requestState: { maxStateHandles: 1, maxHandleDataBytes: 1_024 },
     tasks: { store: new MemoryTaskStore({ maxTasks: 2 }), maxTasksPerCaller: 1 },
   });

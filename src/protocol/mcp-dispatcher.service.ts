@@ -7,15 +7,15 @@ import {
   type CompleteResult,
   type GetPromptRequest,
   type GetPromptResult,
-  type ListPromptsResult,
-  type ListResourcesResult,
-  type ListResourceTemplatesResult,
-  type ListToolsResult,
+  type Prompt,
   type ReadResourceRequest,
   type ReadResourceResult,
   type Resource,
   type ServerContext,
+  type Tool,
 } from '@modelcontextprotocol/server';
+import type { ListingPage } from '../discovery/listing-page';
+import { McpListings } from '../discovery/mcp-listings.service';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import type {
   OperationEntry,
@@ -59,30 +59,25 @@ export class McpDispatcher {
 
   constructor(
     private readonly registry: McpOperationRegistry,
+    private readonly listings: McpListings,
     private readonly runner: OperationRunner,
     private readonly taskCalls: McpTaskCalls,
   ) {}
 
-  listTools(): ListToolsResult {
-    return { tools: this.registry.getTools().map((tool) => tool.listing) };
+  listTools(cursor: string | undefined): ListingPage<Tool> {
+    return this.listings.tools(cursor);
   }
 
-  listPrompts(): ListPromptsResult {
-    return { prompts: this.registry.getPrompts().map((prompt) => prompt.listing) };
+  listPrompts(cursor: string | undefined): ListingPage<Prompt> {
+    return this.listings.prompts(cursor);
   }
 
-  listResources(): ListResourcesResult {
-    return {
-      resources: this.registry.getFixedResources().map((resource) => resource.listing as Resource),
-    };
+  listResources(cursor: string | undefined): ListingPage<Resource> {
+    return this.listings.resources(cursor);
   }
 
-  listResourceTemplates(): ListResourceTemplatesResult {
-    return {
-      resourceTemplates: this.registry
-        .getTemplateResources()
-        .map((resource) => resource.listing as ResourceTemplateListing),
-    };
+  listResourceTemplates(cursor: string | undefined): ListingPage<ResourceTemplateListing> {
+    return this.listings.resourceTemplates(cursor);
   }
 
   async callTool(

@@ -5,7 +5,9 @@ import { ANY_PARAMS, McpTaskMethods } from '../tasks/wire/mcp-task-methods.servi
 import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
 import { McpTaskServer } from '../tasks/wire/mcp-task-server';
 import { sdkRequestExchange } from './sdk-request-exchange';
+import { listResultOf } from '../discovery/listing-page';
 
+/** A list page as the SDK's result: a fresh object each time, since the SDK adds to what it gets. */
 /**
  * Builds the low-level SDK `Server` that serves one HTTP request on the SDK path. The low-level
  * server (not `McpServer`) is used so that guards and capability checks can answer with JSON-RPC
@@ -38,16 +40,24 @@ export class SdkServerFactory {
     });
     const dispatcher = this.dispatcher;
     const exchange = sdkRequestExchange.current;
-    server.setRequestHandler('tools/list', () => dispatcher.listTools());
+    server.setRequestHandler('tools/list', (request) =>
+      listResultOf('tools', dispatcher.listTools(request.params?.cursor)),
+    );
     server.setRequestHandler('tools/call', (request, ctx) =>
       dispatcher.callTool(request, ctx, exchange('tools/call')),
     );
-    server.setRequestHandler('prompts/list', () => dispatcher.listPrompts());
+    server.setRequestHandler('prompts/list', (request) =>
+      listResultOf('prompts', dispatcher.listPrompts(request.params?.cursor)),
+    );
     server.setRequestHandler('prompts/get', (request, ctx) =>
       dispatcher.getPrompt(request, ctx, exchange('prompts/get')),
     );
-    server.setRequestHandler('resources/list', () => dispatcher.listResources());
-    server.setRequestHandler('resources/templates/list', () => dispatcher.listResourceTemplates());
+    server.setRequestHandler('resources/list', (request) =>
+      listResultOf('resources', dispatcher.listResources(request.params?.cursor)),
+    );
+    server.setRequestHandler('resources/templates/list', (request) =>
+      listResultOf('resourceTemplates', dispatcher.listResourceTemplates(request.params?.cursor)),
+    );
     server.setRequestHandler('resources/read', (request, ctx) =>
       dispatcher.readResource(request, ctx, exchange('resources/read')),
     );

@@ -7,6 +7,7 @@ import {
   type GetPromptRequest,
   type ReadResourceRequest,
 } from '@modelcontextprotocol/server';
+import { listResultOf } from '../discovery/listing-page';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { OperationRun } from '../protocol/mcp-dispatcher.service';
@@ -38,6 +39,15 @@ function checked(request: SessionRequest, schema: SchemaName): Params {
   if (outcome instanceof Promise || outcome.issues)
     throw new ProtocolError(McpErrorCode.InvalidParams, 'Invalid params');
   return (params ?? {}) as Params;
+}
+
+/** A list request's cursor: a string, or none; anything else is -32602 like the SDK path answers it. */
+function cursorOf(params: Params): string | undefined {
+  const { cursor } = params;
+  if (cursor === undefined) return undefined;
+  if (typeof cursor !== 'string')
+    throw new ProtocolError(McpErrorCode.InvalidParams, 'Invalid params');
+  return cursor;
 }
 
 /**
@@ -79,13 +89,16 @@ export class SessionMethods {
       case 'resources/unsubscribe':
         return this.subscribe(request, checked(request, 'UnsubscribeRequest').uri as string, false);
       case 'tools/list':
-        return this.listTools();
+        return this.listTools(cursorOf(params));
       case 'prompts/list':
-        return this.dispatcher.listPrompts();
+        return listResultOf('prompts', this.dispatcher.listPrompts(cursorOf(params)));
       case 'resources/list':
-        return this.dispatcher.listResources();
+        return listResultOf('resources', this.dispatcher.listResources(cursorOf(params)));
       case 'resources/templates/list':
-        return this.dispatcher.listResourceTemplates();
+        return listResultOf(
+          'resourceTemplates',
+          this.dispatcher.listResourceTemplates(cursorOf(params)),
+        );
       case 'tools/call':
         return this.callTool(request, params, run);
       case 'prompts/get':
@@ -123,16 +136,17 @@ export class SessionMethods {
   }
 
   /** The tools, with 2025-11-25's `execution.taskSupport` where a tool can run as a task. */
-  private listTools(): Params {
-    return {
-      tools: this.registry
-        .getTools()
-        .map((tool) =>
-          tool.task.support === 'forbidden' || tool.task.creation === 'deferred'
-            ? tool.listing
-            : { ...tool.listing, execution: { taskSupport: tool.task.support } },
-        ),
-    };
+  private listTools(cursor: string | undefined): Params {
+    const page = this.dispatcher.listTools(cursor);
+    return listResultOf('tools', {
+      ...page,
+      items: page.items.map((listing) => {
+        const tool = this.registry.findTool(listing.name);
+        return !tool || tool.task.support === 'forbidden' || tool.task.creation === 'deferred'
+          ? listing
+          : { ...listing, execution: { taskSupport: tool.task.support } };
+      }),
+    });
   }
 
   private callTool(request: SessionRequest, params: Params, run: OperationRun): Promise<unknown> {

@@ -14,6 +14,7 @@ import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
 import type { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import type { HttpExchange } from '../pipeline/http-exchange';
 import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
+import type { ListingPage } from '../discovery/listing-page';
 
 type Message = { jsonrpc: '2.0'; id: string | number; method: string; params: Params };
 type Params = Record<string, unknown> & { _meta: Record<string, unknown> };
@@ -24,18 +25,22 @@ type Answer = (
   exchange: HttpExchange,
 ) => unknown;
 
+type List = (dispatcher: McpDispatcher, cursor: string | undefined) => ListingPage<unknown>;
+
+/** How a method is served: by its handler, or from the serialized pages of a list. */
+type Served =
+  | { answer: Answer; list?: undefined; nameParam?: 'name' | 'uri' }
+  | { answer?: undefined; list: List; nameParam?: undefined };
+
 /** The methods served without the SDK, and which parameter `Mcp-Name` mirrors. */
-const FAST_METHODS: ReadonlyMap<string, { answer: Answer; nameParam?: 'name' | 'uri' }> = new Map<
-  string,
-  { answer: Answer; nameParam?: 'name' | 'uri' }
->([
+const FAST_METHODS: ReadonlyMap<string, Served> = new Map<string, Served>([
   ['tools/call', { answer: (d, m, s, e) => d.callTool(m, s, e), nameParam: 'name' }],
   ['prompts/get', { answer: (d, m, s, e) => d.getPrompt(m, s, e), nameParam: 'name' }],
   ['resources/read', { answer: (d, m, s, e) => d.readResource(m, s, e), nameParam: 'uri' }],
-  ['tools/list', { answer: (d) => d.listTools() }],
-  ['prompts/list', { answer: (d) => d.listPrompts() }],
-  ['resources/list', { answer: (d) => d.listResources() }],
-  ['resources/templates/list', { answer: (d) => d.listResourceTemplates() }],
+  ['tools/list', { list: (d, cursor) => d.listTools(cursor) }],
+  ['prompts/list', { list: (d, cursor) => d.listPrompts(cursor) }],
+  ['resources/list', { list: (d, cursor) => d.listResources(cursor) }],
+  ['resources/templates/list', { list: (d, cursor) => d.listResourceTemplates(cursor) }],
 ]);
 
 const ENVELOPE_KEYS = new Set<string>(Object.values(MCP_META_KEYS));
@@ -74,6 +79,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
 export class McpFastPath {
   private readonly logger = new Logger('McpModule');
   private readonly serverInfoMeta: Record<string, unknown>;
+  /** What follows a list page's members in its result, by method: the kind, cache hints, server info. */
+  private readonly listTails = new Map<string, string>();
 
   constructor(
     private readonly options: ServerOptions,
@@ -132,13 +139,19 @@ export class McpFastPath {
   async serve(message: Message, exchange: HttpExchange): Promise<void> {
     const req = exchange.raw as IncomingMessage & { auth?: unknown };
     const res = exchange.response;
-    const aborted = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) aborted.abort();
-    });
-    const sdk = this.contextFor(message, req, aborted.signal);
     const served = FAST_METHODS.get(message.method);
     try {
+      if (served?.list) {
+        const cursor = message.params.cursor as string | undefined;
+        const page = served.list(this.dispatcher, cursor);
+        this.writeText(res, 200, this.listAnswer(message, page));
+        return;
+      }
+      const aborted = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) aborted.abort();
+      });
+      const sdk = this.contextFor(message, req, aborted.signal);
       const result = (await served?.answer(
         this.dispatcher,
         message as never,
@@ -170,6 +183,19 @@ export class McpFastPath {
       };
       this.write(res, status, { jsonrpc: '2.0', id: message.id, error: body });
     }
+  }
+
+  /**
+   * The answer to a list request, from the page's serialized members: the bytes
+   * `JSON.stringify` would write for the decorated result, without serializing the entries again.
+   */
+  private listAnswer(message: Message, page: ListingPage<unknown>): string {
+    let tail = this.listTails.get(message.method);
+    if (tail === undefined) {
+      tail = JSON.stringify(this.decorate(message.method, {})).slice(1, -1);
+      this.listTails.set(message.method, tail);
+    }
+    return `{"result":{${page.membersJson},${tail}},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`;
   }
 
   /** What the SDK adds to a result: its kind, cache hints of a complete cacheable one, server info. */
@@ -213,7 +239,10 @@ export class McpFastPath {
   }
 
   private write(res: ServerResponse, status: number, body: unknown): void {
-    const text = JSON.stringify(body);
+    this.writeText(res, status, JSON.stringify(body));
+  }
+
+  private writeText(res: ServerResponse, status: number, text: string): void {
     res.writeHead(status, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(text),
