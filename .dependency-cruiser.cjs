@@ -6,6 +6,7 @@
 const LAYERS = [
   ['root', '^src/[^/]+\\.ts$|^src/testing/|^src/redis/index\\.ts$'],
   ['transport', '^src/transport/'],
+  ['auth', '^src/auth/'],
   ['protocol', '^src/protocol/'],
   ['features', '^src/(tasks|handles)/'],
   ['discovery', '^src/discovery/'],

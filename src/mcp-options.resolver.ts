@@ -1,3 +1,4 @@
+import { resolveAuthOptions, type AuthOptions } from './auth/auth.options';
 import type { DiscoveryOptions } from './discovery/discovery.options';
 import { InvalidModuleOptionsError } from './errors/invalid-module-options.error';
 import type { McpAuthorizationPartitionResolver } from './identity/authorization-partition.resolver';
@@ -46,6 +47,7 @@ export interface ResolvedMcpOptions {
   readonly discovery: DiscoveryOptions;
   readonly redis: RedisOptionsSlice;
   readonly tasks: ResolvedTaskOptions;
+  readonly auth: AuthOptions;
 }
 
 /** Fills defaults and validates; throws {@link InvalidModuleOptionsError} naming the first bad option. */
@@ -74,6 +76,7 @@ export function resolveMcpOptions(
   const validateArguments = booleanOption('validateArguments', options.validateArguments, true);
   const keyring = resolveKeyringOptions(options.keyring, options.allowEphemeralKey);
   const tasks = resolveTaskOptions(options.tasks);
+  const auth = resolveAuthOptions(options.auth);
   return {
     transport,
     server,
@@ -89,9 +92,11 @@ export function resolveMcpOptions(
       validateArguments,
       singleUseByDefault: requestState.singleUse,
       taskTtl: { ttlMs: tasks.ttlMs, maxTtlMs: tasks.maxTtlMs },
+      listVisibility: auth.lists,
     },
     redis: { redis: resolveRedisOptions(options.redis) },
     tasks,
+    auth,
   };
 }
 

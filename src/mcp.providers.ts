@@ -1,5 +1,8 @@
 import type { Provider } from '@nestjs/common';
+import { AUTH_OPTIONS, type AuthOptions } from './auth/auth.options';
+import { ProtectedResource } from './auth/protected-resource';
 import { DISCOVERY_OPTIONS } from './discovery/discovery.options';
+import { McpOperationRegistry } from './discovery/mcp-operation.registry';
 import {
   DefaultAuthorizationPartitionResolver,
   PARTITION_RESOLVER_PORT,
@@ -133,6 +136,13 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   slice(DISCOVERY_OPTIONS, (options) => options.discovery),
   slice(REDIS_OPTIONS, (options) => options.redis),
   slice(TASK_OPTIONS, (options) => options.tasks),
+  slice(AUTH_OPTIONS, (options) => options.auth),
+  {
+    provide: ProtectedResource,
+    useFactory: (auth: AuthOptions, endpoint: string, registry: McpOperationRegistry) =>
+      new ProtectedResource(auth, endpoint, () => registry.declaredScopes()),
+    inject: [AUTH_OPTIONS, MCP_ENDPOINT, McpOperationRegistry],
+  },
   {
     provide: MCP_PORT_CHOICES,
     useFactory: portChoices,

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   ProtocolError,
   type CallToolRequest,
@@ -16,15 +16,22 @@ import {
   type Resource,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../discovery/discovery.options';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import type {
   OperationEntry,
   ResourceTemplateListing,
 } from '../discovery/operation-entry.interface';
 import { McpErrorCode } from '../errors/mcp-error-codes';
+import { McpHttpRefusal } from '../errors/mcp-http-refusal.error';
 import { internalError } from '../errors/internal-error';
 import type { HttpExchange } from '../pipeline/http-exchange';
-import { answerOf, OperationRunner } from '../pipeline/operation-runner';
+import {
+  answerOf,
+  OperationRunner,
+  type OperationOutcome,
+  type OperationRunInput,
+} from '../pipeline/operation-runner';
 import {
   normalizePromptResult,
   normalizeResourceResult,
@@ -49,28 +56,72 @@ export class McpDispatcher {
     private readonly registry: McpOperationRegistry,
     private readonly runner: OperationRunner,
     private readonly taskCalls: McpTaskCalls,
+    @Inject(DISCOVERY_OPTIONS) private readonly options: DiscoveryOptions,
   ) {}
 
-  listTools(): ListToolsResult {
-    return { tools: this.registry.getTools().map((tool) => tool.listing) };
+  async listTools(sdk: ServerContext, exchange: HttpExchange): Promise<ListToolsResult> {
+    const tools = await this.visibleTo(this.registry.getTools(), sdk, exchange);
+    return { tools: tools.map((tool) => tool.listing) };
   }
 
-  listPrompts(): ListPromptsResult {
-    return { prompts: this.registry.getPrompts().map((prompt) => prompt.listing) };
+  async listPrompts(sdk: ServerContext, exchange: HttpExchange): Promise<ListPromptsResult> {
+    const prompts = await this.visibleTo(this.registry.getPrompts(), sdk, exchange);
+    return { prompts: prompts.map((prompt) => prompt.listing) };
   }
 
-  listResources(): ListResourcesResult {
+  async listResources(sdk: ServerContext, exchange: HttpExchange): Promise<ListResourcesResult> {
+    const resources = await this.visibleTo(this.registry.getFixedResources(), sdk, exchange);
+    return { resources: resources.map((resource) => resource.listing as Resource) };
+  }
+
+  async listResourceTemplates(
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): Promise<ListResourceTemplatesResult> {
+    const templates = await this.visibleTo(this.registry.getTemplateResources(), sdk, exchange);
     return {
-      resources: this.registry.getFixedResources().map((resource) => resource.listing as Resource),
+      resourceTemplates: templates.map((resource) => resource.listing as ResourceTemplateListing),
     };
   }
 
-  listResourceTemplates(): ListResourceTemplatesResult {
-    return {
-      resourceTemplates: this.registry
-        .getTemplateResources()
-        .map((resource) => resource.listing as ResourceTemplateListing),
-    };
+  /**
+   * The operations this caller may call, in registration order: each one's guards run (not the
+   * method), one list request at a time; with `auth.lists: 'public'`, all of them.
+   */
+  private async visibleTo<T extends OperationEntry>(
+    entries: T[],
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): Promise<T[]> {
+    if (this.options.listVisibility === 'public' || entries.length === 0) return entries;
+    const shown = await Promise.all(
+      entries.map((operation) =>
+        this.runner.visible({
+          operation,
+          target: operation.name,
+          params: {},
+          args: {},
+          http: exchange,
+          sdk,
+        }),
+      ),
+    );
+    return entries.filter((_, index) => shown[index]);
+  }
+
+  /**
+   * Whether a refused call answers as for an unknown operation: with lists per caller, a guard's
+   * refusal (-32003, not a step-up) of an operation the caller's list does not show. The guards run
+   * once more to tell a guard's refusal from a `ForbiddenException` of the method itself.
+   */
+  private async hidden(outcome: OperationOutcome, input: OperationRunInput): Promise<boolean> {
+    return (
+      this.options.listVisibility === 'caller' &&
+      outcome.kind === 'error' &&
+      outcome.error.code === McpErrorCode.Forbidden &&
+      !(outcome.error instanceof McpHttpRefusal) &&
+      !(await this.runner.visible(input))
+    );
   }
 
   async callTool(
@@ -86,14 +137,16 @@ export class McpDispatcher {
       if (asTask) return asTask as CallToolResult;
     }
     const params = callParamsOf(exchange, sdk, request.params);
-    const outcome = await this.runner.run({
+    const input: OperationRunInput = {
       operation: tool,
       target: tool.name,
       params,
       args: ownArguments(params) ?? request.params.arguments ?? {},
       http: exchange,
       sdk,
-    });
+    };
+    const outcome = await this.runner.run(input);
+    if (await this.hidden(outcome, input)) throw unknown('tool', name);
     return answerOf(outcome, (value) =>
       normalizeToolResult(value, tool.listing.outputSchema !== undefined),
     );
@@ -108,14 +161,16 @@ export class McpDispatcher {
     const prompt = this.registry.findPrompt(name);
     if (!prompt) throw unknown('prompt', name);
     const params = callParamsOf(exchange, sdk, request.params);
-    const outcome = await this.runner.run({
+    const input: OperationRunInput = {
       operation: prompt,
       target: name,
       params,
       args: ownArguments(params) ?? request.params.arguments ?? {},
       http: exchange,
       sdk,
-    });
+    };
+    const outcome = await this.runner.run(input);
+    if (await this.hidden(outcome, input)) throw unknown('prompt', name);
     return answerOf(outcome, normalizePromptResult);
   }
 
@@ -126,16 +181,17 @@ export class McpDispatcher {
   ): Promise<ReadResourceResult> {
     const { uri } = request.params;
     const found = this.registry.findResource(uri);
-    if (!found)
-      throw new ProtocolError(McpErrorCode.InvalidParams, 'Resource not found', { uri: clip(uri) });
-    const outcome = await this.runner.run({
+    if (!found) throw resourceNotFound(uri);
+    const input: OperationRunInput = {
       operation: found.resource,
       target: uri,
       params: callParamsOf(exchange, sdk, request.params),
       args: found.variables,
       http: exchange,
       sdk,
-    });
+    };
+    const outcome = await this.runner.run(input);
+    if (await this.hidden(outcome, input)) throw resourceNotFound(uri);
     return answerOf(outcome, (value) =>
       normalizeResourceResult(value, uri, found.resource.metadata.options.mimeType),
     );
@@ -198,4 +254,8 @@ function unknown(kind: 'tool' | 'prompt', name: string): ProtocolError {
   return new ProtocolError(McpErrorCode.InvalidParams, `Unknown ${kind}: ${clip(name)}`, {
     name: clip(name),
   });
+}
+
+function resourceNotFound(uri: string): ProtocolError {
+  return new ProtocolError(McpErrorCode.InvalidParams, 'Resource not found', { uri: clip(uri) });
 }

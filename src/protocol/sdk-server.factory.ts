@@ -5,6 +5,7 @@ import { ANY_PARAMS, McpTaskMethods } from '../tasks/wire/mcp-task-methods.servi
 import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
 import { McpTaskServer } from '../tasks/wire/mcp-task-server';
 import { sdkRequestExchange } from './sdk-request-exchange';
+import { recordingRefusal } from './http-refusals';
 
 /**
  * Builds the low-level SDK `Server` that serves one HTTP request on the SDK path. The low-level
@@ -38,31 +39,45 @@ export class SdkServerFactory {
     });
     const dispatcher = this.dispatcher;
     const exchange = sdkRequestExchange.current;
-    server.setRequestHandler('tools/list', () => dispatcher.listTools());
+    server.setRequestHandler('tools/list', (_request, ctx) =>
+      recordingRefusal(exchange('tools/list'), (on) => dispatcher.listTools(ctx, on)),
+    );
     server.setRequestHandler('tools/call', (request, ctx) =>
-      dispatcher.callTool(request, ctx, exchange('tools/call')),
+      recordingRefusal(exchange('tools/call'), (on) => dispatcher.callTool(request, ctx, on)),
     );
-    server.setRequestHandler('prompts/list', () => dispatcher.listPrompts());
+    server.setRequestHandler('prompts/list', (_request, ctx) =>
+      recordingRefusal(exchange('prompts/list'), (on) => dispatcher.listPrompts(ctx, on)),
+    );
     server.setRequestHandler('prompts/get', (request, ctx) =>
-      dispatcher.getPrompt(request, ctx, exchange('prompts/get')),
+      recordingRefusal(exchange('prompts/get'), (on) => dispatcher.getPrompt(request, ctx, on)),
     );
-    server.setRequestHandler('resources/list', () => dispatcher.listResources());
-    server.setRequestHandler('resources/templates/list', () => dispatcher.listResourceTemplates());
+    server.setRequestHandler('resources/list', (_request, ctx) =>
+      recordingRefusal(exchange('resources/list'), (on) => dispatcher.listResources(ctx, on)),
+    );
+    server.setRequestHandler('resources/templates/list', (_request, ctx) =>
+      recordingRefusal(exchange('resources/templates/list'), (on) =>
+        dispatcher.listResourceTemplates(ctx, on),
+      ),
+    );
     server.setRequestHandler('resources/read', (request, ctx) =>
-      dispatcher.readResource(request, ctx, exchange('resources/read')),
+      recordingRefusal(exchange('resources/read'), (on) =>
+        dispatcher.readResource(request, ctx, on),
+      ),
     );
     server.setRequestHandler('completion/complete', (request, ctx) =>
-      dispatcher.complete(request, ctx, exchange('completion/complete')),
+      recordingRefusal(exchange('completion/complete'), (on) =>
+        dispatcher.complete(request, ctx, on),
+      ),
     );
     const tasks = this.taskMethods;
     server.setRequestHandler('tasks/get', { params: ANY_PARAMS }, (params, ctx) =>
-      tasks.get(params, ctx, exchange('tasks/get')),
+      recordingRefusal(exchange('tasks/get'), (on) => tasks.get(params, ctx, on)),
     );
     server.setRequestHandler('tasks/update', { params: ANY_PARAMS }, (params, ctx) =>
-      tasks.update(params, ctx, exchange('tasks/update')),
+      recordingRefusal(exchange('tasks/update'), (on) => tasks.update(params, ctx, on)),
     );
     server.setRequestHandler('tasks/cancel', { params: ANY_PARAMS }, (params, ctx) =>
-      tasks.cancel(params, ctx, exchange('tasks/cancel')),
+      recordingRefusal(exchange('tasks/cancel'), (on) => tasks.cancel(params, ctx, on)),
     );
     return server;
   }

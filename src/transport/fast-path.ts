@@ -8,7 +8,9 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
+import type { ProtectedResource } from '../auth/protected-resource';
 import { McpErrorCode } from '../errors/mcp-error-codes';
+import { McpHttpRefusal } from '../errors/mcp-http-refusal.error';
 import type { McpCacheableMethod, ServerOptions } from '../protocol/server.options';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
 import type { McpDispatcher } from '../protocol/mcp-dispatcher.service';
@@ -32,10 +34,10 @@ const FAST_METHODS: ReadonlyMap<string, { answer: Answer; nameParam?: 'name' | '
   ['tools/call', { answer: (d, m, s, e) => d.callTool(m, s, e), nameParam: 'name' }],
   ['prompts/get', { answer: (d, m, s, e) => d.getPrompt(m, s, e), nameParam: 'name' }],
   ['resources/read', { answer: (d, m, s, e) => d.readResource(m, s, e), nameParam: 'uri' }],
-  ['tools/list', { answer: (d) => d.listTools() }],
-  ['prompts/list', { answer: (d) => d.listPrompts() }],
-  ['resources/list', { answer: (d) => d.listResources() }],
-  ['resources/templates/list', { answer: (d) => d.listResourceTemplates() }],
+  ['tools/list', { answer: (d, _m, s, e) => d.listTools(s, e) }],
+  ['prompts/list', { answer: (d, _m, s, e) => d.listPrompts(s, e) }],
+  ['resources/list', { answer: (d, _m, s, e) => d.listResources(s, e) }],
+  ['resources/templates/list', { answer: (d, _m, s, e) => d.listResourceTemplates(s, e) }],
 ]);
 
 const ENVELOPE_KEYS = new Set<string>(Object.values(MCP_META_KEYS));
@@ -78,6 +80,7 @@ export class McpFastPath {
   constructor(
     private readonly options: ServerOptions,
     private readonly dispatcher: McpDispatcher,
+    private readonly resource: ProtectedResource,
   ) {
     this.serverInfoMeta = { [SERVER_INFO_META_KEY]: options.serverInfo };
   }
@@ -162,13 +165,19 @@ export class McpFastPath {
           'MCP request failed',
           thrown instanceof Error ? thrown.stack : String(thrown),
         );
-      const status = error.code === McpErrorCode.MissingRequiredClientCapability ? 400 : 200;
+      const status =
+        error instanceof McpHttpRefusal
+          ? error.httpStatus
+          : error.code === McpErrorCode.MissingRequiredClientCapability
+            ? 400
+            : 200;
       const body = {
         code: error.code,
         message: error.message,
         ...(error.data !== undefined && { data: error.data }),
       };
-      this.write(res, status, { jsonrpc: '2.0', id: message.id, error: body });
+      const headers = error instanceof McpHttpRefusal ? this.resource.headersOf(error, req) : {};
+      this.write(res, status, { jsonrpc: '2.0', id: message.id, error: body }, headers);
     }
   }
 
@@ -212,11 +221,17 @@ export class McpFastPath {
     } as unknown as ServerContext;
   }
 
-  private write(res: ServerResponse, status: number, body: unknown): void {
+  private write(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
     const text = JSON.stringify(body);
     res.writeHead(status, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(text),
+      ...headers,
     });
     res.end(text);
   }

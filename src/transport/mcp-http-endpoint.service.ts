@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ProtectedResource } from '../auth/protected-resource';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpHttpRequest } from '../interfaces/mcp-operation-context.interface';
@@ -52,11 +53,12 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     private readonly handlers: SdkHandlers,
     private readonly listen: ListenEndpoint,
     private readonly modules: ModulesContainer,
+    resource: ProtectedResource,
   ) {
     this.path = options.endpoint;
     this.admission = new RequestAdmission(options);
     this.checks = new MessageChecks(options.body, registry);
-    this.fastPath = options.fastPath ? new McpFastPath(server, dispatcher) : undefined;
+    this.fastPath = options.fastPath ? new McpFastPath(server, dispatcher, resource) : undefined;
     adapterHost.init$.subscribe(() => {
       if (!adapterHost.httpAdapter) return;
       // Thrown from here it would escape Nest's startup: it is rethrown from onModuleInit.
