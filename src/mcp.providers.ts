@@ -1,6 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { AUTH_OPTIONS, type AuthOptions } from './auth/auth.options';
 import { ProtectedResource } from './auth/protected-resource';
+import { ResourceServer } from './auth/resource-server';
 import { DISCOVERY_OPTIONS } from './discovery/discovery.options';
 import { McpOperationRegistry } from './discovery/mcp-operation.registry';
 import {
@@ -142,6 +143,12 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
     useFactory: (auth: AuthOptions, endpoint: string, registry: McpOperationRegistry) =>
       new ProtectedResource(auth, endpoint, () => registry.declaredScopes()),
     inject: [AUTH_OPTIONS, MCP_ENDPOINT, McpOperationRegistry],
+  },
+  {
+    provide: ResourceServer,
+    useFactory: (auth: AuthOptions, resource: ProtectedResource) =>
+      new ResourceServer(auth, resource),
+    inject: [AUTH_OPTIONS, ProtectedResource],
   },
   {
     provide: MCP_PORT_CHOICES,

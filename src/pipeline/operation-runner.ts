@@ -141,8 +141,9 @@ export class OperationRunner {
    * Whether a list shows the operation to this caller: its guards (the scope check of a scoped
    * operation included) let a call through. Nothing else runs — no interceptor, pipe or method; a
    * guard that refuses or throws hides the operation (one that throws something other than a
-   * refusal is logged at debug level). An authentication failure of a request that carries an
-   * `Authorization` header is thrown instead, so a bad or expired token gets the 401 challenge.
+   * refusal is logged at debug level). An authentication failure of a request whose
+   * `Authorization` header nothing verified is thrown instead, so a bad or expired token gets the
+   * 401 challenge.
    */
   async visible(input: OperationRunInput): Promise<boolean> {
     const handler = input.operation.guardsHandler;
@@ -155,7 +156,7 @@ export class OperationRunner {
       const unauthenticated =
         (error instanceof McpHttpRefusal && error.httpStatus === 401) ||
         (error instanceof HttpException && error.getStatus() === 401);
-      if (unauthenticated && input.http.raw.headers.authorization !== undefined)
+      if (unauthenticated && this.credentialUnverified(input))
         throw error instanceof McpHttpRefusal ? error : unauthorizedRefusal();
       if (!(error instanceof HttpException) && !(error instanceof ProtocolError))
         this.logger.debug(
@@ -163,6 +164,16 @@ export class OperationRunner {
         );
       return false;
     }
+  }
+
+  /**
+   * Whether the request carries a credential nothing has accepted yet: an `Authorization` header,
+   * and no principal the built-in resource server (or bearer-auth middleware) put on `req.auth`. A
+   * guard's 401 then speaks of that credential; once a token is verified, it only hides the entry.
+   */
+  private credentialUnverified(input: OperationRunInput): boolean {
+    const raw = input.http.raw as { headers: Record<string, unknown>; auth?: unknown };
+    return raw.headers.authorization !== undefined && raw.auth === undefined;
   }
 
   private callOf(
