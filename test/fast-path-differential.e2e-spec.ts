@@ -1241,6 +1241,8 @@ const NOT_HOT: Record<string, string> = {
   'State issue time in the future':
     'only a sealing key can make one; the framework-state row is covered by its other reasons',
   '`listen.': 'subscriptions/listen only',
+  'With `auth.resourceServer`':
+    'needs an authorization server: test/oauth-resource-server.e2e-spec.ts runs it on both paths',
   '`InvalidModuleOptionsError`': 'at startup, not a request',
   '`DuplicateOperationError`': 'at startup, not a request',
   '`InvalidOperationDefinitionError`': 'at startup, not a request',
