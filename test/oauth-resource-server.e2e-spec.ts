@@ -220,6 +220,41 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
   });
 });
 
+describe('a 2025-era client of the protected resource', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('fastify', {
+      imports: [accessApp(true, { resourceServer: { issuer: as.issuer } })],
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('gets the 401 challenge for a bad token before its stream starts, and is served with a good one', async () => {
+    const send = (authorization: string) =>
+      fetch(server.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+    const refused = await send('Bearer not-a-jwt');
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    const token = await as.token('admin', {
+      scope: 'mcp:tools payments:write',
+      resource: server.url.href,
+    });
+    const served = await send(`Bearer ${token}`);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('"pay"');
+  });
+});
+
 describe('opaque tokens by introspection', () => {
   let server: TestServer;
   beforeAll(async () => {
