@@ -1241,8 +1241,10 @@ const NOT_HOT: Record<string, string> = {
   'State issue time in the future':
     'only a sealing key can make one; the framework-state row is covered by its other reasons',
   '`listen.': 'subscriptions/listen only',
-  'With `auth.resourceServer`':
+  'With `auth.resourceServer`: a bearer token':
     'needs an authorization server: test/oauth-resource-server.e2e-spec.ts runs it on both paths',
+  'With `auth.resourceServer`, the token cannot be checked':
+    'needs an authorization server that does not answer: src/auth/jwt-access-token.verifier.spec.ts',
   '`InvalidModuleOptionsError`': 'at startup, not a request',
   '`DuplicateOperationError`': 'at startup, not a request',
   '`InvalidOperationDefinitionError`': 'at startup, not a request',

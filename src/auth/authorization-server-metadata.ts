@@ -36,5 +36,5 @@ export async function discoverJwksUri(issuer: string): Promise<string> {
     if (metadata?.issuer === issuer && typeof metadata.jwks_uri === 'string')
       return metadata.jwks_uri;
   }
-  throw new TokenRejectedError('The authorization server metadata could not be read');
+  throw new TokenRejectedError('The authorization server metadata could not be read', true);
 }

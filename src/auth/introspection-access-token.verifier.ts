@@ -90,7 +90,10 @@ export class IntrospectionAccessTokenVerifier implements AccessTokenVerifier {
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       text = await response.text();
     } catch {
-      throw new TokenRejectedError('The authorization server could not be asked about the token');
+      throw new TokenRejectedError(
+        'The authorization server could not be asked about the token',
+        true,
+      );
     }
     if (text.length > MAX_BYTES) throw new TokenRejectedError('The access token is not active');
     try {
@@ -99,6 +102,6 @@ export class IntrospectionAccessTokenVerifier implements AccessTokenVerifier {
     } catch {
       // answered below
     }
-    throw new TokenRejectedError('The authorization server answered the introspection badly');
+    throw new TokenRejectedError('The authorization server answered the introspection badly', true);
   }
 }

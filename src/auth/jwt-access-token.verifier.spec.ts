@@ -112,4 +112,20 @@ describe('JwtAccessTokenVerifier', () => {
       "The access token's exp claim is not accepted",
     );
   });
+
+  it('says the keys are unavailable (not that the token is bad) when the JWKS does not answer', async () => {
+    const down = new JwtAccessTokenVerifier(
+      resolveAuthOptions({
+        resourceServer: { issuer: ISSUER, jwksUri: 'http://127.0.0.1:1/jwks' },
+      }).resourceServer!,
+    );
+    const error = await down.verify(await token(), RESOURCE).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toMatchObject({ unavailable: true });
+    expect(await reason(verifier().verify('not-a-jwt', RESOURCE))).toBe(
+      'The access token is malformed',
+    );
+  });
 });

@@ -22,9 +22,17 @@ function reasonOf(error: unknown): string {
     return 'The access token is signed with an algorithm not accepted';
   if (error instanceof errors.JWSSignatureVerificationFailed)
     return 'The access token signature is not valid';
-  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid)
-    return 'The authorization server keys could not be read';
   return 'The access token is malformed';
+}
+
+/** Whether `jose` could not read the key set at all (a timeout, a bad or unreachable JWKS). */
+function keysUnavailable(error: unknown): boolean {
+  return (
+    error instanceof errors.JWKSTimeout ||
+    error instanceof errors.JWKSInvalid ||
+    // A failed fetch (connection refused, DNS): not a verdict on the token.
+    !(error instanceof errors.JOSEError)
+  );
 }
 
 /**
@@ -53,6 +61,8 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
         requiredClaims: ['exp'],
       }));
     } catch (error) {
+      if (keysUnavailable(error))
+        throw new TokenRejectedError('The authorization server keys could not be read', true);
       throw new TokenRejectedError(reasonOf(error));
     }
     this.checkAudience(payload.aud, audiences);

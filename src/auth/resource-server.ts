@@ -1,7 +1,11 @@
 import { Logger } from '@nestjs/common';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { IncomingMessage } from 'node:http';
-import { unauthorizedRefusal, type McpHttpRefusal } from '../errors/mcp-http-refusal.error';
+import {
+  authorizationUnavailableRefusal,
+  unauthorizedRefusal,
+  type McpHttpRefusal,
+} from '../errors/mcp-http-refusal.error';
 import type { AccessTokenVerifier } from './access-token.verifier';
 import type { AuthOptions } from './auth.options';
 import { IntrospectionAccessTokenVerifier } from './introspection-access-token.verifier';
@@ -61,6 +65,10 @@ export class ResourceServer {
     try {
       return { kind: 'principal', auth: await verifier.verify(token, resource) };
     } catch (error) {
+      if (error instanceof TokenRejectedError && error.unavailable) {
+        this.logger.warn(`MCP request refused with 503: ${error.reason}`);
+        return { kind: 'refused', refusal: authorizationUnavailableRefusal() };
+      }
       if (error instanceof TokenRejectedError) return this.refused(error.reason);
       this.logger.error(
         'Verifying an access token failed',

@@ -19,7 +19,7 @@ export interface BearerChallenge {
  */
 export class McpHttpRefusal extends ProtocolError {
   constructor(
-    readonly httpStatus: 401 | 403 | 429,
+    readonly httpStatus: 401 | 403 | 429 | 503,
     code: number,
     message: string,
     data: unknown,
@@ -64,5 +64,20 @@ export function rateLimitedRefusal(retryAfterMs: number): McpHttpRefusal {
     { retryAfterMs: ms },
     undefined,
     Math.ceil(ms / 1000),
+  );
+}
+
+/**
+ * 503 -32000 with `Retry-After`: the bearer token could not be checked because the authorization
+ * server did not answer (its keys, its introspection endpoint). @internal
+ */
+export function authorizationUnavailableRefusal(): McpHttpRefusal {
+  return new McpHttpRefusal(
+    503,
+    McpErrorCode.ServerBusy,
+    'Server busy: the authorization server is unavailable',
+    undefined,
+    undefined,
+    5,
   );
 }
