@@ -2,9 +2,9 @@
 // Checks what the published declaration files (dist/**/*.d.ts) import, so that an app compiled
 // with `skipLibCheck: false` type-checks with only the packages it must install:
 // - a package import must name a dependency, a required peer dependency or a Node built-in;
-// - an optional peer (ioredis, bullmq) is allowed only in declarations that only the export
-//   subpaths listed for it in OPTIONAL_PEER_SUBPATHS reach; today none, so no declaration may
-//   import one;
+// - an optional peer (ioredis, bullmq, @nestjs/throttler) is allowed only in declarations that
+//   only the export subpaths listed for it in OPTIONAL_PEER_SUBPATHS reach (@nestjs/throttler:
+//   `nestjs-mcp/throttler`);
 // - every relative import must resolve to a shipped declaration file.
 // Imports are read with TypeScript's own scanner (import/export … from, import("…") types,
 // require, triple-slash references), so type-only and inline imports count too.
@@ -25,6 +25,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const OPTIONAL_PEER_SUBPATHS = {
   ioredis: [],
   bullmq: [],
+  '@nestjs/throttler': ['./throttler'],
 };
 
 /** The package an import specifier names (`@scope/name/deep` → `@scope/name`), or undefined. */

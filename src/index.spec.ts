@@ -48,6 +48,7 @@ describe('the public API', () => {
       'MCP_PROTOCOL_VERSION',
       'MCP_TASKS_EXTENSION',
       'McpArgs',
+      'McpAuthOptions',
       'McpAuthorizationPartitionResolver',
       'McpCompleter',
       'McpContext',

@@ -5,6 +5,7 @@
 // The module
 export { McpModule } from './mcp.module';
 export type { McpModuleOptions } from './mcp-module-options.interface';
+export type { McpAuthOptions } from './auth/mcp-auth-options.interface';
 export { MCP_PROTOCOL_VERSION } from './util/mcp.constants';
 
 // Operations

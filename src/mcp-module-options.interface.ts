@@ -1,4 +1,5 @@
 import type { CacheHint } from '@modelcontextprotocol/server';
+import type { McpAuthOptions } from './auth/mcp-auth-options.interface';
 import type { McpCacheableMethod } from './protocol/server.options';
 import type { SecretFieldPolicy } from './input/secret-field.policy';
 import type { KeyringConfig } from './keyring/keyring-fingerprint';
@@ -19,6 +20,12 @@ import type { SessionStore } from './sessions/store/session-store.interface';
 export interface McpModuleOptions {
   /** HTTP path of the MCP endpoint. Default `/mcp`. */
   endpoint?: string;
+  /**
+   * Authorization: which operations lists show (default: what the caller may call), the OAuth
+   * protected-resource metadata and challenges, and the built-in bearer-token resource server.
+   * See `docs/authorization.md`.
+   */
+  auth?: McpAuthOptions;
   /** Name and version the server reports in `server/discover`. Default `{ name: 'nestjs-mcp', version: <package version> }`. */
   serverInfo?: { name: string; version: string; title?: string };
   /** Free-text instructions advertised to clients in `server/discover`. */

@@ -1,3 +1,4 @@
+import { resolveAuthOptions, type AuthOptions } from './auth/auth.options';
 import type { DiscoveryOptions } from './discovery/discovery.options';
 import { InvalidModuleOptionsError } from './errors/invalid-module-options.error';
 import type { McpAuthorizationPartitionResolver } from './identity/authorization-partition.resolver';
@@ -53,6 +54,7 @@ export interface ResolvedMcpOptions {
   readonly redis: RedisOptionsSlice;
   readonly tasks: ResolvedTaskOptions;
   readonly sessions: SessionOptions;
+  readonly auth: AuthOptions;
 }
 
 /** Fills defaults and validates; throws {@link InvalidModuleOptionsError} naming the first bad option. */
@@ -82,6 +84,7 @@ export function resolveMcpOptions(
   const keyring = resolveKeyringOptions(options.keyring, options.allowEphemeralKey);
   const tasks = resolveTaskOptions(options.tasks);
   const sessions = resolveSessionOptions(options.sessions, transport.body.maxBytes);
+  const auth = resolveAuthOptions(options.auth);
   return {
     transport,
     server,
@@ -98,10 +101,12 @@ export function resolveMcpOptions(
       singleUseByDefault: requestState.singleUse,
       listPageSize: listPageSize(objectOption('lists', options.lists)?.pageSize),
       taskTtl: { ttlMs: tasks.ttlMs, maxTtlMs: tasks.maxTtlMs },
+      listVisibility: auth.lists,
     },
     redis: { redis: resolveRedisOptions(options.redis) },
     tasks,
     sessions,
+    auth,
   };
 }
 

@@ -106,6 +106,7 @@ import { SdkHandlers } from './transport/sdk-handlers';
     McpHttpEndpoint,
     McpNotifier,
   ],
-  exports: [KeyringManager, McpNotifier, McpStateHandles],
+  // CallerPartitions: for McpThrottlerGuard (nestjs-mcp/throttler), which an app provides itself.
+  exports: [KeyringManager, McpNotifier, McpStateHandles, CallerPartitions],
 })
 export class McpModule extends McpConfigurableModuleClass {}

@@ -1,5 +1,9 @@
 import type { Provider } from '@nestjs/common';
+import { AUTH_OPTIONS, type AuthOptions } from './auth/auth.options';
+import { ProtectedResource } from './auth/protected-resource';
+import { ResourceServer } from './auth/resource-server';
 import { DISCOVERY_OPTIONS } from './discovery/discovery.options';
+import { McpOperationRegistry } from './discovery/mcp-operation.registry';
 import {
   DefaultAuthorizationPartitionResolver,
   PARTITION_RESOLVER_PORT,
@@ -185,6 +189,19 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   slice(REDIS_OPTIONS, (options) => options.redis),
   slice(TASK_OPTIONS, (options) => options.tasks),
   slice(SESSION_OPTIONS, (options) => options.sessions),
+  slice(AUTH_OPTIONS, (options) => options.auth),
+  {
+    provide: ProtectedResource,
+    useFactory: (auth: AuthOptions, endpoint: string, registry: McpOperationRegistry) =>
+      new ProtectedResource(auth, endpoint, () => registry.declaredScopes()),
+    inject: [AUTH_OPTIONS, MCP_ENDPOINT, McpOperationRegistry],
+  },
+  {
+    provide: ResourceServer,
+    useFactory: (auth: AuthOptions, resource: ProtectedResource) =>
+      new ResourceServer(auth, resource),
+    inject: [AUTH_OPTIONS, ProtectedResource],
+  },
   {
     provide: MCP_PORT_CHOICES,
     useFactory: portChoices,

@@ -83,9 +83,9 @@ function complete(
   );
 }
 
-/** `tools/list` works and lists every tool of the app. */
+/** `tools/list` works and lists every tool of the app to alice, who may call them all. */
 async function expectToolsListed(server: TestServer): Promise<void> {
-  const response = await rawRound(server.url, 'tools/list', {});
+  const response = await rawRound(server.url, 'tools/list', {}, { headers: ALICE });
   expect(response.status).toBe(200);
   const tools = (response.body.result?.tools ?? []) as { name: string }[];
   expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOLS].sort());
@@ -124,7 +124,7 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
     });
 
     it('lets the allowed front-end origin read the answer and the request id', async () => {
-      const response = await post('tools/list', {}, { Origin: FRONTEND_ORIGIN });
+      const response = await post('tools/list', {}, { Origin: FRONTEND_ORIGIN, ...ALICE });
       expect(response.status).toBe(200);
       expect(response.headers['access-control-allow-origin']).toBe(FRONTEND_ORIGIN);
       expect(response.headers['access-control-expose-headers']).toContain(REQUEST_ID_HEADER);

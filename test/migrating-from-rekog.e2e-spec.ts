@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppModule } from './fixtures/docs/rekog-after';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
-import { connectClient, rawToolCall } from './utils/mcp';
+import { connectClient, rawRound, rawToolCall } from './utils/mcp';
 
 const PAGE = readFileSync(join(__dirname, '..', 'docs', 'migrating-from-rekog.md'), 'utf8');
 const FIXTURES = join(__dirname, 'fixtures', 'docs');
@@ -86,9 +86,16 @@ describe.each(ADAPTERS)('the migrated example over %s', (adapter) => {
     return { client, asked };
   }
 
-  it('advertises the JSON Schema of the zod input and fills in its default', async () => {
-    const { client } = await userWho(false);
-    const { tools } = await client.listTools();
+  it('advertises the JSON Schema of the zod input to a caller with the scope and fills in its default', async () => {
+    const listed = await rawRound(
+      server.url,
+      'tools/list',
+      {},
+      {
+        headers: { 'x-scopes': 'forecast.read' },
+      },
+    );
+    const tools = listed.body.result?.tools as { name: string; inputSchema: unknown }[];
     expect(tools.find((tool) => tool.name === 'get-forecast')?.inputSchema).toMatchObject({
       type: 'object',
       properties: { city: { type: 'string', minLength: 1 }, days: { type: 'integer', default: 3 } },
@@ -105,10 +112,16 @@ describe.each(ADAPTERS)('the migrated example over %s', (adapter) => {
     ]);
   });
 
-  it('refuses a caller without the scope with -32003, as @ToolScopes did', async () => {
+  it('hides the tool from a caller without the scope, whose call answers as for an unknown tool', async () => {
     for (const headers of [{}, { 'x-scopes': 'other' }] as Record<string, string>[]) {
       const refused = await rawToolCall(server.url, 'get-forecast', { city: 'Oslo' }, { headers });
-      expect(refused.body.error).toMatchObject({ code: -32003 });
+      expect(refused.body.error).toMatchObject({
+        code: -32602,
+        message: 'Unknown tool: get-forecast',
+      });
+      const listed = await rawRound(server.url, 'tools/list', {}, { headers });
+      const names = (listed.body.result?.tools as { name: string }[]).map((tool) => tool.name);
+      expect(names).not.toContain('get-forecast');
     }
   });
 

@@ -173,10 +173,16 @@ describe.each(ADAPTERS)('Nest ecosystem guards over %s', (adapter) => {
       expect(response.headers['x-ratelimit-limit']).toBe(String(THROTTLE_LIMIT));
       expect(response.headers['x-ratelimit-remaining']).toBe(String(THROTTLE_LIMIT - index - 1));
     }
-    // A 429 HttpException from a guard is a tool error the model can see, as documented.
-    const over = answers[THROTTLE_LIMIT].body.result as { isError?: boolean } | undefined;
-    expect(over?.isError).toBe(true);
-    expect(resultText(answers[THROTTLE_LIMIT])).toMatch(/too many requests/i);
-    expect(answers[THROTTLE_LIMIT].headers['retry-after']).toBeDefined();
+    // The throttler's 429 is HTTP 429 with Retry-After and -32029, never a tool result.
+    const over = answers[THROTTLE_LIMIT];
+    expect(over.status).toBe(429);
+    expect(over.body.result).toBeUndefined();
+    const retryAfter = Number(over.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(over.body.error).toEqual({
+      code: -32029,
+      message: 'Too many requests',
+      data: { retryAfterMs: retryAfter * 1000 },
+    });
   });
 });

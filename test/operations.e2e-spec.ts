@@ -32,7 +32,6 @@ describe.each(ADAPTERS)('MCP operations over %s', (adapter) => {
         'ping',
         'add_note',
         'count_down',
-        'forbidden',
         'intercepted',
         'explode',
         'out_of_stock',
@@ -104,9 +103,9 @@ describe.each(ADAPTERS)('MCP operations over %s', (adapter) => {
       expect(result.content).toEqual([{ type: 'text', text: 'progress enabled: true' }]);
     });
 
-    it('answers -32003 when a guard refuses', async () => {
+    it('answers a call a guard refuses as for an unknown tool, the tool being left out of the list', async () => {
       const error = await rpcError(client.callTool({ name: 'forbidden', arguments: {} }));
-      expect(error).toMatchObject({ code: -32003, message: expect.stringContaining('Forbidden') });
+      expect(error).toMatchObject({ code: -32602, message: 'Unknown tool: forbidden' });
     });
 
     it('runs interceptors around the call, in the mcp context', async () => {
@@ -228,9 +227,10 @@ describe.each(ADAPTERS)('MCP operation error mapping over %s', (adapter) => {
 
   afterAll(() => server?.close());
 
-  it('answers UnauthorizedException with -32001 "Unauthorized" and nothing of its message', async () => {
+  it('answers UnauthorizedException with HTTP 401, a Bearer challenge, -32001 "Unauthorized" and nothing of its message', async () => {
     const response = await rawToolCall(server.url, 'locked', {});
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Bearer');
     expect(response.body.error).toEqual({ code: -32001, message: 'Unauthorized' });
     expect(response.text).not.toContain('alice@example.com');
   });

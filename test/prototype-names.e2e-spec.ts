@@ -325,13 +325,17 @@ describe.each(ADAPTERS)('names from Object.prototype in client input over %s', (
       }
     });
 
-    it('as the bearer user: no roles (-32003) and its own state partition', async () => {
+    it('as the bearer user: no roles (create_ticket hidden: unknown) and its own state partition', async () => {
       const refused = await round(
         'tools/call',
         { name: 'create_ticket', arguments: TICKET },
         { headers: { Authorization: `Bearer ${name}` } },
       );
-      expect(refused.body.error).toEqual({ code: -32003, message: 'Forbidden' });
+      expect(refused.body.error).toEqual({
+        code: -32602,
+        message: 'Unknown tool: create_ticket',
+        data: { name: 'create_ticket' },
+      });
       const flow = await round(
         'tools/call',
         { name: 'transfer_funds', arguments: TRANSFER },
@@ -395,18 +399,21 @@ describe.each(ADAPTERS)('names from Object.prototype in client input over %s', (
       expect(resultText(await continueTransfer(header))).toBe('Transferred 12.50 to bob');
     });
 
-    it.each(['Bearer bob', 'bearer  bob'])('%j is bob, a viewer: -32003', async (header) => {
-      expect((await createTicket(header)).body.error).toEqual({
-        code: -32003,
-        message: 'Forbidden',
-      });
-    });
+    it.each(['Bearer bob', 'bearer  bob'])(
+      '%j is bob, a viewer: create_ticket hidden',
+      async (header) => {
+        expect((await createTicket(header)).body.error).toEqual({
+          code: -32602,
+          message: 'Unknown tool: create_ticket',
+          data: { name: 'create_ticket' },
+        });
+      },
+    );
 
-    it.each(notBearer)('%j is nobody: no roles, the anonymous partition', async (header) => {
-      expect((await createTicket(header)).body.error).toEqual({
-        code: -32003,
-        message: 'Forbidden',
-      });
+    it.each(notBearer)('%j is nobody: challenged, the anonymous partition', async (header) => {
+      const ticket = await createTicket(header);
+      expect(ticket.status).toBe(401);
+      expect(ticket.body.error).toEqual({ code: -32001, message: 'Unauthorized' });
       expect((await continueTransfer(header)).body.error).toEqual({
         code: -32602,
         message: 'Invalid request state',

@@ -1,5 +1,6 @@
 import { type KeyringConfig, type McpModuleOptions } from '../../src/index';
 import { BullMqTaskRunner, type BullMqConnectionOptions } from '../../src/redis/index';
+import { authFromEnv, OAUTH_MODE } from './demo-auth/sample-auth';
 import { BearerPartitionResolver } from './flows/bearer-partition.resolver';
 
 function optionalInteger(name: string): number | undefined {
@@ -73,7 +74,9 @@ export function sampleMcpOptions(version: string): McpModuleOptions {
     serverInfo: { name: 'nestjs-mcp-sample', version },
     endpoint: process.env.MCP_ENDPOINT ?? '/mcp',
     keyring: keyringFromEnv(),
-    partitionResolver: new BearerPartitionResolver(),
+    // In OAuth mode the default resolver keys callers by the verified token's client and subject.
+    partitionResolver: OAUTH_MODE ? undefined : new BearerPartitionResolver(),
+    auth: authFromEnv(),
     requestBodyTimeoutMs: optionalInteger('MCP_REQUEST_BODY_TIMEOUT_MS'),
     fastPath: process.env.MCP_FAST_PATH !== 'off',
     redis,

@@ -9,6 +9,19 @@ import type { McpOperationKind } from '../interfaces/mcp-operation-kind';
 
 /** Input and state options shared by every operation decorator. @publicApi */
 export interface McpInputOptions {
+  /**
+   * OAuth scopes the caller's token must grant (`req.auth.scopes`, or `scope`/`scopes`/`scp` of
+   * `req.user`), checked on every round after your guards and before your interceptors, pipes and
+   * the method: nobody signed in gets HTTP 401 with a challenge naming them, a token without one
+   * of them HTTP 403 `insufficient_scope` (step-up). Callers without them do not see the operation
+   * in lists. Advertised in `scopes_supported` unless `auth.scopesSupported` is set.
+   *
+   * @example
+   * ```ts
+   * @McpTool({ description: 'Moves money', scopes: ['payments:write'] })
+   * ```
+   */
+  scopes?: string[];
   /** What the operation may ask the client for (same as repeated `@McpMayRequestInput`). */
   mayRequestInput?: McpInputDeclarationSpec[];
   /** Who owns the state carried between rounds. Default `NONE`. */

@@ -8,6 +8,8 @@ export interface DiscoveryOptions {
   readonly listPageSize: number;
   /** The default and the longest lifetime of a tool's tasks. */
   readonly taskTtl: { readonly ttlMs: number; readonly maxTtlMs: number };
+  /** `caller`: lists show what the caller's guards and scopes let it call; `public`: everything. */
+  readonly listVisibility: 'caller' | 'public';
 }
 
 /** Injection token of the {@link DiscoveryOptions}. @internal */

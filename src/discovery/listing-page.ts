@@ -11,7 +11,10 @@ export interface ListingPage<T> {
   readonly membersJson: string;
 }
 
-/** A list method's result from one page: the entries under `member`, and `nextCursor` when there is more. */
+/**
+ * A list method's result from one page: the entries under `member`, and `nextCursor` when there is
+ * more. A fresh object each time, since the SDK adds to the result it is given.
+ */
 export function listResultOf<K extends string, T>(
   member: K,
   page: ListingPage<T>,

@@ -57,6 +57,15 @@ export class McpOperationRegistry {
     return [...this.templateResources.values()];
   }
 
+  /** Every scope an operation declares, sorted: the default `scopes_supported`. @internal */
+  declaredScopes(): string[] {
+    const scopes = new Set<string>();
+    for (const table of [this.tools, this.prompts, this.fixedResources, this.templateResources])
+      for (const operation of table.values())
+        for (const scope of operation.profile.scopes) scopes.add(scope);
+    return [...scopes].sort();
+  }
+
   findTool(name: string): ToolEntry | undefined {
     return this.tools.get(name);
   }

@@ -133,6 +133,8 @@ export class McpExplorer implements OnApplicationBootstrap {
     const common = {
       site,
       handler: this.pipelines.forMethod(instance, methodName, this.libraryStepsFor(profile)),
+      // Lists run it to show only what a caller may call; task calls to decide whose a task is.
+      guardsHandler: this.pipelines.forGuards(instance, methodName),
       completionHandler: completers
         ? this.pipelines.forMethodWith(instance, methodName, completionBody(where, completers))
         : undefined,
@@ -148,10 +150,6 @@ export class McpExplorer implements OnApplicationBootstrap {
           metadata,
           listing: toolListing(where, name, metadata.options, argsType),
           task,
-          guardsHandler:
-            task.support === 'forbidden'
-              ? undefined
-              : this.pipelines.forGuards(instance, methodName),
           ...common,
         };
       }

@@ -22,6 +22,12 @@ interface OperationBase {
   readonly completionHandler: OperationHandler | undefined;
   /** What the library's pipeline steps need to know about the operation. */
   readonly profile: OperationCallProfile;
+  /**
+   * Runs only the operation's guards (its scope check included): lists run it to show what a
+   * caller may call, task calls to decide whose a task is before it is created, read, answered
+   * or cancelled.
+   */
+  readonly guardsHandler: OperationHandler;
 }
 
 export interface ToolEntry extends OperationBase {
@@ -31,11 +37,6 @@ export interface ToolEntry extends OperationBase {
   readonly metadata: Extract<McpOperationMetadata, { kind: 'tool' }>;
   /** Whether and how its calls run as tasks. */
   readonly task: ToolTaskProfile;
-  /**
-   * Runs only the tool's guards, for task-supporting tools: who creates, reads, answers or
-   * cancels one of its tasks is decided after them.
-   */
-  readonly guardsHandler: OperationHandler | undefined;
 }
 
 export interface PromptEntry extends OperationBase {

@@ -13,6 +13,22 @@ function replayOf(where: string, replay: unknown): boolean {
   return replay === true;
 }
 
+/** The OAuth scope-token grammar (RFC 6749 §3.3). */
+const SCOPE_TOKEN = /^[\u0021\u0023-\u005B\u005D-\u007E]+$/;
+
+function scopesOf(where: string, scopes: unknown): readonly string[] {
+  if (scopes === undefined) return [];
+  if (
+    !Array.isArray(scopes) ||
+    scopes.some((scope) => typeof scope !== 'string' || !SCOPE_TOKEN.test(scope))
+  )
+    throw new InvalidOperationDefinitionError(
+      where,
+      'scopes must be an array of OAuth scope tokens (printable ASCII, no spaces, quotes or backslashes)',
+    );
+  return Object.freeze([...new Set(scopes as string[])]);
+}
+
 /**
  * What an operation declares that the module's steps need, checked at startup: its input
  * declarations (decorators and options merged), its request-state mode, single use, replay, and
@@ -49,6 +65,7 @@ export function operationProfile(
       options.singleUseByDefault,
     ),
     replay,
+    scopes: scopesOf(where, metadata.options.scopes),
     argumentsValidator: options.validateArguments
       ? createArgumentsValidator(
           {

@@ -17,6 +17,8 @@ export const McpErrorCode = {
   Unauthorized: -32001,
   Forbidden: -32003,
   HeaderMismatch: -32020,
+  /** HTTP 429 with `Retry-After`: a rate limit (`@nestjs/throttler`) refused the call; `data.retryAfterMs`. */
+  RateLimited: -32029,
   /** HTTP 503: large request bodies in flight exceed `maxInFlightRequestBytes`; retry later. */
   ServerBusy: -32000,
   /**

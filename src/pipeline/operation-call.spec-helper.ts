@@ -45,6 +45,7 @@ export function testOperationCall(options: TestOperationCallOptions = {}): Opera
     stateMode: McpRequestStateMode.NONE,
     singleUse: false,
     replay: false,
+    scopes: [],
     argumentsValidator: undefined,
     ...options.profile,
   };

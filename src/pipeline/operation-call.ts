@@ -23,6 +23,8 @@ export interface OperationCallProfile {
   readonly singleUse: boolean;
   /** `ctx.elicit()` and friends are served from a ledger in framework state. */
   readonly replay: boolean;
+  /** OAuth scopes a caller's token needs, checked every round before the method. */
+  readonly scopes: readonly string[];
   readonly argumentsValidator: ArgumentsValidator | undefined;
 }
 
@@ -56,7 +58,8 @@ export class OperationCall {
   private innermostOutcome: InnermostOutcome | undefined;
 
   constructor(
-    readonly purpose: 'operation' | 'completion' | 'guards',
+    /** `visibility`: only the guards, to decide whether a list shows the operation. */
+    readonly purpose: 'operation' | 'completion' | 'guards' | 'visibility',
     readonly profile: OperationCallProfile,
     /** Tool or prompt name, or resource URI. */
     readonly target: string,

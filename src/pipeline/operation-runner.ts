@@ -1,6 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { HttpException, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../errors/mcp-error-codes';
+import { McpHttpRefusal, unauthorizedRefusal } from '../errors/mcp-http-refusal.error';
 import { internalError } from '../errors/internal-error';
 import type { DetachedTaskStep } from '../identity/detached-task-step';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
@@ -45,6 +46,13 @@ export interface OperationRunInput {
   readonly detached?: DetachedTaskStep;
   readonly sdk: ServerContext;
   readonly task?: TaskCallScope;
+}
+
+/** The delay a rate-limiting guard set as `Retry-After` (seconds) on the call's response, in ms. */
+function retryAfterMsOf(call: OperationCall): number | undefined {
+  const header = call.http.response?.getHeader?.('retry-after');
+  const seconds = Number(Array.isArray(header) ? header[0] : header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
 /** How one run of an operation ended. */
@@ -118,13 +126,54 @@ export class OperationRunner {
       try {
         await handler(call);
       } catch (error) {
-        const failure = mapOperationError(error, call.profile.kind, call.target);
+        const failure = mapOperationError(error, call.profile.kind, call.target, () =>
+          retryAfterMsOf(call),
+        );
         throw failure.type === 'error'
           ? failure.error
           : new ProtocolError(McpErrorCode.Forbidden, 'Forbidden');
       }
     }
     return call.context;
+  }
+
+  /**
+   * Whether a list shows the operation to this caller: its guards (the scope check of a scoped
+   * operation included) let a call through. Nothing else runs — no interceptor, pipe or method; a
+   * guard that refuses or throws hides the operation (one that throws something other than a
+   * refusal is logged at debug level). An authentication failure of a request whose
+   * `Authorization` header nothing verified is thrown instead, so a bad or expired token gets the
+   * 401 challenge.
+   */
+  async visible(input: OperationRunInput): Promise<boolean> {
+    const handler = input.operation.guardsHandler;
+    if (!handler) return true;
+    const call = this.callOf('visibility', input, undefined);
+    try {
+      await handler(call);
+      return true;
+    } catch (error) {
+      const unauthenticated =
+        (error instanceof McpHttpRefusal && error.httpStatus === 401) ||
+        (error instanceof HttpException && error.getStatus() === 401);
+      if (unauthenticated && this.credentialUnverified(input))
+        throw error instanceof McpHttpRefusal ? error : unauthorizedRefusal();
+      if (!(error instanceof HttpException) && !(error instanceof ProtocolError))
+        this.logger.debug(
+          `A guard of MCP ${call.profile.kind} "${clip(call.target)}" threw while a list was built; not listed`,
+        );
+      return false;
+    }
+  }
+
+  /**
+   * Whether the request carries a credential nothing has accepted yet: an `Authorization` header,
+   * and no principal the built-in resource server (or bearer-auth middleware) put on `req.auth`. A
+   * guard's 401 then speaks of that credential; once a token is verified, it only hides the entry.
+   */
+  private credentialUnverified(input: OperationRunInput): boolean {
+    const raw = input.http.raw as { headers: Record<string, unknown>; auth?: unknown };
+    return raw.headers.authorization !== undefined && raw.auth === undefined;
   }
 
   private callOf(
@@ -160,7 +209,9 @@ export class OperationRunner {
       if (recorded?.kind === 'refused') return { kind: 'error', error: recorded.error };
       // A cancelled task's method gave up as asked: nothing to report, the task is cancelled.
       if (input.task?.signal.aborted) throw error;
-      const failure = mapOperationError(error, call.profile.kind, call.target);
+      const failure = mapOperationError(error, call.profile.kind, call.target, () =>
+        retryAfterMsOf(call),
+      );
       return failure.type === 'error'
         ? { kind: 'error', error: failure.error }
         : { kind: 'tool_error', message: failure.message };

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   ProtocolError,
   type CallToolRequest,
@@ -14,14 +14,17 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
+import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../discovery/discovery.options';
 import type { ListingPage } from '../discovery/listing-page';
 import { McpListings } from '../discovery/mcp-listings.service';
+import type { ListedOperation, PagedListing } from '../discovery/paged-listing';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import type {
   OperationEntry,
   ResourceTemplateListing,
 } from '../discovery/operation-entry.interface';
 import { McpErrorCode } from '../errors/mcp-error-codes';
+import { McpHttpRefusal } from '../errors/mcp-http-refusal.error';
 import { internalError } from '../errors/internal-error';
 import type { HttpExchange } from '../pipeline/http-exchange';
 import {
@@ -38,6 +41,7 @@ import {
 import { callParamsOf, ownArguments } from '../pipeline/own-request-params';
 import { McpTaskCalls } from '../tasks/mcp-task-calls.service';
 import { clip } from '../util/clip';
+import type { MaybePromise } from '../util/maybe-promise';
 
 const MAX_COMPLETION_VALUES = 100;
 
@@ -62,22 +66,78 @@ export class McpDispatcher {
     private readonly listings: McpListings,
     private readonly runner: OperationRunner,
     private readonly taskCalls: McpTaskCalls,
+    @Inject(DISCOVERY_OPTIONS) private readonly options: DiscoveryOptions,
   ) {}
 
-  listTools(cursor: string | undefined): ListingPage<Tool> {
-    return this.listings.tools(cursor);
+  listTools(
+    cursor: string | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): MaybePromise<ListingPage<Tool>> {
+    return this.pageFor(this.listings.current().tools, cursor, sdk, exchange);
   }
 
-  listPrompts(cursor: string | undefined): ListingPage<Prompt> {
-    return this.listings.prompts(cursor);
+  listPrompts(
+    cursor: string | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): MaybePromise<ListingPage<Prompt>> {
+    return this.pageFor(this.listings.current().prompts, cursor, sdk, exchange);
   }
 
-  listResources(cursor: string | undefined): ListingPage<Resource> {
-    return this.listings.resources(cursor);
+  listResources(
+    cursor: string | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): MaybePromise<ListingPage<Resource>> {
+    return this.pageFor(this.listings.current().resources, cursor, sdk, exchange);
   }
 
-  listResourceTemplates(cursor: string | undefined): ListingPage<ResourceTemplateListing> {
-    return this.listings.resourceTemplates(cursor);
+  listResourceTemplates(
+    cursor: string | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): MaybePromise<ListingPage<ResourceTemplateListing>> {
+    return this.pageFor(this.listings.current().resourceTemplates, cursor, sdk, exchange);
+  }
+
+  /**
+   * The page `cursor` points at, of what this caller may call: with `auth.lists: 'public'` the
+   * cached page; otherwise each scanned operation's guards and scopes run (not the method), one
+   * list request at a time, and the page is assembled from the entries' cached JSON.
+   */
+  private pageFor<T, E extends OperationEntry & ListedOperation<T>>(
+    listing: PagedListing<T, E>,
+    cursor: string | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): MaybePromise<ListingPage<T>> {
+    if (this.options.listVisibility === 'public') return listing.page(cursor);
+    return listing.filteredPage(cursor, (operation) =>
+      this.runner.visible({
+        operation,
+        target: operation.name,
+        params: {},
+        args: {},
+        http: exchange,
+        sdk,
+      }),
+    );
+  }
+
+  /**
+   * Whether a refused call answers as for an unknown operation: with lists per caller, a guard's
+   * refusal (-32003, not a step-up) of an operation the caller's list does not show. The guards run
+   * once more to tell a guard's refusal from a `ForbiddenException` of the method itself.
+   */
+  private async hidden(outcome: OperationOutcome, input: OperationRunInput): Promise<boolean> {
+    return (
+      this.options.listVisibility === 'caller' &&
+      outcome.kind === 'error' &&
+      outcome.error.code === McpErrorCode.Forbidden &&
+      !(outcome.error instanceof McpHttpRefusal) &&
+      !(await this.runner.visible(input))
+    );
   }
 
   async callTool(
@@ -94,14 +154,16 @@ export class McpDispatcher {
       if (asTask) return asTask as CallToolResult;
     }
     const params = callParamsOf(exchange, sdk, request.params);
-    const outcome = await run({
+    const input: OperationRunInput = {
       operation: tool,
       target: tool.name,
       params,
       args: ownArguments(params) ?? request.params.arguments ?? {},
       http: exchange,
       sdk,
-    });
+    };
+    const outcome = await run(input);
+    if (await this.hidden(outcome, input)) throw unknown('tool', name);
     return answerOf(outcome, (value) =>
       normalizeToolResult(value, tool.listing.outputSchema !== undefined),
     );
@@ -117,14 +179,16 @@ export class McpDispatcher {
     const prompt = this.registry.findPrompt(name);
     if (!prompt) throw unknown('prompt', name);
     const params = callParamsOf(exchange, sdk, request.params);
-    const outcome = await run({
+    const input: OperationRunInput = {
       operation: prompt,
       target: name,
       params,
       args: ownArguments(params) ?? request.params.arguments ?? {},
       http: exchange,
       sdk,
-    });
+    };
+    const outcome = await run(input);
+    if (await this.hidden(outcome, input)) throw unknown('prompt', name);
     return answerOf(outcome, normalizePromptResult);
   }
 
@@ -136,16 +200,17 @@ export class McpDispatcher {
   ): Promise<ReadResourceResult> {
     const { uri } = request.params;
     const found = this.registry.findResource(uri);
-    if (!found)
-      throw new ProtocolError(McpErrorCode.InvalidParams, 'Resource not found', { uri: clip(uri) });
-    const outcome = await run({
+    if (!found) throw resourceNotFound(uri);
+    const input: OperationRunInput = {
       operation: found.resource,
       target: uri,
       params: callParamsOf(exchange, sdk, request.params),
       args: found.variables,
       http: exchange,
       sdk,
-    });
+    };
+    const outcome = await run(input);
+    if (await this.hidden(outcome, input)) throw resourceNotFound(uri);
     return answerOf(outcome, (value) =>
       normalizeResourceResult(value, uri, found.resource.metadata.options.mimeType),
     );
@@ -208,4 +273,8 @@ function unknown(kind: 'tool' | 'prompt', name: string): ProtocolError {
   return new ProtocolError(McpErrorCode.InvalidParams, `Unknown ${kind}: ${clip(name)}`, {
     name: clip(name),
   });
+}
+
+function resourceNotFound(uri: string): ProtocolError {
+  return new ProtocolError(McpErrorCode.InvalidParams, 'Resource not found', { uri: clip(uri) });
 }

@@ -18,6 +18,10 @@ export const sdkRequestExchange = {
   run<T>(exchange: HttpExchange, work: () => T): T {
     return exchanges.run(exchange, work);
   },
+  /** The exchange being served, if any (for the transport, after the SDK answered). */
+  peek(): HttpExchange | undefined {
+    return exchanges.getStore();
+  },
   /** The exchange of the SDK request being handled; a handler reached without one is a bug. */
   current(method: string): HttpExchange {
     const exchange = exchanges.getStore();

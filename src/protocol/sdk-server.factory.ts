@@ -6,8 +6,8 @@ import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
 import { McpTaskServer } from '../tasks/wire/mcp-task-server';
 import { sdkRequestExchange } from './sdk-request-exchange';
 import { listResultOf } from '../discovery/listing-page';
+import { recordingRefusal } from './http-refusals';
 
-/** A list page as the SDK's result: a fresh object each time, since the SDK adds to what it gets. */
 /**
  * Builds the low-level SDK `Server` that serves one HTTP request on the SDK path. The low-level
  * server (not `McpServer`) is used so that guards and capability checks can answer with JSON-RPC
@@ -40,39 +40,54 @@ export class SdkServerFactory {
     });
     const dispatcher = this.dispatcher;
     const exchange = sdkRequestExchange.current;
-    server.setRequestHandler('tools/list', (request) =>
-      listResultOf('tools', dispatcher.listTools(request.params?.cursor)),
+    server.setRequestHandler('tools/list', (request, ctx) =>
+      recordingRefusal(exchange('tools/list'), async (on) =>
+        listResultOf('tools', await dispatcher.listTools(request.params?.cursor, ctx, on)),
+      ),
     );
     server.setRequestHandler('tools/call', (request, ctx) =>
-      dispatcher.callTool(request, ctx, exchange('tools/call')),
+      recordingRefusal(exchange('tools/call'), (on) => dispatcher.callTool(request, ctx, on)),
     );
-    server.setRequestHandler('prompts/list', (request) =>
-      listResultOf('prompts', dispatcher.listPrompts(request.params?.cursor)),
+    server.setRequestHandler('prompts/list', (request, ctx) =>
+      recordingRefusal(exchange('prompts/list'), async (on) =>
+        listResultOf('prompts', await dispatcher.listPrompts(request.params?.cursor, ctx, on)),
+      ),
     );
     server.setRequestHandler('prompts/get', (request, ctx) =>
-      dispatcher.getPrompt(request, ctx, exchange('prompts/get')),
+      recordingRefusal(exchange('prompts/get'), (on) => dispatcher.getPrompt(request, ctx, on)),
     );
-    server.setRequestHandler('resources/list', (request) =>
-      listResultOf('resources', dispatcher.listResources(request.params?.cursor)),
+    server.setRequestHandler('resources/list', (request, ctx) =>
+      recordingRefusal(exchange('resources/list'), async (on) =>
+        listResultOf('resources', await dispatcher.listResources(request.params?.cursor, ctx, on)),
+      ),
     );
-    server.setRequestHandler('resources/templates/list', (request) =>
-      listResultOf('resourceTemplates', dispatcher.listResourceTemplates(request.params?.cursor)),
+    server.setRequestHandler('resources/templates/list', (request, ctx) =>
+      recordingRefusal(exchange('resources/templates/list'), async (on) =>
+        listResultOf(
+          'resourceTemplates',
+          await dispatcher.listResourceTemplates(request.params?.cursor, ctx, on),
+        ),
+      ),
     );
     server.setRequestHandler('resources/read', (request, ctx) =>
-      dispatcher.readResource(request, ctx, exchange('resources/read')),
+      recordingRefusal(exchange('resources/read'), (on) =>
+        dispatcher.readResource(request, ctx, on),
+      ),
     );
     server.setRequestHandler('completion/complete', (request, ctx) =>
-      dispatcher.complete(request, ctx, exchange('completion/complete')),
+      recordingRefusal(exchange('completion/complete'), (on) =>
+        dispatcher.complete(request, ctx, on),
+      ),
     );
     const tasks = this.taskMethods;
     server.setRequestHandler('tasks/get', { params: ANY_PARAMS }, (params, ctx) =>
-      tasks.get(params, ctx, exchange('tasks/get')),
+      recordingRefusal(exchange('tasks/get'), (on) => tasks.get(params, ctx, on)),
     );
     server.setRequestHandler('tasks/update', { params: ANY_PARAMS }, (params, ctx) =>
-      tasks.update(params, ctx, exchange('tasks/update')),
+      recordingRefusal(exchange('tasks/update'), (on) => tasks.update(params, ctx, on)),
     );
     server.setRequestHandler('tasks/cancel', { params: ANY_PARAMS }, (params, ctx) =>
-      tasks.cancel(params, ctx, exchange('tasks/cancel')),
+      recordingRefusal(exchange('tasks/cancel'), (on) => tasks.cancel(params, ctx, on)),
     );
     return server;
   }

@@ -89,15 +89,25 @@ export class SessionMethods {
       case 'resources/unsubscribe':
         return this.subscribe(request, checked(request, 'UnsubscribeRequest').uri as string, false);
       case 'tools/list':
-        return this.listTools(cursorOf(params));
+        return this.listTools(request, cursorOf(params));
       case 'prompts/list':
-        return listResultOf('prompts', this.dispatcher.listPrompts(cursorOf(params)));
+        return listResultOf(
+          'prompts',
+          await this.dispatcher.listPrompts(cursorOf(params), request.sdk(), request.exchange),
+        );
       case 'resources/list':
-        return listResultOf('resources', this.dispatcher.listResources(cursorOf(params)));
+        return listResultOf(
+          'resources',
+          await this.dispatcher.listResources(cursorOf(params), request.sdk(), request.exchange),
+        );
       case 'resources/templates/list':
         return listResultOf(
           'resourceTemplates',
-          this.dispatcher.listResourceTemplates(cursorOf(params)),
+          await this.dispatcher.listResourceTemplates(
+            cursorOf(params),
+            request.sdk(),
+            request.exchange,
+          ),
         );
       case 'tools/call':
         return this.callTool(request, params, run);
@@ -136,8 +146,8 @@ export class SessionMethods {
   }
 
   /** The tools, with 2025-11-25's `execution.taskSupport` where a tool can run as a task. */
-  private listTools(cursor: string | undefined): Params {
-    const page = this.dispatcher.listTools(cursor);
+  private async listTools(request: SessionRequest, cursor: string | undefined): Promise<Params> {
+    const page = await this.dispatcher.listTools(cursor, request.sdk(), request.exchange);
     return listResultOf('tools', {
       ...page,
       items: page.items.map((listing) => {

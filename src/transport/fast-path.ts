@@ -8,13 +8,16 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
+import type { ProtectedResource } from '../auth/protected-resource';
 import { McpErrorCode } from '../errors/mcp-error-codes';
+import { McpHttpRefusal } from '../errors/mcp-http-refusal.error';
 import type { McpCacheableMethod, ServerOptions } from '../protocol/server.options';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
 import type { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import type { HttpExchange } from '../pipeline/http-exchange';
 import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
 import type { ListingPage } from '../discovery/listing-page';
+import type { MaybePromise } from '../util/maybe-promise';
 
 type Message = { jsonrpc: '2.0'; id: string | number; method: string; params: Params };
 type Params = Record<string, unknown> & { _meta: Record<string, unknown> };
@@ -25,7 +28,12 @@ type Answer = (
   exchange: HttpExchange,
 ) => unknown;
 
-type List = (dispatcher: McpDispatcher, cursor: string | undefined) => ListingPage<unknown>;
+type List = (
+  dispatcher: McpDispatcher,
+  cursor: string | undefined,
+  sdk: ServerContext,
+  exchange: HttpExchange,
+) => MaybePromise<ListingPage<unknown>>;
 
 /** How a method is served: by its handler, or from the serialized pages of a list. */
 type Served =
@@ -37,10 +45,13 @@ const FAST_METHODS: ReadonlyMap<string, Served> = new Map<string, Served>([
   ['tools/call', { answer: (d, m, s, e) => d.callTool(m, s, e), nameParam: 'name' }],
   ['prompts/get', { answer: (d, m, s, e) => d.getPrompt(m, s, e), nameParam: 'name' }],
   ['resources/read', { answer: (d, m, s, e) => d.readResource(m, s, e), nameParam: 'uri' }],
-  ['tools/list', { list: (d, cursor) => d.listTools(cursor) }],
-  ['prompts/list', { list: (d, cursor) => d.listPrompts(cursor) }],
-  ['resources/list', { list: (d, cursor) => d.listResources(cursor) }],
-  ['resources/templates/list', { list: (d, cursor) => d.listResourceTemplates(cursor) }],
+  ['tools/list', { list: (d, cursor, s, e) => d.listTools(cursor, s, e) }],
+  ['prompts/list', { list: (d, cursor, s, e) => d.listPrompts(cursor, s, e) }],
+  ['resources/list', { list: (d, cursor, s, e) => d.listResources(cursor, s, e) }],
+  [
+    'resources/templates/list',
+    { list: (d, cursor, s, e) => d.listResourceTemplates(cursor, s, e) },
+  ],
 ]);
 
 const ENVELOPE_KEYS = new Set<string>(Object.values(MCP_META_KEYS));
@@ -85,6 +96,7 @@ export class McpFastPath {
   constructor(
     private readonly options: ServerOptions,
     private readonly dispatcher: McpDispatcher,
+    private readonly resource: ProtectedResource,
   ) {
     this.serverInfoMeta = { [SERVER_INFO_META_KEY]: options.serverInfo };
   }
@@ -140,18 +152,18 @@ export class McpFastPath {
     const req = exchange.raw as IncomingMessage & { auth?: unknown };
     const res = exchange.response;
     const served = FAST_METHODS.get(message.method);
+    const aborted = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) aborted.abort();
+    });
+    const sdk = this.contextFor(message, req, aborted.signal);
     try {
       if (served?.list) {
         const cursor = message.params.cursor as string | undefined;
-        const page = served.list(this.dispatcher, cursor);
+        const page = await served.list(this.dispatcher, cursor, sdk, exchange);
         this.writeText(res, 200, this.listAnswer(message, page));
         return;
       }
-      const aborted = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) aborted.abort();
-      });
-      const sdk = this.contextFor(message, req, aborted.signal);
       const result = (await served?.answer(
         this.dispatcher,
         message as never,
@@ -175,13 +187,19 @@ export class McpFastPath {
           'MCP request failed',
           thrown instanceof Error ? thrown.stack : String(thrown),
         );
-      const status = error.code === McpErrorCode.MissingRequiredClientCapability ? 400 : 200;
+      const status =
+        error instanceof McpHttpRefusal
+          ? error.httpStatus
+          : error.code === McpErrorCode.MissingRequiredClientCapability
+            ? 400
+            : 200;
       const body = {
         code: error.code,
         message: error.message,
         ...(error.data !== undefined && { data: error.data }),
       };
-      this.write(res, status, { jsonrpc: '2.0', id: message.id, error: body });
+      const headers = error instanceof McpHttpRefusal ? this.resource.headersOf(error, req) : {};
+      this.write(res, status, { jsonrpc: '2.0', id: message.id, error: body }, headers);
     }
   }
 
@@ -238,14 +256,25 @@ export class McpFastPath {
     } as unknown as ServerContext;
   }
 
-  private write(res: ServerResponse, status: number, body: unknown): void {
-    this.writeText(res, status, JSON.stringify(body));
+  private write(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
+    this.writeText(res, status, JSON.stringify(body), headers);
   }
 
-  private writeText(res: ServerResponse, status: number, text: string): void {
+  private writeText(
+    res: ServerResponse,
+    status: number,
+    text: string,
+    headers: Record<string, string> = {},
+  ): void {
     res.writeHead(status, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(text),
+      ...headers,
     });
     res.end(text);
   }

@@ -2,6 +2,8 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
+import { ProtectedResource } from '../auth/protected-resource';
+import { ResourceServer } from '../auth/resource-server';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpHttpRequest } from '../interfaces/mcp-operation-context.interface';
@@ -20,6 +22,7 @@ import {
 } from './http-adapter-mount';
 import { providerOwners } from './endpoint-owners';
 import { ListenEndpoint } from './listen-endpoint';
+import { mountMetadataRoutes } from './metadata-route';
 import { MessageChecks } from './message-checks';
 import { RequestAdmission } from './request-admission';
 import { SdkHandlers } from './sdk-handlers';
@@ -61,18 +64,25 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     private readonly modules: ModulesContainer,
     @Inject(SESSION_OPTIONS) sessionOptions: SessionOptions,
     sessions: SessionEndpoint,
+    private readonly resource: ProtectedResource,
+    private readonly resourceServer: ResourceServer,
   ) {
     this.path = options.endpoint;
     this.sessions = sessionOptions.enabled ? sessions : undefined;
     this.admission = new RequestAdmission(options);
     this.checks = new MessageChecks(options.body, registry);
-    this.fastPath = options.fastPath ? new McpFastPath(server, dispatcher) : undefined;
+    this.fastPath = options.fastPath
+      ? new McpFastPath(server, dispatcher, this.resource)
+      : undefined;
     adapterHost.init$.subscribe(() => {
       if (!adapterHost.httpAdapter) return;
       // Thrown from here it would escape Nest's startup: it is rethrown from onModuleInit.
       try {
         this.mounting = endpointMounting(adapterHost.httpAdapter, options.endpoint, this);
         this.mounting.early();
+        mountMetadataRoutes(adapterHost.httpAdapter, this.resource.metadataPaths, (req, res) =>
+          this.serveMetadata(req, res),
+        );
       } catch (error) {
         this.mountFailure = error;
       }
@@ -98,6 +108,59 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
         `${importedBy.join(' and ')}). Import McpModule.forRoot() once (it is global), or give ` +
         'each its own `endpoint`.',
     );
+  }
+
+  /**
+   * The built-in resource server's check of the bearer token, before any guard: the principal on
+   * `req.auth` (both the framework's request and Node's), or the 401 challenge answered here.
+   */
+  private async authenticate(
+    request: McpHttpRequest,
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: unknown,
+  ): Promise<boolean> {
+    const found = await this.resourceServer.authenticate(req);
+    if (found.kind === 'principal') {
+      if (found.auth !== undefined) {
+        (req as { auth?: unknown }).auth = found.auth;
+        (request as { auth?: unknown }).auth = found.auth;
+      }
+      return true;
+    }
+    const { refusal } = found;
+    for (const [name, value] of Object.entries(this.resource.headersOf(refusal, req)))
+      res.setHeader(name, value);
+    const id = (message as { id?: unknown } | null)?.id;
+    writeJsonRpcHttpError(res, refusal.httpStatus, refusal.code, refusal.message, id, refusal.data);
+    return false;
+  }
+
+  /** The RFC 9728 document, readable from any origin (browser-based clients fetch it). */
+  private serveMetadata(req: IncomingMessage, res: ServerResponse): void {
+    const cors = {
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, OPTIONS',
+      'access-control-allow-headers': 'mcp-protocol-version',
+    };
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, cors).end();
+      return;
+    }
+    const metadata =
+      req.method === 'GET' || req.method === 'HEAD' ? this.resource.metadataOf(req) : undefined;
+    if (!metadata) {
+      res.writeHead(req.method === 'GET' || req.method === 'HEAD' ? 400 : 405, cors).end();
+      return;
+    }
+    const body = JSON.stringify(metadata);
+    res.writeHead(200, {
+      ...cors,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'max-age=300',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
   }
 
   async admit(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
@@ -140,6 +203,11 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     }
     const checked = this.checks.check(req, res, text);
     if (!checked) return;
+    if (
+      this.resourceServer.enabled &&
+      !(await this.authenticate(request, req, res, checked.message))
+    )
+      return;
     if ((checked.message as { method?: unknown } | null)?.method === 'subscriptions/listen') {
       // A held stream keeps no body, so it holds none of the body budget either.
       this.admission.releaseBody(req);

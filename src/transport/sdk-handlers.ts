@@ -8,6 +8,9 @@ import {
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
+import { ProtectedResource } from '../auth/protected-resource';
+import { refusalOf } from '../protocol/http-refusals';
+import { sdkRequestExchange } from '../protocol/sdk-request-exchange';
 import { SdkServerFactory } from '../protocol/sdk-server.factory';
 import { LISTEN_LIMITS, type ListenLimits } from './listen-limits';
 import { TRANSPORT_OPTIONS, type TransportOptions } from './transport.options';
@@ -39,6 +42,7 @@ export class SdkHandlers implements BeforeApplicationShutdown, OnApplicationShut
     @Inject(TRANSPORT_OPTIONS) options: TransportOptions,
     @Inject(LISTEN_LIMITS) listen: ListenLimits,
     serverFactory: SdkServerFactory,
+    private readonly resource: ProtectedResource,
   ) {
     const handlerOptions = {
       // 2025-era traffic is the session endpoint's; whatever reaches the SDK here is modern or
@@ -55,7 +59,28 @@ export class SdkHandlers implements BeforeApplicationShutdown, OnApplicationShut
       // The SDK's own cap stays as a backstop; the module's answers first, before a stream opens.
       maxSubscriptions: listen.maxStreams,
     });
-    this.node = toNodeHandler(this.main) as NodeHandler;
+    const main = this.main;
+    this.node = toNodeHandler({
+      fetch: async (request: Request, fetchOptions?: Parameters<McpHttpHandler['fetch']>[1]) =>
+        this.withRefusalStatus(await main.fetch(request, fetchOptions)),
+    } as McpHttpHandler) as NodeHandler;
+  }
+
+  /**
+   * The SDK answers a handler's error with HTTP 200; a refusal that has its own status (401 and
+   * 403 with their Bearer challenge, 429 with `Retry-After`) gets it here, as on the fast path. A
+   * response already streaming (SSE) was started before the handler ran and keeps its 200.
+   */
+  private withRefusalStatus(response: Response): Response {
+    const exchange = sdkRequestExchange.peek();
+    const refusal = exchange && refusalOf(exchange);
+    if (!refusal || response.status !== 200) return response;
+    if (!(response.headers.get('content-type') ?? '').startsWith('application/json'))
+      return response;
+    const headers = new Headers(response.headers);
+    for (const [name, value] of Object.entries(this.resource.headersOf(refusal, exchange.raw)))
+      headers.set(name, value);
+    return new Response(response.body, { status: refusal.httpStatus, headers });
   }
 
   async beforeApplicationShutdown(): Promise<void> {

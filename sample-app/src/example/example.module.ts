@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { TicketsService } from './tickets.service';
 import { TicketTools } from './tickets.tools';
 
-@Module({ providers: [TicketsService, TicketTools] })
+/** `create_ticket`, rate-limited in memory (ThrottlerModule's default storage). */
+@Module({
+  imports: [ThrottlerModule.forRoot([{ ttl: 60_000, limit: 30 }])],
+  providers: [TicketsService, TicketTools],
+})
 export class ExampleModule {}

@@ -1,4 +1,9 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  Injectable,
+  UnauthorizedException,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { isMcpContext, McpExecutionContext } from '../../../src/index';
 import { bearerToken } from '../demo-auth/bearer-token';
@@ -14,8 +19,10 @@ const ROLES_BY_USER: ReadonlyMap<string, readonly string[]> = new Map([
 ]);
 
 /**
- * Checks the `Authorization: Bearer <user>` caller against {@link ROLES_BY_USER}. Only guards MCP
- * operations; other contexts are left to their own guards.
+ * Checks the `Authorization: Bearer <user>` caller against {@link ROLES_BY_USER}: nobody signed in
+ * is challenged (`UnauthorizedException`: HTTP 401 with `WWW-Authenticate`), a caller without the
+ * role refused (so lists hide the tool from them, and calling it answers as for an unknown tool).
+ * Only guards MCP operations; other contexts are left to their own guards.
  */
 @Injectable()
 export class RolesGuard implements CanActivate {
@@ -31,7 +38,8 @@ export class RolesGuard implements CanActivate {
     const user = bearerToken(
       McpExecutionContext.create(context).getOperationContext().http.request?.headers.authorization,
     );
-    const roles = (user === undefined ? undefined : ROLES_BY_USER.get(user)) ?? [];
+    if (user === undefined) throw new UnauthorizedException('sign in to call this tool');
+    const roles = ROLES_BY_USER.get(user) ?? [];
     return required.every((role) => roles.includes(role));
   }
 }

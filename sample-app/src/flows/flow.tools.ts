@@ -10,6 +10,7 @@ import {
   McpRequestStateMode,
   McpTool,
 } from '../../../src/index';
+import { PAYMENTS_SCOPE, scopesInOAuthMode } from '../demo-auth/sample-auth';
 import { ApprovalAnswer, CollectRoundsDto, TransferFundsDto } from './flow.dtos';
 import { SideEffectsService } from './side-effects.service';
 
@@ -30,6 +31,8 @@ export class FlowTools {
     requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
     // Each approval state is accepted once: a replayed approval is refused before this runs.
     singleUse: true,
+    // SAMPLE_AUTH=oauth: the token must grant payments:write, checked again on every round.
+    scopes: scopesInOAuthMode(PAYMENTS_SCOPE),
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
   transferFunds(

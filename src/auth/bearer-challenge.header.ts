@@ -1,0 +1,32 @@
+import type { BearerChallenge } from '../errors/mcp-http-refusal.error';
+
+/** An HTTP quoted-string: `\` and `"` escaped, anything outside printable ASCII a space. */
+function quoted(value: string): string {
+  return `"${value.replace(/[\\"]/g, '\\$&').replace(/[^\u0020-\u007E]/g, ' ')}"`;
+}
+
+/**
+ * The `WWW-Authenticate` value of a Bearer challenge (RFC 6750 §3, RFC 9728 §5.1), parameters in
+ * the order the official SDK writes them. A request that carried no credential gets no `error`
+ * (RFC 6750 §3.1); one that did, and was refused without a more precise reason, `invalid_token`.
+ */
+export function bearerChallengeHeader(
+  challenge: BearerChallenge,
+  credentialed: boolean,
+  resourceMetadataUrl: string | undefined,
+): string {
+  const error = challenge.error ?? (credentialed ? 'invalid_token' : undefined);
+  const params: string[] = [];
+  if (error !== undefined) {
+    params.push(`error=${quoted(error)}`);
+    const description =
+      challenge.description ??
+      (error === 'invalid_token' ? 'The access token was not accepted' : undefined);
+    if (description !== undefined) params.push(`error_description=${quoted(description)}`);
+  }
+  if (challenge.scopes && challenge.scopes.length > 0)
+    params.push(`scope=${quoted(challenge.scopes.join(' '))}`);
+  if (resourceMetadataUrl !== undefined)
+    params.push(`resource_metadata=${quoted(resourceMetadataUrl)}`);
+  return params.length === 0 ? 'Bearer' : `Bearer ${params.join(', ')}`;
+}
