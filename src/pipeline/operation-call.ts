@@ -29,6 +29,8 @@ export interface OperationCallProfile {
 /** What a call running as (or possibly becoming) a task sees instead of its request's own. */
 export interface TaskCallScope {
   readonly task: McpTaskContext;
+  /** The flow of the request that created the task, when known. */
+  readonly flowId?: string;
   readonly signal: AbortSignal;
   readonly progress?: McpProgressReporter;
 }

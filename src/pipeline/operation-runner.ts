@@ -183,6 +183,6 @@ export class OperationRunner {
       call.profile.declarations.length > 0 || call.profile.stateMode !== McpRequestStateMode.NONE;
     if (!declaresInput && value instanceof McpInputRequiredResult)
       return undeclaredInputMessage(call.context.method, call.target, value.inputRequests);
-    return `MCP ${call.profile.kind} "${clip(call.target)}" produced an input-required result its own handler did not return in this call (an interceptor cached or replaced it); refused`;
+    return `MCP ${call.profile.kind} "${clip(call.target)}" (flow ${call.methodContext.flowId}) produced an input-required result its own handler did not return in this call (an interceptor cached or replaced it); refused`;
   }
 }

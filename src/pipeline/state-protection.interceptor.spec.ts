@@ -33,7 +33,7 @@ const sealer = (asked: OpenedRequestState['askedKinds']) =>
         askedKinds: asked,
         replayLedger: undefined,
       }),
-    seal: () => Promise.resolve('3_0_0_2.sealed'),
+    seal: () => Promise.resolve('4_0_0_2.sealed'),
   }) as unknown as RequestStateSealer;
 
 function interceptor(asked: OpenedRequestState['askedKinds']): StateProtectionInterceptor {
@@ -72,14 +72,14 @@ async function retry(
   inputResponses: unknown,
   asked: OpenedRequestState['askedKinds'],
 ): Promise<OperationCall> {
-  const call = frameworkCall({ requestState: '3_0_0_1.sealed', inputResponses });
+  const call = frameworkCall({ requestState: '4_0_0_1.sealed', inputResponses });
   await intercepted(interceptor(asked), call, 'done');
   return call;
 }
 
 describe('StateProtectionInterceptor, as Nest runs it', () => {
   it('opens the round before the method, as a value the method context shows', async () => {
-    const call = frameworkCall({ requestState: '3_0_0_1.sealed' });
+    const call = frameworkCall({ requestState: '4_0_0_1.sealed' });
     const protection = interceptor({});
     const context = new ExecutionContextHost(handlerArgsOf(call));
     let seen: unknown;
@@ -105,7 +105,7 @@ describe('StateProtectionInterceptor, as Nest runs it', () => {
     const upward = await intercepted(interceptor({}), call, emitted);
     expect(upward).toBeInstanceOf(EmittedRound);
     const wire = (upward as EmittedRound).wire;
-    expect(wire.requestState).toBe('3_0_0_2.sealed');
+    expect(wire.requestState).toBe('4_0_0_2.sealed');
     expect(JSON.stringify(wire)).not.toContain('plan-b');
   });
 

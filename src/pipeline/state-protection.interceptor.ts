@@ -14,8 +14,17 @@ import { McpPorts } from '../ports/mcp-ports.service';
 import { CONSUMED_STATE_STORE_PORT } from '../stores/one-time/consumed-state-store.interface';
 import { ConsumedStateStoreError } from '../stores/one-time/consumed-state-store.error';
 import { CallerPartitions } from '../identity/caller-partitions';
-import { stableParams, type RequestStateBinding } from '../state/request-state-binding';
-import { asRequestStateProtectionError } from '../state/request-state-protection.error';
+import {
+  stableArguments,
+  stableParams,
+  type RequestStateBinding,
+} from '../state/request-state-binding';
+import {
+  asRequestStateProtectionError,
+  type RequestStateFailureDetail,
+  type RequestStateFailureReason,
+} from '../state/request-state-protection.error';
+import { rejectionHint } from '../state/request-state-rejection-hint';
 import { RequestStateSealer, type OpenedRequestState } from '../state/request-state.sealer';
 import { INVALID_REQUEST_STATE_MESSAGE } from '../errors/invalid-request-state.message';
 import { MAX_APPLICATION_STATE_BYTES } from '../state/request-state.constants';
@@ -112,14 +121,17 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
         const replay = call.profile.replay
           ? this.beginReplay(call, incoming.framework?.replayLedger, responses)
           : undefined;
+        const flow = incoming.framework?.flow ?? { id: call.context.flowId };
         const opened = {
           responses,
           frameworkState: incoming.framework?.value,
           applicationState: incoming.application,
           replay,
+          flowId: flow.id,
         };
         return {
           ...opened,
+          flow,
           binding: incoming.binding,
           header: incoming.framework?.header,
           context: openedOperationContext(call.context, opened),
@@ -174,7 +186,8 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
     binding: RequestStateBinding,
   ): MaybePromise<OpenedRequestState> {
     const refuse = (error: unknown): never => {
-      throw this.rejectState(call, asRequestStateProtectionError(error).reason);
+      const failure = asRequestStateProtectionError(error);
+      throw this.rejectState(call, failure.reason, failure.detail, failure.flow?.id);
     };
     let opening: MaybePromise<OpenedRequestState>;
     try {
@@ -195,7 +208,7 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
     } catch (error) {
       const reason = error instanceof ConsumedStateStoreError ? error.reason : 'store_failure';
       this.logger.error(
-        `${this.where(call)}: single-use state could not be recorded (${clip(reason)})`,
+        `${this.where(call, call.opened?.flow.id)}: single-use state could not be recorded (${clip(reason)})`,
       );
       throw refusal(call, internalError());
     }
@@ -212,14 +225,14 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
     if (result.state === undefined && ledger === undefined) return emitted(undefined);
     if (result.state !== undefined && result.state.mode !== call.profile.stateMode) {
       this.logger.error(
-        `MCP ${call.context.method} "${clip(call.target)}" returned ${result.state.mode} state but declares requestState "${call.profile.stateMode}"`,
+        `${this.where(call)} returned ${result.state.mode} state but declares requestState "${call.profile.stateMode}"`,
       );
       throw refusal(call, internalError());
     }
     if (result.state?.mode === 'application') {
       if (Buffer.byteLength(result.state.value) > MAX_APPLICATION_STATE_BYTES) {
         this.logger.error(
-          `MCP ${call.context.method} "${clip(call.target)}" returned application state over ${MAX_APPLICATION_STATE_BYTES} bytes`,
+          `${this.where(call)} returned application state over ${MAX_APPLICATION_STATE_BYTES} bytes`,
         );
         throw refusal(call, internalError());
       }
@@ -239,12 +252,11 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
           round.header,
           Date.now(),
           ledger,
+          round.flow,
         )
         .then(emitted, (error: unknown) => {
           const reason = asRequestStateProtectionError(error).reason;
-          this.logger.error(
-            `MCP ${call.context.method} "${clip(call.target)}": request state could not be sealed (${reason})`,
-          );
+          this.logger.error(`${this.where(call)}: request state could not be sealed (${reason})`);
           throw refusal(call, internalError());
         }),
     );
@@ -260,15 +272,25 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
       target: call.target,
       partition,
       stableParams: params,
+      stableArguments: () => stableArguments(call.params),
     }));
   }
 
-  private where(call: OperationCall): string {
-    return `MCP ${call.context.method} "${clip(call.target)}" (request ${clip(call.context.requestId)})`;
+  /** The call and its flow: the opened round's, or `flowId` when the state was refused. */
+  private where(call: OperationCall, flowId = call.opened?.flow.id): string {
+    const flow = flowId === undefined ? 'state not opened' : `flow ${flowId}`;
+    return `MCP ${call.context.method} "${clip(call.target)}" (request ${clip(call.context.requestId)}, ${flow})`;
   }
 
-  private rejectState(call: OperationCall, reason: string): ProtocolError {
-    this.logger.warn(`${this.where(call)}: request state rejected: ${reason}`);
+  private rejectState(
+    call: OperationCall,
+    reason: RequestStateFailureReason,
+    detail?: RequestStateFailureDetail,
+    flowId?: string,
+  ): ProtocolError {
+    this.logger.warn(
+      `${this.where(call, flowId)}: request state rejected: ${reason}${detail === undefined ? '' : ` (${detail})`}${rejectionHint(reason, detail)}`,
+    );
     return refusal(
       call,
       new ProtocolError(McpErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE),

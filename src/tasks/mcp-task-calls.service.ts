@@ -1,3 +1,4 @@
+import { newFlowId } from '../state/sealed-flow';
 import { Injectable } from '@nestjs/common';
 import type { CallToolRequest, ServerContext } from '@modelcontextprotocol/server';
 import type { ToolEntry } from '../discovery/operation-entry.interface';
@@ -52,8 +53,10 @@ export class McpTaskCalls {
     const call = storedCall(tool.name, params);
     // Answers sent with the creating call keep their exact numbers, as in any other round.
     const answers = exactJsonOf(exchange.exactInputResponses ?? params.inputResponses);
+    // The task is a flow of its own, begun by this request: every step continues it.
+    const flow = { id: newFlowId() };
     if (tool.task.creation === 'deferred')
-      return this.deferred(tool, request, sdk, exchange, partition, call, answers, principal);
+      return this.deferred(tool, request, sdk, exchange, partition, call, answers, principal, flow);
     const task = await this.tasks.create(
       partition,
       call,
@@ -61,6 +64,7 @@ export class McpTaskCalls {
       answers,
       initialState(params),
       principal,
+      flow,
     );
     this.requests.hold(task.taskId, exchange);
     await this.tasks.schedule(task.taskId);
@@ -77,6 +81,7 @@ export class McpTaskCalls {
     call: McpTaskRecord['call'],
     answers: Record<string, McpJsonValue>,
     principal: TaskPrincipal | undefined,
+    flow: NonNullable<McpTaskRecord['flow']>,
   ): Promise<Record<string, unknown> | undefined> {
     const controller = new AbortController();
     const onRequestAbort = () => controller.abort();
@@ -97,6 +102,7 @@ export class McpTaskCalls {
           answers,
           undefined,
           principal,
+          flow,
         );
         task.id = record.taskId;
         // From now on the task's cancel, not the client going away, stops the method.
@@ -116,6 +122,7 @@ export class McpTaskCalls {
         sdk,
         task: {
           task,
+          flowId: flow.id,
           signal: controller.signal,
           // On the request's stream until the task exists, as the task's status message after.
           progress: {

@@ -55,6 +55,7 @@ export class McpTasksService implements OnApplicationShutdown {
     inputResponses: Record<string, McpJsonValue>,
     requestState: string | undefined,
     principal?: TaskPrincipal,
+    flow?: McpTaskRecord['flow'],
   ): Promise<McpTaskRecord> {
     const now = Date.now();
     const task: McpTaskRecord = {
@@ -71,6 +72,7 @@ export class McpTasksService implements OnApplicationShutdown {
       ...answerForms(inputResponses),
       ...(requestState !== undefined && { requestState }),
       ...(principal !== undefined && { principal: principal as McpJsonValue }),
+      ...(flow !== undefined && { flow }),
       runs: 1,
     };
     try {

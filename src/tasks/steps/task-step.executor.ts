@@ -65,6 +65,7 @@ export class TaskStepExecutor implements TaskExecutor {
       sdk,
       task: {
         task: taskContext,
+        flowId: task.flow?.id,
         signal: scope.signal,
         progress: {
           enabled: true,
