@@ -11,6 +11,7 @@ const LAYERS = [
   ['discovery', '^src/discovery/'],
   ['face', '^src/(decorators|context)/'],
   ['pipeline', '^src/pipeline/'],
+  ['observability', '^src/observability/'],
   ['replay', '^src/replay/'],
   ['validation', '^src/validation/'],
   ['identity', '^src/identity/'],

@@ -9,6 +9,8 @@ import { McpConfigurableModuleClass } from './mcp.module-definition';
 import { MCP_OPTION_PROVIDERS } from './mcp.providers';
 import { CapabilityGatingInterceptor } from './pipeline/capability-gating.interceptor';
 import { OperationRunner } from './pipeline/operation-runner';
+import { McpFlowEvents } from './observability/mcp-flow-events.service';
+import { McpTelemetry } from './observability/mcp-telemetry.service';
 import { StateProtectionInterceptor } from './pipeline/state-protection.interceptor';
 import { McpDispatcher } from './protocol/mcp-dispatcher.service';
 import { SdkServerFactory } from './protocol/sdk-server.factory';
@@ -33,7 +35,7 @@ import { SdkHandlers } from './transport/sdk-handlers';
  * Serves the application's `@McpTool`, `@McpPrompt` and `@McpResource` methods as an MCP
  * 2026-07-28 server at `options.endpoint` (default `/mcp`), on Express or Fastify, with declared
  * input requests, sealed request state and a rotating keyring. Global by default, so any module
- * can inject `KeyringManager`, `McpNotifier` and `McpStateHandles`; pass `isGlobal: false` to scope it.
+ * can inject `KeyringManager`, `McpNotifier`, `McpStateHandles` and `McpFlowEvents`; pass `isGlobal: false` to scope it.
  *
  * @example
  * ```ts
@@ -58,6 +60,8 @@ import { SdkHandlers } from './transport/sdk-handlers';
     StateProtectionInterceptor,
     McpReplayStep,
     OperationRunner,
+    McpTelemetry,
+    McpFlowEvents,
     McpOperationRegistry,
     McpExplorer,
     // Tasks
@@ -79,6 +83,6 @@ import { SdkHandlers } from './transport/sdk-handlers';
     McpHttpEndpoint,
     McpNotifier,
   ],
-  exports: [KeyringManager, McpNotifier, McpStateHandles],
+  exports: [KeyringManager, McpNotifier, McpStateHandles, McpFlowEvents],
 })
 export class McpModule extends McpConfigurableModuleClass {}

@@ -1,3 +1,4 @@
+import type { McpTelemetry } from '../observability/mcp-telemetry.service';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { parse } from 'lossless-json';
 import { lastValueFrom, of } from 'rxjs';
@@ -46,6 +47,7 @@ function interceptor(asked: OpenedRequestState['askedKinds']): StateProtectionIn
     partitions,
     {} as McpPorts,
     {} as McpReplayStep,
+    { activeTrace: () => undefined } as unknown as McpTelemetry,
   );
 }
 

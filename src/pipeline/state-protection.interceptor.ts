@@ -32,6 +32,7 @@ import { MCP_ENDPOINT } from '../util/mcp.constants';
 import { clip } from '../util/clip';
 import { andThen, isPromiseLike, type MaybePromise } from '../util/maybe-promise';
 import { sha256Base64Url } from '../util/sha256';
+import { McpTelemetry } from '../observability/mcp-telemetry.service';
 import { EmittedRound } from './emitted-round';
 import { toSealedInputRequired } from './input-required-wire';
 import { LibraryInterceptor, refusal } from './library-interceptor';
@@ -75,6 +76,7 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
     private readonly partitions: CallerPartitions,
     private readonly ports: McpPorts,
     private readonly replay: McpReplayStep,
+    private readonly telemetry: McpTelemetry,
   ) {
     super();
   }
@@ -252,7 +254,8 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
           round.header,
           Date.now(),
           ledger,
-          round.flow,
+          // A flow first traced now keeps this round's span as its first.
+          round.flow.trace === undefined ? { ...round.flow, ...this.currentTrace() } : round.flow,
         )
         .then(emitted, (error: unknown) => {
           const reason = asRequestStateProtectionError(error).reason;
@@ -260,6 +263,11 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
           throw refusal(call, internalError());
         }),
     );
+  }
+
+  private currentTrace(): { trace?: string } {
+    const trace = this.telemetry.activeTrace();
+    return trace === undefined ? {} : { trace };
   }
 
   private bindingFor(call: OperationCall): MaybePromise<RequestStateBinding> {
@@ -288,6 +296,7 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
     detail?: RequestStateFailureDetail,
     flowId?: string,
   ): ProtocolError {
+    call.recordRejection(flowId === undefined ? { reason, detail } : { reason, detail, flowId });
     this.logger.warn(
       `${this.where(call, flowId)}: request state rejected: ${reason}${detail === undefined ? '' : ` (${detail})`}${rejectionHint(reason, detail)}`,
     );

@@ -33,7 +33,10 @@ const FORMAT_VERSION = 4;
  * The clear header, in its one spelling: the version, then issue time, expiry and round as
  * decimal integers without leading zeros (safe integers at most 16 digits, rounds at most 4).
  */
-const HEADER = /^4_(0|[1-9][0-9]{0,15})_(0|[1-9][0-9]{0,15})_([1-9][0-9]{0,3})$/;
+const HEADER =
+  /^4_(0|[1-9][0-9]{0,15})_(0|[1-9][0-9]{0,15})_([1-9][0-9]{0,3})(?:_([0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}))?$/;
+/** A W3C `traceparent` of version 00, as a traced first round spells its span context. */
+const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 /** A header of format 3, sealed by an earlier build: refused as malformed, with that said in the log. */
 const EARLIER_FORMAT_HEADER = /^[1-3]_/;
 /** How far in the future a state's issue time may be (clocks of a fleet differ a little). */
@@ -50,6 +53,12 @@ export interface RequestStateHeader {
   readonly exp: number;
   /** Round number, from 1. */
   readonly r: number;
+  /**
+   * The span context of the flow's first traced round (`traceparent` spelling), in clear so a later
+   * round can be parented under it before the state is opened (a client learns nothing secret: it
+   * is the server's own span, and a client may send any trace context it likes anyway).
+   */
+  readonly trace?: string;
 }
 
 /** A verified state, as opened. */
@@ -73,8 +82,6 @@ interface SealedPayload {
   r?: string;
   /** Flow id. */
   f: string;
-  /** The first round's span context (`traceparent` spelling), when it was traced. */
-  t?: string;
   /** SHA-256 of the canonical binding: what the state is bound to. */
   b: string;
   /** Short digests of each binding field, in {@link BINDING_FIELDS} order: which one differs. */
@@ -93,9 +100,23 @@ export function requestIdKey(id: string | number): string {
     : `#${sha256Base64Url(canonical)}`;
 }
 
+/**
+ * The clear header a state claims, unverified: for naming a retry's round and parenting its span
+ * under the flow's first round before the state is opened (see {@link RequestStateHeader.trace}).
+ */
+export function claimedHeader(token: unknown): RequestStateHeader | undefined {
+  if (typeof token !== 'string') return undefined;
+  const dot = token.indexOf('.');
+  return dot > 0 && dot <= MAX_HEADER_CHARS ? parseHeader(token.slice(0, dot)) : undefined;
+}
+
+/** The longest header this format spells: four numbers and a trace context. */
+const MAX_HEADER_CHARS = 2 + 16 + 1 + 16 + 1 + 4 + 1 + 51;
+
 /** The header in its one spelling (see {@link HEADER}). */
 function headerText(header: RequestStateHeader): string {
-  return `${FORMAT_VERSION}_${header.iat}_${header.exp}_${header.r}`;
+  const trace = header.trace === undefined ? '' : `_${header.trace.slice(3)}`;
+  return `${FORMAT_VERSION}_${header.iat}_${header.exp}_${header.r}${trace}`;
 }
 
 /** The header a segment spells, when it is one this format can hold; anything else is malformed. */
@@ -107,6 +128,7 @@ function parseHeader(segment: string): RequestStateHeader | undefined {
     iat: Number(match[1]),
     exp: Number(match[2]),
     r: Number(match[3]),
+    ...(match[4] === undefined ? {} : { trace: `00-${match[4]}` }),
   };
   return fitsBounds(header) ? header : undefined;
 }
@@ -233,11 +255,14 @@ export class RequestStateSealer {
     const limits = this.limits;
     const round = (previous?.r ?? 0) + 1;
     if (round > limits.maxRounds) throw new RequestStateProtectionError('too_many_rounds');
+    // The first traced round's span context stays the flow's.
+    const trace = previous?.trace ?? flow.trace;
     const header: RequestStateHeader = {
       v: FORMAT_VERSION,
       iat: previous?.iat ?? now,
       exp: previous ? expiryOf(previous, limits) : now + limits.maxLifetimeMs,
       r: round,
+      ...(trace !== undefined && TRACEPARENT.test(trace) && { trace }),
     };
     if (header.exp <= now) throw new RequestStateProtectionError('expired');
     if (!fitsBounds(header)) throw new RequestStateProtectionError('too_large');
@@ -248,7 +273,6 @@ export class RequestStateSealer {
       k: askedKinds,
       r: replayLedger,
       f: flow.id,
-      t: flow.trace,
       b: bindingDigest(binding),
       d: fieldDigests(binding),
     };
@@ -332,13 +356,12 @@ export class RequestStateSealer {
       typeof payload.i !== 'string' ||
       (payload.r !== undefined && typeof payload.r !== 'string') ||
       typeof payload.f !== 'string' ||
-      (payload.t !== undefined && typeof payload.t !== 'string') ||
       typeof payload.b !== 'string' ||
       typeof payload.d !== 'string'
     )
       throw new RequestStateProtectionError('malformed');
     const flow: SealedFlow =
-      payload.t === undefined ? { id: payload.f } : { id: payload.f, trace: payload.t };
+      header.trace === undefined ? { id: payload.f } : { id: payload.f, trace: header.trace };
     // Authentic from here: a refusal can name the flow it refused.
     const refuse = (reason: RequestStateFailureReason, detail?: RequestStateFailureDetail) =>
       new RequestStateProtectionError(reason, detail, flow);

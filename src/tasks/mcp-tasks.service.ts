@@ -1,4 +1,5 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { McpTelemetry } from '../observability/mcp-telemetry.service';
+import { Inject, Injectable, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpJsonValue } from '../util/json-value';
@@ -41,6 +42,7 @@ export class McpTasksService implements OnApplicationShutdown {
     @Inject(GuardedTaskStore) store: TaskStore,
     private readonly events: TaskEventBus,
     @Inject(TaskStepExecutor) private readonly executor: TaskExecutor,
+    @Optional() private readonly telemetry?: McpTelemetry,
   ) {
     this.store = store;
     this.runner = options.runner ?? new InProcessTaskRunner();
@@ -240,8 +242,9 @@ export class McpTasksService implements OnApplicationShutdown {
     throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
   }
 
-  private publish({ taskId, version }: McpTaskRecord): void {
+  private publish({ taskId, version, status, flow }: McpTaskRecord): void {
     this.events.publish({ taskId, version });
+    this.telemetry?.taskStatus(taskId, flow?.id, status);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -66,6 +66,7 @@ export class TaskStepExecutor implements TaskExecutor {
       task: {
         task: taskContext,
         flowId: task.flow?.id,
+        step: { trace: task.flow?.trace },
         signal: scope.signal,
         progress: {
           enabled: true,
