@@ -5,7 +5,7 @@ import { TracedFixturesModule } from './fixtures/traced.fixtures';
 import { ADAPTERS, type TestServer } from './utils/bootstrap';
 import { freshId, rawRound, rawToolCall, stateOf, type RawRoundResponse } from './utils/mcp';
 import { installTestTelemetry, parentSpanId, type TestTelemetry } from './utils/otel';
-import { until } from './utils/wait';
+import { sleep, until } from './utils/wait';
 
 const FORM = { elicitation: {} };
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
@@ -172,5 +172,112 @@ describe.each(ADAPTERS)('OpenTelemetry over %s', (adapter) => {
     // The same trace, continued on whichever instance runs the step.
     expect(step?.spanContext().traceId).toBe(creating.spanContext().traceId);
     expect(step?.attributes['nestjs_mcp.flow.id']).toBe(creating.attributes['nestjs_mcp.flow.id']);
+  });
+
+  describe('metrics, read through a metric reader', () => {
+    let shortLived: TestServer;
+
+    beforeAll(async () => {
+      shortLived = await startSampleApp(adapter, {
+        MCP_KEYRING: newKeyring(['k1']).json,
+        MCP_STATE_MAX_LIFETIME_MS: '1000',
+      });
+    });
+
+    afterAll(() => shortLived?.close());
+
+    const TRANSFER = { amount: '5.00', to: 'dora' };
+    const transfer = (url: URL, state?: string, action?: string) =>
+      rawToolCall(url, 'transfer_funds', TRANSFER, {
+        capabilities: FORM,
+        requestState: state,
+        inputResponses:
+          action === undefined ? undefined : { approval: { action, content: { approve: true } } },
+      });
+    const TOOL = { 'gen_ai.tool.name': 'transfer_funds' };
+    const counts = async () => ({
+      started: await telemetry.count('nestjs_mcp.flows.started', TOOL),
+      completed: await telemetry.count('nestjs_mcp.flows.completed', TOOL),
+      declined: await telemetry.count('nestjs_mcp.flows.declined', {
+        'gen_ai.tool.name': 'onboard_user',
+      }),
+      rejected: await telemetry.count('nestjs_mcp.flows.rejected', {
+        ...TOOL,
+        'nestjs_mcp.rejection.reason': 'replayed',
+      }),
+      expired: await telemetry.count('nestjs_mcp.flows.expired', TOOL),
+    });
+
+    it('counts a completed, a declined, a rejected and an expired flow', async () => {
+      const before = await counts();
+      const completed = await transfer(server.url);
+      await transfer(server.url, stateOf(completed), 'accept');
+      // The same single-use approval again: refused as replayed.
+      await transfer(server.url, stateOf(completed), 'accept');
+      // The user declines onboarding's first question: the tool answers, the flow ends declined.
+      const onboarding = await rawToolCall(server.url, 'onboard_user', {}, { capabilities: FORM });
+      const [ask] = Object.keys(onboarding.body.result?.inputRequests ?? {});
+      const declined = await rawToolCall(
+        server.url,
+        'onboard_user',
+        {},
+        {
+          capabilities: FORM,
+          requestState: stateOf(onboarding),
+          inputResponses: { [ask]: { action: 'decline' } },
+        },
+      );
+      expect(declined.body.result).toMatchObject({ resultType: 'complete' });
+      const expiring = await transfer(shortLived.url);
+      // Past the 1 s lifetime of the state's flow.
+      await sleep(1_100);
+      const late = await transfer(shortLived.url, stateOf(expiring), 'accept');
+      expect(late.body.error).toEqual({ code: -32602, message: 'Invalid request state' });
+      expect(await counts()).toEqual({
+        started: before.started + 2,
+        completed: before.completed + 1,
+        declined: before.declined + 1,
+        rejected: before.rejected + 1,
+        expired: before.expired + 1,
+      });
+      const rounds = (await telemetry.points('nestjs_mcp.flow.rounds')).filter(
+        (point) => point.attributes['gen_ai.tool.name'] === 'transfer_funds',
+      );
+      expect(
+        rounds.reduce((sum, point) => sum + (point.value as { count: number }).count, 0),
+      ).toBeGreaterThanOrEqual(1);
+    });
+
+    it("records mcp.server.operation.duration in seconds with the conventions' buckets", async () => {
+      await rawToolCall(server.url, 'traced_work', {});
+      const [point] = (await telemetry.points('mcp.server.operation.duration')).filter(
+        (candidate) => candidate.attributes['gen_ai.tool.name'] === 'traced_work',
+      );
+      const histogram = point.value as { buckets: { boundaries: number[] }; count: number };
+      expect(histogram.buckets.boundaries).toEqual([
+        0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300,
+      ]);
+      expect(histogram.count).toBeGreaterThanOrEqual(1);
+      expect(point.attributes).toMatchObject({
+        'mcp.method.name': 'tools/call',
+        'mcp.protocol.version': '2026-07-28',
+      });
+    });
+
+    it('counts tasks by status', async () => {
+      const before = await telemetry.count('nestjs_mcp.tasks', {
+        'nestjs_mcp.task.status': 'completed',
+      });
+      await rawRound(
+        server.url,
+        'tools/call',
+        { name: 'slow_compute', arguments: { seconds: 0 } },
+        { capabilities: TASKS },
+      );
+      await until(
+        () => telemetry.count('nestjs_mcp.tasks', { 'nestjs_mcp.task.status': 'completed' }),
+        { done: (now) => now === before + 1, what: 'the completed task to be counted' },
+      );
+    });
   });
 });
