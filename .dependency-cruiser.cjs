@@ -4,7 +4,7 @@
  * The few imports allowed against the order are listed in ALLOWED_UPWARD, each with its reason.
  */
 const LAYERS = [
-  ['root', '^src/[^/]+\\.ts$|^src/testing/|^src/redis/index\\.ts$'],
+  ['root', '^src/[^/]+\\.ts$|^src/testing/|^src/health/|^src/redis/index\\.ts$'],
   ['transport', '^src/transport/'],
   ['protocol', '^src/protocol/'],
   ['features', '^src/(tasks|handles)/'],

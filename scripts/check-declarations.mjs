@@ -25,6 +25,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const OPTIONAL_PEER_SUBPATHS = {
   ioredis: [],
   bullmq: [],
+  '@opentelemetry/api': [],
+  '@nestjs/terminus': ['./health'],
 };
 
 /** The package an import specifier names (`@scope/name/deep` → `@scope/name`), or undefined. */

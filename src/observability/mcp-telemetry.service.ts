@@ -7,8 +7,10 @@ import type {
   Link,
   MeterProvider,
   Span,
+  SpanContext,
   TracerProvider,
 } from '@opentelemetry/api';
+import type * as OpenTelemetryApi from '@opentelemetry/api';
 import { PACKAGE_VERSION } from '../util/package-version';
 import { McpFlowEvents } from './mcp-flow-events.service';
 import {
@@ -17,11 +19,36 @@ import {
   OWN_ATTRIBUTES,
   OWN_INSTRUMENTS,
 } from './mcp-semantic-conventions';
-import { loadOpenTelemetry, type OpenTelemetry } from './open-telemetry.loader';
+import { loadOpenTelemetry } from './open-telemetry.loader';
 import type { ObservedCall, ObservedRound } from './observed-call';
-import { spanContextOf, traceparentOf } from './trace-context';
 
 const INSTRUMENTATION_SCOPE = 'nestjs-mcp';
+
+/** `@opentelemetry/api`; only type-imported, so nothing loads it unless the app installed it. */
+type OpenTelemetry = typeof OpenTelemetryApi;
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** A span context in W3C `traceparent` spelling (what a sealed state and a task record carry). */
+function traceparentOf(context: SpanContext): string {
+  return `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+}
+
+/** The remote span context a `traceparent` spells, when it is a valid one. */
+function spanContextOf(
+  api: OpenTelemetry,
+  traceparent: string | undefined,
+): SpanContext | undefined {
+  const match = traceparent === undefined ? null : TRACEPARENT.exec(traceparent);
+  if (!match) return undefined;
+  const context: SpanContext = {
+    traceId: match[1],
+    spanId: match[2],
+    traceFlags: parseInt(match[3], 16),
+    isRemote: true,
+  };
+  return api.isSpanContextValid(context) ? context : undefined;
+}
 
 interface Instruments {
   readonly duration: Histogram;
@@ -51,7 +78,7 @@ export interface CallObservation {
  */
 @Injectable()
 export class McpTelemetry {
-  private readonly api: OpenTelemetry | undefined = loadOpenTelemetry();
+  private readonly api = loadOpenTelemetry() as OpenTelemetry | undefined;
   private readonly noopTracerProvider: TracerProvider | undefined = this.api
     ? new this.api.ProxyTracerProvider().getDelegate()
     : undefined;
