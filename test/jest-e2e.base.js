@@ -14,6 +14,7 @@ const SERIAL = [
   'redis-fleet',
   'state-handles-fleet',
   'task-events-fleet',
+  'sample-telemetry',
 ];
 
 /** A path regex matching exactly the SERIAL suites. */
