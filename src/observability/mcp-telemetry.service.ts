@@ -24,6 +24,14 @@ import type { ObservedCall, ObservedRound } from './observed-call';
 
 const INSTRUMENTATION_SCOPE = 'nestjs-mcp';
 
+/** Where `@opentelemetry/api` 1.x keeps its global providers (one registry per major version). */
+const OPEN_TELEMETRY_REGISTRY = Symbol.for('opentelemetry.js.api.1');
+
+interface OpenTelemetryRegistry {
+  readonly trace?: unknown;
+  readonly metrics?: unknown;
+}
+
 /** `@opentelemetry/api`; only type-imported, so nothing loads it unless the app installed it. */
 type OpenTelemetry = typeof OpenTelemetryApi;
 
@@ -89,9 +97,15 @@ export class McpTelemetry {
 
   /** Whether a call is worth observing: a tracer or meter provider, or an event subscriber. */
   observing(): boolean {
-    return (
-      this.events.observed || this.tracerProvider() !== undefined || this.metrics() !== undefined
-    );
+    if (this.events.observed) return true;
+    // The API's own registry of global providers: when it holds neither, nothing is registered and
+    // one property read says so (the API's getters cost far more, on every call).
+    const registry = (globalThis as Record<symbol, OpenTelemetryRegistry | undefined>)[
+      OPEN_TELEMETRY_REGISTRY
+    ];
+    if (registry === undefined || (registry.trace === undefined && registry.metrics === undefined))
+      return false;
+    return this.tracerProvider() !== undefined || this.metrics() !== undefined;
   }
 
   /** Starts observing a call; call only when {@link observing}. */
