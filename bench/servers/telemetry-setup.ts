@@ -21,7 +21,9 @@ class PullReader extends MetricReader {
 export function installBenchTelemetry(): void {
   const exporter = new InMemorySpanExporter();
   const reader = new PullReader();
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  // BENCH_OTEL_CONTEXT=off leaves the context manager out: what the rest costs without it.
+  if (process.env.BENCH_OTEL_CONTEXT !== 'off')
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(
     new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }),
