@@ -15,6 +15,7 @@ const SERIAL = [
   'state-handles-fleet',
   'task-events-fleet',
   'sample-telemetry',
+  'bullmq-trace',
 ];
 
 /** A path regex matching exactly the SERIAL suites. */
