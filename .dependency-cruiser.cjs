@@ -4,7 +4,7 @@
  * The few imports allowed against the order are listed in ALLOWED_UPWARD, each with its reason.
  */
 const LAYERS = [
-  ['root', '^src/[^/]+\\.ts$|^src/testing/|^src/throttler/|^src/(redis|sessions)/index\\.ts$'],
+  ['root', '^src/[^/]+\\.ts$|^src/testing/|^src/throttler/|^src/health/|^src/(redis|sessions)/index\\.ts$'],
   ['transport', '^src/transport/'],
   ['sessions', '^src/sessions/(?!index\\.ts$)'],
   ['auth', '^src/auth/'],
@@ -13,6 +13,7 @@ const LAYERS = [
   ['discovery', '^src/discovery/'],
   ['face', '^src/(decorators|context)/'],
   ['pipeline', '^src/pipeline/'],
+  ['observability', '^src/observability/'],
   ['replay', '^src/replay/'],
   ['validation', '^src/validation/'],
   ['identity', '^src/identity/'],

@@ -109,6 +109,13 @@ const SERVERS: ServerSpec[] = [
     extra: true,
   },
   {
+    key: 'traced',
+    label: 'nestjs-mcp, Express, OpenTelemetry tracing + metrics (in-memory exporter)',
+    file: 'nestjs-mcp.ts',
+    variant: 'traced',
+    extra: true,
+  },
+  {
     key: 'aead-floor',
     label: 'nestjs-mcp, echo that opens one AES-256-GCM token itself',
     file: 'nestjs-mcp.ts',

@@ -29,6 +29,7 @@ const binding: RequestStateBinding = {
   target: 'transfer_funds',
   partition: 'user:alice',
   stableParams: '{"arguments":{"amount":1e2,"to":"acct-42"},"name":"transfer_funds"}',
+  stableArguments: () => '{"amount":1e2,"to":"acct-42"}',
 };
 
 function median(values: number[]): number {

@@ -26,6 +26,8 @@ export const OPTIONAL_PEER_SUBPATHS = {
   ioredis: [],
   bullmq: [],
   '@nestjs/throttler': ['./throttler'],
+  '@opentelemetry/api': [],
+  '@nestjs/terminus': ['./health'],
 };
 
 /** The package an import specifier names (`@scope/name/deep` → `@scope/name`), or undefined. */

@@ -56,6 +56,8 @@ describe('the public API', () => {
       'McpElicitationResponse',
       'McpErrorCode',
       'McpExecutionContext',
+      'McpFlowEvent',
+      'McpFlowEvents',
       'McpHttpResponse',
       'McpInputDeclaration',
       'McpInputDeclarationSpec',

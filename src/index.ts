@@ -74,6 +74,8 @@ export {
 export { ConsumedStateStore } from './stores/one-time/consumed-state-store.interface';
 export { MemoryConsumedStateStore } from './stores/one-time/memory-consumed-state.store';
 export { McpStateHandles } from './handles/mcp-state-handles.service';
+export { McpFlowEvents } from './observability/mcp-flow-events.service';
+export type { McpFlowEvent } from './observability/mcp-flow-event';
 export type { McpStateHandleFlow } from './handles/mcp-state-handle-flow';
 export {
   StateHandleRepository,

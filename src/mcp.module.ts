@@ -11,6 +11,8 @@ import { McpConfigurableModuleClass } from './mcp.module-definition';
 import { MCP_OPTION_PROVIDERS } from './mcp.providers';
 import { CapabilityGatingInterceptor } from './pipeline/capability-gating.interceptor';
 import { OperationRunner } from './pipeline/operation-runner';
+import { McpFlowEvents } from './observability/mcp-flow-events.service';
+import { McpTelemetry } from './observability/mcp-telemetry.service';
 import { StateProtectionInterceptor } from './pipeline/state-protection.interceptor';
 import { McpDispatcher } from './protocol/mcp-dispatcher.service';
 import { SdkServerFactory } from './protocol/sdk-server.factory';
@@ -46,7 +48,7 @@ import { SdkHandlers } from './transport/sdk-handlers';
  * Serves the application's `@McpTool`, `@McpPrompt` and `@McpResource` methods as an MCP
  * 2026-07-28 server at `options.endpoint` (default `/mcp`), on Express or Fastify, with declared
  * input requests, sealed request state and a rotating keyring. Global by default, so any module
- * can inject `KeyringManager`, `McpNotifier` and `McpStateHandles`; pass `isGlobal: false` to scope it.
+ * can inject `KeyringManager`, `McpNotifier`, `McpStateHandles` and `McpFlowEvents`; pass `isGlobal: false` to scope it.
  *
  * @example
  * ```ts
@@ -72,6 +74,8 @@ import { SdkHandlers } from './transport/sdk-handlers';
     StateProtectionInterceptor,
     McpReplayStep,
     OperationRunner,
+    McpTelemetry,
+    McpFlowEvents,
     McpOperationRegistry,
     McpListings,
     McpExplorer,
@@ -107,6 +111,6 @@ import { SdkHandlers } from './transport/sdk-handlers';
     McpNotifier,
   ],
   // CallerPartitions: for McpThrottlerGuard (nestjs-mcp/throttler), which an app provides itself.
-  exports: [KeyringManager, McpNotifier, McpStateHandles, CallerPartitions],
+  exports: [KeyringManager, McpNotifier, McpStateHandles, CallerPartitions, McpFlowEvents],
 })
 export class McpModule extends McpConfigurableModuleClass {}

@@ -19,6 +19,8 @@ const SERIAL = [
   'task-step-fencing',
   'fair-share',
   'session-fleet',
+  'sample-telemetry',
+  'bullmq-trace',
 ];
 
 /** A path regex matching exactly the SERIAL suites. */

@@ -161,7 +161,7 @@ describe.each(ADAPTERS)(
         {},
         {
           capabilities: FORM,
-          requestState: '3_1_2_1.not-a-sealed-state',
+          requestState: '4_1_2_1.not-a-sealed-state',
         },
       );
       expect(tampered.body.error).toEqual({ code: -32602, message: 'Invalid request state' });

@@ -159,7 +159,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
       'Deleted /srv/report.pdf',
     );
     expect((await confirmDelete(appStore, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
-    // The clear header: 3_<iat>_<exp>_<round>.
+    // The clear header: 4_<iat>_<exp>_<round>.
     const header = { exp: Number(state.slice(0, state.indexOf('.')).split('_')[2]) };
     const id = createHash('sha256').update(state, 'utf8').digest('base64url');
     expect(store.calls).toEqual([

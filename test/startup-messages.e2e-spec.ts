@@ -184,7 +184,7 @@ describe.each(ADAPTERS)('mistakes named at startup, %s', (adapter) => {
     );
     try {
       const kid = sealing.active;
-      const state = `3_${Date.now()}_${Date.now() + 60_000}_1.${Buffer.from(kid).toString('base64url')}.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
+      const state = `4_${Date.now()}_${Date.now() + 60_000}_1.${Buffer.from(kid).toString('base64url')}.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
       for (let i = 0; i < 3; i++) {
         const refused = await rawToolCall(other.url, 'flow', {}, { requestState: state });
         expect(refused.body.error).toEqual({ code: -32602, message: 'Invalid request state' });

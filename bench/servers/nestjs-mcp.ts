@@ -8,6 +8,7 @@
  *   its second round (answer + sealed state), Express.
  * - `declared` / `unsealed`: an echo tool that declares a form request (with `requestState` none /
  *   FRAMEWORK_PROTECTED), called with answers and no state: the sealed round minus opening state.
+ * - `traced`: the `express` app with OpenTelemetry tracing and metrics on (in-memory exporter);
  * - `aead-floor`: the plain echo tool, whose handler also opens one AES-256-GCM token with node:crypto
  *   (sealed at startup, the size of the sealed flow's state): what any authenticated-encrypted state
  *   costs a request on this platform, whoever opens it.
@@ -37,6 +38,7 @@ import {
   McpTool,
 } from '../../src/index';
 import { BENCH_SERVER_INFO, portOf, serveBench } from './harness';
+import { installBenchTelemetry } from './telemetry-setup';
 
 const ECHO_SCHEMA = {
   type: 'object',
@@ -204,11 +206,14 @@ const modules: Record<string, Type<unknown>> = {
   'aead-floor': AeadFloorModule,
   declared: DeclaredModule,
   unsealed: UnsealedModule,
+  // The `express` app with OpenTelemetry tracing and metrics on (bench/servers/telemetry-setup.ts).
+  traced: RawSchemaModule,
 };
 
 serveBench(async () => {
   const module = modules[variant];
   if (!module) throw new Error(`unknown BENCH_VARIANT ${variant}`);
+  if (variant === 'traced') installBenchTelemetry();
   const adapter = variant === 'fastify' ? new FastifyAdapter() : new ExpressAdapter();
   const app = await NestFactory.create(module, adapter, { logger: ['error'] });
   await app.listen(0, '127.0.0.1');

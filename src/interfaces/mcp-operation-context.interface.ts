@@ -73,6 +73,14 @@ export interface McpHttpRequest {
 export interface McpOperationContext extends McpReplayAsks {
   /** JSON-RPC id of this request (each retry round has its own). */
   readonly requestId: string | number;
+  /**
+   * The flow this call belongs to: minted on its first round and carried, sealed, in the
+   * continuation (framework state, single-use state, replay ledger, task), so every round of one
+   * input-required flow — on any instance — shows the same id. The module's log lines, spans and
+   * events for the flow carry it. Your guards and interceptors see the id of a new flow on a retry
+   * round (the state is opened after them); the method sees the flow's own.
+   */
+  readonly flowId: string;
   /** JSON-RPC method: `tools/call`, `prompts/get` or `resources/read`. */
   readonly method: string;
   /** Tool or prompt name, or resource URI. */

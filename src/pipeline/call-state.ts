@@ -3,7 +3,11 @@ import { internalError } from '../errors/internal-error';
 import { serverBusy } from '../errors/server-busy';
 import { unrepresentableNumberError } from '../errors/unrepresentable-number.error';
 import type { CallerPartitions } from '../identity/caller-partitions';
-import { stableParams, type RequestStateBinding } from '../state/request-state-binding';
+import {
+  stableArguments,
+  stableParams,
+  type RequestStateBinding,
+} from '../state/request-state-binding';
 import { ConsumedStateStoreError } from '../stores/one-time/consumed-state-store.error';
 import type { ConsumedStateStore } from '../stores/one-time/consumed-state-store.interface';
 import { clip } from '../util/clip';
@@ -42,6 +46,7 @@ export class CallStateBinder {
       target: call.target,
       partition,
       stableParams: params,
+      stableArguments: () => stableArguments(call.params),
     }));
   }
 

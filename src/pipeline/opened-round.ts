@@ -4,6 +4,7 @@ import type { ReplayExecution } from '../replay/replay-execution';
 import type { RequestStateBinding } from '../state/request-state-binding';
 import type { RequestStateHeader } from '../state/request-state.sealer';
 import type { McpJsonValue } from '../util/json-value';
+import type { SealedFlow } from '../state/sealed-flow';
 
 /**
  * One round as state protection opened it: the verified state and answers the method may use, and
@@ -21,6 +22,8 @@ export interface OpenedRound {
   readonly responses: McpInputResponses;
   /** The ledger cursor of a `replay: true` operation. */
   readonly replay: ReplayExecution | undefined;
+  /** The flow the round continues (sealed in its state) or starts. */
+  readonly flow: SealedFlow;
   /** What the method sees of the call: the answers, the state and, with replay, the asks. */
   readonly context: McpOperationContext;
 }

@@ -13,6 +13,10 @@ import type { ArgumentsValidator } from '../validation/arguments-validator.inter
 import type { OpenedRound } from './opened-round';
 import type { InnermostOutcome } from './innermost-outcome';
 import type { HttpExchange } from './http-exchange';
+import type {
+  RequestStateFailureDetail,
+  RequestStateFailureReason,
+} from '../state/request-state-protection.error';
 
 /** What an operation declares that the library's own pipeline steps need. @internal */
 export interface OperationCallProfile {
@@ -31,8 +35,20 @@ export interface OperationCallProfile {
 /** What a call running as (or possibly becoming) a task sees instead of its request's own. */
 export interface TaskCallScope {
   readonly task: McpTaskContext;
+  /** The flow of the request that created the task, when known. */
+  readonly flowId?: string;
+  /** Set when the call runs a task's step: the creating request's span context, if it was traced. */
+  readonly step?: { readonly trace: string | undefined };
   readonly signal: AbortSignal;
   readonly progress?: McpProgressReporter;
+}
+
+/** Why a call's incoming state was refused: safe to log and to count. */
+export interface StateRejection {
+  readonly reason: RequestStateFailureReason;
+  readonly detail?: RequestStateFailureDetail;
+  /** The refused state's flow, when it proved authentic. */
+  readonly flowId?: string;
 }
 
 /** The HTTP side of a call: what `switchToHttp()` shows the application's enhancers. */
@@ -56,6 +72,7 @@ export class OperationCall {
   private validatedArgs: Readonly<Record<string, unknown>> | undefined;
   private openedRound: OpenedRound | undefined;
   private innermostOutcome: InnermostOutcome | undefined;
+  private stateRejection: StateRejection | undefined;
 
   constructor(
     /** `visibility`: only the guards, to decide whether a list shows the operation. */
@@ -111,6 +128,17 @@ export class OperationCall {
   recordOpenedRound(round: OpenedRound): void {
     if (this.openedRound !== undefined) throw written('opened round');
     this.openedRound = round;
+  }
+
+  /** Why state protection refused the call's state, when it did (for the logs, spans and metrics). */
+  get rejection(): StateRejection | undefined {
+    return this.stateRejection;
+  }
+
+  /** State protection's refusal of the incoming state. @internal */
+  recordRejection(rejection: StateRejection): void {
+    if (this.stateRejection !== undefined) throw written('rejection');
+    this.stateRejection = rejection;
   }
 
   /** The innermost step's outcome. @internal */

@@ -10,6 +10,7 @@ import { McpInputResponses } from '../input/mcp-input-responses';
 import type { McpJsonValue } from '../util/json-value';
 import { replayAsks } from '../replay/replay-asks.factory';
 import type { ReplayExecution } from '../replay/replay-execution';
+import { newFlowId } from '../state/sealed-flow';
 import type { CallHttp, TaskCallScope } from './operation-call';
 
 const LOG_LEVELS: McpLogLevel[] = [
@@ -103,6 +104,7 @@ export function createOperationContext(
   for (const key of Object.keys(sent)) if (!ENVELOPE_KEYS.has(key)) meta[key] = sent[key];
   return {
     requestId: sdk.mcpReq.id,
+    flowId: taskScope?.flowId ?? newFlowId(),
     method: sdk.mcpReq.method,
     target,
     protocolVersion: envelope[MCP_META_KEYS.protocolVersion] as string | undefined,
@@ -131,6 +133,8 @@ export interface OpenedValues {
   readonly applicationState: string | undefined;
   readonly frameworkState: McpJsonValue | undefined;
   readonly replay: ReplayExecution | undefined;
+  /** The flow id sealed in the incoming state, when there was one. */
+  readonly flowId: string | undefined;
 }
 
 /** The context the method sees once its round is open: `base` with the answers, state and asks. */
@@ -141,6 +145,7 @@ export function openedOperationContext(
   const { applicationState, frameworkState, replay } = opened;
   return {
     ...base,
+    flowId: opened.flowId ?? base.flowId,
     inputResponses: opened.responses,
     requestState:
       applicationState === undefined && frameworkState === undefined

@@ -20,6 +20,8 @@ import {
 import { createOperationContext } from './operation-context.factory';
 import { mapOperationError } from './operation-error.mapper';
 import type { OperationHandler } from './operation-pipeline.factory';
+import { McpTelemetry } from '../observability/mcp-telemetry.service';
+import { observedCallOf, observedRoundOf } from './call-observation';
 
 /** What the runner needs to know of an operation: how it runs, and what its steps need. */
 export interface RunnableOperation {
@@ -90,10 +92,24 @@ export function answerOf<T>(outcome: OperationOutcome, complete: (value: unknown
 export class OperationRunner {
   private readonly logger = new Logger('McpModule');
 
+  constructor(private readonly telemetry: McpTelemetry) {}
+
   /** Runs the operation's method. A cancelled task's method that gave up rejects with its error. */
   async run(input: OperationRunInput): Promise<OperationOutcome> {
     const call = this.callOf('operation', input, undefined);
-    return this.outcomeOf(call, input, input.operation.handler);
+    const handler = input.operation.handler;
+    // Unobserved (no tracer or meter provider, no subscriber): nothing is made for telemetry.
+    if (!this.telemetry.observing()) return this.outcomeOf(call, input, handler);
+    const observation = this.telemetry.begin(observedCallOf(call));
+    let outcome: OperationOutcome;
+    try {
+      outcome = await observation.within(() => this.outcomeOf(call, input, handler));
+    } catch (error) {
+      observation.end(observedRoundOf(call, undefined));
+      throw error;
+    }
+    observation.end(observedRoundOf(call, outcome));
+    return outcome;
   }
 
   /**
@@ -234,6 +250,6 @@ export class OperationRunner {
       call.profile.declarations.length > 0 || call.profile.stateMode !== McpRequestStateMode.NONE;
     if (!declaresInput && value instanceof McpInputRequiredResult)
       return undeclaredInputMessage(call.context.method, call.target, value.inputRequests);
-    return `MCP ${call.profile.kind} "${clip(call.target)}" produced an input-required result its own handler did not return in this call (an interceptor cached or replaced it); refused`;
+    return `MCP ${call.profile.kind} "${clip(call.target)}" (flow ${call.methodContext.flowId}) produced an input-required result its own handler did not return in this call (an interceptor cached or replaced it); refused`;
   }
 }

@@ -1,3 +1,4 @@
+import type { McpTelemetry } from '../observability/mcp-telemetry.service';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { parse } from 'lossless-json';
 import { lastValueFrom, of } from 'rxjs';
@@ -33,7 +34,7 @@ const sealer = (asked: OpenedRequestState['askedKinds']) =>
         askedKinds: asked,
         replayLedger: undefined,
       }),
-    seal: () => Promise.resolve('3_0_0_2.sealed'),
+    seal: () => Promise.resolve('4_0_0_2.sealed'),
   }) as unknown as RequestStateSealer;
 
 function interceptor(asked: OpenedRequestState['askedKinds']): StateProtectionInterceptor {
@@ -46,6 +47,7 @@ function interceptor(asked: OpenedRequestState['askedKinds']): StateProtectionIn
     partitions,
     {} as McpPorts,
     {} as McpReplayStep,
+    { activeTrace: () => undefined } as unknown as McpTelemetry,
   );
 }
 
@@ -72,14 +74,14 @@ async function retry(
   inputResponses: unknown,
   asked: OpenedRequestState['askedKinds'],
 ): Promise<OperationCall> {
-  const call = frameworkCall({ requestState: '3_0_0_1.sealed', inputResponses });
+  const call = frameworkCall({ requestState: '4_0_0_1.sealed', inputResponses });
   await intercepted(interceptor(asked), call, 'done');
   return call;
 }
 
 describe('StateProtectionInterceptor, as Nest runs it', () => {
   it('opens the round before the method, as a value the method context shows', async () => {
-    const call = frameworkCall({ requestState: '3_0_0_1.sealed' });
+    const call = frameworkCall({ requestState: '4_0_0_1.sealed' });
     const protection = interceptor({});
     const context = new ExecutionContextHost(handlerArgsOf(call));
     let seen: unknown;
@@ -105,7 +107,7 @@ describe('StateProtectionInterceptor, as Nest runs it', () => {
     const upward = await intercepted(interceptor({}), call, emitted);
     expect(upward).toBeInstanceOf(EmittedRound);
     const wire = (upward as EmittedRound).wire;
-    expect(wire.requestState).toBe('3_0_0_2.sealed');
+    expect(wire.requestState).toBe('4_0_0_2.sealed');
     expect(JSON.stringify(wire)).not.toContain('plan-b');
   });
 

@@ -15,20 +15,26 @@ import { McpPorts } from '../ports/mcp-ports.service';
 import { CONSUMED_STATE_STORE_PORT } from '../stores/one-time/consumed-state-store.interface';
 import { CallerPartitions } from '../identity/caller-partitions';
 import type { RequestStateBinding } from '../state/request-state-binding';
-import { asRequestStateProtectionError } from '../state/request-state-protection.error';
+import {
+  asRequestStateProtectionError,
+  type RequestStateFailureDetail,
+  type RequestStateFailureReason,
+} from '../state/request-state-protection.error';
+import { rejectionHint } from '../state/request-state-rejection-hint';
 import { RequestStateSealer, type OpenedRequestState } from '../state/request-state.sealer';
 import { INVALID_REQUEST_STATE_MESSAGE } from '../errors/invalid-request-state.message';
 import { MAX_APPLICATION_STATE_BYTES } from '../state/request-state.constants';
 import { MCP_ENDPOINT } from '../util/mcp.constants';
 import { clip } from '../util/clip';
 import { andThen, isPromiseLike, type MaybePromise } from '../util/maybe-promise';
+import { McpTelemetry } from '../observability/mcp-telemetry.service';
 import { EmittedRound } from './emitted-round';
 import { toSealedInputRequired } from './input-required-wire';
 import { LibraryInterceptor, refusal } from './library-interceptor';
 import type { OperationCall } from './operation-call';
 import { openedOperationContext } from './operation-context.factory';
 import type { OpenedRound } from './opened-round';
-import { CallStateBinder, callSite, consumeSingleUse } from './call-state';
+import { CallStateBinder, consumeSingleUse } from './call-state';
 
 /** The incoming state of a round, as far as it was opened before the answers are read. */
 interface IncomingState {
@@ -67,6 +73,7 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
     partitions: CallerPartitions,
     private readonly ports: McpPorts,
     private readonly replay: McpReplayStep,
+    private readonly telemetry: McpTelemetry,
   ) {
     super();
     this.binder = new CallStateBinder(endpoint, partitions, this.logger);
@@ -114,14 +121,17 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
         const replay = call.profile.replay
           ? this.beginReplay(call, incoming.framework?.replayLedger, responses)
           : undefined;
+        const flow = incoming.framework?.flow ?? { id: call.context.flowId };
         const opened = {
           responses,
           frameworkState: incoming.framework?.value,
           applicationState: incoming.application,
           replay,
+          flowId: flow.id,
         };
         return {
           ...opened,
+          flow,
           binding: incoming.binding,
           header: incoming.framework?.header,
           context: openedOperationContext(call.context, opened),
@@ -190,7 +200,8 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
     binding: RequestStateBinding,
   ): MaybePromise<OpenedRequestState> {
     const refuse = (error: unknown): never => {
-      throw this.rejectState(call, asRequestStateProtectionError(error).reason);
+      const failure = asRequestStateProtectionError(error);
+      throw this.rejectState(call, failure.reason, failure.detail, failure.flow?.id);
     };
     let opening: MaybePromise<OpenedRequestState>;
     try {
@@ -211,14 +222,14 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
     if (result.state === undefined && ledger === undefined) return emitted(undefined);
     if (result.state !== undefined && result.state.mode !== call.profile.stateMode) {
       this.logger.error(
-        `MCP ${call.context.method} "${clip(call.target)}" returned ${result.state.mode} state but declares requestState "${call.profile.stateMode}"`,
+        `${this.where(call)} returned ${result.state.mode} state but declares requestState "${call.profile.stateMode}"`,
       );
       throw refusal(call, internalError());
     }
     if (result.state?.mode === 'application') {
       if (Buffer.byteLength(result.state.value) > MAX_APPLICATION_STATE_BYTES) {
         this.logger.error(
-          `MCP ${call.context.method} "${clip(call.target)}" returned application state over ${MAX_APPLICATION_STATE_BYTES} bytes`,
+          `${this.where(call)} returned application state over ${MAX_APPLICATION_STATE_BYTES} bytes`,
         );
         throw refusal(call, internalError());
       }
@@ -229,6 +240,9 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
       askedKinds[key] = INPUT_REQUEST_DESCRIPTORS[request.type].responseKind;
     // Outside the try: a failing partition resolver is the application's error, not a sealing one.
     return andThen(round.binding ?? this.binder.bindingFor(call), (binding) => {
+      // A flow first traced now keeps this round's span as its first.
+      const flow =
+        round.flow.trace === undefined ? { ...round.flow, ...this.currentTrace() } : round.flow;
       const seal = (value: McpJsonValue | undefined) =>
         this.sealer.seal(
           value,
@@ -238,18 +252,17 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
           round.header,
           Date.now(),
           ledger,
+          flow,
         );
       return seal(result.state?.value).then(emitted, async (error: unknown) => {
         const reason = asRequestStateProtectionError(error).reason;
         // A replay round's ledger holds the client's answers: when they alone cannot be carried
         // on, that is the client's -32602, not a server fault.
         if (reason === 'too_large' && ledger !== undefined && (await this.tooLargeAlone(seal))) {
-          this.logger.warn(`${callSite(call)}: the answers so far are too large to seal`);
+          this.logger.warn(`${this.where(call)}: the answers so far are too large to seal`);
           throw refusal(call, this.replay.answersTooLarge());
         }
-        this.logger.error(
-          `MCP ${call.context.method} "${clip(call.target)}": request state could not be sealed (${reason})`,
-        );
+        this.logger.error(`${this.where(call)}: request state could not be sealed (${reason})`);
         throw refusal(call, internalError());
       });
     });
@@ -267,8 +280,27 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
     }
   }
 
-  private rejectState(call: OperationCall, reason: string): ProtocolError {
-    this.logger.warn(`${callSite(call)}: request state rejected: ${reason}`);
+  private currentTrace(): { trace?: string } {
+    const trace = this.telemetry.activeTrace();
+    return trace === undefined ? {} : { trace };
+  }
+
+  /** The call and its flow: the opened round's, or `flowId` when the state was refused. */
+  private where(call: OperationCall, flowId = call.opened?.flow.id): string {
+    const flow = flowId === undefined ? 'state not opened' : `flow ${flowId}`;
+    return `MCP ${call.context.method} "${clip(call.target)}" (request ${clip(call.context.requestId)}, ${flow})`;
+  }
+
+  private rejectState(
+    call: OperationCall,
+    reason: RequestStateFailureReason,
+    detail?: RequestStateFailureDetail,
+    flowId?: string,
+  ): ProtocolError {
+    call.recordRejection(flowId === undefined ? { reason, detail } : { reason, detail, flowId });
+    this.logger.warn(
+      `${this.where(call, flowId)}: request state rejected: ${reason}${detail === undefined ? '' : ` (${detail})`}${rejectionHint(reason, detail)}`,
+    );
     return refusal(
       call,
       new ProtocolError(McpErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE),

@@ -13,6 +13,32 @@ export interface RequestStateBinding {
   readonly partition: string;
   /** {@link stableParams}: the request parameters that must not change between rounds. */
   readonly stableParams: string;
+  /** The `arguments` alone in canonical JSON, made when needed (sealing, or naming a refusal). */
+  readonly stableArguments: () => string;
+}
+
+/**
+ * What a sealed state is bound to, field by field, as a refusal names it in the log: the endpoint,
+ * the protocol version, the operation (method and tool, prompt or resource), the caller's
+ * partition, the arguments, and the other stable params (bound `_meta` members, other params).
+ * @publicApi
+ */
+export type RequestStateBindingField =
+  'endpoint' | 'protocol_version' | 'operation' | 'caller' | 'arguments' | 'params';
+
+/** The fields in the order their digests are sealed. @internal */
+export const BINDING_FIELDS: readonly RequestStateBindingField[] = [
+  'endpoint',
+  'protocol_version',
+  'operation',
+  'caller',
+  'arguments',
+  'params',
+];
+
+/** The canonical JSON of the request's `arguments` (`{}` when absent). */
+export function stableArguments(params: Readonly<Record<string, unknown>>): string {
+  return canonicalJson(params.arguments ?? {});
 }
 
 // Per-request preferences and tracing, which a client may change between rounds of one flow.

@@ -1,4 +1,6 @@
 import { NestjsMcpError } from '../errors/nestjs-mcp.error';
+import type { RequestStateBindingField } from './request-state-binding';
+import type { SealedFlow } from './sealed-flow';
 
 /** Why a request state could not be sealed or opened. Safe to log; never sent to clients. @publicApi */
 export type RequestStateFailureReason =
@@ -11,7 +13,16 @@ export type RequestStateFailureReason =
   | 'replayed_request_id'
   | 'replayed'
   | 'wrong_mode'
-  | 'protector_failure';
+  | 'protector_failure'
+  | 'binding_mismatch';
+
+/**
+ * What narrows a reason down, safe to log: the binding field that differs (`binding_mismatch`),
+ * `earlier_format` (a `malformed` state sealed by an earlier build) or `issued_in_future`.
+ * @publicApi
+ */
+export type RequestStateFailureDetail =
+  RequestStateBindingField | 'earlier_format' | 'issued_in_future';
 
 /**
  * A request state was rejected or could not be produced. The reason is one of a fixed set;
@@ -20,8 +31,13 @@ export type RequestStateFailureReason =
  * @publicApi
  */
 export class RequestStateProtectionError extends NestjsMcpError {
-  constructor(readonly reason: RequestStateFailureReason) {
-    super(`Request state rejected: ${reason}`);
+  constructor(
+    readonly reason: RequestStateFailureReason,
+    readonly detail?: RequestStateFailureDetail,
+    /** The flow of a state that was authentic but refused (expired, bound elsewhere, replayed). */
+    readonly flow?: SealedFlow,
+  ) {
+    super(`Request state rejected: ${reason}${detail === undefined ? '' : ` (${detail})`}`);
   }
 }
 

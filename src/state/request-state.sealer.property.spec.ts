@@ -13,6 +13,7 @@ const BINDING: RequestStateBinding = {
   target: 'transfer_funds',
   partition: 'client:abc',
   stableParams: '{"arguments":{},"name":"t"}',
+  stableArguments: () => '{}',
 };
 
 /** Characters an edit may introduce: the token alphabet, its near misses, and a few oddities. */

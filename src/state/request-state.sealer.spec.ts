@@ -3,7 +3,7 @@ import { LosslessNumber } from 'lossless-json';
 import { KeyringManager } from '../keyring/keyring-manager.service';
 import { AesGcmRequestStateProtector } from './aes-gcm-request-state.protector';
 import { canonicalJson } from '../util/canonical-json';
-import type { RequestStateBinding } from './request-state-binding';
+import type { RequestStateBinding, RequestStateBindingField } from './request-state-binding';
 import {
   RequestStateProtectionError,
   type RequestStateFailureReason,
@@ -30,6 +30,7 @@ const BINDING: RequestStateBinding = {
   target: 'transfer_funds',
   partition: 'client:abc',
   stableParams: '{"arguments":{"amount":1e2},"name":"transfer_funds"}',
+  stableArguments: () => '{"amount":1e2}',
 };
 
 function sealerWith(
@@ -45,17 +46,21 @@ function sealerWith(
   );
 }
 
-async function failureOf(promise: Promise<unknown>): Promise<RequestStateFailureReason> {
+async function errorOf(promise: Promise<unknown>): Promise<RequestStateProtectionError> {
   try {
     await promise;
   } catch (error) {
     expect(error).toBeInstanceOf(RequestStateProtectionError);
-    return (error as RequestStateProtectionError).reason;
+    return error as RequestStateProtectionError;
   }
   throw new Error('expected a RequestStateProtectionError');
 }
 
-/** The clear header of a state: `3_<iat>_<exp>_<round>`. */
+async function failureOf(promise: Promise<unknown>): Promise<RequestStateFailureReason> {
+  return (await errorOf(promise)).reason;
+}
+
+/** The clear header of a state: `4_<iat>_<exp>_<round>`. */
 function headerOf(token: string): RequestStateHeader {
   const [v, iat, exp, r] = token.slice(0, token.indexOf('.')).split('_').map(Number);
   return { v, iat, exp, r };
@@ -175,13 +180,13 @@ describe('RequestStateSealer', () => {
       expect(((value as unknown[])[0] as LosslessNumber).value).toBe('12345678901234567890123');
     });
 
-    it('emits a first-round header: v3, iat now, exp now + lifetime, round 1', async () => {
+    it('emits a first-round header: v4, iat now, exp now + lifetime, round 1', async () => {
       const token = await sealer.seal({}, {}, BINDING, 'req-1', undefined, T0);
-      expect(token).toMatch(/^3_[0-9]+_[0-9]+_[0-9]+(\.[A-Za-z0-9_-]+){3}$/);
+      expect(token).toMatch(/^4_[0-9]+_[0-9]+_[0-9]+(\.[A-Za-z0-9_-]+){3}$/);
       const opened = await sealer.open(token, BINDING, 'req-2', T0);
-      expect(opened.header).toEqual({ v: 3, iat: T0, exp: T0 + LIMITS.maxLifetimeMs, r: 1 });
+      expect(opened.header).toEqual({ v: 4, iat: T0, exp: T0 + LIMITS.maxLifetimeMs, r: 1 });
       // The header travels readable (authenticated, not encrypted), in its one spelling.
-      expect(token.slice(0, token.indexOf('.'))).toBe(`3_${T0}_${T0 + LIMITS.maxLifetimeMs}_1`);
+      expect(token.slice(0, token.indexOf('.'))).toBe(`4_${T0}_${T0 + LIMITS.maxLifetimeMs}_1`);
       expect(headerOf(token)).toEqual(opened.header);
     });
 
@@ -202,14 +207,33 @@ describe('RequestStateSealer', () => {
   });
 
   describe('binding', () => {
-    it.each(Object.keys(BINDING) as (keyof RequestStateBinding)[])(
-      'refuses the state when %s differs (authentication_failed)',
-      async (field) => {
+    const cases: [string, Partial<RequestStateBinding>, RequestStateBindingField][] = [
+      ['endpoint', { endpoint: '/other' }, 'endpoint'],
+      ['protocolVersion', { protocolVersion: '2025-11-25' }, 'protocol_version'],
+      ['method', { method: 'prompts/get' }, 'operation'],
+      ['target', { target: 'transfer_funds_2' }, 'operation'],
+      ['partition', { partition: 'client:xyz' }, 'caller'],
+      [
+        'arguments',
+        {
+          stableParams: '{"arguments":{"amount":1e3},"name":"transfer_funds"}',
+          stableArguments: () => '{"amount":1e3}',
+        },
+        'arguments',
+      ],
+      [
+        'another bound param',
+        { stableParams: '{"_meta":{"x":1},"arguments":{"amount":1e2},"name":"transfer_funds"}' },
+        'params',
+      ],
+    ];
+
+    it.each(cases)(
+      'refuses the state when %s differs (binding_mismatch, naming the field)',
+      async (_, change, field) => {
         const token = await sealer.seal({ step: 1 }, {}, BINDING, 'req-1', undefined, T0);
-        const other = { ...BINDING, [field]: `${BINDING[field]}x` };
-        expect(await failureOf(sealer.open(token, other, 'req-2', T0))).toBe(
-          'authentication_failed',
-        );
+        const error = await errorOf(sealer.open(token, { ...BINDING, ...change }, 'req-2', T0));
+        expect([error.reason, error.detail]).toEqual(['binding_mismatch', field]);
       },
     );
 
@@ -226,7 +250,27 @@ describe('RequestStateSealer', () => {
         await failureOf(
           sealer.open(token, { ...BINDING, method: 'tools/calla', target: 'b' }, 2, T0),
         ),
-      ).toBe('authentication_failed');
+      ).toBe('binding_mismatch');
+    });
+
+    it('carries the flow id minted on round 1 through every later round', async () => {
+      const first = await sealer.seal({}, {}, BINDING, 1, undefined, T0);
+      const opened1 = await sealer.open(first, BINDING, 2, T0);
+      expect(opened1.flow.id).toMatch(/^[0-9a-f-]{36}$/);
+      const second = await sealer.seal({}, {}, BINDING, 2, opened1.header, T0, undefined, {
+        id: opened1.flow.id,
+        trace: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      });
+      expect((await sealer.open(second, BINDING, 3, T0)).flow).toEqual({
+        id: opened1.flow.id,
+        trace: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      });
+    });
+
+    it('refuses a state of format 3 (an earlier build) as malformed, saying so', async () => {
+      const token = await sealer.seal({}, {}, BINDING, 1, undefined, T0);
+      const error = await errorOf(sealer.open(`3${token.slice(1)}`, BINDING, 2, T0));
+      expect([error.reason, error.detail]).toEqual(['malformed', 'earlier_format']);
     });
   });
 
@@ -257,7 +301,7 @@ describe('RequestStateSealer', () => {
       );
       const opened2 = await sealer.open(second, BINDING, 'req-3', T0 + 120_000);
       expect(opened2.header).toEqual({
-        v: 3,
+        v: 4,
         iat: T0,
         exp: T0 + LIMITS.maxLifetimeMs,
         r: 2,
@@ -428,11 +472,11 @@ describe('RequestStateSealer', () => {
       const token = await sealer.seal({}, {}, BINDING, 1, undefined, T0);
       const tail = token.slice(token.indexOf('.'));
       for (const header of [
-        `3_${T0}_${T0 + 1}_10000`,
-        `3_${'9'.repeat(17)}_${T0}_1`,
-        `3_${T0}_${T0 + 31 * DAY}_1`,
-        `3_${T0}_${T0}_1`,
-        `3_${T0}_${T0 + 1}_0`,
+        `4_${T0}_${T0 + 1}_10000`,
+        `4_${'9'.repeat(17)}_${T0}_1`,
+        `4_${T0}_${T0 + 31 * DAY}_1`,
+        `4_${T0}_${T0}_1`,
+        `4_${T0}_${T0 + 1}_0`,
       ]) {
         const failing = jest.spyOn(protector, 'open');
         expect(await failureOf(sealer.open(`${header}${tail}`, BINDING, 2, T0))).toBe('malformed');
@@ -501,9 +545,9 @@ describe('RequestStateSealer', () => {
           sealer.seal('x'.repeat(LIMITS.maxDecodedBytes), {}, BINDING, 1, undefined, T0),
         ),
       ).toBe('too_large');
-      // The token's base64 and header take ~4/3 of the plaintext plus ~150 bytes, so stay a little under.
+      // The binding digests and flow id take ~170 bytes of the plaintext: stay a little under.
       const fits = await sealer.seal(
-        'x'.repeat(LIMITS.maxDecodedBytes - 200),
+        'x'.repeat(LIMITS.maxDecodedBytes - 400),
         {},
         BINDING,
         1,
@@ -574,16 +618,16 @@ describe('RequestStateSealer', () => {
       const exp = T0 + LIMITS.maxLifetimeMs;
       const open = jest.spyOn(protector, 'open');
       for (const text of [
-        `3_0${T0}_${exp}_1`,
-        `3_${T0}_${exp}_01`,
-        `3_${T0}_${exp}_1 `,
-        `3_${T0}_${exp}_1_`,
-        `3_+${T0}_${exp}_1`,
-        `3_${T0}.0_${exp}_1`,
-        `3_${T0}e0_${exp}_1`,
+        `4_0${T0}_${exp}_1`,
+        `4_${T0}_${exp}_01`,
+        `4_${T0}_${exp}_1 `,
+        `4_${T0}_${exp}_1_`,
+        `4_+${T0}_${exp}_1`,
+        `4_${T0}.0_${exp}_1`,
+        `4_${T0}e0_${exp}_1`,
         `03_${T0}_${exp}_1`,
         `2_${T0}_${exp}_1`,
-        `3_${T0}_${exp}`,
+        `4_${T0}_${exp}`,
         Buffer.from(canonicalJson({ v: 3, iat: T0, exp, r: 1 })).toString('base64url'),
       ]) {
         expect(
@@ -663,20 +707,25 @@ describe('RequestStateSealer', () => {
       );
     });
 
-    it('gives the protector associated data that covers both header and binding', async () => {
-      const seen: string[] = [];
+    it('gives the protector the header as associated data and the binding inside the plaintext', async () => {
+      const seen: { plaintext: string; ad: string }[] = [];
       const recording: RequestStateProtector = {
-        seal: (_plaintext, ad) => {
-          seen.push(Buffer.from(ad).toString('utf8'));
+        seal: (plaintext, ad) => {
+          seen.push({
+            plaintext: Buffer.from(plaintext).toString('utf8'),
+            ad: Buffer.from(ad).toString('utf8'),
+          });
           return 'opaque';
         },
         open: () => new Uint8Array(),
       };
       await sealerWith({}, recording).seal({}, {}, BINDING, 'req-1', undefined, T0);
-      const ad = JSON.parse(seen[0]) as { h: string; b: Record<string, unknown> };
-      const { stableParams, ...strings } = BINDING;
-      expect(ad.b).toEqual({ ...strings, params: JSON.parse(stableParams) as unknown });
-      expect(ad.h).toBe(`3_${T0}_${T0 + LIMITS.maxLifetimeMs}_1`);
+      expect(seen[0].ad).toBe(`4_${T0}_${T0 + LIMITS.maxLifetimeMs}_1`);
+      const payload = JSON.parse(seen[0].plaintext) as { b: string; d: string; f: string };
+      expect(payload.b).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(payload.d).toMatch(/^[A-Za-z0-9_-]{48}$/);
+      // Digests only: no binding value in the plaintext a custom protector sees.
+      expect(seen[0].plaintext).not.toContain('client:abc');
     });
   });
 });

@@ -3,11 +3,18 @@ import type { McpJsonValue } from '../util/json-value';
 import type { McpInputResponse } from '../input/mcp-input-response';
 import { isPromiseLike, type MaybePromise } from '../util/maybe-promise';
 import { canonicalJson } from '../util/canonical-json';
-import type { RequestStateBinding } from './request-state-binding';
+import {
+  BINDING_FIELDS,
+  type RequestStateBinding,
+  type RequestStateBindingField,
+} from './request-state-binding';
+import { newFlowId, type SealedFlow } from './sealed-flow';
 import { REQUEST_STATE_LIMIT_BOUNDS, type RequestStateLimits } from './request-state-limits';
 import {
   asRequestStateProtectionError,
   RequestStateProtectionError,
+  type RequestStateFailureDetail,
+  type RequestStateFailureReason,
 } from './request-state-protection.error';
 import {
   REQUEST_STATE_PROTECTOR_PORT,
@@ -16,15 +23,22 @@ import {
 import { McpPorts } from '../ports/mcp-ports.service';
 import { sha256Base64Url } from '../util/sha256';
 
-// 3: a plain-text header (`3_<iat>_<exp>_<round>`), the emitting request's id inside the sealed
-// payload. 2 spelled the header as base64url canonical JSON with a digest of the id; 1 carried the
-// id itself in the header, so a long id made a header too large to open.
-const FORMAT_VERSION = 3;
+// 4: the binding checked inside the sealed payload (a digest of it, and short digests per field that
+// name the one that differs), the flow id and the first round's trace context sealed with it; only
+// the header is associated data. 3 bound the binding as associated data, so a refusal could not say
+// which field differed; 2 spelled the header as base64url canonical JSON with a digest of the id; 1
+// carried the id itself in the header, so a long id made a header too large to open.
+const FORMAT_VERSION = 4;
 /**
  * The clear header, in its one spelling: the version, then issue time, expiry and round as
  * decimal integers without leading zeros (safe integers at most 16 digits, rounds at most 4).
  */
-const HEADER = /^3_(0|[1-9][0-9]{0,15})_(0|[1-9][0-9]{0,15})_([1-9][0-9]{0,3})$/;
+const HEADER =
+  /^4_(0|[1-9][0-9]{0,15})_(0|[1-9][0-9]{0,15})_([1-9][0-9]{0,3})(?:_([0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}))?$/;
+/** A W3C `traceparent` of version 00, as a traced first round spells its span context. */
+const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+/** A header of format 3, sealed by an earlier build: refused as malformed, with that said in the log. */
+const EARLIER_FORMAT_HEADER = /^[1-3]_/;
 /** How far in the future a state's issue time may be (clocks of a fleet differ a little). */
 export const CLOCK_SKEW_TOLERANCE_MS = 5_000;
 /** Ids whose canonical JSON is longer are bound by a digest, so a state's size does not follow the id's. */
@@ -39,6 +53,12 @@ export interface RequestStateHeader {
   readonly exp: number;
   /** Round number, from 1. */
   readonly r: number;
+  /**
+   * The span context of the flow's first traced round (`traceparent` spelling), in clear so a later
+   * round can be parented under it before the state is opened (a client learns nothing secret: it
+   * is the server's own span, and a client may send any trace context it likes anyway).
+   */
+  readonly trace?: string;
 }
 
 /** A verified state, as opened. */
@@ -50,6 +70,8 @@ export interface OpenedRequestState {
   readonly askedKinds: Readonly<Record<string, McpInputResponse['kind']>>;
   /** The replay ledger of a `replay: true` operation, as sealed (`src/replay/replay-ledger.ts`). */
   readonly replayLedger: string | undefined;
+  /** The flow the state continues: its id and the first round's trace context. */
+  readonly flow: SealedFlow;
 }
 
 interface SealedPayload {
@@ -58,6 +80,12 @@ interface SealedPayload {
   s: McpJsonValue | undefined;
   k: Record<string, McpInputResponse['kind']>;
   r?: string;
+  /** Flow id. */
+  f: string;
+  /** SHA-256 of the canonical binding: what the state is bound to. */
+  b: string;
+  /** Short digests of each binding field, in {@link BINDING_FIELDS} order: which one differs. */
+  d: string;
 }
 
 /**
@@ -72,9 +100,23 @@ export function requestIdKey(id: string | number): string {
     : `#${sha256Base64Url(canonical)}`;
 }
 
+/**
+ * The clear header a state claims, unverified: for naming a retry's round and parenting its span
+ * under the flow's first round before the state is opened (see {@link RequestStateHeader.trace}).
+ */
+export function claimedHeader(token: unknown): RequestStateHeader | undefined {
+  if (typeof token !== 'string') return undefined;
+  const dot = token.indexOf('.');
+  return dot > 0 && dot <= MAX_HEADER_CHARS ? parseHeader(token.slice(0, dot)) : undefined;
+}
+
+/** The longest header this format spells: four numbers and a trace context. */
+const MAX_HEADER_CHARS = 2 + 16 + 1 + 16 + 1 + 4 + 1 + 51;
+
 /** The header in its one spelling (see {@link HEADER}). */
 function headerText(header: RequestStateHeader): string {
-  return `${FORMAT_VERSION}_${header.iat}_${header.exp}_${header.r}`;
+  const trace = header.trace === undefined ? '' : `_${header.trace.slice(3)}`;
+  return `${FORMAT_VERSION}_${header.iat}_${header.exp}_${header.r}${trace}`;
 }
 
 /** The header a segment spells, when it is one this format can hold; anything else is malformed. */
@@ -86,6 +128,7 @@ function parseHeader(segment: string): RequestStateHeader | undefined {
     iat: Number(match[1]),
     exp: Number(match[2]),
     r: Number(match[3]),
+    ...(match[4] === undefined ? {} : { trace: `00-${match[4]}` }),
   };
   return fitsBounds(header) ? header : undefined;
 }
@@ -128,10 +171,50 @@ function canonicalBindingJson(binding: RequestStateBinding): string {
   return `{"endpoint":${JSON.stringify(endpoint)},"method":${JSON.stringify(method)},"params":${stableParams},"partition":${JSON.stringify(partition)},"protocolVersion":${JSON.stringify(protocolVersion)},"target":${JSON.stringify(target)}}`;
 }
 
-/** `canonicalJson({ b: binding, h: headerText })`. */
-function associatedData(header: string, binding: RequestStateBinding): Buffer {
-  // The header is digits and underscores: nothing to escape.
-  return Buffer.from(`{"b":${canonicalBindingJson(binding)},"h":"${header}"}`, 'utf8');
+/** The header is the associated data; the binding is checked inside the authenticated payload. */
+function associatedData(header: string): Buffer {
+  return Buffer.from(header, 'latin1');
+}
+
+function bindingDigest(binding: RequestStateBinding): string {
+  return sha256Base64Url(canonicalBindingJson(binding));
+}
+
+/** Characters of each field's digest: enough to tell which field changed, not to bind it. */
+const FIELD_DIGEST_CHARS = 8;
+
+function fieldValue(binding: RequestStateBinding, field: RequestStateBindingField): string {
+  switch (field) {
+    case 'endpoint':
+      return binding.endpoint;
+    case 'protocol_version':
+      return binding.protocolVersion;
+    case 'operation':
+      return `${binding.method} ${binding.target}`;
+    case 'caller':
+      return binding.partition;
+    case 'arguments':
+      return binding.stableArguments();
+    case 'params':
+      return binding.stableParams;
+  }
+}
+
+function fieldDigests(binding: RequestStateBinding): string {
+  let digests = '';
+  for (const field of BINDING_FIELDS)
+    digests += sha256Base64Url(fieldValue(binding, field)).slice(0, FIELD_DIGEST_CHARS);
+  return digests;
+}
+
+/** The first field whose digest differs; `params` when none does (another bound member changed). */
+function differingField(sealed: string, binding: RequestStateBinding): RequestStateBindingField {
+  for (const [index, field] of BINDING_FIELDS.entries()) {
+    const at = index * FIELD_DIGEST_CHARS;
+    const digest = sha256Base64Url(fieldValue(binding, field)).slice(0, FIELD_DIGEST_CHARS);
+    if (sealed.slice(at, at + FIELD_DIGEST_CHARS) !== digest) return field;
+  }
+  return 'params';
 }
 
 /**
@@ -167,15 +250,19 @@ export class RequestStateSealer {
     previous: RequestStateHeader | undefined,
     now = Date.now(),
     replayLedger?: string,
+    flow: SealedFlow = { id: newFlowId() },
   ): Promise<string> {
     const limits = this.limits;
     const round = (previous?.r ?? 0) + 1;
     if (round > limits.maxRounds) throw new RequestStateProtectionError('too_many_rounds');
+    // The first traced round's span context stays the flow's.
+    const trace = previous?.trace ?? flow.trace;
     const header: RequestStateHeader = {
       v: FORMAT_VERSION,
       iat: previous?.iat ?? now,
       exp: previous ? expiryOf(previous, limits) : now + limits.maxLifetimeMs,
       r: round,
+      ...(trace !== undefined && TRACEPARENT.test(trace) && { trace }),
     };
     if (header.exp <= now) throw new RequestStateProtectionError('expired');
     if (!fitsBounds(header)) throw new RequestStateProtectionError('too_large');
@@ -185,13 +272,16 @@ export class RequestStateSealer {
       s: value,
       k: askedKinds,
       r: replayLedger,
+      f: flow.id,
+      b: bindingDigest(binding),
+      d: fieldDigests(binding),
     };
     const plaintext = Buffer.from(stringify(payload) as string, 'utf8');
     if (plaintext.length > limits.maxDecodedBytes)
       throw new RequestStateProtectionError('too_large');
     let sealed: string;
     try {
-      sealed = await this.protector.seal(plaintext, associatedData(headerSegment, binding));
+      sealed = await this.protector.seal(plaintext, associatedData(headerSegment));
     } catch (error) {
       throw asRequestStateProtectionError(error);
     }
@@ -229,14 +319,18 @@ export class RequestStateSealer {
     const dot = token.indexOf('.');
     const headerSegment = token.slice(0, dot);
     const header = dot > 0 ? parseHeader(headerSegment) : undefined;
-    if (!header) throw new RequestStateProtectionError('malformed');
+    if (!header)
+      throw new RequestStateProtectionError(
+        'malformed',
+        EARLIER_FORMAT_HEADER.test(headerSegment) ? 'earlier_format' : undefined,
+      );
     let plaintext: MaybePromise<Uint8Array>;
     try {
-      plaintext = this.protector.open(token.slice(dot + 1), associatedData(headerSegment, binding));
+      plaintext = this.protector.open(token.slice(dot + 1), associatedData(headerSegment));
     } catch (error) {
       throw asRequestStateProtectionError(error);
     }
-    const opened = (bytes: Uint8Array) => this.verify(header, bytes, requestId, now);
+    const opened = (bytes: Uint8Array) => this.verify(header, bytes, binding, requestId, now);
     return isPromiseLike(plaintext)
       ? plaintext.then(opened, (error: unknown) => {
           throw asRequestStateProtectionError(error);
@@ -248,24 +342,42 @@ export class RequestStateSealer {
   private verify(
     header: RequestStateHeader,
     plaintext: Uint8Array,
+    binding: RequestStateBinding,
     requestId: string | number,
     now: number,
   ): OpenedRequestState {
     const limits = this.limits;
-    // Issued in the future beyond clock skew: no instance of ours did that with a sane clock.
-    if (header.iat > now + CLOCK_SKEW_TOLERANCE_MS)
-      throw new RequestStateProtectionError('malformed');
-    if (expiryOf(header, limits) <= now) throw new RequestStateProtectionError('expired');
-    if (header.r > limits.maxRounds) throw new RequestStateProtectionError('too_many_rounds');
     if (plaintext.length > limits.maxDecodedBytes)
       throw new RequestStateProtectionError('too_large');
     const payload = parseStateJson(
       Buffer.from(plaintext.buffer, plaintext.byteOffset, plaintext.byteLength).toString('utf8'),
     ) as SealedPayload;
-    if (typeof payload.i !== 'string' || (payload.r !== undefined && typeof payload.r !== 'string'))
+    if (
+      typeof payload.i !== 'string' ||
+      (payload.r !== undefined && typeof payload.r !== 'string') ||
+      typeof payload.f !== 'string' ||
+      typeof payload.b !== 'string' ||
+      typeof payload.d !== 'string'
+    )
       throw new RequestStateProtectionError('malformed');
-    if (payload.i === requestIdKey(requestId))
-      throw new RequestStateProtectionError('replayed_request_id');
-    return { header, value: payload.s, askedKinds: payload.k ?? {}, replayLedger: payload.r };
+    const flow: SealedFlow =
+      header.trace === undefined ? { id: payload.f } : { id: payload.f, trace: header.trace };
+    // Authentic from here: a refusal can name the flow it refused.
+    const refuse = (reason: RequestStateFailureReason, detail?: RequestStateFailureDetail) =>
+      new RequestStateProtectionError(reason, detail, flow);
+    // Issued in the future beyond clock skew: no instance of ours did that with a sane clock.
+    if (header.iat > now + CLOCK_SKEW_TOLERANCE_MS) throw refuse('malformed', 'issued_in_future');
+    if (expiryOf(header, limits) <= now) throw refuse('expired');
+    if (header.r > limits.maxRounds) throw refuse('too_many_rounds');
+    if (payload.b !== bindingDigest(binding))
+      throw refuse('binding_mismatch', differingField(payload.d, binding));
+    if (payload.i === requestIdKey(requestId)) throw refuse('replayed_request_id');
+    return {
+      header,
+      value: payload.s,
+      askedKinds: payload.k ?? {},
+      replayLedger: payload.r,
+      flow,
+    };
   }
 }

@@ -1,3 +1,7 @@
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import { newFlowId } from '../state/sealed-flow';
+import { McpTelemetry } from '../observability/mcp-telemetry.service';
+import type { ObservedCall } from '../observability/observed-call';
 import { Injectable } from '@nestjs/common';
 import type { CallToolRequest, ServerContext } from '@modelcontextprotocol/server';
 import type { ToolEntry } from '../discovery/operation-entry.interface';
@@ -29,6 +33,7 @@ export class McpTaskCalls {
     private readonly tasks: McpTasksService,
     private readonly runner: OperationRunner,
     private readonly callers: TaskCallers,
+    private readonly telemetry: McpTelemetry,
   ) {}
 
   /**
@@ -54,16 +59,41 @@ export class McpTaskCalls {
     // Answers sent with the creating call keep their exact numbers, as in any other round.
     const answers = exactJsonOf(exchange.exactInputResponses ?? params.inputResponses);
     boundedAnswerForms(answers, limits.maxInputResponseBytes);
+    // The task is a flow of its own, begun by this request: every step continues it.
+    const flowId = newFlowId();
     if (tool.task.creation === 'deferred')
-      return this.deferred(tool, request, sdk, exchange, partition, call, answers, principal);
-    const task = await this.tasks.create(
-      partition,
-      call,
-      tool.task.ttlMs,
-      answers,
-      initialState(params),
-      principal,
-    );
+      return this.deferred(tool, request, sdk, exchange, partition, call, answers, principal, {
+        id: flowId,
+      });
+    // The creating request runs no operation here, so its span is made here.
+    const observation = this.telemetry.observing()
+      ? this.telemetry.begin(creatingCallOf(tool.name, sdk, exchange, params))
+      : undefined;
+    const work = async () => {
+      const trace = this.telemetry.activeTrace();
+      return this.tasks.create(
+        partition,
+        call,
+        tool.task.ttlMs,
+        answers,
+        initialState(params),
+        principal,
+        trace === undefined ? { id: flowId } : { id: flowId, trace },
+      );
+    };
+    let task: McpTaskRecord;
+    try {
+      task = await (observation ? observation.within(work) : work());
+    } catch (error) {
+      observation?.end({
+        outcome: 'error',
+        flowId,
+        round: 1,
+        errorType: String((error as { code?: unknown }).code ?? McpErrorCode.InternalError),
+      });
+      throw error;
+    }
+    observation?.end({ outcome: 'complete', flowId, round: 1 });
     await this.tasks.start(task, exchange);
     return createTaskResult(task);
   }
@@ -78,7 +108,9 @@ export class McpTaskCalls {
     call: McpTaskRecord['call'],
     answers: Record<string, McpJsonValue>,
     principal: TaskPrincipal | undefined,
+    origin: { readonly id: string },
   ): Promise<Record<string, unknown> | undefined> {
+    const telemetry = this.telemetry;
     const controller = new AbortController();
     const onRequestAbort = () => controller.abort();
     sdk.mcpReq.signal.addEventListener('abort', onRequestAbort, { once: true });
@@ -98,6 +130,8 @@ export class McpTaskCalls {
           answers,
           undefined,
           principal,
+          // Inside the creating request's run: its span is the active one, when traced.
+          { ...origin, ...definedTrace(telemetry.activeTrace()) },
         );
         task.id = record.taskId;
         // From now on the task's cancel, not the client going away, stops the method.
@@ -117,6 +151,7 @@ export class McpTaskCalls {
         sdk,
         task: {
           task,
+          flowId: origin.id,
           signal: controller.signal,
           // On the request's stream until the task exists, as the task's status message after.
           progress: {
@@ -147,4 +182,31 @@ export class McpTaskCalls {
     this.tasks.adoptInRequestStep(record.taskId, controller, step.then(stepOutcome));
     return createTaskResult(record);
   }
+}
+
+function definedTrace(trace: string | undefined): { trace?: string } {
+  return trace === undefined ? {} : { trace };
+}
+
+/** The creating request of an immediate task, as its span shows it. */
+function creatingCallOf(
+  name: string,
+  sdk: ServerContext,
+  exchange: HttpExchange,
+  params: Record<string, unknown>,
+): ObservedCall {
+  const envelope = (params._meta ?? {}) as Record<string, unknown>;
+  const version = envelope['io.modelcontextprotocol/protocolVersion'];
+  return {
+    kind: 'tool',
+    method: 'tools/call',
+    target: name,
+    requestId: sdk.mcpReq.id,
+    protocolVersion: typeof version === 'string' ? version : undefined,
+    meta: params._meta,
+    headers: exchange.request.headers,
+    clientAddress: exchange.request.ip ?? exchange.raw?.socket?.remoteAddress,
+    claimedFlowTrace: undefined,
+    claimedRound: 0,
+  };
 }

@@ -70,6 +70,7 @@ export class McpTasksService implements OnApplicationShutdown {
     inputResponses: Record<string, McpJsonValue>,
     requestState: string | undefined,
     principal?: TaskPrincipal,
+    flow?: McpTaskRecord['flow'],
   ): Promise<McpTaskRecord> {
     const now = Date.now();
     const task: McpTaskRecord = {
@@ -86,6 +87,7 @@ export class McpTasksService implements OnApplicationShutdown {
       ...boundedAnswerForms(inputResponses, this.options.maxInputResponseBytes),
       ...(requestState !== undefined && { requestState }),
       ...(principal !== undefined && { principal: principal as McpJsonValue }),
+      ...(flow !== undefined && { flow }),
       runs: 1,
     };
     try {

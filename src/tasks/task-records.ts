@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { randomBytes } from 'node:crypto';
 import { McpErrorCode } from '../errors/mcp-error-codes';
+import { McpTelemetry } from '../observability/mcp-telemetry.service';
 import { clip } from '../util/clip';
 import { TaskEventBus } from './events/task-event-bus';
 import type { TaskStepOutcome } from './steps/task-step-outcome';
@@ -47,6 +48,7 @@ export class TaskRecords {
     @Inject(TASK_OPTIONS) private readonly options: ResolvedTaskOptions,
     readonly store: GuardedTaskStore,
     private readonly events: TaskEventBus,
+    @Optional() private readonly telemetry?: McpTelemetry,
   ) {
     this.limits = {
       maxPerPartition: options.maxTasksPerCaller,
@@ -166,8 +168,9 @@ export class TaskRecords {
     throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
   }
 
-  private publish({ taskId, version }: McpTaskRecord): void {
+  private publish({ taskId, version, status, flow }: McpTaskRecord): void {
     this.events.publish({ taskId, version });
+    this.telemetry?.taskStatus(taskId, flow?.id, status);
   }
 }
 

@@ -21,6 +21,8 @@ export interface TestOperationContextOptions {
   target?: string;
   /** Default `1`. */
   requestId?: string | number;
+  /** Default `'test-flow'`. */
+  flowId?: string;
   /** Default: form and URL elicitation, sampling with tools, roots. */
   clientCapabilities?: ClientCapabilities;
   /** This round's answers, by key. */
@@ -96,6 +98,7 @@ export function createTestOperationContext(
   };
   return {
     requestId: options.requestId ?? 1,
+    flowId: options.flowId ?? 'test-flow',
     method: options.method ?? 'tools/call',
     target: options.target ?? 'test',
     protocolVersion: MCP_PROTOCOL_VERSION,

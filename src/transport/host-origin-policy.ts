@@ -11,6 +11,13 @@ function hostnameOf(hostHeader: string): string {
   return colon === -1 ? hostHeader : hostHeader.slice(0, colon);
 }
 
+/** A refused request: which header failed, its value as sent, and the fixed wire message. */
+export interface HostOriginRefusal {
+  readonly header: 'Host' | 'Origin';
+  readonly value: string | undefined;
+  readonly message: string;
+}
+
 /**
  * DNS-rebinding protection: which `Host` and `Origin` headers the endpoint accepts. Local names on
  * any port always pass; configured extras pass too.
@@ -24,12 +31,14 @@ export class HostOriginPolicy {
     this.origins = new Set(allowedOrigins.map((origin) => origin.toLowerCase().replace(/\/$/, '')));
   }
 
-  /** The reason a request is refused, or `undefined` when it may proceed. */
-  refusal(req: IncomingMessage): string | undefined {
+  /** Why a request is refused — the header and its value — or `undefined` when it may proceed. */
+  refusal(req: IncomingMessage): HostOriginRefusal | undefined {
     const host = req.headers.host?.toLowerCase();
-    if (!host || !this.hostAllowed(host)) return 'Host header not allowed';
+    if (!host || !this.hostAllowed(host))
+      return { header: 'Host', value: req.headers.host, message: 'Host header not allowed' };
     const origin = req.headers.origin?.toLowerCase();
-    if (origin !== undefined && !this.originAllowed(origin)) return 'Origin header not allowed';
+    if (origin !== undefined && !this.originAllowed(origin))
+      return { header: 'Origin', value: req.headers.origin, message: 'Origin header not allowed' };
     return undefined;
   }
 

@@ -1,13 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Logger } from '@nestjs/common';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
 import { BodyByteBudget, type BodyReservation } from './body-byte-budget';
-import { HostOriginPolicy } from './host-origin-policy';
+import { HostOriginPolicy, type HostOriginRefusal } from './host-origin-policy';
+import { clip } from '../util/clip';
 import { readRequestBody } from './request-body.reader';
 import type { TransportOptions } from './transport.options';
 
 /** The first bytes of every body, which the shared budget never refuses. */
 const SMALL_BODY_BYTES = 65_536;
+
+/** Host/Origin refusals logged at most this often. */
+const REFUSAL_LOG_INTERVAL_MS = 1_000;
 
 /**
  * The endpoint's first step, ahead of the app's middleware and body parsers: DNS-rebinding
@@ -22,10 +27,33 @@ export class RequestAdmission {
   /** Bodies read by the early step, until the request is served. */
   private readonly bodies = new WeakMap<IncomingMessage, string>();
   private readonly reservations = new WeakMap<IncomingMessage, BodyReservation>();
+  private readonly logger = new Logger('McpTransport');
+  private lastRefusalLoggedAt = -Infinity;
+  private unloggedRefusals = 0;
 
   constructor(private readonly options: TransportOptions) {
     this.policy = new HostOriginPolicy(options.allowedHosts, options.allowedOrigins);
     this.budget = new BodyByteBudget(options.body.maxInFlightBytes, SMALL_BODY_BYTES);
+  }
+
+  /**
+   * One warn line per refusal, naming the header and its value; at most one a second, so a client
+   * cannot flood the log (the next line counts the ones left out).
+   */
+  private logRefusal(refusal: HostOriginRefusal, req: IncomingMessage): void {
+    const now = Date.now();
+    if (now - this.lastRefusalLoggedAt < REFUSAL_LOG_INTERVAL_MS) {
+      this.unloggedRefusals++;
+      return;
+    }
+    const left = this.unloggedRefusals;
+    this.lastRefusalLoggedAt = now;
+    this.unloggedRefusals = 0;
+    const value = refusal.value === undefined ? 'missing' : JSON.stringify(clip(refusal.value));
+    const setting = refusal.header === 'Host' ? 'allowedHosts' : 'allowedOrigins';
+    this.logger.warn(
+      `MCP endpoint refused a request: ${refusal.header} header ${value} not allowed (from ${clip(req.socket.remoteAddress ?? 'unknown')}); if it is yours, add it to ${setting}${left > 0 ? ` (${left} more refusals not logged)` : ''}`,
+    );
   }
 
   /** Host/origin policy, then the bounded raw body of a POST; answers and resolves false on refusal. */
@@ -34,7 +62,13 @@ export class RequestAdmission {
       const refusal = this.policy.refusal(req);
       if (refusal) {
         req.resume();
-        writeJsonRpcHttpError(res, 403, McpErrorCode.InvalidRequest, `Forbidden: ${refusal}`);
+        this.logRefusal(refusal, req);
+        writeJsonRpcHttpError(
+          res,
+          403,
+          McpErrorCode.InvalidRequest,
+          `Forbidden: ${refusal.message}`,
+        );
         return false;
       }
     }

@@ -63,6 +63,8 @@ export class TaskStepExecutor implements TaskExecutor {
       sdk,
       task: {
         task: taskContext,
+        flowId: task.flow?.id,
+        step: { trace: task.flow?.trace },
         signal: scope.signal,
         progress: {
           enabled: true,

@@ -71,6 +71,12 @@ export interface McpTaskRecord {
    * commit over the one that took over. Never on the wire.
    */
   readonly stepToken?: string;
+  /**
+   * The flow of the request that created the task: its id and, when that request was traced, its
+   * span context (`traceparent` spelling), so every step, on any instance, continues the flow.
+   * Records written before it existed run as flows of their own.
+   */
+  readonly flow?: { readonly id: string; readonly trace?: string };
   readonly result?: Record<string, McpJsonValue>;
   readonly error?: McpTaskError;
 }

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { McpKeyringHealthIndicator } from './mcp-keyring.health-indicator';
+import { McpRedisHealthIndicator } from './mcp-redis.health-indicator';
+
+/**
+ * The module's `@nestjs/terminus` health indicators: import it beside `McpModule` (it needs
+ * `@nestjs/terminus` installed) and inject them into your health controller.
+ * @publicApi
+ */
+@Module({
+  imports: [TerminusModule],
+  providers: [McpKeyringHealthIndicator, McpRedisHealthIndicator],
+  exports: [McpKeyringHealthIndicator, McpRedisHealthIndicator, TerminusModule],
+})
+export class McpHealthModule {}

@@ -1,0 +1,355 @@
+import { Injectable } from '@nestjs/common';
+import type {
+  Attributes,
+  Context,
+  Counter,
+  Histogram,
+  Link,
+  MeterProvider,
+  Span,
+  SpanContext,
+  TracerProvider,
+} from '@opentelemetry/api';
+import type * as OpenTelemetryApi from '@opentelemetry/api';
+import { PACKAGE_VERSION } from '../util/package-version';
+import { McpFlowEvents } from './mcp-flow-events.service';
+import {
+  MCP_SEMCONV,
+  OPERATION_DURATION_BUCKETS,
+  OWN_ATTRIBUTES,
+  OWN_INSTRUMENTS,
+} from './mcp-semantic-conventions';
+import { loadOpenTelemetry } from './open-telemetry.loader';
+import type { ObservedCall, ObservedRound } from './observed-call';
+
+const INSTRUMENTATION_SCOPE = 'nestjs-mcp';
+
+/** Where `@opentelemetry/api` 1.x keeps its global providers (one registry per major version). */
+const OPEN_TELEMETRY_REGISTRY = Symbol.for('opentelemetry.js.api.1');
+
+interface OpenTelemetryRegistry {
+  readonly trace?: unknown;
+  readonly metrics?: unknown;
+}
+
+/** `@opentelemetry/api`; only type-imported, so nothing loads it unless the app installed it. */
+type OpenTelemetry = typeof OpenTelemetryApi;
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** A span context in W3C `traceparent` spelling (what a sealed state and a task record carry). */
+function traceparentOf(context: SpanContext): string {
+  return `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+}
+
+/** The remote span context a `traceparent` spells, when it is a valid one. */
+function spanContextOf(
+  api: OpenTelemetry,
+  traceparent: string | undefined,
+): SpanContext | undefined {
+  const match = traceparent === undefined ? null : TRACEPARENT.exec(traceparent);
+  if (!match) return undefined;
+  const context: SpanContext = {
+    traceId: match[1],
+    spanId: match[2],
+    traceFlags: parseInt(match[3], 16),
+    isRemote: true,
+  };
+  return api.isSpanContextValid(context) ? context : undefined;
+}
+
+interface Instruments {
+  readonly duration: Histogram;
+  readonly started: Counter;
+  readonly completed: Counter;
+  readonly declined: Counter;
+  readonly cancelled: Counter;
+  readonly rejected: Counter;
+  readonly expired: Counter;
+  readonly rounds: Histogram;
+  readonly tasks: Counter;
+}
+
+/** One observed call between its start and its end. @internal */
+export interface CallObservation {
+  /** Runs `work` with the call's span active, so the application's own spans nest under it. */
+  within<T>(work: () => Promise<T>): Promise<T>;
+  end(round: ObservedRound): void;
+}
+
+/**
+ * The module's spans, metrics and flow events, through `@opentelemetry/api` when the application
+ * installed it and registered a tracer or meter provider, and through {@link McpFlowEvents} when
+ * someone subscribed. When none of that is there, {@link observing} is false and a call costs one
+ * check: no span, no attributes, no allocation.
+ * @internal
+ */
+@Injectable()
+export class McpTelemetry {
+  private readonly api = loadOpenTelemetry() as OpenTelemetry | undefined;
+  private readonly noopTracerProvider: TracerProvider | undefined = this.api
+    ? new this.api.ProxyTracerProvider().getDelegate()
+    : undefined;
+  private seenMeterProvider: MeterProvider | undefined;
+  private instruments: Instruments | undefined;
+
+  constructor(private readonly events: McpFlowEvents) {}
+
+  /** Whether a call is worth observing: a tracer or meter provider, or an event subscriber. */
+  observing(): boolean {
+    if (this.events.observed) return true;
+    // The API's own registry of global providers: when it holds neither, nothing is registered and
+    // one property read says so (the API's getters cost far more, on every call).
+    const registry = (globalThis as Record<symbol, OpenTelemetryRegistry | undefined>)[
+      OPEN_TELEMETRY_REGISTRY
+    ];
+    if (registry === undefined || (registry.trace === undefined && registry.metrics === undefined))
+      return false;
+    return this.tracerProvider() !== undefined || this.metrics() !== undefined;
+  }
+
+  /** Starts observing a call; call only when {@link observing}. */
+  begin(call: ObservedCall): CallObservation {
+    const started = performance.now();
+    const api = this.api;
+    const provider = this.tracerProvider();
+    let span: Span | undefined;
+    let spanContext: Context | undefined;
+    if (api && provider) {
+      const { parent, links } = this.parentOf(api, call);
+      const tracer = provider.getTracer(INSTRUMENTATION_SCOPE, PACKAGE_VERSION);
+      span = tracer.startSpan(
+        spanName(call),
+        {
+          kind: call.taskStep ? api.SpanKind.INTERNAL : api.SpanKind.SERVER,
+          attributes: startAttributes(call),
+          links,
+        },
+        parent,
+      );
+      spanContext = api.trace.setSpan(parent, span);
+    }
+    return {
+      within: (work) => (api && spanContext ? api.context.with(spanContext, work) : work()),
+      end: (round) => {
+        const seconds = (performance.now() - started) / 1000;
+        if (api && span) endSpan(api, span, round);
+        this.count(call, round, seconds);
+        if (this.events.observed)
+          this.events.emit({
+            kind: 'round',
+            flowId: round.flowId,
+            method: call.method,
+            target: call.target,
+            round: round.round,
+            outcome: round.outcome,
+            flowStarted: flowStarted(round),
+            flowEnded: flowEnded(round),
+            ...(round.rejection && { rejection: round.rejection }),
+            ...(round.errorType !== undefined && { errorType: round.errorType }),
+            durationSeconds: seconds,
+            ...(call.taskStep && { taskId: call.taskStep.taskId }),
+          });
+      },
+    };
+  }
+
+  /** The active span's context in `traceparent` spelling, when a traced call is running. */
+  activeTrace(): string | undefined {
+    const api = this.api;
+    if (!api || !this.tracerProvider()) return undefined;
+    const context = api.trace.getActiveSpan()?.spanContext();
+    return context && api.isSpanContextValid(context) ? traceparentOf(context) : undefined;
+  }
+
+  /** Counts a task's status change and reports it to subscribers. */
+  taskStatus(taskId: string, flowId: string | undefined, status: string): void {
+    this.metrics()?.tasks.add(1, { [OWN_ATTRIBUTES.taskStatus]: status });
+    if (this.events.observed) this.events.emit({ kind: 'task', taskId, flowId, status });
+  }
+
+  private tracerProvider(): TracerProvider | undefined {
+    const api = this.api;
+    if (!api) return undefined;
+    const global = api.trace.getTracerProvider() as TracerProvider & {
+      getDelegate?: () => TracerProvider;
+    };
+    const provider = global.getDelegate ? global.getDelegate() : global;
+    return provider === this.noopTracerProvider ? undefined : global;
+  }
+
+  private metrics(): Instruments | undefined {
+    const api = this.api;
+    if (!api) return undefined;
+    const provider = api.metrics.getMeterProvider();
+    if (provider !== this.seenMeterProvider) {
+      this.seenMeterProvider = provider;
+      this.instruments =
+        provider.constructor.name === 'NoopMeterProvider' ? undefined : instrumentsOf(provider);
+    }
+    return this.instruments;
+  }
+
+  /**
+   * The parent of a call's span: the trace context the client sent in `_meta`, else in the HTTP
+   * headers, else (a retry without any) the flow's first round, else the active context (an HTTP
+   * server span, when the app instruments HTTP). The flow's first round is linked when it is not the
+   * parent, and so is the HTTP span when the client's `_meta` context replaced it.
+   */
+  private parentOf(api: OpenTelemetry, call: ObservedCall): { parent: Context; links: Link[] } {
+    const active = api.context.active();
+    const links: Link[] = [];
+    const fromMeta =
+      call.meta !== null && typeof call.meta === 'object' && 'traceparent' in call.meta
+        ? valid(api, api.propagation.extract(api.ROOT_CONTEXT, call.meta))
+        : undefined;
+    let parent = fromMeta;
+    if (fromMeta) {
+      const http = api.trace.getSpanContext(active);
+      if (http && api.isSpanContextValid(http)) links.push({ context: http });
+    } else if (call.headers.traceparent !== undefined)
+      parent = valid(api, api.propagation.extract(active, call.headers));
+    const flowTrace = call.taskStep ? call.taskStep.trace : call.claimedFlowTrace;
+    const flowContext = spanContextOf(api, flowTrace);
+    if (!parent && flowContext) {
+      parent = api.trace.setSpanContext(active, flowContext);
+      return { parent, links: [...links, flowLink(flowContext, call)] };
+    }
+    if (flowContext) links.push(flowLink(flowContext, call));
+    return { parent: parent ?? active, links };
+  }
+
+  private count(call: ObservedCall, round: ObservedRound, seconds: number): void {
+    const instruments = this.metrics();
+    if (!instruments) return;
+    const attributes: Attributes = {
+      [MCP_SEMCONV.methodName]: call.method,
+      ...targetAttributes(call),
+    };
+    if (call.protocolVersion !== undefined)
+      attributes[MCP_SEMCONV.protocolVersion] = call.protocolVersion;
+    const durationAttributes =
+      round.errorType === undefined
+        ? attributes
+        : { ...attributes, [MCP_SEMCONV.errorType]: round.errorType };
+    instruments.duration.record(seconds, durationAttributes);
+    if (flowStarted(round)) instruments.started.add(1, attributes);
+    if (round.outcome === 'rejected' && round.rejection) {
+      instruments.rejected.add(1, {
+        ...attributes,
+        [OWN_ATTRIBUTES.rejectionReason]: round.rejection.reason,
+        ...(round.rejection.detail !== undefined && {
+          [OWN_ATTRIBUTES.rejectionField]: round.rejection.detail,
+        }),
+      });
+      if (round.rejection.reason === 'expired') instruments.expired.add(1, attributes);
+    }
+    if (!flowEnded(round)) return;
+    instruments.rounds.record(round.round, attributes);
+    if (round.outcome === 'complete') instruments.completed.add(1, attributes);
+    else if (round.outcome === 'declined') instruments.declined.add(1, attributes);
+    else if (round.outcome === 'cancelled') instruments.cancelled.add(1, attributes);
+  }
+}
+
+function valid(api: OpenTelemetry, context: Context): Context | undefined {
+  const spanContext = api.trace.getSpanContext(context);
+  return spanContext && api.isSpanContextValid(spanContext) ? context : undefined;
+}
+
+function flowLink(context: Link['context'], call: ObservedCall): Link {
+  return {
+    context,
+    attributes: { [OWN_ATTRIBUTES.link]: call.taskStep ? 'creating_request' : 'flow_first_round' },
+  };
+}
+
+/** A round 1 that asked for input began a multi-round flow. */
+function flowStarted(round: ObservedRound): boolean {
+  return round.round === 1 && round.outcome === 'input_required';
+}
+
+/** A later round that finished. */
+function flowEnded(round: ObservedRound): boolean {
+  return (
+    round.round > 1 &&
+    (round.outcome === 'complete' || round.outcome === 'declined' || round.outcome === 'cancelled')
+  );
+}
+
+function spanName(call: ObservedCall): string {
+  return call.kind === 'resource' ? call.method : `${call.method} ${call.target}`;
+}
+
+function targetAttributes(call: ObservedCall): Attributes {
+  switch (call.kind) {
+    case 'tool':
+      return { [MCP_SEMCONV.toolName]: call.target };
+    case 'prompt':
+      return { [MCP_SEMCONV.promptName]: call.target };
+    default:
+      return {};
+  }
+}
+
+function startAttributes(call: ObservedCall): Attributes {
+  const attributes: Attributes = {
+    [MCP_SEMCONV.methodName]: call.method,
+    [MCP_SEMCONV.requestId]: String(call.requestId),
+    [MCP_SEMCONV.networkTransport]: 'tcp',
+    ...targetAttributes(call),
+  };
+  if (call.kind === 'tool') attributes[MCP_SEMCONV.operationName] = 'execute_tool';
+  if (call.kind === 'resource') attributes[MCP_SEMCONV.resourceUri] = call.target;
+  if (call.protocolVersion !== undefined)
+    attributes[MCP_SEMCONV.protocolVersion] = call.protocolVersion;
+  if (call.clientAddress !== undefined) attributes[MCP_SEMCONV.clientAddress] = call.clientAddress;
+  if (call.taskStep) attributes[OWN_ATTRIBUTES.taskId] = call.taskStep.taskId;
+  return attributes;
+}
+
+function endSpan(api: OpenTelemetry, span: Span, round: ObservedRound): void {
+  span.setAttribute(OWN_ATTRIBUTES.flowId, round.flowId);
+  span.setAttribute(OWN_ATTRIBUTES.round, round.round);
+  span.setAttribute(OWN_ATTRIBUTES.outcome, round.outcome);
+  if (round.rejection) {
+    span.setAttribute(OWN_ATTRIBUTES.rejectionReason, round.rejection.reason);
+    if (round.rejection.detail !== undefined)
+      span.setAttribute(OWN_ATTRIBUTES.rejectionField, round.rejection.detail);
+  }
+  if (round.errorType !== undefined) {
+    span.setAttribute(MCP_SEMCONV.errorType, round.errorType);
+    if (round.errorType !== 'tool_error')
+      span.setAttribute(MCP_SEMCONV.responseStatusCode, round.errorType);
+    span.setStatus({ code: api.SpanStatusCode.ERROR });
+  }
+  span.end();
+}
+
+function instrumentsOf(provider: MeterProvider): Instruments {
+  const meter = provider.getMeter(INSTRUMENTATION_SCOPE, PACKAGE_VERSION);
+  const counter = (name: string, description: string) =>
+    meter.createCounter(name, { description, unit: '{flow}' });
+  return {
+    duration: meter.createHistogram(MCP_SEMCONV.operationDuration, {
+      description: 'Duration of one MCP request on the server',
+      unit: 's',
+      advice: { explicitBucketBoundaries: OPERATION_DURATION_BUCKETS },
+    }),
+    started: counter(OWN_INSTRUMENTS.flowsStarted, 'Flows whose first round asked for input'),
+    completed: counter(OWN_INSTRUMENTS.flowsCompleted, 'Flows a later round completed'),
+    declined: counter(OWN_INSTRUMENTS.flowsDeclined, 'Flows that ended after the user declined'),
+    cancelled: counter(OWN_INSTRUMENTS.flowsCancelled, 'Flows that ended after the user cancelled'),
+    rejected: counter(OWN_INSTRUMENTS.flowsRejected, 'Retries whose request state was refused'),
+    expired: counter(OWN_INSTRUMENTS.flowsExpired, 'Retries whose state had expired on arrival'),
+    rounds: meter.createHistogram(OWN_INSTRUMENTS.flowRounds, {
+      description: 'Rounds of a flow that ended',
+      unit: '{round}',
+      advice: { explicitBucketBoundaries: [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 50] },
+    }),
+    tasks: meter.createCounter(OWN_INSTRUMENTS.tasks, {
+      description: 'Task status changes, by status',
+      unit: '{task}',
+    }),
+  };
+}
