@@ -4,8 +4,9 @@
  * The few imports allowed against the order are listed in ALLOWED_UPWARD, each with its reason.
  */
 const LAYERS = [
-  ['root', '^src/[^/]+\\.ts$|^src/testing/|^src/throttler/|^src/redis/index\\.ts$'],
+  ['root', '^src/[^/]+\\.ts$|^src/testing/|^src/throttler/|^src/(redis|sessions)/index\\.ts$'],
   ['transport', '^src/transport/'],
+  ['sessions', '^src/sessions/(?!index\\.ts$)'],
   ['auth', '^src/auth/'],
   ['protocol', '^src/protocol/'],
   ['features', '^src/(tasks|handles)/'],

@@ -1,6 +1,7 @@
 /**
  * Heap held by MemoryConsumedStateStore per consumed single-use state: records 100,000 states
- * under ids made exactly as the state interceptor makes them (base64url SHA-256 of a token) and
+ * under ids made exactly as the state interceptor makes them (base64url SHA-256 of a token), from
+ * 1,000 owners (digests of partitions, as the interceptor names them) with the share index, and
  * reports the heap growth after a full GC, per entry; then moves the store's clock past every
  * expiry and reports what the sweep leaves (entries and heap against the starting point).
  *
@@ -10,6 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { MemoryConsumedStateStore } from '../src/stores/one-time/memory-consumed-state.store';
 
 const ENTRIES = 100_000;
+const OWNERS = 1_000;
 
 function collect(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -22,9 +24,13 @@ function collect(): number {
 async function main(): Promise<void> {
   // Ids are made first, so only what the store itself keeps alive counts.
   const tokens = Array.from({ length: ENTRIES }, () => randomBytes(24).toString('base64url'));
+  const owners = Array.from({ length: OWNERS }, (_, index) =>
+    createHash('sha256').update(`partition-${index}`).digest('base64url'),
+  );
   let clock = Date.now();
   const store = new MemoryConsumedStateStore({
-    maxEntries: ENTRIES,
+    // Twice the entries, so the store stays below the shrinking shares' three-quarters.
+    maxEntries: 2 * ENTRIES,
     sweepIntervalMs: 0,
     now: () => clock,
   });
@@ -33,7 +39,8 @@ async function main(): Promise<void> {
   for (const [index, token] of tokens.entries()) {
     const id = createHash('sha256').update(token, 'utf8').digest('base64url');
     // Distinct expiries, as real flows have: each one is its own heap number.
-    if (!(await store.consume(id, expiresAt + index))) throw new Error('refused');
+    if (!(await store.consume(id, expiresAt + index, owners[index % OWNERS])))
+      throw new Error('refused');
   }
   const after = collect();
   const perEntry = (after - before) / ENTRIES;

@@ -44,6 +44,8 @@ interface ServerSpec {
   answers?: boolean;
   /** Runs only when named in BENCH_ONLY: servers that break the sealed round's cost down. */
   extra?: boolean;
+  /** Calls over a 2025-era session, opened once at setup (`initialize`, `Mcp-Session-Id`). */
+  session?: boolean;
   /** The checkout the server runs from; this one when unset (see BENCH_BEFORE). */
   tree?: string;
 }
@@ -64,6 +66,13 @@ const SERVERS: ServerSpec[] = [
   { key: 'rekog', label: '@rekog/mcp-nest (Express)', file: 'rekog-mcp-nest.ts' },
   { key: 'express', label: 'nestjs-mcp, Express', file: 'nestjs-mcp.ts', variant: 'express' },
   { key: 'fastify', label: 'nestjs-mcp, Fastify', file: 'nestjs-mcp.ts', variant: 'fastify' },
+  {
+    key: 'session',
+    label: 'nestjs-mcp, Express, on a 2025-era session',
+    file: 'nestjs-mcp.ts',
+    variant: 'express',
+    session: true,
+  },
   {
     key: 'dto',
     label: 'nestjs-mcp, DTO + ValidationPipe + guard',
@@ -111,6 +120,59 @@ const HEADERS = {
   Authorization: 'Bearer bench',
 };
 
+/** The protocol version of the 2025-era session case. */
+const SESSION_PROTOCOL_VERSION = '2025-11-25';
+
+/** Headers of a 2025-era request (before its session is known). */
+const SESSION_HEADERS = {
+  'Content-Type': 'application/json',
+  Accept: 'application/json, text/event-stream',
+  Authorization: 'Bearer bench',
+};
+
+/** The echo call as a 2025-era client sends it: no `_meta` envelope, no per-request headers. */
+function sessionCallBody(id: number): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'echo', arguments: { text: TEXT } },
+  });
+}
+
+/** Opens a 2025-era session (`initialize`, `notifications/initialized`); the headers of its requests. */
+async function openSession(port: number): Promise<Record<string, string>> {
+  const opened = await post(
+    port,
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: SESSION_PROTOCOL_VERSION,
+        capabilities: { elicitation: { form: {} } },
+        clientInfo: { name: 'bench', version: '1.0.0' },
+      },
+    }),
+    SESSION_HEADERS,
+  );
+  if (opened.status !== 200 || !opened.sessionId)
+    throw new Error(`initialize answered HTTP ${opened.status}: ${opened.text}`);
+  const headers = {
+    ...SESSION_HEADERS,
+    'Mcp-Session-Id': opened.sessionId,
+    'MCP-Protocol-Version': SESSION_PROTOCOL_VERSION,
+  };
+  const initialized = await post(
+    port,
+    JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    headers,
+  );
+  if (initialized.status !== 202)
+    throw new Error(`notifications/initialized answered HTTP ${initialized.status}`);
+  return headers;
+}
+
 function callBody(id: number, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
     jsonrpc: '2.0',
@@ -149,6 +211,8 @@ interface Running {
   child: ChildProcess;
   port: number;
   wire: string;
+  /** The headers of every measured call. */
+  headers: Record<string, string>;
   /** The request body of the measured call, with the id to fill in. */
   body: IdTemplate;
   /** The answer every measured call must get, byte for byte. */
@@ -199,13 +263,17 @@ function command(child: ChildProcess, message: BenchCommand): void {
   child.send(message);
 }
 
-async function post(port: number, body: string): Promise<{ status: number; text: string }> {
-  const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
-    method: 'POST',
-    headers: HEADERS,
-    body,
-  });
-  return { status: response.status, text: await response.text() };
+async function post(
+  port: number,
+  body: string,
+  headers: Record<string, string> = HEADERS,
+): Promise<{ status: number; text: string; sessionId: string | null }> {
+  const response = await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers, body });
+  return {
+    status: response.status,
+    text: await response.text(),
+    sessionId: response.headers.get('mcp-session-id'),
+  };
 }
 
 type JsonObject = Record<string, unknown>;
@@ -254,6 +322,23 @@ async function start(spec: ServerSpec): Promise<Running> {
 /** Waits for the server, sends the sealed flow's round 1 if any, and checks the probe answer. */
 async function probe(spec: ServerSpec, child: ChildProcess): Promise<Running> {
   const { port, wire } = await nextMessage(child, 'ready');
+  if (spec.session) {
+    const headers = await openSession(port);
+    const answer = await post(port, sessionCallBody(PROBE_ID), headers);
+    if (answer.status !== 200)
+      throw new Error(`${spec.key}: HTTP ${answer.status}: ${answer.text}`);
+    checkEchoResult(answer.text, PROBE_ID, SESSION_PROTOCOL_VERSION);
+    return {
+      spec,
+      child,
+      port,
+      wire: `${SESSION_PROTOCOL_VERSION} session`,
+      headers,
+      body: new IdTemplate(sessionCallBody(PROBE_ID), PROBE_ID),
+      expected: new IdTemplate(answer.text, PROBE_ID),
+      freshIds: false,
+    };
+  }
   let extra: Record<string, unknown> = {};
   if (spec.sealed) {
     const first = await post(port, callBody(1));
@@ -281,6 +366,7 @@ async function probe(spec: ServerSpec, child: ChildProcess): Promise<Running> {
     child,
     port,
     wire,
+    headers: HEADERS,
     body: new IdTemplate(callBody(PROBE_ID, extra), PROBE_ID),
     expected: new IdTemplate(answer.text, PROBE_ID),
     freshIds: spec.sealed === true,
@@ -308,7 +394,7 @@ async function load(
     request = {
       method: 'POST',
       path: '/mcp',
-      headers: HEADERS,
+      headers: server.headers,
       setupRequest: (req, context) => {
         const id = nextId++;
         (context as { id?: number }).id = id;
@@ -322,7 +408,7 @@ async function load(
     request = {
       method: 'POST',
       path: '/mcp',
-      headers: HEADERS,
+      headers: server.headers,
       body: server.body.with(1),
       onResponse: (status, body) => check(status, body, expected),
     };

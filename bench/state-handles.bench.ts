@@ -14,6 +14,7 @@ import { startRedisServer } from '../test/utils/redis-server';
 
 const RECORDS = 10_000;
 const REDEMPTIONS = 5_000;
+const OWNERS = 100;
 const DATA = JSON.stringify({ amount: '120.50', description: 'x'.repeat(160), asked: 1 });
 
 function collect(): number {
@@ -30,7 +31,13 @@ async function memoryPerRecord(): Promise<void> {
   const handles = Array.from({ length: RECORDS }, handle);
   // The data string is built per record, as a decoded request body would be.
   const datas = handles.map(() => `${DATA} `.trim());
-  const repository = new MemoryStateHandleRepository({ maxEntries: RECORDS, sweepIntervalMs: 0 });
+  // 100 owners of 100 records each (the default share), in a repository twice the size so that
+  // the shares never shrink: what is measured is the records, not a refusal.
+  const repository = new MemoryStateHandleRepository({
+    maxEntries: 2 * RECORDS,
+    maxEntriesPerOwner: RECORDS / OWNERS,
+    sweepIntervalMs: 0,
+  });
   const expiresAt = Date.now() + 900_000;
   const before = collect();
   for (const [index, key] of handles.entries())
@@ -39,6 +46,7 @@ async function memoryPerRecord(): Promise<void> {
       data: datas[index],
       expiresAt: expiresAt + index,
       round: 1,
+      owner: `owner-${index % OWNERS}`,
     });
   const after = collect();
   // Handles and data exist before the baseline; the binding (a 43-character digest) is counted.

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Runs the official MCP conformance suite (server leg, 2026-07-28) against the sample app, once on
-// Express and once on Fastify. Fails on any scored FAILURE or WARNING, on any FAILURE in the
+// Runs the official MCP conformance suite (server leg) against the sample app, once on Express and
+// once on Fastify: the scored requirements of both protocol eras (2026-07-28, stateless, and
+// 2025-11-25, with sessions) against the same running sample. Fails on any scored FAILURE or
+// WARNING of either era, on any FAILURE in the
 // not-scored scenarios this project implements, and on any FAILURE or WARNING in the tasks
 // extension scenarios.
 //
 // Usage: node scripts/conformance.mjs [--skip-build] [--nest 11|12] [--adapter express|fastify]...
 // The sample app is built first unless dist-sample/ is newer than its sources (scripts/build-sample.mjs).
-// Results: conformance-results/[nest12/]<adapter>/{scored,<scenario>}/server-<scenario>-<time>/checks.json
+// Results: conformance-results/[nest12/]<adapter>/{scored,scored-2025-11-25,<scenario>}/server-<scenario>-<time>/checks.json
 //
 // The sample app runs on the Node running this script, on Nest 11 (the project's own
 // devDependencies) or, with --nest 12, on the Nest 12 packages of test/nest12 (scripts/nest12.mjs
@@ -23,6 +25,8 @@ import { nodeAtLeast } from './node-binary.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SPEC_VERSION = '2026-07-28';
+// The 2025-era requirements, served by the same endpoint with sessions (docs/clients.md).
+const SESSION_SPEC_VERSION = '2025-11-25';
 const CONFORMANCE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance');
 const RUNNER = join(CONFORMANCE, 'dist/index.js');
 // The runner needs Node >= 22; the server under test runs on whatever Node runs this script.
@@ -184,7 +188,44 @@ function stop(child) {
 }
 
 /**
- * Runs the scored requirements and the extra scenarios against the sample app `main` on one
+ * Runs the scored requirements of `specVersion` against the running sample at `url` into `dir`;
+ * adds every FAILURE and WARNING to `problems` and returns a one-line summary.
+ */
+async function runScored(node, url, specVersion, scenarios, dir, problems) {
+  const run = await runRunner(node, ['--url', url, '--requirements', specVersion, '-o', dir]);
+  const checks = readChecks(dir);
+  let passed = 0;
+  let warnings = 0;
+  let failures = 0;
+  for (const scenario of scenarios) {
+    const scenarioChecks = checks.get(scenario);
+    if (!scenarioChecks) {
+      problems.push(`${specVersion} ${scenario}: no results`);
+      failures++;
+      continue;
+    }
+    const bad = scenarioChecks.filter(
+      (check) => check.status === 'FAILURE' || check.status === 'WARNING',
+    );
+    if (bad.length === 0) passed++;
+    for (const check of bad) {
+      if (check.status === 'FAILURE') failures++;
+      else warnings++;
+      problems.push(
+        `${specVersion} ${scenario} / ${check.id}: ${check.status} ${check.errorMessage ?? ''}`.trim(),
+      );
+    }
+  }
+  if (run.status !== 0 && failures === 0)
+    problems.push(`${specVersion}: runner exited with ${run.status}:\n${run.output}`);
+  return (
+    `${specVersion} passed ${passed}/${scenarios.length}, ${warnings} warnings, ${failures} failures` +
+    ` (runner exit ${run.status})`
+  );
+}
+
+/**
+ * Runs the scored requirements of both eras and the extra scenarios against the sample app `main` on one
  * adapter, with the runner on `node`; returns its problems.
  */
 async function runAdapter(main, adapter, scored, node) {
@@ -195,39 +236,19 @@ async function runAdapter(main, adapter, scored, node) {
   const problems = [];
   try {
     const started = Date.now();
-    const run = await runRunner(node, [
-      '--url',
-      sample.url,
-      '--requirements',
-      SPEC_VERSION,
-      '-o',
-      join(outDir, 'scored'),
-    ]);
-    const checks = readChecks(join(outDir, 'scored'));
-    let passed = 0;
-    let warnings = 0;
-    let failures = 0;
-    for (const scenario of scored) {
-      const scenarioChecks = checks.get(scenario);
-      if (!scenarioChecks) {
-        problems.push(`${scenario}: no results`);
-        failures++;
-        continue;
-      }
-      const bad = scenarioChecks.filter(
-        (check) => check.status === 'FAILURE' || check.status === 'WARNING',
+    const eras = [];
+    for (const [specVersion, scenarios, dirName] of [
+      [SPEC_VERSION, scored, 'scored'],
+      [
+        SESSION_SPEC_VERSION,
+        scoredScenarios(SESSION_SPEC_VERSION),
+        `scored-${SESSION_SPEC_VERSION}`,
+      ],
+    ]) {
+      eras.push(
+        await runScored(node, sample.url, specVersion, scenarios, join(outDir, dirName), problems),
       );
-      if (bad.length === 0) passed++;
-      for (const check of bad) {
-        if (check.status === 'FAILURE') failures++;
-        else warnings++;
-        problems.push(
-          `${scenario} / ${check.id}: ${check.status} ${check.errorMessage ?? ''}`.trim(),
-        );
-      }
     }
-    if (run.status !== 0 && failures === 0)
-      problems.push(`runner exited with ${run.status}:\n${run.output}`);
 
     const extra = [];
     for (const scenario of EXTRA_SCENARIOS) {
@@ -279,8 +300,7 @@ async function runAdapter(main, adapter, scored, node) {
     extra.push(`tasks ${tasksPassed}/${TASKS_SCENARIOS.length} scenarios`);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
-      `Nest ${nest} ${adapter}: scored scenarios passed ${passed}/${scored.length}, ${warnings} warnings, ${failures} failures` +
-        ` (runner exit ${run.status}); not scored: ${extra.join(', ')}; ${seconds}s`,
+      `Nest ${nest} ${adapter}: scored ${eras.join('; ')}; not scored: ${extra.join(', ')}; ${seconds}s`,
     );
   } finally {
     await stop(sample.child);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as ts from 'typescript';
 import * as publicApi from './index';
 import * as redisApi from './redis/index';
+import * as sessionsApi from './sessions/index';
 
 /** Every name a barrel exports, values and types alike, as its source declares them. */
 function declaredNames(file: string): string[] {
@@ -100,6 +101,7 @@ describe('the public API', () => {
       'StateHandleRepositoryError',
       'TaskCapacityError',
       'TaskRunner',
+      'TaskStepLease',
       'TaskStore',
       'TaskWork',
       'isDetachedMcpTaskStep',
@@ -125,6 +127,9 @@ describe('the public API', () => {
       'McpRedisClient',
       'RedisConsumedStateStore',
       'RedisConsumedStateStoreOptions',
+      'RedisSessionCommandClient',
+      'RedisSessionStore',
+      'RedisSessionStoreOptions',
       'RedisStateHandleRepository',
       'RedisStateHandleRepositoryOptions',
       'RedisTaskStore',
@@ -133,8 +138,25 @@ describe('the public API', () => {
     expect(Object.keys(redisApi).sort()).toEqual([
       'BullMqTaskRunner',
       'RedisConsumedStateStore',
+      'RedisSessionStore',
       'RedisStateHandleRepository',
       'RedisTaskStore',
+    ]);
+  });
+
+  it('exports the session store contract from nestjs-mcp/sessions', () => {
+    expect(declaredNames('sessions/index.ts')).toEqual([
+      'McpSessionRecord',
+      'MemorySessionStore',
+      'MemorySessionStoreOptions',
+      'SessionCapacityError',
+      'SessionCreationLimits',
+      'SessionStore',
+    ]);
+    expect(Object.keys(sessionsApi).sort()).toEqual([
+      'MemorySessionStore',
+      'SessionCapacityError',
+      'SessionStore',
     ]);
   });
 });

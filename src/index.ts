@@ -86,7 +86,11 @@ export type { McpRedisOptions } from './redis/mcp-redis-options.interface';
 export { MCP_TASKS_EXTENSION, type McpTaskRecord } from './tasks/store/mcp-task.types';
 export { TaskStore } from './tasks/store/task-store.interface';
 export { MemoryTaskStore } from './tasks/store/memory-task.store';
-export { TaskRunner, type TaskWork } from './tasks/runner/task-runner.interface';
+export {
+  TaskRunner,
+  type TaskStepLease,
+  type TaskWork,
+} from './tasks/runner/task-runner.interface';
 export { InProcessTaskRunner } from './tasks/runner/in-process-task.runner';
 export { isDetachedMcpTaskStep } from './context/is-detached-mcp-task-step';
 

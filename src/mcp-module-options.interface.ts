@@ -10,6 +10,7 @@ import type { StateHandleRepository } from './stores/handles/state-handle-reposi
 import type { RequestStateProtector } from './state/request-state-protector.interface';
 import type { TaskRunner } from './tasks/runner/task-runner.interface';
 import type { TaskStore } from './tasks/store/task-store.interface';
+import type { SessionStore } from './sessions/store/session-store.interface';
 
 /**
  * Options for `McpModule.forRoot()` / `forRootAsync()`.
@@ -110,22 +111,39 @@ export interface McpModuleOptions {
      */
     singleUse?: boolean;
     /**
-     * Unexpired single-use states the default in-memory store holds at once; past it, a new
-     * single-use state is refused with -32603 until older ones expire. Default 1,000,000;
-     * 1 – 100,000,000. Ignored with a custom `consumedStateStore` or with `redis`.
+     * Unexpired single-use states the module's store (memory per process, Redis per fleet) holds
+     * at once; past it, a new single-use state is refused with -32000 (`data.retryAfterMs`) until
+     * older ones expire. Default 1,000,000; 1 – 100,000,000. Ignored with a custom
+     * `consumedStateStore`.
      */
     maxConsumedStates?: number;
+    /**
+     * Unexpired single-use states one caller (authorization partition) holds in the module's
+     * store; near full, callers holding more than their shrinking share are refused first.
+     * Default 10,000.
+     */
+    maxConsumedStatesPerCaller?: number;
     /**
      * Largest data `McpStateHandleFlow.save()` accepts, in UTF-8 bytes of JSON; more fails the
      * call with -32603. Default 16,384; 2 – 1,048,576.
      */
     maxHandleDataBytes?: number;
     /**
-     * State handles the default in-memory repository holds at once; past it, saving a new flow
-     * fails with -32603 until older ones finish or expire. Default 10,000; 1 – 10,000,000.
-     * Ignored with a custom `stateHandleRepository` or with `redis`.
+     * State handles the module's repository (memory per process, Redis per fleet) holds at once;
+     * past it, saving a new flow answers -32000 (`data.retryAfterMs`) until older ones finish or
+     * expire. Default 10,000; 1 – 10,000,000. Ignored with a custom `stateHandleRepository`.
      */
     maxStateHandles?: number;
+    /**
+     * State handles one caller (authorization partition) holds; near full, callers holding more
+     * than their shrinking share are refused first. Default 100.
+     */
+    maxStateHandlesPerCaller?: number;
+    /**
+     * Bytes of handle data (plus 256 per record) the module's repository holds; each caller may
+     * hold the same fraction of it as of the records. Default 67,108,864 (64 MiB).
+     */
+    maxStateHandleBytes?: number;
   };
   /**
    * Keys for the default AES-256-GCM protector: the active key id and each key's material
@@ -215,12 +233,74 @@ export interface McpModuleOptions {
      */
     maxTasksPerCaller?: number;
     /**
+     * Largest call a task keeps to run its later steps — its name, arguments, `_meta` and other
+     * params, in JSON bytes; a bigger task-creating call is refused with -32602 before anything
+     * runs. Default 262,144.
+     */
+    maxCallBytes?: number;
+    /**
+     * Unexpired tasks the module's own store (memory or Redis) holds at once; near full, callers
+     * holding more than their shrinking share are refused first. Default 10,000.
+     */
+    maxTasks?: number;
+    /**
+     * Bytes the module's own store may hold: estimated heap in memory (JSON bytes plus 64 per JSON
+     * value), JSON bytes in Redis. Default 1,073,741,824 (1 GiB).
+     */
+    maxStoreBytes?: number;
+    /** Bytes of the module's own store one caller's tasks may hold. Default 67,108,864 (64 MiB). */
+    maxStoreBytesPerCaller?: number;
+    /**
      * Where tasks are kept. Default: a `TaskStore` the application provides in any module, else a
      * `RedisTaskStore` on the module's connection when `redis` is set, else a `MemoryTaskStore`.
      */
     store?: TaskStore;
     /** Where task steps run. Default: an `InProcessTaskRunner` (this process). */
     runner?: TaskRunner;
+  };
+  /**
+   * 2025-era clients (2025-11-25, 2025-06-18) on the same endpoint: `initialize` opens a session
+   * (`Mcp-Session-Id`), operations that ask for input ask them with real server-to-client requests
+   * over the session, and tasks are 2025-11-25 tasks. Sessions live in `store` (memory, or Redis
+   * when `redis` is set, so a fleet behind a round-robin balancer shares them). See
+   * `docs/clients.md` ("2025-era clients") and `docs/redis.md` ("2025-era sessions").
+   */
+  sessions?: {
+    /** Serves 2025-era clients; `false` refuses them (HTTP 400, -32022). Default `true`. */
+    enabled?: boolean;
+    /**
+     * Unexpired sessions at once: in this process with the memory store, fleet-wide with Redis;
+     * past it, `initialize` gets HTTP 503 (-32000). Default 10,000; 1 – 10,000,000.
+     */
+    maxSessions?: number;
+    /**
+     * Unexpired sessions one caller (authorization partition) may hold; past it, `initialize` gets
+     * HTTP 429 (-32000). Callers the partition resolver cannot tell apart (`anonymous`) share one
+     * allowance. Default 100 (`maxSessions` if lower).
+     */
+    maxSessionsPerCaller?: number;
+    /** A session without a request for this long is gone (HTTP 404 after). Default 1,800,000 (30 minutes). */
+    idleTimeoutMs?: number;
+    /**
+     * Server-to-client rounds one call may take; a call still asking after them ends with -32012.
+     * Default 10; 1 – 1,000. (`requestState.maxRounds` still bounds framework-protected flows.)
+     */
+    maxInputRounds?: number;
+    /** How long a call waits for each answer; then it ends with -32011. Default 300,000 (5 minutes). */
+    answerTimeoutMs?: number;
+    /**
+     * Server-to-client requests of one session waiting for answers at once; a call that would
+     * ask one more ends with -32000. Default 16; 1 – 10,000.
+     */
+    maxPendingRequests?: number;
+    /** Resource URIs one session may subscribe to (`resources/subscribe`). Default 100. */
+    maxSubscriptions?: number;
+    /**
+     * Where sessions are kept. Default: a `SessionStore` the application provides in any module,
+     * else a `RedisSessionStore` on the module's connection when `redis` is set (records
+     * authenticated under the keyring), else a `MemorySessionStore`.
+     */
+    store?: SessionStore;
   };
   /** Safety policy of elicitations. */
   elicitation?: {

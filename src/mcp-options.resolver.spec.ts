@@ -53,6 +53,9 @@ describe('resolveMcpOptions', () => {
         maxConsumedStates: 1_000_000,
         maxHandleDataBytes: 16_384,
         maxStateHandles: 10_000,
+        maxStateHandlesPerCaller: 100,
+        maxStateHandleBytes: 67_108_864,
+        maxConsumedStatesPerCaller: 10_000,
         singleUse: false,
       });
       expect(resolved.ports.consumedStateStore).toBeUndefined();
@@ -103,6 +106,10 @@ describe('resolveMcpOptions', () => {
         maxResultBytes: 1_048_576,
         maxInputResponseBytes: 262_144,
         maxTasksPerCaller: 100,
+        maxCallBytes: 262_144,
+        maxTasks: 10_000,
+        maxStoreBytes: 1_073_741_824,
+        maxStoreBytesPerCaller: 67_108_864,
         store: undefined,
         runner: undefined,
       });
@@ -176,6 +183,9 @@ describe('resolveMcpOptions', () => {
         maxConsumedStates: 5,
         maxHandleDataBytes: 100,
         maxStateHandles: 7,
+        maxStateHandlesPerCaller: 100,
+        maxStateHandleBytes: 67_108_864,
+        maxConsumedStatesPerCaller: 10_000,
         singleUse: true,
       });
       expect(resolved.transport.keepAliveMs).toBe(0);

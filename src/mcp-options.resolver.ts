@@ -16,6 +16,7 @@ import {
 } from './state/request-state-limits';
 import type { StateHandleRepository } from './stores/handles/state-handle-repository.interface';
 import type { ConsumedStateStore } from './stores/one-time/consumed-state-store.interface';
+import { resolveSessionOptions, type SessionOptions } from './sessions/session.options';
 import { resolveTaskOptions, type ResolvedTaskOptions } from './tasks/task.options';
 import { resolveListenLimits, type ListenLimits } from './transport/listen-limits';
 import { resolveTransportOptions, type TransportOptions } from './transport/transport.options';
@@ -47,6 +48,7 @@ export interface ResolvedMcpOptions {
   readonly discovery: DiscoveryOptions;
   readonly redis: RedisOptionsSlice;
   readonly tasks: ResolvedTaskOptions;
+  readonly sessions: SessionOptions;
   readonly auth: AuthOptions;
 }
 
@@ -76,6 +78,7 @@ export function resolveMcpOptions(
   const validateArguments = booleanOption('validateArguments', options.validateArguments, true);
   const keyring = resolveKeyringOptions(options.keyring, options.allowEphemeralKey);
   const tasks = resolveTaskOptions(options.tasks);
+  const sessions = resolveSessionOptions(options.sessions, transport.body.maxBytes);
   const auth = resolveAuthOptions(options.auth);
   return {
     transport,
@@ -96,6 +99,7 @@ export function resolveMcpOptions(
     },
     redis: { redis: resolveRedisOptions(options.redis) },
     tasks,
+    sessions,
     auth,
   };
 }

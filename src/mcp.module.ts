@@ -5,6 +5,7 @@ import { McpOperationRegistry } from './discovery/mcp-operation.registry';
 import { McpStateHandles } from './handles/mcp-state-handles.service';
 import { CallerPartitions } from './identity/caller-partitions';
 import { KeyringManager } from './keyring/keyring-manager.service';
+import { KeyringRecordIntegrity } from './keyring/record-integrity';
 import { McpConfigurableModuleClass } from './mcp.module-definition';
 import { MCP_OPTION_PROVIDERS } from './mcp.providers';
 import { CapabilityGatingInterceptor } from './pipeline/capability-gating.interceptor';
@@ -20,10 +21,21 @@ import { McpTaskCalls } from './tasks/mcp-task-calls.service';
 import { McpTasksService } from './tasks/mcp-tasks.service';
 import { TaskStepExecutor } from './tasks/steps/task-step.executor';
 import { TaskStepRequests } from './tasks/steps/task-step-requests';
+import { TaskStepWork } from './tasks/steps/task-step.work';
+import { TaskRecords } from './tasks/task-records';
 import { GuardedTaskStore } from './tasks/store/guarded-task-store';
 import { TaskListenStreams } from './tasks/streams/task-listen-streams';
 import { TaskCallers } from './tasks/task-callers';
 import { McpTaskMethods } from './tasks/wire/mcp-task-methods.service';
+import { SessionAnswers } from './sessions/calls/session-answers';
+import { SessionCallRegistry } from './sessions/calls/session-call-registry';
+import { SessionInputRounds } from './sessions/calls/session-input-rounds';
+import { SessionEventBusProvider } from './sessions/events/session-event-bus.provider';
+import { McpSessions } from './sessions/mcp-sessions.service';
+import { SessionEndpoint } from './sessions/session-endpoint';
+import { SessionMethods } from './sessions/session-methods';
+import { SessionGetStreams } from './sessions/streams/session-get-streams';
+import { SessionTasks } from './sessions/tasks/session-tasks';
 import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
 import { ListenEndpoint } from './transport/listen-endpoint';
 import { McpNotifier } from './transport/mcp-notifier.service';
@@ -50,6 +62,7 @@ import { SdkHandlers } from './transport/sdk-handlers';
   providers: [
     ...MCP_OPTION_PROVIDERS,
     KeyringManager,
+    KeyringRecordIntegrity,
     McpRedisConnection,
     CallerPartitions,
     McpStateHandles,
@@ -67,10 +80,22 @@ import { SdkHandlers } from './transport/sdk-handlers';
     TaskCallers,
     TaskStepRequests,
     TaskStepExecutor,
+    TaskRecords,
+    TaskStepWork,
     McpTasksService,
     McpTaskCalls,
     McpTaskMethods,
     TaskListenStreams,
+    // 2025-era sessions
+    SessionEventBusProvider,
+    McpSessions,
+    SessionAnswers,
+    SessionCallRegistry,
+    SessionInputRounds,
+    SessionTasks,
+    SessionMethods,
+    SessionGetStreams,
+    SessionEndpoint,
     // The wire
     McpDispatcher,
     SdkServerFactory,

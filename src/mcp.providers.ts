@@ -11,6 +11,11 @@ import {
 import { INPUT_REQUEST_POLICY } from './input/input-request-policy';
 import { KeyringManager } from './keyring/keyring-manager.service';
 import { KEYRING_OPTIONS } from './keyring/keyring.options';
+import {
+  ATTACH_RECORD_INTEGRITY,
+  attachRecordIntegrity,
+  KeyringRecordIntegrity,
+} from './keyring/record-integrity';
 import type { McpModuleOptions } from './mcp-module-options.interface';
 import { MCP_MODULE_OPTIONS } from './mcp.module-definition';
 import { resolveMcpOptions, type ResolvedMcpOptions } from './mcp-options.resolver';
@@ -33,6 +38,10 @@ import { MemoryTaskStore } from './tasks/store/memory-task.store';
 import { RedisTaskStore } from './tasks/store/redis-task.store';
 import { TASK_STORE_PORT } from './tasks/store/task-store.interface';
 import { TASK_OPTIONS } from './tasks/task.options';
+import { SESSION_OPTIONS } from './sessions/session.options';
+import { MemorySessionStore } from './sessions/store/memory-session.store';
+import { RedisSessionStore } from './sessions/store/redis-session.store';
+import { SESSION_STORE_PORT } from './sessions/store/session-store.interface';
 import { LISTEN_LIMITS } from './transport/listen-limits';
 import { TRANSPORT_OPTIONS } from './transport/transport.options';
 import { MCP_ENDPOINT, MCP_KEEP_ALIVE_MS } from './util/mcp.constants';
@@ -60,8 +69,25 @@ function portChoices(
   options: ResolvedMcpOptions,
   redis: McpRedisConnection,
   keyring: KeyringManager,
+  integrity: KeyringRecordIntegrity,
 ): PortChoice<unknown>[] {
   const { ports, requestState } = options;
+  const consumedCapacity = {
+    maxEntries: requestState.maxConsumedStates,
+    maxEntriesPerOwner: requestState.maxConsumedStatesPerCaller,
+  };
+  const handleCapacity = {
+    maxEntries: requestState.maxStateHandles,
+    maxEntriesPerOwner: requestState.maxStateHandlesPerCaller,
+    maxBytes: requestState.maxStateHandleBytes,
+  };
+  // A store that keeps records outside the process (the module's Redis stores, whoever made them)
+  // tags and checks them under the keyring; any other keeps plain records.
+  const authenticated = (store: unknown) => {
+    if (store === null || typeof store !== 'object' || !(ATTACH_RECORD_INTEGRITY in store)) return;
+    integrity.ensureKey();
+    attachRecordIntegrity(store, integrity);
+  };
   return [
     choice({
       port: REQUEST_STATE_PROTECTOR_PORT,
@@ -84,8 +110,9 @@ function portChoices(
           ? new RedisConsumedStateStore(redis.client, {
               keyPrefix: redis.prefix,
               commandTimeoutMs: redis.commandTimeoutMs,
+              ...consumedCapacity,
             })
-          : new MemoryConsumedStateStore({ maxEntries: requestState.maxConsumedStates }),
+          : new MemoryConsumedStateStore(consumedCapacity),
     }),
     choice({
       port: STATE_HANDLE_REPOSITORY_PORT,
@@ -96,8 +123,10 @@ function portChoices(
               client: redis.client,
               keyPrefix: redis.key('handle', ''),
               timeoutMs: redis.commandTimeoutMs,
+              ...handleCapacity,
             })
-          : new MemoryStateHandleRepository({ maxEntries: requestState.maxStateHandles }),
+          : new MemoryStateHandleRepository(handleCapacity),
+      adopt: authenticated,
     }),
     choice({
       port: TASK_STORE_PORT,
@@ -107,9 +136,31 @@ function portChoices(
           ? new RedisTaskStore(
               // Through run(): refused at once while disconnected, bounded by redis.commandTimeoutMs.
               { call: (command, ...args) => redis.run((client) => client.call(command, ...args)) },
-              { keyPrefix: redis.key(TASK_KEY_SEGMENT, '') },
+              {
+                keyPrefix: redis.key(TASK_KEY_SEGMENT, ''),
+                maxTasks: options.tasks.maxTasks,
+                maxBytes: options.tasks.maxStoreBytes,
+              },
             )
-          : new MemoryTaskStore(),
+          : new MemoryTaskStore({
+              maxTasks: options.tasks.maxTasks,
+              maxBytes: options.tasks.maxStoreBytes,
+            }),
+      adopt: authenticated,
+    }),
+    choice({
+      port: SESSION_STORE_PORT,
+      fromOptions: options.sessions.store,
+      fallback: () => {
+        if (!redis.configured) return new MemorySessionStore();
+        // Every record is tagged under the keyring: an edited or foreign one is not a session.
+        integrity.ensureKey();
+        return new RedisSessionStore(
+          { call: (command, ...args) => redis.run((client) => client.call(command, ...args)) },
+          { keyPrefix: redis.key('session', ''), integrity },
+        );
+      },
+      adopt: authenticated,
     }),
   ];
 }
@@ -137,6 +188,7 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   slice(DISCOVERY_OPTIONS, (options) => options.discovery),
   slice(REDIS_OPTIONS, (options) => options.redis),
   slice(TASK_OPTIONS, (options) => options.tasks),
+  slice(SESSION_OPTIONS, (options) => options.sessions),
   slice(AUTH_OPTIONS, (options) => options.auth),
   {
     provide: ProtectedResource,
@@ -153,7 +205,7 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   {
     provide: MCP_PORT_CHOICES,
     useFactory: portChoices,
-    inject: [MCP_RESOLVED_OPTIONS, McpRedisConnection, KeyringManager],
+    inject: [MCP_RESOLVED_OPTIONS, McpRedisConnection, KeyringManager, KeyringRecordIntegrity],
   },
   McpPorts,
   {

@@ -4,12 +4,8 @@ import Redis from 'ioredis';
 import { type TaskRunner } from '../src/index';
 import { BullMqTaskRunner, type BullMqTaskRunnerOptions } from '../src/redis/index';
 import { loadOptionalPeer } from '../src/tasks/runner/bullmq-loader';
-import {
-  aborted,
-  describeTaskRunnerContract,
-  freshTaskId,
-  recordingWork,
-} from './contracts/task-runner.contract';
+import { describeTaskRunnerContract } from '../src/testing/index';
+import { aborted, freshTaskId, recordingWork } from '../src/testing/contracts/task-runner.contract';
 import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
 import { until } from './utils/wait';
 

@@ -6,9 +6,10 @@ import {
 } from '../src/index';
 import { RedisConsumedStateStore } from '../src/redis/index';
 import {
+  describeBoundedConsumedStateStoreContract,
   describeConsumedStateStoreContract,
   type ConsumedStateStoreSubject,
-} from './utils/consumed-state-store.contract';
+} from '../src/testing/index';
 import {
   closeRedisClient,
   redisReady,
@@ -64,14 +65,30 @@ describeConsumedStateStoreContract('MemoryConsumedStateStore', async () => {
     store,
     breakIt: async () => {
       const fillerExpiry = Date.now() + FILLER_LIFETIME_MS;
+      // Each filler from an owner of its own: no share stops them short of full.
       for (let filler = 0; store.size < capacity; filler++)
-        await store.consume(`filler-${filler}`, fillerExpiry);
+        await store.consume(`filler-${filler}`, fillerExpiry, `owner-${filler}`);
     },
     repair: async () => {
       skew = FILLER_LIFETIME_MS + 1_000;
     },
     close: async () => store.close(),
   };
+});
+
+describeBoundedConsumedStateStoreContract('MemoryConsumedStateStore', async (capacity) => {
+  const store = new MemoryConsumedStateStore({ ...capacity, sweepIntervalMs: 0 });
+  return { store, close: async () => store.close() };
+});
+
+let boundedPrefixes = 0;
+describeBoundedConsumedStateStoreContract('RedisConsumedStateStore', async (capacity) => {
+  const client = await redisReady(appClient());
+  const store = new RedisConsumedStateStore(client, {
+    keyPrefix: `bounded-${++boundedPrefixes}:`,
+    ...capacity,
+  });
+  return { store, close: () => closeRedisClient(client) };
 });
 
 const CLIENT_CONFIGURATIONS: [string, RedisOptions][] = [

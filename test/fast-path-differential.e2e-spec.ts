@@ -318,12 +318,18 @@ const ROW = {
   mcpMethod: '`Mcp-Method` missing',
   mcpName: '`Mcp-Name` missing or not the body',
   legacyAccept: 'A 2025-era request whose `Accept` lacks',
+  noSession: 'A 2025-era request (not `initialize`) without `Mcp-Session-Id`',
+  sessionVersion: 'A session request whose `MCP-Protocol-Version`',
+  unknownSession: '`Mcp-Session-Id` unknown',
   unknownTool: '`tools/call` of an unknown tool',
   unknownPrompt: '`prompts/get` of an unknown prompt',
   unknownResource: '`resources/read` of a URI no resource',
   taskRequired: "`tools/call` of a `taskSupport: 'required'` tool",
   storeFull: 'A task-creating `tools/call` while the task store is full',
   perCaller: 'A task-creating `tools/call` past `tasks.maxTasksPerCaller`',
+  callTooLarge: 'A task-creating `tools/call` whose call',
+  hugeNumberTask: 'A task-creating `tools/call` with a number a double cannot hold',
+  hugeNumberState: 'A number a double cannot hold',
   forbidden: '`ForbiddenException`',
   unauthorized: '`UnauthorizedException`',
   scopes: "An operation's `scopes`",
@@ -363,7 +369,7 @@ const ROW = {
   idLength: 'JSON-RPC id length',
   appStateLimit: 'Application-protected state',
   maxHandleData: '`requestState.maxHandleDataBytes`',
-  maxStateHandles: '`requestState.maxStateHandles`',
+  maxStateHandles: '`requestState.maxStateHandles` (',
 } as const;
 
 const CORPUS: Case[] = [
@@ -665,6 +671,26 @@ const CORPUS: Case[] = [
     headers: LEGACY_HEADERS,
     body: legacyCall(id),
   })),
+  raw('2025-era tools/call without a session', ROW.noSession, (id) => ({
+    headers: LEGACY_HEADERS,
+    body: legacyCall(id),
+  })),
+  raw('2025-era tools/call on an unknown session', ROW.unknownSession, (id) => ({
+    headers: {
+      ...LEGACY_HEADERS,
+      'Mcp-Session-Id': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      'MCP-Protocol-Version': '2025-11-25',
+    },
+    body: legacyCall(id),
+  })),
+  raw('2025-era tools/call naming a version no session speaks', ROW.sessionVersion, (id) => ({
+    headers: {
+      ...LEGACY_HEADERS,
+      'Mcp-Session-Id': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      'MCP-Protocol-Version': '2024-01-01',
+    },
+    body: legacyCall(id),
+  })),
   raw('2025-era tools/call accepting only JSON', ROW.legacyAccept, (id) => ({
     headers: { ...LEGACY_HEADERS, Accept: 'application/json' },
     body: legacyCall(id),
@@ -779,6 +805,39 @@ const CORPUS: Case[] = [
       },
     },
   ),
+
+  call(
+    'a task-creating call over tasks.maxCallBytes',
+    ROW.callTooLarge,
+    'wait_for_cancel',
+    { blob: 'x'.repeat(300_000) },
+    { pair: 'limits', fast: false, capabilities: TASKS, headers: { 'x-user': 'big-call' } },
+  ),
+  {
+    label: 'a task-creating call with 1e400 in its arguments',
+    row: ROW.hugeNumberTask,
+    fast: false,
+    pair: 'limits',
+    request: (id) => ({
+      headers: { ...rpcHeaders('tools/call', 'wait_for_cancel'), 'x-user': 'huge-number' },
+      body: rpcBody('tools/call', tool('wait_for_cancel', { n: '@x' }), id, TASKS).replace(
+        '"@x"',
+        '1e400',
+      ),
+    }),
+  },
+  {
+    label: 'a framework-state call with a 400-digit integer in its arguments',
+    row: ROW.hugeNumberState,
+    fast: true,
+    request: (id) => ({
+      headers: rpcHeaders('tools/call', 'fixture_probe'),
+      body: rpcBody('tools/call', tool('fixture_probe', { n: '@x' }), id, FORM).replace(
+        '"@x"',
+        '9'.repeat(400),
+      ),
+    }),
+  },
 
   // What an operation throws: a tool, a prompt and a resource for each kind.
   ...THROWN_KINDS.flatMap((kind) => [
@@ -1245,6 +1304,28 @@ const NOT_HOT: Record<string, string> = {
     'needs an authorization server: test/oauth-resource-server.e2e-spec.ts runs it on both paths',
   'With `auth.resourceServer`, the token cannot be checked':
     'needs an authorization server that does not answer: src/auth/jwt-access-token.verifier.spec.ts',
+  // A 2025-era session's own rows: the same session endpoint serves them whether the fast path is on
+  // or off (it takes only 2026-07-28 requests); test/session-clients.e2e-spec.ts covers them.
+  '`initialize` that is not': 'initialize is not a hot method',
+  '`initialize` past `sessions.maxSessionsPerCaller`': 'initialize is not a hot method',
+  '`initialize` past `sessions.maxSessions` unexpired': 'initialize is not a hot method',
+  'A JSON-RPC batch': 'a 2025-era session: test/session-clients.e2e-spec.ts',
+  'A second `GET` stream': 'no JSON-RPC request at all',
+  '`GET` whose `Accept`': 'no JSON-RPC request at all',
+  '2025-era traffic with `sessions.enabled: false`': 'a module option the corpus apps keep on',
+  'A method a session does not serve': 'not a hot method',
+  '`resources/subscribe` past': 'resources/subscribe only',
+  'The client did not answer a server-to-client request':
+    'a 2025-era session: test/session-clients.e2e-spec.ts',
+  'A call still returning `input_required` after':
+    'a 2025-era session: test/session-clients.e2e-spec.ts',
+  'The client answered a server-to-client request':
+    'a 2025-era session: test/session-clients.e2e-spec.ts',
+  'The client resumed': 'a GET: test/session-fleet.e2e-spec.ts',
+  'A call that would have more than `sessions.maxPendingRequests`':
+    'a 2025-era session: test/session-clients.e2e-spec.ts',
+  'A 2025-era `tools/call` of a': 'a 2025-era session: test/session-clients.e2e-spec.ts',
+  '`params.task` on a tool': 'a 2025-era session: test/session-clients.e2e-spec.ts',
   '`InvalidModuleOptionsError`': 'at startup, not a request',
   '`DuplicateOperationError`': 'at startup, not a request',
   '`InvalidOperationDefinitionError`': 'at startup, not a request',
@@ -1259,14 +1340,16 @@ const FRAMING = new Set([
 ]);
 
 /**
- * The answer, byte for byte, with what is random by design replaced (sealed state, task ids,
- * timestamps), and its headers but framing and date.
+ * The answer, byte for byte, with what is random by design or depends on the time replaced (sealed
+ * state, task ids, timestamps, retry hints), and its headers but framing and date.
  */
 function comparable(exchange: Exchange): unknown {
   const text = exchange.text
     .replace(/"requestState":"[^"]*"/g, '"requestState":"<sealed>"')
     .replace(/"taskId":"[^"]+"/g, '"taskId":"<task id>"')
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, '<time>');
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, '<time>')
+    // Counted down from the first expiry, so two servers never give the same.
+    .replace(/"retryAfterMs":\d+/g, '"retryAfterMs":<ms>');
   const headers = Object.fromEntries(
     Object.entries(exchange.headers).filter(([name]) => !FRAMING.has(name)),
   );

@@ -14,6 +14,11 @@ const SERIAL = [
   'redis-fleet',
   'state-handles-fleet',
   'task-events-fleet',
+  'redis-integrity',
+  'task-memory',
+  'task-step-fencing',
+  'fair-share',
+  'session-fleet',
 ];
 
 /** A path regex matching exactly the SERIAL suites. */
@@ -25,6 +30,9 @@ const base = {
   roots: ['<rootDir>/test'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testEnvironment: 'node',
+  // A hang guard, not a bound: on a loaded 2-core machine a suite's servers, clients and child
+  // processes can take longer than Jest's 5 s default for one test without anything being wrong.
+  testTimeout: 30_000,
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true } }],
   },

@@ -156,7 +156,11 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
         error: {
           code: -32600,
           message: 'Too many listen streams for this caller',
-          data: { limit: 'listen.maxStreamsPerCaller', max: LIMITS.maxStreamsPerCaller },
+          data: {
+            limit: 'listen.maxStreamsPerCaller',
+            max: LIMITS.maxStreamsPerCaller,
+            retryAfterMs: 1_000,
+          },
         },
       });
       await acknowledged({ toolsListChanged: true }, 'Bearer bob');
@@ -172,6 +176,7 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
       expect((await refusal(third)).error?.data).toEqual({
         limit: 'listen.maxStreamsPerCaller',
         max: LIMITS.maxStreamsPerCaller,
+        retryAfterMs: 1_000,
       });
       await acknowledged({ toolsListChanged: true }, 'Bearer carol');
     });
@@ -183,13 +188,14 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
       }
       const extra = await listen({ toolsListChanged: true }, 'Bearer someone-else');
       expect(extra.response.status).toBe(503);
+      expect(extra.response.headers['retry-after']).toBe('1');
       expect(await refusal(extra)).toEqual({
         jsonrpc: '2.0',
         id: extra.id,
         error: {
           code: -32600,
           message: 'Too many listen streams',
-          data: { limit: 'listen.maxStreams', max: LIMITS.maxStreams },
+          data: { limit: 'listen.maxStreams', max: LIMITS.maxStreams, retryAfterMs: 1_000 },
         },
       });
       // The refused request never reached the SDK: only the held streams listen on the bus.

@@ -231,7 +231,7 @@ describe('a 2025-era client of the protected resource', () => {
     await server?.close();
   });
 
-  it('gets the 401 challenge for a bad token before its stream starts, and is served with a good one', async () => {
+  it('gets the 401 challenge for a bad token before its session starts, and a session with a good one', async () => {
     const send = (authorization: string) =>
       fetch(server.url, {
         method: 'POST',
@@ -240,7 +240,16 @@ describe('a 2025-era client of the protected resource', () => {
           accept: 'application/json, text/event-stream',
           authorization,
         },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 'legacy', version: '1.0.0' },
+          },
+        }),
       });
     const refused = await send('Bearer not-a-jwt');
     expect(refused.status).toBe(401);
@@ -251,7 +260,8 @@ describe('a 2025-era client of the protected resource', () => {
     });
     const served = await send(`Bearer ${token}`);
     expect(served.status).toBe(200);
-    expect(await served.text()).toContain('"pay"');
+    expect(served.headers.get('mcp-session-id')).toBeTruthy();
+    await served.text();
   });
 });
 

@@ -184,7 +184,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
     );
   });
 
-  it('refuses with -32603 rather than accept a state when the memory store is full', async () => {
+  it('refuses with -32000 and a retry hint rather than accept a state when the memory store is full', async () => {
     const [first, second] = [
       await askToDelete(tiny, 'once_delete'),
       await askToDelete(tiny, 'once_delete'),
@@ -193,7 +193,11 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
       'Deleted /srv/report.pdf',
     );
     const mark = logger.lines.length;
-    expect((await confirmDelete(tiny, 'once_delete', second)).body.error).toEqual(INTERNAL_ERROR);
+    expect((await confirmDelete(tiny, 'once_delete', second)).body.error).toEqual({
+      code: -32000,
+      message: 'Server busy: too many single-use states',
+      data: { retryAfterMs: expect.any(Number) },
+    });
     expect(logSince(mark)).toContain('single-use state could not be recorded (full)');
     expect(deletions(tiny, 'once_delete')).toBe(1);
   });

@@ -70,8 +70,9 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
     const before = await moduleConnections();
     const server = await start({ redis: { url: redis.url, keyPrefix: 'orders-mcp:' } });
     try {
-      // The shared connection, and the subscriber that hears other instances' task status changes.
-      expect(await settledConnections(before + 2)).toBe(before + 2);
+      // The shared connection, and the subscribers that hear other instances' task status changes
+      // and 2025-era session events.
+      expect(await settledConnections(before + 3)).toBe(before + 3);
       expect(resultText(await singleUseFlow(server))).toBe('Deleted /srv/report.pdf');
       const keysWritten = await admin.keys('orders-mcp:consumed:*');
       expect(keysWritten).toHaveLength(1);
@@ -96,7 +97,7 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
       expect(await admin.get('tasks-mcp:probe')).toBe('x');
       const worker = connection.duplicate({ maxRetriesPerRequest: null });
       expect(await worker.call('PING')).toBe('PONG');
-      expect(await settledConnections(before + 3)).toBe(before + 3);
+      expect(await settledConnections(before + 4)).toBe(before + 4);
       await redis.stop();
       const refused = await connection
         .run((client) => client.call('GET', 'tasks-mcp:probe'))
@@ -106,7 +107,7 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
       await redis.start();
       // Closing while still reconnecting would leave ioredis's disconnect timer running after the test.
       await Promise.all([redisReady(connection.client), redisReady(worker)]);
-      expect(await settledConnections(before + 3)).toBe(before + 3);
+      expect(await settledConnections(before + 4)).toBe(before + 4);
     } finally {
       await server.close();
     }
@@ -153,7 +154,14 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
         },
       );
       expect(typeof first.body.result?.requestState).toBe('string');
-      expect(await admin.keys('handles-mcp:handle:*')).toHaveLength(1);
+      // The record, and the repository's counts beside it (under "~", which no handle has).
+      const keys = await admin.keys('handles-mcp:handle:*');
+      expect(keys.filter((key) => !key.startsWith('handles-mcp:handle:~'))).toHaveLength(1);
+      expect(keys.filter((key) => key.startsWith('handles-mcp:handle:~')).sort()).toEqual([
+        'handles-mcp:handle:~all',
+        'handles-mcp:handle:~by:' + keys.find((key) => key.includes('~by:'))?.split('~by:')[1],
+        'handles-mcp:handle:~bytes',
+      ]);
       const done = await rawToolCall(
         server.url,
         'handle_approve',

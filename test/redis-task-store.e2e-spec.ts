@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { RedisTaskStore } from '../src/redis/index';
-import { describeTaskStoreContract, taskRecord } from './contracts/task-store.contract';
+import { describeTaskStoreContract, createTestTaskRecord } from '../src/testing/index';
 import { newKeyring } from './fixtures/sample-app';
 import { TaskProbe, tasksApp } from './fixtures/tasks.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
@@ -21,13 +21,18 @@ afterAll(async () => {
   await redis?.close();
 });
 
-describeTaskStoreContract('RedisTaskStore', () => new RedisTaskStore(client));
+let bounded = 0;
+describeTaskStoreContract(
+  'RedisTaskStore',
+  () => new RedisTaskStore(client),
+  (capacity) => new RedisTaskStore(client, { keyPrefix: `bounded-${bounded++}:`, ...capacity }),
+);
 
 describe('RedisTaskStore', () => {
   it('keeps each task under its prefix, expiring in Redis when the task does', async () => {
     const store = new RedisTaskStore(client, { keyPrefix: 'app-a:' });
     const created = Date.now();
-    await store.create(taskRecord('prefixed', 5_000));
+    await store.create(createTestTaskRecord('prefixed', 5_000));
     const ttl = Number(await client.pttl('app-a:prefixed'));
     // The task's time left, less what has passed since it was made (and a millisecond of rounding).
     expect(ttl).toBeGreaterThanOrEqual(5_000 - (Date.now() - created) - 1);
@@ -40,7 +45,7 @@ describe('RedisTaskStore', () => {
   it('serves a task created through one client to another (two instances of a fleet)', async () => {
     const other = new Redis(redis.port, '127.0.0.1');
     try {
-      const task = taskRecord('shared');
+      const task = createTestTaskRecord('shared');
       await new RedisTaskStore(client).create(task);
       const elsewhere = new RedisTaskStore(other);
       expect(await elsewhere.get('shared')).toEqual(task);

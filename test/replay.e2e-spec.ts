@@ -244,6 +244,32 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
       });
     });
 
+    // Issue #17 (item 9): answers inside the bound that the ledger's own bytes push past it, or
+    // that grow past it when escaped, got -32603 and an ERROR log; they get the documented -32602.
+    it.each([
+      ['one 48,900-character answer (inside the bound, not with the ledger)', 'x'.repeat(48_900)],
+      ['16,000 quotes (inside the bound as written, past it escaped)', '"'.repeat(16_000)],
+    ])('refuses %s with the documented -32602, logged as no error', async (_label, name) => {
+      const first = await rawToolCall(server.url, 'replay_together', {}, { capabilities: ALL });
+      const mark = logger.lines.length;
+      const second = await rawToolCall(
+        server.url,
+        'replay_together',
+        {},
+        {
+          capabilities: ALL,
+          requestState: stateOf(first),
+          inputResponses: { 'ask-1': NAMED(name) },
+        },
+      );
+      expect(second.body.error).toEqual({
+        code: -32602,
+        message: 'Invalid params: the answers so far are too large to carry to the next round',
+        data: { limit: 49_152 },
+      });
+      expect(logger.lines.slice(mark).filter((line) => line.level === 'error')).toEqual([]);
+    });
+
     it('refuses a handler that asks a different question at an answered slot with -32602', async () => {
       const first = await rawToolCall(server.url, 'replay_shifty', {}, { capabilities: FORM });
       expect(Object.keys(first.body.result?.inputRequests ?? {})).toEqual(['ask-1']);

@@ -6,7 +6,10 @@ import {
   type StateHandleRecord,
 } from '../src/index';
 import { RedisStateHandleRepository } from '../src/redis/index';
-import { stateHandleRepositoryContract } from './contracts/state-handle-repository.contract';
+import {
+  describeBoundedStateHandleRepositoryContract,
+  describeStateHandleRepositoryContract,
+} from '../src/testing/index';
 import { closeRedisClient, startRedisServer, type RedisServerHandle } from './utils/redis-server';
 import { until } from './utils/wait';
 
@@ -18,11 +21,13 @@ const record = (): StateHandleRecord => ({
   round: 1,
 });
 
-describe('MemoryStateHandleRepository: the StateHandleRepository contract', () => {
-  stateHandleRepositoryContract(async () => {
-    const repository = new MemoryStateHandleRepository();
-    return { repository, close: async () => repository.close() };
-  });
+describeStateHandleRepositoryContract('MemoryStateHandleRepository', async () => {
+  const repository = new MemoryStateHandleRepository();
+  return { repository, close: async () => repository.close() };
+});
+describeBoundedStateHandleRepositoryContract('MemoryStateHandleRepository', async (capacity) => {
+  const repository = new MemoryStateHandleRepository(capacity);
+  return { repository, close: async () => repository.close() };
 });
 
 describe('RedisStateHandleRepository', () => {
@@ -45,12 +50,21 @@ describe('RedisStateHandleRepository', () => {
 
   describe('the StateHandleRepository contract', () => {
     let prefixes = 0;
-    stateHandleRepositoryContract(async () => {
+    describeStateHandleRepositoryContract('RedisStateHandleRepository', async () => {
       const client = connect();
       // A fresh prefix per test: nothing one test stores can answer another.
       const repository = new RedisStateHandleRepository({
         client,
         keyPrefix: `contract-${++prefixes}:`,
+      });
+      return { repository, close: async () => void (await client.quit()) };
+    });
+    describeBoundedStateHandleRepositoryContract('RedisStateHandleRepository', async (capacity) => {
+      const client = connect();
+      const repository = new RedisStateHandleRepository({
+        client,
+        keyPrefix: `bounded-${++prefixes}:`,
+        ...capacity,
       });
       return { repository, close: async () => void (await client.quit()) };
     });
@@ -67,6 +81,9 @@ describe('RedisStateHandleRepository', () => {
       d: '{"x":1}',
       e: String(stored.expiresAt),
       r: '1',
+      // The owner (none here) and the keyring's tag (none outside the module).
+      o: '',
+      t: '',
     });
     expect(await client.pexpiretime(`orders:handle:${first}`)).toBe(stored.expiresAt);
     const other = new RedisStateHandleRepository({ client, keyPrefix: 'billing:handle:' });

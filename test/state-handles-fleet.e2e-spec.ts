@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { McpModule } from '../src/index';
 import { RedisStateHandleRepository } from '../src/redis/index';
 import { HandlerRuns } from './fixtures/handler-runs';
-import { CapturingLogger } from './fixtures/sample-app';
+import { CapturingLogger, newKeyring } from './fixtures/sample-app';
 import { HEADER_PARTITIONS, StateHandleFixturesModule } from './fixtures/state-handles.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { rawToolCall, resultText, type RawRoundResponse } from './utils/mcp';
@@ -17,6 +17,8 @@ describe.each(ADAPTERS)('state handles across two instances sharing Redis, over 
   let redis: RedisServerHandle;
   const clients: Redis[] = [];
   const logger = new CapturingLogger();
+  // One keyring for the fleet: each instance checks the records the others wrote.
+  const keyring = newKeyring(['k1']);
   let instances: TestServer[] = [];
 
   /** One app instance with its own Redis connection, as a separate process would have. */
@@ -28,6 +30,7 @@ describe.each(ADAPTERS)('state handles across two instances sharing Redis, over 
       {
         imports: [
           McpModule.forRoot({
+            keyring: { active: keyring.active, keys: { ...keyring.keys } },
             partitionResolver: HEADER_PARTITIONS,
             stateHandleRepository: new RedisStateHandleRepository({
               client,

@@ -277,6 +277,41 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
     expect(response.body.error).toMatchObject({ code: -32020 });
   });
 
+  // Issue #17 (item 4): answers on the creating call skipped the bound, leaving a task that no
+  // tasks/update could ever answer.
+  it('refuses answers over tasks.maxInputResponseBytes on the creating call, creating no task', async () => {
+    const runs = probe.runs;
+    const response = await send('tools/call', {
+      name: 'approve_payment',
+      arguments: { amount: '1.00' },
+      inputResponses: { note: { action: 'accept', content: { text: 'x'.repeat(300_000) } } },
+    });
+    expect(response.body.error).toEqual({
+      code: -32602,
+      message: 'Invalid params: input responses too large',
+      data: { maxBytes: 262_144 },
+    });
+    expect(response.body.result).toBeUndefined();
+    expect(probe.runs).toBe(runs);
+  });
+
+  // Issue #17 (item 10): the SDK's check echoed a 1 MB task id twice (a 2 MB answer).
+  it('answers an Mcp-Name that disagrees with a 1 MB task id with both clipped', async () => {
+    const response = await send('tasks/get', { taskId: 't'.repeat(1_000_000) }, 'alice', {
+      headers: { 'Mcp-Name': 'another-task' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({
+      code: -32020,
+      data: { mismatch: { header: 'another-task', body: expect.any(String) } },
+    });
+    const { mismatch } = (response.body.error?.data ?? {}) as { mismatch: { body: string } };
+    // The SDK's wording, with the id clipped to 128 characters.
+    expect(mismatch.body).toContain(`params.taskId="${'t'.repeat(128)}…"`);
+    expect(mismatch.body).not.toContain('t'.repeat(129));
+    expect(response.text.length).toBeLessThan(2_000);
+  });
+
   it('sends each status change of a followed task of the caller as notifications/tasks on subscriptions/listen', async () => {
     const { taskId } = (await call('approve_payment', { amount: '5.00' })) as { taskId: string };
     const { taskId: othersTask } = (await call('approve_payment', { amount: '6.00' }, 'bob')) as {
@@ -447,7 +482,7 @@ describe('tasks per caller', () => {
     expect(third.body.error).toEqual({
       code: -32000,
       message: 'Server busy: too many tasks for this caller',
-      data: { maxTasksPerCaller: 2 },
+      data: { maxTasksPerCaller: 2, retryAfterMs: expect.any(Number) },
     });
     const bobs = await create('bob');
     expect((bobs.body.result as Body).resultType).toBe('task');
@@ -484,7 +519,7 @@ describe('a full task store', () => {
     expect(second.body.error).toEqual({
       code: -32000,
       message: 'Server busy: too many tasks',
-      data: { maxTasks: 1 },
+      data: { maxTasks: 1, retryAfterMs: expect.any(Number) },
     });
     const taskId = (first.body.result as { taskId: string }).taskId;
     await rawRound(

@@ -32,6 +32,10 @@ import { McpOperationRegistry } from './mcp-operation.registry';
 import { promptListing, resourceListing, toolListing } from './operation-listing';
 import type { OperationEntry } from './operation-entry.interface';
 import { toolTaskProfile } from './tool-task-profile';
+import { singleUseInMemoryWarning } from './single-use-store.warning';
+import { McpPorts } from '../ports/mcp-ports.service';
+import { CONSUMED_STATE_STORE_PORT } from '../stores/one-time/consumed-state-store.interface';
+import { MemoryConsumedStateStore } from '../stores/one-time/memory-consumed-state.store';
 
 /** Finds `@McpTool`, `@McpPrompt` and `@McpResource` methods and registers them with Nest-pipeline handlers. */
 @Injectable()
@@ -50,6 +54,7 @@ export class McpExplorer implements OnApplicationBootstrap {
     private readonly stateProtection: StateProtectionInterceptor,
     @Inject(MCP_ENDPOINT) private readonly endpoint: string,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly ports: McpPorts,
   ) {
     assertNestInternals(contextCreator);
     this.pipelines = new OperationPipelineFactory(contextCreator);
@@ -74,6 +79,9 @@ export class McpExplorer implements OnApplicationBootstrap {
       this.exploreWrapper(wrapper);
     }
     this.logServed();
+    const inMemory = this.ports.get(CONSUMED_STATE_STORE_PORT) instanceof MemoryConsumedStateStore;
+    const warning = singleUseInMemoryWarning(this.registry, inMemory);
+    if (warning) this.logger.warn(warning);
   }
 
   private exploreWrapper(wrapper: InstanceWrapper): void {

@@ -21,4 +21,17 @@ export const McpErrorCode = {
   RateLimited: -32029,
   /** HTTP 503: large request bodies in flight exceed `maxInFlightRequestBytes`; retry later. */
   ServerBusy: -32000,
+  /**
+   * HTTP 404: the `Mcp-Session-Id` names no session of this caller (unknown, expired, deleted or
+   * another caller's); start a new one with `initialize`. The code the SDK's transport uses.
+   */
+  SessionNotFound: -32001,
+  /** A 2025-era client did not answer a server-to-client request within `sessions.answerTimeoutMs`. */
+  InputRequestTimedOut: -32011,
+  /** A 2025-era call still asked for input after `sessions.maxInputRounds` rounds. */
+  InputRoundsExceeded: -32012,
+  /** A 2025-era client answered a server-to-client request with an error. */
+  InputRequestFailed: -32013,
+  /** A 2025-era client resumed a request stream that was lost (its instance stopped, or the connection dropped). */
+  RequestStreamLost: -32014,
 } as const;

@@ -8,6 +8,8 @@ import { McpPorts } from '../ports/mcp-ports.service';
 import { REQUEST_STATE_LIMITS, type RequestStateLimits } from '../state/request-state-limits';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { clip } from '../util/clip';
+import { sha256Base64Url } from '../util/sha256';
+import { serverBusy } from '../errors/server-busy';
 import { INVALID_REQUEST_STATE_MESSAGE } from '../errors/invalid-request-state.message';
 import {
   McpStateHandleFlow,
@@ -98,8 +100,10 @@ export class McpStateHandles {
       throw internalError();
     }
     const presented = ctx.requestState.application;
-    const binding = stateHandleBinding(await this.partitions.resolve(ctx), ctx.method, ctx.target);
-    const port = this.portFor(ctx, binding);
+    const partition = await this.partitions.resolve(ctx);
+    const binding = stateHandleBinding(partition, ctx.method, ctx.target);
+    // Fair shares are by caller: each record names its owner by a digest of the partition.
+    const port = this.portFor(ctx, binding, sha256Base64Url(partition));
     if (presented === undefined)
       return new McpStateHandleFlow(
         undefined,
@@ -140,9 +144,9 @@ export class McpStateHandles {
     return operation?.profile.stateMode ?? 'unknown';
   }
 
-  private portFor(ctx: McpOperationContext, binding: string): StateHandleFlowPort {
+  private portFor(ctx: McpOperationContext, binding: string, owner: string): StateHandleFlowPort {
     return {
-      save: (position, data) => this.save(ctx, binding, position, data),
+      save: (position, data) => this.save(ctx, binding, owner, position, data),
       finish: (handle) => this.guard(ctx, 'deleted', () => this.repository.delete(handle)),
     };
   }
@@ -150,6 +154,7 @@ export class McpStateHandles {
   private async save(
     ctx: McpOperationContext,
     binding: string,
+    owner: string,
     position: StateHandleFlowPosition,
     data: unknown,
   ): Promise<string> {
@@ -182,6 +187,7 @@ export class McpStateHandles {
       data: text as string,
       expiresAt,
       round: position.round + 1,
+      owner,
     };
     await this.guard(ctx, 'saved', () => this.repository.put(handle, record));
     return handle;
@@ -198,6 +204,16 @@ export class McpStateHandles {
     } catch (error) {
       const reason =
         error instanceof StateHandleRepositoryError ? error.reason : 'repository_failure';
+      if (reason === 'full' || reason === 'share') {
+        // No room is not a fault: the client may try again when a flow has ended.
+        this.logger.warn(`${this.where(ctx)}: state handle could not be ${what} (${reason})`);
+        throw serverBusy(
+          reason === 'share'
+            ? 'Server busy: too many state handles for this caller'
+            : 'Server busy: too many state handles',
+          (error as StateHandleRepositoryError).retryAfterMs,
+        );
+      }
       this.logger.error(`${this.where(ctx)}: state handle could not be ${what} (${clip(reason)})`);
       throw internalError();
     }

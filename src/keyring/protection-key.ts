@@ -8,13 +8,15 @@ const REDACTED = '[ProtectionKey: redacted]';
 
 /**
  * A named key. The material is copied on the way in, never printed (`toString`, `inspect` and JSON
- * all show a redaction), and only used to derive the AES-256 key and a fingerprint digest.
+ * all show a redaction), and only used to derive the AES-256 key, the record-integrity key and a
+ * fingerprint digest.
  *
  * @internal
  */
 export class ProtectionKey {
   readonly #material: Buffer;
   readonly #encryptionKey: KeyObject;
+  readonly #integrityKey: KeyObject;
 
   constructor(
     readonly id: string,
@@ -41,11 +43,29 @@ export class ProtectionKey {
         ),
       ),
     );
+    // A key of its own for authenticating records (HKDF with another label), so a tag can never
+    // stand in for a sealed state or the other way round.
+    this.#integrityKey = createSecretKey(
+      Buffer.from(
+        hkdfSync(
+          'sha256',
+          this.#material,
+          Buffer.alloc(0),
+          'nestjs-mcp record integrity hmac-sha256 v1',
+          32,
+        ),
+      ),
+    );
   }
 
   /** The AES-256-GCM key derived from the material. */
   get encryptionKey(): KeyObject {
     return this.#encryptionKey;
+  }
+
+  /** The HMAC-SHA256 key derived from the material, for records kept outside the process. */
+  get integrityKey(): KeyObject {
+    return this.#integrityKey;
   }
 
   /** A one-way digest of the exact material, for fingerprints. */

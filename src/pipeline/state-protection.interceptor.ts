@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { internalError } from '../errors/internal-error';
+import type { McpJsonValue } from '../util/json-value';
 import { INPUT_REQUEST_DESCRIPTORS } from '../input/input-request-descriptor';
 import { readInputResponses } from '../input/input-responses.reader';
 import type { McpInputResponse } from '../input/mcp-input-response';
@@ -12,9 +13,8 @@ import type { ReplayExecution } from '../replay/replay-execution';
 import type { McpInputResponses } from '../input/mcp-input-responses';
 import { McpPorts } from '../ports/mcp-ports.service';
 import { CONSUMED_STATE_STORE_PORT } from '../stores/one-time/consumed-state-store.interface';
-import { ConsumedStateStoreError } from '../stores/one-time/consumed-state-store.error';
 import { CallerPartitions } from '../identity/caller-partitions';
-import { stableParams, type RequestStateBinding } from '../state/request-state-binding';
+import type { RequestStateBinding } from '../state/request-state-binding';
 import { asRequestStateProtectionError } from '../state/request-state-protection.error';
 import { RequestStateSealer, type OpenedRequestState } from '../state/request-state.sealer';
 import { INVALID_REQUEST_STATE_MESSAGE } from '../errors/invalid-request-state.message';
@@ -22,13 +22,13 @@ import { MAX_APPLICATION_STATE_BYTES } from '../state/request-state.constants';
 import { MCP_ENDPOINT } from '../util/mcp.constants';
 import { clip } from '../util/clip';
 import { andThen, isPromiseLike, type MaybePromise } from '../util/maybe-promise';
-import { sha256Base64Url } from '../util/sha256';
 import { EmittedRound } from './emitted-round';
 import { toSealedInputRequired } from './input-required-wire';
 import { LibraryInterceptor, refusal } from './library-interceptor';
 import type { OperationCall } from './operation-call';
 import { openedOperationContext } from './operation-context.factory';
 import type { OpenedRound } from './opened-round';
+import { CallStateBinder, callSite, consumeSingleUse } from './call-state';
 
 /** The incoming state of a round, as far as it was opened before the answers are read. */
 interface IncomingState {
@@ -59,15 +59,17 @@ const NO_INCOMING: IncomingState = {
 @Injectable()
 export class StateProtectionInterceptor extends LibraryInterceptor {
   private readonly logger = new Logger('McpRequestState');
+  private readonly binder: CallStateBinder;
 
   constructor(
-    @Inject(MCP_ENDPOINT) private readonly endpoint: string,
+    @Inject(MCP_ENDPOINT) endpoint: string,
     private readonly sealer: RequestStateSealer,
-    private readonly partitions: CallerPartitions,
+    partitions: CallerPartitions,
     private readonly ports: McpPorts,
     private readonly replay: McpReplayStep,
   ) {
     super();
+    this.binder = new CallStateBinder(endpoint, partitions, this.logger);
   }
 
   around(call: OperationCall, proceed: () => Promise<unknown>): MaybePromise<unknown> {
@@ -127,7 +129,16 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
       };
       // Last, once everything the client sent is known good: a refused retry consumes nothing.
       if (call.profile.singleUse && incoming.raw !== undefined && incoming.framework)
-        return this.consume(call, incoming.raw, incoming.framework.header.exp).then(round);
+        return consumeSingleUse(
+          call,
+          this.ports.get(CONSUMED_STATE_STORE_PORT),
+          { raw: incoming.raw, expiresAt: incoming.framework.header.exp },
+          (incoming.binding as RequestStateBinding).partition,
+          this.logger,
+        ).then((first) => {
+          if (!first) throw this.rejectState(call, 'replayed');
+          return round();
+        });
       return round();
     });
   }
@@ -147,10 +158,15 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
   private incoming(call: OperationCall): MaybePromise<IncomingState> {
     const raw = call.params.requestState;
     if (raw !== undefined && typeof raw !== 'string') throw this.rejectState(call, 'malformed');
-    if (raw === undefined) return NO_INCOMING;
+    if (raw === undefined)
+      // What a state emitted after the method would be bound to is settled before it runs: a
+      // call that cannot be bound (a number a double cannot hold) is refused before any effect.
+      return call.profile.stateMode === McpRequestStateMode.FRAMEWORK_PROTECTED
+        ? andThen(this.binder.bindingFor(call), (binding) => ({ ...NO_INCOMING, binding }))
+        : NO_INCOMING;
     switch (call.profile.stateMode) {
       case McpRequestStateMode.FRAMEWORK_PROTECTED:
-        return andThen(this.bindingFor(call), (binding) =>
+        return andThen(this.binder.bindingFor(call), (binding) =>
           andThen(this.openFramework(call, raw, binding), (framework) => ({
             ...NO_INCOMING,
             raw,
@@ -185,23 +201,6 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
     return isPromiseLike(opening) ? opening.then((opened) => opened, refuse) : opening;
   }
 
-  /** Accepts a single-use state once: a second presentation, at any time before expiry, is refused. */
-  private async consume(call: OperationCall, raw: string, expiresAt: number): Promise<void> {
-    let first: boolean;
-    try {
-      first = await this.ports
-        .get(CONSUMED_STATE_STORE_PORT)
-        .consume(sha256Base64Url(raw), expiresAt);
-    } catch (error) {
-      const reason = error instanceof ConsumedStateStoreError ? error.reason : 'store_failure';
-      this.logger.error(
-        `${this.where(call)}: single-use state could not be recorded (${clip(reason)})`,
-      );
-      throw refusal(call, internalError());
-    }
-    if (first !== true) throw this.rejectState(call, 'replayed');
-  }
-
   /** The round after the method: an input-required result leaves with its state sealed. */
   private close(call: OperationCall, round: OpenedRound, result: unknown): MaybePromise<unknown> {
     if (!(result instanceof McpInputRequiredResult)) return result;
@@ -229,46 +228,47 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
     for (const [key, request] of result.inputRequests)
       askedKinds[key] = INPUT_REQUEST_DESCRIPTORS[request.type].responseKind;
     // Outside the try: a failing partition resolver is the application's error, not a sealing one.
-    return andThen(round.binding ?? this.bindingFor(call), (binding) =>
-      this.sealer
-        .seal(
-          result.state?.value,
+    return andThen(round.binding ?? this.binder.bindingFor(call), (binding) => {
+      const seal = (value: McpJsonValue | undefined) =>
+        this.sealer.seal(
+          value,
           askedKinds,
           binding,
           call.context.requestId,
           round.header,
           Date.now(),
           ledger,
-        )
-        .then(emitted, (error: unknown) => {
-          const reason = asRequestStateProtectionError(error).reason;
-          this.logger.error(
-            `MCP ${call.context.method} "${clip(call.target)}": request state could not be sealed (${reason})`,
-          );
-          throw refusal(call, internalError());
-        }),
-    );
+        );
+      return seal(result.state?.value).then(emitted, async (error: unknown) => {
+        const reason = asRequestStateProtectionError(error).reason;
+        // A replay round's ledger holds the client's answers: when they alone cannot be carried
+        // on, that is the client's -32602, not a server fault.
+        if (reason === 'too_large' && ledger !== undefined && (await this.tooLargeAlone(seal))) {
+          this.logger.warn(`${callSite(call)}: the answers so far are too large to seal`);
+          throw refusal(call, this.replay.answersTooLarge());
+        }
+        this.logger.error(
+          `MCP ${call.context.method} "${clip(call.target)}": request state could not be sealed (${reason})`,
+        );
+        throw refusal(call, internalError());
+      });
+    });
   }
 
-  private bindingFor(call: OperationCall): MaybePromise<RequestStateBinding> {
-    const params = stableParams(call.params);
-    const context = call.context;
-    return andThen(this.partitions.resolve(context, call.detached), (partition) => ({
-      endpoint: this.endpoint,
-      protocolVersion: context.protocolVersion ?? '',
-      method: context.method,
-      target: call.target,
-      partition,
-      stableParams: params,
-    }));
-  }
-
-  private where(call: OperationCall): string {
-    return `MCP ${call.context.method} "${clip(call.target)}" (request ${clip(call.context.requestId)})`;
+  /** Whether sealing fails for size even without the operation's own state. */
+  private async tooLargeAlone(
+    seal: (value: McpJsonValue | undefined) => Promise<string>,
+  ): Promise<boolean> {
+    try {
+      await seal(undefined);
+      return false;
+    } catch (error) {
+      return asRequestStateProtectionError(error).reason === 'too_large';
+    }
   }
 
   private rejectState(call: OperationCall, reason: string): ProtocolError {
-    this.logger.warn(`${this.where(call)}: request state rejected: ${reason}`);
+    this.logger.warn(`${callSite(call)}: request state rejected: ${reason}`);
     return refusal(
       call,
       new ProtocolError(McpErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE),

@@ -13,6 +13,8 @@ export interface PortChoice<T> {
   readonly port: Port<T>;
   readonly fromOptions: T | undefined;
   readonly fallback: () => T;
+  /** Prepares whichever instance fills the port (the module's keyring for a Redis store). */
+  readonly adopt?: (instance: T) => void;
 }
 
 /** Injection token of the module's {@link PortChoice} list. @internal */
@@ -35,12 +37,13 @@ export class McpPorts implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    for (const { port, fromOptions, fallback } of this.choices) {
+    for (const { port, fromOptions, fallback, adopt } of this.choices) {
       let instance = providedInstance(this.modules, port.token, port.option, fromOptions);
       if (instance === undefined) {
         instance = fallback();
         this.owned.push(instance);
       }
+      adopt?.(instance);
       this.filled.set(port.token, instance);
     }
   }

@@ -44,6 +44,12 @@ import { clip } from '../util/clip';
 const MAX_COMPLETION_VALUES = 100;
 
 /**
+ * How a call is run: once through the runner (the default), or by an entry point that runs it
+ * again while it asks for input (a 2025-era session asks its client in between).
+ */
+export type OperationRun = (input: OperationRunInput) => Promise<OperationOutcome>;
+
+/**
  * The method table: serves each MCP operation method from the operation registry, running the
  * operation through the {@link OperationRunner}. Both the fast path and the SDK path call it, each
  * with the HTTP exchange the request came on.
@@ -51,6 +57,7 @@ const MAX_COMPLETION_VALUES = 100;
 @Injectable()
 export class McpDispatcher {
   private readonly logger = new Logger('McpModule');
+  private readonly runOnce: OperationRun = (input) => this.runner.run(input);
 
   constructor(
     private readonly registry: McpOperationRegistry,
@@ -128,6 +135,7 @@ export class McpDispatcher {
     request: CallToolRequest,
     sdk: ServerContext,
     exchange: HttpExchange,
+    run: OperationRun = this.runOnce,
   ): Promise<CallToolResult> {
     const { name } = request.params;
     const tool = this.registry.findTool(name);
@@ -145,7 +153,7 @@ export class McpDispatcher {
       http: exchange,
       sdk,
     };
-    const outcome = await this.runner.run(input);
+    const outcome = await run(input);
     if (await this.hidden(outcome, input)) throw unknown('tool', name);
     return answerOf(outcome, (value) =>
       normalizeToolResult(value, tool.listing.outputSchema !== undefined),
@@ -156,6 +164,7 @@ export class McpDispatcher {
     request: GetPromptRequest,
     sdk: ServerContext,
     exchange: HttpExchange,
+    run: OperationRun = this.runOnce,
   ): Promise<GetPromptResult> {
     const { name } = request.params;
     const prompt = this.registry.findPrompt(name);
@@ -169,7 +178,7 @@ export class McpDispatcher {
       http: exchange,
       sdk,
     };
-    const outcome = await this.runner.run(input);
+    const outcome = await run(input);
     if (await this.hidden(outcome, input)) throw unknown('prompt', name);
     return answerOf(outcome, normalizePromptResult);
   }
@@ -178,6 +187,7 @@ export class McpDispatcher {
     request: ReadResourceRequest,
     sdk: ServerContext,
     exchange: HttpExchange,
+    run: OperationRun = this.runOnce,
   ): Promise<ReadResourceResult> {
     const { uri } = request.params;
     const found = this.registry.findResource(uri);
@@ -190,7 +200,7 @@ export class McpDispatcher {
       http: exchange,
       sdk,
     };
-    const outcome = await this.runner.run(input);
+    const outcome = await run(input);
     if (await this.hidden(outcome, input)) throw resourceNotFound(uri);
     return answerOf(outcome, (value) =>
       normalizeResourceResult(value, uri, found.resource.metadata.options.mimeType),

@@ -1,10 +1,16 @@
 import type { McpRedisClient } from './mcp-redis-client';
+import { clip } from '../util/clip';
 import { RedisCommandError, type RedisCommandFailure } from './redis-command.error';
 
 /** Statuses in which ioredis sends a command now, or connects to send it (`wait`: lazy, never connected). */
 const SENDING_STATUSES = new Set(['ready', 'wait']);
 
-function failureOf(error: unknown): RedisCommandFailure {
+/**
+ * Why a Redis command failed, without anything Redis said beyond its error code (a reply may quote
+ * keys, values or script hashes). @internal
+ */
+export function failureOf(error: unknown): RedisCommandFailure {
+  if (error instanceof RedisCommandError) return error.reason;
   const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
   if (name === 'ReplyError' && typeof message === 'string') {
     // Redis error replies start with an upper-case code (OOM, READONLY, NOPERM…); the rest may quote data.
@@ -49,4 +55,22 @@ export function boundedRedisCommand<T>(
       },
     );
   });
+}
+
+/**
+ * What to log of a failure that may have come from Redis — through the module's own commands or
+ * a library's (BullMQ): the {@link RedisCommandFailure} for what Redis or the connection said,
+ * else the error's name. Never a message, which may quote keys, values or script hashes.
+ * @internal
+ */
+export function loggableFailure(error: unknown): string {
+  if (error instanceof RedisCommandError) return error.reason;
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  if (name === 'ReplyError' || name === 'MaxRetriesPerRequestError') return failureOf(error);
+  if (
+    typeof message === 'string' &&
+    /connection|closed|writeable|offline|ECONNREFUSED|ECONNRESET|timed out/i.test(message)
+  )
+    return failureOf(error);
+  return typeof name === 'string' ? clip(name, 64) : 'unknown';
 }

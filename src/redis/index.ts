@@ -12,5 +12,10 @@ export {
   type RedisStateHandleRepositoryOptions,
 } from '../stores/handles/redis-state-handle.repository';
 export { RedisTaskStore, type RedisTaskStoreOptions } from '../tasks/store/redis-task.store';
+export {
+  RedisSessionStore,
+  type RedisSessionCommandClient,
+  type RedisSessionStoreOptions,
+} from '../sessions/store/redis-session.store';
 export { BullMqTaskRunner, type BullMqTaskRunnerOptions } from '../tasks/runner/bullmq-task.runner';
 export type { BullMqConnectionOptions } from '../tasks/runner/bullmq-redis-client';

@@ -15,4 +15,9 @@ export interface McpRedisClient {
     milliseconds: number,
     nx: 'NX',
   ): Promise<'OK' | null>;
+  /**
+   * Runs a Lua script (ioredis has it): with it the Redis single-use store shares its capacity
+   * fairly between callers; without it each state is still accepted once.
+   */
+  eval?(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
 }

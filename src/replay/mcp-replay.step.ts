@@ -95,23 +95,25 @@ export class McpReplayStep {
     return outcome;
   }
 
+  /** The -32602 for answers too large to carry to the next round. */
+  answersTooLarge(): ProtocolError {
+    return new ProtocolError(
+      McpErrorCode.InvalidParams,
+      'Invalid params: the answers so far are too large to carry to the next round',
+      { limit: this.limits.maxDecodedBytes },
+    );
+  }
+
   /** The unanswered asks as one input-required result, carrying the handler's own state on. */
   private roundEnd(
     execution: ReplayExecution,
     frameworkState: McpJsonValue | undefined,
   ): ReplaySettlement {
     const ledger = execution.encodedLedger() as string;
-    // The answers are the client's: too many bytes to carry is its error, not the server's.
-    if (Buffer.byteLength(ledger) > this.limits.maxDecodedBytes) {
-      return {
-        kind: 'refused',
-        error: new ProtocolError(
-          McpErrorCode.InvalidParams,
-          'Invalid params: the answers so far are too large to carry to the next round',
-          { limit: this.limits.maxDecodedBytes },
-        ),
-      };
-    }
+    // The answers are the client's: too many bytes to carry is its error, not the server's. (What
+    // fits here may still not fit once sealed, escaped and encoded: sealing says so the same way.)
+    if (Buffer.byteLength(ledger) > this.limits.maxDecodedBytes)
+      return { kind: 'refused', error: this.answersTooLarge() };
     const builder = McpInputRequiredResult.builder();
     for (const [key, request] of execution.pendingAsks) builder.inputRequest(key, request);
     if (frameworkState !== undefined) builder.frameworkState(frameworkState);

@@ -23,6 +23,9 @@ describe('resolveRequestStateLimits', () => {
       maxConsumedStates: 1_000_000,
       maxHandleDataBytes: 16_384,
       maxStateHandles: 10_000,
+      maxStateHandlesPerCaller: 100,
+      maxStateHandleBytes: 67_108_864,
+      maxConsumedStatesPerCaller: 10_000,
       singleUse: false,
     });
   });
@@ -37,6 +40,9 @@ describe('resolveRequestStateLimits', () => {
         maxConsumedStates: 100_000_000,
         maxHandleDataBytes: 1_048_576,
         maxStateHandles: 10_000_000,
+        maxStateHandlesPerCaller: 10_000_000,
+        maxStateHandleBytes: 17_179_869_184,
+        maxConsumedStatesPerCaller: 100_000_000,
         singleUse: true,
       }),
     ).toEqual({
@@ -47,6 +53,9 @@ describe('resolveRequestStateLimits', () => {
       maxConsumedStates: 100_000_000,
       maxHandleDataBytes: 1_048_576,
       maxStateHandles: 10_000_000,
+      maxStateHandlesPerCaller: 10_000_000,
+      maxStateHandleBytes: 17_179_869_184,
+      maxConsumedStatesPerCaller: 100_000_000,
       singleUse: true,
     });
     expect(
@@ -58,6 +67,9 @@ describe('resolveRequestStateLimits', () => {
         maxConsumedStates: 1,
         maxHandleDataBytes: 2,
         maxStateHandles: 1,
+        maxStateHandlesPerCaller: 1,
+        maxStateHandleBytes: 1_024,
+        maxConsumedStatesPerCaller: 1,
       }),
     ).toEqual({
       maxEncodedBytes: 1_024,
@@ -67,6 +79,9 @@ describe('resolveRequestStateLimits', () => {
       maxConsumedStates: 1,
       maxHandleDataBytes: 2,
       maxStateHandles: 1,
+      maxStateHandlesPerCaller: 1,
+      maxStateHandleBytes: 1_024,
+      maxConsumedStatesPerCaller: 1,
       singleUse: false,
     });
   });

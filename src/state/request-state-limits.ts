@@ -14,8 +14,14 @@ export interface RequestStateLimits {
   maxConsumedStates: number;
   /** Largest data an application saves under one state handle, in UTF-8 bytes of JSON. */
   maxHandleDataBytes: number;
-  /** How many state handles the default in-memory repository holds at once. */
+  /** How many state handles the module's repository (memory or Redis) holds at once. */
   maxStateHandles: number;
+  /** How many of them one caller (authorization partition) holds. */
+  maxStateHandlesPerCaller: number;
+  /** Bytes of data (plus 256 per record) the module's state-handle repository holds. */
+  maxStateHandleBytes: number;
+  /** How many unexpired single-use states of one caller the module's store holds. */
+  maxConsumedStatesPerCaller: number;
 }
 
 /** Injection token of the resolved `requestState` options ({@link ResolvedRequestStateOptions}). @internal */
@@ -46,6 +52,12 @@ export const REQUEST_STATE_LIMIT_BOUNDS = {
   maxHandleDataBytes: { fallback: 16_384, min: 2, max: 1_048_576 },
   // Full of maximal records the default holds about 10,000 x 16 KiB = 160 MiB; more belongs in Redis.
   maxStateHandles: { fallback: 10_000, min: 1, max: 10_000_000 },
+  // 1 %: a hundred callers at their limit leave a fifth of the repository to everyone else.
+  maxStateHandlesPerCaller: { fallback: 100, min: 1, max: 10_000_000 },
+  // 10,000 records of 6.5 KiB: typical drafts never meet it, 16 KiB ones stop at 4,000.
+  maxStateHandleBytes: { fallback: 67_108_864, min: 1_024, max: 17_179_869_184 },
+  // 1 % of the default store: 10,000 single-use flows per caller within their lifetime.
+  maxConsumedStatesPerCaller: { fallback: 10_000, min: 1, max: 100_000_000 },
 } as const satisfies Record<
   keyof RequestStateLimits,
   { fallback: number; min: number; max: number }
@@ -83,6 +95,9 @@ export function resolveRequestStateLimits(
     maxConsumedStates: resolve('maxConsumedStates'),
     maxHandleDataBytes: resolve('maxHandleDataBytes'),
     maxStateHandles: resolve('maxStateHandles'),
+    maxStateHandlesPerCaller: resolve('maxStateHandlesPerCaller'),
+    maxStateHandleBytes: resolve('maxStateHandleBytes'),
+    maxConsumedStatesPerCaller: resolve('maxConsumedStatesPerCaller'),
     singleUse,
   };
   if (resolved.maxDecodedBytes > resolved.maxEncodedBytes) {

@@ -15,7 +15,7 @@ import { captureTaskPrincipal, type TaskPrincipal } from '../identity/task-princ
 import { McpTasksService } from './mcp-tasks.service';
 import { createTaskResult } from './wire/tasks-wire';
 import { TaskCallers } from './task-callers';
-import { TaskStepRequests } from './steps/task-step-requests';
+import { boundedAnswerForms } from './task-answers';
 
 /**
  * Tool calls as tasks: decides whether a call becomes one and creates it (before the handler
@@ -29,7 +29,6 @@ export class McpTaskCalls {
     private readonly tasks: McpTasksService,
     private readonly runner: OperationRunner,
     private readonly callers: TaskCallers,
-    private readonly requests: TaskStepRequests,
   ) {}
 
   /**
@@ -49,9 +48,12 @@ export class McpTaskCalls {
     const params = ownRequestParams(exchange, sdk) ?? (request.params as Record<string, unknown>);
     const partition = await this.callers.partitionOf(sdk, exchange, tool.name, params, tool);
     const principal = captureTaskPrincipal(exchange);
-    const call = storedCall(tool.name, params);
+    // What the task will keep is checked before anything runs: no refusal after a side effect.
+    const limits = this.tasks.options;
+    const call = storedCall(tool.name, params, limits.maxCallBytes);
     // Answers sent with the creating call keep their exact numbers, as in any other round.
     const answers = exactJsonOf(exchange.exactInputResponses ?? params.inputResponses);
+    boundedAnswerForms(answers, limits.maxInputResponseBytes);
     if (tool.task.creation === 'deferred')
       return this.deferred(tool, request, sdk, exchange, partition, call, answers, principal);
     const task = await this.tasks.create(
@@ -62,8 +64,7 @@ export class McpTaskCalls {
       initialState(params),
       principal,
     );
-    this.requests.hold(task.taskId, exchange);
-    await this.tasks.schedule(task.taskId);
+    await this.tasks.start(task, exchange);
     return createTaskResult(task);
   }
 
@@ -145,10 +146,5 @@ export class McpTaskCalls {
     const record = 'record' in first ? first.record : await creation;
     this.tasks.adoptInRequestStep(record.taskId, controller, step.then(stepOutcome));
     return createTaskResult(record);
-  }
-
-  /** Remembers the request a resumed task's next step runs on. */
-  resumeOn(taskId: string, exchange: HttpExchange): void {
-    this.requests.hold(taskId, exchange);
   }
 }

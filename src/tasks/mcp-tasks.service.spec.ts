@@ -7,6 +7,13 @@ import type { McpTaskRecord } from './store/mcp-task.types';
 import type { TaskRunner, TaskWork } from './runner/task-runner.interface';
 import type { TaskExecutor, TaskStepOutcome, TaskStepScope } from './steps/task-step-outcome';
 import type { TaskStore } from './store/task-store.interface';
+import { GuardedTaskStore } from './store/guarded-task-store';
+import { TaskRecords } from './task-records';
+import { TaskStepRequests } from './steps/task-step-requests';
+import { TaskStepWork } from './steps/task-step.work';
+import { KeyringManager } from '../keyring/keyring-manager.service';
+import { KeyringRecordIntegrity } from '../keyring/record-integrity';
+import type { McpPorts } from '../ports/mcp-ports.service';
 
 /** A runner that only records: each test runs the steps itself, in the order it needs. */
 class RecordingRunner implements TaskRunner {
@@ -43,20 +50,31 @@ function service(store: TaskStore = new MemoryTaskStore()) {
   const runner = new RecordingRunner();
   const events = new MemoryTaskEventBus();
   const executor = new SettableExecutor();
+  const options = {
+    ttlMs: 60_000,
+    maxTtlMs: 60_000,
+    pollIntervalMs: 100,
+    maxResultBytes: 1_000,
+    maxInputResponseBytes: 200,
+    maxTasksPerCaller: 100,
+    maxStoreBytesPerCaller: 1_000_000,
+    runner,
+  } as unknown as ResolvedTaskOptions;
+  const guarded = new GuardedTaskStore({ get: () => store } as unknown as McpPorts);
+  const records = new TaskRecords(options, guarded, events);
+  const requests = new TaskStepRequests(events);
+  const work = new TaskStepWork(records, requests, executor);
+  const keyring = new KeyringManager({
+    keyring: { active: 'k', keys: { k: Buffer.alloc(32, 1) } },
+  });
   const tasks = new McpTasksService(
-    {
-      ttlMs: 60_000,
-      maxTtlMs: 60_000,
-      pollIntervalMs: 100,
-      maxResultBytes: 1_000,
-      maxInputResponseBytes: 200,
-      runner,
-    } as unknown as ResolvedTaskOptions,
-    store,
-    events,
-    executor,
+    options,
+    records,
+    requests,
+    work,
+    new KeyringRecordIntegrity(keyring),
   );
-  return { tasks, runner, store, events, executor };
+  return { tasks, runner, store, events, executor, records, requests };
 }
 
 async function parked(tasks: McpTasksService): Promise<McpTaskRecord> {
@@ -95,7 +113,7 @@ describe('McpTasksService', () => {
       tasks.update(task.taskId, 'alice', { approve: YES }),
       tasks.update(task.taskId, 'alice', { approve: { action: 'accept', content: { ok: false } } }),
     ]);
-    expect(resumed.filter(Boolean)).toHaveLength(1);
+    expect(resumed.filter((written) => written !== undefined)).toHaveLength(1);
     const after = await tasks.find(task.taskId, 'alice');
     expect(after).toMatchObject({ status: 'working', runs: 2 });
     expect(after.inputRequests).toBeUndefined();

@@ -1,50 +1,65 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { ProtocolError } from '@modelcontextprotocol/server';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { internalError } from '../errors/internal-error';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import type { McpJsonValue } from '../util/json-value';
-import { clip } from '../util/clip';
-import { InProcessTaskRunner } from './runner/in-process-task.runner';
-import { TERMINAL_TASK_STATUSES, type McpTaskRecord } from './store/mcp-task.types';
-import { TASK_OPTIONS, type ResolvedTaskOptions } from './task.options';
-import { TaskCapacityError } from './store/task-capacity.error';
 import type { TaskPrincipal } from '../identity/task-principal';
-import { MAX_TASK_ID_LENGTH, newTaskId } from './store/task-id';
+import {
+  ATTACH_RECORD_INTEGRITY,
+  attachRecordIntegrity,
+  KeyringRecordIntegrity,
+} from '../keyring/record-integrity';
+import type { HttpExchange } from '../pipeline/http-exchange';
+import { loggableFailure } from '../redis/bounded-redis-command';
+import { clip } from '../util/clip';
+import type { McpJsonValue } from '../util/json-value';
+import { InProcessTaskRunner } from './runner/in-process-task.runner';
 import type { TaskRunner } from './runner/task-runner.interface';
-import type { TaskExecutor, TaskStepOutcome } from './steps/task-step-outcome';
-import { TaskStepExecutor } from './steps/task-step.executor';
-import { TaskEventBus } from './events/task-event-bus';
-import { GuardedTaskStore } from './store/guarded-task-store';
-import type { TaskStore } from './store/task-store.interface';
-import { failedStep, settledFields, withoutUndefined } from './task-outcomes';
-import { answerForms, withAnswers } from './task-answers';
+import type { TaskStepOutcome } from './steps/task-step-outcome';
+import { SHARED_RUNNER_HOLD_MS, TaskStepRequests } from './steps/task-step-requests';
+import { TaskStepWork } from './steps/task-step.work';
+import { TERMINAL_TASK_STATUSES, type McpTaskRecord } from './store/mcp-task.types';
+import { TaskCapacityError } from './store/task-capacity.error';
+import { newTaskId } from './store/task-id';
+import { boundedAnswerForms, withAnswers } from './task-answers';
+import { taskBusyError } from './task-busy';
+import { failedStep } from './task-outcomes';
+import { TaskRecords } from './task-records';
+import { TASK_OPTIONS, type ResolvedTaskOptions } from './task.options';
 
-/** The one answer to an unknown, expired or foreign task id. */
-export const UNKNOWN_TASK_MESSAGE = 'Unknown task';
-const WRITE_ATTEMPTS = 8;
+export { UNKNOWN_TASK_MESSAGE } from './task-records';
+
+/** What a task whose next step could not be scheduled ends with (the reason is logged). */
+const NOT_SCHEDULED = { code: McpErrorCode.InternalError, message: 'Internal error' };
 
 /**
- * The tasks engine: creates tasks, runs their steps through the runner, records what each step
- * ended with, and serves `tasks/get`, `tasks/update` and `tasks/cancel` for the partition that
- * created each task. Every write is a compare-and-set on the store, so a cancel racing a step's
- * end, or two updates racing each other, settle to one consistent task.
+ * The tasks engine: creates tasks, hands their steps to the runner with the request each runs on,
+ * and serves `tasks/get`, `tasks/update` and `tasks/cancel` for the partition that created each
+ * task. Its records are written through {@link TaskRecords}; the steps run as {@link TaskStepWork}.
  * @internal
  */
 @Injectable()
 export class McpTasksService implements OnApplicationShutdown {
-  readonly store: TaskStore;
+  private readonly logger = new Logger('McpTasks');
   private readonly runner: TaskRunner;
   /** Steps running in a request of this process (deferred creation), for cancel to reach. */
   private readonly inRequestSteps = new Map<string, AbortController>();
 
   constructor(
     @Inject(TASK_OPTIONS) readonly options: ResolvedTaskOptions,
-    @Inject(GuardedTaskStore) store: TaskStore,
-    private readonly events: TaskEventBus,
-    @Inject(TaskStepExecutor) private readonly executor: TaskExecutor,
+    private readonly records: TaskRecords,
+    private readonly requests: TaskStepRequests,
+    work: TaskStepWork,
+    integrity: KeyringRecordIntegrity,
   ) {
-    this.store = store;
     this.runner = options.runner ?? new InProcessTaskRunner();
-    this.runner.attach((taskId, signal) => this.runStep(taskId, signal));
+    if (ATTACH_RECORD_INTEGRITY in this.runner) {
+      // A runner that keeps steps outside the process authenticates them under the keyring.
+      integrity.ensureKey();
+      attachRecordIntegrity(this.runner, integrity);
+    }
+    // A runner that may give a step to another instance never says so here: hold its requests briefly.
+    if (!(this.runner instanceof InProcessTaskRunner))
+      this.requests.expireAfter(SHARED_RUNNER_HOLD_MS);
+    this.runner.attach((taskId, signal, lease) => work.run(taskId, signal, lease));
   }
 
   /** Creates a working task for a tool call; it exists in the store when this resolves. */
@@ -68,35 +83,57 @@ export class McpTasksService implements OnApplicationShutdown {
       expiresAt: now + ttlMs,
       pollIntervalMs: this.options.pollIntervalMs,
       call,
-      ...answerForms(inputResponses),
+      ...boundedAnswerForms(inputResponses, this.options.maxInputResponseBytes),
       ...(requestState !== undefined && { requestState }),
       ...(principal !== undefined && { principal: principal as McpJsonValue }),
       runs: 1,
     };
     try {
-      await this.store.create(task, { maxPerPartition: this.options.maxTasksPerCaller });
+      await this.records.create(task);
     } catch (error) {
-      if (error instanceof TaskCapacityError)
-        throw error.scope === 'caller'
-          ? new ProtocolError(
-              McpErrorCode.ServerBusy,
-              'Server busy: too many tasks for this caller',
-              {
-                maxTasksPerCaller: error.maxTasks,
-              },
-            )
-          : new ProtocolError(McpErrorCode.ServerBusy, 'Server busy: too many tasks', {
-              maxTasks: error.maxTasks,
-            });
-      throw error;
+      throw error instanceof TaskCapacityError ? taskBusyError(error) : error;
     }
-    this.publish(task);
     return task;
   }
 
-  /** Runs the task's next step through the runner. */
-  schedule(taskId: string): Promise<void> {
-    return this.runner.schedule(taskId);
+  /**
+   * Schedules the first step of a task just created, on `exchange`. When the runner cannot take it
+   * the task is abandoned (failed, expiring at once, so its caller's slot is free again) and the
+   * call answers a bare -32603, the reason logged.
+   */
+  async start(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
+    try {
+      await this.schedule(task, exchange);
+    } catch {
+      await this.records.abandon(task, NOT_SCHEDULED);
+      throw internalError();
+    }
+  }
+
+  /**
+   * Schedules the step that answers resumed, on `exchange` (the `tasks/update` request). When the
+   * runner cannot take it the task fails with -32603 (its caller sees that) and so does the call.
+   */
+  async resume(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
+    try {
+      await this.schedule(task, exchange);
+    } catch {
+      await this.records.settle(task.taskId, { kind: 'failed', error: NOT_SCHEDULED });
+      throw internalError();
+    }
+  }
+
+  private async schedule(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
+    this.requests.hold(task.taskId, exchange, task.version);
+    try {
+      await this.runner.schedule(task.taskId);
+    } catch (error) {
+      this.requests.release(task.taskId);
+      this.logger.error(
+        `Task ${clip(task.taskId)}: its step could not be scheduled (${loggableFailure(error)})`,
+      );
+      throw error;
+    }
   }
 
   /**
@@ -111,135 +148,69 @@ export class McpTasksService implements OnApplicationShutdown {
         (error: unknown) =>
           controller.signal.aborted ? undefined : this.settle(taskId, failedStep(taskId, error)),
       )
+      .catch(() => undefined)
       .finally(() => this.inRequestSteps.delete(taskId));
   }
 
   /** The task, if it exists and belongs to `partition`; else the one -32602 for unknown tasks. */
   async find(taskId: unknown, partition: string): Promise<McpTaskRecord> {
-    return this.owned(await this.lookup(taskId), partition);
+    return this.records.owned(await this.records.lookup(taskId), partition);
   }
 
-  /**
-   * The task `taskId`, whoever's it is: for deciding whose guards decide who the caller is (then
-   * {@link owned}). An unknown, expired or malformed id gets the same -32602 as another caller's.
-   */
-  async lookup(taskId: unknown): Promise<McpTaskRecord> {
-    const task =
-      typeof taskId === 'string' && taskId.length <= MAX_TASK_ID_LENGTH
-        ? await this.store.get(taskId)
-        : undefined;
-    if (!task) throw new ProtocolError(McpErrorCode.InvalidParams, UNKNOWN_TASK_MESSAGE);
-    return task;
+  /** The task `taskId`, whoever's it is (then {@link owned}); unknown ids get -32602. */
+  lookup(taskId: unknown): Promise<McpTaskRecord> {
+    return this.records.lookup(taskId);
   }
 
   /** `task`, if it is `partition`'s; else the -32602 an unknown id gets. */
   owned(task: McpTaskRecord, partition: string): McpTaskRecord {
-    if (task.partition !== partition)
-      throw new ProtocolError(McpErrorCode.InvalidParams, UNKNOWN_TASK_MESSAGE);
-    return task;
+    return this.records.owned(task, partition);
   }
 
   /**
    * Records answers to outstanding input requests. Unknown and already-answered keys are ignored;
    * a malformed answer to an outstanding request refuses the whole update and changes nothing.
-   * Answers whether that completed the answers, so the task is working again and its next step
-   * is to be scheduled.
+   * Answers the task as written when that completed the answers (it is working again and its next
+   * step is to be scheduled with {@link resume}), else `undefined`.
    */
   async update(
     taskId: string,
     partition: string,
     responses: Record<string, unknown>,
     principal?: TaskPrincipal,
-  ): Promise<boolean> {
-    let resumed = false;
-    const written = await this.write(taskId, partition, (task) => {
+  ): Promise<McpTaskRecord | undefined> {
+    const written = await this.records.write(taskId, partition, (task) => {
       const answered = withAnswers(task, responses, this.options.maxInputResponseBytes);
-      resumed = answered?.status === 'working';
       // The step this answer resumes runs as whoever gave it (the same partition).
       return answered && principal !== undefined
         ? { ...answered, principal: principal as McpJsonValue }
         : answered;
     });
-    return resumed && written;
+    return written && written.status === 'working' ? written : undefined;
   }
 
   /** Cancels a task that has not ended; a task that has is left as it is. */
   async cancel(taskId: string, partition: string): Promise<void> {
-    const written = await this.write(taskId, partition, (task) =>
+    const written = await this.records.write(taskId, partition, (task) =>
       TERMINAL_TASK_STATUSES.has(task.status)
         ? undefined
         : { ...task, status: 'cancelled', inputRequests: undefined, statusMessage: undefined },
     );
     if (!written) return;
+    // A step still waiting for its turn will not run: nothing is held for it any more.
+    this.requests.release(taskId);
     this.inRequestSteps.get(taskId)?.abort();
     await this.runner.cancel(taskId);
   }
 
-  /** Records a running step's progress as the task's status message. */
-  async progress(taskId: string, message: string): Promise<void> {
-    await this.write(taskId, undefined, (task) =>
-      task.status === 'working' ? { ...task, statusMessage: clip(message, 256) } : undefined,
-    ).catch(() => undefined);
+  /** Records the progress of a step running in its creating request (deferred creation). */
+  progress(taskId: string, message: string): Promise<void> {
+    return this.records.progress(taskId, message);
   }
 
-  /** One step of a task, as the runner calls it. */
-  private async runStep(taskId: string, signal: AbortSignal): Promise<void> {
-    const task = await this.store.get(taskId);
-    if (!task || task.status !== 'working' || signal.aborted) return;
-    let outcome: TaskStepOutcome;
-    try {
-      outcome = await this.executor.run(task, {
-        signal,
-        progress: (message) => this.progress(taskId, message),
-      });
-    } catch (error) {
-      // A cancelled step gave up as asked; the task already says so.
-      if (signal.aborted) return;
-      outcome = failedStep(taskId, error);
-    }
-    if (!signal.aborted) await this.settle(taskId, outcome);
-  }
-
-  /** Records a step's outcome, unless the task ended meanwhile (cancelled, expired). */
+  /** Records the outcome of a step that claimed nothing (one that ran in its creating request). */
   async settle(taskId: string, outcome: TaskStepOutcome): Promise<void> {
-    const settled = settledFields(outcome, this.options.maxResultBytes);
-    await this.write(taskId, undefined, (task) =>
-      task.status === 'working' ? { ...task, ...settled, statusMessage: undefined } : undefined,
-    );
-  }
-
-  /**
-   * Compare-and-set loop: `change` sees the current task and answers the next one (without
-   * version and timestamps), or `undefined` to leave it. Answers whether it wrote. With a
-   * `partition`, an unknown or foreign task is the -32602 for unknown tasks; without one, a task
-   * gone meanwhile is nothing to write.
-   */
-  private async write(
-    taskId: string,
-    partition: string | undefined,
-    change: (task: McpTaskRecord) => McpTaskRecord | undefined,
-  ): Promise<boolean> {
-    for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
-      const current =
-        partition === undefined ? await this.store.get(taskId) : await this.find(taskId, partition);
-      if (!current) return false;
-      const changed = change(current);
-      if (!changed) return false;
-      const next: McpTaskRecord = {
-        ...changed,
-        version: current.version + 1,
-        lastUpdatedAt: Math.max(Date.now(), current.lastUpdatedAt),
-      };
-      if (await this.store.replace(withoutUndefined(next), current.version)) {
-        if (next.status !== current.status) this.publish(next);
-        return true;
-      }
-    }
-    throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
-  }
-
-  private publish({ taskId, version }: McpTaskRecord): void {
-    this.events.publish({ taskId, version });
+    await this.records.settle(taskId, outcome);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -44,6 +44,27 @@ export function answerForms(
 }
 
 /**
+ * {@link answerForms}, refused with -32602 when the answers are over `maxBytes` in all
+ * (`tasks.maxInputResponseBytes`) — on `tasks/update` and on the call that creates the task alike.
+ * @internal
+ */
+export function boundedAnswerForms(
+  answers: Record<string, McpJsonValue>,
+  maxBytes: number,
+): ReturnType<typeof answerForms> {
+  const forms = answerForms(answers);
+  if (Buffer.byteLength(forms.exactInputResponses) > maxBytes)
+    throw new ProtocolError(
+      McpErrorCode.InvalidParams,
+      'Invalid params: input responses too large',
+      {
+        maxBytes,
+      },
+    );
+  return forms;
+}
+
+/**
  * The task with `responses` to its outstanding input requests recorded: answered keys leave
  * `inputRequests`, and once none is left the task is working again, for one more run. Keys it did
  * not ask for (or no longer asks for) are ignored; `undefined` when nothing changes. A malformed
@@ -78,15 +99,7 @@ export function withAnswers(
     changed = true;
   }
   if (!changed) return undefined;
-  const forms = answerForms(answers);
-  if (Buffer.byteLength(forms.exactInputResponses) > maxBytes)
-    throw new ProtocolError(
-      McpErrorCode.InvalidParams,
-      'Invalid params: input responses too large',
-      {
-        maxBytes,
-      },
-    );
+  const forms = boundedAnswerForms(answers, maxBytes);
   return Object.keys(outstanding).length === 0
     ? {
         ...task,

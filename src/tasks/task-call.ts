@@ -1,17 +1,35 @@
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/server';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import { unrepresentableNumberError } from '../errors/unrepresentable-number.error';
+import { unrepresentableParamAt } from '../util/unrepresentable-number';
 import { stringify } from 'lossless-json';
 import type { McpJsonValue } from '../util/json-value';
 import { parseWithExactNumbers } from '../util/exact-number.parser';
 import type { McpTaskRecord } from './store/mcp-task.types';
 import type { TaskStepOutcome } from './steps/task-step-outcome';
 
-/** A tool call's params as a task keeps them: what a rerun must present again, as JSON. */
-export function storedCall(name: string, params: Record<string, unknown>): McpTaskRecord['call'] {
+/**
+ * A tool call's params as a task keeps them: what a rerun must present again, as JSON. Refused
+ * with -32602 before anything runs when a number in them is one a double cannot hold (JSON would
+ * keep it as `null`), or when they are over `maxBytes` (`tasks.maxCallBytes`): a task keeps its
+ * call for its whole life, so what it keeps is bounded.
+ */
+export function storedCall(
+  name: string,
+  params: Record<string, unknown>,
+  maxBytes: number,
+): McpTaskRecord['call'] {
   const { inputResponses: _responses, requestState: _state, task: _legacy, ...kept } = params;
-  return {
-    name,
-    params: JSON.parse(JSON.stringify({ ...kept, name })) as Record<string, McpJsonValue>,
-  };
+  const unrepresentable = unrepresentableParamAt(kept);
+  if (unrepresentable !== undefined) throw unrepresentableNumberError(unrepresentable);
+  const text = JSON.stringify({ ...kept, name });
+  if (Buffer.byteLength(text) > maxBytes)
+    throw new ProtocolError(
+      McpErrorCode.InvalidParams,
+      'Invalid params: the call is too large to run as a task',
+      { maxBytes },
+    );
+  return { name, params: JSON.parse(text) as Record<string, McpJsonValue> };
 }
 
 /**

@@ -62,7 +62,7 @@ describe('ListenStreamLimiter', () => {
           status: 429,
           code: -32600,
           message: 'Too many listen streams for this caller',
-          data: { limit: 'listen.maxStreamsPerCaller', max: 2 },
+          data: { limit: 'listen.maxStreamsPerCaller', max: 2, retryAfterMs: 1_000 },
         },
       });
       expect(limiter.openStreams).toBe(2);
@@ -79,13 +79,35 @@ describe('ListenStreamLimiter', () => {
           status: 503,
           code: -32600,
           message: 'Too many listen streams',
-          data: { limit: 'listen.maxStreams', max: 3 },
+          data: { limit: 'listen.maxStreams', max: 3, retryAfterMs: 1_000 },
         },
       });
       expect(limiter.callers).toBe(3);
       first();
       expect(limiter.acquire('d').admitted).toBe(true);
     });
+  });
+
+  it('stops 100 callers short of maxStreams, so a quiet caller still gets a stream', () => {
+    const limiter = new ListenStreamLimiter({
+      maxStreams: 1_000,
+      maxStreamsPerCaller: 10,
+      maxResourceSubscriptions: 1,
+      maxUriLength: 1,
+    });
+    let refusedShare = 0;
+    for (let round = 0; round < 10; round++)
+      for (let caller = 0; caller < 100; caller++) {
+        const admission = limiter.acquire(`flood-${caller}`);
+        if (!admission.admitted) {
+          expect(admission.refusal).toMatchObject({ status: 429, data: { retryAfterMs: 1_000 } });
+          refusedShare++;
+        }
+      }
+    // k = 100 × 10 / (1,000 × 0.25) = 4: the flood settles at 800 streams, 200 left for others.
+    expect(limiter.openStreams).toBe(800);
+    expect(refusedShare).toBe(200);
+    expect(limiter.acquire('quiet').admitted).toBe(true);
   });
 
   describe('filterRefusal', () => {

@@ -3,14 +3,18 @@ import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpHttpRequest } from '../interfaces/mcp-operation-context.interface';
 import type { ListenLimits } from './listen-limits';
 import { sha256Base64Url } from '../util/sha256';
+import { MIN_RETRY_AFTER_MS, partitionLimit, shareRefusal } from '../util/fair-share';
+
+/** A stream slot frees when any stream ends, which nothing predicts: try again in a second. */
+const LISTEN_RETRY_AFTER_MS = MIN_RETRY_AFTER_MS;
 
 /** The JSON-RPC error a `subscriptions/listen` request gets instead of a stream. */
 export interface ListenRefusal {
   readonly status: number;
   readonly code: number;
   readonly message: string;
-  /** Names the option that was exceeded and its value. */
-  readonly data: { limit: string; max: number };
+  /** Names the option that was exceeded and its value; a slot refusal hints when to retry. */
+  readonly data: { limit: string; max: number; retryAfterMs?: number };
 }
 
 /** A stream slot taken, or the refusal. `release` frees the slot; later calls do nothing. */
@@ -78,20 +82,31 @@ export class ListenStreamLimiter {
     return undefined;
   }
 
-  /** Takes a stream slot for `caller`, unless the process or the caller is at its limit. */
+  /**
+   * Takes a stream slot for `caller`, unless the process is full or the caller holds its share:
+   * its own limit, or less while the process is nearly full, so the callers holding the most
+   * streams are refused first and one holding none still gets a stream while any slot is free.
+   */
   acquire(caller: string): ListenAdmission {
     const { maxStreams, maxStreamsPerCaller } = this.limits;
-    if (this.total >= maxStreams) {
+    const held = this.byCaller.get(caller) ?? 0;
+    const shares = { capacity: maxStreams, perPartition: maxStreamsPerCaller };
+    const refusal = shareRefusal(shares, held, this.total, 1);
+    if (refusal === 'store') {
       return refused(503, 'Too many listen streams', {
         limit: 'listen.maxStreams',
         max: maxStreams,
+        retryAfterMs: LISTEN_RETRY_AFTER_MS,
       });
     }
-    const held = this.byCaller.get(caller) ?? 0;
-    if (held >= maxStreamsPerCaller) {
+    if (refusal) {
       return refused(429, 'Too many listen streams for this caller', {
         limit: 'listen.maxStreamsPerCaller',
-        max: maxStreamsPerCaller,
+        max:
+          refusal === 'share'
+            ? Math.floor(partitionLimit(shares, this.total))
+            : maxStreamsPerCaller,
+        retryAfterMs: LISTEN_RETRY_AFTER_MS,
       });
     }
     this.total += 1;

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import { ProtectedResource } from '../auth/protected-resource';
 import { ResourceServer } from '../auth/resource-server';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
@@ -10,6 +11,8 @@ import type { HttpExchange } from '../pipeline/http-exchange';
 import { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import { sdkRequestExchange } from '../protocol/sdk-request-exchange';
 import { SERVER_OPTIONS, type ServerOptions } from '../protocol/server.options';
+import { SessionEndpoint } from '../sessions/session-endpoint';
+import { SESSION_OPTIONS, type SessionOptions } from '../sessions/session.options';
 import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
 import { McpFastPath } from './fast-path';
 import {
@@ -31,7 +34,9 @@ import { TRANSPORT_OPTIONS, type TransportOptions } from './transport.options';
  * (DNS-rebinding protection, the bounded raw body: {@link RequestAdmission}); {@link handle},
  * after the app's own middleware like any route, checks the message ({@link MessageChecks}) and
  * routes it — `subscriptions/listen` to the {@link ListenEndpoint}, the hot 2026-07-28 methods to
- * the fast path, everything else to the official SDK's handler with the exchange it came on.
+ * the fast path, 2025-era traffic (as the SDK's classifier tells it: `initialize`, requests without
+ * the per-request envelope, posted answers, `GET` and `DELETE`) to the {@link SessionEndpoint},
+ * everything else to the official SDK's handler with the exchange it came on.
  */
 @Injectable()
 export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
@@ -40,6 +45,8 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
   private readonly checks: MessageChecks;
   /** Serves the hot methods without the SDK (`fastPath` option). */
   private readonly fastPath: McpFastPath | undefined;
+  /** Serves 2025-era clients with sessions (`sessions.enabled`); without, the SDK refuses them. */
+  private readonly sessions: SessionEndpoint | undefined;
   private mounting: EndpointMounting | undefined;
   private mountFailure: unknown;
 
@@ -55,10 +62,13 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     private readonly handlers: SdkHandlers,
     private readonly listen: ListenEndpoint,
     private readonly modules: ModulesContainer,
+    @Inject(SESSION_OPTIONS) sessionOptions: SessionOptions,
+    sessions: SessionEndpoint,
     private readonly resource: ProtectedResource,
     private readonly resourceServer: ResourceServer,
   ) {
     this.path = options.endpoint;
+    this.sessions = sessionOptions.enabled ? sessions : undefined;
     this.admission = new RequestAdmission(options);
     this.checks = new MessageChecks(options.body, registry);
     this.fastPath = options.fastPath
@@ -185,6 +195,8 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     const text = this.admission.takeBody(req);
     if (req.method !== 'POST' || text === undefined) {
       const exchange = { request, raw: req, response: res, message: undefined };
+      if (this.sessions && (req.method === 'GET' || req.method === 'DELETE'))
+        return this.sessions.serve({ ...exchange, exactInputResponses: undefined, text });
       return sdkRequestExchange.run({ ...exchange, exactInputResponses: undefined }, () =>
         this.handlers.node(req, res),
       );
@@ -206,6 +218,26 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     const exchange: HttpExchange = { request, raw: req, response: res, ...checked };
     const fast = this.fastPath?.accepts(req, checked.message);
     if (fast && this.fastPath) return this.fastPath.serve(fast, exchange);
+    if (this.sessions && isLegacy(req, checked.message))
+      return this.sessions.serve({ ...exchange, text });
     await sdkRequestExchange.run(exchange, () => this.handlers.node(req, res, checked.message));
   }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Whether the SDK routes this POST to 2025-era serving: its own classifier decides. */
+function isLegacy(req: IncomingMessage, message: unknown): boolean {
+  return (
+    classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: header(req, 'mcp-protocol-version'),
+      mcpMethodHeader: header(req, 'mcp-method'),
+      mcpNameHeader: header(req, 'mcp-name'),
+      body: message,
+    }).kind === 'legacy'
+  );
 }

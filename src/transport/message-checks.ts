@@ -12,6 +12,7 @@ import {
   type ParamHeaderDeclaration,
 } from './param-header.validator';
 import { malformedParamsField } from './request-params.validator';
+import { longNameHeaderMismatch } from './name-header.check';
 
 /** A POST body that passed the message checks. */
 export interface CheckedMessage {
@@ -23,7 +24,8 @@ export interface CheckedMessage {
 
 /**
  * The checks a POST body passes before anything serves it: bounded lossless parsing (depth,
- * nodes, keys, items, string and number lengths), SEP-2243 `Mcp-Param-*` headers that must mirror
+ * nodes, keys, items, string and number lengths), an `Mcp-Name` that disagrees with a name too
+ * long to echo, SEP-2243 `Mcp-Param-*` headers that must mirror
  * the arguments a tool marks with `x-mcp-header`, and the shape of `params`. A failing body is
  * answered here, with the documented status and JSON-RPC error.
  * @internal
@@ -47,6 +49,18 @@ export class MessageChecks {
       return undefined;
     }
     const message = parsed.plain as { id?: unknown; method?: unknown; params?: unknown } | null;
+    const nameMismatch = longNameHeaderMismatch(req.headers, message?.method, message?.params);
+    if (nameMismatch) {
+      writeJsonRpcHttpError(
+        res,
+        400,
+        McpErrorCode.HeaderMismatch,
+        nameMismatch.message,
+        message?.id,
+        nameMismatch.data,
+      );
+      return undefined;
+    }
     const headerProblem = this.paramHeaderProblem(req, message);
     if (headerProblem) {
       writeJsonRpcHttpError(

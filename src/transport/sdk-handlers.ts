@@ -45,6 +45,9 @@ export class SdkHandlers implements BeforeApplicationShutdown, OnApplicationShut
     private readonly resource: ProtectedResource,
   ) {
     const handlerOptions = {
+      // 2025-era traffic is the session endpoint's; whatever reaches the SDK here is modern or
+      // refused (sessions disabled): never served statelessly, which would over-promise.
+      legacy: 'reject' as const,
       keepAliveMs: options.keepAliveMs,
       maxRequestBodySize: options.body.maxBytes,
       onerror: (error: Error) => this.logger.debug(`MCP request rejected: ${error.message}`),

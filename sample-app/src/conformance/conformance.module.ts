@@ -4,6 +4,7 @@ import { InputRequiredFixtures } from './input-required.fixtures';
 import { PromptFixtures } from './prompts.fixtures';
 import { ResourceFixtures } from './resources.fixtures';
 import { SchemaFixtures } from './schema.fixtures';
+import { SessionFixtures } from './session.fixtures';
 import { ToolFixtures } from './tools.fixtures';
 
 /**
@@ -18,6 +19,7 @@ import { ToolFixtures } from './tools.fixtures';
     PromptFixtures,
     ResourceFixtures,
     InputRequiredFixtures,
+    SessionFixtures,
   ],
 })
 export class ConformanceModule {}

@@ -36,7 +36,10 @@ const planQuestion = (name: string) => ({
 
 /**
  * A replay-style tool: written top to bottom with two `ctx.elicit` calls. Every round runs it from
- * the top, answered asks return at once, and the account is created after the last ask, once.
+ * the top, answered asks return at once, and the account is created after the last ask. Answers
+ * are not bound into the state (only the arguments are), so the last state could be presented
+ * again with another plan: `singleUse` makes each state count once, and the account is created
+ * once per flow.
  */
 @Injectable()
 export class OnboardUserTool {
@@ -46,6 +49,7 @@ export class OnboardUserTool {
     name: 'onboard_user',
     description: 'Signs a user up: asks for their name, then for a plan',
     replay: true,
+    singleUse: true,
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
   async onboardUser(@McpContext() ctx: McpContext): Promise<string> {

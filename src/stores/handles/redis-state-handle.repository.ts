@@ -1,5 +1,12 @@
+import { Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { clip } from '../../util/clip';
+import {
+  ATTACH_RECORD_INTEGRITY,
+  type AuthenticatesRecords,
+  type RecordIntegrity,
+} from '../../keyring/record-integrity';
+import { retryAfterMs, SHARE_REFUSAL_LUA, type ShareLimits } from '../../util/fair-share';
+import { loggableFailure } from '../../redis/bounded-redis-command';
 import { StateHandleRepositoryError } from './state-handle-repository.error';
 import type { StateHandleRecord, StateHandleRepository } from './state-handle-repository.interface';
 
@@ -27,24 +34,123 @@ export interface RedisStateHandleRepositoryOptions {
   keyPrefix?: string;
   /** Longest wait for Redis per operation, in ms; then the call fails with -32603 (`timeout`). Default 2,000. */
   timeoutMs?: number;
+  /** Records the fleet holds at once; a new flow past it is refused (`full`). Default 100,000. */
+  maxEntries?: number;
+  /** Records one owner (caller) holds at once (`share`). Default: `maxEntries`. */
+  maxEntriesPerOwner?: number;
+  /** Bytes of data the records may take (plus 256 per record). Default 1,073,741,824 (1 GiB). */
+  maxBytes?: number;
   /** The clock, in ms since the epoch. Default `Date.now`. */
   now?: () => number;
 }
 
-// A record is a hash (b = binding, d = data, e = expiry, r = round) that Redis expires at e.
-const PUT = `redis.call('HSET', KEYS[1], 'b', ARGV[1], 'd', ARGV[2], 'e', ARGV[3], 'r', ARGV[4])
-redis.call('PEXPIREAT', KEYS[1], ARGV[3])
+// A record is a hash (b = binding, d = data, e = expiry, r = round, o = owner, t = the keyring's
+// tag) that Redis expires at e. Beside the records, `<prefix>~all` (every handle, scored by
+// expiry), `<prefix>~by:<owner>` (likewise per owner) and `<prefix>~bytes` (each handle's
+// "<owner> <bytes>", the total and each owner's) keep the counts the fair shares are decided on;
+// expired records leave them at the next write. The per-owner keys are built here from the
+// prefix, so on Redis Cluster the prefix needs a hash tag (it does anyway: RENAME).
+const ACCOUNTING = `${SHARE_REFUSAL_LUA}
+local prefix = ARGV[1]
+local all, bytes = prefix .. '~all', prefix .. '~bytes'
+local function unaccount(handle)
+  local entry = redis.call('HGET', bytes, handle)
+  redis.call('ZREM', all, handle)
+  if not entry then return end
+  local space = string.find(entry, ' ')
+  local owner = string.sub(entry, 1, space - 1)
+  local weight = tonumber(string.sub(entry, space + 1))
+  redis.call('HINCRBY', bytes, '~total', -weight)
+  if redis.call('HINCRBY', bytes, '~c:' .. owner, -weight) <= 0 then
+    redis.call('HDEL', bytes, '~c:' .. owner)
+  end
+  redis.call('ZREM', prefix .. '~by:' .. owner, handle)
+  redis.call('HDEL', bytes, handle)
+end
+local function account(handle, owner, weight, expires)
+  local by = prefix .. '~by:' .. owner
+  redis.call('ZADD', all, expires, handle)
+  redis.call('ZADD', by, expires, handle)
+  local last = redis.call('ZRANGE', by, -1, -1, 'WITHSCORES')
+  redis.call('PEXPIREAT', by, last[2])
+  redis.call('HSET', bytes, handle, owner .. ' ' .. weight)
+  redis.call('HINCRBY', bytes, '~total', weight)
+  redis.call('HINCRBY', bytes, '~c:' .. owner, weight)
+end
+local function prune(now)
+  for _, handle in ipairs(redis.call('ZRANGEBYSCORE', all, '-inf', now, 'LIMIT', 0, 1000)) do
+    unaccount(handle)
+  end
+end
+local function first_expiry()
+  local first = redis.call('ZRANGE', all, 0, 0, 'WITHSCORES')
+  return first[2] or ''
+end`;
+
+// KEYS: the record. ARGV: prefix, handle, b, d, e, r, o, t, now, weight, maxEntries,
+// maxEntriesPerOwner, maxBytes, per-owner bytes. Answers 1 or {'full' | 'share', first expiry}.
+const PUT = `${ACCOUNTING}
+local handle, owner, weight = ARGV[2], ARGV[7], tonumber(ARGV[10])
+prune(tonumber(ARGV[9]))
+local by = prefix .. '~by:' .. owner
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  local entry = redis.call('HGET', bytes, handle)
+  local before = 0
+  if entry then before = tonumber(string.sub(entry, string.find(entry, ' ') + 1)) end
+  local growth = weight - before
+  if growth > 0 then
+    local refused = share_refusal(tonumber(ARGV[13]), tonumber(ARGV[14]),
+      tonumber(redis.call('HGET', bytes, '~c:' .. owner) or '0'),
+      tonumber(redis.call('HGET', bytes, '~total') or '0'), growth)
+    if refused == 'store' then return {'full', first_expiry()} end
+    if refused == 'partition' then return {'share', first_expiry()} end
+  end
+else
+  local refused = share_refusal(tonumber(ARGV[11]), tonumber(ARGV[12]),
+    redis.call('ZCARD', by), redis.call('ZCARD', all), 1)
+  if not refused then
+    refused = share_refusal(tonumber(ARGV[13]), tonumber(ARGV[14]),
+      tonumber(redis.call('HGET', bytes, '~c:' .. owner) or '0'),
+      tonumber(redis.call('HGET', bytes, '~total') or '0'), weight)
+  end
+  if refused then return {refused == 'store' and 'full' or 'share', first_expiry()} end
+end
+unaccount(handle)
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'b', ARGV[3], 'd', ARGV[4], 'e', ARGV[5], 'r', ARGV[6], 'o', owner, 't', ARGV[8])
+redis.call('PEXPIREAT', KEYS[1], ARGV[5])
+account(handle, owner, weight, ARGV[5])
 return 1`;
 
 // Compare-and-swap in one step: a foreign binding changes nothing; RENAME keeps the key's expiry.
-const REDEEM = `local f = redis.call('HMGET', KEYS[1], 'b', 'd', 'e', 'r')
-if f[1] ~= ARGV[1] then return false end
-if tonumber(f[3]) <= tonumber(ARGV[2]) then
+// KEYS: the record, its replacement. ARGV: prefix, handle, replacement, binding, now.
+const REDEEM = `${ACCOUNTING}
+local f = redis.call('HMGET', KEYS[1], 'b', 'd', 'e', 'r', 'o', 't')
+if f[1] ~= ARGV[4] then return false end
+if tonumber(f[3]) <= tonumber(ARGV[5]) then
   redis.call('DEL', KEYS[1])
+  unaccount(ARGV[2])
   return false
 end
+local entry = redis.call('HGET', bytes, ARGV[2])
+unaccount(ARGV[2])
 redis.call('RENAME', KEYS[1], KEYS[2])
-return {f[2], f[3], f[4]}`;
+if entry then
+  local space = string.find(entry, ' ')
+  account(ARGV[3], string.sub(entry, 1, space - 1), tonumber(string.sub(entry, space + 1)), f[3])
+end
+return {f[2], f[3], f[4], f[5] or '', f[6] or ''}`;
+
+// KEYS: the record. ARGV: prefix, handle.
+const DELETE = `${ACCOUNTING}
+redis.call('DEL', KEYS[1])
+unaccount(ARGV[2])
+return 1`;
+
+/** Domain of a handle record's integrity tag. */
+const HANDLE_RECORD = 'handle';
+/** What a record costs Redis besides its data: the hash, its fields and the index entries. */
+const RECORD_OVERHEAD_BYTES = 256;
 
 interface Script {
   readonly source: string;
@@ -55,7 +161,7 @@ function script(source: string): Script {
   return { source, sha1: createHash('sha1').update(source).digest('hex') };
 }
 
-const SCRIPTS = { put: script(PUT), redeem: script(REDEEM) };
+const SCRIPTS = { put: script(PUT), redeem: script(REDEEM), delete: script(DELETE) };
 
 /**
  * A {@link StateHandleRepository} on Redis, shared by every instance of a fleet: each operation is
@@ -73,11 +179,15 @@ const SCRIPTS = { put: script(PUT), redeem: script(REDEEM) };
  * ```
  * @publicApi
  */
-export class RedisStateHandleRepository implements StateHandleRepository {
+export class RedisStateHandleRepository implements StateHandleRepository, AuthenticatesRecords {
+  private readonly logger = new Logger('McpRequestState');
   private readonly client: RedisStateHandleClient;
   private readonly keyPrefix: string;
   private readonly timeoutMs: number;
   private readonly now: () => number;
+  private readonly count: ShareLimits;
+  private readonly bytes: ShareLimits;
+  private integrity: RecordIntegrity | undefined;
 
   constructor(options: RedisStateHandleRepositoryOptions) {
     this.client = options.client;
@@ -87,16 +197,61 @@ export class RedisStateHandleRepository implements StateHandleRepository {
     if (typeof this.client?.evalsha !== 'function' || typeof this.client.del !== 'function')
       throw new TypeError('client must be an ioredis client');
     if (typeof this.keyPrefix !== 'string') throw new TypeError('keyPrefix must be a string');
-    if (!Number.isSafeInteger(this.timeoutMs) || this.timeoutMs <= 0)
-      throw new RangeError('timeoutMs must be a positive integer');
+    const maxEntries = options.maxEntries ?? 100_000;
+    const perOwner = options.maxEntriesPerOwner ?? maxEntries;
+    const maxBytes = options.maxBytes ?? 1_073_741_824;
+    for (const [name, value] of [
+      ['timeoutMs', this.timeoutMs],
+      ['maxEntries', maxEntries],
+      ['maxEntriesPerOwner', perOwner],
+      ['maxBytes', maxBytes],
+    ] as const)
+      if (!Number.isSafeInteger(value) || value <= 0)
+        throw new RangeError(`${name} must be a positive integer`);
+    this.count = { capacity: maxEntries, perPartition: Math.min(perOwner, maxEntries) };
+    this.bytes = {
+      capacity: maxBytes,
+      perPartition: Math.ceil((maxBytes * this.count.perPartition) / maxEntries),
+    };
+  }
+
+  /** @internal The module's keyring tags and checks every record from now on. */
+  [ATTACH_RECORD_INTEGRITY](integrity: RecordIntegrity): void {
+    this.integrity = integrity;
   }
 
   async put(handle: string, record: StateHandleRecord): Promise<void> {
-    await this.run(
+    const owner = record.owner ?? '';
+    const fields = [
+      record.binding,
+      record.data,
+      String(record.expiresAt),
+      String(record.round),
+      owner,
+    ];
+    const reply = await this.run(
       SCRIPTS.put,
       [this.keyOf(handle)],
-      [record.binding, record.data, record.expiresAt, record.round],
+      [
+        this.keyPrefix,
+        handle,
+        ...fields,
+        this.integrity?.tag(HANDLE_RECORD, fields) ?? '',
+        this.now(),
+        RECORD_OVERHEAD_BYTES + Buffer.byteLength(record.data),
+        this.count.capacity,
+        this.count.perPartition,
+        this.bytes.capacity,
+        this.bytes.perPartition,
+      ],
     );
+    if (Array.isArray(reply)) {
+      const [reason, firstExpiry] = reply.map(String) as [string, string];
+      throw new StateHandleRepositoryError(
+        reason,
+        retryAfterMs(firstExpiry === '' ? undefined : Number(firstExpiry), this.now()),
+      );
+    }
   }
 
   async redeem(
@@ -107,17 +262,34 @@ export class RedisStateHandleRepository implements StateHandleRepository {
     const reply = await this.run(
       SCRIPTS.redeem,
       [this.keyOf(handle), this.keyOf(replacement)],
-      [binding, this.now()],
+      [this.keyPrefix, handle, replacement, binding, this.now()],
     );
     if (reply === null) return undefined;
-    if (!Array.isArray(reply) || reply.length !== 3 || reply.some((f) => typeof f !== 'string'))
+    if (!Array.isArray(reply) || reply.length !== 5 || reply.some((f) => typeof f !== 'string'))
       throw new StateHandleRepositoryError('bad_reply');
-    const [data, expiresAt, round] = reply as [string, string, string];
-    return { binding, data, expiresAt: Number(expiresAt), round: Number(round) };
+    const [data, expiresAt, round, owner, tag] = reply as string[];
+    if (
+      this.integrity &&
+      !this.integrity.verify(tag, HANDLE_RECORD, [binding, data, expiresAt, round, owner])
+    ) {
+      // Edited in Redis: treated as missing, and the copy it was moved to is gone with it.
+      this.logger.warn(
+        `A state handle record failed its integrity check and is treated as missing: ${this.keyOf(handle)}`,
+      );
+      await this.delete(replacement).catch(() => undefined);
+      return undefined;
+    }
+    return {
+      binding,
+      data,
+      expiresAt: Number(expiresAt),
+      round: Number(round),
+      ...(owner !== '' && { owner }),
+    };
   }
 
   async delete(handle: string): Promise<void> {
-    await this.withTimeout(this.client.del(this.keyOf(handle)));
+    await this.run(SCRIPTS.delete, [this.keyOf(handle)], [this.keyPrefix, handle]);
   }
 
   private keyOf(handle: string): string {
@@ -148,12 +320,10 @@ export class RedisStateHandleRepository implements StateHandleRepository {
     operation.catch(() => undefined);
     return Promise.race([
       operation.catch((error: unknown) => {
+        // Never Redis's own words, which may quote a script or a key: what failed, by its code.
         throw error instanceof StateHandleRepositoryError
           ? error
-          : new StateHandleRepositoryError(
-              // Redis's own messages ("Connection is closed.") name no key or value.
-              `unavailable: ${clip(error instanceof Error ? error.message : typeof error, 100)}`,
-            );
+          : new StateHandleRepositoryError(loggableFailure(error));
       }),
       timeout,
     ]).finally(() => clearTimeout(timer));

@@ -14,6 +14,12 @@ export interface StateHandleRecord {
   readonly expiresAt: number;
   /** States the flow has emitted, counting from 1. */
   readonly round: number;
+  /**
+   * Who holds the flow, for fair shares: a digest of the caller's authorization partition (set by
+   * the module). The module's repositories hold each owner to its share of their capacity; others
+   * may ignore it.
+   */
+  readonly owner?: string;
 }
 
 /**

@@ -15,8 +15,13 @@ export interface ConsumedStateStore {
    * with the same id never both resolve `true`. When the presentation cannot be recorded (store
    * full or unreachable), reject — preferably with {@link ConsumedStateStoreError} — rather than
    * resolve `true`: the call then fails with `-32603` and the reason is logged.
+   *
+   * `owner` names who presents the state (a digest of the caller's authorization partition), for
+   * stores that share their capacity fairly, as the module's do: a store with no room for the
+   * owner rejects with `ConsumedStateStoreError('share' | 'full', retryAfterMs)`, answered
+   * `-32000 Server busy`.
    */
-  consume(id: string, expiresAt: number): Promise<boolean>;
+  consume(id: string, expiresAt: number, owner?: string): Promise<boolean>;
 }
 
 /** DI token of the active {@link ConsumedStateStore}. @publicApi */

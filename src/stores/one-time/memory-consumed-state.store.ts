@@ -1,3 +1,4 @@
+import { retryAfterMs, shareRefusal, type ShareLimits } from '../../util/fair-share';
 import { ConsumedStateStoreError } from './consumed-state-store.error';
 import type { ConsumedStateStore } from './consumed-state-store.interface';
 
@@ -5,6 +6,8 @@ import type { ConsumedStateStore } from './consumed-state-store.interface';
 export interface MemoryConsumedStateStoreOptions {
   /** Consumed states held at once; a presentation that would exceed it is refused. Default 1,000,000. */
   maxEntries?: number;
+  /** Consumed states one owner (caller) holds at once. Default: `maxEntries`. */
+  maxEntriesPerOwner?: number;
   /** How often every expired entry is dropped, in ms (an unref'd timer); 0 disables. Default 60,000. */
   sweepIntervalMs?: number;
   /** The clock, in ms since the epoch. Default `Date.now`. */
@@ -13,19 +16,35 @@ export interface MemoryConsumedStateStoreOptions {
 
 /** Oldest entries looked at on each insert: keeps a steady flow trimmed without a full scan. */
 const FRONT_CHECKS = 2;
+/** Longest id accepted; the module's ids are 43 characters (base64url SHA-256). */
+const MAX_ID_LENGTH = 512;
+
+/** How many states one owner holds now; shared by its entries, so an entry costs one reference. */
+interface OwnerUsage {
+  readonly owner: string;
+  count: number;
+}
+
+interface Entry {
+  readonly expiresAt: number;
+  readonly usage: OwnerUsage;
+}
 
 /**
  * The default {@link ConsumedStateStore}: a map from state id to expiry in this process's memory,
  * so single-use state is one-time per process (a fleet needs a shared store). Expired entries are
- * dropped as new ones arrive and by a periodic sweep; when `maxEntries` unexpired states are held,
- * `consume` rejects with {@link ConsumedStateStoreError} (`full`) instead of accepting a state it
- * could not record.
+ * dropped as new ones arrive and by a periodic sweep. Entries have a fixed size (ids are at most
+ * 512 characters), so the count bounds the heap. A presentation the store cannot record is
+ * refused with {@link ConsumedStateStoreError} instead of accepted: `full` when `maxEntries`
+ * unexpired states are held, `share` when its owner holds its share (its own limit, or less while
+ * the store is nearly full, so the heaviest owners are refused first).
  *
  * @publicApi
  */
 export class MemoryConsumedStateStore implements ConsumedStateStore {
-  private readonly entries = new Map<string, number>();
-  private readonly maxEntries: number;
+  private readonly entries = new Map<string, Entry>();
+  private readonly owners = new Map<string, OwnerUsage>();
+  private readonly limits: ShareLimits;
   private readonly sweepIntervalMs: number;
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
@@ -33,11 +52,15 @@ export class MemoryConsumedStateStore implements ConsumedStateStore {
   private nextExpiryAt = 0;
 
   constructor(options: MemoryConsumedStateStoreOptions = {}) {
-    this.maxEntries = options.maxEntries ?? 1_000_000;
+    const maxEntries = options.maxEntries ?? 1_000_000;
+    const perOwner = options.maxEntriesPerOwner ?? maxEntries;
     this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
     this.now = options.now ?? Date.now;
-    if (!Number.isSafeInteger(this.maxEntries) || this.maxEntries <= 0)
+    if (!Number.isSafeInteger(maxEntries) || maxEntries <= 0)
       throw new RangeError('maxEntries must be a positive integer');
+    if (!Number.isSafeInteger(perOwner) || perOwner <= 0)
+      throw new RangeError('maxEntriesPerOwner must be a positive integer');
+    this.limits = { capacity: maxEntries, perPartition: Math.min(perOwner, maxEntries) };
   }
 
   /** Consumed states currently held (expired ones may remain until swept). */
@@ -45,9 +68,9 @@ export class MemoryConsumedStateStore implements ConsumedStateStore {
     return this.entries.size;
   }
 
-  consume(id: string, expiresAt: number): Promise<boolean> {
+  consume(id: string, expiresAt: number, owner = ''): Promise<boolean> {
     try {
-      return Promise.resolve(this.consumeNow(id, expiresAt));
+      return Promise.resolve(this.consumeNow(id, expiresAt, owner));
     } catch (error) {
       return Promise.reject(error as Error);
     }
@@ -57,12 +80,12 @@ export class MemoryConsumedStateStore implements ConsumedStateStore {
   sweep(now = this.now()): number {
     let removed = 0;
     let earliest = Number.POSITIVE_INFINITY;
-    for (const [id, expiresAt] of this.entries) {
-      if (expiresAt <= now) {
-        this.entries.delete(id);
+    for (const [id, entry] of this.entries) {
+      if (entry.expiresAt <= now) {
+        this.forget(id, entry);
         removed++;
-      } else if (expiresAt < earliest) {
-        earliest = expiresAt;
+      } else if (entry.expiresAt < earliest) {
+        earliest = entry.expiresAt;
       }
     }
     this.nextExpiryAt = earliest;
@@ -74,28 +97,52 @@ export class MemoryConsumedStateStore implements ConsumedStateStore {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.entries.clear();
+    this.owners.clear();
   }
 
   // Synchronous from lookup to insert: two presentations of one id can never both win.
-  private consumeNow(id: string, expiresAt: number): boolean {
+  private consumeNow(id: string, expiresAt: number, owner: string): boolean {
+    if (typeof id !== 'string' || id === '' || id.length > MAX_ID_LENGTH)
+      throw new ConsumedStateStoreError('invalid_id');
     const now = this.now();
     if (!(expiresAt > now)) return false;
     const recorded = this.entries.get(id);
-    if (recorded !== undefined && recorded > now) return false;
+    if (recorded !== undefined && recorded.expiresAt > now) return false;
+    if (recorded !== undefined) this.forget(id, recorded);
     this.evictFront(now);
-    if (this.entries.size >= this.maxEntries && now >= this.nextExpiryAt) this.sweep(now);
-    if (this.entries.size >= this.maxEntries) throw new ConsumedStateStoreError('full');
-    this.entries.set(id, expiresAt);
+    let refusal = this.refusal(owner);
+    if (refusal && now >= this.nextExpiryAt) {
+      this.sweep(now);
+      refusal = this.refusal(owner);
+    }
+    if (refusal)
+      throw new ConsumedStateStoreError(
+        refusal === 'store' ? 'full' : 'share',
+        retryAfterMs(this.nextExpiryAt, now),
+      );
+    let usage = this.owners.get(owner);
+    if (!usage) this.owners.set(owner, (usage = { owner, count: 0 }));
+    usage.count++;
+    this.entries.set(id, { expiresAt, usage });
     this.nextExpiryAt = Math.min(this.nextExpiryAt, expiresAt);
     this.startTimer();
     return true;
   }
 
+  private refusal(owner: string) {
+    return shareRefusal(this.limits, this.owners.get(owner)?.count ?? 0, this.entries.size, 1);
+  }
+
+  private forget(id: string, entry: Entry): void {
+    this.entries.delete(id);
+    if (--entry.usage.count <= 0) this.owners.delete(entry.usage.owner);
+  }
+
   private evictFront(now: number): void {
     let checked = 0;
-    for (const [id, expiresAt] of this.entries) {
+    for (const [id, entry] of this.entries) {
       if (checked++ >= FRONT_CHECKS) break;
-      if (expiresAt <= now) this.entries.delete(id);
+      if (entry.expiresAt <= now) this.forget(id, entry);
     }
   }
 

@@ -2,6 +2,7 @@ import { boundedRedisCommand } from '../../redis/bounded-redis-command';
 import type { McpRedisClient } from '../../redis/mcp-redis-client';
 import { RedisCommandError } from '../../redis/redis-command.error';
 import { DEFAULT_REDIS_KEY_PREFIX } from '../../redis/redis-options.resolver';
+import { retryAfterMs, SHARE_REFUSAL_LUA, type ShareLimits } from '../../util/fair-share';
 import { ConsumedStateStoreError } from './consumed-state-store.error';
 import type { ConsumedStateStore } from './consumed-state-store.interface';
 
@@ -11,9 +12,36 @@ export interface RedisConsumedStateStoreOptions {
   keyPrefix?: string;
   /** Longest wait for Redis's answer, in ms, before the presentation is refused (`timeout`). Default 1,000. */
   commandTimeoutMs?: number;
+  /** Consumed states the fleet holds at once; past it a presentation is refused (`full`). Default 1,000,000. */
+  maxEntries?: number;
+  /** Consumed states one owner (caller) holds at once (`share`). Default: `maxEntries`. */
+  maxEntriesPerOwner?: number;
   /** The clock, in ms since the epoch. Default `Date.now`. */
   now?: () => number;
 }
+
+// One presentation, atomically: the state's key (`SET … PX`, as ever), and beside it every unexpired
+// state scored by expiry in `<prefix>consumed~all` and per owner in `<prefix>consumed~by:<owner>`,
+// which the fair shares are counted from. KEYS: the state, all, the owner's. ARGV: time left,
+// expiresAt, now, maxEntries, per owner, id. Answers 1, 0 (presented before) or {reason, first}.
+const CONSUME = `${SHARE_REFUSAL_LUA}
+-- The SET comes first: a script's first write decides whether an out-of-memory Redis refuses it.
+if not redis.call('SET', KEYS[1], '1', 'PX', ARGV[1], 'NX') then return 0 end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[3])
+local refused = share_refusal(tonumber(ARGV[4]), tonumber(ARGV[5]),
+  redis.call('ZCARD', KEYS[3]), redis.call('ZCARD', KEYS[2]), 1)
+if refused then
+  -- Not recorded after all: the state stays presentable once there is room.
+  redis.call('DEL', KEYS[1])
+  local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+  return {refused == 'store' and 'full' or 'share', first[2] or ''}
+end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[6])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[6])
+local last = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[3], last[2])
+return 1`;
 
 /** Longest id accepted; the module's ids are 43 characters (base64url SHA-256). */
 const MAX_ID_LENGTH = 512;
@@ -40,6 +68,7 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
   private readonly keyPrefix: string;
   private readonly commandTimeoutMs: number;
   private readonly now: () => number;
+  private readonly limits: ShareLimits;
 
   constructor(
     private readonly client: McpRedisClient,
@@ -50,22 +79,55 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
     this.now = options.now ?? Date.now;
     if (!Number.isSafeInteger(this.commandTimeoutMs) || this.commandTimeoutMs <= 0)
       throw new RangeError('commandTimeoutMs must be a positive integer');
+    const maxEntries = options.maxEntries ?? 1_000_000;
+    const perOwner = options.maxEntriesPerOwner ?? maxEntries;
+    if (!Number.isSafeInteger(maxEntries) || maxEntries <= 0)
+      throw new RangeError('maxEntries must be a positive integer');
+    if (!Number.isSafeInteger(perOwner) || perOwner <= 0)
+      throw new RangeError('maxEntriesPerOwner must be a positive integer');
+    this.limits = { capacity: maxEntries, perPartition: Math.min(perOwner, maxEntries) };
   }
 
-  async consume(id: string, expiresAt: number): Promise<boolean> {
+  async consume(id: string, expiresAt: number, owner = ''): Promise<boolean> {
     if (typeof id !== 'string' || id === '' || id.length > MAX_ID_LENGTH)
       throw new ConsumedStateStoreError('invalid_id');
-    const timeLeftMs = Math.ceil(expiresAt - this.now());
+    const now = this.now();
+    const timeLeftMs = Math.ceil(expiresAt - now);
     if (!(timeLeftMs > 0)) return false;
     if (!Number.isSafeInteger(timeLeftMs)) throw new ConsumedStateStoreError('invalid_expiry');
+    const key = `${this.keyPrefix}consumed:${id}`;
+    const client = this.client;
+    let reply: unknown;
     try {
-      const reply = await boundedRedisCommand(this.client, this.commandTimeoutMs, () =>
-        this.client.set(`${this.keyPrefix}consumed:${id}`, '1', 'PX', timeLeftMs, 'NX'),
+      reply = await boundedRedisCommand(client, this.commandTimeoutMs, () =>
+        typeof client.eval === 'function'
+          ? client.eval(
+              CONSUME,
+              3,
+              key,
+              `${this.keyPrefix}consumed~all`,
+              `${this.keyPrefix}consumed~by:${owner}`,
+              timeLeftMs,
+              Math.ceil(expiresAt),
+              now,
+              this.limits.capacity,
+              this.limits.perPartition,
+              id,
+            )
+          : // A client without EVAL: one-time still, without the shares.
+            client.set(key, '1', 'PX', timeLeftMs, 'NX'),
       );
-      return reply === 'OK';
     } catch (error) {
       if (error instanceof RedisCommandError) throw new ConsumedStateStoreError(error.reason);
       throw error;
     }
+    if (Array.isArray(reply)) {
+      const [reason, first] = reply.map(String) as [string, string];
+      throw new ConsumedStateStoreError(
+        reason,
+        retryAfterMs(first === '' ? undefined : Number(first), now),
+      );
+    }
+    return reply === 'OK' || Number(reply) === 1;
   }
 }

@@ -1,6 +1,8 @@
 /** Why a running step's signal aborted: the task was cancelled or superseded, or this runner closes. @internal */
 export const STEP_CANCELLED = 'cancelled';
 export const RUNNER_CLOSING = 'closing';
+/** This worker's lock on the step lapsed: another worker may be running it. */
+export const LOCK_LOST = 'lock lost';
 
 export interface RunningStep {
   readonly taskId: string;
@@ -31,6 +33,13 @@ export class BullMqRunningSteps {
     for (const step of this.steps.values())
       if (step.taskId === taskId && step.generation < generation)
         step.controller.abort(STEP_CANCELLED);
+  }
+
+  /** Aborts the step of `jobId`, if it runs here; answers its task. */
+  abortJob(jobId: string, reason: string): string | undefined {
+    const step = this.steps.get(jobId);
+    step?.controller.abort(reason);
+    return step?.taskId;
   }
 
   /** The running steps (a copy). */

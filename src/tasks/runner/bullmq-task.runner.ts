@@ -6,8 +6,29 @@ import {
   type BullMqConnectionOptions,
   type BullMqRedisClient,
 } from './bullmq-redis-client';
-import { BullMqRunningSteps, RUNNER_CLOSING, STEP_CANCELLED } from './bullmq-running-steps';
-import type { TaskRunner, TaskWork } from './task-runner.interface';
+import {
+  ATTACH_RECORD_INTEGRITY,
+  type AuthenticatesRecords,
+  type RecordIntegrity,
+} from '../../keyring/record-integrity';
+import { loggableFailure } from '../../redis/bounded-redis-command';
+import { clip } from '../../util/clip';
+import { OccasionalWarning } from '../../util/occasional-warning';
+import {
+  BullMqRunningSteps,
+  LOCK_LOST,
+  RUNNER_CLOSING,
+  STEP_CANCELLED,
+} from './bullmq-running-steps';
+import {
+  abortMessage,
+  authenticStep,
+  jobIdOf,
+  readAbortMessage,
+  stepData,
+  type StepData,
+} from './bullmq-step-messages';
+import type { TaskRunner, TaskStepLease, TaskWork } from './task-runner.interface';
 
 /** Options of {@link BullMqTaskRunner}. @publicApi */
 export interface BullMqTaskRunnerOptions {
@@ -33,14 +54,8 @@ export interface BullMqTaskRunnerOptions {
   closeTimeoutMs?: number;
 }
 
-interface StepData {
-  readonly taskId: string;
-  readonly generation: number;
-}
-
 /** Task ids are the module's (22 base64url characters); anything else is refused before Redis. */
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
-const MAX_ABORT_MESSAGE = 160;
 /** A task's generation counter lives a week past its last schedule or cancel, as do its failed steps. */
 const GENERATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const NEXT_GENERATION = `
@@ -72,8 +87,9 @@ return generation`;
  * ```
  * @publicApi
  */
-export class BullMqTaskRunner implements TaskRunner {
+export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
   private readonly logger = new Logger('McpTasks');
+  private readonly forgedAborts = new OccasionalWarning((line) => this.logger.warn(line));
   private readonly options: Required<BullMqTaskRunnerOptions>;
   private readonly bullmq: typeof import('bullmq');
   /** Commands and publishing; closed here only when the runner connected it itself. */
@@ -88,6 +104,7 @@ export class BullMqTaskRunner implements TaskRunner {
   private workerClient: BullMqRedisClient | undefined;
   private worker: Worker<StepData> | undefined;
   private work: TaskWork | undefined;
+  private integrity: RecordIntegrity | undefined;
   private closed = false;
 
   constructor(
@@ -114,6 +131,14 @@ export class BullMqTaskRunner implements TaskRunner {
     this.ready.catch(() => undefined);
   }
 
+  /**
+   * @internal The module's keyring tags every queued step and abort message from now on; a job or
+   * message without a valid tag is never acted on.
+   */
+  [ATTACH_RECORD_INTEGRITY](integrity: RecordIntegrity): void {
+    this.integrity = integrity;
+  }
+
   attach(work: TaskWork): void {
     this.work = work;
     if (!this.options.worker || this.worker || this.closed) return;
@@ -131,10 +156,26 @@ export class BullMqTaskRunner implements TaskRunner {
         maxStalledCount: this.options.maxStalledCount,
       },
     );
-    this.worker.on('error', (error) => this.reportRedisError(error));
+    this.worker.on('error', (error) => {
+      // Said again, with the job, by 'lockRenewalFailed' below.
+      if (!/^could not renew lock/.test(error.message)) this.reportRedisError(error);
+    });
+    // The lock could not be renewed (this process was paused, or cut off from Redis, for longer
+    // than the lock lasts): another worker may be running the step by now, so this one stops.
+    this.worker.on('lockRenewalFailed', (jobIds: string[]) => {
+      for (const jobId of jobIds) {
+        const taskId = this.steps.abortJob(jobId, LOCK_LOST);
+        if (taskId !== undefined)
+          this.logger.warn(
+            `Task ${taskId}: this worker lost its lock on the step; the step's signal aborts and its outcome is not recorded`,
+          );
+      }
+    });
     this.worker.on('failed', (job, error) => {
       if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
-        this.logger.error(`Task ${job.data.taskId}: a step failed for good (${error.message})`);
+        this.logger.error(
+          `Task ${clip(job.data?.taskId)}: a step failed for good (${loggableFailure(error)})`,
+        );
     });
   }
 
@@ -143,17 +184,13 @@ export class BullMqTaskRunner implements TaskRunner {
     if (!this.work || this.closed) throw new Error('The task runner is not running');
     checkTaskId(taskId);
     const generation = await this.nextGeneration(taskId);
-    await this.queue.add(
-      'step',
-      { taskId, generation },
-      {
-        jobId: jobIdOf(taskId, generation),
-        attempts: this.options.attempts,
-        backoff: { type: 'exponential', delay: this.options.backoffMs },
-        removeOnComplete: true,
-        removeOnFail: { age: GENERATION_TTL_MS / 1000, count: 1000 },
-      },
-    );
+    await this.queue.add('step', stepData(this.integrity, taskId, generation), {
+      jobId: jobIdOf(taskId, generation),
+      attempts: this.options.attempts,
+      backoff: { type: 'exponential', delay: this.options.backoffMs },
+      removeOnComplete: true,
+      removeOnFail: { age: GENERATION_TTL_MS / 1000, count: 1000 },
+    });
     if (generation > 1) await this.supersede(taskId, generation);
   }
 
@@ -200,13 +237,27 @@ export class BullMqTaskRunner implements TaskRunner {
   }
 
   private async runJob(job: Job<StepData>, token: string | undefined): Promise<void> {
-    const { taskId, generation } = job.data;
-    const jobId = job.id ?? jobIdOf(taskId, generation);
+    const step = authenticStep(this.integrity, job.id, job.data);
+    if (!step) {
+      // Edited in Redis (another task, another generation, a job of its own): never run.
+      this.logger.warn(
+        `A queued task step failed its integrity check and is dropped: ${this.options.prefix}:${this.options.queueName}:${clip(job.id)}`,
+      );
+      return;
+    }
+    const { taskId, generation } = step;
+    const jobId = job.id as string;
     const controller = this.steps.start(jobId, taskId, generation);
     // A worker that is closing may still take a step: it goes straight back.
     if (this.closed) controller.abort(RUNNER_CLOSING);
+    const lease: TaskStepLease = {
+      // Extending the lock checks it is still this worker's, and keeps it a while longer.
+      holds: async () =>
+        token === undefined ||
+        Number(await job.extendLock(token, this.options.lockDurationMs)) === 1,
+    };
     try {
-      await this.runCurrent(taskId, generation, controller.signal);
+      await this.runCurrent(taskId, generation, controller.signal, lease);
     } catch (error) {
       if (!controller.signal.aborted) throw error;
     } finally {
@@ -219,10 +270,15 @@ export class BullMqTaskRunner implements TaskRunner {
   }
 
   /** Runs the work unless the step was superseded or cancelled (registered before the check, so a later cancel is heard). */
-  private async runCurrent(taskId: string, generation: number, signal: AbortSignal) {
+  private async runCurrent(
+    taskId: string,
+    generation: number,
+    signal: AbortSignal,
+    lease: TaskStepLease,
+  ) {
     const work = this.work;
     if (!work || signal.aborted || (await this.currentGeneration(taskId)) > generation) return;
-    await work(taskId, signal);
+    await work(taskId, signal, lease);
   }
 
   private async nextGeneration(taskId: string): Promise<number> {
@@ -236,7 +292,11 @@ export class BullMqTaskRunner implements TaskRunner {
 
   /** Aborts this task's steps below `generation` everywhere and drops a queued older one. */
   private async supersede(taskId: string, generation: number): Promise<void> {
-    await this.client.call('PUBLISH', this.channel, `${generation} ${taskId}`);
+    await this.client.call(
+      'PUBLISH',
+      this.channel,
+      abortMessage(this.integrity, this.channel, taskId, generation),
+    );
     this.steps.abortBelow(taskId, generation);
     // A step already taken by a worker is locked and stays; its abort above stops it.
     await this.queue.remove(jobIdOf(taskId, generation - 1)).catch(() => 0);
@@ -258,12 +318,13 @@ export class BullMqTaskRunner implements TaskRunner {
   }
 
   private onAbortMessage(channel: string, message: string): void {
-    if (channel !== this.channel || message.length > MAX_ABORT_MESSAGE) return;
-    const space = message.indexOf(' ');
-    const generation = Number(message.slice(0, space));
-    const taskId = message.slice(space + 1);
-    if (space > 0 && Number.isSafeInteger(generation) && TASK_ID.test(taskId))
-      this.steps.abortBelow(taskId, generation);
+    if (channel !== this.channel) return;
+    const abort = readAbortMessage(this.integrity, this.channel, message);
+    if (abort) this.steps.abortBelow(abort.taskId, abort.generation);
+    else
+      this.forgedAborts.report(
+        `A message on ${this.channel} is not one of the fleet's (unauthenticated or malformed) and is ignored`,
+      );
   }
 
   private generationKey(taskId: string): string {
@@ -276,7 +337,7 @@ export class BullMqTaskRunner implements TaskRunner {
     // One line per outage, not one per reconnection attempt.
     if (this.redisErrorReported) return;
     this.redisErrorReported = true;
-    this.logger.warn(`Task runner cannot reach Redis: ${error.message}`);
+    this.logger.warn(`Task runner cannot reach Redis (${loggableFailure(error)})`);
     setTimeout(() => (this.redisErrorReported = false), 30_000).unref();
   }
 }
@@ -316,10 +377,6 @@ function connect(options: BullMqConnectionOptions, defaults: object): BullMqRedi
 
 function checkTaskId(taskId: string): void {
   if (!TASK_ID.test(taskId)) throw new RangeError('Task ids are 1 to 128 of A-Z a-z 0-9 _ -');
-}
-
-function jobIdOf(taskId: string, generation: number): string {
-  return `${taskId}.${generation}`;
 }
 
 /** Waits for `promise` at most `ms`; answers whether the time ran out first. */

@@ -1,4 +1,4 @@
-import { describeTaskRunnerContract } from '../../../test/contracts/task-runner.contract';
+import { describeTaskRunnerContract } from '../../testing/index';
 import { InProcessTaskRunner } from './in-process-task.runner';
 
 describeTaskRunnerContract('InProcessTaskRunner', () => new InProcessTaskRunner());

@@ -1,5 +1,25 @@
-/** Runs one step of a task (its first run or a resume), honouring `signal` (cancellation). */
-export type TaskWork = (taskId: string, signal: AbortSignal) => Promise<void>;
+/**
+ * A runner's hold on one running step, for runners that may give a step to another worker (a
+ * queue's lock): the step checks it before its method starts and before it commits anything, and
+ * gives up when it no longer holds.
+ *
+ * @publicApi
+ */
+export interface TaskStepLease {
+  /** Whether this worker still holds the step (and, for a lock, keeps holding it a while longer). */
+  holds(): Promise<boolean>;
+}
+
+/**
+ * Runs one step of a task (its first run or a resume), honouring `signal` (cancellation, or the
+ * runner losing the step) and, when given, `lease` (checked before the method starts and before
+ * each commit).
+ */
+export type TaskWork = (
+  taskId: string,
+  signal: AbortSignal,
+  lease?: TaskStepLease,
+) => Promise<void>;
 
 /**
  * Schedules task runs. The module attaches the work once at startup and then asks for runs by

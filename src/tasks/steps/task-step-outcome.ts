@@ -1,3 +1,4 @@
+import type { CallHttp } from '../../pipeline/operation-call';
 import type { McpJsonValue } from '../../util/json-value';
 import type { McpTaskError, McpTaskRecord } from '../store/mcp-task.types';
 
@@ -14,6 +15,8 @@ export type TaskStepOutcome =
 /** What a run of the operation can do to its task while it runs. @internal */
 export interface TaskStepScope {
   readonly signal: AbortSignal;
+  /** The request that created or resumed the task, when this instance held it; else detached. */
+  readonly http?: CallHttp;
   /** Records progress as the task's status message. */
   progress(message: string): Promise<void>;
 }

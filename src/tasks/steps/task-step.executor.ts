@@ -13,7 +13,6 @@ import type { McpTaskRecord } from '../store/mcp-task.types';
 import { exactAnswersOf } from '../task-answers';
 import { progressMessage, stepOutcome } from '../task-call';
 import type { TaskExecutor, TaskStepOutcome, TaskStepScope } from './task-step-outcome';
-import { TaskStepRequests } from './task-step-requests';
 
 /**
  * Runs one later step of a task, as the task runner asks for it: a full run of the tool through
@@ -29,12 +28,11 @@ export class TaskStepExecutor implements TaskExecutor {
   constructor(
     private readonly registry: McpOperationRegistry,
     private readonly runner: OperationRunner,
-    private readonly requests: TaskStepRequests,
     @Inject(MCP_ENDPOINT) private readonly endpoint: string,
   ) {}
 
   async run(task: McpTaskRecord, scope: TaskStepScope): Promise<TaskStepOutcome> {
-    const exchange = this.requests.take(task.taskId);
+    const exchange = scope.http;
     const tool = this.registry.findTool(task.call.name);
     if (!tool) {
       this.logger.error(`Task ${task.taskId} cannot run here: its tool is not known`);

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { internalError } from '../../errors/internal-error';
 import { McpPorts } from '../../ports/mcp-ports.service';
-import { RedisCommandError } from '../../redis/redis-command.error';
+import { loggableFailure } from '../../redis/bounded-redis-command';
 import type { McpTaskRecord } from './mcp-task.types';
 import { TaskCapacityError } from './task-capacity.error';
 import { TASK_STORE_PORT, type TaskCreationLimits, type TaskStore } from './task-store.interface';
@@ -17,7 +17,7 @@ export const TASK_KEY_SEGMENT = 'task';
  * @internal
  */
 @Injectable()
-export class GuardedTaskStore implements TaskStore {
+export class GuardedTaskStore implements Omit<TaskStore, 'remove'> {
   private readonly logger = new Logger('McpTasks');
 
   constructor(private readonly ports: McpPorts) {}
@@ -30,22 +30,33 @@ export class GuardedTaskStore implements TaskStore {
     return this.guarded('read', (store) => store.get(taskId));
   }
 
-  replace(next: McpTaskRecord, expectedVersion: number): Promise<boolean> {
-    return this.guarded('updated', (store) => store.replace(next, expectedVersion));
+  replace(
+    next: McpTaskRecord,
+    expectedVersion: number,
+    limits?: TaskCreationLimits,
+  ): Promise<boolean> {
+    return this.guarded('updated', (store) => store.replace(next, expectedVersion, limits));
+  }
+
+  /** Forgets the task through the store's `remove`, or answers `false` when it has none. */
+  async remove(task: McpTaskRecord): Promise<boolean> {
+    const store = this.ports.get(TASK_STORE_PORT);
+    if (typeof store.remove !== 'function') return false;
+    await this.guarded('removed', (chosen) =>
+      (chosen.remove as NonNullable<TaskStore['remove']>).call(chosen, task),
+    );
+    return true;
   }
 
   private async guarded<T>(
-    failedTo: 'created' | 'read' | 'updated',
+    failedTo: 'created' | 'read' | 'updated' | 'removed',
     use: (store: TaskStore) => Promise<T>,
   ): Promise<T> {
     try {
       return await use(this.ports.get(TASK_STORE_PORT));
     } catch (error) {
       if (error instanceof TaskCapacityError || error instanceof ProtocolError) throw error;
-      const reason =
-        error instanceof RedisCommandError
-          ? error.reason
-          : String((error as { name?: unknown } | null)?.name ?? 'unknown');
+      const reason = loggableFailure(error);
       this.logger.error(`A task could not be ${failedTo} (${reason})`);
       throw internalError();
     }

@@ -65,6 +65,12 @@ export interface McpTaskRecord {
    * created or last answered the task: for a step that runs on another instance. Never on the wire.
    */
   readonly principal?: McpJsonValue;
+  /**
+   * The claim of the step running now: a random token the step took before it started, which
+   * only its own writes present — a step that lost its runner's lock, or was superseded, cannot
+   * commit over the one that took over. Never on the wire.
+   */
+  readonly stepToken?: string;
   readonly result?: Record<string, McpJsonValue>;
   readonly error?: McpTaskError;
 }

@@ -7,3 +7,10 @@ export function newTaskId(): string {
 
 /** Longest task id a client may name; longer ones cannot be ours and are unknown. */
 export const MAX_TASK_ID_LENGTH = 128;
+
+const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** Whether `value` could name a task: base64url, at most {@link MAX_TASK_ID_LENGTH} characters. */
+export function isTaskId(value: unknown): value is string {
+  return typeof value === 'string' && TASK_ID.test(value);
+}

@@ -3,10 +3,12 @@ import type { McpTaskRecord } from './mcp-task.types';
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- referenced by the JSDoc
 import type { TaskCapacityError } from './task-capacity.error';
 
-/** What {@link TaskStore.create} enforces besides a fresh id. @publicApi */
+/** What {@link TaskStore.create} and {@link TaskStore.replace} enforce per caller. @publicApi */
 export interface TaskCreationLimits {
   /** Unexpired tasks one authorization partition may hold. */
   readonly maxPerPartition?: number;
+  /** JSON bytes one partition's unexpired tasks may hold, for stores that count bytes. */
+  readonly maxBytesPerPartition?: number;
 }
 
 /**
@@ -23,13 +25,29 @@ export interface TaskStore {
   /**
    * Stores a new task; rejects when the id is taken. With `limits.maxPerPartition`, rejects with
    * {@link TaskCapacityError} instead when the task's partition already holds that many unexpired
-   * tasks — checked and recorded in one atomic step.
+   * tasks — checked and recorded in one atomic step. A store with a capacity of its own (the
+   * module's) also refuses, with the same error, when it is full, and shares what is left fairly:
+   * near full, a partition that holds more than its shrinking share is refused first.
    */
   create(task: McpTaskRecord, limits?: TaskCreationLimits): Promise<void>;
   /** The task, unless unknown or expired. */
   get(taskId: string): Promise<McpTaskRecord | undefined>;
-  /** Compare-and-set: stores `next` only if the stored version is `expectedVersion`. */
-  replace(next: McpTaskRecord, expectedVersion: number): Promise<boolean>;
+  /**
+   * Compare-and-set: stores `next` only if the stored version is `expectedVersion`. A store that
+   * counts bytes may reject a `next` that grows past its capacity or `limits.maxBytesPerPartition`
+   * with {@link TaskCapacityError} (the task then fails); `next.expiresAt` may move the expiry.
+   */
+  replace(
+    next: McpTaskRecord,
+    expectedVersion: number,
+    limits?: TaskCreationLimits,
+  ): Promise<boolean>;
+  /**
+   * Optional: forgets a task at once, giving its partition's allowance back — for a task whose
+   * creating call failed after it was stored, which nobody will ever ask about. Without it the
+   * module marks such a task failed and lets it expire within a second.
+   */
+  remove?(task: McpTaskRecord): Promise<void>;
 }
 
 /** Injection token of the {@link TaskStore}. @publicApi */

@@ -4,7 +4,6 @@ import { McpErrorCode } from '../../errors/mcp-error-codes';
 import { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 import { ownRequestParams } from '../../pipeline/own-request-params';
-import { McpTaskCalls } from '../mcp-task-calls.service';
 import { TaskCallers } from '../task-callers';
 import { declaresTasks, tasksCapabilityMissing } from './tasks-capability';
 import { McpTasksService, UNKNOWN_TASK_MESSAGE } from '../mcp-tasks.service';
@@ -37,7 +36,6 @@ function isObject(value: unknown): value is Params {
 export class McpTaskMethods {
   constructor(
     private readonly tasks: McpTasksService,
-    private readonly calls: McpTaskCalls,
     private readonly callers: TaskCallers,
     private readonly registry: McpOperationRegistry,
   ) {}
@@ -60,13 +58,14 @@ export class McpTaskMethods {
         McpErrorCode.InvalidParams,
         'Invalid params: inputResponses must be an object',
       );
-    if (
-      await this.tasks.update(task.taskId, partition, responses, captureTaskPrincipal(exchange))
-    ) {
-      // The resumed step runs on this request, which the partition check has just authorized.
-      this.calls.resumeOn(task.taskId, exchange);
-      await this.tasks.schedule(task.taskId);
-    }
+    const resumed = await this.tasks.update(
+      task.taskId,
+      partition,
+      responses,
+      captureTaskPrincipal(exchange),
+    );
+    // The resumed step runs on this request, which the partition check has just authorized.
+    if (resumed) await this.tasks.resume(resumed, exchange);
     return { resultType: 'complete' };
   }
 

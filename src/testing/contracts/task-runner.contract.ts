@@ -1,4 +1,5 @@
-import type { TaskRunner } from '../../src/index';
+import type { TaskRunner } from '../../index';
+import { testRunnerGlobals } from './test-runner-globals';
 
 /** One step as the work saw it: its task id, its signal and how to end it. */
 export interface SeenStep {
@@ -49,11 +50,13 @@ export const freshTaskId = () => `run${process.pid}_${Date.now()}_${counter++}`;
  * The behaviour every {@link TaskRunner} must have: run it against each implementation.
  * `makeRunner` gives the runner under test, afresh for each case, with room for at least two
  * steps at once; the suite attaches work to it and closes it.
+ * @publicApi
  */
 export function describeTaskRunnerContract(
   name: string,
   makeRunner: () => TaskRunner | Promise<TaskRunner>,
 ): void {
+  const { describe, it, beforeEach, afterEach, expect } = testRunnerGlobals();
   describe(`${name} (TaskRunner contract)`, () => {
     let runner: TaskRunner;
     let seen: ReturnType<typeof recordingWork>;

@@ -1,7 +1,8 @@
-import { ConsumedStateStoreError, type ConsumedStateStore } from '../../src/index';
-import { sleep } from './wait';
+import { ConsumedStateStoreError, type ConsumedStateStore } from '../../index';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { testRunnerGlobals } from './test-runner-globals';
 
-/** One store under test, fresh for each test, and the means to make it fail. */
+/** One store under test, fresh for each test, and the means to make it fail. @publicApi */
 export interface ConsumedStateStoreSubject {
   readonly store: ConsumedStateStore;
   /** Makes the store unable to record a presentation (full, unreachable…). */
@@ -17,11 +18,13 @@ const LATER = () => Date.now() + 60_000;
  * The behaviour every {@link ConsumedStateStore} must have, run against each implementation:
  * first presentation wins, atomically under concurrency, until the state's expiry and no longer,
  * per id; a store that cannot record refuses quickly and never accepts.
+ * @publicApi
  */
 export function describeConsumedStateStoreContract(
   name: string,
   createSubject: () => Promise<ConsumedStateStoreSubject>,
 ): void {
+  const { describe, it, beforeEach, afterEach, expect } = testRunnerGlobals();
   describe(`ConsumedStateStore contract: ${name}`, () => {
     let subject: ConsumedStateStoreSubject;
     let run = 0;
@@ -116,6 +119,84 @@ export function describeConsumedStateStoreContract(
       // Refused while broken means not consumed: the same state is accepted once repaired.
       expect(await subject.store.consume(fresh, LATER())).toBe(true);
       expect(await subject.store.consume(fresh, LATER())).toBe(false);
+    });
+  });
+}
+
+/** The capacity of a store made for the bounded cases. @publicApi */
+export interface ConsumedStateCapacity {
+  readonly maxEntries: number;
+  readonly maxEntriesPerOwner: number;
+}
+
+/**
+ * The fair-share rules of a store with a capacity of its own (the module's): presentations name
+ * their owner; a presentation the store has no room for is refused `full`, one whose owner holds
+ * its share `share` — its own limit, or less while the store is nearly full — each with a retry
+ * hint, and neither consumes the state.
+ * @publicApi
+ */
+export function describeBoundedConsumedStateStoreContract(
+  name: string,
+  create: (
+    capacity: ConsumedStateCapacity,
+  ) => Promise<{ store: ConsumedStateStore; close(): Promise<void> }>,
+): void {
+  const { describe, it, afterEach, expect } = testRunnerGlobals();
+  describe(`ConsumedStateStore contract, capacity and fair shares: ${name}`, () => {
+    const opened: { close(): Promise<void> }[] = [];
+    let run = 0;
+    const id = (label: string) => `${label}-${process.pid}-${Date.now()}-${++run}`;
+    const bounded = async (capacity: ConsumedStateCapacity) => {
+      const subject = await create(capacity);
+      opened.push(subject);
+      return subject.store;
+    };
+    afterEach(async () => {
+      for (const subject of opened.splice(0)) await subject.close();
+    });
+    const refusal = async (attempt: Promise<unknown>) => {
+      const error = await attempt.then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(ConsumedStateStoreError);
+      return error as ConsumedStateStoreError;
+    };
+
+    it('refuses a presentation when full ("full", with a retry hint), consuming nothing', async () => {
+      const store = await bounded({ maxEntries: 2, maxEntriesPerOwner: 2 });
+      expect(await store.consume(id('a'), Date.now() + 300, 'alice')).toBe(true);
+      expect(await store.consume(id('b'), LATER(), 'bob')).toBe(true);
+      const state = id('c');
+      const full = await refusal(store.consume(state, LATER(), 'carol'));
+      expect(full.reason).toBe('full');
+      expect(full.retryAfterMs).toBeGreaterThanOrEqual(1_000);
+      await sleep(350);
+      // Refused means not consumed: accepted, once, when there is room.
+      expect(await store.consume(state, LATER(), 'carol')).toBe(true);
+      expect(await store.consume(state, LATER(), 'carol')).toBe(false);
+    });
+
+    it('stops a flood from many owners short of full, so a quiet owner is still served', async () => {
+      const store = await bounded({ maxEntries: 40, maxEntriesPerOwner: 10 });
+      const held = new Map<string, number>();
+      for (let round = 0; round < 12; round++)
+        for (let owner = 0; owner < 10; owner++) {
+          const who = `flood-${owner}`;
+          const accepted = await store.consume(id('flood'), LATER(), who).then(
+            (first) => first,
+            (error: unknown) => {
+              expect(error).toMatchObject({ reason: 'share' });
+              return false;
+            },
+          );
+          if (accepted) held.set(who, (held.get(who) ?? 0) + 1);
+        }
+      const total = [...held.values()].reduce((sum, count) => sum + count, 0);
+      expect(total).toBeLessThan(40);
+      expect(Math.max(...held.values())).toBeLessThanOrEqual(10);
+      expect(await store.consume(id('quiet'), LATER(), 'quiet')).toBe(true);
     });
   });
 }

@@ -1,0 +1,25 @@
+/** A request id of JSON-RPC. */
+export type JsonRpcId = string | number;
+
+/**
+ * What instances tell each other about 2025-era sessions: an answer to a server-to-client request
+ * (its JSON text, numbers as the client wrote them), a cancelled call, a deleted session, and the
+ * changes clients listen for. Also what one instance tells itself.
+ * @internal
+ */
+export type SessionEvent =
+  | {
+      readonly kind: 'answer';
+      readonly sessionId: string;
+      /** The id the server gave its request. */
+      readonly id: JsonRpcId;
+      /** The client's JSON-RPC response, as JSON text with exact numbers. */
+      readonly response: string;
+    }
+  | { readonly kind: 'cancel'; readonly sessionId: string; readonly requestId: JsonRpcId }
+  | { readonly kind: 'closed'; readonly sessionId: string }
+  | { readonly kind: 'listChanged'; readonly list: 'tools' | 'prompts' | 'resources' }
+  | { readonly kind: 'resourceUpdated'; readonly uri: string };
+
+/** Whether an event was published by this instance or came from another. @internal */
+export type SessionEventOrigin = 'local' | 'remote';
