@@ -260,8 +260,28 @@ describe('a 2025-era client of the protected resource', () => {
     });
     const served = await send(`Bearer ${token}`);
     expect(served.status).toBe(200);
-    expect(served.headers.get('mcp-session-id')).toBeTruthy();
+    const sessionId = served.headers.get('mcp-session-id');
+    expect(sessionId).toBeTruthy();
     await served.text();
+    // The session's GET stream is its caller's: the same token opens it, none finds no session.
+    const stream = (authorization?: string) => {
+      const abort = new AbortController();
+      return fetch(server.url, {
+        method: 'GET',
+        signal: abort.signal,
+        headers: {
+          accept: 'text/event-stream',
+          'mcp-session-id': sessionId!,
+          'mcp-protocol-version': '2025-11-25',
+          ...(authorization && { authorization }),
+        },
+      }).then((response) => {
+        abort.abort();
+        return response.status;
+      });
+    };
+    expect(await stream(`Bearer ${token}`)).toBe(200);
+    expect(await stream()).toBe(404);
   });
 });
 
