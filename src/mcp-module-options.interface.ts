@@ -204,6 +204,14 @@ export interface McpModuleOptions {
    * arguments themselves. Default `true`.
    */
   validateArguments?: boolean;
+  /** The list methods (`tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`). */
+  lists?: {
+    /**
+     * Entries per page; clients follow `nextCursor` for the rest (the official client walks up to
+     * 64 pages by default). Default 100, at most 10,000. See `docs/performance.md`.
+     */
+    pageSize?: number;
+  };
   /**
    * Serves `tools/call`, `prompts/get`, `resources/read` and the list methods of complete
    * 2026-07-28 requests directly, with the same answers as the official SDK's path but without an

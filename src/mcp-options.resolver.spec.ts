@@ -86,6 +86,7 @@ describe('resolveMcpOptions', () => {
     });
 
     it('validates arguments', () => {
+      expect(resolved.discovery.listPageSize).toBe(100);
       expect(resolved.discovery.validateArguments).toBe(true);
     });
 
@@ -239,6 +240,10 @@ describe('resolveMcpOptions', () => {
       ['maxRequestBodyBytes', { maxRequestBodyBytes: Infinity }],
       ['maxRequestBodyBytes', { maxRequestBodyBytes: '1000' }],
       ['json.maxDepth', { json: { maxDepth: 0 } }],
+      ['lists.pageSize', { lists: { pageSize: 0 } }],
+      ['lists.pageSize', { lists: { pageSize: 10_001 } }],
+      ['lists.pageSize', { lists: { pageSize: 2.5 } }],
+      ['lists', { lists: 5 }],
       ['json.maxNumberLength', { json: { maxNumberLength: -1 } }],
       ['json.maxExponent', { json: { maxExponent: 0.5 } }],
       [

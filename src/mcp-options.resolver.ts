@@ -6,7 +6,12 @@ import type { InputRequestPolicy } from './input/input-request-policy';
 import { ConceptSecretFieldPolicy } from './input/secret-field.policy';
 import { resolveKeyringOptions, type KeyringOptions } from './keyring/keyring.options';
 import type { McpModuleOptions } from './mcp-module-options.interface';
-import { booleanOption, implementing } from './options/option-checks';
+import {
+  booleanOption,
+  implementing,
+  objectOption,
+  positiveInteger,
+} from './options/option-checks';
 import { resolveServerOptions, type ServerOptions } from './protocol/server.options';
 import { resolveRedisOptions, type RedisOptionsSlice } from './redis/redis-options.resolver';
 import type { RequestStateProtector } from './state/request-state-protector.interface';
@@ -94,6 +99,7 @@ export function resolveMcpOptions(
     discovery: {
       validateArguments,
       singleUseByDefault: requestState.singleUse,
+      listPageSize: listPageSize(objectOption('lists', options.lists)?.pageSize),
       taskTtl: { ttlMs: tasks.ttlMs, maxTtlMs: tasks.maxTtlMs },
       listVisibility: auth.lists,
     },
@@ -102,6 +108,16 @@ export function resolveMcpOptions(
     sessions,
     auth,
   };
+}
+
+const DEFAULT_LIST_PAGE_SIZE = 100;
+const MAX_LIST_PAGE_SIZE = 10_000;
+
+function listPageSize(value: unknown): number {
+  const size = positiveInteger('lists.pageSize', value, DEFAULT_LIST_PAGE_SIZE);
+  if (size > MAX_LIST_PAGE_SIZE)
+    throw new InvalidModuleOptionsError('lists.pageSize', `must be at most ${MAX_LIST_PAGE_SIZE}`);
+  return size;
 }
 
 function userIdField(value: unknown): string | undefined {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer';
+import { McpListings } from './discovery/mcp-listings.service';
 import { McpOperationRegistry } from './discovery/mcp-operation.registry';
 import { McpStateHandles } from './handles/mcp-state-handles.service';
 import { CallerPartitions } from './identity/caller-partitions';
@@ -72,6 +73,7 @@ import { SdkHandlers } from './transport/sdk-handlers';
     McpReplayStep,
     OperationRunner,
     McpOperationRegistry,
+    McpListings,
     McpExplorer,
     // Tasks
     GuardedTaskStore,

@@ -267,3 +267,42 @@ describe.each(ADAPTERS)('access over %s', (adapter) => {
     expect(refused.body.error).toEqual({ code: -32003, message: 'Forbidden' });
   });
 });
+
+/** A 2025-era request (no `MCP-Protocol-Version`, no `_meta` envelope), answered by the SDK as SSE. */
+async function legacy(server: TestServer, method: string, params: object, headers = {}) {
+  const response = await fetch(server.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+describe('2025-era clients', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('express', { imports: [accessApp(true)] });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('get lists filtered per caller too', async () => {
+    const anonymous = await legacy(server, 'tools/list', {});
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.text).toContain('"public_echo"');
+    expect(anonymous.text).not.toContain('"admin_report"');
+    const admin = await legacy(server, 'tools/list', {}, ADMIN);
+    expect(admin.text).toContain('"admin_report"');
+  });
+
+  it('get the refusal inside their stream, with HTTP 200 (the stream starts before the guard runs)', async () => {
+    const refused = await legacy(server, 'tools/call', { name: 'admin_report', arguments: {} });
+    expect(refused.status).toBe(200);
+    expect(refused.text).toContain('"code":-32001');
+  });
+});

@@ -186,6 +186,33 @@ function retry(
   });
 }
 
+/** A `tools/list` cursor naming `name`, as the module spells them (this server has no such tool). */
+const toolsCursorOf = (name: string) => Buffer.from(`tools:${name}`).toString('base64url');
+
+/** The `nextCursor` of the page `cursor` points at (the first without one). */
+async function pageCursor(server: TestServer, method: string, cursor?: string) {
+  const params = cursor === undefined ? {} : { cursor };
+  const { headers, body } = rpcRequest(method, params, 'page');
+  const answer = await httpPost(server.url, headers, body);
+  return (JSON.parse(answer.text) as { result: { nextCursor?: string } }).result.nextCursor;
+}
+
+const nextCursorOf = async (server: TestServer, method: string) => {
+  const cursor = await pageCursor(server, method);
+  if (cursor === undefined) throw new Error(`${method} of this pair has one page only`);
+  return cursor;
+};
+
+/** The cursor of the last page of `method`. */
+async function lastCursorOf(server: TestServer, method: string): Promise<string> {
+  let cursor = await nextCursorOf(server, method);
+  for (let next = await pageCursor(server, method, cursor); next;) {
+    cursor = next;
+    next = await pageCursor(server, method, cursor);
+  }
+  return cursor;
+}
+
 /** The row of a request that is simply served. */
 const SERVED = undefined;
 
@@ -454,7 +481,40 @@ const CORPUS: Case[] = [
   ...['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list'].map((method) =>
     rpc(method, SERVED, method, {}),
   ),
-  rpc('tools/list with a cursor', SERVED, 'tools/list', { cursor: 'abc' }),
+  rpc('tools/list with a cursor it never gave', 'A list method', 'tools/list', { cursor: 'abc' }),
+  ...['prompts/list', 'resources/list', 'resources/templates/list'].map((method) =>
+    rpc(
+      `${method} with a tools/list cursor`,
+      'A list method',
+      method,
+      {},
+      {
+        prepare: async () => ({ params: { cursor: toolsCursorOf('list_a') } }),
+      },
+    ),
+  ),
+  rpc('tools/list, first page (page size 2)', SERVED, 'tools/list', {}, { pair: 'limits' }),
+  rpc(
+    'tools/list, the page after a nextCursor',
+    SERVED,
+    'tools/list',
+    {},
+    {
+      pair: 'limits',
+      prepare: async (server) => ({ params: { cursor: await nextCursorOf(server, 'tools/list') } }),
+    },
+  ),
+  rpc(
+    'tools/list, the last page',
+    SERVED,
+    'tools/list',
+    {},
+    {
+      pair: 'limits',
+      prepare: async (server) => ({ params: { cursor: await lastCursorOf(server, 'tools/list') } }),
+    },
+  ),
+  rpc('prompts/list, first page (page size 2)', SERVED, 'prompts/list', {}, { pair: 'limits' }),
   rpc(
     'tools/list with a requestState (lists carry none: ignored)',
     SERVED,
@@ -1300,10 +1360,6 @@ const NOT_HOT: Record<string, string> = {
   'State issue time in the future':
     'only a sealing key can make one; the framework-state row is covered by its other reasons',
   '`listen.': 'subscriptions/listen only',
-  'With `auth.resourceServer`: a bearer token':
-    'needs an authorization server: test/oauth-resource-server.e2e-spec.ts runs it on both paths',
-  'With `auth.resourceServer`, the token cannot be checked':
-    'needs an authorization server that does not answer: src/auth/jwt-access-token.verifier.spec.ts',
   // A 2025-era session's own rows: the same session endpoint serves them whether the fast path is on
   // or off (it takes only 2026-07-28 requests); test/session-clients.e2e-spec.ts covers them.
   '`initialize` that is not': 'initialize is not a hot method',
@@ -1326,6 +1382,10 @@ const NOT_HOT: Record<string, string> = {
     'a 2025-era session: test/session-clients.e2e-spec.ts',
   'A 2025-era `tools/call` of a': 'a 2025-era session: test/session-clients.e2e-spec.ts',
   '`params.task` on a tool': 'a 2025-era session: test/session-clients.e2e-spec.ts',
+  'With `auth.resourceServer`: a bearer token':
+    'needs an authorization server: test/oauth-resource-server.e2e-spec.ts runs it on both paths',
+  'With `auth.resourceServer`, the token cannot be checked':
+    'needs an authorization server that does not answer: src/auth/jwt-access-token.verifier.spec.ts',
   '`InvalidModuleOptionsError`': 'at startup, not a request',
   '`DuplicateOperationError`': 'at startup, not a request',
   '`InvalidOperationDefinitionError`': 'at startup, not a request',
@@ -1361,6 +1421,7 @@ function limitsApp(keys: { active: string; keys: Record<string, string> }, fastP
   return tasksApp({
     keyring: { active: keys.active, keys: { ...keys.keys } },
     fastPath,
+    lists: { pageSize: 2 },
     requestState: { maxStateHandles: 1, maxHandleDataBytes: 1_024 },
     tasks: { store: new MemoryTaskStore({ maxTasks: 2 }), maxTasksPerCaller: 1 },
   });

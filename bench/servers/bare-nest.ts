@@ -1,12 +1,14 @@
 /**
- * Bench server 1, the baseline: a bare Nest 11 controller on Express. `POST /mcp`, the JSON body
- * parsed by Nest, answers the same bytes nestjs-mcp answers for the echo tools/call (no MCP
- * handling at all: no header, envelope or schema checks).
+ * Bench server 1, the baseline: a bare Nest 11 controller on Express (or, with BENCH_VARIANT
+ * `fastify`, on Fastify: the baseline of the Fastify rows). `POST /mcp`, the JSON body parsed by
+ * Nest, answers the same bytes nestjs-mcp answers for the echo tools/call (no MCP handling at
+ * all: no header, envelope or schema checks).
  */
 import 'reflect-metadata';
 import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { BENCH_SERVER_INFO, portOf, serveBench } from './harness';
 
 interface CallBody {
@@ -35,7 +37,9 @@ class EchoController {
 class BareModule {}
 
 serveBench(async () => {
-  const app = await NestFactory.create(BareModule, new ExpressAdapter(), { logger: ['error'] });
+  const adapter =
+    process.env.BENCH_VARIANT === 'fastify' ? new FastifyAdapter() : new ExpressAdapter();
+  const app = await NestFactory.create(BareModule, adapter, { logger: ['error'] });
   await app.listen(0, '127.0.0.1');
   return { port: portOf(app.getHttpServer()), close: () => app.close() };
 });

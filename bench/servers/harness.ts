@@ -9,11 +9,16 @@
 export const BENCH_SERVER_INFO = { name: 'bench', version: '1.0.0' };
 
 /** Messages the parent sends. */
-export type BenchCommand = { type: 'cpu-start' } | { type: 'cpu-stop' } | { type: 'exit' };
+export type BenchCommand =
+  | { type: 'cpu-start' }
+  | { type: 'cpu-stop' }
+  | { type: 'exit' }
+  | { type: 'run'; name: string; arg?: unknown };
 
 /** Messages a child sends. */
 export type BenchReport =
-  | { type: 'ready'; port: number; wire: string }
+  | { type: 'ready'; port: number; wire: string; startupMs?: number }
+  | { type: 'ran'; name: string; value: unknown }
   | { type: 'cpu-started' }
   | { type: 'cpu'; userUs: number; systemUs: number };
 
@@ -21,6 +26,10 @@ export interface StartedServer {
   port: number;
   /** Protocol revision served (`2026-07-28`, or the older one a library is limited to). */
   wire?: string;
+  /** How long creating and starting the app took, in ms. */
+  startupMs?: number;
+  /** What the parent may ask this server to do (`run` messages), by name. */
+  commands?: Record<string, (arg: unknown) => unknown>;
   close(): Promise<void>;
 }
 
@@ -41,13 +50,23 @@ export function serveBench(start: () => Promise<StartedServer>): void {
         } else if (message.type === 'cpu-stop') {
           const delta = process.cpuUsage(mark);
           report({ type: 'cpu', userUs: delta.user, systemUs: delta.system });
+        } else if (message.type === 'run') {
+          const command = server.commands?.[message.name];
+          void Promise.resolve(command?.(message.arg)).then((value) =>
+            report({ type: 'ran', name: message.name, value }),
+          );
         } else if (message.type === 'exit') {
           void server.close().finally(() => process.exit(0));
         }
       });
       // The parent going away must not leave a server behind.
       process.on('disconnect', () => process.exit(0));
-      report({ type: 'ready', port: server.port, wire: server.wire ?? '2026-07-28' });
+      report({
+        type: 'ready',
+        port: server.port,
+        wire: server.wire ?? '2026-07-28',
+        startupMs: server.startupMs,
+      });
     },
     (error: unknown) => {
       console.error(error);

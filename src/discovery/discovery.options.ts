@@ -4,6 +4,8 @@ export interface DiscoveryOptions {
   readonly validateArguments: boolean;
   /** Whether framework-protected operations that do not say otherwise are single-use. */
   readonly singleUseByDefault: boolean;
+  /** Entries per page of `tools/list`, `prompts/list`, `resources/list` and templates. */
+  readonly listPageSize: number;
   /** The default and the longest lifetime of a tool's tasks. */
   readonly taskTtl: { readonly ttlMs: number; readonly maxTtlMs: number };
   /** `caller`: lists show what the caller's guards and scopes let it call; `public`: everything. */

@@ -18,6 +18,12 @@ export class McpOperationRegistry {
   private readonly prompts = new Map<string, PromptEntry>();
   private readonly fixedResources = new Map<string, ResourceEntry>();
   private readonly templateResources = new Map<string, ResourceEntry>();
+  private registrations = 0;
+
+  /** Changes whenever an operation is registered: what cached listings are checked against. @internal */
+  get generation(): number {
+    return this.registrations;
+  }
 
   /** @internal */
   register(operation: OperationEntry): void {
@@ -32,6 +38,7 @@ export class McpOperationRegistry {
       );
     }
     table.set(operation.name, operation);
+    this.registrations++;
   }
 
   getTools(): ToolEntry[] {

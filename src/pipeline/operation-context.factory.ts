@@ -38,10 +38,23 @@ function envelopeOf(sdk: ServerContext): Envelope {
   return (sdk.mcpReq.envelope ?? {}) as Envelope;
 }
 
+/** The reporter of a request without a `progressToken`: one for all of them. */
+const NO_PROGRESS: McpProgressReporter = Object.freeze({
+  enabled: false,
+  report: () => Promise.resolve(),
+});
+
+/** The logger of a request that asked for no log level: one for all of them. */
+const NO_LOGS: McpRequestLogger = Object.freeze({ log: () => Promise.resolve() });
+
+/** The `_meta` keys of the envelope, which the operation's `meta` leaves out. */
+const ENVELOPE_KEYS = new Set<string>(Object.values(MCP_META_KEYS));
+
 /** Progress on the request's own response stream, when the request carried a `progressToken`. */
 export function progressReporter(sdk: ServerContext): McpProgressReporter {
   const token = (sdk.mcpReq._meta as { progressToken?: string | number } | undefined)
     ?.progressToken;
+  if (token === undefined) return NO_PROGRESS;
   return {
     enabled: token !== undefined,
     async report(progress, total, message) {
@@ -59,9 +72,10 @@ function requestLogger(sdk: ServerContext, envelope: Envelope): McpRequestLogger
     (sdk.mcpReq._meta as Envelope | undefined)?.[MCP_META_KEYS.logLevel]) as
     McpLogLevel | undefined;
   const threshold = requested === undefined ? -1 : LOG_LEVELS.indexOf(requested);
+  if (threshold < 0) return NO_LOGS;
   return {
     async log(level, data, logger) {
-      if (threshold < 0 || LOG_LEVELS.indexOf(level) < threshold) return;
+      if (LOG_LEVELS.indexOf(level) < threshold) return;
       const params: Record<string, unknown> = { level, data };
       if (logger !== undefined) params.logger = logger;
       await sdk.mcpReq.notify({ method: 'notifications/message', params });
@@ -83,8 +97,10 @@ export function createOperationContext(
   const envelope = envelopeOf(sdk);
   const requestAuth = (http.request.auth ?? (http.raw as { auth?: AuthInfo } | undefined)?.auth) as
     AuthInfo | undefined;
-  const meta = { ...((sdk.mcpReq._meta ?? {}) as Record<string, unknown>) };
-  for (const key of Object.values(MCP_META_KEYS)) delete meta[key];
+  // Copied without the envelope keys (deleting them would turn the object into a slow dictionary).
+  const meta: Record<string, unknown> = {};
+  const sent = (sdk.mcpReq._meta ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(sent)) if (!ENVELOPE_KEYS.has(key)) meta[key] = sent[key];
   return {
     requestId: sdk.mcpReq.id,
     method: sdk.mcpReq.method,

@@ -7,16 +7,17 @@ import {
   type CompleteResult,
   type GetPromptRequest,
   type GetPromptResult,
-  type ListPromptsResult,
-  type ListResourcesResult,
-  type ListResourceTemplatesResult,
-  type ListToolsResult,
+  type Prompt,
   type ReadResourceRequest,
   type ReadResourceResult,
   type Resource,
   type ServerContext,
+  type Tool,
 } from '@modelcontextprotocol/server';
 import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../discovery/discovery.options';
+import type { ListingPage } from '../discovery/listing-page';
+import { McpListings } from '../discovery/mcp-listings.service';
+import type { ListedOperation, PagedListing } from '../discovery/paged-listing';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import type {
   OperationEntry,
@@ -40,6 +41,7 @@ import {
 import { callParamsOf, ownArguments } from '../pipeline/own-request-params';
 import { McpTaskCalls } from '../tasks/mcp-task-calls.service';
 import { clip } from '../util/clip';
+import type { MaybePromise } from '../util/maybe-promise';
 
 const MAX_COMPLETION_VALUES = 100;
 
@@ -61,59 +63,66 @@ export class McpDispatcher {
 
   constructor(
     private readonly registry: McpOperationRegistry,
+    private readonly listings: McpListings,
     private readonly runner: OperationRunner,
     private readonly taskCalls: McpTaskCalls,
     @Inject(DISCOVERY_OPTIONS) private readonly options: DiscoveryOptions,
   ) {}
 
-  async listTools(sdk: ServerContext, exchange: HttpExchange): Promise<ListToolsResult> {
-    const tools = await this.visibleTo(this.registry.getTools(), sdk, exchange);
-    return { tools: tools.map((tool) => tool.listing) };
-  }
-
-  async listPrompts(sdk: ServerContext, exchange: HttpExchange): Promise<ListPromptsResult> {
-    const prompts = await this.visibleTo(this.registry.getPrompts(), sdk, exchange);
-    return { prompts: prompts.map((prompt) => prompt.listing) };
-  }
-
-  async listResources(sdk: ServerContext, exchange: HttpExchange): Promise<ListResourcesResult> {
-    const resources = await this.visibleTo(this.registry.getFixedResources(), sdk, exchange);
-    return { resources: resources.map((resource) => resource.listing as Resource) };
-  }
-
-  async listResourceTemplates(
+  listTools(
+    cursor: string | undefined,
     sdk: ServerContext,
     exchange: HttpExchange,
-  ): Promise<ListResourceTemplatesResult> {
-    const templates = await this.visibleTo(this.registry.getTemplateResources(), sdk, exchange);
-    return {
-      resourceTemplates: templates.map((resource) => resource.listing as ResourceTemplateListing),
-    };
+  ): MaybePromise<ListingPage<Tool>> {
+    return this.pageFor(this.listings.current().tools, cursor, sdk, exchange);
+  }
+
+  listPrompts(
+    cursor: string | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): MaybePromise<ListingPage<Prompt>> {
+    return this.pageFor(this.listings.current().prompts, cursor, sdk, exchange);
+  }
+
+  listResources(
+    cursor: string | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): MaybePromise<ListingPage<Resource>> {
+    return this.pageFor(this.listings.current().resources, cursor, sdk, exchange);
+  }
+
+  listResourceTemplates(
+    cursor: string | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): MaybePromise<ListingPage<ResourceTemplateListing>> {
+    return this.pageFor(this.listings.current().resourceTemplates, cursor, sdk, exchange);
   }
 
   /**
-   * The operations this caller may call, in registration order: each one's guards run (not the
-   * method), one list request at a time; with `auth.lists: 'public'`, all of them.
+   * The page `cursor` points at, of what this caller may call: with `auth.lists: 'public'` the
+   * cached page; otherwise each scanned operation's guards and scopes run (not the method), one
+   * list request at a time, and the page is assembled from the entries' cached JSON.
    */
-  private async visibleTo<T extends OperationEntry>(
-    entries: T[],
+  private pageFor<T, E extends OperationEntry & ListedOperation<T>>(
+    listing: PagedListing<T, E>,
+    cursor: string | undefined,
     sdk: ServerContext,
     exchange: HttpExchange,
-  ): Promise<T[]> {
-    if (this.options.listVisibility === 'public' || entries.length === 0) return entries;
-    const shown = await Promise.all(
-      entries.map((operation) =>
-        this.runner.visible({
-          operation,
-          target: operation.name,
-          params: {},
-          args: {},
-          http: exchange,
-          sdk,
-        }),
-      ),
+  ): MaybePromise<ListingPage<T>> {
+    if (this.options.listVisibility === 'public') return listing.page(cursor);
+    return listing.filteredPage(cursor, (operation) =>
+      this.runner.visible({
+        operation,
+        target: operation.name,
+        params: {},
+        args: {},
+        http: exchange,
+        sdk,
+      }),
     );
-    return entries.filter((_, index) => shown[index]);
   }
 
   /**

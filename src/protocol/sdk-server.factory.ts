@@ -5,6 +5,7 @@ import { ANY_PARAMS, McpTaskMethods } from '../tasks/wire/mcp-task-methods.servi
 import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
 import { McpTaskServer } from '../tasks/wire/mcp-task-server';
 import { sdkRequestExchange } from './sdk-request-exchange';
+import { listResultOf } from '../discovery/listing-page';
 import { recordingRefusal } from './http-refusals';
 
 /**
@@ -39,24 +40,33 @@ export class SdkServerFactory {
     });
     const dispatcher = this.dispatcher;
     const exchange = sdkRequestExchange.current;
-    server.setRequestHandler('tools/list', (_request, ctx) =>
-      recordingRefusal(exchange('tools/list'), (on) => dispatcher.listTools(ctx, on)),
+    server.setRequestHandler('tools/list', (request, ctx) =>
+      recordingRefusal(exchange('tools/list'), async (on) =>
+        listResultOf('tools', await dispatcher.listTools(request.params?.cursor, ctx, on)),
+      ),
     );
     server.setRequestHandler('tools/call', (request, ctx) =>
       recordingRefusal(exchange('tools/call'), (on) => dispatcher.callTool(request, ctx, on)),
     );
-    server.setRequestHandler('prompts/list', (_request, ctx) =>
-      recordingRefusal(exchange('prompts/list'), (on) => dispatcher.listPrompts(ctx, on)),
+    server.setRequestHandler('prompts/list', (request, ctx) =>
+      recordingRefusal(exchange('prompts/list'), async (on) =>
+        listResultOf('prompts', await dispatcher.listPrompts(request.params?.cursor, ctx, on)),
+      ),
     );
     server.setRequestHandler('prompts/get', (request, ctx) =>
       recordingRefusal(exchange('prompts/get'), (on) => dispatcher.getPrompt(request, ctx, on)),
     );
-    server.setRequestHandler('resources/list', (_request, ctx) =>
-      recordingRefusal(exchange('resources/list'), (on) => dispatcher.listResources(ctx, on)),
+    server.setRequestHandler('resources/list', (request, ctx) =>
+      recordingRefusal(exchange('resources/list'), async (on) =>
+        listResultOf('resources', await dispatcher.listResources(request.params?.cursor, ctx, on)),
+      ),
     );
-    server.setRequestHandler('resources/templates/list', (_request, ctx) =>
-      recordingRefusal(exchange('resources/templates/list'), (on) =>
-        dispatcher.listResourceTemplates(ctx, on),
+    server.setRequestHandler('resources/templates/list', (request, ctx) =>
+      recordingRefusal(exchange('resources/templates/list'), async (on) =>
+        listResultOf(
+          'resourceTemplates',
+          await dispatcher.listResourceTemplates(request.params?.cursor, ctx, on),
+        ),
       ),
     );
     server.setRequestHandler('resources/read', (request, ctx) =>

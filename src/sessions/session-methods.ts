@@ -7,6 +7,7 @@ import {
   type GetPromptRequest,
   type ReadResourceRequest,
 } from '@modelcontextprotocol/server';
+import { listResultOf } from '../discovery/listing-page';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { OperationRun } from '../protocol/mcp-dispatcher.service';
@@ -38,6 +39,15 @@ function checked(request: SessionRequest, schema: SchemaName): Params {
   if (outcome instanceof Promise || outcome.issues)
     throw new ProtocolError(McpErrorCode.InvalidParams, 'Invalid params');
   return (params ?? {}) as Params;
+}
+
+/** A list request's cursor: a string, or none; anything else is -32602 like the SDK path answers it. */
+function cursorOf(params: Params): string | undefined {
+  const { cursor } = params;
+  if (cursor === undefined) return undefined;
+  if (typeof cursor !== 'string')
+    throw new ProtocolError(McpErrorCode.InvalidParams, 'Invalid params');
+  return cursor;
 }
 
 /**
@@ -78,15 +88,27 @@ export class SessionMethods {
         return this.subscribe(request, checked(request, 'SubscribeRequest').uri as string, true);
       case 'resources/unsubscribe':
         return this.subscribe(request, checked(request, 'UnsubscribeRequest').uri as string, false);
-      // Lists show what this caller may call, as on the stateless endpoint.
       case 'tools/list':
-        return this.listTools(request);
+        return this.listTools(request, cursorOf(params));
       case 'prompts/list':
-        return this.dispatcher.listPrompts(request.sdk(), request.exchange);
+        return listResultOf(
+          'prompts',
+          await this.dispatcher.listPrompts(cursorOf(params), request.sdk(), request.exchange),
+        );
       case 'resources/list':
-        return this.dispatcher.listResources(request.sdk(), request.exchange);
+        return listResultOf(
+          'resources',
+          await this.dispatcher.listResources(cursorOf(params), request.sdk(), request.exchange),
+        );
       case 'resources/templates/list':
-        return this.dispatcher.listResourceTemplates(request.sdk(), request.exchange);
+        return listResultOf(
+          'resourceTemplates',
+          await this.dispatcher.listResourceTemplates(
+            cursorOf(params),
+            request.sdk(),
+            request.exchange,
+          ),
+        );
       case 'tools/call':
         return this.callTool(request, params, run);
       case 'prompts/get':
@@ -124,16 +146,17 @@ export class SessionMethods {
   }
 
   /** The tools, with 2025-11-25's `execution.taskSupport` where a tool can run as a task. */
-  private async listTools(request: SessionRequest): Promise<Params> {
-    const { tools } = await this.dispatcher.listTools(request.sdk(), request.exchange);
-    return {
-      tools: tools.map((listing) => {
+  private async listTools(request: SessionRequest, cursor: string | undefined): Promise<Params> {
+    const page = await this.dispatcher.listTools(cursor, request.sdk(), request.exchange);
+    return listResultOf('tools', {
+      ...page,
+      items: page.items.map((listing) => {
         const tool = this.registry.findTool(listing.name);
         return !tool || tool.task.support === 'forbidden' || tool.task.creation === 'deferred'
           ? listing
           : { ...listing, execution: { taskSupport: tool.task.support } };
       }),
-    };
+    });
   }
 
   private callTool(request: SessionRequest, params: Params, run: OperationRun): Promise<unknown> {

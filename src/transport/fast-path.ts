@@ -16,6 +16,8 @@ import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
 import type { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import type { HttpExchange } from '../pipeline/http-exchange';
 import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
+import type { ListingPage } from '../discovery/listing-page';
+import type { MaybePromise } from '../util/maybe-promise';
 
 type Message = { jsonrpc: '2.0'; id: string | number; method: string; params: Params };
 type Params = Record<string, unknown> & { _meta: Record<string, unknown> };
@@ -26,18 +28,30 @@ type Answer = (
   exchange: HttpExchange,
 ) => unknown;
 
+type List = (
+  dispatcher: McpDispatcher,
+  cursor: string | undefined,
+  sdk: ServerContext,
+  exchange: HttpExchange,
+) => MaybePromise<ListingPage<unknown>>;
+
+/** How a method is served: by its handler, or from the serialized pages of a list. */
+type Served =
+  | { answer: Answer; list?: undefined; nameParam?: 'name' | 'uri' }
+  | { answer?: undefined; list: List; nameParam?: undefined };
+
 /** The methods served without the SDK, and which parameter `Mcp-Name` mirrors. */
-const FAST_METHODS: ReadonlyMap<string, { answer: Answer; nameParam?: 'name' | 'uri' }> = new Map<
-  string,
-  { answer: Answer; nameParam?: 'name' | 'uri' }
->([
+const FAST_METHODS: ReadonlyMap<string, Served> = new Map<string, Served>([
   ['tools/call', { answer: (d, m, s, e) => d.callTool(m, s, e), nameParam: 'name' }],
   ['prompts/get', { answer: (d, m, s, e) => d.getPrompt(m, s, e), nameParam: 'name' }],
   ['resources/read', { answer: (d, m, s, e) => d.readResource(m, s, e), nameParam: 'uri' }],
-  ['tools/list', { answer: (d, _m, s, e) => d.listTools(s, e) }],
-  ['prompts/list', { answer: (d, _m, s, e) => d.listPrompts(s, e) }],
-  ['resources/list', { answer: (d, _m, s, e) => d.listResources(s, e) }],
-  ['resources/templates/list', { answer: (d, _m, s, e) => d.listResourceTemplates(s, e) }],
+  ['tools/list', { list: (d, cursor, s, e) => d.listTools(cursor, s, e) }],
+  ['prompts/list', { list: (d, cursor, s, e) => d.listPrompts(cursor, s, e) }],
+  ['resources/list', { list: (d, cursor, s, e) => d.listResources(cursor, s, e) }],
+  [
+    'resources/templates/list',
+    { list: (d, cursor, s, e) => d.listResourceTemplates(cursor, s, e) },
+  ],
 ]);
 
 const ENVELOPE_KEYS = new Set<string>(Object.values(MCP_META_KEYS));
@@ -76,6 +90,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
 export class McpFastPath {
   private readonly logger = new Logger('McpModule');
   private readonly serverInfoMeta: Record<string, unknown>;
+  /** What follows a list page's members in its result, by method: the kind, cache hints, server info. */
+  private readonly listTails = new Map<string, string>();
 
   constructor(
     private readonly options: ServerOptions,
@@ -135,13 +151,19 @@ export class McpFastPath {
   async serve(message: Message, exchange: HttpExchange): Promise<void> {
     const req = exchange.raw as IncomingMessage & { auth?: unknown };
     const res = exchange.response;
+    const served = FAST_METHODS.get(message.method);
     const aborted = new AbortController();
     res.once('close', () => {
       if (!res.writableFinished) aborted.abort();
     });
     const sdk = this.contextFor(message, req, aborted.signal);
-    const served = FAST_METHODS.get(message.method);
     try {
+      if (served?.list) {
+        const cursor = message.params.cursor as string | undefined;
+        const page = await served.list(this.dispatcher, cursor, sdk, exchange);
+        this.writeText(res, 200, this.listAnswer(message, page));
+        return;
+      }
       const result = (await served?.answer(
         this.dispatcher,
         message as never,
@@ -179,6 +201,19 @@ export class McpFastPath {
       const headers = error instanceof McpHttpRefusal ? this.resource.headersOf(error, req) : {};
       this.write(res, status, { jsonrpc: '2.0', id: message.id, error: body }, headers);
     }
+  }
+
+  /**
+   * The answer to a list request, from the page's serialized members: the bytes
+   * `JSON.stringify` would write for the decorated result, without serializing the entries again.
+   */
+  private listAnswer(message: Message, page: ListingPage<unknown>): string {
+    let tail = this.listTails.get(message.method);
+    if (tail === undefined) {
+      tail = JSON.stringify(this.decorate(message.method, {})).slice(1, -1);
+      this.listTails.set(message.method, tail);
+    }
+    return `{"result":{${page.membersJson},${tail}},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`;
   }
 
   /** What the SDK adds to a result: its kind, cache hints of a complete cacheable one, server info. */
@@ -227,7 +262,15 @@ export class McpFastPath {
     body: unknown,
     headers: Record<string, string> = {},
   ): void {
-    const text = JSON.stringify(body);
+    this.writeText(res, status, JSON.stringify(body), headers);
+  }
+
+  private writeText(
+    res: ServerResponse,
+    status: number,
+    text: string,
+    headers: Record<string, string> = {},
+  ): void {
     res.writeHead(status, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(text),

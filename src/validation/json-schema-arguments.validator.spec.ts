@@ -247,3 +247,40 @@ describe('createJsonSchemaArgumentsValidator', () => {
     });
   });
 });
+
+describe('maxLength and minLength', () => {
+  const schema: JsonSchemaObject = {
+    type: 'object',
+    properties: { text: { type: 'string', minLength: 2, maxLength: 3 } },
+  };
+  const validator = createJsonSchemaArgumentsValidator(schema, WHERE);
+  const valid = (text: string) => validator.validate({ text }).ok;
+
+  it('count code points, as JSON Schema says: a surrogate pair is one character', () => {
+    expect(valid('😀😀😀')).toBe(true); // 6 UTF-16 units, 3 code points
+    expect(valid('😀😀😀😀')).toBe(false);
+    expect(valid('😀')).toBe(false); // 2 units, 1 code point
+    expect(valid('ab')).toBe(true);
+    expect(valid('abcd')).toBe(false);
+    expect(valid('a')).toBe(false);
+  });
+
+  it('give ajv’s messages', () => {
+    expect(errorsOf(schema, { text: 'abcd' })).toEqual([
+      '/text must NOT have more than 3 characters',
+    ]);
+    expect(errorsOf(schema, { text: '😀' })).toEqual([
+      '/text must NOT have fewer than 2 characters',
+    ]);
+  });
+
+  it('decide a long string far from the limit without counting it', () => {
+    const long = createJsonSchemaArgumentsValidator(
+      { type: 'object', properties: { text: { type: 'string', maxLength: 2_000_000 } } },
+      WHERE,
+    );
+    expect(long.validate({ text: 'x'.repeat(1_000_000) }).ok).toBe(true);
+    expect(long.validate({ text: '😀'.repeat(1_000_001) }).ok).toBe(true);
+    expect(long.validate({ text: '😀'.repeat(2_000_001) }).ok).toBe(false);
+  });
+});

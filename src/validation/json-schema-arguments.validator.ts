@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
 import type { JsonSchemaObject } from '../util/json-schema-object';
 import type { SyncArgumentsValidator } from './arguments-validator.interface';
+import { STRING_LENGTH_KEYWORDS } from './string-length.keywords';
 import { ajvMessages, cappedMessages } from './validation-messages';
 
 const AJV_OPTIONS: Options = {
@@ -47,6 +48,7 @@ function ajvFor(schema: JsonSchemaObject, where: string): Ajv {
   if (!ajv) {
     ajv = create();
     addFormats(ajv);
+    ajv.removeKeyword('maxLength').removeKeyword('minLength').addKeyword(STRING_LENGTH_KEYWORDS);
     instances.set(dialect, ajv);
   }
   return ajv;

@@ -1,0 +1,79 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Prompt, Resource, Tool } from '@modelcontextprotocol/server';
+import { DISCOVERY_OPTIONS, type DiscoveryOptions } from './discovery.options';
+import type { ListingPage } from './listing-page';
+import { McpOperationRegistry } from './mcp-operation.registry';
+import type {
+  PromptEntry,
+  ResourceEntry,
+  ResourceTemplateListing,
+  ToolEntry,
+} from './operation-entry.interface';
+import { PagedListing } from './paged-listing';
+
+interface Listings {
+  readonly generation: number;
+  readonly tools: PagedListing<Tool, ToolEntry>;
+  readonly prompts: PagedListing<Prompt, PromptEntry>;
+  readonly resources: PagedListing<Resource, ResourceEntry & { listing: Resource }>;
+  readonly resourceTemplates: PagedListing<
+    ResourceTemplateListing,
+    ResourceEntry & { listing: ResourceTemplateListing }
+  >;
+}
+
+/**
+ * The four list methods' answers, in pages of `lists.pageSize`, built from the registry once and
+ * rebuilt only when an operation is registered after them.
+ * @internal
+ */
+@Injectable()
+export class McpListings {
+  private built: Listings | undefined;
+
+  constructor(
+    private readonly registry: McpOperationRegistry,
+    @Inject(DISCOVERY_OPTIONS) private readonly options: DiscoveryOptions,
+  ) {}
+
+  tools(cursor: string | undefined): ListingPage<Tool> {
+    return this.current().tools.page(cursor);
+  }
+
+  prompts(cursor: string | undefined): ListingPage<Prompt> {
+    return this.current().prompts.page(cursor);
+  }
+
+  resources(cursor: string | undefined): ListingPage<Resource> {
+    return this.current().resources.page(cursor);
+  }
+
+  resourceTemplates(cursor: string | undefined): ListingPage<ResourceTemplateListing> {
+    return this.current().resourceTemplates.page(cursor);
+  }
+
+  /** The paged listings themselves, for answers filtered per caller. */
+  current(): Listings {
+    const generation = this.registry.generation;
+    if (this.built?.generation === generation) return this.built;
+    const size = this.options.listPageSize;
+    this.built = {
+      generation,
+      tools: new PagedListing('tools', this.registry.getTools(), size),
+      prompts: new PagedListing('prompts', this.registry.getPrompts(), size),
+      resources: new PagedListing(
+        'resources',
+        this.registry.getFixedResources() as (ResourceEntry & { listing: Resource })[],
+        size,
+      ),
+      resourceTemplates: new PagedListing(
+        'resourceTemplates',
+        this.registry.getTemplateResources() as (ResourceEntry & {
+          listing: ResourceTemplateListing;
+        })[],
+        size,
+      ),
+    };
+    return this.built;
+  }
+}
