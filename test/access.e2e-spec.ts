@@ -268,18 +268,46 @@ describe.each(ADAPTERS)('access over %s', (adapter) => {
   });
 });
 
-/** A 2025-era request (no `MCP-Protocol-Version`, no `_meta` envelope), answered by the SDK as SSE. */
-async function legacy(server: TestServer, method: string, params: object, headers = {}) {
+/** POSTs one 2025-era message (`session`: its `Mcp-Session-Id`); the status, the session id, the text. */
+async function post2025(server: TestServer, body: object, headers = {}, session?: string) {
   const response = await fetch(server.url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
+      ...(session !== undefined && {
+        'mcp-session-id': session,
+        'mcp-protocol-version': '2025-11-25',
+      }),
       ...headers,
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    body: JSON.stringify(body),
   });
-  return { status: response.status, text: await response.text() };
+  return {
+    status: response.status,
+    session: response.headers.get('mcp-session-id') ?? undefined,
+    text: await response.text(),
+  };
+}
+
+/** A 2025-era request in a session of its own, opened by the same caller. */
+async function legacy(server: TestServer, method: string, params: object, headers = {}) {
+  const opened = await post2025(
+    server,
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'access-2025', version: '1.0.0' },
+      },
+    },
+    headers,
+  );
+  expect(opened.session).toBeDefined();
+  return post2025(server, { jsonrpc: '2.0', id: 1, method, params }, headers, opened.session);
 }
 
 describe('2025-era clients', () => {

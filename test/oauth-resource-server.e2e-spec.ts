@@ -231,27 +231,75 @@ describe('a 2025-era client of the protected resource', () => {
     await server?.close();
   });
 
-  it('gets the 401 challenge for a bad token before its stream starts, and is served with a good one', async () => {
-    const send = (authorization: string) =>
+  it('gets the 401 challenge for a bad token before its session starts, and is served with a good one', async () => {
+    const send = (authorization: string, body: object, session?: string) =>
       fetch(server.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
           authorization,
+          ...(session !== undefined && {
+            'mcp-session-id': session,
+            'mcp-protocol-version': '2025-11-25',
+          }),
         },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+        body: JSON.stringify(body),
       });
-    const refused = await send('Bearer not-a-jwt');
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'oauth-2025', version: '1.0.0' },
+      },
+    };
+    const refused = await send('Bearer not-a-jwt', initialize);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
     const token = await as.token('admin', {
       scope: 'mcp:tools payments:write',
       resource: server.url.href,
     });
-    const served = await send(`Bearer ${token}`);
+    const opened = await send(`Bearer ${token}`, initialize);
+    expect(opened.status).toBe(200);
+    const session = opened.headers.get('mcp-session-id');
+    expect(session).toBeTruthy();
+    const served = await send(
+      `Bearer ${token}`,
+      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+      session as string,
+    );
     expect(served.status).toBe(200);
     expect(await served.text()).toContain('"pay"');
+    // The session's next request with a bad token is challenged too, not served.
+    const later = await send(
+      'Bearer not-a-jwt',
+      { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} },
+      session as string,
+    );
+    expect(later.status).toBe(401);
+    // Its GET stream is the caller's too: the same token opens it, none finds no session.
+    const stream = async (authorization?: string) => {
+      const abort = new AbortController();
+      const response = await fetch(server.url, {
+        method: 'GET',
+        signal: abort.signal,
+        headers: {
+          accept: 'text/event-stream',
+          'mcp-session-id': session as string,
+          'mcp-protocol-version': '2025-11-25',
+          ...(authorization !== undefined && { authorization }),
+        },
+      });
+      abort.abort();
+      return response.status;
+    };
+    expect(await stream(`Bearer ${token}`)).toBe(200);
+    expect(await stream()).toBe(404);
+    expect(await stream('Bearer not-a-jwt')).toBe(401);
   });
 });
 

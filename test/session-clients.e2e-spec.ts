@@ -145,9 +145,14 @@ describe.each(ADAPTERS)('both protocol eras on one endpoint over %s', (adapter) 
         await expect(
           agent.callTool({ name: 'create_ticket', arguments: { ...ticket, priority: 'urgent' } }),
         ).rejects.toMatchObject({ code: -32602 });
+        // Lists per caller (the default): an operation the caller's guards refuse is hidden, so
+        // calling it answers as an unknown tool would, in both eras.
         await expect(
           viewer.callTool({ name: 'create_ticket', arguments: ticket }),
-        ).rejects.toMatchObject({ code: -32003 });
+        ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool') });
+        expect((await viewer.listTools()).tools.map((tool) => tool.name)).not.toContain(
+          'create_ticket',
+        );
       } finally {
         await Promise.all([agent.close(), viewer.close()]);
       }

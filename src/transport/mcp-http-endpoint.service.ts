@@ -195,8 +195,12 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     const text = this.admission.takeBody(req);
     if (req.method !== 'POST' || text === undefined) {
       const exchange = { request, raw: req, response: res, message: undefined };
-      if (this.sessions && (req.method === 'GET' || req.method === 'DELETE'))
+      if (this.sessions && (req.method === 'GET' || req.method === 'DELETE')) {
+        // A session is its caller's: its stream and its end need the same principal as its calls.
+        if (this.resourceServer.enabled && !(await this.authenticate(request, req, res, undefined)))
+          return;
         return this.sessions.serve({ ...exchange, exactInputResponses: undefined, text });
+      }
       return sdkRequestExchange.run({ ...exchange, exactInputResponses: undefined }, () =>
         this.handlers.node(req, res),
       );
