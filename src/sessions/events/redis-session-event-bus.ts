@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { RecordIntegrity } from '../../keyring/record-integrity';
 import type { McpRedisConnection } from '../../redis/mcp-redis.connection';
 import type { McpRedisConnectionClient } from '../../redis/mcp-redis-connection-client';
-import { RedisCommandError } from '../../redis/redis-command.error';
+import { ChannelPublishing } from '../../redis/channel-publishing';
 import { SessionEventBus } from './session-event-bus';
 import type { SessionEvent } from './session-event';
 import { decodeSessionEvent, encodeSessionEvent } from './session-event-message';
@@ -28,7 +28,11 @@ export class RedisSessionEventBus
   private readonly origin = randomBytes(12).toString('base64url');
   private readonly channel: string;
   private subscriber: McpRedisConnectionClient | undefined;
-  private publishing: 'ok' | 'failing' = 'ok';
+  private readonly publishing = new ChannelPublishing(this.logger, {
+    restored: 'Session events reach the other instances again',
+    failing: (reason) =>
+      `Session events cannot reach the other instances (${reason}): answers and notifications for sessions served elsewhere are lost meanwhile`,
+  });
   private dropped = false;
   private closed = false;
 
@@ -61,23 +65,10 @@ export class RedisSessionEventBus
     this.deliver(event, 'local');
     if (this.closed) return;
     const message = encodeSessionEvent(this.origin, event, this.integrity);
-    this.redis
-      .run((client) => client.publish(this.channel, message))
-      .then(
-        () => {
-          if (this.publishing === 'ok') return;
-          this.publishing = 'ok';
-          this.logger.log('Session events reach the other instances again');
-        },
-        (error: unknown) => {
-          if (this.publishing === 'failing' || this.closed) return;
-          this.publishing = 'failing';
-          const reason = error instanceof RedisCommandError ? error.reason : 'unknown';
-          this.logger.warn(
-            `Session events cannot reach the other instances (${reason}): answers and notifications for sessions served elsewhere are lost meanwhile`,
-          );
-        },
-      );
+    this.publishing.track(
+      this.redis.run((client) => client.publish(this.channel, message)),
+      () => this.closed,
+    );
   }
 
   private warnDropped(): void {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { KeyringRecordIntegrity } from '../../keyring/record-integrity';
 import type { McpRedisConnection } from '../../redis/mcp-redis.connection';
 import type { McpRedisConnectionClient } from '../../redis/mcp-redis-connection-client';
-import { RedisCommandError } from '../../redis/redis-command.error';
+import { ChannelPublishing } from '../../redis/channel-publishing';
 import { OccasionalWarning } from '../../util/occasional-warning';
 import { TaskEventBus, type TaskStatusEvent } from './task-event-bus';
 import { decodeTaskEvent, encodeTaskEvent } from './task-event-message';
@@ -26,7 +26,11 @@ export class RedisTaskEventBus extends TaskEventBus implements OnModuleInit, OnA
   private readonly origin = randomBytes(12).toString('base64url');
   private readonly channel: string;
   private subscriber: McpRedisConnectionClient | undefined;
-  private publishing: 'ok' | 'failing' = 'ok';
+  private readonly publishing = new ChannelPublishing(this.logger, {
+    restored: 'Task status notifications reach the other instances again',
+    failing: (reason) =>
+      `Task status notifications cannot reach the other instances (${reason}); this instance's still get them`,
+  });
   private closed = false;
 
   constructor(
@@ -75,23 +79,10 @@ export class RedisTaskEventBus extends TaskEventBus implements OnModuleInit, OnA
       this.integrity,
       this.channel,
     );
-    this.redis
-      .run((client) => client.publish(this.channel, message))
-      .then(
-        () => {
-          if (this.publishing === 'ok') return;
-          this.publishing = 'ok';
-          this.logger.log('Task status notifications reach the other instances again');
-        },
-        (error: unknown) => {
-          if (this.publishing === 'failing' || this.closed) return;
-          this.publishing = 'failing';
-          const reason = error instanceof RedisCommandError ? error.reason : 'unknown';
-          this.logger.warn(
-            `Task status notifications cannot reach the other instances (${reason}); this instance's still get them`,
-          );
-        },
-      );
+    this.publishing.track(
+      this.redis.run((client) => client.publish(this.channel, message)),
+      () => this.closed,
+    );
   }
 
   onApplicationShutdown(): void {
