@@ -1,4 +1,5 @@
 import { retryAfterMs, shareRefusal, type ShareLimits } from '../../util/fair-share';
+import { handleShares } from './handle-shares';
 import { StateHandleRepositoryError } from './state-handle-repository.error';
 import type { StateHandleRecord, StateHandleRepository } from './state-handle-repository.interface';
 
@@ -63,21 +64,11 @@ export class MemoryStateHandleRepository implements StateHandleRepository {
 
   constructor(options: MemoryStateHandleRepositoryOptions = {}) {
     const maxEntries = options.maxEntries ?? 10_000;
-    const perOwner = options.maxEntriesPerOwner ?? maxEntries;
-    const maxBytes = options.maxBytes ?? DEFAULT_MAX_HANDLE_BYTES;
-    for (const [name, value] of [
-      ['maxEntries', maxEntries],
-      ['maxEntriesPerOwner', perOwner],
-      ['maxBytes', maxBytes],
-    ] as const)
-      if (!Number.isSafeInteger(value) || value <= 0)
-        throw new RangeError(`${name} must be a positive integer`);
-    this.count = { capacity: maxEntries, perPartition: Math.min(perOwner, maxEntries) };
-    // An owner's share of the bytes is its share of the records.
-    this.bytes = {
-      capacity: maxBytes,
-      perPartition: Math.ceil((maxBytes * this.count.perPartition) / maxEntries),
-    };
+    ({ count: this.count, bytes: this.bytes } = handleShares({
+      maxEntries,
+      maxEntriesPerOwner: options.maxEntriesPerOwner ?? maxEntries,
+      maxBytes: options.maxBytes ?? DEFAULT_MAX_HANDLE_BYTES,
+    }));
     this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
     this.now = options.now ?? Date.now;
   }

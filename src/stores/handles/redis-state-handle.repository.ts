@@ -7,6 +7,7 @@ import {
 } from '../../keyring/record-integrity';
 import { retryAfterMs, SHARE_REFUSAL_LUA, type ShareLimits } from '../../util/fair-share';
 import { loggableFailure } from '../../redis/bounded-redis-command';
+import { handleShares } from './handle-shares';
 import { StateHandleRepositoryError } from './state-handle-repository.error';
 import type { StateHandleRecord, StateHandleRepository } from './state-handle-repository.interface';
 
@@ -197,22 +198,14 @@ export class RedisStateHandleRepository implements StateHandleRepository, Authen
     if (typeof this.client?.evalsha !== 'function' || typeof this.client.del !== 'function')
       throw new TypeError('client must be an ioredis client');
     if (typeof this.keyPrefix !== 'string') throw new TypeError('keyPrefix must be a string');
+    if (!Number.isSafeInteger(this.timeoutMs) || this.timeoutMs <= 0)
+      throw new RangeError('timeoutMs must be a positive integer');
     const maxEntries = options.maxEntries ?? 100_000;
-    const perOwner = options.maxEntriesPerOwner ?? maxEntries;
-    const maxBytes = options.maxBytes ?? 1_073_741_824;
-    for (const [name, value] of [
-      ['timeoutMs', this.timeoutMs],
-      ['maxEntries', maxEntries],
-      ['maxEntriesPerOwner', perOwner],
-      ['maxBytes', maxBytes],
-    ] as const)
-      if (!Number.isSafeInteger(value) || value <= 0)
-        throw new RangeError(`${name} must be a positive integer`);
-    this.count = { capacity: maxEntries, perPartition: Math.min(perOwner, maxEntries) };
-    this.bytes = {
-      capacity: maxBytes,
-      perPartition: Math.ceil((maxBytes * this.count.perPartition) / maxEntries),
-    };
+    ({ count: this.count, bytes: this.bytes } = handleShares({
+      maxEntries,
+      maxEntriesPerOwner: options.maxEntriesPerOwner ?? maxEntries,
+      maxBytes: options.maxBytes ?? 1_073_741_824,
+    }));
   }
 
   /** @internal The module's keyring tags and checks every record from now on. */
