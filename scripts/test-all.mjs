@@ -8,7 +8,8 @@
 // the machine to themselves: their serial pass measures the server under load.
 //
 // A stage of one lane shows its output as it comes; otherwise each script's output is shown when
-// it ends. A summary of what ran, and how long it took, comes last.
+// it ends. A summary of what ran, and how long it took, comes last, followed by the failing tests'
+// messages again (a CI log is often read from its end, and cut in the middle).
 //
 // Usage: node scripts/test-all.mjs
 import { spawn } from 'node:child_process';
@@ -38,11 +39,15 @@ function runScript(script, live) {
   const child = spawn(command, args, {
     cwd: ROOT,
     shell: windows && command !== process.execPath,
-    stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
+  const collect = (stream) => (chunk) => {
+    output += chunk;
+    if (live) stream.write(chunk);
+  };
+  child.stdout.on('data', collect(process.stdout));
+  child.stderr.on('data', collect(process.stderr));
   return new Promise((done) => {
     child.once('error', (error) => done({ script, ok: false, output: String(error), seconds: 0 }));
     child.once('exit', (code, signal) =>
@@ -54,6 +59,24 @@ function runScript(script, live) {
       }),
     );
   });
+}
+
+const MAX_FAILURES_SHOWN = 8;
+const LINES_PER_FAILURE = 24;
+/** Jest's failure blocks (`● suite › test` and what follows), without its `● Console` blocks. */
+function failureExcerpts(output) {
+  const lines = output.split('\n');
+  const excerpts = [];
+  for (let i = 0; i < lines.length && excerpts.length < MAX_FAILURES_SHOWN; i++) {
+    if (!/^\s*● (?!Console)/.test(lines[i])) continue;
+    const block = [lines[i]];
+    for (let j = i + 1; j < lines.length && block.length < LINES_PER_FAILURE; j++) {
+      if (/^\s*● /.test(lines[j])) break;
+      block.push(lines[j]);
+    }
+    excerpts.push(block.join('\n').trimEnd());
+  }
+  return excerpts;
 }
 
 function heading(result) {
@@ -96,4 +119,10 @@ const skipped = STAGES.flat(2).filter(
 );
 if (skipped.length > 0) console.log(`  not run after the failure: ${skipped.join(', ')}`);
 console.log(`  ${failed ? 'FAILED' : 'passed'} in ${total.toFixed(1)} s`);
+for (const result of results.filter((each) => !each.ok)) {
+  const failures = failureExcerpts(result.output);
+  if (failures.length === 0) continue;
+  console.log(`\nfailures in ${result.script}:`);
+  for (const failure of failures) console.log(failure);
+}
 process.exitCode = failed ? 1 : 0;
