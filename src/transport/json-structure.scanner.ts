@@ -1,12 +1,5 @@
 import type { JsonBodyLimits } from './json-body-limits';
-import {
-  closingQuote,
-  LOWER_E,
-  numberEnd,
-  QUOTE,
-  startsNumber,
-  UPPER_E,
-} from '../util/json-lexing';
+import { closingQuote, exponentMarker, numberEnd, QUOTE, startsNumber } from '../util/json-lexing';
 
 /** Which bound a JSON text breaks, found before it is parsed. */
 export type JsonStructureProblem =
@@ -29,17 +22,14 @@ const LOWER_F = 0x66;
 /** Whether a number token's length and exponent are within bounds. */
 function numberWithinBounds(text: string, start: number, end: number, limits: JsonBodyLimits) {
   if (end - start > limits.maxNumberLength) return false;
-  for (let i = start; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (code !== LOWER_E && code !== UPPER_E) continue;
-    let digits = text
-      .slice(i + 1, end)
-      .replace(/^[+-]/, '')
-      .replace(/^0+/, '');
-    if (digits === '') digits = '0';
-    return digits.length <= 6 && Number(digits) <= limits.maxExponent;
-  }
-  return true;
+  const marker = exponentMarker(text, start, end);
+  if (marker === end) return true;
+  let digits = text
+    .slice(marker + 1, end)
+    .replace(/^[+-]/, '')
+    .replace(/^0+/, '');
+  if (digits === '') digits = '0';
+  return digits.length <= 6 && Number(digits) <= limits.maxExponent;
 }
 
 /**

@@ -1,9 +1,14 @@
 import { LosslessNumber } from 'lossless-json';
-import { parseWithExactNumbers } from './exact-number.parser';
+import { parseWithExactNumbers, parseWithMarkedNumbers } from './exact-number.parser';
 
-describe('parseWithExactNumbers', () => {
+// The runtime's own parse reads each number's source text where JSON.parse offers it (Node ≥ 21)
+// and is the marked parse elsewhere: both must read every text alike.
+describe.each([
+  ['parseWithExactNumbers', parseWithExactNumbers],
+  ['parseWithMarkedNumbers', parseWithMarkedNumbers],
+])('%s', (_name, parse) => {
   it('keeps every number as its exact text, at any depth, and everything else as JSON.parse does', () => {
-    const parsed = parseWithExactNumbers(
+    const parsed = parse(
       '{"a":3.50,"b":[1e3,-0.0,12345678901234567890],"c":{"d":"3.50","e":true,"f":null}}',
     ) as { a: LosslessNumber; b: LosslessNumber[]; c: unknown };
     expect(parsed.a).toBeInstanceOf(LosslessNumber);
@@ -14,22 +19,22 @@ describe('parseWithExactNumbers', () => {
 
   it('leaves digits inside strings and keys alone, escaped quotes included', () => {
     const text = JSON.stringify({ '12': 'x "3.5" \\ 7', n: 'a\\"1' });
-    expect(parseWithExactNumbers(text)).toEqual(JSON.parse(text));
+    expect(parse(text)).toEqual(JSON.parse(text));
   });
 
   it('cannot be fooled by a string that imitates its marker', () => {
-    const parsed = parseWithExactNumbers('{"s":"\\u0001abc:1","n":2}') as Record<string, unknown>;
+    const parsed = parse('{"s":"\\u0001abc:1","n":2}') as Record<string, unknown>;
     expect(parsed.s).toBe('\u0001abc:1');
     expect((parsed.n as LosslessNumber).value).toBe('2');
   });
 
   it('keeps a "__proto__" key as data', () => {
-    const parsed = parseWithExactNumbers('{"__proto__":{"x":1}}') as object;
+    const parsed = parse('{"__proto__":{"x":1}}') as object;
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
     expect(Object.keys(parsed)).toEqual(['__proto__']);
   });
 
   it.each(['{', '[1,', '{"a":01}', '{"a":1,}', 'x'])('throws on malformed JSON %p', (text) => {
-    expect(() => parseWithExactNumbers(text)).toThrow();
+    expect(() => parse(text)).toThrow();
   });
 });

@@ -7,13 +7,37 @@ import { closingQuote, numberEnd, QUOTE, startsNumber } from './json-lexing';
 const MARKER_PREFIX = `\u0001${randomBytes(12).toString('base64url')}`;
 let markerCount = 0;
 
+/** What V8 hands a `JSON.parse` reviver where the source text access of ES2026 is implemented. */
+interface ReviverContext {
+  readonly source?: string;
+}
+
+type Reviver = (this: unknown, key: string, value: unknown, context?: ReviverContext) => unknown;
+
+const exactNumberReviver: Reviver = (_key, value, context) =>
+  typeof value === 'number' ? new LosslessNumber(context?.source ?? String(value)) : value;
+
+/** Whether this runtime's `JSON.parse` hands revivers each primitive's source text (Node ≥ 21). */
+const hasSourceTextAccess =
+  (
+    JSON.parse('[1.0]', ((_key, value, context) =>
+      typeof value === 'number' ? context?.source : value) as Reviver) as unknown[]
+  )[0] === '1.0';
+
 /**
- * Parses JSON keeping every number's exact text as a `LosslessNumber`, with the native parser:
- * each number token is first rewritten as a string carrying a marker no client can imitate, and
- * turned back into a `LosslessNumber` as the native parser hands it over. Far cheaper than a
- * parser written in JavaScript on string-heavy bodies. Throws on malformed JSON.
+ * Parses JSON keeping every number's exact text as a `LosslessNumber`, with the native parser.
+ * Where `JSON.parse` gives a reviver each number's source text, that text is used as it is;
+ * elsewhere each number token is first rewritten as a string carrying a marker no client can
+ * imitate, and turned back into a `LosslessNumber` as the native parser hands it over. Either is far
+ * cheaper than a parser written in JavaScript on string-heavy bodies. Throws on malformed JSON.
  */
 export function parseWithExactNumbers(text: string): unknown {
+  if (hasSourceTextAccess) return JSON.parse(text, exactNumberReviver as Reviver);
+  return parseWithMarkedNumbers(text);
+}
+
+/** The rewrite-and-mark parse, for runtimes without source text access. @internal */
+export function parseWithMarkedNumbers(text: string): unknown {
   markerCount = (markerCount + 1) % Number.MAX_SAFE_INTEGER;
   const marker = `${MARKER_PREFIX}${markerCount}:`;
   const escapedMarker = `\\u0001${marker.slice(1)}`;

@@ -5,31 +5,31 @@ export const BACKSLASH = 0x5c;
 export const MINUS = 0x2d;
 export const DIGIT_0 = 0x30;
 export const DIGIT_9 = 0x39;
-export const LOWER_E = 0x65;
-export const UPPER_E = 0x45;
 
 /** Whether `code` starts a JSON number token. */
 export function startsNumber(code: number): boolean {
   return (code >= DIGIT_0 && code <= DIGIT_9) || code === MINUS;
 }
 
-/** Whether `code` can continue a JSON number token. */
-export function continuesNumber(code: number): boolean {
-  return (
-    (code >= DIGIT_0 && code <= DIGIT_9) ||
-    code === 0x2e ||
-    code === LOWER_E ||
-    code === UPPER_E ||
-    code === 0x2b ||
-    code === MINUS
-  );
-}
+// Sticky: each search starts exactly where it is put and the native matcher walks the digits,
+// several times faster than a loop over char codes on the 1,024-digit numbers the limits allow.
+/** The characters that can continue a JSON number token. */
+const NUMBER_REST = /[-+.0-9eE]*/y;
+/** A number token's characters before its exponent marker. */
+const MANTISSA = /[-+.0-9]*/y;
 
 /** The end (exclusive) of the number token starting at `start`. */
 export function numberEnd(text: string, start: number): number {
-  let end = start + 1;
-  while (end < text.length && continuesNumber(text.charCodeAt(end))) end++;
-  return end;
+  NUMBER_REST.lastIndex = start + 1;
+  NUMBER_REST.test(text);
+  return NUMBER_REST.lastIndex;
+}
+
+/** The index of the `e` or `E` in the number token `[start, end)`, or `end` when it has none. */
+export function exponentMarker(text: string, start: number, end: number): number {
+  MANTISSA.lastIndex = start;
+  MANTISSA.test(text);
+  return Math.min(MANTISSA.lastIndex, end);
 }
 
 /**
