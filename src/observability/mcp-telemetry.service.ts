@@ -8,6 +8,7 @@ import type {
   MeterProvider,
   Span,
   SpanContext,
+  Tracer,
   TracerProvider,
 } from '@opentelemetry/api';
 import type * as OpenTelemetryApi from '@opentelemetry/api';
@@ -90,6 +91,8 @@ export class McpTelemetry {
   private readonly noopTracerProvider: TracerProvider | undefined = this.api
     ? new this.api.ProxyTracerProvider().getDelegate()
     : undefined;
+  private seenTracerProvider: TracerProvider | undefined;
+  private tracer: Tracer | undefined;
   private seenMeterProvider: MeterProvider | undefined;
   private instruments: Instruments | undefined;
 
@@ -117,8 +120,7 @@ export class McpTelemetry {
     let spanContext: Context | undefined;
     if (api && provider) {
       const { parent, links } = this.parentOf(api, call);
-      const tracer = provider.getTracer(INSTRUMENTATION_SCOPE, PACKAGE_VERSION);
-      span = tracer.startSpan(
+      span = this.tracerOf(provider).startSpan(
         spanName(call),
         {
           kind: call.taskStep ? api.SpanKind.INTERNAL : api.SpanKind.SERVER,
@@ -175,7 +177,16 @@ export class McpTelemetry {
       getDelegate?: () => TracerProvider;
     };
     const provider = global.getDelegate ? global.getDelegate() : global;
-    return provider === this.noopTracerProvider ? undefined : global;
+    return provider === this.noopTracerProvider ? undefined : provider;
+  }
+
+  /** The module's tracer from `provider`, asked for again only when the global provider changes. */
+  private tracerOf(provider: TracerProvider): Tracer {
+    if (provider !== this.seenTracerProvider || this.tracer === undefined) {
+      this.seenTracerProvider = provider;
+      this.tracer = provider.getTracer(INSTRUMENTATION_SCOPE, PACKAGE_VERSION);
+    }
+    return this.tracer;
   }
 
   private metrics(): Instruments | undefined {
