@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppModule } from './fixtures/docs/rekog-after';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
-import { connectClient, rawRound, rawToolCall } from './utils/mcp';
+import { formAnsweringClient, rawRound, rawToolCall } from './utils/mcp';
 
 const PAGE = readFileSync(join(__dirname, '..', 'docs', 'migrating-from-rekog.md'), 'utf8');
 const FIXTURES = join(__dirname, 'fixtures', 'docs');
@@ -69,21 +69,9 @@ describe.each(ADAPTERS)('the migrated example over %s', (adapter) => {
   });
 
   async function userWho(confirm: boolean): Promise<{ client: Client; asked: string[] }> {
-    const asked: string[] = [];
-    const client = await connectClient(
-      server.url,
-      {},
-      {
-        capabilities: { elicitation: { form: {} } },
-        setup: (c) =>
-          c.setRequestHandler('elicitation/create', (request) => {
-            asked.push((request.params as { message: string }).message);
-            return { action: 'accept', content: { confirm } };
-          }),
-      },
-    );
-    clients.push(client);
-    return { client, asked };
+    const user = await formAnsweringClient(server.url, { action: 'accept', content: { confirm } });
+    clients.push(user.client);
+    return user;
   }
 
   it('advertises the JSON Schema of the zod input to a caller with the scope and fills in its default', async () => {

@@ -6,12 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
-import { connectClient } from './utils/mcp';
-
-type ElicitAnswer = {
-  action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, string | number | boolean | string[]>;
-};
+import { formAnsweringClient, type FormAnswer } from './utils/mcp';
 
 /**
  * The README's "A tool that asks before it acts" example, taken from README.md as written (only
@@ -59,22 +54,10 @@ describe.each(ADAPTERS)('the README example over %s', (adapter) => {
   });
 
   /** An official client whose user answers every form with `answer`, recording the messages. */
-  async function userWho(answer: ElicitAnswer): Promise<{ client: Client; asked: string[] }> {
-    const asked: string[] = [];
-    const client = await connectClient(
-      server.url,
-      {},
-      {
-        capabilities: { elicitation: { form: {} } },
-        setup: (c) =>
-          c.setRequestHandler('elicitation/create', (request) => {
-            asked.push((request.params as { message: string }).message);
-            return answer;
-          }),
-      },
-    );
-    clients.push(client);
-    return { client, asked };
+  async function userWho(answer: FormAnswer): Promise<{ client: Client; asked: string[] }> {
+    const user = await formAnsweringClient(server.url, answer);
+    clients.push(user.client);
+    return user;
   }
 
   it('asks, then deletes when the user confirms', async () => {
@@ -85,7 +68,7 @@ describe.each(ADAPTERS)('the README example over %s', (adapter) => {
     expect(existsSync(join(files, 'a.txt'))).toBe(false);
   });
 
-  it.each<[string, ElicitAnswer]>([
+  it.each<[string, FormAnswer]>([
     ['declines', { action: 'decline' }],
     ['cancels', { action: 'cancel' }],
     ['answers no', { action: 'accept', content: { confirm: false } }],

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { ExpenseLedger } from '../sample-app/src/expenses/expense-ledger.service';
 import { newKeyring, startSampleApp } from './fixtures/sample-app';
 import { ADAPTERS, type TestServer } from './utils/bootstrap';
-import { connectClient, rawToolCall, resultText, type RawRoundResponse } from './utils/mcp';
+import { formAnsweringClient, rawToolCall, resultText, type RawRoundResponse } from './utils/mcp';
 
 const EXPENSE = { amount: '120.50', description: 'Team lunch' };
 const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
@@ -40,18 +40,10 @@ describe.each(ADAPTERS)('sample app: approve_expense over %s', (adapter) => {
 
   it('records the expense once the official client approves it', async () => {
     const before = approved();
-    const asked: string[] = [];
-    const client = await connectClient(
+    const { client, asked } = await formAnsweringClient(
       server.url,
+      { action: 'accept', content: { approve: true } },
       { Authorization: 'Bearer alice' },
-      {
-        capabilities: { elicitation: { form: {} } },
-        setup: (c) =>
-          c.setRequestHandler('elicitation/create', (request) => {
-            asked.push((request.params as { message: string }).message);
-            return { action: 'accept', content: { approve: true } };
-          }),
-      },
     );
     clients.push(client);
     const result = await client.callTool({ name: 'approve_expense', arguments: EXPENSE });

@@ -36,6 +36,32 @@ export async function connectClient(
   return client;
 }
 
+/** What a form-answering user replies to every `elicitation/create` (see {@link formAnsweringClient}). */
+export type FormAnswer =
+  | { action: 'accept'; content: Record<string, string | number | boolean | string[]> }
+  | { action: 'decline' | 'cancel' };
+
+/**
+ * An official client (see {@link connectClient}) that declares form elicitation and whose user
+ * answers every form with `answer`; `asked` collects the forms' messages in the order shown.
+ */
+export async function formAnsweringClient(
+  url: URL,
+  answer: FormAnswer,
+  headers: Record<string, string> = {},
+): Promise<{ client: Client; asked: string[] }> {
+  const asked: string[] = [];
+  const client = await connectClient(url, headers, {
+    capabilities: { elicitation: { form: {} } },
+    setup: (c) =>
+      c.setRequestHandler('elicitation/create', (request) => {
+        asked.push((request.params as { message: string }).message);
+        return answer;
+      }),
+  });
+  return { client, asked };
+}
+
 /** A 2026-07-28 JSON-RPC request body, with the `_meta` envelope every modern request carries. */
 export function rpcBody(
   method: string,
