@@ -116,6 +116,13 @@ const SERVERS: ServerSpec[] = [
     extra: true,
   },
   {
+    key: 'traced-sampled',
+    label: 'nestjs-mcp, Express, OpenTelemetry metrics + tracing sampled at 10 % (parent-based)',
+    file: 'nestjs-mcp.ts',
+    variant: 'traced-sampled',
+    extra: true,
+  },
+  {
     key: 'aead-floor',
     label: 'nestjs-mcp, echo that opens one AES-256-GCM token itself',
     file: 'nestjs-mcp.ts',

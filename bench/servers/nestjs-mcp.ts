@@ -9,6 +9,7 @@
  * - `declared` / `unsealed`: an echo tool that declares a form request (with `requestState` none /
  *   FRAMEWORK_PROTECTED), called with answers and no state: the sealed round minus opening state.
  * - `traced`: the `express` app with OpenTelemetry tracing and metrics on (in-memory exporter);
+ * - `traced-sampled`: the same with a parent-based 10 % trace sampler, as a busy deployment runs it;
  * - `aead-floor`: the plain echo tool, whose handler also opens one AES-256-GCM token with node:crypto
  *   (sealed at startup, the size of the sealed flow's state): what any authenticated-encrypted state
  *   costs a request on this platform, whoever opens it.
@@ -208,12 +209,14 @@ const modules: Record<string, Type<unknown>> = {
   unsealed: UnsealedModule,
   // The `express` app with OpenTelemetry tracing and metrics on (bench/servers/telemetry-setup.ts).
   traced: RawSchemaModule,
+  'traced-sampled': RawSchemaModule,
 };
 
 serveBench(async () => {
   const module = modules[variant];
   if (!module) throw new Error(`unknown BENCH_VARIANT ${variant}`);
   if (variant === 'traced') installBenchTelemetry();
+  if (variant === 'traced-sampled') installBenchTelemetry({ sampledRatio: 0.1 });
   const adapter = variant === 'fastify' ? new FastifyAdapter() : new ExpressAdapter();
   const app = await NestFactory.create(module, adapter, { logger: ['error'] });
   await app.listen(0, '127.0.0.1');

@@ -9,8 +9,10 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
-  InMemorySpanExporter,
   BatchSpanProcessor,
+  InMemorySpanExporter,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-base';
 
 class PullReader extends MetricReader {
@@ -18,7 +20,8 @@ class PullReader extends MetricReader {
   protected async onShutdown(): Promise<void> {}
 }
 
-export function installBenchTelemetry(): void {
+/** `sampledRatio`: keep that share of new traces (parent-based), as a busy deployment would; all of them when unset. */
+export function installBenchTelemetry(options: { sampledRatio?: number } = {}): void {
   const exporter = new InMemorySpanExporter();
   const reader = new PullReader();
   // BENCH_OTEL_CONTEXT=off leaves the context manager out: what the rest costs without it.
@@ -26,7 +29,14 @@ export function installBenchTelemetry(): void {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(
-    new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }),
+    new BasicTracerProvider({
+      spanProcessors: [new BatchSpanProcessor(exporter)],
+      ...(options.sampledRatio !== undefined && {
+        sampler: new ParentBasedSampler({
+          root: new TraceIdRatioBasedSampler(options.sampledRatio),
+        }),
+      }),
+    }),
   );
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
   // A scrape every second and an emptied exporter, as a real pipeline would drain them.
