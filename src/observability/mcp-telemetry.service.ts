@@ -21,6 +21,11 @@ import {
 } from './mcp-semantic-conventions';
 import { loadOpenTelemetry } from './open-telemetry.loader';
 import type { ObservedCall, ObservedRound } from './observed-call';
+import type {
+  ClientRequestOutcome,
+  ObservedClientRequest,
+  ObservedRequest,
+} from './observed-request';
 
 const INSTRUMENTATION_SCOPE = 'nestjs-mcp';
 
@@ -68,6 +73,7 @@ interface Instruments {
   readonly expired: Counter;
   readonly rounds: Histogram;
   readonly tasks: Counter;
+  readonly sessionDuration: Histogram;
 }
 
 /** One observed call between its start and its end. @internal */
@@ -75,6 +81,18 @@ export interface CallObservation {
   /** Runs `work` with the call's span active, so the application's own spans nest under it. */
   within<T>(work: () => Promise<T>): Promise<T>;
   end(round: ObservedRound): void;
+}
+
+/** One observed request that runs no operation, between its start and its end. @internal */
+export interface RequestObservation {
+  within<T>(work: () => Promise<T>): Promise<T>;
+  /** `errorType`: the JSON-RPC code of the error it was answered with. */
+  end(errorType?: string): void;
+}
+
+/** One server-to-client request between its sending and its answer. @internal */
+export interface ClientRequestObservation {
+  end(outcome: ClientRequestOutcome, errorType?: string): void;
 }
 
 /**
@@ -116,7 +134,13 @@ export class McpTelemetry {
     let span: Span | undefined;
     let spanContext: Context | undefined;
     if (api && provider) {
-      const { parent, links } = this.parentOf(api, call);
+      const { parent, links } = this.parentOf(
+        api,
+        call.meta,
+        call.headers,
+        call.taskStep ? call.taskStep.trace : call.claimedFlowTrace,
+        call.taskStep !== undefined,
+      );
       const tracer = provider.getTracer(INSTRUMENTATION_SCOPE, PACKAGE_VERSION);
       span = tracer.startSpan(
         spanName(call),
@@ -152,6 +176,94 @@ export class McpTelemetry {
           });
       },
     };
+  }
+
+  /**
+   * Starts observing a request that runs no operation (a list, `initialize`, `ping`, a task
+   * method…): a SERVER span named after its method and its `mcp.server.operation.duration`; call
+   * only when {@link observing}.
+   */
+  beginRequest(request: ObservedRequest): RequestObservation {
+    const started = performance.now();
+    const api = this.api;
+    const provider = this.tracerProvider();
+    let span: Span | undefined;
+    let spanContext: Context | undefined;
+    if (api && provider) {
+      const { parent, links } = this.parentOf(api, request.meta, request.headers, undefined, false);
+      span = provider
+        .getTracer(INSTRUMENTATION_SCOPE, PACKAGE_VERSION)
+        .startSpan(
+          request.method,
+          { kind: api.SpanKind.SERVER, attributes: requestAttributes(request), links },
+          parent,
+        );
+      spanContext = api.trace.setSpan(parent, span);
+    }
+    return {
+      within: (work) => (api && spanContext ? api.context.with(spanContext, work) : work()),
+      end: (errorType) => {
+        if (api && span) {
+          if (errorType !== undefined) {
+            span.setAttribute(MCP_SEMCONV.errorType, errorType);
+            span.setAttribute(MCP_SEMCONV.responseStatusCode, errorType);
+            span.setStatus({ code: api.SpanStatusCode.ERROR });
+          }
+          span.end();
+        }
+        const instruments = this.metrics();
+        if (!instruments) return;
+        const attributes: Attributes = { [MCP_SEMCONV.methodName]: request.method };
+        if (request.protocolVersion !== undefined)
+          attributes[MCP_SEMCONV.protocolVersion] = request.protocolVersion;
+        if (errorType !== undefined) attributes[MCP_SEMCONV.errorType] = errorType;
+        instruments.duration.record((performance.now() - started) / 1000, attributes);
+      },
+    };
+  }
+
+  /**
+   * Starts a CLIENT span for a request a 2025-era call sends its client between rounds
+   * (`elicitation/create`…), child of the round that asked; undefined when nothing traces.
+   */
+  beginClientRequest(request: ObservedClientRequest): ClientRequestObservation | undefined {
+    const api = this.api;
+    const provider = this.tracerProvider();
+    if (!api || !provider) return undefined;
+    const parentContext = spanContextOf(api, request.parent);
+    const active = api.context.active();
+    const parent = parentContext ? api.trace.setSpanContext(active, parentContext) : active;
+    const attributes: Attributes = { [MCP_SEMCONV.methodName]: request.method };
+    if (request.sessionId !== undefined) attributes[MCP_SEMCONV.sessionId] = request.sessionId;
+    if (request.protocolVersion !== undefined)
+      attributes[MCP_SEMCONV.protocolVersion] = request.protocolVersion;
+    const span = provider
+      .getTracer(INSTRUMENTATION_SCOPE, PACKAGE_VERSION)
+      .startSpan(request.method, { kind: api.SpanKind.CLIENT, attributes }, parent);
+    return {
+      end: (outcome, errorType) => {
+        span.setAttribute(OWN_ATTRIBUTES.inputOutcome, outcome);
+        if (errorType !== undefined) span.setAttribute(MCP_SEMCONV.errorType, errorType);
+        if (outcome === 'error' || outcome === 'timed_out' || outcome === 'refused')
+          span.setStatus({ code: api.SpanStatusCode.ERROR });
+        span.end();
+      },
+    };
+  }
+
+  /**
+   * Records `mcp.server.session.duration` for a 2025-era session that ended, in seconds since its
+   * `initialize`.
+   */
+  sessionEnded(protocolVersion: string, seconds: number, errorType?: string): void {
+    const instruments = this.metrics();
+    if (!instruments) return;
+    const attributes: Attributes = {
+      [MCP_SEMCONV.protocolVersion]: protocolVersion,
+      [MCP_SEMCONV.networkTransport]: 'tcp',
+    };
+    if (errorType !== undefined) attributes[MCP_SEMCONV.errorType] = errorType;
+    instruments.sessionDuration.record(seconds, attributes);
   }
 
   /** The active span's context in `traceparent` spelling, when a traced call is running. */
@@ -196,26 +308,31 @@ export class McpTelemetry {
    * server span, when the app instruments HTTP). The flow's first round is linked when it is not the
    * parent, and so is the HTTP span when the client's `_meta` context replaced it.
    */
-  private parentOf(api: OpenTelemetry, call: ObservedCall): { parent: Context; links: Link[] } {
+  private parentOf(
+    api: OpenTelemetry,
+    meta: unknown,
+    headers: ObservedCall['headers'],
+    flowTrace: string | undefined,
+    taskStep: boolean,
+  ): { parent: Context; links: Link[] } {
     const active = api.context.active();
     const links: Link[] = [];
     const fromMeta =
-      call.meta !== null && typeof call.meta === 'object' && 'traceparent' in call.meta
-        ? valid(api, api.propagation.extract(api.ROOT_CONTEXT, call.meta))
+      meta !== null && typeof meta === 'object' && 'traceparent' in meta
+        ? valid(api, api.propagation.extract(api.ROOT_CONTEXT, meta))
         : undefined;
     let parent = fromMeta;
     if (fromMeta) {
       const http = api.trace.getSpanContext(active);
       if (http && api.isSpanContextValid(http)) links.push({ context: http });
-    } else if (call.headers.traceparent !== undefined)
-      parent = valid(api, api.propagation.extract(active, call.headers));
-    const flowTrace = call.taskStep ? call.taskStep.trace : call.claimedFlowTrace;
+    } else if (headers.traceparent !== undefined)
+      parent = valid(api, api.propagation.extract(active, headers));
     const flowContext = spanContextOf(api, flowTrace);
     if (!parent && flowContext) {
       parent = api.trace.setSpanContext(active, flowContext);
-      return { parent, links: [...links, flowLink(flowContext, call)] };
+      return { parent, links: [...links, flowLink(flowContext, taskStep)] };
     }
-    if (flowContext) links.push(flowLink(flowContext, call));
+    if (flowContext) links.push(flowLink(flowContext, taskStep));
     return { parent: parent ?? active, links };
   }
 
@@ -257,10 +374,10 @@ function valid(api: OpenTelemetry, context: Context): Context | undefined {
   return spanContext && api.isSpanContextValid(spanContext) ? context : undefined;
 }
 
-function flowLink(context: Link['context'], call: ObservedCall): Link {
+function flowLink(context: Link['context'], taskStep: boolean): Link {
   return {
     context,
-    attributes: { [OWN_ATTRIBUTES.link]: call.taskStep ? 'creating_request' : 'flow_first_round' },
+    attributes: { [OWN_ATTRIBUTES.link]: taskStep ? 'creating_request' : 'flow_first_round' },
   };
 }
 
@@ -303,8 +420,24 @@ function startAttributes(call: ObservedCall): Attributes {
   if (call.kind === 'resource') attributes[MCP_SEMCONV.resourceUri] = call.target;
   if (call.protocolVersion !== undefined)
     attributes[MCP_SEMCONV.protocolVersion] = call.protocolVersion;
+  if (call.sessionId !== undefined) attributes[MCP_SEMCONV.sessionId] = call.sessionId;
   if (call.clientAddress !== undefined) attributes[MCP_SEMCONV.clientAddress] = call.clientAddress;
   if (call.taskStep) attributes[OWN_ATTRIBUTES.taskId] = call.taskStep.taskId;
+  return attributes;
+}
+
+function requestAttributes(request: ObservedRequest): Attributes {
+  const attributes: Attributes = {
+    [MCP_SEMCONV.methodName]: request.method,
+    [MCP_SEMCONV.networkTransport]: 'tcp',
+  };
+  if (request.requestId !== undefined)
+    attributes[MCP_SEMCONV.requestId] = String(request.requestId);
+  if (request.protocolVersion !== undefined)
+    attributes[MCP_SEMCONV.protocolVersion] = request.protocolVersion;
+  if (request.sessionId !== undefined) attributes[MCP_SEMCONV.sessionId] = request.sessionId;
+  if (request.clientAddress !== undefined)
+    attributes[MCP_SEMCONV.clientAddress] = request.clientAddress;
   return attributes;
 }
 
@@ -350,6 +483,11 @@ function instrumentsOf(provider: MeterProvider): Instruments {
     tasks: meter.createCounter(OWN_INSTRUMENTS.tasks, {
       description: 'Task status changes, by status',
       unit: '{task}',
+    }),
+    sessionDuration: meter.createHistogram(MCP_SEMCONV.sessionDuration, {
+      description: 'Duration of one 2025-era MCP session on the server, from initialize to its end',
+      unit: 's',
+      advice: { explicitBucketBoundaries: OPERATION_DURATION_BUCKETS },
     }),
   };
 }
