@@ -2,7 +2,8 @@ import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { newKeyring, startSampleApp } from './fixtures/sample-app';
 import { ADAPTERS, type TestServer } from './utils/bootstrap';
-import { rawRound } from './utils/mcp';
+import { freshId, rawRound, rpcBody, rpcHeaders } from './utils/mcp';
+import { postForStream, SseReader } from './utils/sse';
 import { installTestTelemetry, parentSpanId, type TestTelemetry } from './utils/otel';
 import { connectV1, SampleUser, SESSION_PROTOCOL_VERSION, textOf } from './utils/session-clients';
 import { until } from './utils/wait';
@@ -39,7 +40,10 @@ describe.each(ADAPTERS)('session and method spans over %s', (adapter) => {
 
   it("gives a session's call, its elicitation and its lists the session's id, and records its end", async () => {
     const client = await connectV1(server.url, new SampleUser());
-    const transport = client.transport as { sessionId?: string; terminateSession(): Promise<void> };
+    const transport = client.transport as unknown as {
+      sessionId?: string;
+      terminateSession(): Promise<void>;
+    };
     const sessionId = transport.sessionId;
     expect(sessionId).toEqual(expect.any(String));
     const result = await client.callTool({
@@ -145,6 +149,33 @@ describe.each(ADAPTERS)('session and method spans over %s', (adapter) => {
     expect(span.attributes).toMatchObject({
       'mcp.method.name': 'tasks/get',
       'error.type': String(refused.body.error?.code),
+    });
+  });
+
+  it('gives a listen stream one SERVER span that ends with the stream, and a refused one its code', async () => {
+    const stream = await postForStream(
+      server.url,
+      rpcHeaders('subscriptions/listen'),
+      rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, freshId()),
+    );
+    expect(stream.status).toBe(200);
+    const frames = new SseReader(stream.body);
+    expect((await frames.next()).method).toBe('notifications/subscriptions/acknowledged');
+    expect(ours('subscriptions/listen')).toHaveLength(0);
+    stream.close();
+    await until(() => ours('subscriptions/listen').length === 1);
+
+    const refused = await rawRound(server.url, 'subscriptions/listen', {
+      notifications: { resourceSubscriptions: ['x'.repeat(10_000)] },
+    });
+    expect(refused.body.error?.code).toBe(-32602);
+    const spans = ours('subscriptions/listen');
+    expect(spans).toHaveLength(2);
+    expect(spans[0].attributes).not.toHaveProperty('error.type');
+    expect(spans[1].attributes).toMatchObject({
+      'mcp.method.name': 'subscriptions/listen',
+      'mcp.protocol.version': MODERN,
+      'error.type': '-32602',
     });
   });
 

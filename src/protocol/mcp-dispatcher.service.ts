@@ -95,8 +95,15 @@ export class McpDispatcher {
     return this.observed(observedRequestOf(method, sdk, http), serve);
   }
 
-  /** {@link served} for a request described already (a session's `initialize`). */
-  async observed<T>(request: ObservedRequest, serve: () => MaybePromise<T>): Promise<T> {
+  /**
+   * {@link served} for a request described already (a session's `initialize`, a listen stream);
+   * `errorTypeOf` names the error of a request `serve` answered itself rather than throwing.
+   */
+  async observed<T>(
+    request: ObservedRequest,
+    serve: () => MaybePromise<T>,
+    errorTypeOf?: (value: T) => string | undefined,
+  ): Promise<T> {
     const observation = this.telemetry.beginRequest(request);
     let value: T;
     try {
@@ -107,7 +114,7 @@ export class McpDispatcher {
       );
       throw error;
     }
-    observation.end();
+    observation.end(errorTypeOf?.(value));
     return value;
   }
 

@@ -35,3 +35,23 @@ export function observedRequestOf(
     clientAddress: http.request.ip ?? raw?.socket?.remoteAddress,
   };
 }
+
+/**
+ * What the span of a request is made from, out of its JSON-RPC message alone (a listen request
+ * has no SDK context): its id, its `_meta` and the protocol version its envelope names.
+ */
+export function observedMessageOf(
+  method: string,
+  message: unknown,
+  http: CallHttp,
+): ObservedRequest {
+  const { id, params } = (message ?? {}) as { id?: unknown; params?: { _meta?: unknown } };
+  const meta = params?._meta as Record<string, unknown> | undefined;
+  const version = meta?.[MCP_META_KEYS.protocolVersion];
+  return {
+    ...observedRequestOf(method, undefined, http),
+    requestId: typeof id === 'string' || typeof id === 'number' ? id : undefined,
+    protocolVersion: typeof version === 'string' ? version : undefined,
+    meta,
+  };
+}
