@@ -2,32 +2,25 @@ import { Injectable } from '@nestjs/common';
 import type {
   Attributes,
   Context,
-  Counter,
-  Histogram,
   Link,
   MeterProvider,
   Span,
-  SpanContext,
   TracerProvider,
 } from '@opentelemetry/api';
 import type * as OpenTelemetryApi from '@opentelemetry/api';
 import { PACKAGE_VERSION } from '../util/package-version';
 import { McpFlowEvents } from './mcp-flow-events.service';
-import {
-  MCP_SEMCONV,
-  OPERATION_DURATION_BUCKETS,
-  OWN_ATTRIBUTES,
-  OWN_INSTRUMENTS,
-} from './mcp-semantic-conventions';
+import { MCP_SEMCONV, OWN_ATTRIBUTES } from './mcp-semantic-conventions';
+import { INSTRUMENTATION_SCOPE, instrumentsOf, type Instruments } from './mcp-instruments';
 import { loadOpenTelemetry } from './open-telemetry.loader';
+import { requestAttributes, spanName, startAttributes, targetAttributes } from './span-attributes';
+import { spanContextOf, traceparentOf, valid } from './trace-context';
 import type { ObservedCall, ObservedRound } from './observed-call';
 import type {
   ClientRequestOutcome,
   ObservedClientRequest,
   ObservedRequest,
 } from './observed-request';
-
-const INSTRUMENTATION_SCOPE = 'nestjs-mcp';
 
 /** Where `@opentelemetry/api` 1.x keeps its global providers (one registry per major version). */
 const OPEN_TELEMETRY_REGISTRY = Symbol.for('opentelemetry.js.api.1');
@@ -39,42 +32,6 @@ interface OpenTelemetryRegistry {
 
 /** `@opentelemetry/api`; only type-imported, so nothing loads it unless the app installed it. */
 type OpenTelemetry = typeof OpenTelemetryApi;
-
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
-
-/** A span context in W3C `traceparent` spelling (what a sealed state and a task record carry). */
-function traceparentOf(context: SpanContext): string {
-  return `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
-}
-
-/** The remote span context a `traceparent` spells, when it is a valid one. */
-function spanContextOf(
-  api: OpenTelemetry,
-  traceparent: string | undefined,
-): SpanContext | undefined {
-  const match = traceparent === undefined ? null : TRACEPARENT.exec(traceparent);
-  if (!match) return undefined;
-  const context: SpanContext = {
-    traceId: match[1],
-    spanId: match[2],
-    traceFlags: parseInt(match[3], 16),
-    isRemote: true,
-  };
-  return api.isSpanContextValid(context) ? context : undefined;
-}
-
-interface Instruments {
-  readonly duration: Histogram;
-  readonly started: Counter;
-  readonly completed: Counter;
-  readonly declined: Counter;
-  readonly cancelled: Counter;
-  readonly rejected: Counter;
-  readonly expired: Counter;
-  readonly rounds: Histogram;
-  readonly tasks: Counter;
-  readonly sessionDuration: Histogram;
-}
 
 /** One observed call between its start and its end. @internal */
 export interface CallObservation {
@@ -369,11 +326,6 @@ export class McpTelemetry {
   }
 }
 
-function valid(api: OpenTelemetry, context: Context): Context | undefined {
-  const spanContext = api.trace.getSpanContext(context);
-  return spanContext && api.isSpanContextValid(spanContext) ? context : undefined;
-}
-
 function flowLink(context: Link['context'], taskStep: boolean): Link {
   return {
     context,
@@ -394,53 +346,6 @@ function flowEnded(round: ObservedRound): boolean {
   );
 }
 
-function spanName(call: ObservedCall): string {
-  return call.kind === 'resource' ? call.method : `${call.method} ${call.target}`;
-}
-
-function targetAttributes(call: ObservedCall): Attributes {
-  switch (call.kind) {
-    case 'tool':
-      return { [MCP_SEMCONV.toolName]: call.target };
-    case 'prompt':
-      return { [MCP_SEMCONV.promptName]: call.target };
-    default:
-      return {};
-  }
-}
-
-function startAttributes(call: ObservedCall): Attributes {
-  const attributes: Attributes = {
-    [MCP_SEMCONV.methodName]: call.method,
-    [MCP_SEMCONV.requestId]: String(call.requestId),
-    [MCP_SEMCONV.networkTransport]: 'tcp',
-    ...targetAttributes(call),
-  };
-  if (call.kind === 'tool') attributes[MCP_SEMCONV.operationName] = 'execute_tool';
-  if (call.kind === 'resource') attributes[MCP_SEMCONV.resourceUri] = call.target;
-  if (call.protocolVersion !== undefined)
-    attributes[MCP_SEMCONV.protocolVersion] = call.protocolVersion;
-  if (call.sessionId !== undefined) attributes[MCP_SEMCONV.sessionId] = call.sessionId;
-  if (call.clientAddress !== undefined) attributes[MCP_SEMCONV.clientAddress] = call.clientAddress;
-  if (call.taskStep) attributes[OWN_ATTRIBUTES.taskId] = call.taskStep.taskId;
-  return attributes;
-}
-
-function requestAttributes(request: ObservedRequest): Attributes {
-  const attributes: Attributes = {
-    [MCP_SEMCONV.methodName]: request.method,
-    [MCP_SEMCONV.networkTransport]: 'tcp',
-  };
-  if (request.requestId !== undefined)
-    attributes[MCP_SEMCONV.requestId] = String(request.requestId);
-  if (request.protocolVersion !== undefined)
-    attributes[MCP_SEMCONV.protocolVersion] = request.protocolVersion;
-  if (request.sessionId !== undefined) attributes[MCP_SEMCONV.sessionId] = request.sessionId;
-  if (request.clientAddress !== undefined)
-    attributes[MCP_SEMCONV.clientAddress] = request.clientAddress;
-  return attributes;
-}
-
 function endSpan(api: OpenTelemetry, span: Span, round: ObservedRound): void {
   span.setAttribute(OWN_ATTRIBUTES.flowId, round.flowId);
   span.setAttribute(OWN_ATTRIBUTES.round, round.round);
@@ -457,37 +362,4 @@ function endSpan(api: OpenTelemetry, span: Span, round: ObservedRound): void {
     span.setStatus({ code: api.SpanStatusCode.ERROR });
   }
   span.end();
-}
-
-function instrumentsOf(provider: MeterProvider): Instruments {
-  const meter = provider.getMeter(INSTRUMENTATION_SCOPE, PACKAGE_VERSION);
-  const counter = (name: string, description: string) =>
-    meter.createCounter(name, { description, unit: '{flow}' });
-  return {
-    duration: meter.createHistogram(MCP_SEMCONV.operationDuration, {
-      description: 'Duration of one MCP request on the server',
-      unit: 's',
-      advice: { explicitBucketBoundaries: OPERATION_DURATION_BUCKETS },
-    }),
-    started: counter(OWN_INSTRUMENTS.flowsStarted, 'Flows whose first round asked for input'),
-    completed: counter(OWN_INSTRUMENTS.flowsCompleted, 'Flows a later round completed'),
-    declined: counter(OWN_INSTRUMENTS.flowsDeclined, 'Flows that ended after the user declined'),
-    cancelled: counter(OWN_INSTRUMENTS.flowsCancelled, 'Flows that ended after the user cancelled'),
-    rejected: counter(OWN_INSTRUMENTS.flowsRejected, 'Retries whose request state was refused'),
-    expired: counter(OWN_INSTRUMENTS.flowsExpired, 'Retries whose state had expired on arrival'),
-    rounds: meter.createHistogram(OWN_INSTRUMENTS.flowRounds, {
-      description: 'Rounds of a flow that ended',
-      unit: '{round}',
-      advice: { explicitBucketBoundaries: [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 50] },
-    }),
-    tasks: meter.createCounter(OWN_INSTRUMENTS.tasks, {
-      description: 'Task status changes, by status',
-      unit: '{task}',
-    }),
-    sessionDuration: meter.createHistogram(MCP_SEMCONV.sessionDuration, {
-      description: 'Duration of one 2025-era MCP session on the server, from initialize to its end',
-      unit: 's',
-      advice: { explicitBucketBoundaries: OPERATION_DURATION_BUCKETS },
-    }),
-  };
 }
