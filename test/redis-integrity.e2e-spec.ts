@@ -207,12 +207,14 @@ describe.each(ADAPTERS)('records edited in Redis, over %s', (adapter) => {
           inputResponses: { approval: { action: 'accept', content: { approve: true } } },
         },
       );
+    // On the wire a handle follows the flow's tagged prefix; Redis keeps the bare handle.
+    const bare = (wire: string) => wire.slice(wire.lastIndexOf('.') + 1);
     const runs = server.app.get(HandlerRuns);
     const approved = runs.count('handle_approve:approved');
     // The amount that waits under the handle, raised.
     const raised = await first();
-    const raisedTag = redisCli('HGET', `${prefix}handle:${raised}`, 't');
-    redisCli('HSET', `${prefix}handle:${raised}`, 'd', '{"amount":"12000.00","note":""}');
+    const raisedTag = redisCli('HGET', `${prefix}handle:${bare(raised)}`, 't');
+    redisCli('HSET', `${prefix}handle:${bare(raised)}`, 'd', '{"amount":"12000.00","note":""}');
     const mark = logger.lines.length;
     expect((await retry('alice', raised)).body.error).toEqual({
       code: -32602,
@@ -222,10 +224,10 @@ describe.each(ADAPTERS)('records edited in Redis, over %s', (adapter) => {
     // handle in the log can no longer be redeemed.
     const logged = loggedSince(logger, mark);
     expect(logged).toContain(
-      `A state handle record failed its integrity check and is treated as missing: ${prefix}handle:${raised}`,
+      `A state handle record failed its integrity check and is treated as missing: ${prefix}handle:${bare(raised)}`,
     );
     expectNoSecrets(logged, raisedTag, '12000.00');
-    expect(redisCli('EXISTS', `${prefix}handle:${raised}`)).toBe('0');
+    expect(redisCli('EXISTS', `${prefix}handle:${bare(raised)}`)).toBe('0');
     // The binding, copied from another caller's record to bob's: bob cannot redeem alice's flow.
     const alices = await first();
     const bobs = (
@@ -241,9 +243,9 @@ describe.each(ADAPTERS)('records edited in Redis, over %s', (adapter) => {
     ).body.result?.requestState as string;
     redisCli(
       'HSET',
-      `${prefix}handle:${alices}`,
+      `${prefix}handle:${bare(alices)}`,
       'b',
-      redisCli('HGET', `${prefix}handle:${bobs}`, 'b'),
+      redisCli('HGET', `${prefix}handle:${bare(bobs)}`, 'b'),
     );
     expect((await retry('bob', alices)).body.error).toMatchObject({ code: -32602 });
     expect(runs.count('handle_approve:approved')).toBe(approved);

@@ -841,19 +841,19 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
   });
 
   describe('application-protected state', () => {
-    it('emits the string as is and hands the retry exactly that string', async () => {
+    it("emits the string behind the flow's tagged prefix and hands the retry exactly that string", async () => {
       const emitted = 'handle:7f3a.ünïcödé/+=~ "quoted"';
       const first = await rawToolCall(main.url, 'fixture_app_state', { state: emitted });
-      expect(first.body.result).toMatchObject({
-        resultType: 'input_required',
-        requestState: emitted,
-      });
+      expect(first.body.result).toMatchObject({ resultType: 'input_required' });
+      const wire = stateOf(first);
+      expect(wire).toMatch(/^f1\.[0-9a-f-]{36}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\./);
+      expect(wire.endsWith(`.${emitted}`)).toBe(true);
       expect(first.body.result).not.toHaveProperty('inputRequests');
       const retry = await rawToolCall(
         main.url,
         'fixture_app_state',
         { state: emitted },
-        { requestState: emitted },
+        { requestState: wire },
       );
       expect(JSON.parse(resultText(retry))).toEqual({ application: emitted, framework: null });
     });
@@ -871,12 +871,21 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       }
     });
 
-    it('emits up to 65,536 UTF-8 bytes', async () => {
+    it('emits up to 65,536 UTF-8 bytes of its own (behind the flow prefix)', async () => {
       const response = await rawToolCall(main.url, 'fixture_app_state', {
         state: 'é',
         repeat: 32_768,
       });
-      expect(Buffer.byteLength(stateOf(response))).toBe(65_536);
+      const wire = stateOf(response);
+      expect(wire.endsWith(`.${'é'.repeat(32_768)}`)).toBe(true);
+      expect(Buffer.byteLength(wire)).toBeLessThanOrEqual(65_536 + 256);
+      const retry = await rawToolCall(
+        main.url,
+        'fixture_app_state',
+        { state: 'x' },
+        { requestState: wire },
+      );
+      expect(JSON.parse(resultText(retry)).application).toBe('é'.repeat(32_768));
     });
 
     it('answers -32603 and emits nothing when the state is over 65,536 UTF-8 bytes (32,769 characters)', async () => {

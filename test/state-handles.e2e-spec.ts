@@ -24,7 +24,18 @@ const FORM = { elicitation: {} };
 const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
-const HANDLE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+/**
+ * A handle on the wire: behind the flow's tagged prefix (`f1.<flow id>.<key id>.<tag>.`, the
+ * module's, taken off before the handle reaches the repository), the random handle.
+ */
+const WIRE_SHAPE = /^f1\.([0-9a-f-]{36})\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\.([A-Za-z0-9_-]{43})$/;
+
+/** The handle itself, as the repository keeps it. */
+function bareHandle(wire: string): string {
+  const match = WIRE_SHAPE.exec(wire);
+  if (!match) throw new Error(`not a handle on the wire: ${wire}`);
+  return match[2];
+}
 
 describe.each(ADAPTERS)('state handles over %s', (adapter) => {
   const logger = new CapturingLogger();
@@ -113,7 +124,7 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
     expect(runs(main, 'handle_collect:done')).toBe(before + 1);
   });
 
-  it('puts only a fresh random handle on the wire each round; an earlier one is refused', async () => {
+  it('puts only the flow and a fresh random handle on the wire each round; an earlier one is refused', async () => {
     const first = handleOf(await call(main, 'handle_collect', { rounds: 3 }));
     const answer = (step: number, value: string) => ({
       [`step-${step}`]: { action: 'accept', content: { value } },
@@ -129,9 +140,11 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
         },
       ),
     );
-    expect(first).toMatch(HANDLE_SHAPE);
-    expect(second).toMatch(HANDLE_SHAPE);
-    expect(second).not.toBe(first);
+    expect(first).toMatch(WIRE_SHAPE);
+    expect(second).toMatch(WIRE_SHAPE);
+    expect(bareHandle(second)).not.toBe(bareHandle(first));
+    // One flow: the same id ahead of each round's handle.
+    expect(WIRE_SHAPE.exec(second)?.[1]).toBe(WIRE_SHAPE.exec(first)?.[1]);
     const replay = await call(
       main,
       'handle_collect',
@@ -337,7 +350,7 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
     const repository = appRepository.app.get(RecordingStateHandleRepository);
     const calls = repository.calls.length;
     const handle = handleOf(await call(appRepository, 'handle_approve', { amount: '7' }));
-    expect([...repository.records.keys()]).toEqual([handle]);
+    expect([...repository.records.keys()]).toEqual([bareHandle(handle)]);
     const done = await call(
       appRepository,
       'handle_approve',

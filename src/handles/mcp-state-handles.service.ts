@@ -225,6 +225,6 @@ export class McpStateHandles {
   }
 
   private where(ctx: McpOperationContext): string {
-    return `MCP ${ctx.method} "${clip(ctx.target)}" (request ${clip(ctx.requestId)})`;
+    return `MCP ${ctx.method} "${clip(ctx.target)}" (request ${clip(ctx.requestId)}, flow ${ctx.flowId})`;
   }
 }

@@ -16,10 +16,15 @@ export const MCP_SEMCONV = {
   responseStatusCode: 'rpc.response.status_code',
   networkTransport: 'network.transport',
   clientAddress: 'client.address',
+  sessionId: 'mcp.session.id',
   operationDuration: 'mcp.server.operation.duration',
+  sessionDuration: 'mcp.server.session.duration',
 } as const;
 
-/** Bucket boundaries of `mcp.server.operation.duration`, in seconds, as the conventions advise. */
+/**
+ * Bucket boundaries of `mcp.server.operation.duration` (and `mcp.server.session.duration`), in
+ * seconds, as the conventions advise.
+ */
 export const OPERATION_DURATION_BUCKETS = [
   0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300,
 ];
@@ -37,6 +42,7 @@ export const OWN_ATTRIBUTES = {
   taskId: 'nestjs_mcp.task.id',
   taskStatus: 'nestjs_mcp.task.status',
   link: 'nestjs_mcp.link',
+  inputOutcome: 'nestjs_mcp.input.outcome',
 } as const;
 
 /** This module's own instruments (docs/operations.md). */

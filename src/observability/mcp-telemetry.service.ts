@@ -2,28 +2,26 @@ import { Injectable } from '@nestjs/common';
 import type {
   Attributes,
   Context,
-  Counter,
-  Histogram,
   Link,
   MeterProvider,
   Span,
-  SpanContext,
   Tracer,
   TracerProvider,
 } from '@opentelemetry/api';
 import type * as OpenTelemetryApi from '@opentelemetry/api';
 import { PACKAGE_VERSION } from '../util/package-version';
 import { McpFlowEvents } from './mcp-flow-events.service';
-import {
-  MCP_SEMCONV,
-  OPERATION_DURATION_BUCKETS,
-  OWN_ATTRIBUTES,
-  OWN_INSTRUMENTS,
-} from './mcp-semantic-conventions';
+import { MCP_SEMCONV, OWN_ATTRIBUTES } from './mcp-semantic-conventions';
+import { INSTRUMENTATION_SCOPE, instrumentsOf, type Instruments } from './mcp-instruments';
 import { loadOpenTelemetry } from './open-telemetry.loader';
+import { requestAttributes, spanName, startAttributes, targetAttributes } from './span-attributes';
+import { spanContextOf, traceparentOf, valid } from './trace-context';
 import type { ObservedCall, ObservedRound } from './observed-call';
-
-const INSTRUMENTATION_SCOPE = 'nestjs-mcp';
+import type {
+  ClientRequestOutcome,
+  ObservedClientRequest,
+  ObservedRequest,
+} from './observed-request';
 
 /** Where `@opentelemetry/api` 1.x keeps its global providers (one registry per major version). */
 const OPEN_TELEMETRY_REGISTRY = Symbol.for('opentelemetry.js.api.1');
@@ -36,46 +34,23 @@ interface OpenTelemetryRegistry {
 /** `@opentelemetry/api`; only type-imported, so nothing loads it unless the app installed it. */
 type OpenTelemetry = typeof OpenTelemetryApi;
 
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
-
-/** A span context in W3C `traceparent` spelling (what a sealed state and a task record carry). */
-function traceparentOf(context: SpanContext): string {
-  return `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
-}
-
-/** The remote span context a `traceparent` spells, when it is a valid one. */
-function spanContextOf(
-  api: OpenTelemetry,
-  traceparent: string | undefined,
-): SpanContext | undefined {
-  const match = traceparent === undefined ? null : TRACEPARENT.exec(traceparent);
-  if (!match) return undefined;
-  const context: SpanContext = {
-    traceId: match[1],
-    spanId: match[2],
-    traceFlags: parseInt(match[3], 16),
-    isRemote: true,
-  };
-  return api.isSpanContextValid(context) ? context : undefined;
-}
-
-interface Instruments {
-  readonly duration: Histogram;
-  readonly started: Counter;
-  readonly completed: Counter;
-  readonly declined: Counter;
-  readonly cancelled: Counter;
-  readonly rejected: Counter;
-  readonly expired: Counter;
-  readonly rounds: Histogram;
-  readonly tasks: Counter;
-}
-
 /** One observed call between its start and its end. @internal */
 export interface CallObservation {
   /** Runs `work` with the call's span active, so the application's own spans nest under it. */
   within<T>(work: () => Promise<T>): Promise<T>;
   end(round: ObservedRound): void;
+}
+
+/** One observed request that runs no operation, between its start and its end. @internal */
+export interface RequestObservation {
+  within<T>(work: () => Promise<T>): Promise<T>;
+  /** `errorType`: the JSON-RPC code of the error it was answered with. */
+  end(errorType?: string): void;
+}
+
+/** One server-to-client request between its sending and its answer. @internal */
+export interface ClientRequestObservation {
+  end(outcome: ClientRequestOutcome, errorType?: string): void;
 }
 
 /**
@@ -119,7 +94,13 @@ export class McpTelemetry {
     let span: Span | undefined;
     let spanContext: Context | undefined;
     if (api && provider) {
-      const { parent, links } = this.parentOf(api, call);
+      const { parent, links } = this.parentOf(
+        api,
+        call.meta,
+        call.headers,
+        call.taskStep ? call.taskStep.trace : call.claimedFlowTrace,
+        call.taskStep !== undefined,
+      );
       span = this.tracerOf(provider).startSpan(
         spanName(call),
         {
@@ -154,6 +135,94 @@ export class McpTelemetry {
           });
       },
     };
+  }
+
+  /**
+   * Starts observing a request that runs no operation (a list, `initialize`, `ping`, a task
+   * method…): a SERVER span named after its method and its `mcp.server.operation.duration`; call
+   * only when {@link observing}.
+   */
+  beginRequest(request: ObservedRequest): RequestObservation {
+    const started = performance.now();
+    const api = this.api;
+    const provider = this.tracerProvider();
+    let span: Span | undefined;
+    let spanContext: Context | undefined;
+    if (api && provider) {
+      const { parent, links } = this.parentOf(api, request.meta, request.headers, undefined, false);
+      span = this.tracerOf(provider).startSpan(
+        request.method,
+        { kind: api.SpanKind.SERVER, attributes: requestAttributes(request), links },
+        parent,
+      );
+      spanContext = api.trace.setSpan(parent, span);
+    }
+    return {
+      within: (work) => (api && spanContext ? api.context.with(spanContext, work) : work()),
+      end: (errorType) => {
+        if (api && span) {
+          if (errorType !== undefined) {
+            span.setAttribute(MCP_SEMCONV.errorType, errorType);
+            span.setAttribute(MCP_SEMCONV.responseStatusCode, errorType);
+            span.setStatus({ code: api.SpanStatusCode.ERROR });
+          }
+          span.end();
+        }
+        const instruments = this.metrics();
+        if (!instruments) return;
+        const attributes: Attributes = { [MCP_SEMCONV.methodName]: request.method };
+        if (request.protocolVersion !== undefined)
+          attributes[MCP_SEMCONV.protocolVersion] = request.protocolVersion;
+        if (errorType !== undefined) attributes[MCP_SEMCONV.errorType] = errorType;
+        instruments.duration.record((performance.now() - started) / 1000, attributes);
+      },
+    };
+  }
+
+  /**
+   * Starts a CLIENT span for a request a 2025-era call sends its client between rounds
+   * (`elicitation/create`…), child of the round that asked; undefined when nothing traces.
+   */
+  beginClientRequest(request: ObservedClientRequest): ClientRequestObservation | undefined {
+    const api = this.api;
+    const provider = this.tracerProvider();
+    if (!api || !provider) return undefined;
+    const parentContext = spanContextOf(api, request.parent);
+    const active = api.context.active();
+    const parent = parentContext ? api.trace.setSpanContext(active, parentContext) : active;
+    const attributes: Attributes = { [MCP_SEMCONV.methodName]: request.method };
+    if (request.sessionId !== undefined) attributes[MCP_SEMCONV.sessionId] = request.sessionId;
+    if (request.protocolVersion !== undefined)
+      attributes[MCP_SEMCONV.protocolVersion] = request.protocolVersion;
+    const span = this.tracerOf(provider).startSpan(
+      request.method,
+      { kind: api.SpanKind.CLIENT, attributes },
+      parent,
+    );
+    return {
+      end: (outcome, errorType) => {
+        span.setAttribute(OWN_ATTRIBUTES.inputOutcome, outcome);
+        if (errorType !== undefined) span.setAttribute(MCP_SEMCONV.errorType, errorType);
+        if (outcome === 'error' || outcome === 'timed_out' || outcome === 'refused')
+          span.setStatus({ code: api.SpanStatusCode.ERROR });
+        span.end();
+      },
+    };
+  }
+
+  /**
+   * Records `mcp.server.session.duration` for a 2025-era session that ended, in seconds since its
+   * `initialize`.
+   */
+  sessionEnded(protocolVersion: string, seconds: number, errorType?: string): void {
+    const instruments = this.metrics();
+    if (!instruments) return;
+    const attributes: Attributes = {
+      [MCP_SEMCONV.protocolVersion]: protocolVersion,
+      [MCP_SEMCONV.networkTransport]: 'tcp',
+    };
+    if (errorType !== undefined) attributes[MCP_SEMCONV.errorType] = errorType;
+    instruments.sessionDuration.record(seconds, attributes);
   }
 
   /** The active span's context in `traceparent` spelling, when a traced call is running. */
@@ -207,26 +276,31 @@ export class McpTelemetry {
    * server span, when the app instruments HTTP). The flow's first round is linked when it is not the
    * parent, and so is the HTTP span when the client's `_meta` context replaced it.
    */
-  private parentOf(api: OpenTelemetry, call: ObservedCall): { parent: Context; links: Link[] } {
+  private parentOf(
+    api: OpenTelemetry,
+    meta: unknown,
+    headers: ObservedCall['headers'],
+    flowTrace: string | undefined,
+    taskStep: boolean,
+  ): { parent: Context; links: Link[] } {
     const active = api.context.active();
     const links: Link[] = [];
     const fromMeta =
-      call.meta !== null && typeof call.meta === 'object' && 'traceparent' in call.meta
-        ? valid(api, api.propagation.extract(api.ROOT_CONTEXT, call.meta))
+      meta !== null && typeof meta === 'object' && 'traceparent' in meta
+        ? valid(api, api.propagation.extract(api.ROOT_CONTEXT, meta))
         : undefined;
     let parent = fromMeta;
     if (fromMeta) {
       const http = api.trace.getSpanContext(active);
       if (http && api.isSpanContextValid(http)) links.push({ context: http });
-    } else if (call.headers.traceparent !== undefined)
-      parent = valid(api, api.propagation.extract(active, call.headers));
-    const flowTrace = call.taskStep ? call.taskStep.trace : call.claimedFlowTrace;
+    } else if (headers.traceparent !== undefined)
+      parent = valid(api, api.propagation.extract(active, headers));
     const flowContext = spanContextOf(api, flowTrace);
     if (!parent && flowContext) {
       parent = api.trace.setSpanContext(active, flowContext);
-      return { parent, links: [...links, flowLink(flowContext, call)] };
+      return { parent, links: [...links, flowLink(flowContext, taskStep)] };
     }
-    if (flowContext) links.push(flowLink(flowContext, call));
+    if (flowContext) links.push(flowLink(flowContext, taskStep));
     return { parent: parent ?? active, links };
   }
 
@@ -263,15 +337,10 @@ export class McpTelemetry {
   }
 }
 
-function valid(api: OpenTelemetry, context: Context): Context | undefined {
-  const spanContext = api.trace.getSpanContext(context);
-  return spanContext && api.isSpanContextValid(spanContext) ? context : undefined;
-}
-
-function flowLink(context: Link['context'], call: ObservedCall): Link {
+function flowLink(context: Link['context'], taskStep: boolean): Link {
   return {
     context,
-    attributes: { [OWN_ATTRIBUTES.link]: call.taskStep ? 'creating_request' : 'flow_first_round' },
+    attributes: { [OWN_ATTRIBUTES.link]: taskStep ? 'creating_request' : 'flow_first_round' },
   };
 }
 
@@ -286,37 +355,6 @@ function flowEnded(round: ObservedRound): boolean {
     round.round > 1 &&
     (round.outcome === 'complete' || round.outcome === 'declined' || round.outcome === 'cancelled')
   );
-}
-
-function spanName(call: ObservedCall): string {
-  return call.kind === 'resource' ? call.method : `${call.method} ${call.target}`;
-}
-
-function targetAttributes(call: ObservedCall): Attributes {
-  switch (call.kind) {
-    case 'tool':
-      return { [MCP_SEMCONV.toolName]: call.target };
-    case 'prompt':
-      return { [MCP_SEMCONV.promptName]: call.target };
-    default:
-      return {};
-  }
-}
-
-function startAttributes(call: ObservedCall): Attributes {
-  const attributes: Attributes = {
-    [MCP_SEMCONV.methodName]: call.method,
-    [MCP_SEMCONV.requestId]: String(call.requestId),
-    [MCP_SEMCONV.networkTransport]: 'tcp',
-    ...targetAttributes(call),
-  };
-  if (call.kind === 'tool') attributes[MCP_SEMCONV.operationName] = 'execute_tool';
-  if (call.kind === 'resource') attributes[MCP_SEMCONV.resourceUri] = call.target;
-  if (call.protocolVersion !== undefined)
-    attributes[MCP_SEMCONV.protocolVersion] = call.protocolVersion;
-  if (call.clientAddress !== undefined) attributes[MCP_SEMCONV.clientAddress] = call.clientAddress;
-  if (call.taskStep) attributes[OWN_ATTRIBUTES.taskId] = call.taskStep.taskId;
-  return attributes;
 }
 
 function endSpan(api: OpenTelemetry, span: Span, round: ObservedRound): void {
@@ -335,32 +373,4 @@ function endSpan(api: OpenTelemetry, span: Span, round: ObservedRound): void {
     span.setStatus({ code: api.SpanStatusCode.ERROR });
   }
   span.end();
-}
-
-function instrumentsOf(provider: MeterProvider): Instruments {
-  const meter = provider.getMeter(INSTRUMENTATION_SCOPE, PACKAGE_VERSION);
-  const counter = (name: string, description: string) =>
-    meter.createCounter(name, { description, unit: '{flow}' });
-  return {
-    duration: meter.createHistogram(MCP_SEMCONV.operationDuration, {
-      description: 'Duration of one MCP request on the server',
-      unit: 's',
-      advice: { explicitBucketBoundaries: OPERATION_DURATION_BUCKETS },
-    }),
-    started: counter(OWN_INSTRUMENTS.flowsStarted, 'Flows whose first round asked for input'),
-    completed: counter(OWN_INSTRUMENTS.flowsCompleted, 'Flows a later round completed'),
-    declined: counter(OWN_INSTRUMENTS.flowsDeclined, 'Flows that ended after the user declined'),
-    cancelled: counter(OWN_INSTRUMENTS.flowsCancelled, 'Flows that ended after the user cancelled'),
-    rejected: counter(OWN_INSTRUMENTS.flowsRejected, 'Retries whose request state was refused'),
-    expired: counter(OWN_INSTRUMENTS.flowsExpired, 'Retries whose state had expired on arrival'),
-    rounds: meter.createHistogram(OWN_INSTRUMENTS.flowRounds, {
-      description: 'Rounds of a flow that ended',
-      unit: '{round}',
-      advice: { explicitBucketBoundaries: [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 50] },
-    }),
-    tasks: meter.createCounter(OWN_INSTRUMENTS.tasks, {
-      description: 'Task status changes, by status',
-      unit: '{task}',
-    }),
-  };
 }

@@ -17,6 +17,8 @@ export interface ObservedCall {
   readonly meta: unknown;
   readonly headers: IncomingHttpHeaders;
   readonly clientAddress: string | undefined;
+  /** The 2025-era session the call runs in; never set on a 2026-07-28 request. */
+  readonly sessionId: string | undefined;
   /** The first traced round's span context a retry's state header claims (unverified). */
   readonly claimedFlowTrace: string | undefined;
   /** The round a retry's state header claims (unverified), 0 on a first round. */

@@ -19,6 +19,8 @@ export function observedCallOf(call: OperationCall): ObservedCall {
     meta: call.params._meta,
     headers: request.headers,
     clientAddress: request.ip ?? raw?.socket?.remoteAddress,
+    // Only a session's context carries one (sessions/calls/session-server-context.ts).
+    sessionId: (call.sdk as { sessionId?: string }).sessionId,
     claimedFlowTrace: claimed?.trace,
     claimedRound: claimed?.r ?? 0,
     ...(task?.step &&

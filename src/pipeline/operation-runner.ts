@@ -60,7 +60,12 @@ function retryAfterMsOf(call: OperationCall): number | undefined {
 /** How one run of an operation ended. */
 export type OperationOutcome =
   | { readonly kind: 'complete'; readonly value: unknown }
-  | { readonly kind: 'input_required'; readonly wire: McpSealedInputRequired }
+  | {
+      readonly kind: 'input_required';
+      readonly wire: McpSealedInputRequired;
+      /** The span context (`traceparent`) of the round that asked, when it was traced. */
+      readonly trace?: string;
+    }
   /** A tool's failure answered as an `isError` result. */
   | { readonly kind: 'tool_error'; readonly message: string }
   | { readonly kind: 'error'; readonly error: ProtocolError };
@@ -102,14 +107,21 @@ export class OperationRunner {
     if (!this.telemetry.observing()) return this.outcomeOf(call, input, handler);
     const observation = this.telemetry.begin(observedCallOf(call));
     let outcome: OperationOutcome;
+    let trace: string | undefined;
     try {
-      outcome = await observation.within(() => this.outcomeOf(call, input, handler));
+      outcome = await observation.within(async () => {
+        const ran = await this.outcomeOf(call, input, handler);
+        trace = this.telemetry.activeTrace();
+        return ran;
+      });
     } catch (error) {
       observation.end(observedRoundOf(call, undefined));
       throw error;
     }
     observation.end(observedRoundOf(call, outcome));
-    return outcome;
+    return outcome.kind === 'input_required' && trace !== undefined
+      ? { ...outcome, trace }
+      : outcome;
   }
 
   /**

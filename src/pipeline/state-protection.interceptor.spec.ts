@@ -1,3 +1,4 @@
+import type { KeyringRecordIntegrity } from '../keyring/record-integrity';
 import type { McpTelemetry } from '../observability/mcp-telemetry.service';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { parse } from 'lossless-json';
@@ -48,6 +49,7 @@ function interceptor(asked: OpenedRequestState['askedKinds']): StateProtectionIn
     {} as McpPorts,
     {} as McpReplayStep,
     { activeTrace: () => undefined } as unknown as McpTelemetry,
+    {} as KeyringRecordIntegrity,
   );
 }
 

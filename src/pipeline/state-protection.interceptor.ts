@@ -24,6 +24,9 @@ import { rejectionHint } from '../state/request-state-rejection-hint';
 import { RequestStateSealer, type OpenedRequestState } from '../state/request-state.sealer';
 import { INVALID_REQUEST_STATE_MESSAGE } from '../errors/invalid-request-state.message';
 import { MAX_APPLICATION_STATE_BYTES } from '../state/request-state.constants';
+import { flowOf, MAX_FLOW_PREFIX_BYTES, withFlow } from '../state/application-state-flow';
+import type { SealedFlow } from '../state/sealed-flow';
+import { KeyringRecordIntegrity } from '../keyring/record-integrity';
 import { MCP_ENDPOINT } from '../util/mcp.constants';
 import { clip } from '../util/clip';
 import { andThen, isPromiseLike, type MaybePromise } from '../util/maybe-promise';
@@ -42,6 +45,8 @@ interface IncomingState {
   readonly binding: RequestStateBinding | undefined;
   readonly framework: OpenedRequestState | undefined;
   readonly application: string | undefined;
+  /** The flow an application-protected state's authentic prefix names. */
+  readonly applicationFlow: SealedFlow | undefined;
 }
 
 const NO_INCOMING: IncomingState = {
@@ -49,6 +54,7 @@ const NO_INCOMING: IncomingState = {
   binding: undefined,
   framework: undefined,
   application: undefined,
+  applicationFlow: undefined,
 };
 
 /**
@@ -74,6 +80,7 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
     private readonly ports: McpPorts,
     private readonly replay: McpReplayStep,
     private readonly telemetry: McpTelemetry,
+    private readonly integrity: KeyringRecordIntegrity,
   ) {
     super();
     this.binder = new CallStateBinder(endpoint, partitions, this.logger);
@@ -121,7 +128,8 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
         const replay = call.profile.replay
           ? this.beginReplay(call, incoming.framework?.replayLedger, responses)
           : undefined;
-        const flow = incoming.framework?.flow ?? { id: call.context.flowId };
+        const flow = incoming.framework?.flow ??
+          incoming.applicationFlow ?? { id: call.context.flowId };
         const opened = {
           responses,
           frameworkState: incoming.framework?.value,
@@ -185,13 +193,34 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
           })),
         );
       case McpRequestStateMode.APPLICATION_PROTECTED:
-        if (raw === '') throw this.rejectState(call, 'malformed');
-        if (Buffer.byteLength(raw) > MAX_APPLICATION_STATE_BYTES)
-          throw this.rejectState(call, 'too_large');
-        return { ...NO_INCOMING, raw, application: raw };
+        return this.openApplication(call, raw);
       default:
         return { ...NO_INCOMING, raw };
     }
+  }
+
+  /**
+   * An application-protected state: the flow prefix the module put ahead of the application's
+   * string taken off (the flow id carried on when it verifies), the rest handed over verbatim.
+   */
+  private openApplication(call: OperationCall, raw: string): IncomingState {
+    if (Buffer.byteLength(raw) > MAX_APPLICATION_STATE_BYTES + MAX_FLOW_PREFIX_BYTES)
+      throw this.rejectState(call, 'too_large');
+    const opened = flowOf(this.integrity, raw, call.context);
+    const application = opened.application;
+    if (application === '') throw this.rejectState(call, 'malformed');
+    if (Buffer.byteLength(application) > MAX_APPLICATION_STATE_BYTES)
+      throw this.rejectState(call, 'too_large');
+    if (opened.unauthenticated)
+      this.logger.debug(
+        `${this.where(call, call.context.flowId)}: the application state's flow prefix did not verify; the round starts a new flow id`,
+      );
+    return {
+      ...NO_INCOMING,
+      raw,
+      application,
+      applicationFlow: opened.flowId === undefined ? undefined : { id: opened.flowId },
+    };
   }
 
   private openFramework(
@@ -233,7 +262,7 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
         );
         throw refusal(call, internalError());
       }
-      return emitted(result.state.value);
+      return emitted(withFlow(this.integrity, result.state.value, round.flow.id, call.context));
     }
     const askedKinds: Record<string, McpInputResponse['kind']> = {};
     for (const [key, request] of result.inputRequests)

@@ -7,6 +7,7 @@ import { McpTaskServer } from '../tasks/wire/mcp-task-server';
 import { sdkRequestExchange } from './sdk-request-exchange';
 import { listResultOf } from '../discovery/listing-page';
 import { recordingRefusal } from './http-refusals';
+import { OPERATION_METHODS } from './served-request';
 
 /**
  * Builds the low-level SDK `Server` that serves one HTTP request on the SDK path. The low-level
@@ -40,6 +41,14 @@ export class SdkServerFactory {
     });
     const dispatcher = this.dispatcher;
     const exchange = sdkRequestExchange.current;
+    server.observeWith(
+      {
+        observing: () => dispatcher.observing(),
+        served: (method, ctx, serve) =>
+          dispatcher.served(method, ctx, exchange(method), serve) as ReturnType<typeof serve>,
+      },
+      OPERATION_METHODS,
+    );
     server.setRequestHandler('tools/list', (request, ctx) =>
       recordingRefusal(exchange('tools/list'), async (on) =>
         listResultOf('tools', await dispatcher.listTools(request.params?.cursor, ctx, on)),

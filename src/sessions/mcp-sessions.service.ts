@@ -3,6 +3,7 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import { CallerPartitions } from '../identity/caller-partitions';
 import type { CallHttp } from '../pipeline/operation-call';
 import { createOperationContext } from '../pipeline/operation-context.factory';
+import { McpTelemetry } from '../observability/mcp-telemetry.service';
 import { McpPorts } from '../ports/mcp-ports.service';
 import type { McpJsonValue } from '../util/json-value';
 import { SessionEventBus } from './events/session-event-bus';
@@ -39,6 +40,7 @@ export class McpSessions {
     private readonly ports: McpPorts,
     private readonly partitions: CallerPartitions,
     private readonly bus: SessionEventBus,
+    private readonly telemetry: McpTelemetry,
   ) {}
 
   private get store(): SessionStore {
@@ -116,9 +118,14 @@ export class McpSessions {
     return undefined;
   }
 
-  /** Deletes the session; its streams and calls on every instance end. */
+  /**
+   * Deletes the session; its streams and calls on every instance end. The session's
+   * `mcp.server.session.duration` is recorded once, by the instance whose delete removed it.
+   */
   async close(record: McpSessionRecord): Promise<void> {
-    await this.store.delete(record.sessionId);
+    const existed = await this.store.delete(record.sessionId);
     this.bus.publish({ kind: 'closed', sessionId: record.sessionId });
+    if (existed)
+      this.telemetry.sessionEnded(record.protocolVersion, (Date.now() - record.createdAt) / 1000);
   }
 }

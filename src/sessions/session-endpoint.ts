@@ -8,8 +8,11 @@ import {
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage } from 'node:http';
 import { McpErrorCode } from '../errors/mcp-error-codes';
+import type { ObservedRequest } from '../observability/observed-request';
 import { SessionCapacityError } from './store/session-capacity.error';
 import type { HttpExchange } from '../pipeline/http-exchange';
+import { McpDispatcher } from '../protocol/mcp-dispatcher.service';
+import { OPERATION_METHODS, observedRequestOf } from '../protocol/served-request';
 import { SERVER_OPTIONS, type ServerOptions } from '../protocol/server.options';
 import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
 import { MCP_KEEP_ALIVE_MS } from '../util/mcp.constants';
@@ -68,6 +71,7 @@ export class SessionEndpoint {
     private readonly answers: SessionAnswers,
     private readonly calls: SessionCallRegistry,
     private readonly getStreams: SessionGetStreams,
+    private readonly dispatcher: McpDispatcher,
   ) {}
 
   async serve(exchange: SessionHttpExchange): Promise<void> {
@@ -96,7 +100,11 @@ export class SessionEndpoint {
         'Bad Request: JSON-RPC batches are not supported',
       );
     if (message?.method === 'initialize' && isJSONRPCRequest(message))
-      return this.initialize(exchange);
+      return this.dispatcher.observing()
+        ? this.dispatcher.observed(this.initializeObserved(exchange), () =>
+            this.initialize(exchange),
+          )
+        : this.initialize(exchange);
     const session = await this.session(exchange, String(message?.method ?? 'response'));
     if (!session) return;
     if (isJSONRPCResponse(message)) {
@@ -169,6 +177,18 @@ export class SessionEndpoint {
     this.streamOf(exchange, session, undefined).answer({ jsonrpc: '2.0', id: message.id, result });
   }
 
+  /** The span of an `initialize`: its session does not exist yet, its version is the one asked. */
+  private initializeObserved(exchange: SessionHttpExchange): ObservedRequest {
+    const message = exchange.message as { id: string | number; params?: unknown };
+    const asked = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    return {
+      ...observedRequestOf('initialize', undefined, exchange),
+      requestId: message.id,
+      protocolVersion: typeof asked === 'string' ? asked.slice(0, 32) : undefined,
+      meta: (message.params as { _meta?: unknown } | undefined)?._meta,
+    };
+  }
+
   /** The session the request names, for this caller; otherwise the refusal is answered. */
   private async session(
     exchange: SessionHttpExchange,
@@ -230,7 +250,12 @@ export class SessionEndpoint {
         sessionServerContext(session, message, controller.signal, notify, asTask),
     };
     try {
-      const result = await this.methods.serve(request);
+      // The operations' rounds have the runner's spans; every other method has one of its own.
+      const result = await (OPERATION_METHODS.has(message.method)
+        ? this.methods.serve(request)
+        : this.dispatcher.served(message.method, request.sdk(), exchange, () =>
+            this.methods.serve(request),
+          ));
       stream.answer({ jsonrpc: '2.0', id: message.id, result });
     } catch (error) {
       stream.answer({

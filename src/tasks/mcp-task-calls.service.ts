@@ -208,5 +208,6 @@ function creatingCallOf(
     clientAddress: exchange.request.ip ?? exchange.raw?.socket?.remoteAddress,
     claimedFlowTrace: undefined,
     claimedRound: 0,
+    sessionId: (sdk as { sessionId?: string }).sessionId,
   };
 }

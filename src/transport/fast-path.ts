@@ -160,7 +160,14 @@ export class McpFastPath {
     try {
       if (served?.list) {
         const cursor = message.params.cursor as string | undefined;
-        const page = await served.list(this.dispatcher, cursor, sdk, exchange);
+        const list = served.list;
+        const dispatcher = this.dispatcher;
+        // Unobserved, nothing is made for a span (not even the closure).
+        const page = await (dispatcher.observing()
+          ? dispatcher.served(message.method, sdk, exchange, () =>
+              list(dispatcher, cursor, sdk, exchange),
+            )
+          : list(dispatcher, cursor, sdk, exchange));
         this.writeText(res, 200, this.listAnswer(message, page));
         return;
       }

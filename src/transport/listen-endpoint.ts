@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHttpRequest } from '../interfaces/mcp-operation-context.interface';
+import { McpDispatcher } from '../protocol/mcp-dispatcher.service';
+import { observedMessageOf } from '../protocol/served-request';
 import { TaskListenStreams } from '../tasks/streams/task-listen-streams';
 import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
 import { LISTEN_LIMITS, type ListenLimits } from './listen-limits';
@@ -26,16 +28,39 @@ export class ListenEndpoint implements BeforeApplicationShutdown {
     @Inject(LISTEN_LIMITS) limits: ListenLimits,
     private readonly handlers: SdkHandlers,
     private readonly taskStreams: TaskListenStreams,
+    private readonly dispatcher: McpDispatcher,
   ) {
     this.limiter = new ListenStreamLimiter(limits);
   }
 
+  /** Serves the stream; observed, under one SERVER span that lasts as long as the stream. */
   serve(
     request: McpHttpRequest,
     req: IncomingMessage,
     res: ServerResponse,
     message: unknown,
   ): Promise<void> | void {
+    if (!this.dispatcher.observing()) {
+      const opened = this.open(request, req, res, message);
+      return typeof opened === 'number' ? undefined : opened;
+    }
+    const http = { request, raw: req, response: res };
+    return this.dispatcher
+      .observed<number | void>(
+        observedMessageOf('subscriptions/listen', message, http),
+        () => this.open(request, req, res, message),
+        (refused) => (typeof refused === 'number' ? String(refused) : undefined),
+      )
+      .then(() => undefined);
+  }
+
+  /** Opens the stream, or answers its refusal and gives its JSON-RPC code. */
+  private open(
+    request: McpHttpRequest,
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: unknown,
+  ): Promise<void> | number {
     const filterRefusal = this.limiter.filterRefusal(message);
     const admission = filterRefusal
       ? { admitted: false as const, refusal: filterRefusal }
@@ -44,7 +69,8 @@ export class ListenEndpoint implements BeforeApplicationShutdown {
       const { status, code, message: text, data } = admission.refusal;
       this.logger.debug(`subscriptions/listen refused: ${data.limit} (${data.max})`);
       const id = (message as { id?: unknown }).id;
-      return writeJsonRpcHttpError(res, status, code, text, id, data);
+      writeJsonRpcHttpError(res, status, code, text, id, data);
+      return code;
     }
     try {
       const stream = this.taskStreams.follows(message)

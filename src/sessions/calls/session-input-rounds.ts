@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ProtocolError, ServerContext } from '@modelcontextprotocol/server';
+import { McpTelemetry } from '../../observability/mcp-telemetry.service';
+import type {
+  ClientRequestOutcome,
+  ObservedClientRequest,
+} from '../../observability/observed-request';
+import { MCP_META_KEYS } from '../../util/mcp.constants';
 import {
   OperationRunner,
   type OperationOutcome,
@@ -24,6 +30,15 @@ type Asked =
   | { readonly ok: true; readonly responses: Record<string, unknown> }
   | { readonly ok: false; readonly error: ProtocolError };
 
+type Read = ({ ok: true; result: unknown } | { ok: false; error: ProtocolError }) & {
+  /** What the request's span says of it: never the answer's content. */
+  readonly outcome: ClientRequestOutcome;
+  readonly errorType?: string;
+};
+
+/** Where the requests of a round are observed: the asking round's span and the session. */
+type AskedFrom = Omit<ObservedClientRequest, 'method'>;
+
 /**
  * The id the runner sees in round `round` of a call: the client's own in the first, a derived one
  * after. Each round is a run of its own, and sealed state refuses a state presented by the
@@ -47,6 +62,7 @@ export class SessionInputRounds {
   constructor(
     private readonly runner: OperationRunner,
     @Inject(SESSION_OPTIONS) private readonly options: SessionOptions,
+    private readonly telemetry: McpTelemetry,
   ) {}
 
   /** Runs `first` to its final outcome, asking over `channel` between rounds. */
@@ -58,7 +74,12 @@ export class SessionInputRounds {
       if (outcome.kind !== 'input_required') return outcome;
       if (round >= this.options.maxInputRounds)
         return { kind: 'error', error: inputRoundsExceeded(this.options.maxInputRounds) };
-      const asked = await this.ask(outcome.wire.inputRequests ?? {}, channel);
+      const asked = await this.ask(
+        outcome.wire.inputRequests ?? {},
+        channel,
+        undefined,
+        outcome.trace === undefined ? undefined : askedFrom(input.sdk, outcome.trace),
+      );
       if (!asked.ok) return { kind: 'error', error: asked.error };
       const { inputResponses: _previous, requestState: _state, ...params } = input.params;
       const state = outcome.wire.requestState;
@@ -82,45 +103,86 @@ export class SessionInputRounds {
     requests: InputRequests,
     channel: SessionChannel,
     relatedTaskId?: string,
+    from?: AskedFrom,
   ): Promise<Asked> {
     const keys = Object.keys(requests);
-    const answers = await Promise.all(
-      keys.map((key) => {
+    const reads = await Promise.all(
+      keys.map(async (key) => {
         const { method, params } = requests[key] as { method: string; params?: unknown };
-        return channel.request(method, params ?? {}, relatedTaskId);
+        const span = from && this.telemetry.beginClientRequest({ ...from, method });
+        const read = this.read(key, await channel.request(method, params ?? {}, relatedTaskId));
+        span?.end(read.outcome, read.errorType);
+        return read;
       }),
     );
     const responses: Record<string, unknown> = {};
     for (const [index, key] of keys.entries()) {
-      const read = this.read(key, answers[index] as AwaitedAnswer);
-      if (!read.ok) return read;
+      const read = reads[index] as Read;
+      if (!read.ok) return { ok: false, error: read.error };
       Object.defineProperty(responses, key, { value: read.result, enumerable: true });
     }
     return { ok: true, responses };
   }
 
-  private read(
-    key: string,
-    answer: AwaitedAnswer,
-  ): { ok: true; result: unknown } | { ok: false; error: ProtocolError } {
+  private read(key: string, answer: AwaitedAnswer): Read {
     if (answer.kind === 'unanswered') {
       if (answer.reason === 'too_many_pending')
-        return { ok: false, error: tooManyPendingRequests(this.options.maxPendingRequests) };
+        return {
+          ok: false,
+          error: tooManyPendingRequests(this.options.maxPendingRequests),
+          outcome: 'refused',
+        };
       // The asking request is gone (client away, call cancelled, session closed): no one to tell.
-      if (answer.reason === 'aborted') return { ok: false, error: requestStreamLost() };
-      return { ok: false, error: inputRequestTimedOut(key, this.options.answerTimeoutMs) };
+      if (answer.reason === 'aborted')
+        return { ok: false, error: requestStreamLost(), outcome: 'aborted' };
+      return {
+        ok: false,
+        error: inputRequestTimedOut(key, this.options.answerTimeoutMs),
+        outcome: 'timed_out',
+      };
     }
     let message: { result?: unknown; error?: { code?: unknown } };
     try {
       // Numbers as the client wrote them: an answer of 3.50 reaches the handler as 3.50.
       message = parseWithExactNumbers(answer.response) as typeof message;
     } catch {
-      return { ok: false, error: inputRequestFailed(key, undefined) };
+      return { ok: false, error: inputRequestFailed(key, undefined), outcome: 'error' };
     }
-    if (message?.error !== undefined || message?.result === undefined)
-      return { ok: false, error: inputRequestFailed(key, message?.error?.code) };
-    return { ok: true, result: message.result };
+    if (message?.error !== undefined || message?.result === undefined) {
+      const code = message?.error?.code;
+      return {
+        ok: false,
+        error: inputRequestFailed(key, code),
+        outcome: 'error',
+        ...(typeof code === 'number' && { errorType: String(code) }),
+      };
+    }
+    return { ok: true, result: message.result, outcome: answeredOutcome(message.result) };
   }
+}
+
+/** An elicitation's action as its span says it; any other answer is `answered`. */
+function answeredOutcome(result: unknown): ClientRequestOutcome {
+  switch ((result as { action?: unknown } | null)?.action) {
+    case 'accept':
+      return 'accepted';
+    case 'decline':
+      return 'declined';
+    case 'cancel':
+      return 'cancelled';
+    default:
+      return 'answered';
+  }
+}
+
+function askedFrom(sdk: ServerContext, parent: string): AskedFrom {
+  return {
+    parent,
+    sessionId: (sdk as { sessionId?: string }).sessionId,
+    protocolVersion: (sdk.mcpReq.envelope as Record<string, unknown> | undefined)?.[
+      MCP_META_KEYS.protocolVersion
+    ] as string | undefined,
+  };
 }
 
 function withId(sdk: ServerContext, id: string | number): ServerContext {

@@ -176,7 +176,14 @@ export class SessionTasks implements OnModuleDestroy {
     // `tasks/get` answers at once: its asks outlive it, bounded by the answer timeout.
     const signal = wait ? request.signal : this.shutdown.signal;
     const channel = streamChannel(this.answers, request.session.sessionId, request.stream, signal);
-    const asking = this.rounds.ask(claimed, channel, task.taskId).then(async (asked) => {
+    // Each ask is a CLIENT span under the tasks/get or tasks/result that asked, when traced.
+    const session = request.session;
+    const from = {
+      parent: undefined,
+      sessionId: session.sessionId,
+      protocolVersion: session.protocolVersion,
+    };
+    const asking = this.rounds.ask(claimed, channel, task.taskId, from).then(async (asked) => {
       if (!asked.ok) {
         this.logger.debug(`Task ${task.taskId}: input not answered (${asked.error.message})`);
         return;

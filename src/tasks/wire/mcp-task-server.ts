@@ -2,6 +2,18 @@ import { Server } from '@modelcontextprotocol/server';
 
 type Handler = Parameters<Server['_wrapHandler']>[1];
 
+/** What observes the requests of the SDK path (the dispatcher's spans). */
+export interface ObserveRequest {
+  /** Whether anything observes now; when not, a request is served as if nothing were there. */
+  observing(): boolean;
+  /** Serves one request of `method`, given the SDK's context of it, under its span. */
+  served(
+    method: string,
+    ctx: Parameters<Handler>[1],
+    serve: () => ReturnType<Handler>,
+  ): ReturnType<Handler>;
+}
+
 /** Carries a `CreateTaskResult` past the SDK's `tools/call` result validation. */
 class TaskCreated {
   constructor(readonly result: Awaited<ReturnType<Handler>>) {}
@@ -14,7 +26,30 @@ class TaskCreated {
  * @internal
  */
 export class McpTaskServer extends Server {
+  /**
+   * Set after construction: the SDK registers its own handlers (`ping`, `initialize`,
+   * `server/discover`, `logging/setLevel`) from its constructor, so each wrapped handler reads it
+   * when it runs.
+   */
+  private observe: ObserveRequest | undefined;
+  /** Methods whose requests something else observes (the runner's operations). */
+  private unobserved: ReadonlySet<string> = new Set();
+
+  /** Serves every method but `unobserved` through `observe`. */
+  observeWith(observe: ObserveRequest, unobserved: ReadonlySet<string>): void {
+    this.observe = observe;
+    this.unobserved = unobserved;
+  }
+
   protected override _wrapHandler(method: string, handler: Handler): Handler {
+    const wrapped = this.wrapped(method, handler);
+    return (request, ctx) =>
+      this.observe?.observing() && !this.unobserved.has(method)
+        ? this.observe.served(method, ctx, () => wrapped(request, ctx))
+        : wrapped(request, ctx);
+  }
+
+  private wrapped(method: string, handler: Handler): Handler {
     if (method !== 'tools/call') return super._wrapHandler(method, handler);
     const wrapped = super._wrapHandler(method, async (request, ctx) => {
       const result = await handler(request, ctx);
