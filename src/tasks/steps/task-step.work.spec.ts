@@ -85,6 +85,60 @@ describe('TaskStepWork', () => {
     }
   });
 
+  it('reads the task once for a step nothing disturbed: the commit starts from what the claim stored', async () => {
+    const { store, work, task } = setup();
+    const { taskId } = await task();
+    const reads = jest.spyOn(store, 'get');
+    const writes = jest.spyOn(store, 'replace');
+    await work.run(taskId, signal());
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(writes).toHaveBeenCalledTimes(2);
+    expect(await store.get(taskId)).toMatchObject({ status: 'completed', version: 3 });
+  });
+
+  it('still records the outcome when the task moved on after the claim (a progress report)', async () => {
+    const { store, work, task, setOutcome } = setup();
+    const { taskId } = await task();
+    const progressed = new Promise<void>((done) =>
+      setOutcome(async () => {
+        const claimed = await store.get(taskId);
+        await store.replace(
+          { ...claimed!, version: claimed!.version + 1, statusMessage: 'half' },
+          claimed!.version,
+        );
+        done();
+        return DONE;
+      }),
+    );
+    await work.run(taskId, signal());
+    await progressed;
+    const settled = await store.get(taskId);
+    expect(settled).toMatchObject({ status: 'completed', version: 4 });
+    expect(settled?.statusMessage).toBeUndefined();
+  });
+
+  it('does not run the method when its claim lost to a cancel', async () => {
+    const { store, work, runs, task } = setup();
+    const { taskId } = await task();
+    const replace = store.replace.bind(store);
+    let first = true;
+    jest.spyOn(store, 'replace').mockImplementation(async (next, expected) => {
+      if (first) {
+        first = false;
+        // A cancel lands between the claim's read and its compare-and-set.
+        const current = (await store.get(taskId))!;
+        await replace(
+          { ...current, version: current.version + 1, status: 'cancelled' },
+          current.version,
+        );
+      }
+      return replace(next, expected);
+    });
+    await work.run(taskId, signal());
+    expect(runs).toHaveLength(0);
+    expect(await store.get(taskId)).toMatchObject({ status: 'cancelled' });
+  });
+
   it('records nothing for a step whose claim another step took meanwhile', async () => {
     const { store, work, task, setOutcome } = setup();
     const { taskId } = await task();
