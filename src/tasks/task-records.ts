@@ -61,10 +61,14 @@ export class TaskRecords {
     };
   }
 
-  /** Stores a new task and announces it. */
+  /**
+   * Stores a new task. Nothing is announced on the bus: no stream can follow a task whose id its
+   * caller has not been answered yet, and on a fleet each announcement is a `PUBLISH` every other
+   * instance reads and checks. Its changes from here on are announced.
+   */
   async create(task: McpTaskRecord): Promise<void> {
     await this.store.create(task, this.limits);
-    this.publish(task);
+    this.telemetry?.taskStatus(task.taskId, task.flow?.id, task.status);
   }
 
   /**

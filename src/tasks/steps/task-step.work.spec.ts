@@ -48,7 +48,15 @@ function setup() {
     await store.create(record);
     return record;
   };
-  return { store, work, runs, task, setOutcome: (next: typeof outcome) => (outcome = next) };
+  return {
+    store,
+    events,
+    records,
+    work,
+    runs,
+    task,
+    setOutcome: (next: typeof outcome) => (outcome = next),
+  };
 }
 
 const signal = () => new AbortController().signal;
@@ -94,6 +102,19 @@ describe('TaskStepWork', () => {
     expect(reads).toHaveBeenCalledTimes(1);
     expect(writes).toHaveBeenCalledTimes(2);
     expect(await store.get(taskId)).toMatchObject({ status: 'completed', version: 3 });
+  });
+
+  it('announces a task on the bus from its first change on, not when it is created', async () => {
+    const { events, records, work, task } = setup();
+    const announced: number[] = [];
+    events.subscribe({ status: ({ version }) => announced.push(version), resync: () => undefined });
+    const created = await task();
+    const record = { ...created, taskId: `${created.taskId}x` };
+    await records.create(record);
+    expect(announced).toEqual([]);
+    await work.run(record.taskId, signal());
+    // The claim (version 2) changes no status; the outcome (version 3) does.
+    expect(announced).toEqual([3]);
   });
 
   it('still records the outcome when the task moved on after the claim (a progress report)', async () => {
