@@ -6,6 +6,8 @@
  * - `park`: task-optional, completes at once (a task the bench creates here and reads elsewhere).
  * FLEET_REDIS_URL gives the module the `redis` option (single-use states and tasks on Redis,
  * task events over pub/sub); without it everything stays in this process's memory.
+ * FLEET_RUNNER=bullmq runs task steps on a `BullMqTaskRunner` on that Redis (steps run by any
+ * instance's worker) instead of in the process that created the task.
  * FLEET_KEYRING (base64 of 32 bytes) is the keyring every instance of a fleet shares.
  */
 import 'reflect-metadata';
@@ -22,10 +24,18 @@ import {
   McpRequestStateMode,
   McpTool,
 } from '../../src/index';
+import { BullMqTaskRunner } from '../../src/redis/index';
 import { BENCH_SERVER_INFO, portOf, serveBench } from './harness';
 
 const REDIS_URL = process.env.FLEET_REDIS_URL;
 const KEY = process.env.FLEET_KEYRING;
+const runner =
+  REDIS_URL && process.env.FLEET_RUNNER === 'bullmq'
+    ? new BullMqTaskRunner(
+        { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port) },
+        { concurrency: 20 },
+      )
+    : undefined;
 if (!KEY) throw new Error('FLEET_KEYRING (base64 of 32 bytes) is required');
 
 const APPROVAL = {
@@ -88,6 +98,7 @@ class FleetTools {
         maxTasks: 1_000_000,
         maxTasksPerCaller: 1_000_000,
         maxStoreBytesPerCaller: 1_073_741_824,
+        ...(runner ? { runner } : {}),
       },
     }),
   ],
