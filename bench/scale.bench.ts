@@ -9,8 +9,9 @@
  * Curves: registered operations (startup, tools/list bytes and CPU, tools/call CPU), argument
  * size against native JSON.parse of the same body, flow rounds and replay ledgers (state size, CPU
  * per round), listen streams (heap per stream, fan-out CPU and loop stall), parked tasks in the
- * memory and Redis stores (memory per task, tasks/get CPU), and echo latency at fractions of the maximum
- * throughput against the bare Nest controller at the same fractions of its own.
+ * memory and Redis stores (memory per task, tasks/get CPU), a fleet (one instance in memory against two
+ * on one Redis: flows/s, CPU and Redis commands per flow; bench/fleet.curve.ts), and echo latency at
+ * fractions of the maximum throughput against the bare Nest controller at the same fractions of its own.
  *
  * Run: npm run bench:scale
  * Env: BENCH_QUICK=1 (a smoke run: fewer and smaller points, short passes), BENCH_SECONDS (3) per
