@@ -9,14 +9,16 @@
  * Curves: registered operations (startup, tools/list bytes and CPU, tools/call CPU), argument
  * size against native JSON.parse of the same body, flow rounds and replay ledgers (state size, CPU
  * per round), listen streams (heap per stream, fan-out CPU and loop stall), parked tasks in the
- * memory and Redis stores (memory per task, tasks/get CPU), and echo latency at fractions of the maximum
- * throughput against the bare Nest controller at the same fractions of its own.
+ * memory and Redis stores (memory per task, tasks/get CPU), a fleet (one instance in memory against two
+ * on one Redis: flows/s, CPU and Redis commands per flow; bench/fleet.curve.ts), and echo latency at
+ * fractions of the maximum throughput against the bare Nest controller at the same fractions of its own.
  *
  * Run: npm run bench:scale
  * Env: BENCH_QUICK=1 (a smoke run: fewer and smaller points, short passes), BENCH_SECONDS (3) per
  *      pass, BENCH_ROUNDS (3), BENCH_CONNECTIONS (10), BENCH_OUT_DIR (bench), BENCH_CURVES
- *      (comma-separated: operations,arguments,rounds,listen,tasks,tasks-redis,latency; all by
- *      default; tasks-redis needs redis-server, as the Redis e2e suites do),
+ *      (comma-separated: operations,arguments,rounds,listen,tasks,tasks-redis,fleet,latency; all
+ *      by default; tasks-redis and fleet need redis-server, as the Redis e2e suites do),
+ *      BENCH_FLEET_CONCURRENCY (16) flows at once in the fleet curve (bench/fleet.curve.ts),
  *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there), BENCH_OPERATIONS (the tool
  *      counts of the operations curve, comma-separated).
  */
@@ -27,6 +29,7 @@ import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startRedisServer } from '../test/utils/redis-server';
+import { fleetCurve, type FleetServer } from './fleet.curve';
 import type { BenchCommand, BenchReport } from './servers/harness';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -35,7 +38,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const OUT_DIR = process.env.BENCH_OUT_DIR ?? 'bench';
 const CURVES = (
-  process.env.BENCH_CURVES ?? 'operations,arguments,rounds,listen,tasks,tasks-redis,latency'
+  process.env.BENCH_CURVES ?? 'operations,arguments,rounds,listen,tasks,tasks-redis,fleet,latency'
 )
   .split(',')
   .map((curve) => curve.trim());
@@ -859,6 +862,41 @@ async function latencyCurve(): Promise<void> {
   await stopServer(bare);
 }
 
+/** Server CPU (user + system µs, summed) of each of `servers` while `work` runs. */
+async function cpuAround<T>(servers: Server[], work: () => Promise<T>): Promise<[T, number]> {
+  await Promise.all(
+    servers.map((server) => {
+      const started = nextMessage(server.child, 'cpu-started');
+      server.child.send({ type: 'cpu-start' } satisfies BenchCommand);
+      return started;
+    }),
+  );
+  const value = await work();
+  const used = await Promise.all(
+    servers.map((server) => {
+      const cpu = nextMessage(server.child, 'cpu');
+      server.child.send({ type: 'cpu-stop' } satisfies BenchCommand);
+      return cpu;
+    }),
+  );
+  return [value, used.reduce((sum, { userUs, systemUs }) => sum + userUs + systemUs, 0)];
+}
+
+const fleetBench = {
+  quick: QUICK,
+  seconds: SECONDS,
+  rounds: ROUNDS,
+  concurrency: Number(process.env.BENCH_FLEET_CONCURRENCY ?? 16),
+  startServer: (env: Record<string, string>) => startServer('fleet-app.ts', env),
+  stopServer: (server: FleetServer) => stopServer(server as Server),
+  cpuAround: <T>(servers: FleetServer[], work: () => Promise<T>) =>
+    cpuAround(servers as Server[], work),
+  load,
+  section,
+  target,
+  bars,
+};
+
 async function main(): Promise<void> {
   const started = new Date();
   const loadAtStart = load();
@@ -869,6 +907,7 @@ async function main(): Promise<void> {
     ['listen', listenCurve],
     ['tasks', () => tasksCurve('memory')],
     ['tasks-redis', () => tasksCurve('redis')],
+    ['fleet', () => fleetCurve(fleetBench)],
     ['latency', latencyCurve],
   ];
   for (const [name, curve] of curves) {
@@ -876,11 +915,6 @@ async function main(): Promise<void> {
     console.log(`curve ${name} (load ${load()})`);
     await curve();
   }
-  target(
-    'Two instances on Redis: single-use flow throughput ≥ 0.8× one instance in memory',
-    '–',
-    undefined,
-  );
   const cpu = cpus();
   const text = [
     '# Scale bench: how cost grows',

@@ -28,6 +28,11 @@ export const NO_ROOM_FOR_OUTCOME: McpTaskError = {
 export interface TaskClaim {
   readonly task: McpTaskRecord;
   readonly token: string;
+  /**
+   * The record as the claim stored it (its version): the step's commit compares-and-sets from it,
+   * reading the store again only when the task moved on meanwhile.
+   */
+  readonly stored: McpTaskRecord;
 }
 
 /**
@@ -56,10 +61,14 @@ export class TaskRecords {
     };
   }
 
-  /** Stores a new task and announces it. */
+  /**
+   * Stores a new task. Nothing is announced on the bus: no stream can follow a task whose id its
+   * caller has not been answered yet, and on a fleet each announcement is a `PUBLISH` every other
+   * instance reads and checks. Its changes from here on are announced.
+   */
   async create(task: McpTaskRecord): Promise<void> {
     await this.store.create(task, this.limits);
-    this.publish(task);
+    this.telemetry?.taskStatus(task.taskId, task.flow?.id, task.status);
   }
 
   /**
@@ -86,26 +95,33 @@ export class TaskRecords {
   async claim(taskId: string): Promise<TaskClaim | undefined> {
     const token = randomBytes(12).toString('base64url');
     let claimed: McpTaskRecord | undefined;
-    await this.write(taskId, undefined, (task) => {
-      if (task.status !== 'working') return undefined;
-      claimed = { ...task, stepToken: token };
+    const stored = await this.write(taskId, undefined, (task) => {
+      claimed = task.status === 'working' ? { ...task, stepToken: token } : undefined;
       return claimed;
     });
-    return claimed && { task: claimed, token };
+    // Only what was written is a claim: an attempt whose compare-and-set lost claims nothing.
+    return stored && claimed ? { task: claimed, token, stored } : undefined;
   }
 
   /**
    * Records a step's outcome, unless the task ended meanwhile (cancelled, expired) or another step
    * claimed it since (`token`). An outcome the store has no room for fails the task instead.
+   * `claimed`, the record the step's claim stored, saves reading the task again when nothing
+   * changed it since; the compare-and-set on its version decides either way.
    */
-  async settle(taskId: string, outcome: TaskStepOutcome, token?: string): Promise<boolean> {
+  async settle(
+    taskId: string,
+    outcome: TaskStepOutcome,
+    token?: string,
+    claimed?: McpTaskRecord,
+  ): Promise<boolean> {
     const settled = settledFields(outcome, this.options.maxResultBytes);
     const change = (fields: Partial<McpTaskRecord>) => (task: McpTaskRecord) =>
       task.status === 'working' && task.stepToken === token
         ? { ...task, ...fields, statusMessage: undefined, stepToken: undefined }
         : undefined;
     try {
-      return (await this.write(taskId, undefined, change(settled))) !== false;
+      return (await this.write(taskId, undefined, change(settled), claimed)) !== false;
     } catch (error) {
       if (!(error instanceof TaskCapacityError)) throw error;
       this.logger.warn(`Task ${clip(taskId)}: no room in the task store for its outcome; it fails`);
@@ -140,18 +156,24 @@ export class TaskRecords {
    * Compare-and-set loop: `change` sees the current task and answers the next one (without
    * version and timestamps), or `undefined` to leave it. Answers whether it wrote. With a
    * `partition`, an unknown or foreign task is the -32602 for unknown tasks; without one, a task
-   * gone meanwhile is nothing to write.
+   * gone meanwhile is nothing to write. `known`, a record this instance itself wrote last, is
+   * tried first instead of a read (only without a partition, which a read must check): if the
+   * task moved on since, its compare-and-set fails and the loop reads the store as usual.
    */
   async write(
     taskId: string,
     partition: string | undefined,
     change: (task: McpTaskRecord) => McpTaskRecord | undefined,
+    known?: McpTaskRecord,
   ): Promise<McpTaskRecord | false> {
+    let start = partition === undefined && known?.taskId === taskId ? known : undefined;
     for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
       const current =
-        partition === undefined
+        start ??
+        (partition === undefined
           ? await this.store.get(taskId)
-          : this.owned(await this.lookup(taskId), partition);
+          : this.owned(await this.lookup(taskId), partition));
+      start = undefined;
       if (!current) return false;
       const changed = change(current);
       if (!changed) return false;

@@ -48,7 +48,15 @@ function setup() {
     await store.create(record);
     return record;
   };
-  return { store, work, runs, task, setOutcome: (next: typeof outcome) => (outcome = next) };
+  return {
+    store,
+    events,
+    records,
+    work,
+    runs,
+    task,
+    setOutcome: (next: typeof outcome) => (outcome = next),
+  };
 }
 
 const signal = () => new AbortController().signal;
@@ -83,6 +91,73 @@ describe('TaskStepWork', () => {
       expect(runs).toHaveLength(1);
       expect(await store.get(taskId)).toMatchObject({ status: 'working' });
     }
+  });
+
+  it('reads the task once for a step nothing disturbed: the commit starts from what the claim stored', async () => {
+    const { store, work, task } = setup();
+    const { taskId } = await task();
+    const reads = jest.spyOn(store, 'get');
+    const writes = jest.spyOn(store, 'replace');
+    await work.run(taskId, signal());
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(writes).toHaveBeenCalledTimes(2);
+    expect(await store.get(taskId)).toMatchObject({ status: 'completed', version: 3 });
+  });
+
+  it('announces a task on the bus from its first change on, not when it is created', async () => {
+    const { events, records, work, task } = setup();
+    const announced: number[] = [];
+    events.subscribe({ status: ({ version }) => announced.push(version), resync: () => undefined });
+    const created = await task();
+    const record = { ...created, taskId: `${created.taskId}x` };
+    await records.create(record);
+    expect(announced).toEqual([]);
+    await work.run(record.taskId, signal());
+    // The claim (version 2) changes no status; the outcome (version 3) does.
+    expect(announced).toEqual([3]);
+  });
+
+  it('still records the outcome when the task moved on after the claim (a progress report)', async () => {
+    const { store, work, task, setOutcome } = setup();
+    const { taskId } = await task();
+    const progressed = new Promise<void>((done) =>
+      setOutcome(async () => {
+        const claimed = await store.get(taskId);
+        await store.replace(
+          { ...claimed!, version: claimed!.version + 1, statusMessage: 'half' },
+          claimed!.version,
+        );
+        done();
+        return DONE;
+      }),
+    );
+    await work.run(taskId, signal());
+    await progressed;
+    const settled = await store.get(taskId);
+    expect(settled).toMatchObject({ status: 'completed', version: 4 });
+    expect(settled?.statusMessage).toBeUndefined();
+  });
+
+  it('does not run the method when its claim lost to a cancel', async () => {
+    const { store, work, runs, task } = setup();
+    const { taskId } = await task();
+    const replace = store.replace.bind(store);
+    let first = true;
+    jest.spyOn(store, 'replace').mockImplementation(async (next, expected) => {
+      if (first) {
+        first = false;
+        // A cancel lands between the claim's read and its compare-and-set.
+        const current = (await store.get(taskId))!;
+        await replace(
+          { ...current, version: current.version + 1, status: 'cancelled' },
+          current.version,
+        );
+      }
+      return replace(next, expected);
+    });
+    await work.run(taskId, signal());
+    expect(runs).toHaveLength(0);
+    expect(await store.get(taskId)).toMatchObject({ status: 'cancelled' });
   });
 
   it('records nothing for a step whose claim another step took meanwhile', async () => {

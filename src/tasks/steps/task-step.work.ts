@@ -29,9 +29,9 @@ export class TaskStepWork {
   async run(taskId: string, signal: AbortSignal, lease?: TaskStepLease): Promise<void> {
     // Let go of the request held for this step whatever happens next: the step runs on it or not at all.
     const http = this.requests.take(taskId);
-    const task = await this.records.store.get(taskId);
-    if (!task || task.status !== 'working' || signal.aborted) return;
+    if (signal.aborted) return;
     if (!(await this.stillHeld(lease, taskId, 'its method does not start'))) return;
+    // The claim reads the task and claims it only while it is working: no read of its own first.
     const claim = await this.records.claim(taskId);
     if (!claim || signal.aborted) return;
     let outcome: TaskStepOutcome;
@@ -48,7 +48,7 @@ export class TaskStepWork {
     }
     if (signal.aborted) return;
     if (!(await this.stillHeld(lease, taskId, 'its outcome is not recorded'))) return;
-    if (!(await this.records.settle(taskId, outcome, claim.token)))
+    if (!(await this.records.settle(taskId, outcome, claim.token, claim.stored)))
       this.logger.debug?.(
         `Task ${clip(taskId)}: a step's outcome was not recorded (the task moved on)`,
       );
