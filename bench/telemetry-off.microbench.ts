@@ -7,7 +7,9 @@
  */
 import { McpFlowEvents } from '../src/observability/mcp-flow-events.service';
 import { McpTelemetry } from '../src/observability/mcp-telemetry.service';
-const telemetry = new McpTelemetry(new McpFlowEvents());
+import { DEFAULT_TRACING_OPTIONS } from '../src/observability/tracing-options';
+
+const telemetry = new McpTelemetry(new McpFlowEvents(), DEFAULT_TRACING_OPTIONS);
 const N = 5_000_000;
 for (let i = 0; i < 100_000; i++) telemetry.observing();
 if (global.gc) global.gc();

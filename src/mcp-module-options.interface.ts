@@ -94,6 +94,20 @@ export interface McpModuleOptions {
     /** Longest resource URI a stream may follow, in characters. Default 2,048. */
     maxUriLength?: number;
   };
+  /**
+   * How the module's OpenTelemetry spans are tied together (see `docs/operations.md`). Tracing itself
+   * is on when the app registers a tracer provider.
+   */
+  tracing?: {
+    /**
+     * What parents the span of a flow's later round. `'client'` (default, as the MCP conventions
+     * say): the trace context the client sent in `_meta` or the `traceparent` header, with the flow's
+     * first round linked — a round without any continues the first round's trace. `'first-round'`:
+     * always the flow's first round, so every round of a flow is in one trace, the client's context
+     * linked instead.
+     */
+    roundParent?: 'client' | 'first-round';
+  };
   /** Limits of framework-protected request state. */
   requestState?: {
     /** Longest state token accepted or emitted, in bytes. Default 65,536. */

@@ -24,6 +24,7 @@ import type { ConsumedStateStore } from './stores/one-time/consumed-state-store.
 import { resolveSessionOptions, type SessionOptions } from './sessions/session.options';
 import { resolveTaskOptions, type ResolvedTaskOptions } from './tasks/task.options';
 import { resolveListenLimits, type ListenLimits } from './transport/listen-limits';
+import { resolveTracingOptions, type TracingOptions } from './observability/tracing-options';
 import { resolveTransportOptions, type TransportOptions } from './transport/transport.options';
 
 /** What the application plugs into the module's ports through the options. @internal */
@@ -55,6 +56,7 @@ export interface ResolvedMcpOptions {
   readonly tasks: ResolvedTaskOptions;
   readonly sessions: SessionOptions;
   readonly auth: AuthOptions;
+  readonly tracing: TracingOptions;
 }
 
 /** Fills defaults and validates; throws {@link InvalidModuleOptionsError} naming the first bad option. */
@@ -107,6 +109,7 @@ export function resolveMcpOptions(
     tasks,
     sessions,
     auth,
+    tracing: resolveTracingOptions(options.tracing),
   };
 }
 

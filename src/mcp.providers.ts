@@ -43,6 +43,7 @@ import { MemorySessionStore } from './sessions/store/memory-session.store';
 import { RedisSessionStore } from './sessions/store/redis-session.store';
 import { SESSION_STORE_PORT } from './sessions/store/session-store.interface';
 import { LISTEN_LIMITS } from './transport/listen-limits';
+import { TRACING_OPTIONS } from './observability/tracing-options';
 import { TRANSPORT_OPTIONS } from './transport/transport.options';
 import { MCP_ENDPOINT, MCP_KEEP_ALIVE_MS } from './util/mcp.constants';
 import { PACKAGE_VERSION } from './util/package-version';
@@ -190,6 +191,7 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   slice(TASK_OPTIONS, (options) => options.tasks),
   slice(SESSION_OPTIONS, (options) => options.sessions),
   slice(AUTH_OPTIONS, (options) => options.auth),
+  slice(TRACING_OPTIONS, (options) => options.tracing),
   {
     provide: ProtectedResource,
     useFactory: (auth: AuthOptions, endpoint: string, registry: McpOperationRegistry) =>

@@ -108,6 +108,54 @@ describe.each(ADAPTERS)('OpenTelemetry over %s', (adapter) => {
     expect(parentSpanId(three)).toBe(one.spanContext().spanId);
   });
 
+  it("with tracing.roundParent 'first-round', keeps every round in the first round's trace and links the client's", async () => {
+    const flowServer = await startSampleApp(
+      adapter,
+      { MCP_KEYRING: newKeyring(['k1']).json, MCP_TRACE_ROUND_PARENT: 'first-round' },
+      { extraImports: [TracedFixturesModule] },
+    );
+    try {
+      const call = (
+        state: string | undefined,
+        reply: Record<string, unknown> | undefined,
+        extraMeta = {},
+      ) =>
+        rawToolCall(
+          flowServer.url,
+          'collect_rounds',
+          { rounds: 2 },
+          {
+            id: freshId(),
+            capabilities: FORM,
+            requestState: state,
+            inputResponses: reply,
+            extraMeta,
+          },
+        );
+      const first = await call(undefined, undefined);
+      const second = await call(stateOf(first), answer(1, 'a'), {
+        traceparent: CLIENT_TRACEPARENT,
+      });
+      const third = await call(stateOf(second), answer(2, 'b'));
+      expect(third.body.result).toMatchObject({ resultType: 'complete' });
+      const [one, two, three] = ours('tools/call collect_rounds');
+      expect(parentSpanId(one)).toBeUndefined();
+      for (const later of [two, three]) {
+        expect(later.spanContext().traceId).toBe(one.spanContext().traceId);
+        expect(parentSpanId(later)).toBe(one.spanContext().spanId);
+      }
+      const clientLink = two.links.find(
+        (link) => link.attributes?.['nestjs_mcp.link'] === 'client',
+      );
+      expect(clientLink?.context).toMatchObject({ traceId: CLIENT_TRACE, spanId: CLIENT_SPAN });
+      expect(three.links.some((link) => link.attributes?.['nestjs_mcp.link'] === 'client')).toBe(
+        false,
+      );
+    } finally {
+      await flowServer.close();
+    }
+  });
+
   it('parents a span by the HTTP traceparent header when _meta has none', async () => {
     await rawToolCall(
       server.url,

@@ -85,5 +85,14 @@ export function sampleMcpOptions(version: string): McpModuleOptions {
       maxLifetimeMs: optionalInteger('MCP_STATE_MAX_LIFETIME_MS'),
       maxRounds: optionalInteger('MCP_STATE_MAX_ROUNDS'),
     },
+    tracing: { roundParent: roundParentFromEnv() },
   };
+}
+
+function roundParentFromEnv(): 'client' | 'first-round' | undefined {
+  const raw = process.env.MCP_TRACE_ROUND_PARENT;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw !== 'client' && raw !== 'first-round')
+    throw new Error('MCP_TRACE_ROUND_PARENT must be "client" or "first-round"');
+  return raw;
 }

@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type {
   Attributes,
   Context,
   Link,
   MeterProvider,
   Span,
+  SpanContext,
   Tracer,
   TracerProvider,
 } from '@opentelemetry/api';
@@ -14,6 +15,7 @@ import { McpFlowEvents } from './mcp-flow-events.service';
 import { MCP_SEMCONV, OWN_ATTRIBUTES } from './mcp-semantic-conventions';
 import { INSTRUMENTATION_SCOPE, instrumentsOf, type Instruments } from './mcp-instruments';
 import { loadOpenTelemetry } from './open-telemetry.loader';
+import { TRACING_OPTIONS, type TracingOptions } from './tracing-options';
 import { requestAttributes, spanName, startAttributes, targetAttributes } from './span-attributes';
 import { spanContextOf, traceparentOf, valid } from './trace-context';
 import type { ObservedCall, ObservedRound } from './observed-call';
@@ -71,7 +73,10 @@ export class McpTelemetry {
   private seenMeterProvider: MeterProvider | undefined;
   private instruments: Instruments | undefined;
 
-  constructor(private readonly events: McpFlowEvents) {}
+  constructor(
+    private readonly events: McpFlowEvents,
+    @Inject(TRACING_OPTIONS) private readonly tracing: TracingOptions,
+  ) {}
 
   /** Whether a call is worth observing: a tracer or meter provider, or an event subscriber. */
   observing(): boolean {
@@ -285,6 +290,9 @@ export class McpTelemetry {
   ): { parent: Context; links: Link[] } {
     const active = api.context.active();
     const links: Link[] = [];
+    const flowContext = spanContextOf(api, flowTrace);
+    if (flowContext && !taskStep && this.tracing.roundParent === 'first-round')
+      return this.underFirstRound(api, active, flowContext, meta, headers);
     const fromMeta =
       meta !== null && typeof meta === 'object' && 'traceparent' in meta
         ? valid(api, api.propagation.extract(api.ROOT_CONTEXT, meta))
@@ -295,13 +303,41 @@ export class McpTelemetry {
       if (http && api.isSpanContextValid(http)) links.push({ context: http });
     } else if (headers.traceparent !== undefined)
       parent = valid(api, api.propagation.extract(active, headers));
-    const flowContext = spanContextOf(api, flowTrace);
     if (!parent && flowContext) {
       parent = api.trace.setSpanContext(active, flowContext);
       return { parent, links: [...links, flowLink(flowContext, taskStep)] };
     }
     if (flowContext) links.push(flowLink(flowContext, taskStep));
     return { parent: parent ?? active, links };
+  }
+
+  /**
+   * `tracing.roundParent: 'first-round'`: a later round is a child of the flow's first round, and
+   * the trace contexts it arrived with — the client's (`_meta`, else the header) and the active one
+   * (an HTTP server span) — are links.
+   */
+  private underFirstRound(
+    api: OpenTelemetry,
+    active: Context,
+    flowContext: SpanContext,
+    meta: unknown,
+    headers: ObservedCall['headers'],
+  ): { parent: Context; links: Link[] } {
+    const links: Link[] = [];
+    const client =
+      meta !== null && typeof meta === 'object' && 'traceparent' in meta
+        ? valid(api, api.propagation.extract(api.ROOT_CONTEXT, meta))
+        : headers.traceparent !== undefined
+          ? valid(api, api.propagation.extract(api.ROOT_CONTEXT, headers))
+          : undefined;
+    const clientContext = client && api.trace.getSpanContext(client);
+    if (clientContext)
+      links.push({ context: clientContext, attributes: { [OWN_ATTRIBUTES.link]: 'client' } });
+    const http = api.trace.getSpanContext(active);
+    if (http && api.isSpanContextValid(http) && http.spanId !== clientContext?.spanId)
+      links.push({ context: http });
+    links.push(flowLink(flowContext, false));
+    return { parent: api.trace.setSpanContext(active, flowContext), links };
   }
 
   private count(call: ObservedCall, round: ObservedRound, seconds: number): void {
