@@ -1,10 +1,42 @@
-import type { Counter, Histogram, MeterProvider } from '@opentelemetry/api';
 import { PACKAGE_VERSION } from '../util/package-version';
 import {
   MCP_SEMCONV,
   OPERATION_DURATION_BUCKETS,
   OWN_INSTRUMENTS,
 } from './mcp-semantic-conventions';
+import type { AttributeMap } from './span-attributes';
+
+/**
+ * The parts of OpenTelemetry's metrics API the module calls (its `Counter`, `Histogram` and
+ * `MeterProvider` have them): declared here because the published declarations must not name the
+ * optional peer.
+ * @internal
+ */
+export interface Counter {
+  add(value: number, attributes?: AttributeMap): void;
+}
+
+/** @internal */
+export interface Histogram {
+  record(value: number, attributes?: AttributeMap): void;
+}
+
+interface InstrumentOptions {
+  readonly description: string;
+  readonly unit: string;
+  readonly advice?: { readonly explicitBucketBoundaries: number[] };
+}
+
+/** @internal */
+export interface MeterProvider {
+  getMeter(
+    name: string,
+    version?: string,
+  ): {
+    createCounter(name: string, options?: InstrumentOptions): Counter;
+    createHistogram(name: string, options?: InstrumentOptions): Histogram;
+  };
+}
 
 /** The instrumentation scope of the module's spans and instruments. @internal */
 export const INSTRUMENTATION_SCOPE = 'nestjs-mcp';

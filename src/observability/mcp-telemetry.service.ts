@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type {
-  Attributes,
   Context,
   Link,
   MeterProvider,
@@ -16,7 +15,13 @@ import { MCP_SEMCONV, OWN_ATTRIBUTES } from './mcp-semantic-conventions';
 import { INSTRUMENTATION_SCOPE, instrumentsOf, type Instruments } from './mcp-instruments';
 import { loadOpenTelemetry } from './open-telemetry.loader';
 import { TRACING_OPTIONS, type TracingOptions } from './tracing-options';
-import { requestAttributes, spanName, startAttributes, targetAttributes } from './span-attributes';
+import {
+  requestAttributes,
+  spanName,
+  startAttributes,
+  targetAttributes,
+  type AttributeMap,
+} from './span-attributes';
 import { spanContextOf, traceparentOf, valid } from './trace-context';
 import type { ObservedCall, ObservedRound } from './observed-call';
 import type {
@@ -175,7 +180,7 @@ export class McpTelemetry {
         }
         const instruments = this.metrics();
         if (!instruments) return;
-        const attributes: Attributes = { [MCP_SEMCONV.methodName]: request.method };
+        const attributes: AttributeMap = { [MCP_SEMCONV.methodName]: request.method };
         if (request.protocolVersion !== undefined)
           attributes[MCP_SEMCONV.protocolVersion] = request.protocolVersion;
         if (errorType !== undefined) attributes[MCP_SEMCONV.errorType] = errorType;
@@ -195,7 +200,7 @@ export class McpTelemetry {
     const parentContext = spanContextOf(api, request.parent);
     const active = api.context.active();
     const parent = parentContext ? api.trace.setSpanContext(active, parentContext) : active;
-    const attributes: Attributes = { [MCP_SEMCONV.methodName]: request.method };
+    const attributes: AttributeMap = { [MCP_SEMCONV.methodName]: request.method };
     if (request.sessionId !== undefined) attributes[MCP_SEMCONV.sessionId] = request.sessionId;
     if (request.protocolVersion !== undefined)
       attributes[MCP_SEMCONV.protocolVersion] = request.protocolVersion;
@@ -222,7 +227,7 @@ export class McpTelemetry {
   sessionEnded(protocolVersion: string, seconds: number, errorType?: string): void {
     const instruments = this.metrics();
     if (!instruments) return;
-    const attributes: Attributes = {
+    const attributes: AttributeMap = {
       [MCP_SEMCONV.protocolVersion]: protocolVersion,
       [MCP_SEMCONV.networkTransport]: 'tcp',
     };
@@ -343,7 +348,7 @@ export class McpTelemetry {
   private count(call: ObservedCall, round: ObservedRound, seconds: number): void {
     const instruments = this.metrics();
     if (!instruments) return;
-    const attributes: Attributes = {
+    const attributes: AttributeMap = {
       [MCP_SEMCONV.methodName]: call.method,
       ...targetAttributes(call),
     };

@@ -1,7 +1,13 @@
-import type { Attributes } from '@opentelemetry/api';
 import { MCP_SEMCONV, OWN_ATTRIBUTES } from './mcp-semantic-conventions';
 import type { ObservedCall } from './observed-call';
 import type { ObservedRequest } from './observed-request';
+
+/**
+ * Span or metric attributes as the module writes them: OpenTelemetry's `Attributes` accept them,
+ * and the published declarations need not name the optional peer.
+ * @internal
+ */
+export type AttributeMap = Record<string, string | number | boolean>;
 
 /** @internal */
 export function spanName(call: ObservedCall): string {
@@ -9,7 +15,7 @@ export function spanName(call: ObservedCall): string {
 }
 
 /** @internal */
-export function targetAttributes(call: ObservedCall): Attributes {
+export function targetAttributes(call: ObservedCall): AttributeMap {
   switch (call.kind) {
     case 'tool':
       return { [MCP_SEMCONV.toolName]: call.target };
@@ -21,8 +27,8 @@ export function targetAttributes(call: ObservedCall): Attributes {
 }
 
 /** @internal */
-export function startAttributes(call: ObservedCall): Attributes {
-  const attributes: Attributes = {
+export function startAttributes(call: ObservedCall): AttributeMap {
+  const attributes: AttributeMap = {
     [MCP_SEMCONV.methodName]: call.method,
     [MCP_SEMCONV.requestId]: String(call.requestId),
     [MCP_SEMCONV.networkTransport]: 'tcp',
@@ -39,8 +45,8 @@ export function startAttributes(call: ObservedCall): Attributes {
 }
 
 /** @internal */
-export function requestAttributes(request: ObservedRequest): Attributes {
-  const attributes: Attributes = {
+export function requestAttributes(request: ObservedRequest): AttributeMap {
+  const attributes: AttributeMap = {
     [MCP_SEMCONV.methodName]: request.method,
     [MCP_SEMCONV.networkTransport]: 'tcp',
   };
