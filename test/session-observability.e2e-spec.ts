@@ -80,7 +80,9 @@ describe.each(ADAPTERS)('session and method spans over %s', (adapter) => {
       expect(span.attributes).toMatchObject({ ...SESSION, 'mcp.method.name': method });
     }
     const [opened] = ours('initialize');
+    // The session the initialize opened is on its span too.
     expect(opened.attributes).toMatchObject({
+      ...SESSION,
       'mcp.method.name': 'initialize',
       'mcp.protocol.version': SESSION_PROTOCOL_VERSION,
     });

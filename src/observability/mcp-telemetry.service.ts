@@ -51,8 +51,11 @@ export interface CallObservation {
 /** One observed request that runs no operation, between its start and its end. @internal */
 export interface RequestObservation {
   within<T>(work: () => Promise<T>): Promise<T>;
-  /** `errorType`: the JSON-RPC code of the error it was answered with. */
-  end(errorType?: string): void;
+  /**
+   * `errorType`: the JSON-RPC code of the error it was answered with; `sessionId`: the 2025-era
+   * session it opened (an `initialize`).
+   */
+  end(errorType?: string, sessionId?: string): void;
 }
 
 /** One server-to-client request between its sending and its answer. @internal */
@@ -169,8 +172,9 @@ export class McpTelemetry {
     }
     return {
       within: (work) => (api && spanContext ? api.context.with(spanContext, work) : work()),
-      end: (errorType) => {
+      end: (errorType, sessionId) => {
         if (api && span) {
+          if (sessionId !== undefined) span.setAttribute(MCP_SEMCONV.sessionId, sessionId);
           if (errorType !== undefined) {
             span.setAttribute(MCP_SEMCONV.errorType, errorType);
             span.setAttribute(MCP_SEMCONV.responseStatusCode, errorType);

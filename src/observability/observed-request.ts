@@ -38,3 +38,11 @@ export type ClientRequestOutcome =
   | 'timed_out'
   | 'aborted'
   | 'refused';
+
+/** How a request its server answered itself ended, for its span. @internal */
+export interface RequestEnd {
+  /** The JSON-RPC code of the error it was answered with. */
+  readonly errorType?: string;
+  /** The 2025-era session it opened (an `initialize`). */
+  readonly sessionId?: string;
+}

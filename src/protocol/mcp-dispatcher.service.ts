@@ -27,7 +27,7 @@ import { McpErrorCode } from '../errors/mcp-error-codes';
 import { McpHttpRefusal } from '../errors/mcp-http-refusal.error';
 import { internalError } from '../errors/internal-error';
 import { McpTelemetry } from '../observability/mcp-telemetry.service';
-import type { ObservedRequest } from '../observability/observed-request';
+import type { ObservedRequest, RequestEnd } from '../observability/observed-request';
 import type { HttpExchange } from '../pipeline/http-exchange';
 import type { CallHttp } from '../pipeline/operation-call';
 import {
@@ -97,12 +97,13 @@ export class McpDispatcher {
 
   /**
    * {@link served} for a request described already (a session's `initialize`, a listen stream);
-   * `errorTypeOf` names the error of a request `serve` answered itself rather than throwing.
+   * `endOf` says how a request `serve` answered itself ended: the error it was answered with, the
+   * session it opened.
    */
   async observed<T>(
     request: ObservedRequest,
     serve: () => MaybePromise<T>,
-    errorTypeOf?: (value: T) => string | undefined,
+    endOf?: (value: T) => RequestEnd,
   ): Promise<T> {
     const observation = this.telemetry.beginRequest(request);
     let value: T;
@@ -114,7 +115,8 @@ export class McpDispatcher {
       );
       throw error;
     }
-    observation.end(errorTypeOf?.(value));
+    const ended = endOf?.(value);
+    observation.end(ended?.errorType, ended?.sessionId);
     return value;
   }
 

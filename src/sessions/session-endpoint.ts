@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage } from 'node:http';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import type { ObservedRequest } from '../observability/observed-request';
+import type { ObservedRequest, RequestEnd } from '../observability/observed-request';
 import { SessionCapacityError } from './store/session-capacity.error';
 import type { HttpExchange } from '../pipeline/http-exchange';
 import { McpDispatcher } from '../protocol/mcp-dispatcher.service';
@@ -99,12 +99,16 @@ export class SessionEndpoint {
         McpErrorCode.InvalidRequest,
         'Bad Request: JSON-RPC batches are not supported',
       );
-    if (message?.method === 'initialize' && isJSONRPCRequest(message))
-      return this.dispatcher.observing()
-        ? this.dispatcher.observed(this.initializeObserved(exchange), () =>
-            this.initialize(exchange),
-          )
-        : this.initialize(exchange);
+    if (message?.method === 'initialize' && isJSONRPCRequest(message)) {
+      if (this.dispatcher.observing())
+        await this.dispatcher.observed(
+          this.initializeObserved(exchange),
+          () => this.initialize(exchange),
+          (ended) => ended,
+        );
+      else await this.initialize(exchange);
+      return;
+    }
     const session = await this.session(exchange, String(message?.method ?? 'response'));
     if (!session) return;
     if (isJSONRPCResponse(message)) {
@@ -136,18 +140,15 @@ export class SessionEndpoint {
     return this.request(session, message as unknown as SessionRequestMessage, exchange);
   }
 
-  private async initialize(exchange: SessionHttpExchange): Promise<void> {
+  /** Opens a session and answers it; resolves with the session opened or the error answered. */
+  private async initialize(exchange: SessionHttpExchange): Promise<RequestEnd> {
     const res = exchange.response;
     const message = exchange.message as { id: string | number };
     const opening = sessionOpening(exchange.message);
-    if (!opening)
-      return writeJsonRpcHttpError(
-        res,
-        400,
-        McpErrorCode.InvalidParams,
-        'Invalid params',
-        message.id,
-      );
+    if (!opening) {
+      writeJsonRpcHttpError(res, 400, McpErrorCode.InvalidParams, 'Invalid params', message.id);
+      return { errorType: String(McpErrorCode.InvalidParams) };
+    }
     let session: McpSessionRecord;
     try {
       session = await this.sessions.create(
@@ -158,7 +159,7 @@ export class SessionEndpoint {
       if (!(error instanceof SessionCapacityError)) throw error;
       this.logger.warn(`initialize refused: ${error.message}`);
       const caller = error.scope === 'caller';
-      return writeJsonRpcHttpError(
+      writeJsonRpcHttpError(
         res,
         caller ? 429 : 503,
         McpErrorCode.ServerBusy,
@@ -168,6 +169,7 @@ export class SessionEndpoint {
         message.id,
         caller ? { maxSessionsPerCaller: error.maxSessions } : { maxSessions: error.maxSessions },
       );
+      return { errorType: String(McpErrorCode.ServerBusy) };
     }
     const result = initializeResult(
       session.protocolVersion,
@@ -175,6 +177,7 @@ export class SessionEndpoint {
       this.methods.servesTasks(),
     );
     this.streamOf(exchange, session, undefined).answer({ jsonrpc: '2.0', id: message.id, result });
+    return { sessionId: session.sessionId };
   }
 
   /** The span of an `initialize`: its session does not exist yet, its version is the one asked. */

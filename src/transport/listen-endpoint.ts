@@ -49,7 +49,7 @@ export class ListenEndpoint implements BeforeApplicationShutdown {
       .observed<number | void>(
         observedMessageOf('subscriptions/listen', message, http),
         () => this.open(request, req, res, message),
-        (refused) => (typeof refused === 'number' ? String(refused) : undefined),
+        (refused) => (typeof refused === 'number' ? { errorType: String(refused) } : {}),
       )
       .then(() => undefined);
   }
