@@ -84,8 +84,9 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * The hot 2026-07-28 methods served directly: the same answers the SDK path gives (a
  * differential test holds the two together), without building an SDK server per request or
  * bridging to web `Request`/`Response`. Only requests the SDK would certainly serve take it — the
- * SDK's own classifier says "modern request" (see {@link ModernRequestClassifier}), every header agrees with the body, the envelope is
- * complete, and nothing asks for a stream (progress or logging); anything else goes to the SDK.
+ * SDK's own classifier says "modern request" ({@link ModernRequestClassifier}), every header agrees
+ * with the body, the envelope is complete, and nothing asks for a stream (progress or logging);
+ * anything else goes to the SDK.
  */
 export class McpFastPath {
   private readonly logger = new Logger('McpModule');
