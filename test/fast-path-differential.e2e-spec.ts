@@ -332,6 +332,7 @@ const ROW = {
   origin: '`Origin` header present',
   tooLarge: 'Body larger than `maxRequestBodyBytes`',
   notJson: 'Body is not JSON',
+  notJsonRpc: 'JSON that is not a JSON-RPC request',
   tooDeep: 'Nesting deeper than `json.maxDepth`',
   longNumber: 'A number longer than `json.maxNumberLength`',
   paramHeader: '`Mcp-Param-<Name>` header',
@@ -789,6 +790,103 @@ const CORPUS: Case[] = [
     'test_simple_text',
     {},
     { meta: { 'io.modelcontextprotocol/clientInfo': 'diff' }, fast: false },
+  ),
+  // What the fast path classifies itself, against what the SDK's classifier decides.
+  ...[
+    ['with its own keys beside the envelope', { 'example.com/trace': { id: 'abc' }, 'x/y': 1 }],
+    ['with a related-task key', { 'io.modelcontextprotocol/related-task': { taskId: 't-1' } }],
+    [
+      'with a unicode client info, title and icons',
+      {
+        'io.modelcontextprotocol/clientInfo': {
+          name: 'клиент ✓',
+          version: '1.0.0',
+          title: '😀 client',
+          icons: [{ src: 'https://example.com/i.png' }],
+          websiteUrl: 'https://example.com',
+        },
+      },
+    ],
+  ].map(([label, meta]) =>
+    call(
+      `_meta ${label as string}`,
+      SERVED,
+      'test_simple_text',
+      {},
+      {
+        meta: meta as Record<string, unknown>,
+      },
+    ),
+  ),
+  ...[
+    ['of unknown and experimental kinds', { experimental: { x: { y: [1] } }, other: { a: 1 } }],
+    ['with a null inside an extension', { extensions: { 'example.com/x': { on: null } } }],
+    ['with unicode keys', { extensions: { 'example.com/ключ': { значение: '✓' } } }],
+  ].map(([label, capabilities]) =>
+    call(
+      `capabilities ${label as string}`,
+      SERVED,
+      'test_simple_text',
+      {},
+      {
+        capabilities: capabilities as Record<string, unknown>,
+      },
+    ),
+  ),
+  ...[
+    ['roots.listChanged not a boolean', { roots: { listChanged: 'yes' } }],
+    ['sampling not an object', { sampling: 5 }],
+    ['an extension that is not an object', { extensions: { 'example.com/x': 1 } }],
+  ].map(([label, capabilities]) =>
+    call(
+      `capabilities with ${label as string}`,
+      ROW.badEnvelope,
+      'test_simple_text',
+      {},
+      {
+        capabilities: capabilities as Record<string, unknown>,
+        fast: false,
+      },
+    ),
+  ),
+  call(
+    '_meta clientInfo without a version',
+    ROW.badEnvelope,
+    'test_simple_text',
+    {},
+    {
+      meta: { 'io.modelcontextprotocol/clientInfo': { name: 'diff' } },
+      fast: false,
+    },
+  ),
+  ...(
+    [
+      ['a negative id', -7],
+      ['an id of 0', 0],
+      ['the largest safe integer id', Number.MAX_SAFE_INTEGER],
+      ['a unicode string id', 'ид-✓'],
+    ] as const
+  ).map(([label, rpcId]): Case => ({
+    label: `${label}, tools/call`,
+    fast: true,
+    request: () => rpcRequest('tools/call', tool('test_simple_text'), rpcId),
+  })),
+  ...(
+    [
+      ['a result member beside the method', ',"result":{}'],
+      ['an error member beside the method', ',"error":{"code":1,"message":"x"}'],
+      ['an unknown top-level member', ',"extra":1'],
+      ['an id that is a fraction', '', '1.5'],
+      ['an id past 2^53', '', '9007199254740993'],
+      ['an id a double cannot hold', '', '1e400'],
+    ] as const
+  ).map(([label, member, rawId = '1']) =>
+    raw(`${label}, tools/call`, ROW.notJsonRpc, () => ({
+      headers: SIMPLE_TEXT_HEADERS,
+      body: rpcBody('tools/call', tool('test_simple_text'), 424242)
+        .replace('"id":424242', `"id":${rawId}`)
+        .replace(/}$/, `${member}}`),
+    })),
   ),
   ...['', '2099-01-01'].map((header) =>
     call(

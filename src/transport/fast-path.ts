@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  classifyInboundRequest,
   ProtocolError,
   ProtocolErrorCode,
   SERVER_INFO_META_KEY,
@@ -18,6 +17,7 @@ import type { HttpExchange } from '../pipeline/http-exchange';
 import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
 import type { ListingPage } from '../discovery/listing-page';
 import type { MaybePromise } from '../util/maybe-promise';
+import { ModernRequestClassifier } from './modern-request.classifier';
 
 type Message = { jsonrpc: '2.0'; id: string | number; method: string; params: Params };
 type Params = Record<string, unknown> & { _meta: Record<string, unknown> };
@@ -84,14 +84,16 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * The hot 2026-07-28 methods served directly: the same answers the SDK path gives (a
  * differential test holds the two together), without building an SDK server per request or
  * bridging to web `Request`/`Response`. Only requests the SDK would certainly serve take it — the
- * SDK's own classifier says "modern request", every header agrees with the body, the envelope is
- * complete, and nothing asks for a stream (progress or logging); anything else goes to the SDK.
+ * SDK's own classifier says "modern request" ({@link ModernRequestClassifier}), every header agrees
+ * with the body, the envelope is complete, and nothing asks for a stream (progress or logging);
+ * anything else goes to the SDK.
  */
 export class McpFastPath {
   private readonly logger = new Logger('McpModule');
   private readonly serverInfoMeta: Record<string, unknown>;
   /** What follows a list page's members in its result, by method: the kind, cache hints, server info. */
   private readonly listTails = new Map<string, string>();
+  private readonly classifier = new ModernRequestClassifier();
 
   constructor(
     private readonly options: ServerOptions,
@@ -135,16 +137,13 @@ export class McpFastPath {
     if (protocolVersion !== MCP_PROTOCOL_VERSION || mcpMethod !== method) return undefined;
     if (served.nameParam ? mcpName !== params[served.nameParam] : mcpName !== undefined)
       return undefined;
-    const route = classifyInboundRequest({
-      httpMethod: 'POST',
+    const modern = this.classifier.isModernRequest({
       protocolVersionHeader: protocolVersion,
       mcpMethodHeader: mcpMethod,
       mcpNameHeader: mcpName,
       body,
     });
-    return route.kind === 'modern' && route.messageKind === 'request'
-      ? (body as Message)
-      : undefined;
+    return modern ? (body as Message) : undefined;
   }
 
   /** Answers `message`, which came on `exchange`, as the SDK path would. Never rejects. */

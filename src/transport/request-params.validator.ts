@@ -1,5 +1,6 @@
 import { specTypeSchemas } from '@modelcontextprotocol/server';
 import { clip } from '../util/clip';
+import { paramsSurelyWellFormed } from './request-params.precheck';
 
 type ParamsSchemaName =
   | 'CallToolRequestParams'
@@ -32,6 +33,8 @@ export function malformedParamsField(method: unknown, params: unknown): string |
   if (!schema) return undefined;
   // List methods may omit params.
   if (params === undefined && schema === 'PaginatedRequestParams') return undefined;
+  // The common shape is recognised without the schema, which only names what is off.
+  if (paramsSurelyWellFormed(method, params)) return undefined;
   const outcome = specTypeSchemas[schema]['~standard'].validate(params);
   if (outcome instanceof Promise || !outcome.issues) return undefined;
   const path = outcome.issues[0]?.path ?? [];
