@@ -103,28 +103,14 @@ export class McpTelemetry {
   begin(call: ObservedCall): CallObservation {
     const started = performance.now();
     const api = this.api;
-    const provider = this.tracerProvider();
-    let span: Span | undefined;
-    let spanContext: Context | undefined;
-    if (api && provider) {
-      const { parent, links } = this.parentOf(
-        api,
-        call.meta,
-        call.headers,
-        call.taskStep ? call.taskStep.trace : call.claimedFlowTrace,
-        call.taskStep !== undefined,
-      );
-      span = this.tracerOf(provider).startSpan(
-        spanName(call),
-        {
-          kind: call.taskStep ? api.SpanKind.INTERNAL : api.SpanKind.SERVER,
-          attributes: startAttributes(call),
-          links,
-        },
-        parent,
-      );
-      spanContext = api.trace.setSpan(parent, span);
-    }
+    const { span, spanContext } = this.startSpan(
+      spanName(call),
+      call.taskStep ? 'internal' : 'server',
+      startAttributes(call),
+      { meta: call.meta, headers: call.headers },
+      call.taskStep ? call.taskStep.trace : call.claimedFlowTrace,
+      call.taskStep !== undefined,
+    );
     return {
       within: (work) => (api && spanContext ? api.context.with(spanContext, work) : work()),
       end: (round) => {
@@ -158,18 +144,14 @@ export class McpTelemetry {
   beginRequest(request: ObservedRequest): RequestObservation {
     const started = performance.now();
     const api = this.api;
-    const provider = this.tracerProvider();
-    let span: Span | undefined;
-    let spanContext: Context | undefined;
-    if (api && provider) {
-      const { parent, links } = this.parentOf(api, request.meta, request.headers, undefined, false);
-      span = this.tracerOf(provider).startSpan(
-        request.method,
-        { kind: api.SpanKind.SERVER, attributes: requestAttributes(request), links },
-        parent,
-      );
-      spanContext = api.trace.setSpan(parent, span);
-    }
+    const { span, spanContext } = this.startSpan(
+      request.method,
+      'server',
+      requestAttributes(request),
+      request,
+      undefined,
+      false,
+    );
     return {
       within: (work) => (api && spanContext ? api.context.with(spanContext, work) : work()),
       end: (errorType, sessionId) => {
@@ -237,6 +219,37 @@ export class McpTelemetry {
     };
     if (errorType !== undefined) attributes[MCP_SEMCONV.errorType] = errorType;
     instruments.sessionDuration.record(seconds, attributes);
+  }
+
+  /** A span of the module's and its context, when something traces; nothing otherwise. */
+  private startSpan(
+    name: string,
+    kind: 'server' | 'internal',
+    attributes: AttributeMap,
+    arrived: { readonly meta: unknown; readonly headers: ObservedCall['headers'] },
+    flowTrace: string | undefined,
+    taskStep: boolean,
+  ): { span?: Span; spanContext?: Context } {
+    const api = this.api;
+    const provider = this.tracerProvider();
+    if (!api || !provider) return {};
+    const { parent, links } = this.parentOf(
+      api,
+      arrived.meta,
+      arrived.headers,
+      flowTrace,
+      taskStep,
+    );
+    const span = this.tracerOf(provider).startSpan(
+      name,
+      {
+        kind: kind === 'internal' ? api.SpanKind.INTERNAL : api.SpanKind.SERVER,
+        attributes,
+        links,
+      },
+      parent,
+    );
+    return { span, spanContext: api.trace.setSpan(parent, span) };
   }
 
   /** The active span's context in `traceparent` spelling, when a traced call is running. */
