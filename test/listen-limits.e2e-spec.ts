@@ -1,6 +1,6 @@
 import { McpModule, McpNotifier, type McpModuleOptions } from '../src/index';
 import { ListenEndpoint } from '../src/transport/listen-endpoint';
-import { SdkHandlers } from '../src/transport/sdk-handlers';
+import { ListenStreams } from '../src/transport/listen-streams';
 import { NotificationsModule } from './fixtures/notifications.fixtures';
 import { ADAPTERS, startTestServer, type AdapterName, type TestServer } from './utils/bootstrap';
 import { freshId, rawRound, rawToolCall, resultText, rpcBody, rpcHeaders } from './utils/mcp';
@@ -198,9 +198,9 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
           data: { limit: 'listen.maxStreams', max: LIMITS.maxStreams, retryAfterMs: 1_000 },
         },
       });
-      // The refused request never reached the SDK: only the held streams listen on the bus.
-      const bus = server.app.get(SdkHandlers).main.bus as { listenerCount?: number };
-      expect(bus.listenerCount).toBe(LIMITS.maxStreams);
+      // The refused request never reached the SDK: only the held streams are open.
+      const streams = server.app.get(ListenStreams);
+      expect(streams.size).toBe(LIMITS.maxStreams);
 
       for (const listener of held) listener.response.close();
       await eventually(() => limiterOf(server).openStreams, 0);
@@ -235,7 +235,7 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
   describe('slots are released exactly once', () => {
     it('whether the client leaves, the server ends the stream, the SDK refuses it or a limit does', async () => {
       const limiter = limiterOf(server);
-      const bus = server.app.get(SdkHandlers).main.bus as { listenerCount?: number };
+      const streams = server.app.get(ListenStreams);
       for (let round = 0; round < 25; round++) {
         // The client goes away.
         const left = await acknowledged({ toolsListChanged: true }, `Bearer round-${round}`);
@@ -258,7 +258,7 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
       open.splice(0);
       await eventually(() => limiter.openStreams, 0);
       expect(limiter.callers).toBe(0);
-      await eventually(() => bus.listenerCount, 0);
+      await eventually(() => streams.size, 0);
       // Every slot is free again: the process-wide limit is reachable once more.
       for (let i = 0; i < LIMITS.maxStreams; i++) {
         await acknowledged({ toolsListChanged: true }, `Bearer after-${i}`);
