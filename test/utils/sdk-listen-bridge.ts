@@ -1,0 +1,57 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable, pipeline } from 'node:stream';
+import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
+
+/** Headers that describe a body; the web request built here has none (the SDK gets it parsed). */
+const BODY_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
+
+/**
+ * The reference for the module's own listen streams (test/listen-differential.e2e-spec.ts): how
+ * the module served `subscriptions/listen` before it held streams itself. Serves a parsed message
+ * through an SDK handler and pipes the SDK's stream to `res`, resolving once the stream has ended
+ * for any reason (client gone, handler closed, error).
+ */
+export function serveListenStream(
+  handler: McpHttpHandler,
+  req: IncomingMessage & { auth?: unknown },
+  res: ServerResponse,
+  parsedBody: unknown,
+): Promise<void> {
+  const abort = new AbortController();
+  const onClose = () => abort.abort();
+  res.once('close', onClose);
+  if (res.destroyed) abort.abort();
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':') || BODY_HEADERS.has(name)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+    method: 'POST',
+    headers,
+    signal: abort.signal,
+  });
+  const options = {
+    parsedBody,
+    ...(req.auth === undefined ? {} : { authInfo: req.auth as never }),
+  };
+  return handler.fetch(request, options).then(
+    (response) =>
+      new Promise<void>((resolve) => {
+        const outgoing: Record<string, string> = {};
+        response.headers.forEach((value, name) => (outgoing[name] = value));
+        res.writeHead(response.status, outgoing);
+        if (response.body === null) {
+          res.end();
+          resolve();
+          return;
+        }
+        const body = Readable.fromWeb(response.body as NodeWebReadableStream<Uint8Array>);
+        pipeline(body, res, () => {
+          res.off('close', onClose);
+          resolve();
+        });
+      }),
+  );
+}
