@@ -103,7 +103,9 @@ export class ListenStreams {
   }
 
   private end(stream: OpenStream): void {
-    stream.res.end(closingFrameOf(stream.idJson, this.server.serverInfo));
+    const { res } = stream;
+    if (res.destroyed || res.writableEnded) return;
+    res.end(closingFrameOf(stream.idJson, this.server.serverInfo));
   }
 
   private enqueue(event: SessionEvent | undefined, frame: NotificationFrame | undefined): void {
