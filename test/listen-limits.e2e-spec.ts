@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { McpModule, McpNotifier, type McpModuleOptions } from '../src/index';
 import { ListenEndpoint } from '../src/transport/listen-endpoint';
 import { ListenStreams } from '../src/transport/listen-streams';
@@ -228,6 +229,44 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
       expect(await resources.frames.next()).toMatchObject({
         method: 'notifications/resources/updated',
         params: { uri: 'catalog://readme' },
+      });
+    });
+  });
+
+  describe('a client that stops reading', () => {
+    it('is closed once its backlog passes the bound, its slot released, while readers keep receiving', async () => {
+      const reader = await acknowledged({ toolsListChanged: true }, 'Bearer reader');
+      // A long id makes every frame ~100 KB, so the kernel's socket buffers fill after a few dozen.
+      const body = rpcBody(
+        'subscriptions/listen',
+        { notifications: { toolsListChanged: true } },
+        'x'.repeat(100_000),
+      );
+      const stalled = connect(Number(server.url.port), '127.0.0.1');
+      const head = Object.entries({
+        Host: server.url.host,
+        ...rpcHeaders('subscriptions/listen'),
+        Authorization: 'Bearer stalled',
+        'Content-Length': String(Buffer.byteLength(body)),
+      })
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      stalled.write(`POST ${server.url.pathname} HTTP/1.1\r\n${head}\r\n${body}`);
+      stalled.pause();
+      const closed = new Promise<void>((resolve) => stalled.once('close', () => resolve()));
+      const streams = server.app.get(ListenStreams);
+      await eventually(() => streams.size, 2);
+      const notifier = server.app.get(McpNotifier);
+      for (let i = 0; i < 400 && streams.size === 2; i++) {
+        notifier.toolsChanged();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await eventually(() => streams.size, 1);
+      await eventually(() => limiterOf(server).openStreams, 1);
+      stalled.resume(); // drain what was sent; the server has closed the connection
+      await closed;
+      expect(await reader.frames.next()).toMatchObject({
+        method: 'notifications/tools/list_changed',
       });
     });
   });
