@@ -58,8 +58,12 @@ describe('ListenStreams', () => {
     const written = () => responses.filter((res) => res.written.length > 0).length;
     expect(written()).toBe(0);
     await nextMacrotask();
-    expect(written()).toBe(FAN_OUT_SLICE);
-    for (let i = 0; i < 10; i++) await nextMacrotask();
+    // One slice: at most FAN_OUT_SLICE streams (fewer if the machine is slow enough to hit the time budget).
+    expect(written()).toBeGreaterThan(0);
+    expect(written()).toBeLessThanOrEqual(FAN_OUT_SLICE);
+    for (let i = 0; i < 1000 && written() < responses.length; i++) await nextMacrotask();
+    for (let i = 0; i < 1000 && responses.some((res) => res.written.length < 2); i++)
+      await nextMacrotask();
     for (const [i, res] of responses.entries()) {
       expect(res.written).toEqual([
         `event: message\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":${i}}}}\n\n`,

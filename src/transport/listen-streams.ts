@@ -12,8 +12,14 @@ import {
 } from './listen-stream-frames';
 import { TRANSPORT_OPTIONS, type TransportOptions } from './transport.options';
 
-/** Streams written to per macrotask of a fan-out, so that no slice holds the loop for long. */
-export const FAN_OUT_SLICE = 256;
+/** Most streams written to per macrotask of a fan-out (each write's socket flush follows it). */
+export const FAN_OUT_SLICE = 128;
+
+/** Time a fan-out macrotask may spend writing before it yields, on a busy machine. */
+const FAN_OUT_SLICE_MS = 4;
+
+/** Streams written between two looks at the clock. */
+const CLOCK_EVERY = 16;
 
 /**
  * Bytes a stream may have waiting in its response and socket buffers when its next frame is due.
@@ -39,8 +45,8 @@ interface FanOut {
 /**
  * The open 2026-07-28 `subscriptions/listen` streams of this instance, served on Node's response
  * with the SDK's framing: each keeps only its response, its id and a compact filter. A change is
- * written to the streams open when it is announced, {@link FAN_OUT_SLICE} of them per macrotask,
- * changes one after another (so each stream gets them in announcement order). Keep-alive comments
+ * written to the streams open when it is announced, at most {@link FAN_OUT_SLICE} of them (and
+ * about `FAN_OUT_SLICE_MS` of writing) per macrotask, changes one after another (so each stream gets them in announcement order). Keep-alive comments
  * go out on one timer for all streams. A stream backed up beyond {@link MAX_STREAM_BACKLOG_BYTES}
  * is destroyed (no final result: the client sees the connection drop and listens again).
  * @internal
@@ -119,19 +125,19 @@ export class ListenStreams {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      this.flush(FAN_OUT_SLICE);
+      this.flush(FAN_OUT_SLICE, performance.now() + FAN_OUT_SLICE_MS);
       if (this.pending.length > 0) this.schedule();
     });
   }
 
-  /** Writes up to `budget` stream frames of the pending fan-outs, oldest first. */
-  private flush(budget: number): void {
+  /** Writes up to `budget` stream frames of the pending fan-outs, oldest first, until `deadline`. */
+  private flush(budget: number, deadline = Number.POSITIVE_INFINITY): void {
     while (budget > 0 && this.pending.length > 0) {
       const fanOut = this.pending[0];
       const { targets, event, frame } = fanOut;
       while (fanOut.next < targets.length && budget > 0) {
         const stream = targets[fanOut.next++];
-        budget--;
+        if (--budget % CLOCK_EVERY === 0 && performance.now() > deadline) budget = 0;
         if (event === undefined || filterAccepts(stream.filter, event))
           this.write(stream, frame ? frame.head + stream.idJson + frame.tail : KEEP_ALIVE_FRAME);
       }
