@@ -34,10 +34,10 @@ interface OpenStream {
   readonly filter: ListenFilter;
 }
 
-/** One frame being written to the streams that were open when it was announced. */
+/** One frame being written to the streams that were open and wanted it when it was announced. */
 interface FanOut {
   readonly targets: readonly OpenStream[];
-  readonly event: SessionEvent | undefined;
+  /** The change's frame; none for a keep-alive comment. */
   readonly frame: NotificationFrame | undefined;
   next: number;
 }
@@ -94,7 +94,10 @@ export class ListenStreams {
   /** Writes a change to every open stream whose filter accepts it, in slices. */
   announce(event: SessionEvent): void {
     const frame = notificationFrameOf(event);
-    if (frame) this.enqueue(event, frame);
+    if (!frame || this.open.size === 0) return;
+    const targets: OpenStream[] = [];
+    for (const stream of this.open) if (filterAccepts(stream.filter, event)) targets.push(stream);
+    this.enqueue(targets, frame);
   }
 
   /**
@@ -114,9 +117,9 @@ export class ListenStreams {
     res.end(closingFrameOf(stream.idJson, this.server.serverInfo));
   }
 
-  private enqueue(event: SessionEvent | undefined, frame: NotificationFrame | undefined): void {
-    if (this.open.size === 0) return;
-    this.pending.push({ targets: [...this.open], event, frame, next: 0 });
+  private enqueue(targets: readonly OpenStream[], frame: NotificationFrame | undefined): void {
+    if (targets.length === 0) return;
+    this.pending.push({ targets, frame, next: 0 });
     this.schedule();
   }
 
@@ -134,12 +137,11 @@ export class ListenStreams {
   private flush(budget: number, deadline = Number.POSITIVE_INFINITY): void {
     while (budget > 0 && this.pending.length > 0) {
       const fanOut = this.pending[0];
-      const { targets, event, frame } = fanOut;
+      const { targets, frame } = fanOut;
       while (fanOut.next < targets.length && budget > 0) {
         const stream = targets[fanOut.next++];
         if (--budget % CLOCK_EVERY === 0 && performance.now() > deadline) budget = 0;
-        if (event === undefined || filterAccepts(stream.filter, event))
-          this.write(stream, frame ? frame.head + stream.idJson + frame.tail : KEEP_ALIVE_FRAME);
+        this.write(stream, frame ? frame.head + stream.idJson + frame.tail : KEEP_ALIVE_FRAME);
       }
       if (fanOut.next === targets.length) this.pending.shift();
     }
@@ -160,7 +162,7 @@ export class ListenStreams {
     // As the SDK's `armSseKeepAlive`: no keep-alive for 0; Node's longest timer otherwise.
     if (this.keepAlive || !Number.isFinite(ms) || ms < 1) return;
     this.keepAlive = setInterval(
-      () => this.enqueue(undefined, undefined),
+      () => this.enqueue([...this.open], undefined),
       Math.min(ms, 2 ** 31 - 1),
     );
     this.keepAlive.unref();
