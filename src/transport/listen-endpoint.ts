@@ -15,8 +15,9 @@ import { SdkHandlers } from './sdk-handlers';
  * `subscriptions/listen` requests: refused over the listen limits, else served while holding a
  * stream slot, released once when the stream ends (client gone, application shutdown, or an error
  * answered instead of a stream). Streams that follow tasks are the tasks extension's; every other
- * one the SDK validates and acknowledges, and {@link ListenStreams} holds and writes to. No guard or operation runs for a listen request, so its message is kept on
- * neither the request nor a suspended frame.
+ * one the SDK validates and acknowledges, and {@link ListenStreams} holds and writes to. No guard
+ * or operation runs for a listen request, so its message is kept on neither the request nor a
+ * suspended frame.
  * @internal
  */
 @Injectable()
