@@ -41,6 +41,7 @@ import { SessionGetStreams } from './sessions/streams/session-get-streams';
 import { SessionTasks } from './sessions/tasks/session-tasks';
 import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
 import { ListenEndpoint } from './transport/listen-endpoint';
+import { ListenStreams } from './transport/listen-streams';
 import { McpNotifier } from './transport/mcp-notifier.service';
 import { SdkHandlers } from './transport/sdk-handlers';
 
@@ -107,6 +108,7 @@ import { SdkHandlers } from './transport/sdk-handlers';
     SdkServerFactory,
     SdkHandlers,
     ListenEndpoint,
+    ListenStreams,
     McpHttpEndpoint,
     McpNotifier,
   ],

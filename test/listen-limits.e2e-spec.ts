@@ -1,6 +1,7 @@
+import { connect } from 'node:net';
 import { McpModule, McpNotifier, type McpModuleOptions } from '../src/index';
 import { ListenEndpoint } from '../src/transport/listen-endpoint';
-import { SdkHandlers } from '../src/transport/sdk-handlers';
+import { ListenStreams } from '../src/transport/listen-streams';
 import { NotificationsModule } from './fixtures/notifications.fixtures';
 import { ADAPTERS, startTestServer, type AdapterName, type TestServer } from './utils/bootstrap';
 import { freshId, rawRound, rawToolCall, resultText, rpcBody, rpcHeaders } from './utils/mcp';
@@ -198,9 +199,9 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
           data: { limit: 'listen.maxStreams', max: LIMITS.maxStreams, retryAfterMs: 1_000 },
         },
       });
-      // The refused request never reached the SDK: only the held streams listen on the bus.
-      const bus = server.app.get(SdkHandlers).main.bus as { listenerCount?: number };
-      expect(bus.listenerCount).toBe(LIMITS.maxStreams);
+      // The refused request never reached the SDK: only the held streams are open.
+      const streams = server.app.get(ListenStreams);
+      expect(streams.size).toBe(LIMITS.maxStreams);
 
       for (const listener of held) listener.response.close();
       await eventually(() => limiterOf(server).openStreams, 0);
@@ -232,10 +233,48 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
     });
   });
 
+  describe('a client that stops reading', () => {
+    it('is closed once its backlog passes the bound, its slot released, while readers keep receiving', async () => {
+      const reader = await acknowledged({ toolsListChanged: true }, 'Bearer reader');
+      // A long id makes every frame ~100 KB, so the kernel's socket buffers fill after a few dozen.
+      const body = rpcBody(
+        'subscriptions/listen',
+        { notifications: { toolsListChanged: true } },
+        'x'.repeat(100_000),
+      );
+      const stalled = connect(Number(server.url.port), '127.0.0.1');
+      const head = Object.entries({
+        Host: server.url.host,
+        ...rpcHeaders('subscriptions/listen'),
+        Authorization: 'Bearer stalled',
+        'Content-Length': String(Buffer.byteLength(body)),
+      })
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      stalled.write(`POST ${server.url.pathname} HTTP/1.1\r\n${head}\r\n${body}`);
+      stalled.pause();
+      const closed = new Promise<void>((resolve) => stalled.once('close', () => resolve()));
+      const streams = server.app.get(ListenStreams);
+      await eventually(() => streams.size, 2);
+      const notifier = server.app.get(McpNotifier);
+      for (let i = 0; i < 400 && streams.size === 2; i++) {
+        notifier.toolsChanged();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await eventually(() => streams.size, 1);
+      await eventually(() => limiterOf(server).openStreams, 1);
+      stalled.resume(); // drain what was sent; the server has closed the connection
+      await closed;
+      expect(await reader.frames.next()).toMatchObject({
+        method: 'notifications/tools/list_changed',
+      });
+    });
+  });
+
   describe('slots are released exactly once', () => {
     it('whether the client leaves, the server ends the stream, the SDK refuses it or a limit does', async () => {
       const limiter = limiterOf(server);
-      const bus = server.app.get(SdkHandlers).main.bus as { listenerCount?: number };
+      const streams = server.app.get(ListenStreams);
       for (let round = 0; round < 25; round++) {
         // The client goes away.
         const left = await acknowledged({ toolsListChanged: true }, `Bearer round-${round}`);
@@ -258,7 +297,7 @@ describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: Adapter
       open.splice(0);
       await eventually(() => limiter.openStreams, 0);
       expect(limiter.callers).toBe(0);
-      await eventually(() => bus.listenerCount, 0);
+      await eventually(() => streams.size, 0);
       // Every slot is free again: the process-wide limit is reachable once more.
       for (let i = 0; i < LIMITS.maxStreams; i++) {
         await acknowledged({ toolsListChanged: true }, `Bearer after-${i}`);

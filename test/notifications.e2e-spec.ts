@@ -1,5 +1,5 @@
 import { McpModule, McpNotifier } from '../src/index';
-import { SdkHandlers } from '../src/transport/sdk-handlers';
+import { ListenStreams } from '../src/transport/listen-streams';
 import { CallGate, NotificationsModule } from './fixtures/notifications.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { freshId, rawToolCall, resultText, rpcBody, rpcHeaders } from './utils/mcp';
@@ -202,14 +202,13 @@ describe.each(ADAPTERS)('MCP notifications over %s', (adapter) => {
     });
 
     it('forgets a stream once the client goes away', async () => {
-      const bus = server.app.get(SdkHandlers).main.bus as { listenerCount?: number };
-      expect(bus.listenerCount).toEqual(expect.any(Number));
-      await eventually(() => bus.listenerCount, 0); // streams of earlier tests were dropped
+      const streams = server.app.get(ListenStreams);
+      await eventually(() => streams.size, 0); // streams of earlier tests were dropped
       const listener = await listen({ toolsListChanged: true });
       await listener.frames.next();
-      expect(bus.listenerCount).toBe(1);
+      expect(streams.size).toBe(1);
       listener.response.close();
-      await eventually(() => bus.listenerCount, 0);
+      await eventually(() => streams.size, 0);
       server.app.get(McpNotifier).toolsChanged(); // nobody left to write to
     });
 

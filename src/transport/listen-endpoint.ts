@@ -6,16 +6,18 @@ import { observedMessageOf } from '../protocol/served-request';
 import { TaskListenStreams } from '../tasks/streams/task-listen-streams';
 import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
 import { LISTEN_LIMITS, type ListenLimits } from './listen-limits';
-import { serveListenStream } from './listen-stream.bridge';
+import { openListenStream } from './listen-stream.opener';
 import { ListenStreamLimiter, listenCallerKey } from './listen-stream.limiter';
+import { ListenStreams } from './listen-streams';
 import { SdkHandlers } from './sdk-handlers';
 
 /**
  * `subscriptions/listen` requests: refused over the listen limits, else served while holding a
  * stream slot, released once when the stream ends (client gone, application shutdown, or an error
  * answered instead of a stream). Streams that follow tasks are the tasks extension's; every other
- * one is the SDK's. No guard or operation runs for a listen request, so its message is kept on
- * neither the request nor a suspended frame.
+ * one the SDK validates and acknowledges, and {@link ListenStreams} holds and writes to. No guard
+ * or operation runs for a listen request, so its message is kept on neither the request nor a
+ * suspended frame.
  * @internal
  */
 @Injectable()
@@ -29,6 +31,7 @@ export class ListenEndpoint implements BeforeApplicationShutdown {
     private readonly handlers: SdkHandlers,
     private readonly taskStreams: TaskListenStreams,
     private readonly dispatcher: McpDispatcher,
+    private readonly streams: ListenStreams,
   ) {
     this.limiter = new ListenStreamLimiter(limits);
   }
@@ -75,7 +78,7 @@ export class ListenEndpoint implements BeforeApplicationShutdown {
     try {
       const stream = this.taskStreams.follows(message)
         ? this.taskStreams.serve(request, req, res, message)
-        : serveListenStream(this.handlers.listen, req, res, message);
+        : this.serveStream(req, res, message);
       return stream.finally(admission.release);
     } catch (error) {
       admission.release();
@@ -83,8 +86,19 @@ export class ListenEndpoint implements BeforeApplicationShutdown {
     }
   }
 
-  /** Ends open task streams, each with its final result (the SDK's close with their handler). */
+  /** Has the SDK acknowledge the stream, then holds it until it ends. */
+  private async serveStream(
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: unknown,
+  ): Promise<void> {
+    const acknowledged = await openListenStream(this.handlers.listen, req, res, message);
+    if (acknowledged) await this.streams.hold(res, acknowledged.idJson, acknowledged.filter);
+  }
+
+  /** Ends open listen and task streams, each with its final result. */
   beforeApplicationShutdown(): void {
+    this.streams.closeAll();
     this.taskStreams.closeAll();
   }
 }

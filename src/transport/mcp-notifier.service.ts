@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { SessionEventBus } from '../sessions/events/session-event-bus';
 import type { SessionEvent } from '../sessions/events/session-event';
-import { SdkHandlers } from './sdk-handlers';
+import { ListenStreams } from './listen-streams';
 
 /**
  * Announces changes to listening clients: the `subscriptions/listen` streams of 2026-07-28 clients
@@ -20,7 +20,7 @@ export class McpNotifier implements OnModuleInit, OnModuleDestroy {
   private unsubscribe: (() => void) | undefined;
 
   constructor(
-    private readonly handlers: SdkHandlers,
+    private readonly listenStreams: ListenStreams,
     private readonly sessions: SessionEventBus,
   ) {}
 
@@ -63,10 +63,6 @@ export class McpNotifier implements OnModuleInit, OnModuleDestroy {
   }
 
   private toListenStreams(event: SessionEvent): void {
-    const notify = this.handlers.main.notify;
-    if (event.kind === 'resourceUpdated') notify.resourceUpdated(event.uri);
-    else if (event.kind === 'listChanged' && event.list === 'tools') notify.toolsChanged();
-    else if (event.kind === 'listChanged' && event.list === 'prompts') notify.promptsChanged();
-    else if (event.kind === 'listChanged') notify.resourcesChanged();
+    this.listenStreams.announce(event);
   }
 }

@@ -23,16 +23,16 @@ type NodeHandler = (
 
 /**
  * The official SDK's HTTP handlers (`createMcpHandler` over the module's low-level server): one
- * for every request the fast path leaves to the SDK, one on the same event bus only for
- * `subscriptions/listen`. Listen streams never end by themselves, so their handler is closed
- * before Nest closes the HTTP server (which waits for open responses), while ordinary calls
- * still in flight are left to finish.
+ * for every request the fast path leaves to the SDK, one only for `subscriptions/listen`, which
+ * validates and acknowledges a listen request (the module's `ListenStreams` holds the stream).
+ * The listen handler is closed before Nest closes the HTTP server, so that a listen request
+ * arriving during shutdown is not acknowledged, while ordinary calls still in flight are left to
+ * finish.
  * @internal
  */
 @Injectable()
 export class SdkHandlers implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('McpModule');
-  /** The main handler; its `notify` publishes list-changed events to open subscriptions. */
   readonly main: McpHttpHandler;
   readonly listen: McpHttpHandler;
   /** The main handler on Node's request and response. */
@@ -56,7 +56,7 @@ export class SdkHandlers implements BeforeApplicationShutdown, OnApplicationShut
     this.listen = createMcpHandler(() => serverFactory.create(), {
       ...handlerOptions,
       bus: this.main.bus,
-      // The SDK's own cap stays as a backstop; the module's answers first, before a stream opens.
+      // A backstop only: the module's limits answer first, and the SDK keeps no stream open.
       maxSubscriptions: listen.maxStreams,
     });
     const main = this.main;

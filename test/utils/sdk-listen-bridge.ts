@@ -7,14 +7,10 @@ import type { McpHttpHandler } from '@modelcontextprotocol/server';
 const BODY_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
 
 /**
- * Serves a parsed `subscriptions/listen` message through an SDK handler and pipes the response to
- * `res`, resolving once the stream has ended for any reason (client gone, handler closed, error).
- *
- * The SDK's `toNodeHandler` would do, but a held stream would keep what it keeps for the whole
- * life of the stream: a web `Request` with the body serialized again, the parsed body, and the
- * last chunk written (the acknowledgement, which echoes every followed URI). Here nothing but the
- * SDK's own subscription state outlives the call: the request has no body, no async frame spans
- * the stream, and chunks are dropped once written.
+ * The reference for the module's own listen streams (test/listen-differential.e2e-spec.ts): how
+ * the module served `subscriptions/listen` before it held streams itself. Serves a parsed message
+ * through an SDK handler and pipes the SDK's stream to `res`, resolving once the stream has ended
+ * for any reason (client gone, handler closed, error).
  */
 export function serveListenStream(
   handler: McpHttpHandler,
