@@ -13,15 +13,10 @@ import { PACKAGE_VERSION } from '../util/package-version';
 import { McpFlowEvents } from './mcp-flow-events.service';
 import { MCP_SEMCONV, OWN_ATTRIBUTES } from './mcp-semantic-conventions';
 import { INSTRUMENTATION_SCOPE, instrumentsOf, type Instruments } from './mcp-instruments';
+import { countRound, flowEnded, flowStarted } from './flow-metrics';
 import { loadOpenTelemetry } from './open-telemetry.loader';
 import { TRACING_OPTIONS, type TracingOptions } from './tracing-options';
-import {
-  requestAttributes,
-  spanName,
-  startAttributes,
-  targetAttributes,
-  type AttributeMap,
-} from './span-attributes';
+import { requestAttributes, spanName, startAttributes, type AttributeMap } from './span-attributes';
 import { spanContextOf, traceparentOf, valid } from './trace-context';
 import type { ObservedCall, ObservedRound } from './observed-call';
 import type {
@@ -116,7 +111,8 @@ export class McpTelemetry {
       end: (round) => {
         const seconds = (performance.now() - started) / 1000;
         if (api && span) endSpan(api, span, round);
-        this.count(call, round, seconds);
+        const instruments = this.metrics();
+        if (instruments) countRound(instruments, call, round, seconds);
         if (this.events.observed)
           this.events.emit({
             kind: 'round',
@@ -361,38 +357,6 @@ export class McpTelemetry {
     links.push(flowLink(flowContext, false));
     return { parent: api.trace.setSpanContext(active, flowContext), links };
   }
-
-  private count(call: ObservedCall, round: ObservedRound, seconds: number): void {
-    const instruments = this.metrics();
-    if (!instruments) return;
-    const attributes: AttributeMap = {
-      [MCP_SEMCONV.methodName]: call.method,
-      ...targetAttributes(call),
-    };
-    if (call.protocolVersion !== undefined)
-      attributes[MCP_SEMCONV.protocolVersion] = call.protocolVersion;
-    const durationAttributes =
-      round.errorType === undefined
-        ? attributes
-        : { ...attributes, [MCP_SEMCONV.errorType]: round.errorType };
-    instruments.duration.record(seconds, durationAttributes);
-    if (flowStarted(round)) instruments.started.add(1, attributes);
-    if (round.outcome === 'rejected' && round.rejection) {
-      instruments.rejected.add(1, {
-        ...attributes,
-        [OWN_ATTRIBUTES.rejectionReason]: round.rejection.reason,
-        ...(round.rejection.detail !== undefined && {
-          [OWN_ATTRIBUTES.rejectionField]: round.rejection.detail,
-        }),
-      });
-      if (round.rejection.reason === 'expired') instruments.expired.add(1, attributes);
-    }
-    if (!flowEnded(round)) return;
-    instruments.rounds.record(round.round, attributes);
-    if (round.outcome === 'complete') instruments.completed.add(1, attributes);
-    else if (round.outcome === 'declined') instruments.declined.add(1, attributes);
-    else if (round.outcome === 'cancelled') instruments.cancelled.add(1, attributes);
-  }
 }
 
 function flowLink(context: Link['context'], taskStep: boolean): Link {
@@ -400,19 +364,6 @@ function flowLink(context: Link['context'], taskStep: boolean): Link {
     context,
     attributes: { [OWN_ATTRIBUTES.link]: taskStep ? 'creating_request' : 'flow_first_round' },
   };
-}
-
-/** A round 1 that asked for input began a multi-round flow. */
-function flowStarted(round: ObservedRound): boolean {
-  return round.round === 1 && round.outcome === 'input_required';
-}
-
-/** A later round that finished. */
-function flowEnded(round: ObservedRound): boolean {
-  return (
-    round.round > 1 &&
-    (round.outcome === 'complete' || round.outcome === 'declined' || round.outcome === 'cancelled')
-  );
 }
 
 function endSpan(api: OpenTelemetry, span: Span, round: ObservedRound): void {
