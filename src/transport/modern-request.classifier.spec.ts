@@ -1,5 +1,6 @@
 import * as sdk from '@modelcontextprotocol/server';
 import { ModernRequestClassifier, type InboundPost } from './modern-request.classifier';
+import { seededRandom } from '../util/seeded-random.spec-helper';
 
 type Sdk = typeof import('@modelcontextprotocol/server');
 const actual = jest.requireActual<Sdk>('@modelcontextprotocol/server');
@@ -128,17 +129,6 @@ const PARAMS_SHAPES = ['object', 'no-meta', 'meta-not-object', 'not-object', 'ab
 const HEADER_VERSIONS: (string | undefined)[] = [VERSION, undefined, '2025-11-25', ` ${VERSION} `];
 const HEADER_METHODS = ['same', 'absent', 'other', 'padded'] as const;
 
-/** A small deterministic generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Choice {
   jsonrpc: unknown;
   id: unknown;
@@ -230,7 +220,7 @@ function corpus(count: number, seed: number): Choice[] {
   const choices: Choice[] = [];
   for (const [key, values] of Object.entries(dimensions))
     for (const value of values) choices.push({ ...BASE, [key]: value });
-  const next = random(seed);
+  const next = seededRandom(seed);
   for (let i = 0; i < count; i++) {
     const choice = { ...BASE };
     // Mostly well-formed, with a few dimensions changed, so that most mixes reach the envelope.

@@ -1,6 +1,7 @@
 import { specTypeSchemas } from '@modelcontextprotocol/server';
 import { paramsSurelyWellFormed } from './request-params.precheck';
 import { malformedParamsField } from './request-params.validator';
+import { seededRandom } from '../util/seeded-random.spec-helper';
 
 /*
  * Differential: whatever the pre-check calls well-formed, the SDK's params schema accepts, on a
@@ -61,16 +62,6 @@ const METAS: unknown[] = [
 ];
 const MEMBERS = ['name', 'uri', 'arguments', 'cursor', 'task', 'ref', 'argument', 'requestState'];
 
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const pick = <T>(next: () => number, values: readonly T[]): T =>
   values[Math.floor(next() * values.length)];
 
@@ -95,7 +86,7 @@ function parsed(value: unknown): unknown {
 }
 
 function corpus(seed: number, count: number): [Method, unknown][] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const cases: [Method, unknown][] = [];
   for (let i = 0; i < count; i++) {
     const method = pick(next, METHODS);
