@@ -5,6 +5,23 @@ import { ListenInterest, type ListenFilter } from './listen-stream-frames';
 /** Headers that describe a body; the web request built here has none (the SDK gets it parsed). */
 const BODY_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
 
+/**
+ * The web `Request` an SDK handler is given for a listen request whose body it gets parsed: the
+ * request's headers less those that describe a body, no body, `signal` its abort signal. @internal
+ */
+export function bodylessWebRequestOf(req: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':') || BODY_HEADERS.has(name)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+    method: 'POST',
+    headers,
+    signal,
+  });
+}
+
 /** A stream the SDK acknowledged and left open: what the stream needs to be served on. */
 export interface AcknowledgedListen {
   /** The listen request's id as JSON, as the SDK stamps it on every frame. */
@@ -34,16 +51,7 @@ export async function openListenStream(
   res: ServerResponse,
   parsedBody: unknown,
 ): Promise<AcknowledgedListen | undefined> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name.startsWith(':') || BODY_HEADERS.has(name)) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
-    method: 'POST',
-    headers,
-    signal: AbortSignal.abort(),
-  });
+  const request = bodylessWebRequestOf(req, AbortSignal.abort());
   const options = {
     parsedBody,
     ...(req.auth === undefined ? {} : { authInfo: req.auth as never }),

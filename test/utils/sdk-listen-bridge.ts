@@ -2,9 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
-
-/** Headers that describe a body; the web request built here has none (the SDK gets it parsed). */
-const BODY_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
+import { bodylessWebRequestOf } from '../../src/transport/listen-stream.opener';
 
 /**
  * The reference for the module's own listen streams (test/listen-differential.e2e-spec.ts): how
@@ -22,16 +20,7 @@ export function serveListenStream(
   const onClose = () => abort.abort();
   res.once('close', onClose);
   if (res.destroyed) abort.abort();
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name.startsWith(':') || BODY_HEADERS.has(name)) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
-    method: 'POST',
-    headers,
-    signal: abort.signal,
-  });
+  const request = bodylessWebRequestOf(req, abort.signal);
   const options = {
     parsedBody,
     ...(req.auth === undefined ? {} : { authInfo: req.auth as never }),
