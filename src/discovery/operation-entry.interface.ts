@@ -25,9 +25,9 @@ interface OperationBase {
   /**
    * Runs only the operation's guards (its scope check included): lists run it to show what a
    * caller may call, task calls to decide whose a task is before it is created, read, answered
-   * or cancelled.
+   * or cancelled. Absent when no guard applies to the operation.
    */
-  readonly guardsHandler: OperationHandler;
+  readonly guardsHandler: OperationHandler | undefined;
 }
 
 export interface ToolEntry extends OperationBase {

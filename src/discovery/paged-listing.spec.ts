@@ -81,6 +81,48 @@ describe('PagedListing', () => {
     expect(second.items.map((item) => item.name)).toEqual(['t5']);
     expect(second.nextCursor).toBeUndefined();
   });
+
+  it('answers a synchronous filter at once, with the same pages as an asynchronous one', async () => {
+    type Entry = (typeof operations)[number];
+    const listing = new PagedListing<{ name: string; n: number }, Entry>('tools', operations, 2);
+    const notThree = (operation: Entry) => operation.listing.n !== 3;
+    const walkWith = async (include: (operation: Entry) => boolean | Promise<boolean>) => {
+      const pages: string[][] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listing.filteredPage(cursor, include);
+        pages.push(page.items.map((item) => item.name));
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      return pages;
+    };
+    const sync = listing.filteredPage(undefined, notThree);
+    expect(sync).not.toBeInstanceOf(Promise);
+    const expected = [
+      ['t0', 't1'],
+      ['t2', 't4'],
+      ['t5', 't6'],
+    ];
+    expect(await walkWith(notThree)).toEqual(expected);
+    expect(await walkWith((operation) => Promise.resolve(notThree(operation)))).toEqual(expected);
+    // Some answers now, some later: the same pages.
+    expect(
+      await walkWith((operation) =>
+        operation.listing.n % 2 === 0 ? notThree(operation) : Promise.resolve(notThree(operation)),
+      ),
+    ).toEqual(expected);
+  });
+
+  it('answers the page everybody gets when the filter shows every entry it scans', async () => {
+    const listing = new PagedListing<{ name: string }>('tools', operations, 3);
+    const everyone = listing.page(undefined);
+    expect(listing.filteredPage(undefined, () => true)).toBe(everyone);
+    expect(await listing.filteredPage(undefined, () => Promise.resolve(true))).toBe(everyone);
+    const last = listing.filteredPage(listing.page(everyone.nextCursor).nextCursor, () => true);
+    expect((last as { items: readonly { name: string }[] }).items.map((item) => item.name)).toEqual(
+      ['t6'],
+    );
+  });
 });
 
 describe('list cursors', () => {

@@ -1,6 +1,6 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import type { MaybePromise } from '../util/maybe-promise';
+import { isPromiseLike, type MaybePromise } from '../util/maybe-promise';
 import { decodeListCursor, encodeListCursor } from './list-cursor';
 import type { ListingPage } from './listing-page';
 
@@ -39,7 +39,11 @@ export class PagedListing<T, E extends ListedOperation<T> = ListedOperation<T>> 
 
   /** The page `cursor` points at (the first without one); a cursor that is not ours fails -32602. */
   page(cursor: string | undefined): ListingPage<T> {
-    const start = this.startOf(cursor);
+    return this.pageAt(this.startOf(cursor));
+  }
+
+  /** The page of everything from `start` on: cached when it is one the first page leads to. */
+  private pageAt(start: number): ListingPage<T> {
     if (start % this.pageSize !== 0) return this.assemble(start);
     let page = this.pages.get(start);
     if (!page) {
@@ -51,19 +55,34 @@ export class PagedListing<T, E extends ListedOperation<T> = ListedOperation<T>> 
 
   /**
    * The page `cursor` points at among the operations `include` admits: up to a page size of them,
-   * assembled from each one's cached JSON; `include` runs only for the operations scanned.
+   * assembled from each one's cached JSON; `include` runs only for the operations scanned. When it
+   * admits every one, that is the page everybody gets, so the cached one is answered. Synchronous
+   * while `include` is.
    */
-  async filteredPage(
+  filteredPage(
     cursor: string | undefined,
     include: ListingFilter<E>,
-  ): Promise<ListingPage<T>> {
-    let index = this.startOf(cursor);
+  ): MaybePromise<ListingPage<T>> {
+    const start = this.startOf(cursor);
     const picked: number[] = [];
-    for (; index < this.operations.length && picked.length < this.pageSize; index++) {
-      if (await include(this.operations[index])) picked.push(index);
-    }
-    const more = index < this.operations.length;
-    return this.pageOf(picked, more ? picked[picked.length - 1] : undefined);
+    const scanFrom = (from: number): MaybePromise<ListingPage<T>> => {
+      let index = from;
+      for (; index < this.operations.length && picked.length < this.pageSize; index++) {
+        const admitted = include(this.operations[index]);
+        if (isPromiseLike(admitted)) {
+          const at = index;
+          return (admitted as Promise<boolean>).then((yes) => {
+            if (yes) picked.push(at);
+            return scanFrom(at + 1);
+          });
+        }
+        if (admitted) picked.push(index);
+      }
+      if (picked.length === index - start) return this.pageAt(start);
+      const more = index < this.operations.length;
+      return this.pageOf(picked, more ? picked[picked.length - 1] : undefined);
+    };
+    return scanFrom(start);
   }
 
   private startOf(cursor: string | undefined): number {

@@ -5,6 +5,7 @@ import { McpToolError } from '../errors/mcp-tool.error';
 import {
   ExecutionContextHost,
   handlerExceptionFilters,
+  mayHaveGuards,
   ROUTE_ARGS_METADATA,
   type ExternalContextCreator,
   type HandlerExceptionFilters,
@@ -134,10 +135,12 @@ export class OperationPipelineFactory {
   /**
    * A handler that runs only the method's guards (global, class and method ones) and then
    * nothing: what authenticates a caller (a passport guard setting `req.user`) before the module
-   * decides whose a task is. A refusing guard throws as it would for a call.
+   * decides whose a task is. A refusing guard throws as it would for a call. `undefined` when no
+   * guard applies to the method.
    */
-  forGuards(instance: object, methodName: string): OperationHandler {
+  forGuards(instance: object, methodName: string): OperationHandler | undefined {
     const method = (instance as Record<string, Callback>)[methodName];
+    if (!mayHaveGuards(this.contextCreator, instance, method)) return undefined;
     const target = this.nestHandler(
       instance,
       `${methodName}#guards`,

@@ -9,6 +9,7 @@ import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 import { undeclaredInputMessage } from '../input/undeclared-input.message';
 import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
 import { clip } from '../util/clip';
+import type { MaybePromise } from '../util/maybe-promise';
 import { McpSealedInputRequired } from './innermost-outcome';
 import {
   OperationCall,
@@ -173,9 +174,17 @@ export class OperationRunner {
    * `Authorization` header nothing verified is thrown instead, so a bad or expired token gets the
    * 401 challenge.
    */
-  async visible(input: OperationRunInput): Promise<boolean> {
+  visible(input: OperationRunInput): MaybePromise<boolean> {
     const handler = input.operation.guardsHandler;
+    // No guard: listed for everyone, and a list of such operations stays synchronous.
     if (!handler) return true;
+    return this.guardsLetThrough(handler, input);
+  }
+
+  private async guardsLetThrough(
+    handler: OperationHandler,
+    input: OperationRunInput,
+  ): Promise<boolean> {
     const call = this.callOf('visibility', input, undefined);
     try {
       await handler(call);

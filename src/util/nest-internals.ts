@@ -23,6 +23,9 @@ export interface HandlerExceptionFilters {
 }
 
 interface ExternalContextCreatorInternals {
+  guardsContextCreator?: {
+    config?: { getGlobalGuards?(): unknown[]; getGlobalRequestGuards?(): unknown[] };
+  };
   filtersContextCreator?: {
     create(
       instance: object,
@@ -85,4 +88,33 @@ export function handlerExceptionFilters(
     callback,
     contextCreator.getContextModuleKey(instance.constructor),
   );
+}
+
+/** Whether `metadataKey` names a non-empty list of enhancers on `target`. */
+function declaresAny(metadataKey: string, target: object): boolean {
+  const declared: unknown = Reflect.getMetadata(metadataKey, target);
+  return Array.isArray(declared) && declared.length > 0;
+}
+
+/**
+ * Whether a guard may apply to `method` of `instance` when `ExternalContextCreator` builds its
+ * handler: a global guard (static or request-scoped, `useGlobalGuards` or `APP_GUARD`), or
+ * `@UseGuards` on the class or on the method (which a scoped operation's scope check is). Where
+ * it cannot tell, it says yes: the answer only lets callers skip running guards that are not there.
+ */
+export function mayHaveGuards(
+  contextCreator: ExternalContextCreator,
+  instance: object,
+  method: (...args: never[]) => unknown,
+): boolean {
+  if (declaresAny(GUARDS_METADATA, instance.constructor) || declaresAny(GUARDS_METADATA, method))
+    return true;
+  const config = (contextCreator as unknown as ExternalContextCreatorInternals).guardsContextCreator
+    ?.config;
+  if (
+    typeof config?.getGlobalGuards !== 'function' ||
+    typeof config.getGlobalRequestGuards !== 'function'
+  )
+    return true;
+  return config.getGlobalGuards().length > 0 || config.getGlobalRequestGuards().length > 0;
 }
