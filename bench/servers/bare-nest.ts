@@ -7,7 +7,7 @@
 import 'reflect-metadata';
 import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ExpressAdapter } from '@nestjs/platform-express';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { BENCH_SERVER_INFO, portOf, serveBench } from './harness';
 
@@ -33,13 +33,40 @@ class EchoController {
   }
 }
 
-@Module({ controllers: [EchoController] })
+/**
+ * With BARE_MEASURE=1: answers the length of the text, as the scale bench's `measure` tool does,
+ * and reads JSON bodies up to 4 MB: the baseline of the argument-size curve.
+ */
+const MEASURE = process.env.BARE_MEASURE === '1';
+
+@Controller()
+class MeasureController {
+  @Post('mcp')
+  @HttpCode(200)
+  call(@Body() body: CallBody) {
+    return {
+      result: {
+        content: [{ type: 'text', text: String(body.params.arguments.text.length) }],
+        resultType: 'complete',
+        _meta: { 'io.modelcontextprotocol/serverInfo': BENCH_SERVER_INFO },
+      },
+      jsonrpc: '2.0',
+      id: body.id,
+    };
+  }
+}
+
+@Module({ controllers: [MEASURE ? MeasureController : EchoController] })
 class BareModule {}
 
 serveBench(async () => {
   const adapter =
     process.env.BENCH_VARIANT === 'fastify' ? new FastifyAdapter() : new ExpressAdapter();
-  const app = await NestFactory.create(BareModule, adapter, { logger: ['error'] });
+  const app = await NestFactory.create<NestExpressApplication>(BareModule, adapter, {
+    logger: ['error'],
+    ...(MEASURE && { bodyParser: false }),
+  });
+  if (MEASURE) app.useBodyParser('json', { limit: '4mb' });
   await app.listen(0, '127.0.0.1');
   return { port: portOf(app.getHttpServer()), close: () => app.close() };
 });

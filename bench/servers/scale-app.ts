@@ -5,6 +5,7 @@
  * - `rounds`: FRAMEWORK_PROTECTED, asks for a form until it has asked `rounds` times;
  * - `ledger`: `replay: true`, asks `asks` questions one after the other with `ctx.elicit()`;
  * - `park`: task-optional, completes at once (a task of it is what the task curve parks).
+ * SCALE_BALLAST_MIB: see {@link BALLAST_MIB}.
  * SCALE_REDIS_URL keeps the tasks in Redis (`RedisTaskStore`) instead of the memory store.
  * BENCH_VARIANT `fastify` serves it on Fastify. Commands (see harness.ts): `heap` (heap after a
  * full GC), `park` (copies the one real task into the memory store until it holds `count`),
@@ -36,6 +37,15 @@ import { generatedOperationsApp } from '../../test/fixtures/generated-operations
 import { BENCH_SERVER_INFO, portOf, serveBench } from './harness';
 
 const TOOLS = Number(process.env.SCALE_TOOLS ?? 10);
+/**
+ * SCALE_BALLAST_MIB keeps that much unrelated data alive (small objects, as a registry holds):
+ * a control that tells a larger heap's cost from a cost per registered operation.
+ */
+const BALLAST_MIB = Number(process.env.SCALE_BALLAST_MIB ?? 0);
+const ballast: { id: number; name: string; tags: string[] }[] = [];
+// ~200 bytes of heap per entry.
+for (let i = 0; i < (BALLAST_MIB * 2 ** 20) / 200; i++)
+  ballast.push({ id: i, name: `entry-${i}`, tags: [`t${i % 7}`, `g${i % 13}`] });
 const FORM = {
   message: 'Go on?',
   requestedSchema: {
@@ -144,6 +154,7 @@ serveBench(async () => {
     startupMs,
     commands: {
       heap: () => heap(),
+      ballast: () => ballast.length,
       'listen-open': () => listen.limiter.openStreams,
       /** Fills the store with copies of the task `arg.taskId` until it holds `arg.count`. */
       park: async (arg) => {
