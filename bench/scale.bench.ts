@@ -22,7 +22,7 @@
  *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there), BENCH_OPERATIONS (the tool
  *      counts of the operations curve, comma-separated).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
@@ -868,10 +868,29 @@ async function tasksCurve(store: 'memory' | 'redis'): Promise<void> {
 /** One point measured after a warm-up pass, ROUNDS times. */
 const interleavedOnce = (point: Point) => interleaved([point]);
 
+/**
+ * Pins every thread of `pid` to the CPUs of `cpuList` (`taskset` syntax) with `taskset` (util-linux); false where it cannot. The
+ * latency curve keeps the load generator and the server off each other's core, so a request's
+ * latency is the server's and not the time the generator's own work took the core from it.
+ */
+function pin(pid: number, cpuList: string): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', cpuList, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function latencyCurve(): Promise<void> {
   const before = load();
   const ours = await startServer('scale-app.ts');
   const bare = await startServer('bare-nest.ts');
+  const pinned =
+    cpus().length >= 2 &&
+    pin(process.pid, '0') &&
+    pin(ours.child.pid ?? -1, '1') &&
+    pin(bare.child.pid ?? -1, '1');
   const echo = toolCall('tool_00000', { text: 'hello, bench' });
   const servers: [string, Server][] = [
     ['bare Nest controller (Express)', bare],
@@ -907,7 +926,11 @@ async function latencyCurve(): Promise<void> {
     `The echo \`tools/call\` (${CONNECTIONS} connections), first closed loop for the maximum throughput, then at ` +
       'a fixed overall rate of 50, 80 and 95 % of it (autocannon `overallRate`); the bare Nest controller at the ' +
       'same fractions of its own maximum is the baseline. Latencies in ms as autocannon reports them (1 ms ' +
-      'resolution: a p50 of 0 or 1 ms makes the ratio coarse).',
+      'resolution: a p50 of 0 or 1 ms makes the ratio coarse). ' +
+      (pinned
+        ? 'The load generator runs on CPU 0 and the servers on CPU 1 (`taskset`), so neither takes the ' +
+          "other's core; other processes on the machine still can."
+        : 'Not pinned (no `taskset` or one CPU): the load generator and the server share the cores.'),
     '',
     '| Server | Load | Rate asked | req/s | p50 ms | p99 ms | p99 / p50 |',
     '|---|---:|---:|---:|---:|---:|---:|',
@@ -917,6 +940,8 @@ async function latencyCurve(): Promise<void> {
   ]);
   await stopServer(ours);
   await stopServer(bare);
+  // Servers started later inherit this process's affinity: give it every CPU back.
+  if (pinned) pin(process.pid, `0-${cpus().length - 1}`);
 }
 
 /** Server CPU (user + system µs, summed) of each of `servers` while `work` runs. */
