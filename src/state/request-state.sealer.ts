@@ -1,4 +1,5 @@
-import { LosslessNumber, isSafeNumber, parse, stringify } from 'lossless-json';
+import { stringify } from 'lossless-json';
+import { parseWithUnsafeNumbersExact } from '../util/exact-number.parser';
 import type { McpJsonValue } from '../util/json-value';
 import type { McpInputResponse } from '../input/mcp-input-response';
 import { isPromiseLike, type MaybePromise } from '../util/maybe-promise';
@@ -157,9 +158,7 @@ function parseStateJson(text: string): unknown {
   // Without numbers the native parse is exact, and much cheaper.
   if (!MAY_HOLD_NUMBERS.test(text)) return JSON.parse(text) as unknown;
   // Safe numbers come back as numbers, the rest as exact LosslessNumbers: equal by value either way.
-  return parse(text, null, (token: string) =>
-    isSafeNumber(token) ? Number(token) : new LosslessNumber(token),
-  );
+  return parseWithUnsafeNumbersExact(text);
 }
 
 /**
