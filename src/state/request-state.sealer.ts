@@ -124,13 +124,14 @@ function headerText(header: RequestStateHeader): string {
 function parseHeader(segment: string): RequestStateHeader | undefined {
   const match = HEADER.exec(segment);
   if (!match) return undefined;
-  const header = {
-    v: FORMAT_VERSION,
-    iat: Number(match[1]),
-    exp: Number(match[2]),
-    r: Number(match[3]),
-    ...(match[4] === undefined ? {} : { trace: `00-${match[4]}` }),
-  };
+  const iat = Number(match[1]);
+  const exp = Number(match[2]);
+  const r = Number(match[3]);
+  // Two literals rather than a spread of an optional member: this runs on every retry.
+  const header: RequestStateHeader =
+    match[4] === undefined
+      ? { v: FORMAT_VERSION, iat, exp, r }
+      : { v: FORMAT_VERSION, iat, exp, r, trace: `00-${match[4]}` };
   return fitsBounds(header) ? header : undefined;
 }
 
