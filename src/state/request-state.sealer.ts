@@ -1,5 +1,4 @@
-import { stringify } from 'lossless-json';
-import { parseWithUnsafeNumbersExact } from '../util/exact-number.parser';
+import { LosslessNumber, isSafeNumber, parse, stringify } from 'lossless-json';
 import type { McpJsonValue } from '../util/json-value';
 import type { McpInputResponse } from '../input/mcp-input-response';
 import { isPromiseLike, type MaybePromise } from '../util/maybe-promise';
@@ -159,7 +158,11 @@ function parseStateJson(text: string): unknown {
   // Without numbers the native parse is exact, and much cheaper.
   if (!MAY_HOLD_NUMBERS.test(text)) return JSON.parse(text) as unknown;
   // Safe numbers come back as numbers, the rest as exact LosslessNumbers: equal by value either way.
-  return parseWithUnsafeNumbersExact(text);
+  // lossless-json's parser, not the native parse with a reviver: on Node 20 a reviver (every value
+  // handed to JavaScript) costs more than this parser does, 1.6–2.4× on a 2.5 KB state of numbers.
+  return parse(text, null, (token: string) =>
+    isSafeNumber(token) ? Number(token) : new LosslessNumber(token),
+  );
 }
 
 /**

@@ -1,9 +1,5 @@
-import { isSafeNumber, LosslessNumber, parse as losslessParse } from 'lossless-json';
-import {
-  parseWithExactNumbers,
-  parseWithMarkedNumbers,
-  parseWithUnsafeNumbersExact,
-} from './exact-number.parser';
+import { LosslessNumber } from 'lossless-json';
+import { parseWithExactNumbers, parseWithMarkedNumbers } from './exact-number.parser';
 
 // The runtime's own parse reads each number's source text where JSON.parse offers it (Node ≥ 21)
 // and is the marked parse elsewhere: both must read every text alike.
@@ -40,35 +36,5 @@ describe.each([
 
   it.each(['{', '[1,', '{"a":01}', '{"a":1,}', 'x'])('throws on malformed JSON %p', (text) => {
     expect(() => parse(text)).toThrow();
-  });
-});
-
-// What a sealed state's payload is read with: lossless-json's parse with `isSafeNumber`, natively.
-describe.each([
-  ['parseWithUnsafeNumbersExact', parseWithUnsafeNumbersExact],
-  [
-    'parseWithMarkedNumbers, safe numbers plain',
-    (text: string) =>
-      parseWithMarkedNumbers(text, (source) =>
-        isSafeNumber(source) ? Number(source) : new LosslessNumber(source),
-      ),
-  ],
-])('%s', (_name, parse) => {
-  const text =
-    '{"a":3.5,"b":[1e3,-0.0,12345678901234567890,0.1000000000000000055511151231257827],"c":{"d":"7","e":[true,null]}}';
-
-  it('reads every text as lossless-json does with isSafeNumber', () => {
-    const lossless = losslessParse(text, null, (token: string) =>
-      isSafeNumber(token) ? Number(token) : new LosslessNumber(token),
-    );
-    expect(parse(text)).toEqual(lossless);
-  });
-
-  it('gives safe numbers as numbers and keeps the others exact', () => {
-    const parsed = parse(text) as { a: number; b: unknown[] };
-    expect(parsed.a).toBe(3.5);
-    expect(parsed.b.slice(0, 2)).toEqual([1000, -0]);
-    expect((parsed.b[2] as LosslessNumber).value).toBe('12345678901234567890');
-    expect((parsed.b[3] as LosslessNumber).value).toBe('0.1000000000000000055511151231257827');
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { isSafeNumber, LosslessNumber } from 'lossless-json';
+import { LosslessNumber } from 'lossless-json';
 import { closingQuote, numberEnd, QUOTE, startsNumber } from './json-lexing';
 
 // Secret per process and never sent anywhere, so a client cannot write a string that imitates a
@@ -36,30 +36,8 @@ export function parseWithExactNumbers(text: string): unknown {
   return parseWithMarkedNumbers(text);
 }
 
-/** A number's value as its exact text: always a `LosslessNumber`. */
-const exactNumber = (source: string): unknown => new LosslessNumber(source);
-
-/** A number as a plain number when a double holds it exactly, else as its exact text. */
-const numberOrExact = (source: string): unknown =>
-  isSafeNumber(source) ? Number(source) : new LosslessNumber(source);
-
-const safeOrExactReviver: Reviver = (_key, value, context) =>
-  typeof value === 'number' ? numberOrExact(context?.source ?? String(value)) : value;
-
-/**
- * {@link parseWithExactNumbers}, but a number a double holds exactly comes back as a plain number
- * (as `lossless-json`'s parse with `isSafeNumber` gives it): equal by value either way.
- */
-export function parseWithUnsafeNumbersExact(text: string): unknown {
-  if (hasSourceTextAccess) return JSON.parse(text, safeOrExactReviver as Reviver);
-  return parseWithMarkedNumbers(text, numberOrExact);
-}
-
 /** The rewrite-and-mark parse, for runtimes without source text access. @internal */
-export function parseWithMarkedNumbers(
-  text: string,
-  numberOf: (source: string) => unknown = exactNumber,
-): unknown {
+export function parseWithMarkedNumbers(text: string): unknown {
   markerCount = (markerCount + 1) % Number.MAX_SAFE_INTEGER;
   const marker = `${MARKER_PREFIX}${markerCount}:`;
   const escapedMarker = `\\u0001${marker.slice(1)}`;
@@ -82,7 +60,7 @@ export function parseWithMarkedNumbers(
   parts.push(text.slice(copied));
   return JSON.parse(parts.join(''), (_key, value: unknown) =>
     typeof value === 'string' && value.startsWith(marker)
-      ? numberOf(value.slice(marker.length))
+      ? new LosslessNumber(value.slice(marker.length))
       : value,
   );
 }
