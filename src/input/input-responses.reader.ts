@@ -1,7 +1,6 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { clip } from '../util/clip';
-import { nullPrototypeRecord } from '../util/own-property';
 import { parseInputResponse } from './input-response.parser';
 import type { McpInputResponse } from './mcp-input-response';
 import { McpInputResponses } from './mcp-input-responses';
@@ -22,10 +21,12 @@ export function readInputResponses(
       'Invalid params: inputResponses must be an object',
     );
   }
-  const responses = nullPrototypeRecord<McpInputResponse>();
-  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+  // A Map keeps every key as data (even "__proto__"), and is what the responses are held in.
+  const responses = new Map<string, McpInputResponse>();
+  const record = raw as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
     const asked = askedKinds && Object.hasOwn(askedKinds, key) ? askedKinds[key] : undefined;
-    const parsed = parseInputResponse(value, asked);
+    const parsed = parseInputResponse(record[key], asked);
     if (!parsed) {
       throw new ProtocolError(
         McpErrorCode.InvalidParams,
@@ -33,7 +34,7 @@ export function readInputResponses(
         { key: clip(key) },
       );
     }
-    responses[key] = parsed;
+    responses.set(key, parsed);
   }
-  return McpInputResponses.from(responses, askedKinds ? Object.keys(askedKinds) : undefined);
+  return McpInputResponses.read(responses, askedKinds ? Object.keys(askedKinds) : undefined);
 }

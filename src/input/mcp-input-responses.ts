@@ -76,6 +76,14 @@ export class McpInputResponses {
     );
   }
 
+  /** Responses as the module read them from a request, held as they are. @internal */
+  static read(
+    responses: Map<string, McpInputResponse>,
+    expectedKeys: readonly string[] | undefined,
+  ): McpInputResponses {
+    return new McpInputResponses(responses, expectedKeys ? new Set(expectedKeys) : undefined);
+  }
+
   /** A builder, for tests. */
   static builder(): {
     response(key: string, response: McpInputResponse): ReturnType<typeof McpInputResponses.builder>;

@@ -125,25 +125,27 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
         throw error instanceof ProtocolError ? refusal(call, error) : error;
       }
       const round = (): OpenedRound => {
+        const framework = incoming.framework;
         const replay = call.profile.replay
-          ? this.beginReplay(call, incoming.framework?.replayLedger, responses)
+          ? this.beginReplay(call, framework?.replayLedger, responses)
           : undefined;
-        const flow = incoming.framework?.flow ??
-          incoming.applicationFlow ?? { id: call.context.flowId };
-        const opened = {
-          responses,
-          frameworkState: incoming.framework?.value,
-          applicationState: incoming.application,
-          replay,
-          flowId: flow.id,
-        };
-        return {
-          ...opened,
-          flow,
-          binding: incoming.binding,
-          header: incoming.framework?.header,
-          context: openedOperationContext(call.context, opened),
-        };
+        const flow = framework?.flow ?? incoming.applicationFlow ?? { id: call.context.flowId };
+        // One object is both what the context is opened with and the round (no copy of it); its
+        // context is the call's until the opened one is made from it.
+        const opened: { -readonly [K in keyof OpenedRound]: OpenedRound[K] } & { flowId: string } =
+          {
+            responses,
+            frameworkState: framework?.value,
+            applicationState: incoming.application,
+            replay,
+            flowId: flow.id,
+            flow,
+            binding: incoming.binding,
+            header: framework?.header,
+            context: call.context,
+          };
+        opened.context = openedOperationContext(call.context, opened);
+        return opened;
       };
       // Last, once everything the client sent is known good: a refused retry consumes nothing.
       if (call.profile.singleUse && incoming.raw !== undefined && incoming.framework)

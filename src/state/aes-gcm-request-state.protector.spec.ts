@@ -137,6 +137,15 @@ describe('AesGcmRequestStateProtector', () => {
     expect(failureOf(() => protector.open(edit(token), AD))).toBe('malformed');
   });
 
+  it('refuses a re-spelled key id after its canonical spelling opened (malformed)', () => {
+    const token = protector.seal(PLAINTEXT, AD);
+    expect(text(protector.open(token, AD))).toBe(text(PLAINTEXT));
+    const [, nonce, sealed] = token.split('.');
+    // "azE" is k1; "azF" decodes to the same bytes with non-zero unused bits.
+    expect(failureOf(() => protector.open(`azF.${nonce}.${sealed}`, AD))).toBe('malformed');
+    expect(failureOf(() => protector.open(`azE.${nonce}.${sealed}.`, AD))).toBe('malformed');
+  });
+
   it('refuses a tampered ciphertext or tag (authentication_failed)', () => {
     const [kid, nonce, sealed] = protector.seal(PLAINTEXT, AD).split('.');
     const bytes = Buffer.from(sealed, 'base64url');
@@ -189,6 +198,14 @@ describe('AesGcmRequestStateProtector', () => {
       manager.removeVerificationKey('k1');
       expect(failureOf(() => protector.open(fromK1, AD))).toBe('unknown_key');
       expect(text(protector.open(fromK2, AD))).toBe(text(PLAINTEXT));
+    });
+
+    it('stops opening k1 state once k1 is removed, though k1 state was opened before', () => {
+      const fromK1 = protector.seal(PLAINTEXT, AD);
+      expect(text(protector.open(fromK1, AD))).toBe(text(PLAINTEXT));
+      manager.rotateActiveKey('k2', K2);
+      manager.removeVerificationKey('k1');
+      expect(failureOf(() => protector.open(fromK1, AD))).toBe('unknown_key');
     });
 
     it('opens state sealed by another server holding the same keyring', () => {

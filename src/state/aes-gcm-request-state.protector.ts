@@ -10,6 +10,8 @@ const IV_BYTES = 12;
 /** Unknown key ids explained one by one in the log; past that, once more for all the rest. */
 const EXPLAINED_KEY_IDS = 32;
 const TAG_BYTES = 16;
+/** Key ids remembered by their segment: more than a keyring holds at once through rotations. */
+const REMEMBERED_KEY_IDS = 64;
 
 /** `associatedData`, a zero byte, then the key id (printable ASCII), in one buffer. */
 function additionalData(associatedData: Uint8Array, keyId: string): Buffer {
@@ -32,6 +34,8 @@ export class AesGcmRequestStateProtector implements RequestStateProtector {
   private readonly logger = new Logger('McpKeyring');
   /** Key ids already explained (bounded: they come from clients). */
   private readonly explained = new Set<string>();
+  /** Key id by its base64url segment, for keys this instance holds (bounded). */
+  private readonly keyIdsBySegment = new Map<string, string>();
 
   constructor(private readonly keyring: KeyringManager) {}
 
@@ -53,15 +57,23 @@ export class AesGcmRequestStateProtector implements RequestStateProtector {
   }
 
   open(token: string, associatedData: Uint8Array): Uint8Array {
-    const parts = token.split('.');
-    if (parts.length !== 3) throw new RequestStateProtectionError('malformed');
-    const [kidBytes, iv, sealed] = parts.map(fromBase64Url);
-    if (!kidBytes || !iv || !sealed || iv.length !== IV_BYTES || sealed.length < TAG_BYTES) {
+    // Three segments found by position, not split into an array; each decoded strictly.
+    const firstDot = token.indexOf('.');
+    const secondDot = firstDot < 0 ? -1 : token.indexOf('.', firstDot + 1);
+    if (secondDot < 0 || token.indexOf('.', secondDot + 1) !== -1)
+      throw new RequestStateProtectionError('malformed');
+    const keyId = this.keyIdOf(token.slice(0, firstDot));
+    const iv = fromBase64Url(token.slice(firstDot + 1, secondDot));
+    const sealed = fromBase64Url(token.slice(secondDot + 1));
+    if (
+      keyId === undefined ||
+      !iv ||
+      !sealed ||
+      iv.length !== IV_BYTES ||
+      sealed.length < TAG_BYTES
+    ) {
       throw new RequestStateProtectionError('malformed');
     }
-    // 'latin1', not 'ascii': Node's ascii decoder clears bit 7, so a re-spelled kid would still open.
-    const keyId = kidBytes.toString('latin1');
-    if (!/^[\x21-\x7e]+$/.test(keyId)) throw new RequestStateProtectionError('malformed');
     const key = this.keyring.findKey(keyId);
     if (!key) {
       this.explainUnknownKey(keyId);
@@ -78,6 +90,24 @@ export class AesGcmRequestStateProtector implements RequestStateProtector {
     } catch {
       throw new RequestStateProtectionError('authentication_failed');
     }
+  }
+
+  /**
+   * The key id a segment spells (printable ASCII, canonical base64url), or `undefined`. The
+   * segments of the keys this instance holds are remembered, so a round decodes no key id.
+   */
+  private keyIdOf(segment: string): string | undefined {
+    const known = this.keyIdsBySegment.get(segment);
+    if (known !== undefined) return known;
+    const bytes = fromBase64Url(segment);
+    if (!bytes) return undefined;
+    // 'latin1', not 'ascii': Node's ascii decoder clears bit 7, so a re-spelled kid would still open.
+    const keyId = bytes.toString('latin1');
+    if (!/^[\x21-\x7e]+$/.test(keyId)) return undefined;
+    // Only ids of keys held here are remembered: clients cannot grow the map.
+    if (this.keyring.findKey(keyId) && this.keyIdsBySegment.size < REMEMBERED_KEY_IDS)
+      this.keyIdsBySegment.set(segment, keyId);
+    return keyId;
   }
 
   /**

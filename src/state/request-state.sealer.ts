@@ -123,13 +123,14 @@ function headerText(header: RequestStateHeader): string {
 function parseHeader(segment: string): RequestStateHeader | undefined {
   const match = HEADER.exec(segment);
   if (!match) return undefined;
-  const header = {
-    v: FORMAT_VERSION,
-    iat: Number(match[1]),
-    exp: Number(match[2]),
-    r: Number(match[3]),
-    ...(match[4] === undefined ? {} : { trace: `00-${match[4]}` }),
-  };
+  const iat = Number(match[1]);
+  const exp = Number(match[2]);
+  const r = Number(match[3]);
+  // Two literals rather than a spread of an optional member: this runs on every retry.
+  const header: RequestStateHeader =
+    match[4] === undefined
+      ? { v: FORMAT_VERSION, iat, exp, r }
+      : { v: FORMAT_VERSION, iat, exp, r, trace: `00-${match[4]}` };
   return fitsBounds(header) ? header : undefined;
 }
 
@@ -157,6 +158,8 @@ function parseStateJson(text: string): unknown {
   // Without numbers the native parse is exact, and much cheaper.
   if (!MAY_HOLD_NUMBERS.test(text)) return JSON.parse(text) as unknown;
   // Safe numbers come back as numbers, the rest as exact LosslessNumbers: equal by value either way.
+  // lossless-json's parser, not the native parse with a reviver: on Node 20 a reviver (every value
+  // handed to JavaScript) costs more than this parser does, 1.6–2.4× on a 2.5 KB state of numbers.
   return parse(text, null, (token: string) =>
     isSafeNumber(token) ? Number(token) : new LosslessNumber(token),
   );
