@@ -20,7 +20,8 @@
  *      by default; tasks-redis and fleet need redis-server, as the Redis e2e suites do),
  *      BENCH_FLEET_CONCURRENCY (16) flows at once in the fleet curve (bench/fleet.curve.ts),
  *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there), BENCH_OPERATIONS (the tool
- *      counts of the operations curve, comma-separated).
+ *      counts of the operations curve, comma-separated), BENCH_ARGUMENT_BYTES (the argument sizes, the
+ *      smallest first: it is the base).
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type ClientRequest } from 'node:http';
@@ -50,7 +51,11 @@ const OPERATION_COUNTS = process.env.BENCH_OPERATIONS
   : QUICK
     ? [10, 1_000]
     : [10, 100, 1_000, 10_000];
-const ARGUMENT_BYTES = QUICK ? [1_024, 1_048_576] : [1_024, 10_240, 102_400, 1_048_576];
+const ARGUMENT_BYTES = process.env.BENCH_ARGUMENT_BYTES
+  ? process.env.BENCH_ARGUMENT_BYTES.split(',').map(Number)
+  : QUICK
+    ? [1_024, 1_048_576]
+    : [1_024, 10_240, 102_400, 1_048_576];
 const FLOW_ROUNDS = QUICK ? [1, 10] : [1, 2, 5, 10];
 /** Answers a replay round records (the 64th, the module's most, would complete the flow). */
 const LEDGER_ASKS = QUICK ? [1, 63] : [1, 8, 32, 63];
@@ -992,11 +997,25 @@ async function main(): Promise<void> {
     ['fleet', () => fleetCurve(fleetBench)],
     ['latency', latencyCurve],
   ];
+  let failed = false;
   for (const [name, curve] of curves) {
     if (!CURVES.includes(name)) continue;
     console.log(`curve ${name} (load ${load()})`);
-    await curve();
+    try {
+      await curve();
+    } catch (error) {
+      // One curve's failure is reported in place; the others still run and the report is written.
+      failed = true;
+      console.error(error);
+      sections.push(`## Curve ${name}: failed`, '', '```', String(error), '```', '');
+      for (const child of running.splice(0)) if (child.exitCode === null) child.kill();
+    }
+    writeReport(started, loadAtStart);
   }
+  if (failed) process.exitCode = 1;
+}
+
+function writeReport(started: Date, loadAtStart: string): void {
   const cpu = cpus();
   const text = [
     '# Scale bench: how cost grows',
@@ -1022,7 +1041,7 @@ async function main(): Promise<void> {
     ...sections,
   ].join('\n');
   writeFileSync(join(OUT_DIR, 'SCALE.md'), text);
-  console.log(`wrote ${join(OUT_DIR, 'SCALE.md')}`);
+  console.log(`wrote ${join(OUT_DIR, 'SCALE.md')} (load ${load()})`);
 }
 
 main()

@@ -110,7 +110,7 @@ class ScaleTools {
 const REDIS_URL = process.env.SCALE_REDIS_URL;
 const redis = REDIS_URL ? new Redis(REDIS_URL) : undefined;
 const store: TaskStore = redis
-  ? new RedisTaskStore(redis)
+  ? new RedisTaskStore(redis, { maxTasks: 1_000_000, maxBytes: 2 ** 34 })
   : new MemoryTaskStore({ maxTasks: 1_000_000 });
 /** Tasks written so far (the one real task included). */
 let parked = 1;
