@@ -22,6 +22,7 @@ import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { BenchCommand, BenchReport } from './servers/harness';
+import { nextMessage as nextChildMessage } from './child-messages';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
@@ -263,28 +264,7 @@ function nextMessage<T extends BenchReport['type']>(
   type: T,
   timeoutMs = 60_000,
 ): Promise<Extract<BenchReport, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`no ${type} message within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const onMessage = (message: BenchReport) => {
-      if (message.type !== type) return;
-      cleanup();
-      resolve(message as Extract<BenchReport, { type: T }>);
-    };
-    const onExit = (code: number | null) => {
-      cleanup();
-      reject(new Error(`server exited (code ${code}) while waiting for ${type}`));
-    };
-    const cleanup = () => {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-    };
-    child.on('message', onMessage);
-    child.on('exit', onExit);
-  });
+  return nextChildMessage(child, type, timeoutMs);
 }
 
 function command(child: ChildProcess, message: BenchCommand): void {

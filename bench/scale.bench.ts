@@ -32,6 +32,7 @@ import autocannon from 'autocannon';
 import { startRedisServer } from '../test/utils/redis-server';
 import { fleetCurve, type FleetServer } from './fleet.curve';
 import type { BenchCommand, BenchReport } from './servers/harness';
+import { nextMessage as nextChildMessage } from './child-messages';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 3));
@@ -76,28 +77,7 @@ function nextMessage<T extends BenchReport['type']>(
   type: T,
   timeoutMs = 300_000,
 ): Promise<Extract<BenchReport, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`no ${type} message within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const onMessage = (message: BenchReport) => {
-      if (message.type !== type) return;
-      cleanup();
-      resolve(message as Extract<BenchReport, { type: T }>);
-    };
-    const onExit = (code: number | null) => {
-      cleanup();
-      reject(new Error(`server exited (code ${code}) while waiting for ${type}`));
-    };
-    const cleanup = () => {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-    };
-    child.on('message', onMessage);
-    child.on('exit', onExit);
-  });
+  return nextChildMessage(child, type, timeoutMs);
 }
 
 const running: ChildProcess[] = [];
