@@ -16,6 +16,14 @@ interface CallBody {
   params: { arguments: { text: string } };
 }
 
+/**
+ * With BARE_MEASURE=1: answers the length of the text, as the scale bench's `measure` tool does,
+ * and reads JSON bodies up to 4 MB: the baseline of the argument-size curve.
+ */
+const MEASURE = process.env.BARE_MEASURE === '1';
+/** The answer's text: the argument itself, or its length. Chosen once, at startup. */
+const answerText = MEASURE ? (text: string) => String(text.length) : (text: string) => text;
+
 @Controller()
 class EchoController {
   @Post('mcp')
@@ -23,7 +31,7 @@ class EchoController {
   call(@Body() body: CallBody) {
     return {
       result: {
-        content: [{ type: 'text', text: body.params.arguments.text }],
+        content: [{ type: 'text', text: answerText(body.params.arguments.text) }],
         resultType: 'complete',
         _meta: { 'io.modelcontextprotocol/serverInfo': BENCH_SERVER_INFO },
       },
@@ -33,30 +41,7 @@ class EchoController {
   }
 }
 
-/**
- * With BARE_MEASURE=1: answers the length of the text, as the scale bench's `measure` tool does,
- * and reads JSON bodies up to 4 MB: the baseline of the argument-size curve.
- */
-const MEASURE = process.env.BARE_MEASURE === '1';
-
-@Controller()
-class MeasureController {
-  @Post('mcp')
-  @HttpCode(200)
-  call(@Body() body: CallBody) {
-    return {
-      result: {
-        content: [{ type: 'text', text: String(body.params.arguments.text.length) }],
-        resultType: 'complete',
-        _meta: { 'io.modelcontextprotocol/serverInfo': BENCH_SERVER_INFO },
-      },
-      jsonrpc: '2.0',
-      id: body.id,
-    };
-  }
-}
-
-@Module({ controllers: [MEASURE ? MeasureController : EchoController] })
+@Module({ controllers: [EchoController] })
 class BareModule {}
 
 serveBench(async () => {

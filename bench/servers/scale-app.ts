@@ -154,7 +154,6 @@ serveBench(async () => {
     startupMs,
     commands: {
       heap: () => heap(),
-      ballast: () => ballast.length,
       'listen-open': () => listen.limiter.openStreams,
       /** Fills the store with copies of the task `arg.taskId` until it holds `arg.count`. */
       park: async (arg) => {
