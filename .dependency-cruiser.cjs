@@ -1,49 +1,51 @@
 /**
- * The layers of `src/`, outside in (docs/architecture.md): a folder may import its own files and
- * the layers below it, never one above. `npm run lint:deps` checks it, with no import circles.
- * The few imports allowed against the order are listed in ALLOWED_UPWARD, each with its reason.
+ * The dependency rules of `src/` (docs/architecture.md#the-dependency-rule), checked by
+ * `npm run lint:deps`:
+ * - the core never imports an extension (`src/ext/`); only the composition roots (the module, its
+ *   providers and the public faces in `src/entry/`) may;
+ * - an extension may import the core and the extensions it is built on, listed in EXTENSION_DEPENDS;
+ * - inside the core, a folder imports its own band and the bands below it, never one above;
+ * - no import circle, type imports included.
  */
-const LAYERS = [
-  ['root', '^src/[^/]+\\.ts$|^src/testing/|^src/throttler/|^src/health/|^src/(redis|sessions)/index\\.ts$'],
-  ['transport', '^src/transport/'],
-  ['sessions', '^src/sessions/(?!index\\.ts$)'],
-  ['auth', '^src/auth/'],
-  ['protocol', '^src/protocol/'],
-  ['features', '^src/(tasks|handles)/'],
-  ['discovery', '^src/discovery/'],
-  ['face', '^src/(decorators|context)/'],
-  ['pipeline', '^src/pipeline/'],
-  ['observability', '^src/observability/'],
-  ['replay', '^src/replay/'],
-  ['validation', '^src/validation/'],
-  ['identity', '^src/identity/'],
-  ['interfaces', '^src/interfaces/'],
-  ['state', '^src/state/'],
-  ['input', '^src/input/'],
-  ['stores', '^src/stores/'],
-  ['keyring', '^src/keyring/'],
-  ['ports', '^src/ports/'],
-  ['redis', '^src/redis/(?!index\\.ts$)'],
-  ['options', '^src/options/'],
-  ['errors', '^src/errors/'],
-  ['util', '^src/util/'],
+const ROOTS = '^src/[^/]+\\.ts$|^src/entry/|^src/testing/';
+const BANDS = [
+  ['module', '^src/(throttler|health)/'],
+  ['wire', '^src/(transport|protocol|auth)/'],
+  ['operations', '^src/(discovery|decorators|context|pipeline|handles)/'],
+  ['call services', '^src/(observability|replay|validation|identity|interfaces|state|input)/'],
+  ['infrastructure', '^src/(stores|keyring|ports|redis|notifications|options)/'],
+  ['kit', '^src/(errors|util)/'],
 ];
+/** Which extension may import which (never the reverse). */
+const EXTENSION_DEPENDS = { sessions: ['tasks'], tasks: [] };
 
-/** Imports against the layer order, each with why it is there (docs/architecture.md). */
+/** Imports against the band order, each with why it is there (docs/architecture.md). */
 const ALLOWED_UPWARD = [];
 
-const upward = LAYERS.slice(1).map(([name, path], index) => ({
-  name: `layer-${name}`,
-  comment: `${name} may not import a layer above it (${LAYERS.slice(0, index + 1)
+const NOT_SPEC = '\\.spec(-helper)?\\.ts$';
+const upward = BANDS.slice(1).map(([name, path], index) => ({
+  name: `band-${name.replace(/ /g, '-')}`,
+  comment: `${name} may not import a band above it (${BANDS.slice(0, index + 1)
     .map(([above]) => above)
     .join(', ')})`,
   severity: 'error',
-  from: { path, pathNot: '\\.spec(-helper)?\\.ts$' },
+  from: { path, pathNot: NOT_SPEC },
   to: {
-    path: LAYERS.slice(0, index + 1)
+    path: BANDS.slice(0, index + 1)
       .map(([, above]) => `(${above})`)
       .join('|'),
     pathNot: ALLOWED_UPWARD.length ? ALLOWED_UPWARD.join('|') : '^$',
+  },
+}));
+
+const extensions = Object.entries(EXTENSION_DEPENDS).map(([name, allowed]) => ({
+  name: `ext-${name}-imports`,
+  comment: `ext/${name} may import the core${allowed.length ? ` and ext/${allowed.join(', ext/')}` : ''}, no other extension`,
+  severity: 'error',
+  from: { path: `^src/ext/${name}/`, pathNot: NOT_SPEC },
+  to: {
+    path: '^src/ext/',
+    pathNot: [`^src/ext/${name}/`, ...allowed.map((each) => `^src/ext/${each}/`)].join('|'),
   },
 }));
 
@@ -54,14 +56,30 @@ module.exports = {
       name: 'no-circular',
       comment: 'No import circle, types included',
       severity: 'error',
-      from: { path: '^src/', pathNot: '\\.spec(-helper)?\\.ts$' },
+      from: { path: '^src/', pathNot: NOT_SPEC },
       to: { circular: true },
     },
+    {
+      name: 'core-never-imports-an-extension',
+      comment: 'Only the composition roots (src/*.ts, src/entry/) may import src/ext/',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `${ROOTS}|^src/ext/|${NOT_SPEC}` },
+      to: { path: '^src/ext/' },
+    },
+    {
+      name: 'nothing-imports-a-root',
+      comment:
+        'The composition roots and faces sit on top: nothing in the core or an extension imports them',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `${ROOTS}|${NOT_SPEC}` },
+      to: { path: ROOTS },
+    },
+    ...extensions,
     ...upward,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '\\.spec(-helper)?\\.ts$' },
+    exclude: { path: NOT_SPEC },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     combinedDependencies: false,

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ts from 'typescript';
 import * as publicApi from './index';
-import * as redisApi from './redis/index';
-import * as sessionsApi from './sessions/index';
+import * as redisApi from './entry/redis';
+import * as sessionsApi from './entry/sessions';
 
 /** Every name a barrel exports, values and types alike, as its source declares them. */
 function declaredNames(file: string): string[] {
@@ -120,7 +120,7 @@ describe('the public API', () => {
   });
 
   it('exports the Redis and BullMQ adapters from nestjs-mcp/redis', () => {
-    expect(declaredNames('redis/index.ts')).toEqual([
+    expect(declaredNames('entry/redis.ts')).toEqual([
       'BullMqConnectionOptions',
       'BullMqTaskRunner',
       'BullMqTaskRunnerOptions',
@@ -145,7 +145,7 @@ describe('the public API', () => {
   });
 
   it('exports the session store contract from nestjs-mcp/sessions', () => {
-    expect(declaredNames('sessions/index.ts')).toEqual([
+    expect(declaredNames('entry/sessions.ts')).toEqual([
       'McpSessionRecord',
       'MemorySessionStore',
       'MemorySessionStoreOptions',

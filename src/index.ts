@@ -84,11 +84,11 @@ export { MemoryStateHandleRepository } from './stores/handles/memory-state-handl
 export type { McpRedisOptions } from './redis/mcp-redis-options.interface';
 
 // Tasks (the io.modelcontextprotocol/tasks extension)
-export { MCP_TASKS_EXTENSION, type McpTaskRecord } from './tasks/store/mcp-task.types';
-export { TaskStore } from './tasks/store/task-store.interface';
-export { MemoryTaskStore } from './tasks/store/memory-task.store';
-export { TaskRunner, type TaskWork } from './tasks/runner/task-runner.interface';
-export { InProcessTaskRunner } from './tasks/runner/in-process-task.runner';
+export { MCP_TASKS_EXTENSION, type McpTaskRecord } from './ext/tasks/store/mcp-task.types';
+export { TaskStore } from './ext/tasks/store/task-store.interface';
+export { MemoryTaskStore } from './ext/tasks/store/memory-task.store';
+export { TaskRunner, type TaskWork } from './ext/tasks/runner/task-runner.interface';
+export { InProcessTaskRunner } from './ext/tasks/runner/in-process-task.runner';
 export { isDetachedMcpTaskStep } from './context/is-detached-mcp-task-step';
 
 // Errors
@@ -104,4 +104,4 @@ export { KeyringError } from './keyring/keyring.error';
 export { KeyInUseError } from './keyring/key-in-use.error';
 export { ConsumedStateStoreError } from './stores/one-time/consumed-state-store.error';
 export { StateHandleRepositoryError } from './stores/handles/state-handle-repository.error';
-export { TaskCapacityError } from './tasks/store/task-capacity.error';
+export { TaskCapacityError } from './ext/tasks/store/task-capacity.error';

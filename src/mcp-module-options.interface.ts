@@ -8,9 +8,9 @@ import type { McpAuthorizationPartitionResolver } from './identity/authorization
 import type { ConsumedStateStore } from './stores/one-time/consumed-state-store.interface';
 import type { StateHandleRepository } from './stores/handles/state-handle-repository.interface';
 import type { RequestStateProtector } from './state/request-state-protector.interface';
-import type { TaskRunner } from './tasks/runner/task-runner.interface';
-import type { TaskStore } from './tasks/store/task-store.interface';
-import type { SessionStore } from './sessions/store/session-store.interface';
+import type { TaskRunner } from './ext/tasks/runner/task-runner.interface';
+import type { TaskStore } from './ext/tasks/store/task-store.interface';
+import type { SessionStore } from './ext/sessions/store/session-store.interface';
 
 /**
  * Options for `McpModule.forRoot()` / `forRootAsync()`.

@@ -21,8 +21,8 @@ import {
 } from './state/request-state-limits';
 import type { StateHandleRepository } from './stores/handles/state-handle-repository.interface';
 import type { ConsumedStateStore } from './stores/one-time/consumed-state-store.interface';
-import { resolveSessionOptions, type SessionOptions } from './sessions/session.options';
-import { resolveTaskOptions, type ResolvedTaskOptions } from './tasks/task.options';
+import { resolveSessionOptions, type SessionOptions } from './ext/sessions/session.options';
+import { resolveTaskOptions, type ResolvedTaskOptions } from './ext/tasks/task.options';
 import { resolveListenLimits, type ListenLimits } from './transport/listen-limits';
 import { resolveTracingOptions, type TracingOptions } from './observability/tracing-options';
 import { resolveTransportOptions, type TransportOptions } from './transport/transport.options';

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { BullMqTaskRunner, RedisTaskStore } from '../src/redis/index';
+import { BullMqTaskRunner, RedisTaskStore } from '../src/entry/redis';
 import { newKeyring } from './fixtures/sample-app';
 import { FleetProbe, fleetTasksApp } from './fixtures/fleet-tasks.fixtures';
 import { startTestServer, type TestServer } from './utils/bootstrap';

@@ -1,6 +1,6 @@
 import { SpanKind } from '@opentelemetry/api';
 import Redis from 'ioredis';
-import { BullMqTaskRunner, RedisTaskStore } from '../src/redis/index';
+import { BullMqTaskRunner, RedisTaskStore } from '../src/entry/redis';
 import { newKeyring } from './fixtures/sample-app';
 import { fleetTasksApp } from './fixtures/fleet-tasks.fixtures';
 import { startTestServer, type TestServer } from './utils/bootstrap';

@@ -4,12 +4,12 @@ import {
   MemoryConsumedStateStore,
   type ConsumedStateStore,
 } from '../src/index';
-import { RedisConsumedStateStore } from '../src/redis/index';
+import { RedisConsumedStateStore } from '../src/entry/redis';
 import {
   describeBoundedConsumedStateStoreContract,
   describeConsumedStateStoreContract,
   type ConsumedStateStoreSubject,
-} from '../src/testing/index';
+} from '../src/entry/testing';
 import {
   closeRedisClient,
   redisReady,

@@ -5,7 +5,7 @@ import {
   McpHealthModule,
   McpKeyringHealthIndicator,
   McpRedisHealthIndicator,
-} from '../src/health/index';
+} from '../src/entry/health';
 import { McpModule, type McpModuleOptions } from '../src/index';
 import { newKeyring } from './fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';

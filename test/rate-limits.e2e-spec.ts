@@ -1,7 +1,7 @@
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
-import { McpThrottlerGuard } from '../src/throttler/index';
+import { McpThrottlerGuard } from '../src/entry/throttler';
 import { accessApp } from './fixtures/access.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { rawRound, rawToolCall, type RawRoundResponse } from './utils/mcp';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import Redis from 'ioredis';
 import { McpModule, type McpModuleOptions } from '../src/index';
-import { BullMqTaskRunner, RedisTaskStore } from '../src/redis/index';
+import { BullMqTaskRunner, RedisTaskStore } from '../src/entry/redis';
 import { FleetProbe, fleetTasksApp } from './fixtures/fleet-tasks.fixtures';
 import { HandlerRuns } from './fixtures/handler-runs';
 import { CapturingLogger, newKeyring } from './fixtures/sample-app';

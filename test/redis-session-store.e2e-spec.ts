@@ -1,8 +1,8 @@
 import Redis from 'ioredis';
 import { KeyringManager } from '../src/keyring/keyring-manager.service';
 import { KeyringRecordIntegrity } from '../src/keyring/record-integrity';
-import { RedisSessionStore } from '../src/redis/index';
-import { describeSessionStoreContract, createTestSessionRecord } from '../src/testing/index';
+import { RedisSessionStore } from '../src/entry/redis';
+import { describeSessionStoreContract, createTestSessionRecord } from '../src/entry/testing';
 import { closeRedisClient, startRedisServer, type RedisServerHandle } from './utils/redis-server';
 
 let redis: RedisServerHandle;

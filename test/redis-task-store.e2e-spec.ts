@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
-import { RedisTaskStore } from '../src/redis/index';
-import { describeTaskStoreContract, createTestTaskRecord } from '../src/testing/index';
+import { RedisTaskStore } from '../src/entry/redis';
+import { describeTaskStoreContract, createTestTaskRecord } from '../src/entry/testing';
 import { newKeyring } from './fixtures/sample-app';
 import { TaskProbe, tasksApp } from './fixtures/tasks.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';

@@ -5,11 +5,11 @@ import {
   StateHandleRepositoryError,
   type StateHandleRecord,
 } from '../src/index';
-import { RedisStateHandleRepository } from '../src/redis/index';
+import { RedisStateHandleRepository } from '../src/entry/redis';
 import {
   describeBoundedStateHandleRepositoryContract,
   describeStateHandleRepositoryContract,
-} from '../src/testing/index';
+} from '../src/entry/testing';
 import { closeRedisClient, startRedisServer, type RedisServerHandle } from './utils/redis-server';
 import { until } from './utils/wait';
 

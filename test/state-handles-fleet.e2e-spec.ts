@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { McpModule } from '../src/index';
-import { RedisStateHandleRepository } from '../src/redis/index';
+import { RedisStateHandleRepository } from '../src/entry/redis';
 import { HandlerRuns } from './fixtures/handler-runs';
 import { CapturingLogger, newKeyring } from './fixtures/sample-app';
 import { HEADER_PARTITIONS, StateHandleFixturesModule } from './fixtures/state-handles.fixtures';

@@ -13,9 +13,9 @@ import {
   type McpModuleOptions,
   type McpOperationContext,
 } from '../src/index';
-import { BullMqTaskRunner } from '../src/redis/index';
-import { TaskStepRequests } from '../src/tasks/steps/task-step-requests';
-import { MemoryTaskStore } from '../src/tasks/store/memory-task.store';
+import { BullMqTaskRunner } from '../src/entry/redis';
+import { TaskStepRequests } from '../src/ext/tasks/steps/task-step-requests';
+import { MemoryTaskStore } from '../src/ext/tasks/store/memory-task.store';
 import { newKeyring } from './fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { rawRound } from './utils/mcp';

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { Injectable, Module } from '@nestjs/common';
 import Redis from 'ioredis';
 import { McpModule, McpTool } from '../src/index';
-import { BullMqTaskRunner, RedisTaskStore } from '../src/redis/index';
+import { BullMqTaskRunner, RedisTaskStore } from '../src/entry/redis';
 import { fencedToolsOptions } from './fixtures/fenced-tools';
 import { newKeyring } from './fixtures/sample-app';
 import { startTestServer, type TestServer } from './utils/bootstrap';

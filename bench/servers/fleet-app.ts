@@ -24,7 +24,7 @@ import {
   McpRequestStateMode,
   McpTool,
 } from '../../src/index';
-import { BullMqTaskRunner } from '../../src/redis/index';
+import { BullMqTaskRunner } from '../../src/entry/redis';
 import { BENCH_SERVER_INFO, portOf, serveBench } from './harness';
 
 const REDIS_URL = process.env.FLEET_REDIS_URL;

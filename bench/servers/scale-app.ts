@@ -29,8 +29,8 @@ import {
   McpTool,
   MemoryTaskStore,
 } from '../../src/index';
-import { RedisTaskStore } from '../../src/redis/index';
-import type { TaskStore } from '../../src/tasks/store/task-store.interface';
+import { RedisTaskStore } from '../../src/entry/redis';
+import type { TaskStore } from '../../src/ext/tasks/store/task-store.interface';
 import Redis from 'ioredis';
 import { ListenEndpoint } from '../../src/transport/listen-endpoint';
 import { generatedOperationsApp } from '../../test/fixtures/generated-operations.fixtures';

@@ -1,5 +1,5 @@
 import { type KeyringConfig, type McpModuleOptions } from '../../src/index';
-import { BullMqTaskRunner, type BullMqConnectionOptions } from '../../src/redis/index';
+import { BullMqTaskRunner, type BullMqConnectionOptions } from '../../src/entry/redis';
 import { authFromEnv, OAUTH_MODE } from './demo-auth/sample-auth';
 import { BearerPartitionResolver } from './flows/bearer-partition.resolver';
 

@@ -42,7 +42,7 @@ import {
   normalizeToolResult,
 } from '../pipeline/operation-result.normalizer';
 import { callParamsOf, ownArguments } from '../pipeline/own-request-params';
-import { McpTaskCalls } from '../tasks/mcp-task-calls.service';
+import { McpTaskCalls } from '../ext/tasks/mcp-task-calls.service';
 import { clip } from '../util/clip';
 import type { MaybePromise } from '../util/maybe-promise';
 import { observedRequestOf } from './served-request';

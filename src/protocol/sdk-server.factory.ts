@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SERVER_OPTIONS, type ServerOptions } from './server.options';
 import { McpDispatcher } from './mcp-dispatcher.service';
-import { ANY_PARAMS, McpTaskMethods } from '../tasks/wire/mcp-task-methods.service';
-import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
-import { McpTaskServer } from '../tasks/wire/mcp-task-server';
+import { ANY_PARAMS, McpTaskMethods } from '../ext/tasks/wire/mcp-task-methods.service';
+import { MCP_TASKS_EXTENSION } from '../ext/tasks/store/mcp-task.types';
+import { McpTaskServer } from '../ext/tasks/wire/mcp-task-server';
 import { sdkRequestExchange } from './sdk-request-exchange';
 import { listResultOf } from '../discovery/listing-page';
 import { recordingRefusal } from './http-refusals';

@@ -6,7 +6,7 @@ import type { McpTelemetry } from '../observability/mcp-telemetry.service';
 import type { ObservedRequest } from '../observability/observed-request';
 import type { CallHttp } from '../pipeline/operation-call';
 import type { OperationRunner } from '../pipeline/operation-runner';
-import type { McpTaskCalls } from '../tasks/mcp-task-calls.service';
+import type { McpTaskCalls } from '../ext/tasks/mcp-task-calls.service';
 import { McpDispatcher } from './mcp-dispatcher.service';
 import { observedRequestOf } from './served-request';
 

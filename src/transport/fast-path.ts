@@ -14,7 +14,7 @@ import type { McpCacheableMethod, ServerOptions } from '../protocol/server.optio
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
 import type { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import type { HttpExchange } from '../pipeline/http-exchange';
-import { MCP_TASKS_EXTENSION } from '../tasks/store/mcp-task.types';
+import { MCP_TASKS_EXTENSION } from '../ext/tasks/store/mcp-task.types';
 import type { ListingPage } from '../discovery/listing-page';
 import type { MaybePromise } from '../util/maybe-promise';
 import { ModernRequestClassifier } from './modern-request.classifier';

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHttpRequest } from '../interfaces/mcp-operation-context.interface';
 import { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import { observedMessageOf } from '../protocol/served-request';
-import { TaskListenStreams } from '../tasks/streams/task-listen-streams';
+import { TaskListenStreams } from '../ext/tasks/streams/task-listen-streams';
 import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
 import { LISTEN_LIMITS, type ListenLimits } from './listen-limits';
 import { openListenStream } from './listen-stream.opener';

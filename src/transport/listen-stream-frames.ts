@@ -1,4 +1,4 @@
-import type { SessionEvent } from '../sessions/events/session-event';
+import type { SessionEvent } from '../notifications/session-event';
 
 /** The `_meta` key the SDK stamps every frame of a listen stream with. */
 const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';

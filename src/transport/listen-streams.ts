@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { SERVER_OPTIONS, type ServerOptions } from '../protocol/server.options';
-import type { SessionEvent } from '../sessions/events/session-event';
+import type { SessionEvent } from '../notifications/session-event';
 import {
   KEEP_ALIVE_FRAME,
   closingFrameOf,

@@ -11,8 +11,8 @@ import type { HttpExchange } from '../pipeline/http-exchange';
 import { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import { sdkRequestExchange } from '../protocol/sdk-request-exchange';
 import { SERVER_OPTIONS, type ServerOptions } from '../protocol/server.options';
-import { SessionEndpoint } from '../sessions/session-endpoint';
-import { SESSION_OPTIONS, type SessionOptions } from '../sessions/session.options';
+import { SessionEndpoint } from '../ext/sessions/session-endpoint';
+import { SESSION_OPTIONS, type SessionOptions } from '../ext/sessions/session.options';
 import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
 import { McpFastPath } from './fast-path';
 import {

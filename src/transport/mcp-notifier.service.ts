@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { SessionEventBus } from '../sessions/events/session-event-bus';
-import type { SessionEvent } from '../sessions/events/session-event';
+import { SessionEventBus } from '../notifications/session-event-bus';
+import type { SessionEvent } from '../notifications/session-event';
 import { ListenStreams } from './listen-streams';
 
 /**

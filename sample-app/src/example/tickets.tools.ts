@@ -1,6 +1,6 @@
 import { Injectable, UseGuards } from '@nestjs/common';
 import { Throttle } from '@nestjs/throttler';
-import { McpThrottlerGuard } from '../../../src/throttler/index';
+import { McpThrottlerGuard } from '../../../src/entry/throttler';
 import { McpArgs, McpTool } from '../../../src/index';
 import { CreateTicketDto } from './create-ticket.dto';
 import { RequireRole } from './require-role.decorator';

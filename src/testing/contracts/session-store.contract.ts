@@ -2,8 +2,8 @@ import {
   SessionCapacityError,
   type McpSessionRecord,
   type SessionStore,
-} from '../../sessions/index';
-import { newSessionId } from '../../sessions/store/session-id';
+} from '../../entry/sessions';
+import { newSessionId } from '../../ext/sessions/store/session-id';
 import { testRunnerGlobals } from './test-runner-globals';
 
 /** A session record as `initialize` would create it, idle-expiring `idleMs` from now. */

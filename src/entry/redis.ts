@@ -1,0 +1,24 @@
+// `nestjs-mcp/redis`: the Redis (ioredis) and BullMQ adapters, for apps that wire them by hand. The
+// `redis` module option picks the same adapters without importing anything from here. Importing
+// this subpath needs the optional peers it uses (`ioredis`, and `bullmq` for the runner).
+
+export type { McpRedisClient } from '../redis/mcp-redis-client';
+export {
+  RedisConsumedStateStore,
+  type RedisConsumedStateStoreOptions,
+} from '../stores/one-time/redis-consumed-state.store';
+export {
+  RedisStateHandleRepository,
+  type RedisStateHandleRepositoryOptions,
+} from '../stores/handles/redis-state-handle.repository';
+export { RedisTaskStore, type RedisTaskStoreOptions } from '../ext/tasks/store/redis-task.store';
+export {
+  RedisSessionStore,
+  type RedisSessionCommandClient,
+  type RedisSessionStoreOptions,
+} from '../ext/sessions/store/redis-session.store';
+export {
+  BullMqTaskRunner,
+  type BullMqTaskRunnerOptions,
+} from '../ext/tasks/runner/bullmq-task.runner';
+export type { BullMqConnectionOptions } from '../ext/tasks/runner/bullmq-redis-client';

@@ -1,0 +1,2 @@
+// `nestjs-mcp/throttler`: rate limits per MCP caller with `@nestjs/throttler` (an optional peer).
+export { McpThrottlerGuard } from '../throttler/mcp-throttler.guard';

@@ -1,0 +1,131 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ServerContext } from '@modelcontextprotocol/server';
+import { CallerPartitions } from '../../identity/caller-partitions';
+import type { CallHttp } from '../../pipeline/operation-call';
+import { createOperationContext } from '../../pipeline/operation-context.factory';
+import { McpTelemetry } from '../../observability/mcp-telemetry.service';
+import { McpPorts } from '../../ports/mcp-ports.service';
+import type { McpJsonValue } from '../../util/json-value';
+import { SessionEventBus } from '../../notifications/session-event-bus';
+import { SESSION_OPTIONS, type SessionOptions } from './session.options';
+import { isSessionId, newSessionId } from './store/session-id';
+import type { McpSessionRecord } from './store/session-record';
+import { SESSION_STORE_PORT, type SessionStore } from './store/session-store.interface';
+
+const WRITE_ATTEMPTS = 8;
+/** A session's expiry moves forward once a tenth of its idle timeout has passed, not on every request. */
+const REFRESH_FRACTION = 0.1;
+const NEVER = new AbortController().signal;
+
+/** What `initialize` declared. */
+export interface SessionOpening {
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Record<string, McpJsonValue>;
+  readonly clientInfo: Record<string, McpJsonValue>;
+}
+
+/**
+ * The 2025-era sessions: opened by `initialize`, found by their `Mcp-Session-Id` (only by the
+ * caller that opened them: another caller's session is not found), kept alive while used and
+ * expiring when idle, changed by compare-and-set, closed by `DELETE`. They live in the
+ * {@link SessionStore} (memory, or Redis for a fleet).
+ * @internal
+ */
+@Injectable()
+export class McpSessions {
+  private readonly logger = new Logger('McpSessions');
+
+  constructor(
+    @Inject(SESSION_OPTIONS) private readonly options: SessionOptions,
+    private readonly ports: McpPorts,
+    private readonly partitions: CallerPartitions,
+    private readonly bus: SessionEventBus,
+    private readonly telemetry: McpTelemetry,
+  ) {}
+
+  private get store(): SessionStore {
+    return this.ports.get(SESSION_STORE_PORT);
+  }
+
+  /**
+   * The caller as session binding names it: the partition resolver (the one request state uses)
+   * on the request as the application's middleware left it. Session requests run no operation,
+   * so no operation's guards have run yet.
+   */
+  async partitionOf(http: CallHttp, method: string): Promise<string> {
+    const sdk = {
+      mcpReq: { id: 0, method, _meta: {}, envelope: {}, signal: NEVER, notify: async () => {} },
+    } as unknown as ServerContext;
+    return this.partitions.resolve(createOperationContext(sdk, method, http, undefined));
+  }
+
+  /** Opens a session for `partition`; rejects with `SessionCapacityError` over the limits. */
+  async create(opening: SessionOpening, partition: string): Promise<McpSessionRecord> {
+    const now = Date.now();
+    const record: McpSessionRecord = {
+      sessionId: newSessionId(),
+      version: 1,
+      ...opening,
+      partition,
+      createdAt: now,
+      expiresAt: now + this.options.idleTimeoutMs,
+      subscriptions: [],
+      taskIds: [],
+    };
+    await this.store.create(record, {
+      maxSessions: this.options.maxSessions,
+      maxPerPartition: this.options.maxSessionsPerCaller,
+    });
+    return record;
+  }
+
+  /**
+   * The session `sessionId` names, if it exists and is `partition`'s; its expiry moves forward.
+   * Anything else — malformed, unknown, expired, deleted, another caller's — is `undefined`.
+   */
+  async open(sessionId: unknown, partition: string): Promise<McpSessionRecord | undefined> {
+    if (!isSessionId(sessionId)) return undefined;
+    const record = await this.store.get(sessionId);
+    if (!record || record.partition !== partition) return undefined;
+    const now = Date.now();
+    const idle = this.options.idleTimeoutMs;
+    if (record.expiresAt - now < idle * (1 - REFRESH_FRACTION)) {
+      // Another writer winning the race moved it forward too; a failing store is retried next time.
+      void this.change(record, (current) => ({ ...current, expiresAt: now + idle })).catch(
+        () => undefined,
+      );
+    }
+    return record;
+  }
+
+  /**
+   * Writes `change(current)` by compare-and-set, retrying on a concurrent write; answers the
+   * record written, or `undefined` when the session is gone or `change` leaves it as it is.
+   */
+  async change(
+    record: McpSessionRecord,
+    change: (current: McpSessionRecord) => McpSessionRecord | undefined,
+  ): Promise<McpSessionRecord | undefined> {
+    let current: McpSessionRecord | undefined = record;
+    for (let attempt = 0; attempt < WRITE_ATTEMPTS && current; attempt++) {
+      const changed = change(current);
+      if (!changed) return undefined;
+      const next = { ...changed, version: current.version + 1 };
+      if (await this.store.replace(next, current.version)) return next;
+      current = await this.store.get(record.sessionId);
+    }
+    if (current) this.logger.warn('A session kept changing under a write; the write was dropped');
+    return undefined;
+  }
+
+  /**
+   * Deletes the session; its streams and calls on every instance end. The session's
+   * `mcp.server.session.duration` is recorded once, by the instance whose delete removed it.
+   */
+  async close(record: McpSessionRecord): Promise<void> {
+    const existed = await this.store.delete(record.sessionId);
+    this.bus.publish({ kind: 'closed', sessionId: record.sessionId });
+    if (existed)
+      this.telemetry.sessionEnded(record.protocolVersion, (Date.now() - record.createdAt) / 1000);
+  }
+}

@@ -1,0 +1,212 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  ProtocolError,
+  specTypeSchemas,
+  type CallToolRequest,
+  type CompleteRequest,
+  type GetPromptRequest,
+  type ReadResourceRequest,
+} from '@modelcontextprotocol/server';
+import { listResultOf } from '../../discovery/listing-page';
+import { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
+import { McpErrorCode } from '../../errors/mcp-error-codes';
+import type { OperationRun } from '../../protocol/mcp-dispatcher.service';
+import { McpDispatcher } from '../../protocol/mcp-dispatcher.service';
+import { clip } from '../../util/clip';
+import { SessionInputRounds } from './calls/session-input-rounds';
+import type { SessionRequest } from './calls/session-request';
+import { McpSessions } from './mcp-sessions.service';
+import { SESSION_OPTIONS, type SessionOptions } from './session.options';
+import { SessionTasks } from './tasks/session-tasks';
+
+type Params = Record<string, unknown>;
+type SchemaName =
+  | 'SetLevelRequest'
+  | 'SubscribeRequest'
+  | 'UnsubscribeRequest'
+  | 'GetTaskRequest'
+  | 'GetTaskPayloadRequest'
+  | 'CancelTaskRequest'
+  | 'ListTasksRequest';
+
+/** Longest resource URI a session may subscribe to, in characters. */
+const MAX_SUBSCRIPTION_URI = 2_048;
+
+/** The SDK's schema a request must pass, for the methods whose params nothing else checks. */
+function checked(request: SessionRequest, schema: SchemaName): Params {
+  const { method, params } = request.message;
+  const outcome = specTypeSchemas[schema]['~standard'].validate({ method, params });
+  if (outcome instanceof Promise || outcome.issues)
+    throw new ProtocolError(McpErrorCode.InvalidParams, 'Invalid params');
+  return (params ?? {}) as Params;
+}
+
+/** A list request's cursor: a string, or none; anything else is -32602 like the SDK path answers it. */
+function cursorOf(params: Params): string | undefined {
+  const { cursor } = params;
+  if (cursor === undefined) return undefined;
+  if (typeof cursor !== 'string')
+    throw new ProtocolError(McpErrorCode.InvalidParams, 'Invalid params');
+  return cursor;
+}
+
+/**
+ * The methods of a 2025-era session: the operations of the registry through the dispatcher (calls
+ * that ask for input through {@link SessionInputRounds}), the session's own state (log level,
+ * resource subscriptions), `ping`, and 2025-11-25 tasks. Anything else is -32601.
+ * @internal
+ */
+@Injectable()
+export class SessionMethods {
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly registry: McpOperationRegistry,
+    private readonly rounds: SessionInputRounds,
+    private readonly tasks: SessionTasks,
+    private readonly sessions: McpSessions,
+    @Inject(SESSION_OPTIONS) private readonly options: SessionOptions,
+  ) {}
+
+  /** Whether any tool can run as a 2025-11-25 task (the `tasks` capability then). */
+  servesTasks(): boolean {
+    return this.registry
+      .getTools()
+      .some((tool) => tool.task.support !== 'forbidden' && tool.task.creation !== 'deferred');
+  }
+
+  /** The request's result; a refusal throws its `ProtocolError`. */
+  async serve(request: SessionRequest): Promise<unknown> {
+    const message = request.message;
+    const params = (message.params ?? {}) as Params;
+    const run: OperationRun = (input) => this.rounds.run(input, request.channel);
+    switch (message.method) {
+      case 'ping':
+        return {};
+      case 'logging/setLevel':
+        return this.setLevel(request);
+      case 'resources/subscribe':
+        return this.subscribe(request, checked(request, 'SubscribeRequest').uri as string, true);
+      case 'resources/unsubscribe':
+        return this.subscribe(request, checked(request, 'UnsubscribeRequest').uri as string, false);
+      case 'tools/list':
+        return this.listTools(request, cursorOf(params));
+      case 'prompts/list':
+        return listResultOf(
+          'prompts',
+          await this.dispatcher.listPrompts(cursorOf(params), request.sdk(), request.exchange),
+        );
+      case 'resources/list':
+        return listResultOf(
+          'resources',
+          await this.dispatcher.listResources(cursorOf(params), request.sdk(), request.exchange),
+        );
+      case 'resources/templates/list':
+        return listResultOf(
+          'resourceTemplates',
+          await this.dispatcher.listResourceTemplates(
+            cursorOf(params),
+            request.sdk(),
+            request.exchange,
+          ),
+        );
+      case 'tools/call':
+        return this.callTool(request, params, run);
+      case 'prompts/get':
+        return this.dispatcher.getPrompt(
+          message as unknown as GetPromptRequest,
+          request.sdk(),
+          request.exchange,
+          run,
+        );
+      case 'resources/read':
+        return this.dispatcher.readResource(
+          message as unknown as ReadResourceRequest,
+          request.sdk(),
+          request.exchange,
+          run,
+        );
+      case 'completion/complete':
+        return this.dispatcher.complete(
+          message as unknown as CompleteRequest,
+          request.sdk(),
+          request.exchange,
+        );
+      case 'tasks/get':
+        return this.tasks.get(checked(request, 'GetTaskRequest'), request);
+      case 'tasks/result':
+        return this.tasks.result(checked(request, 'GetTaskPayloadRequest'), request);
+      case 'tasks/cancel':
+        return this.tasks.cancel(checked(request, 'CancelTaskRequest'), request);
+      case 'tasks/list':
+        checked(request, 'ListTasksRequest');
+        return this.tasks.list(request);
+      default:
+        throw new ProtocolError(McpErrorCode.MethodNotFound, 'Method not found');
+    }
+  }
+
+  /** The tools, with 2025-11-25's `execution.taskSupport` where a tool can run as a task. */
+  private async listTools(request: SessionRequest, cursor: string | undefined): Promise<Params> {
+    const page = await this.dispatcher.listTools(cursor, request.sdk(), request.exchange);
+    return listResultOf('tools', {
+      ...page,
+      items: page.items.map((listing) => {
+        const tool = this.registry.findTool(listing.name);
+        return !tool || tool.task.support === 'forbidden' || tool.task.creation === 'deferred'
+          ? listing
+          : { ...listing, execution: { taskSupport: tool.task.support } };
+      }),
+    });
+  }
+
+  private callTool(request: SessionRequest, params: Params, run: OperationRun): Promise<unknown> {
+    const tool = this.registry.findTool(String(params.name));
+    if (tool && params.task !== undefined && params.task !== null)
+      return this.tasks.callTool(tool, request);
+    if (tool?.task.support === 'required')
+      throw new ProtocolError(
+        McpErrorCode.MethodNotFound,
+        `Tool "${clip(tool.name)}" runs only as a task: call it with params.task`,
+      );
+    return this.dispatcher.callTool(
+      request.message as unknown as CallToolRequest,
+      request.sdk(),
+      request.exchange,
+      run,
+    );
+  }
+
+  private async setLevel(request: SessionRequest): Promise<Params> {
+    const { level } = checked(request, 'SetLevelRequest') as { level: string };
+    await this.sessions.change(request.session, (current) =>
+      current.logLevel === level ? undefined : { ...current, logLevel: level },
+    );
+    return {};
+  }
+
+  private async subscribe(request: SessionRequest, uri: string, on: boolean): Promise<Params> {
+    if (on && uri.length > MAX_SUBSCRIPTION_URI)
+      throw new ProtocolError(McpErrorCode.InvalidParams, 'Invalid params: uri too long', {
+        maxUriLength: MAX_SUBSCRIPTION_URI,
+      });
+    await this.sessions.change(request.session, (current) => {
+      const has = current.subscriptions.includes(uri);
+      if (has === on) return undefined;
+      if (on && current.subscriptions.length >= this.options.maxSubscriptions)
+        throw new ProtocolError(
+          McpErrorCode.InvalidParams,
+          'Invalid params: too many subscriptions',
+          {
+            maxSubscriptions: this.options.maxSubscriptions,
+          },
+        );
+      return {
+        ...current,
+        subscriptions: on
+          ? [...current.subscriptions, uri]
+          : current.subscriptions.filter((subscribed) => subscribed !== uri),
+      };
+    });
+    return {};
+  }
+}

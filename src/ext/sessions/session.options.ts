@@ -1,0 +1,98 @@
+import { InvalidModuleOptionsError } from '../../errors/invalid-module-options.error';
+import { booleanOption, implementing, objectOption } from '../../options/option-checks';
+import type { SessionStore } from './store/session-store.interface';
+
+/** The `sessions` options with defaults filled in and values checked. @internal */
+export interface SessionOptions {
+  /** Whether 2025-era clients get sessions; without, their traffic is refused. */
+  readonly enabled: boolean;
+  readonly maxSessions: number;
+  readonly maxSessionsPerCaller: number;
+  readonly idleTimeoutMs: number;
+  readonly maxInputRounds: number;
+  readonly answerTimeoutMs: number;
+  readonly maxPendingRequests: number;
+  readonly maxSubscriptions: number;
+  readonly store: SessionStore | undefined;
+  /** Longest session event read from another instance: an answer is at most one request body. */
+  readonly maxEventBytes: number;
+}
+
+/** Injection token of the resolved {@link SessionOptions}. @internal */
+export const SESSION_OPTIONS = Symbol('SessionOptions');
+
+/** The `sessions` options as the module options spell them. @internal */
+export type SessionOptionsInput = Partial<
+  Record<Exclude<keyof SessionOptions, 'store' | 'maxEventBytes'>, unknown>
+> & { store?: SessionStore };
+
+/** Default and accepted range of each numeric `sessions` option. @internal */
+export const SESSION_OPTION_BOUNDS = {
+  // A record is well under 2 KiB: the default is about 20 MiB of memory when full.
+  maxSessions: { fallback: 10_000, min: 1, max: 10_000_000 },
+  maxSessionsPerCaller: { fallback: 100, min: 1, max: 10_000_000 },
+  // Thirty minutes without a request; a client reconnects with a new `initialize` after it.
+  idleTimeoutMs: { fallback: 1_800_000, min: 1_000, max: 7 * 24 * 60 * 60 * 1000 },
+  // Server-to-client rounds one call may take; the sealed state's own `requestState.maxRounds`
+  // still applies to framework-protected flows.
+  maxInputRounds: { fallback: 10, min: 1, max: 1_000 },
+  // People answer forms: five minutes per answer, then the call ends.
+  answerTimeoutMs: { fallback: 300_000, min: 100, max: 24 * 60 * 60 * 1000 },
+  // Server-to-client requests of one session waiting for answers at once.
+  maxPendingRequests: { fallback: 16, min: 1, max: 10_000 },
+  maxSubscriptions: { fallback: 100, min: 0, max: 100_000 },
+} as const satisfies Record<
+  Exclude<keyof SessionOptions, 'store' | 'enabled' | 'maxEventBytes'>,
+  { fallback: number; min: number; max: number }
+>;
+
+/**
+ * Fills the `sessions` defaults and checks each value, naming the first bad option;
+ * `maxRequestBodyBytes` is the endpoint's, which bounds what an answer can be. @internal
+ */
+export function resolveSessionOptions(
+  sessions: SessionOptionsInput | undefined,
+  maxRequestBodyBytes: number,
+): SessionOptions {
+  objectOption('sessions', sessions);
+  const resolve = (name: keyof typeof SESSION_OPTION_BOUNDS): number => {
+    const { fallback, min, max } = SESSION_OPTION_BOUNDS[name];
+    const value = sessions?.[name];
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new InvalidModuleOptionsError(
+        `sessions.${name}`,
+        `must be an integer from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}, got ${String(value)}`,
+      );
+    }
+    return value;
+  };
+  const maxSessions = resolve('maxSessions');
+  const maxSessionsPerCaller =
+    sessions?.maxSessionsPerCaller === undefined
+      ? Math.min(SESSION_OPTION_BOUNDS.maxSessionsPerCaller.fallback, maxSessions)
+      : resolve('maxSessionsPerCaller');
+  if (maxSessionsPerCaller > maxSessions)
+    throw new InvalidModuleOptionsError(
+      'sessions.maxSessionsPerCaller',
+      'must not exceed sessions.maxSessions',
+    );
+  return {
+    enabled: booleanOption('sessions.enabled', sessions?.enabled, true),
+    maxSessions,
+    maxSessionsPerCaller,
+    idleTimeoutMs: resolve('idleTimeoutMs'),
+    maxInputRounds: resolve('maxInputRounds'),
+    answerTimeoutMs: resolve('answerTimeoutMs'),
+    maxPendingRequests: resolve('maxPendingRequests'),
+    maxSubscriptions: resolve('maxSubscriptions'),
+    store: implementing(
+      'sessions.store',
+      sessions?.store,
+      ['create', 'get', 'replace', 'delete'],
+      ', ',
+    ),
+    // Room for the body twice over (JSON inside JSON escapes it) and the framing.
+    maxEventBytes: maxRequestBodyBytes * 2 + 4_096,
+  };
+}

@@ -1,0 +1,391 @@
+import { Logger } from '@nestjs/common';
+import type { Job, Queue, Worker } from 'bullmq';
+import { loadOptionalPeer } from './bullmq-loader';
+import {
+  isRedisClient,
+  type BullMqConnectionOptions,
+  type BullMqRedisClient,
+} from './bullmq-redis-client';
+import {
+  ATTACH_RECORD_INTEGRITY,
+  type AuthenticatesRecords,
+  type RecordIntegrity,
+} from '../../../keyring/record-integrity';
+import { loggableFailure } from '../../../redis/bounded-redis-command';
+import { clip } from '../../../util/clip';
+import { OccasionalWarning } from '../../../util/occasional-warning';
+import {
+  BullMqRunningSteps,
+  LOCK_LOST,
+  RUNNER_CLOSING,
+  STEP_CANCELLED,
+} from './bullmq-running-steps';
+import {
+  abortMessage,
+  authenticStep,
+  jobIdOf,
+  readAbortMessage,
+  stepData,
+  type StepData,
+} from './bullmq-step-messages';
+import type { TaskRunner, TaskStepLease, TaskWork } from './task-runner.interface';
+
+/** Options of {@link BullMqTaskRunner}. @publicApi */
+export interface BullMqTaskRunnerOptions {
+  /** The BullMQ queue every instance of the fleet shares. Default `nestjs-mcp-tasks`. */
+  queueName?: string;
+  /** BullMQ's key prefix; the runner's own keys and channel live under it too. Default `bull`. */
+  prefix?: string;
+  /** Steps this instance runs at once. Default 10. */
+  concurrency?: number;
+  /** Whether this instance runs steps; `false` only enqueues and cancels them. Default `true`. */
+  worker?: boolean;
+  /** How long a worker's lock on a step lasts unless renewed (half of it); a dead worker's step is free again after it. Default 30,000 ms. */
+  lockDurationMs?: number;
+  /** How often workers look for steps whose lock lapsed (stalled) and queue them again. Default 30,000 ms. */
+  stalledIntervalMs?: number;
+  /** Times a step may stall (its worker died) and be queued again before it fails. Default 2. */
+  maxStalledCount?: number;
+  /** Runs of a step whose work threw (not the task's own error: that is an outcome) before it fails. Default 3. */
+  attempts?: number;
+  /** First delay before such a retry, doubling each time. Default 1,000 ms. */
+  backoffMs?: number;
+  /** How long `close()` waits for aborted steps to hand themselves back before it lets their locks lapse. Default 5,000 ms. */
+  closeTimeoutMs?: number;
+}
+
+/** Task ids are the module's (22 base64url characters); anything else is refused before Redis. */
+const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** A task's generation counter lives a week past its last schedule or cancel, as do its failed steps. */
+const GENERATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const NEXT_GENERATION = `
+local generation = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return generation`;
+
+/**
+ * A {@link TaskRunner} for a fleet, on a BullMQ queue in Redis: a step scheduled on one instance
+ * runs on whichever instance's worker takes it; a step whose worker dies (its lock lapses) is
+ * queued again and run by another (stalled-job recovery); `cancel` reaches the step wherever it
+ * runs through a Redis channel every runner listens on, and drops it if it is still queued.
+ *
+ * Each `schedule` of a task starts a new generation of it: the newest step supersedes older
+ * ones — an older one still queued is skipped, one running anywhere sees its signal abort.
+ * `cancel` ends every generation so far. `close()` stops taking steps and aborts the running
+ * ones, which go back to the queue for another instance.
+ *
+ * `bullmq` (and `ioredis`) are optional peer dependencies, loaded only when a runner is made.
+ * Given a client, the runner duplicates it for its own connections and never closes yours.
+ *
+ * @example
+ * ```ts
+ * const redis = new Redis(process.env.REDIS_URL);
+ * McpModule.forRoot({
+ *   keyring,
+ *   tasks: { store: new RedisTaskStore(redis), runner: new BullMqTaskRunner(redis) },
+ * });
+ * ```
+ * @publicApi
+ */
+export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
+  private readonly logger = new Logger('McpTasks');
+  private readonly forgedAborts = new OccasionalWarning((line) => this.logger.warn(line));
+  private readonly options: Required<BullMqTaskRunnerOptions>;
+  private readonly bullmq: typeof import('bullmq');
+  /** Commands and publishing; closed here only when the runner connected it itself. */
+  private readonly client: BullMqRedisClient;
+  private readonly ownsClient: boolean;
+  private readonly queue: Queue<StepData>;
+  private readonly steps = new BullMqRunningSteps();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly channel: string;
+  private readonly ready: Promise<void>;
+  private subscriber: BullMqRedisClient | undefined;
+  private workerClient: BullMqRedisClient | undefined;
+  private worker: Worker<StepData> | undefined;
+  private work: TaskWork | undefined;
+  private integrity: RecordIntegrity | undefined;
+  private closed = false;
+
+  constructor(
+    connection: BullMqRedisClient | BullMqConnectionOptions,
+    options: BullMqTaskRunnerOptions = {},
+  ) {
+    this.options = resolveOptions(options);
+    this.bullmq = loadOptionalPeer<typeof import('bullmq')>('bullmq', 'BullMqTaskRunner');
+    this.ownsClient = !isRedisClient(connection);
+    this.client = isRedisClient(connection)
+      ? connection
+      : connect(connection, { maxRetriesPerRequest: 1 });
+    const { queueName, prefix } = this.options;
+    this.channel = `${prefix}:${queueName}:nestjs-mcp:abort`;
+    this.queue = new this.bullmq.Queue<StepData>(queueName, {
+      connection: this.client as never,
+      prefix,
+    });
+    this.queue.on('error', (error) => this.reportRedisError(error));
+    this.subscriber = this.client.duplicate();
+    this.subscriber.on('message', (channel, message) => this.onAbortMessage(channel, message));
+    this.subscriber.on('ready', () => void this.catchUpOnCancels());
+    this.ready = this.subscriber.subscribe(this.channel).then(() => undefined);
+    this.ready.catch(() => undefined);
+  }
+
+  /**
+   * @internal The module's keyring tags every queued step and abort message from now on; a job or
+   * message without a valid tag is never acted on.
+   */
+  [ATTACH_RECORD_INTEGRITY](integrity: RecordIntegrity): void {
+    this.integrity = integrity;
+  }
+
+  attach(work: TaskWork): void {
+    this.work = work;
+    if (!this.options.worker || this.worker || this.closed) return;
+    // The worker blocks on its connections, which therefore must retry forever: its own duplicates.
+    this.workerClient = this.client.duplicate({ maxRetriesPerRequest: null });
+    this.worker = new this.bullmq.Worker<StepData>(
+      this.options.queueName,
+      (job, token) => this.runStep(job, token),
+      {
+        connection: this.workerClient as never,
+        prefix: this.options.prefix,
+        concurrency: this.options.concurrency,
+        lockDuration: this.options.lockDurationMs,
+        stalledInterval: this.options.stalledIntervalMs,
+        maxStalledCount: this.options.maxStalledCount,
+      },
+    );
+    this.worker.on('error', (error) => {
+      // Said again, with the job, by 'lockRenewalFailed' below.
+      if (!/^could not renew lock/.test(error.message)) this.reportRedisError(error);
+    });
+    // The lock could not be renewed (this process was paused, or cut off from Redis, for longer
+    // than the lock lasts): another worker may be running the step by now, so this one stops.
+    this.worker.on('lockRenewalFailed', (jobIds: string[]) => {
+      for (const jobId of jobIds) {
+        const taskId = this.steps.abortJob(jobId, LOCK_LOST);
+        if (taskId !== undefined)
+          this.logger.warn(
+            `Task ${taskId}: this worker lost its lock on the step; the step's signal aborts and its outcome is not recorded`,
+          );
+      }
+    });
+    this.worker.on('failed', (job, error) => {
+      if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
+        this.logger.error(
+          `Task ${clip(job.data?.taskId)}: a step failed for good (${loggableFailure(error)})`,
+        );
+    });
+  }
+
+  /** Queues the task's next step; rejects when Redis cannot take it. */
+  async schedule(taskId: string): Promise<void> {
+    if (!this.work || this.closed) throw new Error('The task runner is not running');
+    checkTaskId(taskId);
+    const generation = await this.nextGeneration(taskId);
+    await this.queue.add('step', stepData(this.integrity, taskId, generation), {
+      jobId: jobIdOf(taskId, generation),
+      attempts: this.options.attempts,
+      backoff: { type: 'exponential', delay: this.options.backoffMs },
+      removeOnComplete: true,
+      removeOnFail: { age: GENERATION_TTL_MS / 1000, count: 1000 },
+    });
+    if (generation > 1) await this.supersede(taskId, generation);
+  }
+
+  /** Ends every step of the task so far: a queued one is dropped, a running one aborted wherever it runs. */
+  async cancel(taskId: string): Promise<void> {
+    checkTaskId(taskId);
+    // No step has the new generation: every one so far is below it.
+    await this.supersede(taskId, await this.nextGeneration(taskId));
+  }
+
+  /**
+   * Stops taking steps, aborts the running ones (each goes back to the queue for another
+   * instance) and closes the runner's own connections.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.steps.abortAll(RUNNER_CLOSING);
+    const worker = this.worker;
+    if (worker) {
+      // Graceful: no more fetching, and each aborted step hands itself back to the queue.
+      const stopped = worker.close().catch(() => undefined);
+      // A step deaf to its signal: drop the worker's connections, so its lock lapses and
+      // another instance runs the step again.
+      if (await settledWithin(stopped, this.options.closeTimeoutMs))
+        await worker.disconnect().catch(() => undefined);
+    }
+    await this.queue.close().catch(() => undefined);
+    this.subscriber?.disconnect();
+    this.workerClient?.disconnect();
+    if (this.ownsClient) await this.client.quit().catch(() => this.client.disconnect());
+  }
+
+  /** Resolves once the runner hears cancels and, when attached with a worker, takes steps. */
+  async whenReady(): Promise<void> {
+    await this.ready;
+    await this.worker?.waitUntilReady();
+  }
+
+  private runStep(job: Job<StepData>, token: string | undefined): Promise<void> {
+    const run = this.runJob(job, token);
+    this.inFlight.add(run);
+    return run.finally(() => this.inFlight.delete(run));
+  }
+
+  private async runJob(job: Job<StepData>, token: string | undefined): Promise<void> {
+    const step = authenticStep(this.integrity, job.id, job.data);
+    if (!step) {
+      // Edited in Redis (another task, another generation, a job of its own): never run.
+      this.logger.warn(
+        `A queued task step failed its integrity check and is dropped: ${this.options.prefix}:${this.options.queueName}:${clip(job.id)}`,
+      );
+      return;
+    }
+    const { taskId, generation } = step;
+    const jobId = job.id as string;
+    const controller = this.steps.start(jobId, taskId, generation);
+    // A worker that is closing may still take a step: it goes straight back.
+    if (this.closed) controller.abort(RUNNER_CLOSING);
+    const lease: TaskStepLease = {
+      // Extending the lock checks it is still this worker's, and keeps it a while longer.
+      holds: async () =>
+        token === undefined ||
+        Number(await job.extendLock(token, this.options.lockDurationMs)) === 1,
+    };
+    try {
+      await this.runCurrent(taskId, generation, controller.signal, lease);
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
+    } finally {
+      this.steps.end(jobId);
+    }
+    if (controller.signal.reason === RUNNER_CLOSING && token) {
+      await job.moveToWait(token);
+      throw new this.bullmq.WaitingError();
+    }
+  }
+
+  /** Runs the work unless the step was superseded or cancelled (registered before the check, so a later cancel is heard). */
+  private async runCurrent(
+    taskId: string,
+    generation: number,
+    signal: AbortSignal,
+    lease: TaskStepLease,
+  ) {
+    const work = this.work;
+    if (!work || signal.aborted || (await this.currentGeneration(taskId)) > generation) return;
+    await work(taskId, signal, lease);
+  }
+
+  private async nextGeneration(taskId: string): Promise<number> {
+    const key = this.generationKey(taskId);
+    return Number(await this.client.call('EVAL', NEXT_GENERATION, 1, key, GENERATION_TTL_MS));
+  }
+
+  private async currentGeneration(taskId: string): Promise<number> {
+    return Number((await this.client.call('GET', this.generationKey(taskId))) ?? 0);
+  }
+
+  /** Aborts this task's steps below `generation` everywhere and drops a queued older one. */
+  private async supersede(taskId: string, generation: number): Promise<void> {
+    await this.client.call(
+      'PUBLISH',
+      this.channel,
+      abortMessage(this.integrity, this.channel, taskId, generation),
+    );
+    this.steps.abortBelow(taskId, generation);
+    // A step already taken by a worker is locked and stays; its abort above stops it.
+    await this.queue.remove(jobIdOf(taskId, generation - 1)).catch(() => 0);
+  }
+
+  /**
+   * After a reconnection: cancels published while the subscriber was away were missed, so each
+   * running step checks its task's generation — once subscribed again, so a later cancel is heard.
+   */
+  private async catchUpOnCancels(): Promise<void> {
+    try {
+      await this.subscriber?.subscribe(this.channel);
+      for (const step of this.steps.running())
+        if ((await this.currentGeneration(step.taskId)) > step.generation)
+          step.controller.abort(STEP_CANCELLED);
+    } catch {
+      // Redis went away again: the next reconnection catches up.
+    }
+  }
+
+  private onAbortMessage(channel: string, message: string): void {
+    if (channel !== this.channel) return;
+    const abort = readAbortMessage(this.integrity, this.channel, message);
+    if (abort) this.steps.abortBelow(abort.taskId, abort.generation);
+    else
+      this.forgedAborts.report(
+        `A message on ${this.channel} is not one of the fleet's (unauthenticated or malformed) and is ignored`,
+      );
+  }
+
+  private generationKey(taskId: string): string {
+    return `${this.options.prefix}:${this.options.queueName}:nestjs-mcp:generation:${taskId}`;
+  }
+
+  private redisErrorReported = false;
+
+  private reportRedisError(error: Error): void {
+    // One line per outage, not one per reconnection attempt.
+    if (this.redisErrorReported) return;
+    this.redisErrorReported = true;
+    this.logger.warn(`Task runner cannot reach Redis (${loggableFailure(error)})`);
+    setTimeout(() => (this.redisErrorReported = false), 30_000).unref();
+  }
+}
+
+function resolveOptions(options: BullMqTaskRunnerOptions): Required<BullMqTaskRunnerOptions> {
+  const resolved: Required<BullMqTaskRunnerOptions> = {
+    queueName: options.queueName ?? 'nestjs-mcp-tasks',
+    prefix: options.prefix ?? 'bull',
+    concurrency: options.concurrency ?? 10,
+    worker: options.worker ?? true,
+    lockDurationMs: options.lockDurationMs ?? 30_000,
+    stalledIntervalMs: options.stalledIntervalMs ?? 30_000,
+    maxStalledCount: options.maxStalledCount ?? 2,
+    attempts: options.attempts ?? 3,
+    backoffMs: options.backoffMs ?? 1_000,
+    closeTimeoutMs: options.closeTimeoutMs ?? 5_000,
+  };
+  for (const name of ['queueName', 'prefix'] as const)
+    if (!/^[A-Za-z0-9_.-]{1,100}$/.test(resolved[name]))
+      throw new RangeError(`BullMqTaskRunner: ${name} must be 1 to 100 of A-Z a-z 0-9 _ . -`);
+  for (const name of ['concurrency', 'lockDurationMs', 'stalledIntervalMs', 'attempts'] as const)
+    if (!Number.isSafeInteger(resolved[name]) || resolved[name] <= 0)
+      throw new RangeError(`BullMqTaskRunner: ${name} must be a positive integer`);
+  for (const name of ['maxStalledCount', 'backoffMs', 'closeTimeoutMs'] as const)
+    if (!Number.isSafeInteger(resolved[name]) || resolved[name] < 0)
+      throw new RangeError(`BullMqTaskRunner: ${name} must be a non-negative integer`);
+  return resolved;
+}
+
+function connect(options: BullMqConnectionOptions, defaults: object): BullMqRedisClient {
+  const Redis = loadOptionalPeer<{ default: new (options: object) => BullMqRedisClient }>(
+    'ioredis',
+    'BullMqTaskRunner',
+  ).default;
+  return new Redis({ ...defaults, ...options });
+}
+
+function checkTaskId(taskId: string): void {
+  if (!TASK_ID.test(taskId)) throw new RangeError('Task ids are 1 to 128 of A-Z a-z 0-9 _ -');
+}
+
+/** Waits for `promise` at most `ms`; answers whether the time ran out first. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<true>((done) => (timer = setTimeout(() => done(true), ms)));
+  try {
+    return await Promise.race([promise.then(() => false).catch(() => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,64 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { internalError } from '../../../errors/internal-error';
+import { McpPorts } from '../../../ports/mcp-ports.service';
+import { loggableFailure } from '../../../redis/bounded-redis-command';
+import type { McpTaskRecord } from './mcp-task.types';
+import { TaskCapacityError } from './task-capacity.error';
+import { TASK_STORE_PORT, type TaskCreationLimits, type TaskStore } from './task-store.interface';
+
+/** Key segment of tasks under the `redis.keyPrefix`: `<prefix>task:<taskId>`. */
+export const TASK_KEY_SEGMENT = 'task';
+
+/**
+ * The task store as the tasks engine uses it: the `tasks.store` port, whose failures answer the
+ * caller with the bare -32603 and are logged only by why (a Redis failure's reason, or the
+ * error's name), never by the error's message, which may quote the store's own secrets.
+ * @internal
+ */
+@Injectable()
+export class GuardedTaskStore implements Omit<TaskStore, 'remove'> {
+  private readonly logger = new Logger('McpTasks');
+
+  constructor(private readonly ports: McpPorts) {}
+
+  create(task: McpTaskRecord, limits?: TaskCreationLimits): Promise<void> {
+    return this.guarded('created', (store) => store.create(task, limits));
+  }
+
+  get(taskId: string): Promise<McpTaskRecord | undefined> {
+    return this.guarded('read', (store) => store.get(taskId));
+  }
+
+  replace(
+    next: McpTaskRecord,
+    expectedVersion: number,
+    limits?: TaskCreationLimits,
+  ): Promise<boolean> {
+    return this.guarded('updated', (store) => store.replace(next, expectedVersion, limits));
+  }
+
+  /** Forgets the task through the store's `remove`, or answers `false` when it has none. */
+  async remove(task: McpTaskRecord): Promise<boolean> {
+    const store = this.ports.get(TASK_STORE_PORT);
+    if (typeof store.remove !== 'function') return false;
+    await this.guarded('removed', (chosen) =>
+      (chosen.remove as NonNullable<TaskStore['remove']>).call(chosen, task),
+    );
+    return true;
+  }
+
+  private async guarded<T>(
+    failedTo: 'created' | 'read' | 'updated' | 'removed',
+    use: (store: TaskStore) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await use(this.ports.get(TASK_STORE_PORT));
+    } catch (error) {
+      if (error instanceof TaskCapacityError || error instanceof ProtocolError) throw error;
+      const reason = loggableFailure(error);
+      this.logger.error(`A task could not be ${failedTo} (${reason})`);
+      throw internalError();
+    }
+  }
+}

@@ -1,0 +1,362 @@
+import { Logger } from '@nestjs/common';
+import {
+  ATTACH_RECORD_INTEGRITY,
+  type AuthenticatesRecords,
+  type RecordIntegrity,
+} from '../../../keyring/record-integrity';
+import {
+  partitionLimit,
+  retryAfterMs,
+  SHARE_REFUSAL_LUA,
+  type ShareLimits,
+} from '../../../util/fair-share';
+import { sha256Base64Url } from '../../../util/sha256';
+import type { McpTaskRecord } from './mcp-task.types';
+import { DEFAULT_MAX_TASK_BYTES, DEFAULT_MAX_TASKS } from './memory-task.store';
+import { TaskCapacityError } from './task-capacity.error';
+import { isTaskId } from './task-id';
+import type { TaskCreationLimits, TaskStore } from './task-store.interface';
+
+/**
+ * The commands {@link RedisTaskStore} needs: an ioredis `Redis` or `Cluster` has them (`call` sends
+ * any command). Kept structural so that ioredis stays an optional peer dependency.
+ *
+ * @publicApi
+ */
+export interface RedisCommandClient {
+  call(command: string, ...args: (string | number)[]): Promise<unknown>;
+}
+
+/** Options of {@link RedisTaskStore}. @publicApi */
+export interface RedisTaskStoreOptions {
+  /** Prefix of every key. Default `nestjs-mcp:task:`. */
+  keyPrefix?: string;
+  /** Unexpired tasks the fleet holds at once; past it, creating a task fails. Default 10,000. */
+  maxTasks?: number;
+  /** JSON bytes the unexpired tasks may take in Redis. Default 1,073,741,824 (1 GiB). */
+  maxBytes?: number;
+}
+
+// Each task is a hash — `v` its version, `d` its JSON, `t` the keyring's tag over both and the
+// key — that expires with the task. `<prefix>~all` (every task, scored by expiry), one
+// `<prefix>by-caller:<digest>` per partition (likewise) and `<prefix>~bytes` (each task's
+// "<partition digest> <bytes>", the total and each partition's) keep the counts the fair shares
+// are decided on; expired tasks leave them at the next write.
+const PRUNE = `
+local function prune(now)
+  local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, 1000)
+  for _, id in ipairs(gone) do
+    local entry = redis.call('HGET', KEYS[4], id)
+    if entry then
+      local space = string.find(entry, ' ')
+      local owner = string.sub(entry, 1, space - 1)
+      local bytes = tonumber(string.sub(entry, space + 1))
+      redis.call('HINCRBY', KEYS[4], '~total', -bytes)
+      if redis.call('HINCRBY', KEYS[4], '~c:' .. owner, -bytes) <= 0 then
+        redis.call('HDEL', KEYS[4], '~c:' .. owner)
+      end
+      redis.call('HDEL', KEYS[4], id)
+    end
+    redis.call('ZREM', KEYS[3], id)
+  end
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+end
+local function first_expiry(key)
+  local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  return first[2] or ''
+end`;
+
+// KEYS: task, partition index, all, bytes. ARGV: version, json, expiresAt, now, per-partition
+// count, taskId, tag, maxTasks, maxBytes, per-partition bytes, weight, partition digest.
+// Answers 1, 0 (id taken) or {unit, refusal, total, first expiry}.
+const CREATE = `${SHARE_REFUSAL_LUA}
+${PRUNE}
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local now = tonumber(ARGV[4])
+prune(now)
+local owner_bytes = '~c:' .. ARGV[12]
+local held = redis.call('ZCARD', KEYS[2])
+local total = redis.call('ZCARD', KEYS[3])
+local refusal = share_refusal(tonumber(ARGV[8]), tonumber(ARGV[5]), held, total, 1)
+if refusal then
+  return {'tasks', refusal, tostring(total), first_expiry(refusal == 'store' and KEYS[3] or KEYS[2])}
+end
+local held_bytes = tonumber(redis.call('HGET', KEYS[4], owner_bytes) or '0')
+local total_bytes = tonumber(redis.call('HGET', KEYS[4], '~total') or '0')
+local weight = tonumber(ARGV[11])
+refusal = share_refusal(tonumber(ARGV[9]), tonumber(ARGV[10]), held_bytes, total_bytes, weight)
+if refusal then
+  return {'bytes', refusal, tostring(total_bytes), first_expiry(refusal == 'store' and KEYS[3] or KEYS[2])}
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'd', ARGV[2], 't', ARGV[7])
+redis.call('PEXPIREAT', KEYS[1], ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[6])
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[6])
+redis.call('HSET', KEYS[4], ARGV[6], ARGV[12] .. ' ' .. ARGV[11])
+redis.call('HINCRBY', KEYS[4], '~total', weight)
+redis.call('HINCRBY', KEYS[4], owner_bytes, weight)
+local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[2], last[2])
+return 1`;
+
+// KEYS: task, partition index, all, bytes. ARGV: expected version, next version, json,
+// expiresAt, tag, now, taskId, weight, maxBytes, per-partition bytes, partition digest.
+// Answers 1, 0 (version moved on) or {unit, refusal, total, first expiry}.
+const REPLACE = `${PRUNE}
+if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+local now = tonumber(ARGV[6])
+prune(now)
+local owner_bytes = '~c:' .. ARGV[11]
+local entry = redis.call('HGET', KEYS[4], ARGV[7])
+local before = 0
+if entry then
+  local space = string.find(entry, ' ')
+  -- A task never changes hands.
+  if string.sub(entry, 1, space - 1) ~= ARGV[11] then return 0 end
+  before = tonumber(string.sub(entry, space + 1))
+end
+local growth = tonumber(ARGV[8]) - before
+if growth > 0 then
+  local held_bytes = tonumber(redis.call('HGET', KEYS[4], owner_bytes) or '0')
+  local total_bytes = tonumber(redis.call('HGET', KEYS[4], '~total') or '0')
+  if held_bytes + growth > tonumber(ARGV[10]) then
+    return {'bytes', 'partition', tostring(total_bytes), first_expiry(KEYS[2])}
+  end
+  if total_bytes + growth > tonumber(ARGV[9]) then
+    return {'bytes', 'store', tostring(total_bytes), first_expiry(KEYS[3])}
+  end
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'd', ARGV[3], 't', ARGV[5])
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[7])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[7])
+redis.call('HSET', KEYS[4], ARGV[7], ARGV[11] .. ' ' .. ARGV[8])
+redis.call('HINCRBY', KEYS[4], '~total', growth)
+redis.call('HINCRBY', KEYS[4], owner_bytes, growth)
+return 1`;
+
+// KEYS: task, partition index, all, bytes. ARGV: taskId. Allowed while Redis is out of memory
+// (Redis 7): it only frees memory, and a task that failed to start must give its slot back then.
+const REMOVE_BODY = `
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+local entry = redis.call('HGET', KEYS[4], ARGV[1])
+if entry then
+  local space = string.find(entry, ' ')
+  local bytes = tonumber(string.sub(entry, space + 1))
+  redis.call('HINCRBY', KEYS[4], '~total', -bytes)
+  redis.call('HINCRBY', KEYS[4], '~c:' .. string.sub(entry, 1, space - 1), -bytes)
+  redis.call('HDEL', KEYS[4], ARGV[1])
+end
+return 1`;
+const REMOVE = `#!lua flags=allow-oom
+${REMOVE_BODY}`;
+
+/** Domain of a task record's integrity tag. */
+const TASK_RECORD = 'task';
+
+/**
+ * A {@link TaskStore} on Redis, for a fleet sharing tasks: creation and compare-and-set run as Lua
+ * scripts (atomic on the server), each task's key expires with the task, and the fleet's tasks are
+ * bounded by a count and by their bytes, shared fairly between callers. Give it your own ioredis
+ * client; it never connects or closes one itself.
+ *
+ * Inside the module every record carries a tag under the keyring and is checked on every read: a
+ * record edited in Redis (another partition, other arguments) is treated as missing and logged
+ * with its key. Records stay plain JSON for anyone reading Redis.
+ *
+ * @example
+ * ```ts
+ * McpModule.forRoot({ tasks: { store: new RedisTaskStore(new Redis(process.env.REDIS_URL)) } })
+ * ```
+ * @publicApi
+ */
+export class RedisTaskStore implements TaskStore, AuthenticatesRecords {
+  private readonly logger = new Logger('McpTasks');
+  private readonly prefix: string;
+  private readonly maxTasks: number;
+  private readonly maxBytes: number;
+  private integrity: RecordIntegrity | undefined;
+
+  constructor(
+    private readonly client: RedisCommandClient,
+    options: RedisTaskStoreOptions = {},
+  ) {
+    this.prefix = options.keyPrefix ?? 'nestjs-mcp:task:';
+    this.maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_TASK_BYTES;
+    for (const [name, value] of [
+      ['maxTasks', this.maxTasks],
+      ['maxBytes', this.maxBytes],
+    ] as const)
+      if (!Number.isSafeInteger(value) || value <= 0)
+        throw new RangeError(`RedisTaskStore: ${name} must be a positive integer`);
+  }
+
+  /** @internal The module's keyring tags and checks every record from now on. */
+  [ATTACH_RECORD_INTEGRITY](integrity: RecordIntegrity): void {
+    this.integrity = integrity;
+  }
+
+  async create(task: McpTaskRecord, limits: TaskCreationLimits = {}): Promise<void> {
+    const json = JSON.stringify(task);
+    const weight = Buffer.byteLength(json);
+    const key = this.key(task.taskId);
+    const owner = sha256Base64Url(task.partition);
+    const reply = await this.client.call(
+      'EVAL',
+      CREATE,
+      4,
+      key,
+      this.partitionKey(owner),
+      this.indexKey('all'),
+      this.indexKey('bytes'),
+      task.version,
+      json,
+      task.expiresAt,
+      Date.now(),
+      Math.min(limits.maxPerPartition ?? this.maxTasks, this.maxTasks),
+      task.taskId,
+      this.tagOf(key, task.version, json),
+      this.maxTasks,
+      this.maxBytes,
+      Math.min(limits.maxBytesPerPartition ?? this.maxBytes, this.maxBytes),
+      weight,
+      owner,
+    );
+    if (Array.isArray(reply)) throw this.capacityError(reply, limits);
+    if (Number(reply) !== 1) throw new Error('Task id already exists');
+  }
+
+  async get(taskId: string): Promise<McpTaskRecord | undefined> {
+    if (!isTaskId(taskId)) return undefined;
+    const key = this.key(taskId);
+    const reply = await this.client.call('HMGET', key, 'v', 'd', 't');
+    const [version, stored, tag] = (Array.isArray(reply) ? reply : []).map((field: unknown) =>
+      typeof field === 'string' || Buffer.isBuffer(field) ? field.toString() : undefined,
+    );
+    if (version === undefined && stored === undefined) return undefined;
+    const task =
+      stored === undefined ? undefined : this.authentic(key, taskId, version, stored, tag);
+    if (!task) {
+      this.logger.warn(
+        `A task record failed its integrity check and is treated as missing: ${key}`,
+      );
+      return undefined;
+    }
+    return task.expiresAt > Date.now() ? task : undefined;
+  }
+
+  async replace(
+    next: McpTaskRecord,
+    expectedVersion: number,
+    limits: TaskCreationLimits = {},
+  ): Promise<boolean> {
+    if (next.version !== expectedVersion + 1 || next.expiresAt <= Date.now()) return false;
+    const json = JSON.stringify(next);
+    const key = this.key(next.taskId);
+    const owner = sha256Base64Url(next.partition);
+    const reply = await this.client.call(
+      'EVAL',
+      REPLACE,
+      4,
+      key,
+      this.partitionKey(owner),
+      this.indexKey('all'),
+      this.indexKey('bytes'),
+      expectedVersion,
+      next.version,
+      json,
+      next.expiresAt,
+      this.tagOf(key, next.version, json),
+      Date.now(),
+      next.taskId,
+      Buffer.byteLength(json),
+      this.maxBytes,
+      Math.min(limits.maxBytesPerPartition ?? this.maxBytes, this.maxBytes),
+      owner,
+    );
+    if (Array.isArray(reply)) throw this.capacityError(reply, limits);
+    return Number(reply) === 1;
+  }
+
+  async remove(task: McpTaskRecord): Promise<void> {
+    const keys = [
+      this.key(task.taskId),
+      this.partitionKey(sha256Base64Url(task.partition)),
+      this.indexKey('all'),
+      this.indexKey('bytes'),
+    ];
+    try {
+      await this.client.call('EVAL', REMOVE, 4, ...keys, task.taskId);
+    } catch (error) {
+      // Redis before 7 knows no script flags: the same script without them.
+      if (!/shebang|flags/i.test(String((error as { message?: unknown })?.message))) throw error;
+      await this.client.call('EVAL', REMOVE_BODY, 4, ...keys, task.taskId);
+    }
+  }
+
+  /** The record, when its tag (if the module tags records) and its fields agree with its key. */
+  private authentic(
+    key: string,
+    taskId: string,
+    version: string | undefined,
+    stored: string,
+    tag: string | undefined,
+  ): McpTaskRecord | undefined {
+    if (this.integrity && !this.integrity.verify(tag, TASK_RECORD, [key, version ?? '', stored]))
+      return undefined;
+    let task: McpTaskRecord;
+    try {
+      task = JSON.parse(stored) as McpTaskRecord;
+    } catch {
+      return undefined;
+    }
+    if (task?.taskId !== taskId || (this.integrity && String(task.version) !== version))
+      return undefined;
+    return task;
+  }
+
+  private tagOf(key: string, version: number, json: string): string {
+    return this.integrity?.tag(TASK_RECORD, [key, String(version), json]) ?? '';
+  }
+
+  private capacityError(reply: unknown[], limits: TaskCreationLimits): TaskCapacityError {
+    const [unit, refusal, total, firstExpiry] = reply.map(String) as [
+      'tasks' | 'bytes',
+      'partition' | 'share' | 'store',
+      string,
+      string,
+    ];
+    const shares: ShareLimits =
+      unit === 'tasks'
+        ? {
+            capacity: this.maxTasks,
+            perPartition: Math.min(limits.maxPerPartition ?? this.maxTasks, this.maxTasks),
+          }
+        : {
+            capacity: this.maxBytes,
+            perPartition: Math.min(limits.maxBytesPerPartition ?? this.maxBytes, this.maxBytes),
+          };
+    const retry = retryAfterMs(firstExpiry === '' ? undefined : Number(firstExpiry), Date.now());
+    if (refusal === 'store') return new TaskCapacityError(shares.capacity, 'store', retry, unit);
+    const limit =
+      refusal === 'share' ? Math.floor(partitionLimit(shares, Number(total))) : shares.perPartition;
+    return new TaskCapacityError(limit, 'caller', retry, unit);
+  }
+
+  private key(taskId: string): string {
+    return `${this.prefix}${taskId}`;
+  }
+
+  /** The partition's index; a digest, as a partition may be long (and is no one's business). */
+  private partitionKey(owner: string): string {
+    return `${this.prefix}by-caller:${owner}`;
+  }
+
+  /** Keys of the store's own counts; `~` is in no task id, so none can collide with a task. */
+  private indexKey(name: string): string {
+    return `${this.prefix}~${name}`;
+  }
+}

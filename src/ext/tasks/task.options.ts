@@ -1,0 +1,89 @@
+import { InvalidModuleOptionsError } from '../../errors/invalid-module-options.error';
+import { implementing, objectOption, positiveInteger } from '../../options/option-checks';
+import type { TaskRunner } from './runner/task-runner.interface';
+import type { TaskStore } from './store/task-store.interface';
+import { DEFAULT_MAX_TASK_BYTES, DEFAULT_MAX_TASKS } from './store/memory-task.store';
+
+/**
+ * What one caller's tasks may hold of the module's stores by default: 64 MiB, a sixteenth of the
+ * 1 GiB the stores hold in all (see docs/tasks.md for the arithmetic).
+ */
+export const DEFAULT_MAX_TASK_BYTES_PER_CALLER = 67_108_864;
+
+/** Tasks options with defaults filled in and values checked. @internal */
+export interface ResolvedTaskOptions {
+  readonly ttlMs: number;
+  readonly maxTtlMs: number;
+  readonly pollIntervalMs: number;
+  readonly maxResultBytes: number;
+  readonly maxInputResponseBytes: number;
+  readonly maxTasksPerCaller: number;
+  /** Largest call (name, arguments, `_meta`, other params) a task keeps, in JSON bytes. */
+  readonly maxCallBytes: number;
+  /** Unexpired tasks the module's own stores hold at once. */
+  readonly maxTasks: number;
+  /** Bytes the module's own stores may hold (memory: estimated heap; Redis: JSON bytes). */
+  readonly maxStoreBytes: number;
+  /** Bytes of the module's own stores one caller's tasks may hold. */
+  readonly maxStoreBytesPerCaller: number;
+  readonly store: TaskStore | undefined;
+  readonly runner: TaskRunner | undefined;
+}
+
+/** Injection token of the resolved {@link ResolvedTaskOptions}. @internal */
+export const TASK_OPTIONS = Symbol('TaskOptions');
+
+/** The `tasks` options as the module options spell them. @internal */
+export type TaskOptionsInput = Partial<
+  Record<Exclude<keyof ResolvedTaskOptions, 'store' | 'runner'>, unknown>
+> & {
+  store?: TaskStore;
+  runner?: TaskRunner;
+};
+
+/** Fills the `tasks` defaults and checks each value, naming the first bad option. @internal */
+export function resolveTaskOptions(tasks: TaskOptionsInput | undefined): ResolvedTaskOptions {
+  objectOption('tasks', tasks);
+  const maxTtlMs = positiveInteger('tasks.maxTtlMs', tasks?.maxTtlMs, 86_400_000);
+  const ttlMs = positiveInteger('tasks.ttlMs', tasks?.ttlMs, Math.min(3_600_000, maxTtlMs));
+  if (ttlMs > maxTtlMs)
+    throw new InvalidModuleOptionsError('tasks.ttlMs', 'must not exceed tasks.maxTtlMs');
+  const maxStoreBytes = positiveInteger(
+    'tasks.maxStoreBytes',
+    tasks?.maxStoreBytes,
+    DEFAULT_MAX_TASK_BYTES,
+  );
+  const maxStoreBytesPerCaller = positiveInteger(
+    'tasks.maxStoreBytesPerCaller',
+    tasks?.maxStoreBytesPerCaller,
+    Math.min(DEFAULT_MAX_TASK_BYTES_PER_CALLER, maxStoreBytes),
+  );
+  if (maxStoreBytesPerCaller > maxStoreBytes)
+    throw new InvalidModuleOptionsError(
+      'tasks.maxStoreBytesPerCaller',
+      'must not exceed tasks.maxStoreBytes',
+    );
+  return {
+    ttlMs,
+    maxTtlMs,
+    pollIntervalMs: positiveInteger('tasks.pollIntervalMs', tasks?.pollIntervalMs, 1_000),
+    maxResultBytes: positiveInteger('tasks.maxResultBytes', tasks?.maxResultBytes, 1_048_576),
+    maxInputResponseBytes: positiveInteger(
+      'tasks.maxInputResponseBytes',
+      tasks?.maxInputResponseBytes,
+      262_144,
+    ),
+    maxTasksPerCaller: positiveInteger('tasks.maxTasksPerCaller', tasks?.maxTasksPerCaller, 100),
+    maxCallBytes: positiveInteger('tasks.maxCallBytes', tasks?.maxCallBytes, 262_144),
+    maxTasks: positiveInteger('tasks.maxTasks', tasks?.maxTasks, DEFAULT_MAX_TASKS),
+    maxStoreBytes,
+    maxStoreBytesPerCaller,
+    store: implementing('tasks.store', tasks?.store, ['create', 'get', 'replace'], ', '),
+    runner: implementing(
+      'tasks.runner',
+      tasks?.runner,
+      ['attach', 'schedule', 'cancel', 'close'],
+      ', ',
+    ),
+  };
+}

@@ -1,2 +1,0 @@
-// `nestjs-mcp/throttler`: rate limits per MCP caller with `@nestjs/throttler` (an optional peer).
-export { McpThrottlerGuard } from './mcp-throttler.guard';
