@@ -238,6 +238,11 @@ export interface McpModuleOptions {
    * and where they run. See `docs/tasks.md`.
    */
   tasks?: {
+    /**
+     * Serves the tasks extension; `false` leaves it out (with `forRoot`, none of its providers is
+     * created), and a tool that declares `taskSupport: 'required'` then fails startup. Default `true`.
+     */
+    enabled?: boolean;
     /** Lifetime of a task from its creation, in ms (its `ttlMs`). Default 3,600,000 (1 hour). */
     ttlMs?: number;
     /** Longest lifetime a tool's `taskTtlMs` may ask for, in ms. Default 86,400,000 (24 hours). */
@@ -288,7 +293,10 @@ export interface McpModuleOptions {
    * `docs/clients.md` ("2025-era clients") and `docs/redis.md` ("2025-era sessions").
    */
   sessions?: {
-    /** Serves 2025-era clients; `false` refuses them (HTTP 400, -32022). Default `true`. */
+    /**
+     * Serves 2025-era clients; `false` refuses them (HTTP 400, -32022), and with `forRoot` none of
+     * the extension's providers is created. Default `true`.
+     */
     enabled?: boolean;
     /**
      * Unexpired sessions at once: in this process with the memory store, fleet-wide with Redis;

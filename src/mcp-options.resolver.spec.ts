@@ -101,6 +101,7 @@ describe('resolveMcpOptions', () => {
 
     it('keeps tasks an hour (at most a day), polled every second, with bounded results, answers and tasks per caller', () => {
       expect(resolved.tasks).toEqual({
+        enabled: true,
         ttlMs: 3_600_000,
         maxTtlMs: 86_400_000,
         pollIntervalMs: 1_000,

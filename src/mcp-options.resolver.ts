@@ -21,6 +21,10 @@ import {
 } from './state/request-state-limits';
 import type { StateHandleRepository } from './stores/handles/state-handle-repository.interface';
 import type { ConsumedStateStore } from './stores/one-time/consumed-state-store.interface';
+import {
+  resolveNotificationOptions,
+  type NotificationOptions,
+} from './notifications/notification.options';
 import { resolveSessionOptions, type SessionOptions } from './ext/sessions/session.options';
 import { resolveTaskOptions, type ResolvedTaskOptions } from './ext/tasks/task.options';
 import { resolveListenLimits, type ListenLimits } from './transport/listen-limits';
@@ -55,6 +59,7 @@ export interface ResolvedMcpOptions {
   readonly redis: RedisOptionsSlice;
   readonly tasks: ResolvedTaskOptions;
   readonly sessions: SessionOptions;
+  readonly notifications: NotificationOptions;
   readonly auth: AuthOptions;
   readonly tracing: TracingOptions;
 }
@@ -85,7 +90,7 @@ export function resolveMcpOptions(
   const validateArguments = booleanOption('validateArguments', options.validateArguments, true);
   const keyring = resolveKeyringOptions(options.keyring, options.allowEphemeralKey);
   const tasks = resolveTaskOptions(options.tasks);
-  const sessions = resolveSessionOptions(options.sessions, transport.body.maxBytes);
+  const sessions = resolveSessionOptions(options.sessions);
   const auth = resolveAuthOptions(options.auth);
   return {
     transport,
@@ -102,12 +107,13 @@ export function resolveMcpOptions(
       validateArguments,
       singleUseByDefault: requestState.singleUse,
       listPageSize: listPageSize(objectOption('lists', options.lists)?.pageSize),
-      taskTtl: { ttlMs: tasks.ttlMs, maxTtlMs: tasks.maxTtlMs },
+      taskTtl: { ttlMs: tasks.ttlMs, maxTtlMs: tasks.maxTtlMs, served: tasks.enabled },
       listVisibility: auth.lists,
     },
     redis: { redis: resolveRedisOptions(options.redis) },
     tasks,
     sessions,
+    notifications: resolveNotificationOptions(transport.body.maxBytes),
     auth,
     tracing: resolveTracingOptions(options.tracing),
   };

@@ -1,5 +1,7 @@
-import { ConfigurableModuleBuilder } from '@nestjs/common';
+import { ConfigurableModuleBuilder, type DynamicModule, type Provider } from '@nestjs/common';
 import type { McpModuleOptions } from './mcp-module-options.interface';
+import { sessionsExtensionProviders } from './ext/sessions/sessions.extension';
+import { TASKS_EXTENSION_PROVIDERS } from './ext/tasks/tasks.extension';
 
 export const {
   ConfigurableModuleClass: McpConfigurableModuleClass,
@@ -9,5 +11,31 @@ export const {
   .setExtras({ isGlobal: true }, (definition, extras) => ({
     ...definition,
     global: extras.isGlobal,
+    providers: [...(definition.providers ?? []), ...extensionProviders(definition)],
   }))
   .build();
+
+/**
+ * The providers of the extensions this `McpModule` composes: tasks and 2025-era sessions, unless
+ * the options turn one off. Each extension's providers join this module (so every `McpModule`,
+ * global or not, has its own) and install themselves into the core's seams; the core never
+ * imports them. Options given to `forRootAsync` are not known yet when the module is composed:
+ * there an extension turned off is composed and stays idle.
+ */
+function extensionProviders(definition: DynamicModule): Provider[] {
+  const options = (
+    definition.providers?.find(
+      (provider) =>
+        typeof provider === 'object' &&
+        'provide' in provider &&
+        provider.provide === MCP_MODULE_OPTIONS &&
+        'useValue' in provider,
+    ) as { useValue?: McpModuleOptions } | undefined
+  )?.useValue;
+  const tasks = options?.tasks?.enabled !== false;
+  const sessions = options?.sessions?.enabled !== false;
+  return [
+    ...(tasks ? TASKS_EXTENSION_PROVIDERS : []),
+    ...(sessions ? sessionsExtensionProviders(tasks) : []),
+  ];
+}

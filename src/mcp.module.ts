@@ -18,27 +18,12 @@ import { McpDispatcher } from './protocol/mcp-dispatcher.service';
 import { SdkServerFactory } from './protocol/sdk-server.factory';
 import { McpRedisConnection } from './redis/mcp-redis.connection';
 import { McpReplayStep } from './replay/mcp-replay.step';
-import { TaskEventBusProvider } from './ext/tasks/events/task-event-bus.provider';
-import { TaskStatusFeed } from './ext/tasks/events/task-status-feed';
-import { McpTaskCalls } from './ext/tasks/mcp-task-calls.service';
-import { McpTasksService } from './ext/tasks/mcp-tasks.service';
-import { TaskStepExecutor } from './ext/tasks/steps/task-step.executor';
-import { TaskStepRequests } from './ext/tasks/steps/task-step-requests';
-import { TaskStepWork } from './ext/tasks/steps/task-step.work';
-import { TaskRecords } from './ext/tasks/task-records';
-import { GuardedTaskStore } from './ext/tasks/store/guarded-task-store';
-import { TaskListenStreams } from './ext/tasks/streams/task-listen-streams';
-import { TaskCallers } from './ext/tasks/task-callers';
-import { McpTaskMethods } from './ext/tasks/wire/mcp-task-methods.service';
-import { SessionAnswers } from './ext/sessions/calls/session-answers';
-import { SessionCallRegistry } from './ext/sessions/calls/session-call-registry';
-import { SessionInputRounds } from './ext/sessions/calls/session-input-rounds';
 import { SessionEventBusProvider } from './notifications/session-event-bus.provider';
-import { McpSessions } from './ext/sessions/mcp-sessions.service';
-import { SessionEndpoint } from './ext/sessions/session-endpoint';
-import { SessionMethods } from './ext/sessions/session-methods';
-import { SessionGetStreams } from './ext/sessions/streams/session-get-streams';
-import { SessionTasks } from './ext/sessions/tasks/session-tasks';
+import { McpCallDiverts } from './protocol/call-divert';
+import { McpMethodTable } from './protocol/method-table';
+import { McpServerCapabilities } from './protocol/server-capabilities';
+import { McpEndpointRoutes } from './transport/endpoint-routes';
+import { McpListenRoutes } from './transport/listen-routes';
 import { McpHttpEndpoint } from './transport/mcp-http-endpoint.service';
 import { ListenEndpoint } from './transport/listen-endpoint';
 import { ListenStreams } from './transport/listen-streams';
@@ -80,29 +65,14 @@ import { SdkHandlers } from './transport/sdk-handlers';
     McpOperationRegistry,
     McpListings,
     McpExplorer,
-    // Tasks
-    GuardedTaskStore,
-    TaskEventBusProvider,
-    TaskStatusFeed,
-    TaskCallers,
-    TaskStepRequests,
-    TaskStepExecutor,
-    TaskRecords,
-    TaskStepWork,
-    McpTasksService,
-    McpTaskCalls,
-    McpTaskMethods,
-    TaskListenStreams,
-    // 2025-era sessions
+    // The fleet's events
     SessionEventBusProvider,
-    McpSessions,
-    SessionAnswers,
-    SessionCallRegistry,
-    SessionInputRounds,
-    SessionTasks,
-    SessionMethods,
-    SessionGetStreams,
-    SessionEndpoint,
+    // The seams extensions install themselves into (tasks and 2025-era sessions: mcp.module-definition.ts)
+    McpMethodTable,
+    McpCallDiverts,
+    McpServerCapabilities,
+    McpListenRoutes,
+    McpEndpointRoutes,
     // The wire
     McpDispatcher,
     SdkServerFactory,

@@ -42,6 +42,7 @@ import { SESSION_OPTIONS } from './ext/sessions/session.options';
 import { MemorySessionStore } from './ext/sessions/store/memory-session.store';
 import { RedisSessionStore } from './ext/sessions/store/redis-session.store';
 import { SESSION_STORE_PORT } from './ext/sessions/store/session-store.interface';
+import { NOTIFICATION_OPTIONS } from './notifications/notification.options';
 import { LISTEN_LIMITS } from './transport/listen-limits';
 import { TRACING_OPTIONS } from './observability/tracing-options';
 import { TRANSPORT_OPTIONS } from './transport/transport.options';
@@ -190,6 +191,7 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   slice(REDIS_OPTIONS, (options) => options.redis),
   slice(TASK_OPTIONS, (options) => options.tasks),
   slice(SESSION_OPTIONS, (options) => options.sessions),
+  slice(NOTIFICATION_OPTIONS, (options) => options.notifications),
   slice(AUTH_OPTIONS, (options) => options.auth),
   slice(TRACING_OPTIONS, (options) => options.tracing),
   {

@@ -38,5 +38,10 @@ export function toolTaskProfile(
       where,
       'taskCreation and taskTtlMs need taskSupport "optional" or "required"',
     );
-  return { support, creation, ttlMs };
+  if (support === 'required' && !tasks.served)
+    throw new InvalidOperationDefinitionError(
+      where,
+      'taskSupport "required" needs the tasks extension, which tasks.enabled: false turns off',
+    );
+  return { support: tasks.served ? support : 'forbidden', creation, ttlMs };
 }

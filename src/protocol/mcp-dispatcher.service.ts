@@ -42,10 +42,11 @@ import {
   normalizeToolResult,
 } from '../pipeline/operation-result.normalizer';
 import { callParamsOf, ownArguments } from '../pipeline/own-request-params';
-import { McpTaskCalls } from '../ext/tasks/mcp-task-calls.service';
+import { DivertedCall, McpCallDiverts } from './call-divert';
 import { clip } from '../util/clip';
 import type { MaybePromise } from '../util/maybe-promise';
 import { observedRequestOf } from './served-request';
+import { resourceNotFound, unknownOperation as unknown } from './unknown-operation';
 
 const MAX_COMPLETION_VALUES = 100;
 
@@ -54,6 +55,17 @@ const MAX_COMPLETION_VALUES = 100;
  * again while it asks for input (a 2025-era session asks its client in between).
  */
 export type OperationRun = (input: OperationRunInput) => Promise<OperationOutcome>;
+
+/** How an entry point has a call served: who runs it, and whether an extension may divert it. */
+export interface CallVia {
+  /** Runs the call (default: once through the runner). */
+  readonly run?: OperationRun;
+  /**
+   * Whether a registered divert may take the call (default true). A 2025-era session says no:
+   * its client gets 2025 semantics whatever 2026 extensions it declares.
+   */
+  readonly divert?: boolean;
+}
 
 /**
  * The method table: serves each MCP operation method from the operation registry, running the
@@ -69,7 +81,8 @@ export class McpDispatcher {
     private readonly registry: McpOperationRegistry,
     private readonly listings: McpListings,
     private readonly runner: OperationRunner,
-    private readonly taskCalls: McpTaskCalls,
+    /** The extensions' diverts of `tools/call` (the tasks extension's). */
+    readonly diverts: McpCallDiverts,
     @Inject(DISCOVERY_OPTIONS) private readonly options: DiscoveryOptions,
     private readonly telemetry: McpTelemetry,
   ) {}
@@ -191,18 +204,44 @@ export class McpDispatcher {
     );
   }
 
+  /**
+   * Whether the caller's lists hide `operation` (lists per caller, and its guards refuse this
+   * caller): such an operation answers as an unknown one on every path. Runs the guards alone.
+   */
+  async hides(
+    operation: OperationEntry,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): Promise<boolean> {
+    if (this.options.listVisibility === 'public') return false;
+    return !(await this.runner.visible({
+      operation,
+      target: operation.name,
+      params: {},
+      args: {},
+      http: exchange,
+      sdk,
+    }));
+  }
+
+  /**
+   * A `tools/call`: run through the runner, or diverted by an extension (a task). A divert is asked
+   * only once the tool is known to be visible to the caller.
+   */
   async callTool(
     request: CallToolRequest,
     sdk: ServerContext,
     exchange: HttpExchange,
-    run: OperationRun = this.runOnce,
+    via: CallVia = {},
   ): Promise<CallToolResult> {
     const { name } = request.params;
     const tool = this.registry.findTool(name);
     if (!tool) throw unknown('tool', name);
-    if (tool.task.support !== 'forbidden') {
-      const asTask = await this.taskCalls.callTool(tool, request, sdk, exchange);
-      if (asTask) return asTask as CallToolResult;
+    const divert = via.divert === false ? undefined : this.diverts.for(tool);
+    if (divert) {
+      if (await this.hides(tool, sdk, exchange)) throw unknown('tool', name);
+      const diverted = await divert.divert(tool, request, sdk, exchange);
+      if (diverted) return new DivertedCall(diverted) as unknown as CallToolResult;
     }
     const params = callParamsOf(exchange, sdk, request.params);
     const input: OperationRunInput = {
@@ -213,7 +252,7 @@ export class McpDispatcher {
       http: exchange,
       sdk,
     };
-    const outcome = await run(input);
+    const outcome = await (via.run ?? this.runOnce)(input);
     if (await this.hidden(outcome, input)) throw unknown('tool', name);
     return answerOf(outcome, (value) =>
       normalizeToolResult(value, tool.listing.outputSchema !== undefined),
@@ -224,7 +263,7 @@ export class McpDispatcher {
     request: GetPromptRequest,
     sdk: ServerContext,
     exchange: HttpExchange,
-    run: OperationRun = this.runOnce,
+    via: CallVia = {},
   ): Promise<GetPromptResult> {
     const { name } = request.params;
     const prompt = this.registry.findPrompt(name);
@@ -238,7 +277,7 @@ export class McpDispatcher {
       http: exchange,
       sdk,
     };
-    const outcome = await run(input);
+    const outcome = await (via.run ?? this.runOnce)(input);
     if (await this.hidden(outcome, input)) throw unknown('prompt', name);
     return answerOf(outcome, normalizePromptResult);
   }
@@ -247,7 +286,7 @@ export class McpDispatcher {
     request: ReadResourceRequest,
     sdk: ServerContext,
     exchange: HttpExchange,
-    run: OperationRun = this.runOnce,
+    via: CallVia = {},
   ): Promise<ReadResourceResult> {
     const { uri } = request.params;
     const found = this.registry.findResource(uri);
@@ -260,7 +299,7 @@ export class McpDispatcher {
       http: exchange,
       sdk,
     };
-    const outcome = await run(input);
+    const outcome = await (via.run ?? this.runOnce)(input);
     if (await this.hidden(outcome, input)) throw resourceNotFound(uri);
     return answerOf(outcome, (value) =>
       normalizeResourceResult(value, uri, found.resource.metadata.options.mimeType),
@@ -318,14 +357,4 @@ export class McpDispatcher {
       );
     return template;
   }
-}
-
-function unknown(kind: 'tool' | 'prompt', name: string): ProtocolError {
-  return new ProtocolError(McpErrorCode.InvalidParams, `Unknown ${kind}: ${clip(name)}`, {
-    name: clip(name),
-  });
-}
-
-function resourceNotFound(uri: string): ProtocolError {
-  return new ProtocolError(McpErrorCode.InvalidParams, 'Resource not found', { uri: clip(uri) });
 }

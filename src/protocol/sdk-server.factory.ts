@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SERVER_OPTIONS, type ServerOptions } from './server.options';
 import { McpDispatcher } from './mcp-dispatcher.service';
-import { ANY_PARAMS, McpTaskMethods } from '../ext/tasks/wire/mcp-task-methods.service';
-import { MCP_TASKS_EXTENSION } from '../ext/tasks/store/mcp-task.types';
-import { McpTaskServer } from '../ext/tasks/wire/mcp-task-server';
+import { ANY_PARAMS, McpMethodTable } from './method-table';
+import { McpSdkServer } from './mcp-sdk-server';
+import { McpServerCapabilities } from './server-capabilities';
 import { sdkRequestExchange } from './sdk-request-exchange';
 import { listResultOf } from '../discovery/listing-page';
 import { recordingRefusal } from './http-refusals';
@@ -13,7 +13,8 @@ import { OPERATION_METHODS } from './served-request';
  * Builds the low-level SDK `Server` that serves one HTTP request on the SDK path. The low-level
  * server (not `McpServer`) is used so that guards and capability checks can answer with JSON-RPC
  * errors. Each handler takes the request's HTTP exchange from {@link sdkRequestExchange} and hands
- * it on explicitly.
+ * it on explicitly. Extensions add their methods ({@link McpMethodTable}) and their capability
+ * entries ({@link McpServerCapabilities}); this file never names one.
  * @internal
  */
 @Injectable()
@@ -21,12 +22,13 @@ export class SdkServerFactory {
   constructor(
     @Inject(SERVER_OPTIONS) private readonly options: ServerOptions,
     private readonly dispatcher: McpDispatcher,
-    private readonly taskMethods: McpTaskMethods,
+    private readonly methods: McpMethodTable,
+    private readonly capabilities: McpServerCapabilities,
   ) {}
 
-  create(): McpTaskServer {
-    const server = new McpTaskServer(this.options.serverInfo, {
-      capabilities: {
+  create(): McpSdkServer {
+    const server = new McpSdkServer(this.options.serverInfo, {
+      capabilities: this.capabilities.of({
         tools: { listChanged: true },
         prompts: { listChanged: true },
         // subscribe: listen streams may follow resource URIs (McpNotifier.resourceUpdated).
@@ -34,8 +36,7 @@ export class SdkServerFactory {
         completions: {},
         // ctx.logger sends notifications/message, which the SDK refuses unless logging is declared.
         logging: {},
-        extensions: { [MCP_TASKS_EXTENSION]: {} },
-      },
+      }),
       instructions: this.options.instructions,
       cacheHints: this.options.cacheHints,
     });
@@ -88,16 +89,10 @@ export class SdkServerFactory {
         dispatcher.complete(request, ctx, on),
       ),
     );
-    const tasks = this.taskMethods;
-    server.setRequestHandler('tasks/get', { params: ANY_PARAMS }, (params, ctx) =>
-      recordingRefusal(exchange('tasks/get'), (on) => tasks.get(params, ctx, on)),
-    );
-    server.setRequestHandler('tasks/update', { params: ANY_PARAMS }, (params, ctx) =>
-      recordingRefusal(exchange('tasks/update'), (on) => tasks.update(params, ctx, on)),
-    );
-    server.setRequestHandler('tasks/cancel', { params: ANY_PARAMS }, (params, ctx) =>
-      recordingRefusal(exchange('tasks/cancel'), (on) => tasks.cancel(params, ctx, on)),
-    );
+    for (const [method, handler] of this.methods.entries())
+      server.setRequestHandler(method, { params: ANY_PARAMS }, (params, ctx) =>
+        recordingRefusal(exchange(method), (on) => handler(params, ctx, on)),
+      );
     return server;
   }
 }

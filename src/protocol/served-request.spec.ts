@@ -6,7 +6,7 @@ import type { McpTelemetry } from '../observability/mcp-telemetry.service';
 import type { ObservedRequest } from '../observability/observed-request';
 import type { CallHttp } from '../pipeline/operation-call';
 import type { OperationRunner } from '../pipeline/operation-runner';
-import type { McpTaskCalls } from '../ext/tasks/mcp-task-calls.service';
+import { McpCallDiverts } from './call-divert';
 import { McpDispatcher } from './mcp-dispatcher.service';
 import { observedRequestOf } from './served-request';
 
@@ -50,7 +50,7 @@ function dispatcherWith(telemetry: McpTelemetry): McpDispatcher {
     {} as McpOperationRegistry,
     {} as McpListings,
     {} as OperationRunner,
-    {} as McpTaskCalls,
+    new McpCallDiverts(),
     { listVisibility: 'public' } as DiscoveryOptions,
     telemetry,
   );

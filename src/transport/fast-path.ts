@@ -14,7 +14,6 @@ import type { McpCacheableMethod, ServerOptions } from '../protocol/server.optio
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
 import type { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import type { HttpExchange } from '../pipeline/http-exchange';
-import { MCP_TASKS_EXTENSION } from '../ext/tasks/store/mcp-task.types';
 import type { ListingPage } from '../discovery/listing-page';
 import type { MaybePromise } from '../util/maybe-promise';
 import { ModernRequestClassifier } from './modern-request.classifier';
@@ -69,12 +68,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Calls that may become tasks take the SDK's path, which serves the tasks extension. */
-function declaresTasks(capabilities: unknown): boolean {
-  const extensions = (capabilities as { extensions?: unknown }).extensions;
-  return isObject(extensions) && Object.hasOwn(extensions, MCP_TASKS_EXTENSION);
-}
-
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === 'string' ? value : undefined;
@@ -126,7 +119,8 @@ export class McpFastPath {
       (meta[MCP_META_KEYS.clientInfo] !== undefined && !isObject(meta[MCP_META_KEYS.clientInfo])) ||
       Object.hasOwn(meta, MCP_META_KEYS.logLevel) ||
       Object.hasOwn(meta, 'progressToken') ||
-      declaresTasks(meta[MCP_META_KEYS.clientCapabilities])
+      // Calls an extension may divert (into a task) take the SDK's path, which serves extensions.
+      this.dispatcher.diverts.declaredBy(meta[MCP_META_KEYS.clientCapabilities])
     )
       return undefined;
     const contentType = header(req, 'content-type') ?? '';

@@ -3,19 +3,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHttpRequest } from '../interfaces/mcp-operation-context.interface';
 import { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import { observedMessageOf } from '../protocol/served-request';
-import { TaskListenStreams } from '../ext/tasks/streams/task-listen-streams';
 import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
 import { LISTEN_LIMITS, type ListenLimits } from './listen-limits';
 import { openListenStream } from './listen-stream.opener';
 import { ListenStreamLimiter, listenCallerKey } from './listen-stream.limiter';
 import { ListenStreams } from './listen-streams';
+import { McpListenRoutes } from './listen-routes';
 import { SdkHandlers } from './sdk-handlers';
 
 /**
  * `subscriptions/listen` requests: refused over the listen limits, else served while holding a
  * stream slot, released once when the stream ends (client gone, application shutdown, or an error
- * answered instead of a stream). Streams that follow tasks are the tasks extension's; every other
- * one the SDK validates and acknowledges, and {@link ListenStreams} holds and writes to. No guard
+ * answered instead of a stream). A stream an extension serves ({@link McpListenRoutes}: the tasks
+ * extension's follow tasks) is the extension's; every other one the SDK validates and acknowledges, and {@link ListenStreams} holds and writes to. No guard
  * or operation runs for a listen request, so its message is kept on neither the request nor a
  * suspended frame.
  * @internal
@@ -29,7 +29,7 @@ export class ListenEndpoint implements BeforeApplicationShutdown {
   constructor(
     @Inject(LISTEN_LIMITS) limits: ListenLimits,
     private readonly handlers: SdkHandlers,
-    private readonly taskStreams: TaskListenStreams,
+    private readonly routes: McpListenRoutes,
     private readonly dispatcher: McpDispatcher,
     private readonly streams: ListenStreams,
   ) {
@@ -76,8 +76,9 @@ export class ListenEndpoint implements BeforeApplicationShutdown {
       return code;
     }
     try {
-      const stream = this.taskStreams.follows(message)
-        ? this.taskStreams.serve(request, req, res, message)
+      const route = this.routes.for(message);
+      const stream = route
+        ? route.serve(request, req, res, message)
         : this.serveStream(req, res, message);
       return stream.finally(admission.release);
     } catch (error) {
@@ -96,9 +97,9 @@ export class ListenEndpoint implements BeforeApplicationShutdown {
     if (acknowledged) await this.streams.hold(res, acknowledged.idJson, acknowledged.filter);
   }
 
-  /** Ends open listen and task streams, each with its final result. */
+  /** Ends open listen streams, the extensions' too, each with its final result. */
   beforeApplicationShutdown(): void {
     this.streams.closeAll();
-    this.taskStreams.closeAll();
+    this.routes.closeAll();
   }
 }

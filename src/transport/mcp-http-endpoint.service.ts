@@ -11,9 +11,8 @@ import type { HttpExchange } from '../pipeline/http-exchange';
 import { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import { sdkRequestExchange } from '../protocol/sdk-request-exchange';
 import { SERVER_OPTIONS, type ServerOptions } from '../protocol/server.options';
-import { SessionEndpoint } from '../ext/sessions/session-endpoint';
-import { SESSION_OPTIONS, type SessionOptions } from '../ext/sessions/session.options';
 import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
+import { McpEndpointRoutes } from './endpoint-routes';
 import { McpFastPath } from './fast-path';
 import {
   endpointMounting,
@@ -35,8 +34,9 @@ import { TRANSPORT_OPTIONS, type TransportOptions } from './transport.options';
  * after the app's own middleware like any route, checks the message ({@link MessageChecks}) and
  * routes it — `subscriptions/listen` to the {@link ListenEndpoint}, the hot 2026-07-28 methods to
  * the fast path, 2025-era traffic (as the SDK's classifier tells it: `initialize`, requests without
- * the per-request envelope, posted answers, `GET` and `DELETE`) to the {@link SessionEndpoint},
- * everything else to the official SDK's handler with the exchange it came on.
+ * the per-request envelope, posted answers, `GET` and `DELETE`) to the extension that serves it
+ * ({@link McpEndpointRoutes}: the sessions extension), everything else to the official SDK's
+ * handler with the exchange it came on.
  */
 @Injectable()
 export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
@@ -45,8 +45,6 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
   private readonly checks: MessageChecks;
   /** Serves the hot methods without the SDK (`fastPath` option). */
   private readonly fastPath: McpFastPath | undefined;
-  /** Serves 2025-era clients with sessions (`sessions.enabled`); without, the SDK refuses them. */
-  private readonly sessions: SessionEndpoint | undefined;
   private mounting: EndpointMounting | undefined;
   private mountFailure: unknown;
 
@@ -62,13 +60,11 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     private readonly handlers: SdkHandlers,
     private readonly listen: ListenEndpoint,
     private readonly modules: ModulesContainer,
-    @Inject(SESSION_OPTIONS) sessionOptions: SessionOptions,
-    sessions: SessionEndpoint,
+    private readonly routes: McpEndpointRoutes,
     private readonly resource: ProtectedResource,
     private readonly resourceServer: ResourceServer,
   ) {
     this.path = options.endpoint;
-    this.sessions = sessionOptions.enabled ? sessions : undefined;
     this.admission = new RequestAdmission(options);
     this.checks = new MessageChecks(options.body, registry);
     this.fastPath = options.fastPath
@@ -195,11 +191,12 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     const text = this.admission.takeBody(req);
     if (req.method !== 'POST' || text === undefined) {
       const exchange = { request, raw: req, response: res, message: undefined };
-      if (this.sessions && (req.method === 'GET' || req.method === 'DELETE')) {
+      const legacy = this.routes.legacy;
+      if (legacy && (req.method === 'GET' || req.method === 'DELETE')) {
         // A session is its caller's: its stream and its end need the same principal as its calls.
         if (this.resourceServer.enabled && !(await this.authenticate(request, req, res, undefined)))
           return;
-        return this.sessions.serve({ ...exchange, exactInputResponses: undefined, text });
+        return legacy.serve({ ...exchange, exactInputResponses: undefined, text });
       }
       return sdkRequestExchange.run({ ...exchange, exactInputResponses: undefined }, () =>
         this.handlers.node(req, res),
@@ -222,8 +219,8 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     const exchange: HttpExchange = { request, raw: req, response: res, ...checked };
     const fast = this.fastPath?.accepts(req, checked.message);
     if (fast && this.fastPath) return this.fastPath.serve(fast, exchange);
-    if (this.sessions && isLegacy(req, checked.message))
-      return this.sessions.serve({ ...exchange, text });
+    const legacy = this.routes.legacy;
+    if (legacy && isLegacy(req, checked.message)) return legacy.serve({ ...exchange, text });
     await sdkRequestExchange.run(exchange, () => this.handlers.node(req, res, checked.message));
   }
 }

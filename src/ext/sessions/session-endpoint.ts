@@ -1,3 +1,4 @@
+import type { LegacyHttpExchange } from '../../transport/endpoint-routes';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   isJsonContentType,
@@ -36,10 +37,7 @@ import { postStreamEventPrefix, requestIdOfEventId } from './wire/stream-event-i
 import { randomBytes } from 'node:crypto';
 
 /** A request of the 2025 era as the HTTP layer hands it over: a POST's checked body and its text. */
-export interface SessionHttpExchange extends HttpExchange {
-  /** The body as received (a posted answer keeps its exact numbers through it). */
-  readonly text: string | undefined;
-}
+export type SessionHttpExchange = LegacyHttpExchange;
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];

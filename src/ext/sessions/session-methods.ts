@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { unknownOperation } from '../../protocol/unknown-operation';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   ProtocolError,
   specTypeSchemas,
@@ -62,16 +63,20 @@ export class SessionMethods {
     private readonly dispatcher: McpDispatcher,
     private readonly registry: McpOperationRegistry,
     private readonly rounds: SessionInputRounds,
-    private readonly tasks: SessionTasks,
+    /** Absent when the tasks extension is off: then no tool runs as a 2025-11-25 task. */
+    @Optional() @Inject(SessionTasks) private readonly tasks: SessionTasks | undefined,
     private readonly sessions: McpSessions,
     @Inject(SESSION_OPTIONS) private readonly options: SessionOptions,
   ) {}
 
   /** Whether any tool can run as a 2025-11-25 task (the `tasks` capability then). */
   servesTasks(): boolean {
-    return this.registry
-      .getTools()
-      .some((tool) => tool.task.support !== 'forbidden' && tool.task.creation !== 'deferred');
+    return (
+      this.tasks !== undefined &&
+      this.registry
+        .getTools()
+        .some((tool) => tool.task.support !== 'forbidden' && tool.task.creation !== 'deferred')
+    );
   }
 
   /** The request's result; a refusal throws its `ProtocolError`. */
@@ -116,14 +121,14 @@ export class SessionMethods {
           message as unknown as GetPromptRequest,
           request.sdk(),
           request.exchange,
-          run,
+          { run },
         );
       case 'resources/read':
         return this.dispatcher.readResource(
           message as unknown as ReadResourceRequest,
           request.sdk(),
           request.exchange,
-          run,
+          { run },
         );
       case 'completion/complete':
         return this.dispatcher.complete(
@@ -132,17 +137,23 @@ export class SessionMethods {
           request.exchange,
         );
       case 'tasks/get':
-        return this.tasks.get(checked(request, 'GetTaskRequest'), request);
+        return this.taskMethods().get(checked(request, 'GetTaskRequest'), request);
       case 'tasks/result':
-        return this.tasks.result(checked(request, 'GetTaskPayloadRequest'), request);
+        return this.taskMethods().result(checked(request, 'GetTaskPayloadRequest'), request);
       case 'tasks/cancel':
-        return this.tasks.cancel(checked(request, 'CancelTaskRequest'), request);
+        return this.taskMethods().cancel(checked(request, 'CancelTaskRequest'), request);
       case 'tasks/list':
         checked(request, 'ListTasksRequest');
-        return this.tasks.list(request);
+        return this.taskMethods().list(request);
       default:
         throw new ProtocolError(McpErrorCode.MethodNotFound, 'Method not found');
     }
+  }
+
+  /** The 2025-11-25 task methods, or -32601 when the tasks extension is off. */
+  private taskMethods(): SessionTasks {
+    if (!this.tasks) throw new ProtocolError(McpErrorCode.MethodNotFound, 'Method not found');
+    return this.tasks;
   }
 
   /** The tools, with 2025-11-25's `execution.taskSupport` where a tool can run as a task. */
@@ -152,27 +163,42 @@ export class SessionMethods {
       ...page,
       items: page.items.map((listing) => {
         const tool = this.registry.findTool(listing.name);
-        return !tool || tool.task.support === 'forbidden' || tool.task.creation === 'deferred'
+        return !this.tasks ||
+          !tool ||
+          tool.task.support === 'forbidden' ||
+          tool.task.creation === 'deferred'
           ? listing
           : { ...listing, execution: { taskSupport: tool.task.support } };
       }),
     });
   }
 
-  private callTool(request: SessionRequest, params: Params, run: OperationRun): Promise<unknown> {
+  /**
+   * A tool call with 2025-11-25 semantics: a task only when `params.task` asks for one, whatever
+   * 2026 extensions the client declared. A tool the caller's lists hide answers as an unknown one
+   * before anything task-specific is said about it.
+   */
+  private async callTool(
+    request: SessionRequest,
+    params: Params,
+    run: OperationRun,
+  ): Promise<unknown> {
     const tool = this.registry.findTool(String(params.name));
-    if (tool && params.task !== undefined && params.task !== null)
-      return this.tasks.callTool(tool, request);
-    if (tool?.task.support === 'required')
+    const asTask = params.task !== undefined && params.task !== null;
+    if (tool && (asTask || tool.task.support === 'required')) {
+      if (await this.dispatcher.hides(tool, request.sdk(), request.exchange))
+        throw unknownOperation('tool', tool.name);
+      if (asTask) return this.taskMethods().callTool(tool, request);
       throw new ProtocolError(
         McpErrorCode.MethodNotFound,
         `Tool "${clip(tool.name)}" runs only as a task: call it with params.task`,
       );
+    }
     return this.dispatcher.callTool(
       request.message as unknown as CallToolRequest,
       request.sdk(),
       request.exchange,
-      run,
+      { run, divert: false },
     );
   }
 

@@ -2,11 +2,9 @@ import { InvalidModuleOptionsError } from '../../errors/invalid-module-options.e
 import { MemorySessionStore } from './store/memory-session.store';
 import { resolveSessionOptions } from './session.options';
 
-const BODY = 1_000_000;
-
 describe('resolveSessionOptions', () => {
   it('fills safe defaults for every bound', () => {
-    expect(resolveSessionOptions(undefined, BODY)).toEqual({
+    expect(resolveSessionOptions(undefined)).toEqual({
       enabled: true,
       maxSessions: 10_000,
       maxSessionsPerCaller: 100,
@@ -16,21 +14,23 @@ describe('resolveSessionOptions', () => {
       maxPendingRequests: 16,
       maxSubscriptions: 100,
       store: undefined,
-      maxEventBytes: BODY * 2 + 4_096,
     });
   });
 
   it('keeps the per-caller default within maxSessions', () => {
-    expect(resolveSessionOptions({ maxSessions: 10 }, BODY).maxSessionsPerCaller).toBe(10);
+    expect(resolveSessionOptions({ maxSessions: 10 }).maxSessionsPerCaller).toBe(10);
   });
 
   it('takes values in range and a store that implements the port', () => {
     const store = new MemorySessionStore();
     expect(
-      resolveSessionOptions(
-        { maxSessions: 5, maxSessionsPerCaller: 2, answerTimeoutMs: 100, store, enabled: false },
-        BODY,
-      ),
+      resolveSessionOptions({
+        maxSessions: 5,
+        maxSessionsPerCaller: 2,
+        answerTimeoutMs: 100,
+        store,
+        enabled: false,
+      }),
     ).toMatchObject({
       maxSessions: 5,
       maxSessionsPerCaller: 2,
@@ -53,7 +53,7 @@ describe('resolveSessionOptions', () => {
     [{ enabled: 'yes' }, 'sessions.enabled'],
     [{ store: {} }, 'sessions.store'],
   ])('names the bad option in %j', (sessions, name) => {
-    expect(() => resolveSessionOptions(sessions as never, BODY)).toThrow(InvalidModuleOptionsError);
-    expect(() => resolveSessionOptions(sessions as never, BODY)).toThrow(name);
+    expect(() => resolveSessionOptions(sessions as never)).toThrow(InvalidModuleOptionsError);
+    expect(() => resolveSessionOptions(sessions as never)).toThrow(name);
   });
 });

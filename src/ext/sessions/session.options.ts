@@ -14,8 +14,6 @@ export interface SessionOptions {
   readonly maxPendingRequests: number;
   readonly maxSubscriptions: number;
   readonly store: SessionStore | undefined;
-  /** Longest session event read from another instance: an answer is at most one request body. */
-  readonly maxEventBytes: number;
 }
 
 /** Injection token of the resolved {@link SessionOptions}. @internal */
@@ -23,7 +21,7 @@ export const SESSION_OPTIONS = Symbol('SessionOptions');
 
 /** The `sessions` options as the module options spell them. @internal */
 export type SessionOptionsInput = Partial<
-  Record<Exclude<keyof SessionOptions, 'store' | 'maxEventBytes'>, unknown>
+  Record<Exclude<keyof SessionOptions, 'store'>, unknown>
 > & { store?: SessionStore };
 
 /** Default and accepted range of each numeric `sessions` option. @internal */
@@ -42,18 +40,12 @@ export const SESSION_OPTION_BOUNDS = {
   maxPendingRequests: { fallback: 16, min: 1, max: 10_000 },
   maxSubscriptions: { fallback: 100, min: 0, max: 100_000 },
 } as const satisfies Record<
-  Exclude<keyof SessionOptions, 'store' | 'enabled' | 'maxEventBytes'>,
+  Exclude<keyof SessionOptions, 'store' | 'enabled'>,
   { fallback: number; min: number; max: number }
 >;
 
-/**
- * Fills the `sessions` defaults and checks each value, naming the first bad option;
- * `maxRequestBodyBytes` is the endpoint's, which bounds what an answer can be. @internal
- */
-export function resolveSessionOptions(
-  sessions: SessionOptionsInput | undefined,
-  maxRequestBodyBytes: number,
-): SessionOptions {
+/** Fills the `sessions` defaults and checks each value, naming the first bad option. @internal */
+export function resolveSessionOptions(sessions: SessionOptionsInput | undefined): SessionOptions {
   objectOption('sessions', sessions);
   const resolve = (name: keyof typeof SESSION_OPTION_BOUNDS): number => {
     const { fallback, min, max } = SESSION_OPTION_BOUNDS[name];
@@ -92,7 +84,5 @@ export function resolveSessionOptions(
       ['create', 'get', 'replace', 'delete'],
       ', ',
     ),
-    // Room for the body twice over (JSON inside JSON escapes it) and the framing.
-    maxEventBytes: maxRequestBodyBytes * 2 + 4_096,
   };
 }

@@ -1,5 +1,10 @@
 import { InvalidModuleOptionsError } from '../../errors/invalid-module-options.error';
-import { implementing, objectOption, positiveInteger } from '../../options/option-checks';
+import {
+  booleanOption,
+  implementing,
+  objectOption,
+  positiveInteger,
+} from '../../options/option-checks';
 import type { TaskRunner } from './runner/task-runner.interface';
 import type { TaskStore } from './store/task-store.interface';
 import { DEFAULT_MAX_TASK_BYTES, DEFAULT_MAX_TASKS } from './store/memory-task.store';
@@ -12,6 +17,8 @@ export const DEFAULT_MAX_TASK_BYTES_PER_CALLER = 67_108_864;
 
 /** Tasks options with defaults filled in and values checked. @internal */
 export interface ResolvedTaskOptions {
+  /** Whether the tasks extension is served (its methods, diverts and capability entry). */
+  readonly enabled: boolean;
   readonly ttlMs: number;
   readonly maxTtlMs: number;
   readonly pollIntervalMs: number;
@@ -64,6 +71,7 @@ export function resolveTaskOptions(tasks: TaskOptionsInput | undefined): Resolve
       'must not exceed tasks.maxStoreBytes',
     );
   return {
+    enabled: booleanOption('tasks.enabled', tasks?.enabled, true),
     ttlMs,
     maxTtlMs,
     pollIntervalMs: positiveInteger('tasks.pollIntervalMs', tasks?.pollIntervalMs, 1_000),

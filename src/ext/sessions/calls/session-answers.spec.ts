@@ -22,7 +22,7 @@ class PairedBus extends SessionEventBus {
 
 function answersOn(bus: SessionEventBus, sessions = {}): SessionAnswers {
   const answers = new SessionAnswers(
-    resolveSessionOptions({ answerTimeoutMs: 100, maxPendingRequests: 2, ...sessions }, 1_000),
+    resolveSessionOptions({ answerTimeoutMs: 100, maxPendingRequests: 2, ...sessions }),
     bus,
   );
   answers.onModuleInit();

@@ -1,3 +1,4 @@
+import { DivertedCall } from '../../../protocol/call-divert';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ProtocolError, type CallToolRequest } from '@modelcontextprotocol/server';
 import type { ToolEntry } from '../../../discovery/operation-entry.interface';
@@ -79,12 +80,13 @@ export class SessionTasks implements OnModuleDestroy {
       ...request.exchange,
       message: { ...request.message, params: taskParams },
     };
-    const created = (await this.dispatcher.callTool(
+    const answered: unknown = await this.dispatcher.callTool(
       { method: 'tools/call', params: taskParams } as unknown as CallToolRequest,
       sdk,
       exchange,
-    )) as unknown as Params;
-    if (created.resultType !== 'task') return created;
+    );
+    if (!(answered instanceof DivertedCall)) return answered as Params;
+    const created = answered.result;
     await this.remember(request, String(created.taskId));
     return createTaskResult2025(created);
   }

@@ -1,3 +1,4 @@
+import type { McpListenRoute } from '../../../transport/listen-routes';
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -47,7 +48,7 @@ function followedTaskIds(message: unknown): unknown {
  * @internal
  */
 @Injectable()
-export class TaskListenStreams {
+export class TaskListenStreams implements McpListenRoute {
   private readonly open = new Set<() => void>();
 
   constructor(

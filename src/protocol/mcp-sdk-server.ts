@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/server';
+import { DivertedCall } from './call-divert';
 
 type Handler = Parameters<Server['_wrapHandler']>[1];
 
@@ -14,18 +15,14 @@ export interface ObserveRequest {
   ): ReturnType<Handler>;
 }
 
-/** Carries a `CreateTaskResult` past the SDK's `tools/call` result validation. */
-class TaskCreated {
-  constructor(readonly result: Awaited<ReturnType<Handler>>) {}
-}
-
 /**
- * The SDK's low-level `Server`, except that a `tools/call` answered with a task
- * (`resultType: "task"`) goes out as the flat `CreateTaskResult` the tasks extension defines: the
- * SDK would validate it as a tool result and add an empty `content`.
+ * The SDK's low-level `Server`, except that a `tools/call` an extension diverted
+ * ({@link DivertedCall}, e.g. the tasks extension's flat `CreateTaskResult`) goes out as it is: the
+ * SDK would validate it as a tool result and add an empty `content`. Every request but the
+ * runner's operations is served under its span ({@link observeWith}).
  * @internal
  */
-export class McpTaskServer extends Server {
+export class McpSdkServer extends Server {
   /**
    * Set after construction: the SDK registers its own handlers (`ping`, `initialize`,
    * `server/discover`, `logging/setLevel`) from its constructor, so each wrapped handler reads it
@@ -51,16 +48,17 @@ export class McpTaskServer extends Server {
 
   private wrapped(method: string, handler: Handler): Handler {
     if (method !== 'tools/call') return super._wrapHandler(method, handler);
+    // Thrown past the SDK's result validation, caught again outside it.
     const wrapped = super._wrapHandler(method, async (request, ctx) => {
-      const result = await handler(request, ctx);
-      if ((result as { resultType?: unknown }).resultType === 'task') throw new TaskCreated(result);
-      return result;
+      const result: unknown = await handler(request, ctx);
+      if (result instanceof DivertedCall) throw result;
+      return result as Awaited<ReturnType<Handler>>;
     });
     return async (request, ctx) => {
       try {
         return await wrapped(request, ctx);
       } catch (thrown) {
-        if (thrown instanceof TaskCreated) return thrown.result;
+        if (thrown instanceof DivertedCall) return thrown.result as Awaited<ReturnType<Handler>>;
         throw thrown;
       }
     };

@@ -1,0 +1,77 @@
+import { Inject, Injectable, type OnModuleInit, type Provider } from '@nestjs/common';
+import { McpCallDiverts } from '../../protocol/call-divert';
+import { McpMethodTable } from '../../protocol/method-table';
+import { McpServerCapabilities } from '../../protocol/server-capabilities';
+import { McpListenRoutes } from '../../transport/listen-routes';
+import { TaskEventBusProvider } from './events/task-event-bus.provider';
+import { TaskStatusFeed } from './events/task-status-feed';
+import { McpTaskCalls } from './mcp-task-calls.service';
+import { McpTasksService } from './mcp-tasks.service';
+import { TaskStepExecutor } from './steps/task-step.executor';
+import { TaskStepRequests } from './steps/task-step-requests';
+import { TaskStepWork } from './steps/task-step.work';
+import { GuardedTaskStore } from './store/guarded-task-store';
+import { MCP_TASKS_EXTENSION } from './store/mcp-task.types';
+import { TaskListenStreams } from './streams/task-listen-streams';
+import { TaskCallers } from './task-callers';
+import { TaskRecords } from './task-records';
+import { TASK_OPTIONS, type ResolvedTaskOptions } from './task.options';
+import { McpTaskMethods } from './wire/mcp-task-methods.service';
+
+/**
+ * Installs the tasks extension (`io.modelcontextprotocol/tasks`) into the core's seams: its
+ * methods, the divert that turns a `tools/call` into a task, the listen streams that follow tasks,
+ * and its entry in the server's capabilities — unless `tasks.enabled` is false (with
+ * `forRootAsync`, whose options are not known when the module is composed).
+ * @internal
+ */
+@Injectable()
+export class McpTasksInstaller implements OnModuleInit {
+  constructor(
+    @Inject(TASK_OPTIONS) private readonly options: ResolvedTaskOptions,
+    private readonly methods: McpMethodTable,
+    private readonly diverts: McpCallDiverts,
+    private readonly listen: McpListenRoutes,
+    private readonly capabilities: McpServerCapabilities,
+    private readonly taskMethods: McpTaskMethods,
+    private readonly taskCalls: McpTaskCalls,
+    private readonly taskStreams: TaskListenStreams,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.options.enabled) return;
+    const tasks = this.taskMethods;
+    this.methods.register('tasks/get', (params, sdk, exchange) => tasks.get(params, sdk, exchange));
+    this.methods.register('tasks/update', (params, sdk, exchange) =>
+      tasks.update(params, sdk, exchange),
+    );
+    this.methods.register('tasks/cancel', (params, sdk, exchange) =>
+      tasks.cancel(params, sdk, exchange),
+    );
+    const calls = this.taskCalls;
+    this.diverts.add({
+      extension: MCP_TASKS_EXTENSION,
+      appliesTo: (tool) => tool.task.support !== 'forbidden',
+      divert: (tool, request, sdk, exchange) => calls.callTool(tool, request, sdk, exchange),
+    });
+    this.listen.add(this.taskStreams);
+    this.capabilities.declareExtension(MCP_TASKS_EXTENSION);
+  }
+}
+
+/** The tasks extension's providers, which join the `McpModule` that composes it. @internal */
+export const TASKS_EXTENSION_PROVIDERS: Provider[] = [
+  GuardedTaskStore,
+  TaskEventBusProvider,
+  TaskStatusFeed,
+  TaskCallers,
+  TaskStepRequests,
+  TaskStepExecutor,
+  TaskRecords,
+  TaskStepWork,
+  McpTasksService,
+  McpTaskCalls,
+  McpTaskMethods,
+  TaskListenStreams,
+  McpTasksInstaller,
+];

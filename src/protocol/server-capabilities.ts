@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import type { ServerCapabilities } from '@modelcontextprotocol/server';
+
+/**
+ * The seam where an extension declares itself: its entry under `capabilities.extensions` (with its
+ * settings inline) and any capability it needs the server to have. Read each time a server is
+ * built, after the module initialized.
+ * @internal
+ */
+@Injectable()
+export class McpServerCapabilities {
+  private readonly extensions: Record<string, Record<string, unknown>> = {};
+  private readonly added: ServerCapabilities[] = [];
+
+  /** Declares the extension `id` with `settings` (`{}` when it has none). */
+  declareExtension(id: string, settings: Record<string, unknown> = {}): void {
+    if (Object.hasOwn(this.extensions, id))
+      throw new Error(`The MCP extension "${id}" is declared twice`);
+    this.extensions[id] = settings;
+  }
+
+  /** Adds capabilities an extension needs (merged one level deep over the core's). */
+  require(capabilities: ServerCapabilities): void {
+    this.added.push(capabilities);
+  }
+
+  /** The capabilities the server declares: the core's, what extensions added, their entries. */
+  of(core: ServerCapabilities): ServerCapabilities {
+    const merged: Record<string, unknown> = { ...core };
+    for (const capabilities of this.added)
+      for (const [name, value] of Object.entries(capabilities))
+        merged[name] =
+          isObject(merged[name]) && isObject(value) ? { ...merged[name], ...value } : value;
+    if (Object.keys(this.extensions).length > 0)
+      merged.extensions = { ...(merged.extensions as object | undefined), ...this.extensions };
+    return merged as ServerCapabilities;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
