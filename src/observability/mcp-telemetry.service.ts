@@ -1,62 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type {
-  Context,
-  Link,
-  MeterProvider,
-  Span,
-  SpanContext,
-  Tracer,
-  TracerProvider,
-} from '@opentelemetry/api';
-import type * as OpenTelemetryApi from '@opentelemetry/api';
+import type { Context, MeterProvider, Span, Tracer, TracerProvider } from '@opentelemetry/api';
 import { PACKAGE_VERSION } from '../util/package-version';
 import { McpFlowEvents } from './mcp-flow-events.service';
 import { MCP_SEMCONV, OWN_ATTRIBUTES } from './mcp-semantic-conventions';
 import { INSTRUMENTATION_SCOPE, instrumentsOf, type Instruments } from './mcp-instruments';
 import { countRound, flowEnded, flowStarted } from './flow-metrics';
-import { loadOpenTelemetry } from './open-telemetry.loader';
+import { anyProviderRegistered, loadOpenTelemetry } from './open-telemetry.loader';
+import type { CallObservation, ClientRequestObservation, RequestObservation } from './observations';
 import { TRACING_OPTIONS, type TracingOptions } from './tracing-options';
 import { requestAttributes, spanName, startAttributes, type AttributeMap } from './span-attributes';
-import { spanContextOf, traceparentOf, valid } from './trace-context';
-import type { ObservedCall, ObservedRound } from './observed-call';
-import type {
-  ClientRequestOutcome,
-  ObservedClientRequest,
-  ObservedRequest,
-} from './observed-request';
-
-/** Where `@opentelemetry/api` 1.x keeps its global providers (one registry per major version). */
-const OPEN_TELEMETRY_REGISTRY = Symbol.for('opentelemetry.js.api.1');
-
-interface OpenTelemetryRegistry {
-  readonly trace?: unknown;
-  readonly metrics?: unknown;
-}
+import { spanContextOf, traceparentOf } from './trace-context';
+import { endRoundSpan } from './round-span';
+import { spanParentOf } from './span-parents';
+import type * as OpenTelemetryApi from '@opentelemetry/api';
+import type { ObservedCall } from './observed-call';
+import type { ObservedClientRequest, ObservedRequest } from './observed-request';
 
 /** `@opentelemetry/api`; only type-imported, so nothing loads it unless the app installed it. */
 type OpenTelemetry = typeof OpenTelemetryApi;
-
-/** One observed call between its start and its end. @internal */
-export interface CallObservation {
-  /** Runs `work` with the call's span active, so the application's own spans nest under it. */
-  within<T>(work: () => Promise<T>): Promise<T>;
-  end(round: ObservedRound): void;
-}
-
-/** One observed request that runs no operation, between its start and its end. @internal */
-export interface RequestObservation {
-  within<T>(work: () => Promise<T>): Promise<T>;
-  /**
-   * `errorType`: the JSON-RPC code of the error it was answered with; `sessionId`: the 2025-era
-   * session it opened (an `initialize`).
-   */
-  end(errorType?: string, sessionId?: string): void;
-}
-
-/** One server-to-client request between its sending and its answer. @internal */
-export interface ClientRequestObservation {
-  end(outcome: ClientRequestOutcome, errorType?: string): void;
-}
 
 /**
  * The module's spans, metrics and flow events, through `@opentelemetry/api` when the application
@@ -84,13 +45,7 @@ export class McpTelemetry {
   /** Whether a call is worth observing: a tracer or meter provider, or an event subscriber. */
   observing(): boolean {
     if (this.events.observed) return true;
-    // The API's own registry of global providers: when it holds neither, nothing is registered and
-    // one property read says so (the API's getters cost far more, on every call).
-    const registry = (globalThis as Record<symbol, OpenTelemetryRegistry | undefined>)[
-      OPEN_TELEMETRY_REGISTRY
-    ];
-    if (registry === undefined || (registry.trace === undefined && registry.metrics === undefined))
-      return false;
+    if (!anyProviderRegistered()) return false;
     return this.tracerProvider() !== undefined || this.metrics() !== undefined;
   }
 
@@ -110,7 +65,7 @@ export class McpTelemetry {
       within: (work) => (api && spanContext ? api.context.with(spanContext, work) : work()),
       end: (round) => {
         const seconds = (performance.now() - started) / 1000;
-        if (api && span) endSpan(api, span, round);
+        if (api && span) endRoundSpan(api, span, round);
         const instruments = this.metrics();
         if (instruments) countRound(instruments, call, round, seconds);
         if (this.events.observed)
@@ -229,13 +184,10 @@ export class McpTelemetry {
     const api = this.api;
     const provider = this.tracerProvider();
     if (!api || !provider) return {};
-    const { parent, links } = this.parentOf(
-      api,
-      arrived.meta,
-      arrived.headers,
-      flowTrace,
+    const { parent, links } = spanParentOf(api, arrived, flowTrace, {
       taskStep,
-    );
+      roundParent: this.tracing.roundParent,
+    });
     const span = this.tracerOf(provider).startSpan(
       name,
       {
@@ -292,94 +244,4 @@ export class McpTelemetry {
     }
     return this.instruments;
   }
-
-  /**
-   * The parent of a call's span: the trace context the client sent in `_meta`, else in the HTTP
-   * headers, else (a retry without any) the flow's first round, else the active context (an HTTP
-   * server span, when the app instruments HTTP). The flow's first round is linked when it is not the
-   * parent, and so is the HTTP span when the client's `_meta` context replaced it.
-   */
-  private parentOf(
-    api: OpenTelemetry,
-    meta: unknown,
-    headers: ObservedCall['headers'],
-    flowTrace: string | undefined,
-    taskStep: boolean,
-  ): { parent: Context; links: Link[] } {
-    const active = api.context.active();
-    const links: Link[] = [];
-    const flowContext = spanContextOf(api, flowTrace);
-    if (flowContext && !taskStep && this.tracing.roundParent === 'first-round')
-      return this.underFirstRound(api, active, flowContext, meta, headers);
-    const fromMeta =
-      meta !== null && typeof meta === 'object' && 'traceparent' in meta
-        ? valid(api, api.propagation.extract(api.ROOT_CONTEXT, meta))
-        : undefined;
-    let parent = fromMeta;
-    if (fromMeta) {
-      const http = api.trace.getSpanContext(active);
-      if (http && api.isSpanContextValid(http)) links.push({ context: http });
-    } else if (headers.traceparent !== undefined)
-      parent = valid(api, api.propagation.extract(active, headers));
-    if (!parent && flowContext) {
-      parent = api.trace.setSpanContext(active, flowContext);
-      return { parent, links: [...links, flowLink(flowContext, taskStep)] };
-    }
-    if (flowContext) links.push(flowLink(flowContext, taskStep));
-    return { parent: parent ?? active, links };
-  }
-
-  /**
-   * `tracing.roundParent: 'first-round'`: a later round is a child of the flow's first round, and
-   * the trace contexts it arrived with — the client's (`_meta`, else the header) and the active one
-   * (an HTTP server span) — are links.
-   */
-  private underFirstRound(
-    api: OpenTelemetry,
-    active: Context,
-    flowContext: SpanContext,
-    meta: unknown,
-    headers: ObservedCall['headers'],
-  ): { parent: Context; links: Link[] } {
-    const links: Link[] = [];
-    const client =
-      meta !== null && typeof meta === 'object' && 'traceparent' in meta
-        ? valid(api, api.propagation.extract(api.ROOT_CONTEXT, meta))
-        : headers.traceparent !== undefined
-          ? valid(api, api.propagation.extract(api.ROOT_CONTEXT, headers))
-          : undefined;
-    const clientContext = client && api.trace.getSpanContext(client);
-    if (clientContext)
-      links.push({ context: clientContext, attributes: { [OWN_ATTRIBUTES.link]: 'client' } });
-    const http = api.trace.getSpanContext(active);
-    if (http && api.isSpanContextValid(http) && http.spanId !== clientContext?.spanId)
-      links.push({ context: http });
-    links.push(flowLink(flowContext, false));
-    return { parent: api.trace.setSpanContext(active, flowContext), links };
-  }
-}
-
-function flowLink(context: Link['context'], taskStep: boolean): Link {
-  return {
-    context,
-    attributes: { [OWN_ATTRIBUTES.link]: taskStep ? 'creating_request' : 'flow_first_round' },
-  };
-}
-
-function endSpan(api: OpenTelemetry, span: Span, round: ObservedRound): void {
-  span.setAttribute(OWN_ATTRIBUTES.flowId, round.flowId);
-  span.setAttribute(OWN_ATTRIBUTES.round, round.round);
-  span.setAttribute(OWN_ATTRIBUTES.outcome, round.outcome);
-  if (round.rejection) {
-    span.setAttribute(OWN_ATTRIBUTES.rejectionReason, round.rejection.reason);
-    if (round.rejection.detail !== undefined)
-      span.setAttribute(OWN_ATTRIBUTES.rejectionField, round.rejection.detail);
-  }
-  if (round.errorType !== undefined) {
-    span.setAttribute(MCP_SEMCONV.errorType, round.errorType);
-    if (round.errorType !== 'tool_error')
-      span.setAttribute(MCP_SEMCONV.responseStatusCode, round.errorType);
-    span.setStatus({ code: api.SpanStatusCode.ERROR });
-  }
-  span.end();
 }

@@ -17,3 +17,24 @@ export function loadOpenTelemetry(): unknown {
   }
   return loaded ?? undefined;
 }
+
+/** Where `@opentelemetry/api` 1.x keeps its global providers (one registry per major version). */
+const OPEN_TELEMETRY_REGISTRY = Symbol.for('opentelemetry.js.api.1');
+
+interface OpenTelemetryRegistry {
+  readonly trace?: unknown;
+  readonly metrics?: unknown;
+}
+
+/**
+ * Whether a tracer or meter provider may be registered: the API's own registry of global providers
+ * holds one. When it holds neither, one property read says so (the API's getters cost far more, on
+ * every call).
+ * @internal
+ */
+export function anyProviderRegistered(): boolean {
+  const registry = (globalThis as Record<symbol, OpenTelemetryRegistry | undefined>)[
+    OPEN_TELEMETRY_REGISTRY
+  ];
+  return registry !== undefined && (registry.trace !== undefined || registry.metrics !== undefined);
+}
