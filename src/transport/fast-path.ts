@@ -1,21 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ProtocolError,
-  ProtocolErrorCode,
   SERVER_INFO_META_KEY,
   type CacheHint,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
 import type { ProtectedResource } from '../auth/protected-resource';
-import { McpErrorCode } from '../errors/mcp-error-codes';
-import { McpHttpRefusal } from '../errors/mcp-http-refusal.error';
 import type { McpCacheableMethod, ServerOptions } from '../protocol/server.options';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
 import type { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import type { HttpExchange } from '../pipeline/http-exchange';
 import type { ListingPage } from '../discovery/listing-page';
 import type { MaybePromise } from '../util/maybe-promise';
+import { errorAnswerOf } from './fast-path-error';
+import { fastPathContextOf } from './fast-path-context';
 import { ModernRequestClassifier } from './modern-request.classifier';
 
 type Message = { jsonrpc: '2.0'; id: string | number; method: string; params: Params };
@@ -52,17 +51,6 @@ const FAST_METHODS: ReadonlyMap<string, Served> = new Map<string, Served>([
     { list: (d, cursor, s, e) => d.listResourceTemplates(cursor, s, e) },
   ],
 ]);
-
-const ENVELOPE_KEYS = new Set<string>(Object.values(MCP_META_KEYS));
-
-/**
- * What the SDK answers on 2026-07-28 when a handler of tools/call, prompts/get or resources/read
- * throws the urlElicitationRequired error of earlier revisions (-32042), word for word.
- */
-const URL_ELICITATION_THROWN = new ProtocolError(
-  McpErrorCode.InternalError,
-  `URL elicitation cannot be signalled by throwing UrlElicitationRequiredError on protocol revision ${MCP_PROTOCOL_VERSION}: return inputRequired({ inputRequests: { …: inputRequired.elicitUrl(...) } }) from the handler instead. The urlElicitationRequired error (-32042) of earlier revisions is not available on this revision.`,
-);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -149,7 +137,13 @@ export class McpFastPath {
     res.once('close', () => {
       if (!res.writableFinished) aborted.abort();
     });
-    const sdk = this.contextFor(message, req, aborted.signal);
+    const sdk = fastPathContextOf(
+      message.id,
+      message.method,
+      message.params._meta,
+      req,
+      aborted.signal,
+    );
     try {
       if (served?.list) {
         const cursor = message.params.cursor as string | undefined;
@@ -176,29 +170,14 @@ export class McpFastPath {
         id: message.id,
       });
     } catch (thrown) {
-      const error =
-        thrown instanceof ProtocolError
-          ? thrown.code === ProtocolErrorCode.UrlElicitationRequired
-            ? URL_ELICITATION_THROWN
-            : thrown
-          : new ProtocolError(McpErrorCode.InternalError, 'Internal error');
       if (!(thrown instanceof ProtocolError))
         this.logger.error(
           'MCP request failed',
           thrown instanceof Error ? thrown.stack : String(thrown),
         );
-      const status =
-        error instanceof McpHttpRefusal
-          ? error.httpStatus
-          : error.code === McpErrorCode.MissingRequiredClientCapability
-            ? 400
-            : 200;
-      const body = {
-        code: error.code,
-        message: error.message,
-        ...(error.data !== undefined && { data: error.data }),
-      };
-      const headers = error instanceof McpHttpRefusal ? this.resource.headersOf(error, req) : {};
+      const { status, body, headers } = errorAnswerOf(thrown, (refusal) =>
+        this.resource.headersOf(refusal, req),
+      );
       this.write(res, status, { jsonrpc: '2.0', id: message.id, error: body }, headers);
     }
   }
@@ -229,31 +208,6 @@ export class McpFastPath {
       ? { ...result._meta, ...this.serverInfoMeta }
       : this.serverInfoMeta;
     return decorated;
-  }
-
-  private contextFor(
-    message: Message,
-    req: IncomingMessage & { auth?: unknown },
-    signal: AbortSignal,
-  ): ServerContext {
-    const envelope: Record<string, unknown> = {};
-    const meta: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(message.params._meta)) {
-      if (ENVELOPE_KEYS.has(key)) envelope[key] = value;
-      else meta[key] = value;
-    }
-    return {
-      mcpReq: {
-        id: message.id,
-        method: message.method,
-        _meta: meta,
-        envelope,
-        signal,
-        // Nothing is streamed on this path (requests asking for progress or logs take the SDK's).
-        notify: async () => undefined,
-      },
-      http: req.auth === undefined ? undefined : { authInfo: req.auth },
-    } as unknown as ServerContext;
   }
 
   private write(
