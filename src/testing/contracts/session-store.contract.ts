@@ -1,8 +1,6 @@
-import {
-  SessionCapacityError,
-  type McpSessionRecord,
-  type SessionStore,
-} from '../../entry/sessions';
+import type { McpSessionRecord } from '../../ext/sessions/store/session-record';
+import { SessionCapacityError } from '../../ext/sessions/store/session-capacity.error';
+import type { SessionStore } from '../../ext/sessions/store/session-store.interface';
 import { newSessionId } from '../../ext/sessions/store/session-id';
 import { testRunnerGlobals } from './test-runner-globals';
 
