@@ -15,6 +15,7 @@ import { McpFlowEvents } from './observability/mcp-flow-events.service';
 import { McpTelemetry } from './observability/mcp-telemetry.service';
 import { StateProtectionInterceptor } from './pipeline/state-protection.interceptor';
 import { McpDispatcher } from './protocol/mcp-dispatcher.service';
+import { McpServedRequests } from './protocol/served-requests';
 import { SdkServerFactory } from './protocol/sdk-server.factory';
 import { McpRedisConnection } from './redis/mcp-redis.connection';
 import { McpReplayStep } from './replay/mcp-replay.step';
@@ -75,6 +76,7 @@ import { SdkHandlers } from './transport/sdk-handlers';
     McpEndpointRoutes,
     // The wire
     McpDispatcher,
+    McpServedRequests,
     SdkServerFactory,
     SdkHandlers,
     ListenEndpoint,

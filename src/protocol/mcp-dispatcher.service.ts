@@ -26,10 +26,7 @@ import type {
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { McpHttpRefusal } from '../errors/mcp-http-refusal.error';
 import { internalError } from '../errors/internal-error';
-import { McpTelemetry } from '../observability/mcp-telemetry.service';
-import type { ObservedRequest, RequestEnd } from '../observability/observed-request';
 import type { HttpExchange } from '../pipeline/http-exchange';
-import type { CallHttp } from '../pipeline/operation-call';
 import {
   answerOf,
   OperationRunner,
@@ -45,7 +42,6 @@ import { callParamsOf, ownArguments } from '../pipeline/own-request-params';
 import { DivertedCall, McpCallDiverts } from './call-divert';
 import { clip } from '../util/clip';
 import type { MaybePromise } from '../util/maybe-promise';
-import { observedRequestOf } from './served-request';
 import { resourceNotFound, unknownOperation as unknown } from './unknown-operation';
 
 const MAX_COMPLETION_VALUES = 100;
@@ -84,54 +80,7 @@ export class McpDispatcher {
     /** The extensions' diverts of `tools/call` (the tasks extension's). */
     readonly diverts: McpCallDiverts,
     @Inject(DISCOVERY_OPTIONS) private readonly options: DiscoveryOptions,
-    private readonly telemetry: McpTelemetry,
   ) {}
-
-  /** Whether requests are observed now (a tracer or meter provider, or a flow-event subscriber). */
-  observing(): boolean {
-    return this.telemetry.observing();
-  }
-
-  /**
-   * Serves a request that runs no operation (`tools/list`, `initialize`, `ping`, `tasks/get`…)
-   * under one SERVER span named after its method, with its `mcp.server.operation.duration`; every
-   * path (fast, SDK, session) serves those methods through here. The operations' own requests are
-   * the runner's to observe (`OPERATION_METHODS`). Unobserved, `serve` just runs.
-   */
-  served<T>(
-    method: string,
-    sdk: ServerContext | undefined,
-    http: CallHttp,
-    serve: () => MaybePromise<T>,
-  ): MaybePromise<T> {
-    if (!this.telemetry.observing()) return serve();
-    return this.observed(observedRequestOf(method, sdk, http), serve);
-  }
-
-  /**
-   * {@link served} for a request described already (a session's `initialize`, a listen stream);
-   * `endOf` says how a request `serve` answered itself ended: the error it was answered with, the
-   * session it opened.
-   */
-  async observed<T>(
-    request: ObservedRequest,
-    serve: () => MaybePromise<T>,
-    endOf?: (value: T) => RequestEnd,
-  ): Promise<T> {
-    const observation = this.telemetry.beginRequest(request);
-    let value: T;
-    try {
-      value = await observation.within(async () => serve());
-    } catch (error) {
-      observation.end(
-        String(error instanceof ProtocolError ? error.code : McpErrorCode.InternalError),
-      );
-      throw error;
-    }
-    const ended = endOf?.(value);
-    observation.end(ended?.errorType, ended?.sessionId);
-    return value;
-  }
 
   listTools(
     cursor: string | undefined,

@@ -3,6 +3,7 @@ import { SERVER_OPTIONS, type ServerOptions } from './server.options';
 import { McpDispatcher } from './mcp-dispatcher.service';
 import { ANY_PARAMS, McpMethodTable } from './method-table';
 import { McpSdkServer } from './mcp-sdk-server';
+import { McpServedRequests } from './served-requests';
 import { McpServerCapabilities } from './server-capabilities';
 import { sdkRequestExchange } from './sdk-request-exchange';
 import { listResultOf } from '../discovery/listing-page';
@@ -22,6 +23,7 @@ export class SdkServerFactory {
   constructor(
     @Inject(SERVER_OPTIONS) private readonly options: ServerOptions,
     private readonly dispatcher: McpDispatcher,
+    private readonly servedRequests: McpServedRequests,
     private readonly methods: McpMethodTable,
     private readonly capabilities: McpServerCapabilities,
   ) {}
@@ -41,12 +43,13 @@ export class SdkServerFactory {
       cacheHints: this.options.cacheHints,
     });
     const dispatcher = this.dispatcher;
+    const served = this.servedRequests;
     const exchange = sdkRequestExchange.current;
     server.observeWith(
       {
-        observing: () => dispatcher.observing(),
+        observing: () => served.observing(),
         served: (method, ctx, serve) =>
-          dispatcher.served(method, ctx, exchange(method), serve) as ReturnType<typeof serve>,
+          served.served(method, ctx, exchange(method), serve) as ReturnType<typeof serve>,
       },
       OPERATION_METHODS,
     );

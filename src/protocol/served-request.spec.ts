@@ -1,13 +1,8 @@
 import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
-import type { DiscoveryOptions } from '../discovery/discovery.options';
-import type { McpListings } from '../discovery/mcp-listings.service';
-import type { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import type { McpTelemetry } from '../observability/mcp-telemetry.service';
 import type { ObservedRequest } from '../observability/observed-request';
 import type { CallHttp } from '../pipeline/operation-call';
-import type { OperationRunner } from '../pipeline/operation-runner';
-import { McpCallDiverts } from './call-divert';
-import { McpDispatcher } from './mcp-dispatcher.service';
+import { McpServedRequests } from './served-requests';
 import { observedRequestOf } from './served-request';
 
 const HTTP = {
@@ -45,18 +40,11 @@ function telemetryOf(observing: boolean) {
   return { telemetry, begun, ended };
 }
 
-function dispatcherWith(telemetry: McpTelemetry): McpDispatcher {
-  return new McpDispatcher(
-    {} as McpOperationRegistry,
-    {} as McpListings,
-    {} as OperationRunner,
-    new McpCallDiverts(),
-    { listVisibility: 'public' } as DiscoveryOptions,
-    telemetry,
-  );
+function dispatcherWith(telemetry: McpTelemetry): McpServedRequests {
+  return new McpServedRequests(telemetry);
 }
 
-describe('McpDispatcher.served', () => {
+describe('McpServedRequests.served', () => {
   it('only runs the request when nothing observes: no span begun, the value as it is', () => {
     const { telemetry, begun } = telemetryOf(false);
     const page = { items: [] };

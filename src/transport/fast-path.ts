@@ -10,6 +10,7 @@ import type { ProtectedResource } from '../auth/protected-resource';
 import type { McpCacheableMethod, ServerOptions } from '../protocol/server.options';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
 import type { McpDispatcher } from '../protocol/mcp-dispatcher.service';
+import type { McpServedRequests } from '../protocol/served-requests';
 import type { HttpExchange } from '../pipeline/http-exchange';
 import type { ListingPage } from '../discovery/listing-page';
 import type { MaybePromise } from '../util/maybe-promise';
@@ -79,6 +80,7 @@ export class McpFastPath {
   constructor(
     private readonly options: ServerOptions,
     private readonly dispatcher: McpDispatcher,
+    private readonly served: McpServedRequests,
     private readonly resource: ProtectedResource,
   ) {
     this.serverInfoMeta = { [SERVER_INFO_META_KEY]: options.serverInfo };
@@ -150,8 +152,8 @@ export class McpFastPath {
         const list = served.list;
         const dispatcher = this.dispatcher;
         // Unobserved, nothing is made for a span (not even the closure).
-        const page = await (dispatcher.observing()
-          ? dispatcher.served(message.method, sdk, exchange, () =>
+        const page = await (this.served.observing()
+          ? this.served.served(message.method, sdk, exchange, () =>
               list(dispatcher, cursor, sdk, exchange),
             )
           : list(dispatcher, cursor, sdk, exchange));

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHttpRequest } from '../interfaces/mcp-operation-context.interface';
-import { McpDispatcher } from '../protocol/mcp-dispatcher.service';
+import { McpServedRequests } from '../protocol/served-requests';
 import { observedMessageOf } from '../protocol/served-request';
 import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
 import { LISTEN_LIMITS, type ListenLimits } from './listen-limits';
@@ -30,7 +30,7 @@ export class ListenEndpoint implements BeforeApplicationShutdown {
     @Inject(LISTEN_LIMITS) limits: ListenLimits,
     private readonly handlers: SdkHandlers,
     private readonly routes: McpListenRoutes,
-    private readonly dispatcher: McpDispatcher,
+    private readonly served: McpServedRequests,
     private readonly streams: ListenStreams,
   ) {
     this.limiter = new ListenStreamLimiter(limits);
@@ -43,12 +43,12 @@ export class ListenEndpoint implements BeforeApplicationShutdown {
     res: ServerResponse,
     message: unknown,
   ): Promise<void> | void {
-    if (!this.dispatcher.observing()) {
+    if (!this.served.observing()) {
       const opened = this.open(request, req, res, message);
       return typeof opened === 'number' ? undefined : opened;
     }
     const http = { request, raw: req, response: res };
-    return this.dispatcher
+    return this.served
       .observed<number | void>(
         observedMessageOf('subscriptions/listen', message, http),
         () => this.open(request, req, res, message),

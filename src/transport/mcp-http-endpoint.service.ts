@@ -9,6 +9,7 @@ import { McpErrorCode } from '../errors/mcp-error-codes';
 import type { McpHttpRequest } from '../interfaces/mcp-operation-context.interface';
 import type { HttpExchange } from '../pipeline/http-exchange';
 import { McpDispatcher } from '../protocol/mcp-dispatcher.service';
+import { McpServedRequests } from '../protocol/served-requests';
 import { sdkRequestExchange } from '../protocol/sdk-request-exchange';
 import { SERVER_OPTIONS, type ServerOptions } from '../protocol/server.options';
 import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
@@ -57,6 +58,7 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     adapterHost: HttpAdapterHost,
     registry: McpOperationRegistry,
     dispatcher: McpDispatcher,
+    served: McpServedRequests,
     private readonly handlers: SdkHandlers,
     private readonly listen: ListenEndpoint,
     private readonly modules: ModulesContainer,
@@ -68,7 +70,7 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     this.admission = new RequestAdmission(options);
     this.checks = new MessageChecks(options.body, registry);
     this.fastPath = options.fastPath
-      ? new McpFastPath(server, dispatcher, this.resource)
+      ? new McpFastPath(server, dispatcher, served, this.resource)
       : undefined;
     adapterHost.init$.subscribe(() => {
       if (!adapterHost.httpAdapter) return;

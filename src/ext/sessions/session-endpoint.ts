@@ -12,7 +12,7 @@ import { McpErrorCode } from '../../errors/mcp-error-codes';
 import type { ObservedRequest, RequestEnd } from '../../observability/observed-request';
 import { SessionCapacityError } from './store/session-capacity.error';
 import type { HttpExchange } from '../../pipeline/http-exchange';
-import { McpDispatcher } from '../../protocol/mcp-dispatcher.service';
+import { McpServedRequests } from '../../protocol/served-requests';
 import { OPERATION_METHODS, observedRequestOf } from '../../protocol/served-request';
 import { SERVER_OPTIONS, type ServerOptions } from '../../protocol/server.options';
 import { writeJsonRpcHttpError } from '../../util/json-rpc-http-error';
@@ -69,7 +69,7 @@ export class SessionEndpoint {
     private readonly answers: SessionAnswers,
     private readonly calls: SessionCallRegistry,
     private readonly getStreams: SessionGetStreams,
-    private readonly dispatcher: McpDispatcher,
+    private readonly served: McpServedRequests,
   ) {}
 
   async serve(exchange: SessionHttpExchange): Promise<void> {
@@ -98,8 +98,8 @@ export class SessionEndpoint {
         'Bad Request: JSON-RPC batches are not supported',
       );
     if (message?.method === 'initialize' && isJSONRPCRequest(message)) {
-      if (this.dispatcher.observing())
-        await this.dispatcher.observed(
+      if (this.served.observing())
+        await this.served.observed(
           this.initializeObserved(exchange),
           () => this.initialize(exchange),
           (ended) => ended,
@@ -254,7 +254,7 @@ export class SessionEndpoint {
       // The operations' rounds have the runner's spans; every other method has one of its own.
       const result = await (OPERATION_METHODS.has(message.method)
         ? this.methods.serve(request)
-        : this.dispatcher.served(message.method, request.sdk(), exchange, () =>
+        : this.served.served(message.method, request.sdk(), exchange, () =>
             this.methods.serve(request),
           ));
       stream.answer({ jsonrpc: '2.0', id: message.id, result });
