@@ -29,29 +29,22 @@ describe('the public API', () => {
       'ANONYMOUS_PARTITION',
       'AesGcmRequestStateProtector',
       'ConceptSecretFieldPolicy',
-      'ConsumedStateStore',
-      'ConsumedStateStoreError',
-      'DEFAULT_SECRET_CONCEPTS',
       'DefaultAuthorizationPartitionResolver',
       'DuplicateOperationError',
-      'InProcessTaskRunner',
       'InvalidInputRequestError',
       'InvalidModuleOptionsError',
       'InvalidOperationDefinitionError',
       'KeyInUseError',
       'KeyringConfig',
       'KeyringError',
-      'KeyringFingerprint',
       'KeyringManager',
       'KeyringSnapshot',
       'LosslessNumber',
       'MCP_PROTOCOL_VERSION',
-      'MCP_TASKS_EXTENSION',
       'McpArgs',
       'McpAuthorizationPartitionResolver',
       'McpCompleter',
       'McpContext',
-      'McpContextType',
       'McpElicitationResponse',
       'McpErrorCode',
       'McpExecutionContext',
@@ -59,7 +52,6 @@ describe('the public API', () => {
       'McpFlowEvents',
       'McpHttpResponse',
       'McpInputDeclaration',
-      'McpInputDeclarationSpec',
       'McpInputRequest',
       'McpInputRequiredResult',
       'McpInputRequirement',
@@ -72,7 +64,6 @@ describe('the public API', () => {
       'McpNotifier',
       'McpOperationContext',
       'McpPrompt',
-      'McpPromptArgument',
       'McpPromptOptions',
       'McpProtocolException',
       'McpRedisOptions',
@@ -83,34 +74,30 @@ describe('the public API', () => {
       'McpSamplingResponse',
       'McpSealedInputRequired',
       'McpStandardSchema',
-      'McpStateHandleFlow',
       'McpStateHandles',
-      'McpTaskRecord',
       'McpTool',
       'McpToolError',
       'McpToolOptions',
-      'MemoryConsumedStateStore',
-      'MemoryStateHandleRepository',
-      'MemoryTaskStore',
       'NestjsMcpError',
-      'RequestStateFailureReason',
       'RequestStateProtectionError',
       'RequestStateProtector',
       'SecretFieldPolicy',
-      'StateHandleRecord',
-      'StateHandleRepository',
-      'StateHandleRepositoryError',
-      'TaskCapacityError',
-      'TaskRunner',
-      'TaskStore',
-      'TaskWork',
-      'isDetachedMcpTaskStep',
       'isMcpContext',
     ]);
   });
 
-  it('keeps the root small', () => {
+  it('keeps the root small, and every entry point together small', () => {
     expect(declaredNames('index.ts').length).toBeLessThanOrEqual(80);
+    const manifest = JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8')) as {
+      exports: Record<string, string | { types?: string }>;
+    };
+    const entries = Object.values(manifest.exports)
+      .map((target) => (typeof target === 'string' ? undefined : target.types))
+      .filter((types): types is string => types !== undefined)
+      .map((types) => types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts'));
+    expect(entries).toContain('index.ts');
+    const total = entries.reduce((sum, entry) => sum + declaredNames(entry).length, 0);
+    expect(total).toBeLessThanOrEqual(110);
   });
 
   it('has a value at runtime for every value name it declares', () => {
@@ -141,6 +128,32 @@ describe('the public API', () => {
       'RedisSessionStore',
       'RedisStateHandleRepository',
       'RedisTaskStore',
+    ]);
+  });
+
+  it('exports the ports of the tasks extension from nestjs-mcp/tasks', () => {
+    expect(declaredNames('entry/tasks.ts')).toEqual([
+      'InProcessTaskRunner',
+      'MCP_TASKS_EXTENSION',
+      'McpTaskRecord',
+      'MemoryTaskStore',
+      'TaskCapacityError',
+      'TaskRunner',
+      'TaskStore',
+      'TaskWork',
+      'isDetachedMcpTaskStep',
+    ]);
+  });
+
+  it('exports the store ports from nestjs-mcp/stores', () => {
+    expect(declaredNames('entry/stores.ts')).toEqual([
+      'ConsumedStateStore',
+      'ConsumedStateStoreError',
+      'MemoryConsumedStateStore',
+      'MemoryStateHandleRepository',
+      'StateHandleRecord',
+      'StateHandleRepository',
+      'StateHandleRepositoryError',
     ]);
   });
 

@@ -1,5 +1,7 @@
-// The public face of `nestjs-mcp`: what applications write against. Redis and BullMQ adapters come
-// from `nestjs-mcp/redis`, test helpers and the store contract suites from `nestjs-mcp/testing`.
+// The public face of `nestjs-mcp`: what applications write against. The other faces, side by side in
+// src/entry/: `nestjs-mcp/stores` (the single-use and handle store ports), `/tasks` and `/sessions`
+// (each extension's ports), `/redis` (the Redis and BullMQ adapters), `/health`, `/throttler`, and
+// `/testing` (test helpers and the ports' contract suites).
 // `src/index.spec.ts` pins this list; it changes only on purpose.
 
 // The module
@@ -14,14 +16,13 @@ export { McpResource } from './decorators/mcp-resource.decorator';
 export { McpArgs, McpContext } from './decorators/mcp-params.decorators';
 export type {
   McpCompleter,
-  McpPromptArgument,
   McpPromptOptions,
   McpResourceOptions,
   McpToolOptions,
 } from './decorators/mcp-operation-options.interface';
 export type { McpStandardSchema } from './validation/standard-schema';
 export type { McpOperationContext } from './interfaces/mcp-operation-context.interface';
-export { McpExecutionContext, type McpContextType } from './context/mcp-execution-context';
+export { McpExecutionContext } from './context/mcp-execution-context';
 export { isMcpContext } from './context/is-mcp-context.util';
 export type { McpHttpResponse } from './pipeline/mcp-http-response';
 export { McpNotifier } from './transport/mcp-notifier.service';
@@ -29,7 +30,7 @@ export { McpNotifier } from './transport/mcp-notifier.service';
 // Asking for input
 export { McpMayRequestInput } from './decorators/mcp-may-request-input.decorator';
 export { McpInputRequirement } from './input/mcp-input-requirement.enum';
-export { McpInputDeclaration, type McpInputDeclarationSpec } from './input/mcp-input-declaration';
+export { McpInputDeclaration } from './input/mcp-input-declaration';
 export { McpInputRequest } from './input/mcp-input-request';
 export { McpInputRequiredResult } from './input/mcp-input-required.result';
 export type { McpSealedInputRequired } from './pipeline/innermost-outcome';
@@ -41,11 +42,7 @@ export type {
   McpSamplingResponse,
 } from './input/mcp-input-response';
 export type { McpJsonValue } from './util/json-value';
-export {
-  ConceptSecretFieldPolicy,
-  DEFAULT_SECRET_CONCEPTS,
-  type SecretFieldPolicy,
-} from './input/secret-field.policy';
+export { ConceptSecretFieldPolicy, type SecretFieldPolicy } from './input/secret-field.policy';
 // The class of exact numbers in answers, from the package's own copy of lossless-json.
 export { LosslessNumber } from 'lossless-json';
 
@@ -53,43 +50,20 @@ export { LosslessNumber } from 'lossless-json';
 export { McpRequestStateMode } from './input/mcp-request-state-mode.enum';
 export { RequestStateProtector } from './state/request-state-protector.interface';
 export { AesGcmRequestStateProtector } from './state/aes-gcm-request-state.protector';
-export {
-  RequestStateProtectionError,
-  type RequestStateFailureReason,
-} from './state/request-state-protection.error';
+export { RequestStateProtectionError } from './state/request-state-protection.error';
 export { KeyringManager } from './keyring/keyring-manager.service';
-export type {
-  KeyringConfig,
-  KeyringFingerprint,
-  KeyringSnapshot,
-} from './keyring/keyring-fingerprint';
+export type { KeyringConfig, KeyringSnapshot } from './keyring/keyring-fingerprint';
 export {
   ANONYMOUS_PARTITION,
   DefaultAuthorizationPartitionResolver,
   McpAuthorizationPartitionResolver,
 } from './identity/authorization-partition.resolver';
 
-// One-time state and state handles
-export { ConsumedStateStore } from './stores/one-time/consumed-state-store.interface';
-export { MemoryConsumedStateStore } from './stores/one-time/memory-consumed-state.store';
+// State handles and flow events (the stores' ports are in `nestjs-mcp/stores`)
 export { McpStateHandles } from './handles/mcp-state-handles.service';
 export { McpFlowEvents } from './observability/mcp-flow-events.service';
 export type { McpFlowEvent } from './observability/mcp-flow-event';
-export type { McpStateHandleFlow } from './handles/mcp-state-handle-flow';
-export {
-  StateHandleRepository,
-  type StateHandleRecord,
-} from './stores/handles/state-handle-repository.interface';
-export { MemoryStateHandleRepository } from './stores/handles/memory-state-handle.repository';
 export type { McpRedisOptions } from './redis/mcp-redis-options.interface';
-
-// Tasks (the io.modelcontextprotocol/tasks extension)
-export { MCP_TASKS_EXTENSION, type McpTaskRecord } from './ext/tasks/store/mcp-task.types';
-export { TaskStore } from './ext/tasks/store/task-store.interface';
-export { MemoryTaskStore } from './ext/tasks/store/memory-task.store';
-export { TaskRunner, type TaskWork } from './ext/tasks/runner/task-runner.interface';
-export { InProcessTaskRunner } from './ext/tasks/runner/in-process-task.runner';
-export { isDetachedMcpTaskStep } from './context/is-detached-mcp-task-step';
 
 // Errors
 export { NestjsMcpError } from './errors/nestjs-mcp.error';
@@ -102,6 +76,3 @@ export { InvalidOperationDefinitionError } from './errors/invalid-operation-defi
 export { InvalidInputRequestError } from './input/invalid-input-request.error';
 export { KeyringError } from './keyring/keyring.error';
 export { KeyInUseError } from './keyring/key-in-use.error';
-export { ConsumedStateStoreError } from './stores/one-time/consumed-state-store.error';
-export { StateHandleRepositoryError } from './stores/handles/state-handle-repository.error';
-export { TaskCapacityError } from './ext/tasks/store/task-capacity.error';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
-import { type TaskRunner } from '../src/index';
+import type { TaskRunner } from '../src/entry/tasks';
 import { BullMqTaskRunner, type BullMqTaskRunnerOptions } from '../src/entry/redis';
 import { loadOptionalPeer } from '../src/ext/tasks/runner/bullmq-loader';
 import { describeTaskRunnerContract } from '../src/entry/testing';

@@ -3,13 +3,16 @@ import {
   ConsumedStateStoreError,
   MemoryConsumedStateStore,
   type ConsumedStateStore,
-} from '../src/index';
+} from '../src/entry/stores';
 import { RedisConsumedStateStore } from '../src/entry/redis';
 import {
   describeBoundedConsumedStateStoreContract,
   describeConsumedStateStoreContract,
-  type ConsumedStateStoreSubject,
 } from '../src/entry/testing';
+
+type ConsumedStateStoreSubject = Awaited<
+  ReturnType<Parameters<typeof describeConsumedStateStoreContract>[1]>
+>;
 import {
   closeRedisClient,
   redisReady,

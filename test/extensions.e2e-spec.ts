@@ -5,7 +5,8 @@ import {
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
-import { MCP_TASKS_EXTENSION, McpModule, McpTool } from '../src/index';
+import { McpModule, McpTool } from '../src/index';
+import { MCP_TASKS_EXTENSION } from '../src/entry/tasks';
 import { McpTasksService } from '../src/ext/tasks/mcp-tasks.service';
 import { SessionEndpoint } from '../src/ext/sessions/session-endpoint';
 import { startTestServer, startupError, type TestServer } from './utils/bootstrap';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
-import { MemoryTaskStore } from '../src/index';
+import { MemoryTaskStore } from '../src/entry/tasks';
 import { McpFastPath } from '../src/transport/fast-path';
 import { DifferentialFixturesModule, THROWN_KINDS } from './fixtures/differential.fixtures';
 import { ErrorMappingModule } from './fixtures/error-mapping.fixtures';

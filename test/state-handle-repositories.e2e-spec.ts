@@ -4,7 +4,7 @@ import {
   MemoryStateHandleRepository,
   StateHandleRepositoryError,
   type StateHandleRecord,
-} from '../src/index';
+} from '../src/entry/stores';
 import { RedisStateHandleRepository } from '../src/entry/redis';
 import {
   describeBoundedStateHandleRepositoryContract,

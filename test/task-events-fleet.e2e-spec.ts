@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { CapturingLogger, newKeyring } from './fixtures/sample-app';
 import { GatedTaskToolsModule, StepGates } from './fixtures/task-events.fixtures';
-import { MemoryTaskStore } from '../src/index';
+import { MemoryTaskStore } from '../src/entry/tasks';
 import { tasksApp } from './fixtures/tasks.fixtures';
 import { ADAPTERS, startTestServer, type AdapterName, type TestServer } from './utils/bootstrap';
 import { freshId, rawRound, rpcBody, rpcHeaders, type RawRoundResponse } from './utils/mcp';

@@ -2,7 +2,6 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Injectable, Module } from '@nestjs/common';
 import {
-  InProcessTaskRunner,
   McpContext,
   McpInputRequest,
   McpInputRequiredResult,
@@ -13,6 +12,7 @@ import {
   type McpModuleOptions,
   type McpOperationContext,
 } from '../src/index';
+import { InProcessTaskRunner } from '../src/entry/tasks';
 import { BullMqTaskRunner } from '../src/entry/redis';
 import { TaskStepRequests } from '../src/ext/tasks/steps/task-step-requests';
 import { MemoryTaskStore } from '../src/ext/tasks/store/memory-task.store';

@@ -1,6 +1,6 @@
 import { Module, type ModuleMetadata } from '@nestjs/common';
 import Redis from 'ioredis';
-import { MemoryTaskStore, TaskStore } from '../src/index';
+import { MemoryTaskStore, TaskStore } from '../src/entry/tasks';
 import { tasksApp } from './fixtures/tasks.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { rawRound } from './utils/mcp';

@@ -1,11 +1,11 @@
 import { Injectable, Module } from '@nestjs/common';
 import {
   InvalidOperationDefinitionError,
-  MemoryTaskStore,
   McpModule,
   McpTool,
   type McpToolOptions,
 } from '../src/index';
+import { MemoryTaskStore } from '../src/entry/tasks';
 import { TaskProbe, tasksApp } from './fixtures/tasks.fixtures';
 import { ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
 import {

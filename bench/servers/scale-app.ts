@@ -27,8 +27,8 @@ import {
   McpNotifier,
   McpRequestStateMode,
   McpTool,
-  MemoryTaskStore,
 } from '../../src/index';
+import { MemoryTaskStore } from '../../src/entry/tasks';
 import { RedisTaskStore } from '../../src/entry/redis';
 import type { TaskStore } from '../../src/ext/tasks/store/task-store.interface';
 import Redis from 'ioredis';

@@ -1,29 +1,21 @@
-export {
-  createTestOperationContext,
-  type TestOperationContext,
-  type TestOperationContextOptions,
-} from '../testing/create-test-operation-context';
-export {
-  createTestStateHandles,
-  type TestStateHandlesOptions,
-} from '../testing/create-test-state-handles';
+// `nestjs-mcp/testing`: helpers for unit tests of operations, and the contract suite of every port,
+// for apps that bring their own store or runner. The option and subject types of each are
+// inferred from the function (`Parameters<typeof describeTaskStoreContract>[2]`).
+
+export { createTestOperationContext } from '../testing/create-test-operation-context';
+export { createTestStateHandles } from '../testing/create-test-state-handles';
 export {
   describeBoundedConsumedStateStoreContract,
   describeConsumedStateStoreContract,
-  type ConsumedStateCapacity,
-  type ConsumedStateStoreSubject,
 } from '../testing/contracts/consumed-state-store.contract';
 export {
   describeBoundedStateHandleRepositoryContract,
   describeStateHandleRepositoryContract,
-  type StateHandleRepositoryCapacity,
-  type StateHandleRepositorySubject,
 } from '../testing/contracts/state-handle-repository.contract';
 export { describeTaskRunnerContract } from '../testing/contracts/task-runner.contract';
 export {
   createTestTaskRecord,
   describeTaskStoreContract,
-  type TaskStoreCapacity,
 } from '../testing/contracts/task-store.contract';
 export {
   createTestSessionRecord,

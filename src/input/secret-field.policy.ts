@@ -45,6 +45,9 @@ export function normaliseWords(text: string): string {
 
 /** The default policy: {@link DEFAULT_SECRET_CONCEPTS}, plus `format: "password"`. */
 export class ConceptSecretFieldPolicy implements SecretFieldPolicy {
+  /** The reviewed concepts the default policy knows; spread them to extend the policy. */
+  static readonly DEFAULT_CONCEPTS: Readonly<Record<string, RegExp>> = DEFAULT_SECRET_CONCEPTS;
+
   constructor(
     private readonly concepts: Readonly<Record<string, RegExp>> = DEFAULT_SECRET_CONCEPTS,
   ) {}

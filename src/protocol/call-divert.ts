@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CallToolRequest, ServerContext } from '@modelcontextprotocol/server';
 import type { ToolEntry } from '../discovery/operation-entry.interface';
+import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
 import type { HttpExchange } from '../pipeline/http-exchange';
 
 /**
@@ -13,17 +14,24 @@ import type { HttpExchange } from '../pipeline/http-exchange';
 export interface McpCallDivert {
   /** The client capability extension whose declaration can divert a call (`io.modelcontextprotocol/tasks`). */
   readonly extension: string;
-  /** Whether a call of `tool` can be diverted at all; asked first, synchronously. */
+  /** Whether a call of `tool` can be diverted at all; asked first, synchronously, once per tool. */
   appliesTo(tool: ToolEntry): boolean;
   /**
+   * Whether this request of `tool` is the divert's: the client declared the extension, or the
+   * tool runs only diverted (then {@link divert} answers why it cannot run).
+   */
+  takes(tool: ToolEntry, sdk: ServerContext): boolean;
+  /**
    * The call's answer when it is diverted, or `undefined` to run it as usual. Throws a protocol
-   * error when the call cannot run (a task-only tool called without the extension).
+   * error when the call cannot run (a task-only tool called without the extension). `caller` is
+   * the operation context the tool's guards produced on this request.
    */
   divert(
     tool: ToolEntry,
     request: CallToolRequest,
     sdk: ServerContext,
     exchange: HttpExchange,
+    caller: McpOperationContext,
   ): Promise<Record<string, unknown> | undefined>;
 }
 
@@ -60,9 +68,10 @@ export class McpCallDiverts {
     this.diverts.push(divert);
   }
 
-  /** The divert that may take a call of `tool`, if any. */
-  for(tool: ToolEntry): McpCallDivert | undefined {
-    for (const divert of this.diverts) if (divert.appliesTo(tool)) return divert;
+  /** The divert that takes this request of `tool`, if any. */
+  for(tool: ToolEntry, sdk: ServerContext): McpCallDivert | undefined {
+    for (const divert of this.diverts)
+      if (divert.appliesTo(tool) && divert.takes(tool, sdk)) return divert;
     return undefined;
   }
 

@@ -22,6 +22,7 @@ import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import type {
   OperationEntry,
   ResourceTemplateListing,
+  ToolEntry,
 } from '../discovery/operation-entry.interface';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { McpHttpRefusal } from '../errors/mcp-http-refusal.error';
@@ -38,7 +39,8 @@ import {
   normalizeResourceResult,
   normalizeToolResult,
 } from '../pipeline/operation-result.normalizer';
-import { callParamsOf, ownArguments } from '../pipeline/own-request-params';
+import { callParamsOf, ownArguments, ownRequestParams } from '../pipeline/own-request-params';
+import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
 import { DivertedCall, McpCallDiverts } from './call-divert';
 import { clip } from '../util/clip';
 import type { MaybePromise } from '../util/maybe-promise';
@@ -154,28 +156,37 @@ export class McpDispatcher {
   }
 
   /**
-   * Whether the caller's lists hide `operation` (lists per caller, and its guards refuse this
-   * caller): such an operation answers as an unknown one on every path. Runs the guards alone.
+   * Runs a tool's guards for a request that will not run the tool itself (a divert, a 2025-era task
+   * call): the operation context they produced, or what a call of the tool would have answered —
+   * an unknown tool when the caller's lists hide it (a guard's refusal, -32003, not a step-up),
+   * the guard's own error otherwise (a 401 challenge, a step-up).
    */
-  async hides(
-    operation: OperationEntry,
+  async authorizeTool(
+    tool: ToolEntry,
     sdk: ServerContext,
     exchange: HttpExchange,
-  ): Promise<boolean> {
-    if (this.options.listVisibility === 'public') return false;
-    return !(await this.runner.visible({
-      operation,
-      target: operation.name,
-      params: {},
+  ): Promise<McpOperationContext> {
+    const input: OperationRunInput = {
+      operation: tool,
+      target: tool.name,
+      params: ownRequestParams(exchange, sdk) ?? {},
       args: {},
       http: exchange,
       sdk,
-    }));
+    };
+    try {
+      return await this.runner.authorize(input);
+    } catch (error) {
+      const refused = { kind: 'error', error } as OperationOutcome;
+      if (error instanceof ProtocolError && (await this.hidden(refused, input)))
+        throw unknown('tool', tool.name);
+      throw error;
+    }
   }
 
   /**
    * A `tools/call`: run through the runner, or diverted by an extension (a task). A divert is asked
-   * only once the tool is known to be visible to the caller.
+   * only once the tool's guards let the caller through ({@link authorizeTool}).
    */
   async callTool(
     request: CallToolRequest,
@@ -186,10 +197,10 @@ export class McpDispatcher {
     const { name } = request.params;
     const tool = this.registry.findTool(name);
     if (!tool) throw unknown('tool', name);
-    const divert = via.divert === false ? undefined : this.diverts.for(tool);
+    const divert = via.divert === false ? undefined : this.diverts.for(tool, sdk);
     if (divert) {
-      if (await this.hides(tool, sdk, exchange)) throw unknown('tool', name);
-      const diverted = await divert.divert(tool, request, sdk, exchange);
+      const caller = await this.authorizeTool(tool, sdk, exchange);
+      const diverted = await divert.divert(tool, request, sdk, exchange, caller);
       if (diverted) return new DivertedCall(diverted) as unknown as CallToolResult;
     }
     const params = callParamsOf(exchange, sdk, request.params);

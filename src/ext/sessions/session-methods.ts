@@ -1,4 +1,3 @@
-import { unknownOperation } from '../../protocol/unknown-operation';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   ProtocolError,
@@ -186,8 +185,8 @@ export class SessionMethods {
     const tool = this.registry.findTool(String(params.name));
     const asTask = params.task !== undefined && params.task !== null;
     if (tool && (asTask || tool.task.support === 'required')) {
-      if (await this.dispatcher.hides(tool, request.sdk(), request.exchange))
-        throw unknownOperation('tool', tool.name);
+      // What a call of the tool would answer a caller its guards refuse (hidden: unknown tool).
+      await this.dispatcher.authorizeTool(tool, request.sdk(), request.exchange);
       if (asTask) return this.taskMethods().callTool(tool, request);
       throw new ProtocolError(
         McpErrorCode.MethodNotFound,

@@ -12,6 +12,7 @@ import { progressReporter } from '../../pipeline/operation-context.factory';
 import { answerOf, OperationRunner } from '../../pipeline/operation-runner';
 import { callParamsOf, ownArguments, ownRequestParams } from '../../pipeline/own-request-params';
 import type { McpTaskContext } from '../../interfaces/mcp-task-context.interface';
+import type { McpOperationContext } from '../../interfaces/mcp-operation-context.interface';
 import type { McpTaskRecord } from './store/mcp-task.types';
 import { declaresTasks, tasksCapabilityMissing } from './wire/tasks-capability';
 import { exactJsonOf, initialState, progressMessage, stepOutcome, storedCall } from './task-call';
@@ -36,22 +37,29 @@ export class McpTaskCalls {
     private readonly telemetry: McpTelemetry,
   ) {}
 
+  /** Whether this request of `tool` becomes a task (or is refused for not declaring the extension). */
+  takes(tool: ToolEntry, sdk: ServerContext): boolean {
+    return tool.task.support === 'required' || declaresTasks(sdk);
+  }
+
   /**
    * Serves a `tools/call` of a task-supporting tool as a task, or answers `undefined` for a
-   * synchronous run (`optional` support without the extension).
+   * synchronous run (`optional` support without the extension). `caller` is what the tool's
+   * guards made of this request: the task belongs to its partition.
    */
   async callTool(
     tool: ToolEntry,
     request: CallToolRequest,
     sdk: ServerContext,
     exchange: HttpExchange,
+    caller: McpOperationContext,
   ): Promise<Record<string, unknown> | undefined> {
     if (!declaresTasks(sdk)) {
       if (tool.task.support === 'required') throw tasksCapabilityMissing(`Tool "${tool.name}"`);
       return undefined;
     }
     const params = ownRequestParams(exchange, sdk) ?? (request.params as Record<string, unknown>);
-    const partition = await this.callers.partitionOf(sdk, exchange, tool.name, params, tool);
+    const partition = await this.callers.partitionFrom(caller);
     const principal = captureTaskPrincipal(exchange);
     // What the task will keep is checked before anything runs: no refusal after a side effect.
     const limits = this.tasks.options;

@@ -3,6 +3,7 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import type { ToolEntry } from '../../discovery/operation-entry.interface';
 import { CallerPartitions } from '../../identity/caller-partitions';
 import type { CallHttp } from '../../pipeline/operation-call';
+import type { McpOperationContext } from '../../interfaces/mcp-operation-context.interface';
 import { createOperationContext } from '../../pipeline/operation-context.factory';
 import { OperationRunner } from '../../pipeline/operation-runner';
 
@@ -18,6 +19,11 @@ export class TaskCallers {
     private readonly runner: OperationRunner,
     private readonly partitions: CallerPartitions,
   ) {}
+
+  /** The partition of a caller whose guards already ran on this request. */
+  partitionFrom(context: McpOperationContext): Promise<string> {
+    return Promise.resolve(this.partitions.resolve(context));
+  }
 
   async partitionOf(
     sdk: ServerContext,

@@ -52,7 +52,9 @@ export class McpTasksInstaller implements OnModuleInit {
     this.diverts.add({
       extension: MCP_TASKS_EXTENSION,
       appliesTo: (tool) => tool.task.support !== 'forbidden',
-      divert: (tool, request, sdk, exchange) => calls.callTool(tool, request, sdk, exchange),
+      takes: (tool, sdk) => calls.takes(tool, sdk),
+      divert: (tool, request, sdk, exchange, caller) =>
+        calls.callTool(tool, request, sdk, exchange, caller),
     });
     this.listen.add(this.taskStreams);
     this.capabilities.declareExtension(MCP_TASKS_EXTENSION);

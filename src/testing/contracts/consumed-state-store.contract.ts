@@ -1,4 +1,5 @@
-import { ConsumedStateStoreError, type ConsumedStateStore } from '../../index';
+import { ConsumedStateStoreError } from '../../stores/one-time/consumed-state-store.error';
+import type { ConsumedStateStore } from '../../stores/one-time/consumed-state-store.interface';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testRunnerGlobals } from './test-runner-globals';
 

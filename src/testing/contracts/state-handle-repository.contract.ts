@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import {
-  StateHandleRepositoryError,
-  type StateHandleRecord,
-  type StateHandleRepository,
-} from '../../index';
+import { StateHandleRepositoryError } from '../../stores/handles/state-handle-repository.error';
+import type {
+  StateHandleRecord,
+  StateHandleRepository,
+} from '../../stores/handles/state-handle-repository.interface';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testRunnerGlobals } from './test-runner-globals';
 

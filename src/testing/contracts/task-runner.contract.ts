@@ -1,4 +1,4 @@
-import type { TaskRunner } from '../../index';
+import type { TaskRunner } from '../../ext/tasks/runner/task-runner.interface';
 import { testRunnerGlobals } from './test-runner-globals';
 
 /** One step as the work saw it: its task id, its signal and how to end it. */

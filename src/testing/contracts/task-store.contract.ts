@@ -1,4 +1,6 @@
-import { TaskCapacityError, type McpTaskRecord, type TaskStore } from '../../index';
+import { TaskCapacityError } from '../../ext/tasks/store/task-capacity.error';
+import type { McpTaskRecord } from '../../ext/tasks/store/mcp-task.types';
+import type { TaskStore } from '../../ext/tasks/store/task-store.interface';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testRunnerGlobals } from './test-runner-globals';
 
