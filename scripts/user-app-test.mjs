@@ -10,7 +10,7 @@
 // eras and the MCP Inspector's CLI. What it asserts is listed in CONTRIBUTING.md.
 //
 // Usage: node scripts/user-app-test.mjs [--smoke]   (npm run test:user-app, test:user-app:smoke)
-//   --smoke   only the Nest 11 app on Express, without the current Inspector (about a minute)
+//   --smoke   only the Nest 11 app on Express, without the current Inspector (about 40 s)
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -12,7 +12,7 @@ import { openSession, sessionDelete, sessionGet, sessionPost } from './wire.mjs'
 const USERS = 105;
 const CONCURRENCY = 5;
 /** What the MCP Inspector 2.12 declares at `initialize` (its CLI, default settings). */
-export const INSPECTOR_CAPABILITIES = {
+const INSPECTOR_CAPABILITIES = {
   roots: { listChanged: true },
   extensions: { 'io.modelcontextprotocol/tasks': {}, 'io.modelcontextprotocol/skills': {} },
 };
@@ -21,7 +21,7 @@ const SESSION_CLIENTS = [
   ['the v2 client in its default mode', connectV2Session],
 ];
 
-/** Runs `use(client)` in a session `connect` opens for `token`, answering as `user`; ends it. */
+/** Runs `use(client)` in a session `connect` opens for alice, answering as `user`; ends it. */
 async function inSession(connect, app, user, use, options) {
   const session = await connect(app.url, app.alice, user, options);
   try {
