@@ -18,7 +18,8 @@ import { ReportTools } from './tools/report.tools.js';
     PassportModule,
     McpModule.forRoot({
       serverInfo: { name: 'user-app', version: '1.0.0' },
-      keyring: JSON.parse(process.env.MCP_KEYRING ?? 'null') ?? undefined,
+      // One keyring for every instance, from the secret store (docs/getting-started.md#a-keyring).
+      keyring: process.env.MCP_KEYRING ? JSON.parse(process.env.MCP_KEYRING) : undefined,
     }),
   ],
   controllers: [ConnectionsController],
