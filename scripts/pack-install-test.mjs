@@ -12,25 +12,22 @@
 //
 // Usage: node --test scripts/pack-install-test.mjs   (npm run test:pack)
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { runNpm } from './run-npm.mjs';
+import {
+  lockedVersion,
+  NEST_CONSUMERS,
+  node,
+  npm,
+  packTarball,
+  ROOT,
+  startApp,
+  stop,
+} from './consumer-app.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CONSUMER = join(ROOT, 'scripts/pack-consumer');
 const PROTOCOL_VERSION = '2026-07-28';
 const NEST_PACKAGES = [
@@ -51,7 +48,6 @@ const OTHER_PACKAGES = [
   '@types/express',
   '@modelcontextprotocol/client',
 ];
-const STARTUP_TIMEOUT_MS = 20_000;
 
 // As in the app `nest new` makes (@nestjs/schematics 12, ts and ts-esm templates), but strict and
 // with skipLibCheck off.
@@ -70,95 +66,6 @@ const COMPILER_OPTIONS = {
   rootDir: 'src',
   outDir: 'dist',
 };
-
-const CONSUMERS = [
-  {
-    nest: 11,
-    format: 'CommonJS',
-    manifest: {},
-    lockfile: join(ROOT, 'package-lock.json'),
-  },
-  {
-    nest: 12,
-    format: 'ESM',
-    manifest: { type: 'module' },
-    lockfile: join(ROOT, 'test/nest12/package-lock.json'),
-  },
-];
-
-/** The version `lockfile` pins for `name`. */
-function lockedVersion(lockfile, name) {
-  const lock = JSON.parse(readFileSync(lockfile, 'utf8'));
-  const version = lock.packages[`node_modules/${name}`]?.version;
-  if (!version) throw new Error(`${name} is not in ${lockfile}`);
-  return version;
-}
-
-/** Throws with the command's output unless its spawnSync `result` says it succeeded. */
-function check(result, command) {
-  if (result.status !== 0) {
-    throw new Error(
-      `${command} failed (${result.status ?? result.error}):\n${result.stdout}${result.stderr}`,
-    );
-  }
-  return result;
-}
-
-/** Runs npm in `cwd`; returns its output. */
-function npm(args, cwd) {
-  const result = check(runNpm(args, { cwd, encoding: 'utf8' }), `npm ${args.join(' ')}`);
-  return `${result.stdout}${result.stderr}`;
-}
-
-/** Runs `node args` in `cwd` and returns its stdout. */
-function node(args, cwd) {
-  return check(
-    spawnSync(process.execPath, args, { cwd, encoding: 'utf8' }),
-    `node ${args.join(' ')}`,
-  ).stdout;
-}
-
-/** Starts the compiled app on `adapter`; resolves with the process and its MCP endpoint URL. */
-function startApp(appDir, adapter) {
-  const child = spawn(process.execPath, [join(appDir, 'dist/main.js'), adapter], {
-    cwd: appDir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the app did not start within ${STARTUP_TIMEOUT_MS} ms:\n${log}`));
-    }, STARTUP_TIMEOUT_MS);
-    const onData = (chunk) => {
-      log += chunk;
-      const listening = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(log);
-      if (listening) {
-        clearTimeout(timer);
-        resolveStart({ child, url: new URL(listening[1]), log: () => log });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the app exited with code ${code}:\n${log}`));
-    });
-  });
-}
-
-/** Stops `child`: SIGTERM, then SIGKILL after 5 s. */
-function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolveStop) => {
-    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(killer);
-      resolveStop();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 /** Every file path under `dir`, relative to it, with `/` separators. */
 function listFiles(dir, prefix = '') {
@@ -191,19 +98,14 @@ let tarball;
 
 before(
   () => {
-    const packDir = join(workDir, 'pack');
-    mkdirSync(packDir);
-    npm(['pack', '--pack-destination', packDir], ROOT);
-    const tarballs = readdirSync(packDir).filter((file) => file.endsWith('.tgz'));
-    assert.equal(tarballs.length, 1, `npm pack wrote ${tarballs.join(', ') || 'nothing'}`);
-    tarball = join(packDir, tarballs[0]);
+    tarball = packTarball(workDir);
   },
   { timeout: 120_000 },
 );
 
 after(() => rmSync(workDir, { recursive: true, force: true }));
 
-for (const consumer of CONSUMERS) {
+for (const consumer of NEST_CONSUMERS) {
   describe(`the packed tarball in a fresh Nest ${consumer.nest} ${consumer.format} app`, () => {
     const appDir = join(workDir, `nest${consumer.nest}`);
     const running = new Set();
@@ -326,7 +228,7 @@ for (const consumer of CONSUMERS) {
 
         before(
           async () => {
-            const app = await startApp(appDir, adapter);
+            const app = await startApp(appDir, { args: [adapter] });
             running.add(app.child);
             url = app.url;
             const { Client, StreamableHTTPClientTransport } = createRequire(
