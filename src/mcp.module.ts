@@ -16,6 +16,7 @@ import { McpTelemetry } from './observability/mcp-telemetry.service';
 import { StateProtectionInterceptor } from './pipeline/state-protection.interceptor';
 import { McpDispatcher } from './protocol/mcp-dispatcher.service';
 import { McpServedRequests } from './protocol/served-requests';
+import { McpOperationVisibility } from './protocol/operation-visibility';
 import { SdkServerFactory } from './protocol/sdk-server.factory';
 import { McpRedisConnection } from './redis/mcp-redis.connection';
 import { McpReplayStep } from './replay/mcp-replay.step';
@@ -77,6 +78,7 @@ import { SdkHandlers } from './transport/sdk-handlers';
     // The wire
     McpDispatcher,
     McpServedRequests,
+    McpOperationVisibility,
     SdkServerFactory,
     SdkHandlers,
     ListenEndpoint,

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import {
   ProtocolError,
   type CallToolRequest,
@@ -14,18 +14,14 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../discovery/discovery.options';
 import type { ListingPage } from '../discovery/listing-page';
 import { McpListings } from '../discovery/mcp-listings.service';
-import type { ListedOperation, PagedListing } from '../discovery/paged-listing';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import type {
   OperationEntry,
   ResourceTemplateListing,
-  ToolEntry,
 } from '../discovery/operation-entry.interface';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import { McpHttpRefusal } from '../errors/mcp-http-refusal.error';
 import { internalError } from '../errors/internal-error';
 import type { HttpExchange } from '../pipeline/http-exchange';
 import {
@@ -39,9 +35,9 @@ import {
   normalizeResourceResult,
   normalizeToolResult,
 } from '../pipeline/operation-result.normalizer';
-import { callParamsOf, ownArguments, ownRequestParams } from '../pipeline/own-request-params';
-import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
+import { callParamsOf, ownArguments } from '../pipeline/own-request-params';
 import { DivertedCall, McpCallDiverts } from './call-divert';
+import { McpOperationVisibility } from './operation-visibility';
 import { clip } from '../util/clip';
 import type { MaybePromise } from '../util/maybe-promise';
 import { resourceNotFound, unknownOperation as unknown } from './unknown-operation';
@@ -81,7 +77,7 @@ export class McpDispatcher {
     private readonly runner: OperationRunner,
     /** The extensions' diverts of `tools/call` (the tasks extension's). */
     readonly diverts: McpCallDiverts,
-    @Inject(DISCOVERY_OPTIONS) private readonly options: DiscoveryOptions,
+    private readonly visibility: McpOperationVisibility,
   ) {}
 
   listTools(
@@ -89,7 +85,7 @@ export class McpDispatcher {
     sdk: ServerContext,
     exchange: HttpExchange,
   ): MaybePromise<ListingPage<Tool>> {
-    return this.pageFor(this.listings.current().tools, cursor, sdk, exchange);
+    return this.visibility.page(this.listings.current().tools, cursor, sdk, exchange);
   }
 
   listPrompts(
@@ -97,7 +93,7 @@ export class McpDispatcher {
     sdk: ServerContext,
     exchange: HttpExchange,
   ): MaybePromise<ListingPage<Prompt>> {
-    return this.pageFor(this.listings.current().prompts, cursor, sdk, exchange);
+    return this.visibility.page(this.listings.current().prompts, cursor, sdk, exchange);
   }
 
   listResources(
@@ -105,7 +101,7 @@ export class McpDispatcher {
     sdk: ServerContext,
     exchange: HttpExchange,
   ): MaybePromise<ListingPage<Resource>> {
-    return this.pageFor(this.listings.current().resources, cursor, sdk, exchange);
+    return this.visibility.page(this.listings.current().resources, cursor, sdk, exchange);
   }
 
   listResourceTemplates(
@@ -113,80 +109,12 @@ export class McpDispatcher {
     sdk: ServerContext,
     exchange: HttpExchange,
   ): MaybePromise<ListingPage<ResourceTemplateListing>> {
-    return this.pageFor(this.listings.current().resourceTemplates, cursor, sdk, exchange);
-  }
-
-  /**
-   * The page `cursor` points at, of what this caller may call: with `auth.lists: 'public'` the
-   * cached page; otherwise each scanned operation's guards and scopes run (not the method), one
-   * list request at a time, and the page is assembled from the entries' cached JSON.
-   */
-  private pageFor<T, E extends OperationEntry & ListedOperation<T>>(
-    listing: PagedListing<T, E>,
-    cursor: string | undefined,
-    sdk: ServerContext,
-    exchange: HttpExchange,
-  ): MaybePromise<ListingPage<T>> {
-    if (this.options.listVisibility === 'public') return listing.page(cursor);
-    return listing.filteredPage(cursor, (operation) =>
-      this.runner.visible({
-        operation,
-        target: operation.name,
-        params: {},
-        args: {},
-        http: exchange,
-        sdk,
-      }),
-    );
-  }
-
-  /**
-   * Whether a refused call answers as for an unknown operation: with lists per caller, a guard's
-   * refusal (-32003, not a step-up) of an operation the caller's list does not show. The guards run
-   * once more to tell a guard's refusal from a `ForbiddenException` of the method itself.
-   */
-  private async hidden(outcome: OperationOutcome, input: OperationRunInput): Promise<boolean> {
-    return (
-      this.options.listVisibility === 'caller' &&
-      outcome.kind === 'error' &&
-      outcome.error.code === McpErrorCode.Forbidden &&
-      !(outcome.error instanceof McpHttpRefusal) &&
-      !(await this.runner.visible(input))
-    );
-  }
-
-  /**
-   * Runs a tool's guards for a request that will not run the tool itself (a divert, a 2025-era task
-   * call): the operation context they produced, or what a call of the tool would have answered —
-   * an unknown tool when the caller's lists hide it (a guard's refusal, -32003, not a step-up),
-   * the guard's own error otherwise (a 401 challenge, a step-up).
-   */
-  async authorizeTool(
-    tool: ToolEntry,
-    sdk: ServerContext,
-    exchange: HttpExchange,
-  ): Promise<McpOperationContext> {
-    const input: OperationRunInput = {
-      operation: tool,
-      target: tool.name,
-      params: ownRequestParams(exchange, sdk) ?? {},
-      args: {},
-      http: exchange,
-      sdk,
-    };
-    try {
-      return await this.runner.authorize(input);
-    } catch (error) {
-      const refused = { kind: 'error', error } as OperationOutcome;
-      if (error instanceof ProtocolError && (await this.hidden(refused, input)))
-        throw unknown('tool', tool.name);
-      throw error;
-    }
+    return this.visibility.page(this.listings.current().resourceTemplates, cursor, sdk, exchange);
   }
 
   /**
    * A `tools/call`: run through the runner, or diverted by an extension (a task). A divert is asked
-   * only once the tool's guards let the caller through ({@link authorizeTool}).
+   * only once the tool's guards let the caller through (`McpOperationVisibility.authorizeTool`).
    */
   async callTool(
     request: CallToolRequest,
@@ -199,7 +127,7 @@ export class McpDispatcher {
     if (!tool) throw unknown('tool', name);
     const divert = via.divert === false ? undefined : this.diverts.for(tool, sdk);
     if (divert) {
-      const caller = await this.authorizeTool(tool, sdk, exchange);
+      const caller = await this.visibility.authorizeTool(tool, sdk, exchange);
       const diverted = await divert.divert(tool, request, sdk, exchange, caller);
       if (diverted) return new DivertedCall(diverted) as unknown as CallToolResult;
     }
@@ -213,7 +141,7 @@ export class McpDispatcher {
       sdk,
     };
     const outcome = await (via.run ?? this.runOnce)(input);
-    if (await this.hidden(outcome, input)) throw unknown('tool', name);
+    if (await this.visibility.hidden(outcome, input)) throw unknown('tool', name);
     return answerOf(outcome, (value) =>
       normalizeToolResult(value, tool.listing.outputSchema !== undefined),
     );
@@ -238,7 +166,7 @@ export class McpDispatcher {
       sdk,
     };
     const outcome = await (via.run ?? this.runOnce)(input);
-    if (await this.hidden(outcome, input)) throw unknown('prompt', name);
+    if (await this.visibility.hidden(outcome, input)) throw unknown('prompt', name);
     return answerOf(outcome, normalizePromptResult);
   }
 
@@ -260,7 +188,7 @@ export class McpDispatcher {
       sdk,
     };
     const outcome = await (via.run ?? this.runOnce)(input);
-    if (await this.hidden(outcome, input)) throw resourceNotFound(uri);
+    if (await this.visibility.hidden(outcome, input)) throw resourceNotFound(uri);
     return answerOf(outcome, (value) =>
       normalizeResourceResult(value, uri, found.resource.metadata.options.mimeType),
     );

@@ -12,6 +12,7 @@ import { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
 import { McpErrorCode } from '../../errors/mcp-error-codes';
 import type { OperationRun } from '../../protocol/mcp-dispatcher.service';
 import { McpDispatcher } from '../../protocol/mcp-dispatcher.service';
+import { McpOperationVisibility } from '../../protocol/operation-visibility';
 import { clip } from '../../util/clip';
 import { SessionInputRounds } from './calls/session-input-rounds';
 import type { SessionRequest } from './calls/session-request';
@@ -60,6 +61,7 @@ function cursorOf(params: Params): string | undefined {
 export class SessionMethods {
   constructor(
     private readonly dispatcher: McpDispatcher,
+    private readonly visibility: McpOperationVisibility,
     private readonly registry: McpOperationRegistry,
     private readonly rounds: SessionInputRounds,
     /** Absent when the tasks extension is off: then no tool runs as a 2025-11-25 task. */
@@ -186,7 +188,7 @@ export class SessionMethods {
     const asTask = params.task !== undefined && params.task !== null;
     if (tool && (asTask || tool.task.support === 'required')) {
       // What a call of the tool would answer a caller its guards refuse (hidden: unknown tool).
-      await this.dispatcher.authorizeTool(tool, request.sdk(), request.exchange);
+      await this.visibility.authorizeTool(tool, request.sdk(), request.exchange);
       if (asTask) return this.taskMethods().callTool(tool, request);
       throw new ProtocolError(
         McpErrorCode.MethodNotFound,

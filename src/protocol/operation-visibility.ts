@@ -1,0 +1,100 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
+import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../discovery/discovery.options';
+import type { ListingPage } from '../discovery/listing-page';
+import type { OperationEntry, ToolEntry } from '../discovery/operation-entry.interface';
+import type { ListedOperation, PagedListing } from '../discovery/paged-listing';
+import { McpErrorCode } from '../errors/mcp-error-codes';
+import { McpHttpRefusal } from '../errors/mcp-http-refusal.error';
+import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
+import type { HttpExchange } from '../pipeline/http-exchange';
+import {
+  OperationRunner,
+  type OperationOutcome,
+  type OperationRunInput,
+} from '../pipeline/operation-runner';
+import { ownRequestParams } from '../pipeline/own-request-params';
+import type { MaybePromise } from '../util/maybe-promise';
+import { unknownOperation } from './unknown-operation';
+
+/**
+ * Lists per caller (`auth.lists: 'caller'`, the default): which operations a caller's lists show
+ * — those its guards and scopes let through — and that an operation they hide answers every path
+ * as an unknown one. The guards run alone: no interceptor, pipe or method.
+ * @internal
+ */
+@Injectable()
+export class McpOperationVisibility {
+  constructor(
+    private readonly runner: OperationRunner,
+    @Inject(DISCOVERY_OPTIONS) private readonly options: DiscoveryOptions,
+  ) {}
+
+  /**
+   * The page `cursor` points at, of what this caller may call: with `auth.lists: 'public'` the
+   * cached page; otherwise each scanned operation's guards and scopes run (not the method), one
+   * list request at a time, and the page is assembled from the entries' cached JSON.
+   */
+  page<T, E extends OperationEntry & ListedOperation<T>>(
+    listing: PagedListing<T, E>,
+    cursor: string | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): MaybePromise<ListingPage<T>> {
+    if (this.options.listVisibility === 'public') return listing.page(cursor);
+    return listing.filteredPage(cursor, (operation) =>
+      this.runner.visible({
+        operation,
+        target: operation.name,
+        params: {},
+        args: {},
+        http: exchange,
+        sdk,
+      }),
+    );
+  }
+
+  /**
+   * Whether a refused call answers as for an unknown operation: with lists per caller, a guard's
+   * refusal (-32003, not a step-up) of an operation the caller's list does not show. The guards run
+   * once more to tell a guard's refusal from a `ForbiddenException` of the method itself.
+   */
+  async hidden(outcome: OperationOutcome, input: OperationRunInput): Promise<boolean> {
+    return (
+      this.options.listVisibility === 'caller' &&
+      outcome.kind === 'error' &&
+      outcome.error.code === McpErrorCode.Forbidden &&
+      !(outcome.error instanceof McpHttpRefusal) &&
+      !(await this.runner.visible(input))
+    );
+  }
+
+  /**
+   * Runs a tool's guards for a request that will not run the tool itself (a divert, a 2025-era task
+   * call): the operation context they produced, or what a call of the tool would have answered —
+   * an unknown tool when the caller's lists hide it (a guard's refusal, -32003, not a step-up),
+   * the guard's own error otherwise (a 401 challenge, a step-up).
+   */
+  async authorizeTool(
+    tool: ToolEntry,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): Promise<McpOperationContext> {
+    const input: OperationRunInput = {
+      operation: tool,
+      target: tool.name,
+      params: ownRequestParams(exchange, sdk) ?? {},
+      args: {},
+      http: exchange,
+      sdk,
+    };
+    try {
+      return await this.runner.authorize(input);
+    } catch (error) {
+      const refused = { kind: 'error', error } as OperationOutcome;
+      if (error instanceof ProtocolError && (await this.hidden(refused, input)))
+        throw unknownOperation('tool', tool.name);
+      throw error;
+    }
+  }
+}
