@@ -116,3 +116,30 @@ describe.each(ADAPTERS)('lists and guards over %s', (adapter) => {
     });
   });
 });
+
+describe('a list asked without credentials whose guards hide operations', () => {
+  it('is answered, and the log says how many operations it hid (at most every five minutes)', async () => {
+    const warnings: string[] = [];
+    const logger = {
+      log: () => undefined,
+      error: () => undefined,
+      warn: (message: unknown) => warnings.push(String(message)),
+      debug: () => undefined,
+      verbose: () => undefined,
+    };
+    const server = await startTestServer('express', { imports: [appWith(true)] }, '/mcp', {
+      logger,
+    });
+    try {
+      const hiding = () => warnings.filter((warning) => warning.includes('hidden by their guards'));
+      expect(await listedTools(server, { 'x-user': 'alice' })).toHaveLength(3);
+      expect(hiding()).toEqual([]);
+      expect(await listedTools(server)).toEqual(['open']);
+      expect(await listedTools(server)).toEqual(['open']);
+      expect(hiding()).toHaveLength(1);
+      expect(hiding()[0]).toContain('answered with 2 operation(s) hidden by their guards');
+    } finally {
+      await server.close();
+    }
+  });
+});

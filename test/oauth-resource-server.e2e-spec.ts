@@ -3,7 +3,9 @@ import {
   Client,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
+import { Injectable, Module } from '@nestjs/common';
 import { generateKeyPair, SignJWT } from 'jose';
+import { McpTool } from '../src/index';
 import { Payments, accessApp } from './fixtures/access.fixtures';
 import { startAuthorizationServer, type AuthorizationServer } from './utils/authorization-server';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
@@ -69,13 +71,25 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
       }
     });
 
-    it('challenges an anonymous call of a scoped tool with 401, the scope and the metadata URL', async () => {
-      const response = await rawToolCall(server().url, 'pay', {}, { capabilities: FORM });
-      expect(response.status).toBe(401);
-      expect(response.headers['www-authenticate']).toBe(
+    it('challenges every request without a token with 401 and the metadata URL, lists included (requireToken by default)', async () => {
+      const pay = await rawToolCall(server().url, 'pay', {}, { capabilities: FORM });
+      expect(pay.status).toBe(401);
+      // The scopes of the operation called are named, so the client asks for them at once.
+      expect(pay.headers['www-authenticate']).toBe(
         `Bearer scope="payments:write", resource_metadata="${metadataUrl()}"`,
       );
-      expect(response.body.error).toEqual({ code: -32001, message: 'Unauthorized' });
+      expect(pay.body.error).toEqual({ code: -32001, message: 'Unauthorized' });
+      for (const response of [
+        await rawToolCall(server().url, 'public_echo', {}),
+        await rawRound(server().url, 'tools/list', {}),
+        await rawRound(server().url, 'prompts/list', {}),
+      ]) {
+        expect(response.status).toBe(401);
+        expect(response.headers['www-authenticate']).toBe(
+          `Bearer resource_metadata="${metadataUrl()}"`,
+        );
+        expect(response.body.error).toEqual({ code: -32001, message: 'Unauthorized' });
+      }
     });
 
     it('lets the official client sign in from the 401 and complete a sealed input flow', async () => {
@@ -203,7 +217,7 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
       expect(retry.headers['www-authenticate']).toContain('error="insufficient_scope"');
     });
 
-    it('lists per token: anonymous and alice do not see the scoped tool, the admin does', async () => {
+    it('lists per token: alice does not see the scoped tool, the admin does', async () => {
       const names = async (headers: Record<string, string>) => {
         const response = await rawRound(server().url, 'tools/list', {}, { headers });
         return (response.body.result?.tools as { name: string }[]).map((tool) => tool.name);
@@ -213,7 +227,6 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
         scope: 'mcp:tools payments:write',
         resource: resource(),
       });
-      expect(await names({})).not.toContain('pay');
       expect(await names(bearer(alice))).not.toContain('pay');
       expect(await names(bearer(admin))).toContain('pay');
     });
@@ -298,8 +311,97 @@ describe('a 2025-era client of the protected resource', () => {
       return response.status;
     };
     expect(await stream(`Bearer ${token}`)).toBe(200);
-    expect(await stream()).toBe(404);
+    expect(await stream()).toBe(401);
     expect(await stream('Bearer not-a-jwt')).toBe(401);
+    // No session starts without a token either.
+    const anonymous = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify(initialize),
+    });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toContain('resource_metadata=');
+    expect(anonymous.headers.get('mcp-session-id')).toBeNull();
+  });
+});
+
+/** A status tool anyone may call, even where the resource server requires a token. */
+@Injectable()
+class PublicStatus {
+  @McpTool({ name: 'status', description: 'Is the service up?', public: true })
+  status(): string {
+    return 'up';
+  }
+}
+
+@Module({ providers: [PublicStatus] })
+class PublicStatusModule {}
+
+describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
+  let required: TestServer;
+  let optional: TestServer;
+  beforeAll(async () => {
+    required = await startTestServer(adapter, {
+      imports: [
+        accessApp(
+          true,
+          { resourceServer: { issuer: as.issuer } },
+          { imports: [PublicStatusModule] },
+        ),
+      ],
+    });
+    optional = await startTestServer(adapter, {
+      imports: [accessApp(false, { resourceServer: { issuer: as.issuer, requireToken: false } })],
+    });
+  });
+  afterAll(async () => {
+    await required?.close();
+    await optional?.close();
+  });
+
+  it('may call a public operation and list the public ones only; anything else is challenged', async () => {
+    const status = await rawToolCall(required.url, 'status', {});
+    expect(status.status).toBe(200);
+    expect(status.body.result?.content).toEqual([{ type: 'text', text: 'up' }]);
+    const listed = await rawRound(required.url, 'tools/list', {});
+    expect((listed.body.result?.tools as { name: string }[]).map((tool) => tool.name)).toEqual([
+      'status',
+    ]);
+    const other = await rawToolCall(required.url, 'public_echo', {});
+    expect(other.status).toBe(401);
+    expect(other.headers['www-authenticate']).toContain('resource_metadata=');
+    const token = await as.token('admin', {
+      scope: 'mcp:tools payments:write',
+      resource: required.url.href,
+    });
+    const signedIn = await rawRound(
+      required.url,
+      'tools/list',
+      {},
+      {
+        headers: { Authorization: `Bearer ${token}` },
+      },
+    );
+    expect((signedIn.body.result?.tools as { name: string }[]).map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['status', 'public_echo', 'pay']),
+    );
+  });
+
+  it('with requireToken: false (the insecure choice) goes on to the guards: a scoped tool challenges with its scope, lists hide it', async () => {
+    const metadataUrl = `${optional.origin}/.well-known/oauth-protected-resource/mcp`;
+    const response = await rawToolCall(optional.url, 'pay', {}, { capabilities: FORM });
+    expect(response.status).toBe(401);
+    expect(response.headers['www-authenticate']).toBe(
+      `Bearer scope="payments:write", resource_metadata="${metadataUrl}"`,
+    );
+    const listed = await rawRound(optional.url, 'tools/list', {});
+    expect(listed.status).toBe(200);
+    expect(
+      (listed.body.result?.tools as { name: string }[]).map((tool) => tool.name),
+    ).not.toContain('pay');
   });
 });
 

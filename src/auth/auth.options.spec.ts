@@ -13,7 +13,7 @@ describe('resolveAuthOptions', () => {
     });
   });
 
-  it('defaults the resource server: the issuer advertised, asymmetric algorithms, 30 s skew', () => {
+  it('defaults the resource server: the issuer advertised, asymmetric algorithms, 30 s skew, a token required', () => {
     const resolved = resolveAuthOptions({
       resource: 'https://api.example.com/mcp',
       resourceServer: { issuer: 'https://auth.example.com/' },
@@ -25,7 +25,7 @@ describe('resolveAuthOptions', () => {
       algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
       clockToleranceSeconds: 30,
       acceptTokensWithoutAudience: false,
-      requireToken: false,
+      requireToken: true,
       introspection: undefined,
     });
   });

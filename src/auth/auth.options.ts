@@ -124,7 +124,7 @@ function resourceServer(
       value.acceptTokensWithoutAudience,
       false,
     ),
-    requireToken: booleanOption(`${option}.requireToken`, value.requireToken, false),
+    requireToken: booleanOption(`${option}.requireToken`, value.requireToken, true),
   };
 }
 

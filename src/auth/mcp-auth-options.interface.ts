@@ -43,8 +43,11 @@ export interface McpResourceServerOptions {
    */
   acceptTokensWithoutAudience?: boolean;
   /**
-   * Answer every MCP request without a bearer token with the 401 challenge (before any guard).
-   * Default `false`: anonymous calls reach your guards, and operations with `scopes` challenge them.
+   * Answers every MCP request without a bearer token with the 401 challenge naming the resource
+   * metadata (before any guard), on every method and both protocol eras — except the operations
+   * marked `public: true` (with the lists and discovery, which then show such a caller the public
+   * operations only). Default `true`. `false` is the insecure choice: requests without a token go
+   * on anonymously to your guards (logged once at startup).
    */
   requireToken?: boolean;
 }

@@ -44,19 +44,39 @@ export class ResourceServer {
       : server.introspection
         ? new IntrospectionAccessTokenVerifier(server)
         : new JwtAccessTokenVerifier(server);
+    if (server && !server.requireToken)
+      this.logger.warn(
+        'auth.resourceServer.requireToken is false: requests without a bearer token are served ' +
+          'anonymously (an insecure choice; see docs/authorization.md)',
+      );
   }
 
   get enabled(): boolean {
     return this.verifier !== undefined;
   }
 
-  async authenticate(req: IncomingMessage): Promise<Authentication> {
+  /**
+   * The request's principal, or its refusal. A request without a token is refused with the 401
+   * challenge (`requireToken`, the default; naming the scopes of the operation it calls) unless
+   * `anonymous.allowed` (a public operation).
+   */
+  async authenticate(
+    req: IncomingMessage,
+    anonymous: { readonly allowed: boolean; readonly scopes?: readonly string[] } = {
+      allowed: false,
+    },
+  ): Promise<Authentication> {
     const verifier = this.verifier;
     const header = req.headers.authorization;
     if (!verifier) return { kind: 'principal', auth: undefined };
     if (header === undefined)
-      return this.options.resourceServer?.requireToken
-        ? { kind: 'refused', refusal: unauthorizedRefusal() }
+      return this.options.resourceServer?.requireToken && !anonymous.allowed
+        ? {
+            kind: 'refused',
+            refusal: unauthorizedRefusal(
+              anonymous.scopes?.length ? { scopes: anonymous.scopes } : {},
+            ),
+          }
         : { kind: 'principal', auth: undefined };
     const token = header.length <= MAX_TOKEN_LENGTH ? BEARER.exec(header.trim())?.[1] : undefined;
     if (token === undefined) return this.refused('The Authorization header is not a Bearer token');

@@ -22,6 +22,18 @@ export interface McpInputOptions {
    * ```
    */
   scopes?: string[];
+  /**
+   * Served to callers without a bearer token when the built-in resource server requires one
+   * (`auth.resourceServer`, whose `requireToken` is on by default): such a caller finds the
+   * operation in lists and may call it; every other operation answers it 401 with the challenge.
+   * Your guards still run. An operation cannot be public and declare `scopes`. Default `false`.
+   *
+   * @example
+   * ```ts
+   * @McpTool({ description: 'Server status', public: true })
+   * ```
+   */
+  public?: boolean;
   /** What the operation may ask the client for (same as repeated `@McpMayRequestInput`). */
   mayRequestInput?: McpInputDeclarationSpec[];
   /** Who owns the state carried between rounds. Default `NONE`. */

@@ -29,6 +29,17 @@ function scopesOf(where: string, scopes: unknown): readonly string[] {
   return Object.freeze([...new Set(scopes as string[])]);
 }
 
+function publicOf(where: string, value: unknown, scopes: unknown): boolean {
+  if (value !== undefined && typeof value !== 'boolean')
+    throw new InvalidOperationDefinitionError(where, 'public must be a boolean');
+  if (value === true && Array.isArray(scopes) && scopes.length > 0)
+    throw new InvalidOperationDefinitionError(
+      where,
+      'a public operation cannot declare scopes (a caller without a token holds none)',
+    );
+  return value === true;
+}
+
 /**
  * What an operation declares that the module's steps need, checked at startup: its input
  * declarations (decorators and options merged), its request-state mode, single use, replay, and
@@ -66,6 +77,7 @@ export function operationProfile(
     ),
     replay,
     scopes: scopesOf(where, metadata.options.scopes),
+    public: publicOf(where, metadata.options.public, metadata.options.scopes),
     argumentsValidator: options.validateArguments
       ? createArgumentsValidator(
           {

@@ -46,6 +46,7 @@ export function testOperationCall(options: TestOperationCallOptions = {}): Opera
     singleUse: false,
     replay: false,
     scopes: [],
+    public: false,
     argumentsValidator: undefined,
     ...options.profile,
   };

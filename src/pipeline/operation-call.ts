@@ -29,6 +29,8 @@ export interface OperationCallProfile {
   readonly replay: boolean;
   /** OAuth scopes a caller's token needs, checked every round before the method. */
   readonly scopes: readonly string[];
+  /** Served to callers without a token when the resource server requires one. */
+  readonly public: boolean;
   readonly argumentsValidator: ArgumentsValidator | undefined;
 }
 

@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AUTH_OPTIONS, type AuthOptions } from '../auth/auth.options';
 import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
 import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../discovery/discovery.options';
 import type { ListingPage } from '../discovery/listing-page';
@@ -14,7 +15,8 @@ import {
   type OperationRunInput,
 } from '../pipeline/operation-runner';
 import { ownRequestParams } from '../pipeline/own-request-params';
-import type { MaybePromise } from '../util/maybe-promise';
+import { andThen, type MaybePromise } from '../util/maybe-promise';
+import { OccasionalWarning } from '../util/occasional-warning';
 import { unknownOperation } from './unknown-operation';
 
 /**
@@ -28,12 +30,24 @@ export class McpOperationVisibility {
   constructor(
     private readonly runner: OperationRunner,
     @Inject(DISCOVERY_OPTIONS) private readonly options: DiscoveryOptions,
-  ) {}
+    @Inject(AUTH_OPTIONS) auth: AuthOptions,
+  ) {
+    this.tokenRequired = auth.resourceServer?.requireToken === true;
+  }
+
+  /** Whether the resource server answers callers without a token 401 (but for public operations). */
+  private readonly tokenRequired: boolean;
+  private readonly anonymousHiding = new OccasionalWarning(
+    (message) => this.logger.warn(message),
+    300_000,
+  );
+  private readonly logger = new Logger('McpModule');
 
   /**
    * The page `cursor` points at, of what this caller may call: with `auth.lists: 'public'` the
    * cached page; otherwise each scanned operation's guards and scopes run (not the method), one
-   * list request at a time, and the page is assembled from the entries' cached JSON.
+   * list request at a time, and the page is assembled from the entries' cached JSON. A caller
+   * without a token, where the resource server requires one, sees the public operations only.
    */
   page<T, E extends OperationEntry & ListedOperation<T>>(
     listing: PagedListing<T, E>,
@@ -41,16 +55,45 @@ export class McpOperationVisibility {
     sdk: ServerContext,
     exchange: HttpExchange,
   ): MaybePromise<ListingPage<T>> {
-    if (this.options.listVisibility === 'public') return listing.page(cursor);
-    return listing.filteredPage(cursor, (operation) =>
-      this.runner.visible({
-        operation,
-        target: operation.name,
-        params: {},
-        args: {},
-        http: exchange,
-        sdk,
-      }),
+    const tokenless = this.tokenRequired && (exchange.raw as { auth?: unknown }).auth === undefined;
+    if (this.options.listVisibility === 'public' && !tokenless) return listing.page(cursor);
+    let hidden = 0;
+    const count = (shown: boolean) => {
+      if (!shown) hidden++;
+      return shown;
+    };
+    const page = listing.filteredPage(cursor, (operation) => {
+      // A caller without a token, where the resource server requires one, sees public ones only.
+      if (tokenless && !operation.profile.public) return count(false);
+      if (this.options.listVisibility === 'public') return true;
+      return andThen(
+        this.runner.visible({
+          operation,
+          target: operation.name,
+          params: {},
+          args: {},
+          http: exchange,
+          sdk,
+        }),
+        count,
+      );
+    });
+    if (tokenless || exchange.request.headers.authorization !== undefined) return page;
+    return andThen(page, (answered) => {
+      if (hidden > 0) this.reportAnonymousHiding(hidden);
+      return answered;
+    });
+  }
+
+  /**
+   * A list asked without credentials whose guards hid operations looks exactly like broken
+   * registration (an empty list, HTTP 200): say so in the log, at most every few minutes.
+   */
+  private reportAnonymousHiding(hidden: number): void {
+    this.anonymousHiding.report(
+      `An MCP list request without an Authorization header was answered with ${hidden} ` +
+        'operation(s) hidden by their guards. If the client should be signed in, make it send its ' +
+        'credentials; with auth.resourceServer such requests get the 401 challenge instead.',
     );
   }
 

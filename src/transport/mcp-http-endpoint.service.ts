@@ -13,6 +13,7 @@ import { McpServedRequests } from '../protocol/served-requests';
 import { sdkRequestExchange } from '../protocol/sdk-request-exchange';
 import { SERVER_OPTIONS, type ServerOptions } from '../protocol/server.options';
 import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
+import { AnonymousAccess } from './anonymous-access';
 import { McpEndpointRoutes } from './endpoint-routes';
 import { McpFastPath } from './fast-path';
 import {
@@ -44,6 +45,8 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
   private readonly logger = new Logger('McpModule');
   private readonly admission: RequestAdmission;
   private readonly checks: MessageChecks;
+  /** Which requests a caller without a token may make when the resource server requires one. */
+  private readonly anonymous: AnonymousAccess;
   /** Serves the hot methods without the SDK (`fastPath` option). */
   private readonly fastPath: McpFastPath | undefined;
   private mounting: EndpointMounting | undefined;
@@ -69,6 +72,7 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     this.path = options.endpoint;
     this.admission = new RequestAdmission(options);
     this.checks = new MessageChecks(options.body, registry);
+    this.anonymous = new AnonymousAccess(registry);
     this.fastPath = options.fastPath
       ? new McpFastPath(server, dispatcher, served, this.resource)
       : undefined;
@@ -118,7 +122,7 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     res: ServerResponse,
     message: unknown,
   ): Promise<boolean> {
-    const found = await this.resourceServer.authenticate(req);
+    const found = await this.resourceServer.authenticate(req, this.anonymous.of(message));
     if (found.kind === 'principal') {
       if (found.auth !== undefined) {
         (req as { auth?: unknown }).auth = found.auth;
