@@ -211,13 +211,23 @@ export interface McpModuleOptions {
    * first of `id`, `sub`, `userId`, `username`, `email` the user object has.
    */
   userIdField?: string;
-  /**
-   * Validates tool and prompt arguments against what each operation advertises (its raw
-   * `inputSchema` as JSON Schema, else its class-validator DTO) before the handler runs; invalid
-   * arguments are refused with -32602 and `data.errors`. Turn it off for apps that validate
-   * arguments themselves. Default `true`.
-   */
-  validateArguments?: boolean;
+  /** Validation of tool and prompt arguments. See `docs/pipeline.md`. */
+  validation?: {
+    /**
+     * Validates tool and prompt arguments against what each operation advertises (its raw
+     * `inputSchema` as JSON Schema, else its class-validator DTO) before the handler runs; invalid
+     * arguments are refused with -32602 and `data.errors`. Turn it off for apps that validate
+     * arguments themselves. Default `true`.
+     */
+    arguments?: boolean;
+    /**
+     * Fails startup, naming the method and the fix, when an operation's arguments cannot be
+     * validated: a build that emitted no parameter types (`emitDecoratorMetadata` off, an
+     * esbuild/SWC build without decorator metadata), or a DTO without class-validator rules.
+     * Otherwise each is a warning. Default `true` when `NODE_ENV=production`, else `false`.
+     */
+    failOnGap?: boolean;
+  };
   /** The list methods (`tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`). */
   lists?: {
     /**

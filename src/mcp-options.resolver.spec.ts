@@ -88,6 +88,7 @@ describe('resolveMcpOptions', () => {
     it('validates arguments', () => {
       expect(resolved.discovery.listPageSize).toBe(100);
       expect(resolved.discovery.validateArguments).toBe(true);
+      expect(resolved.discovery.failOnValidationGap).toBe(process.env.NODE_ENV === 'production');
     });
 
     it('bounds listen streams: 1,000 in all, 10 per caller, 100 URIs of 2,048 characters each', () => {
@@ -155,7 +156,7 @@ describe('resolveMcpOptions', () => {
         disableDnsRebindingProtection: true,
         allowedHosts: ['api.example.com'],
         elicitation: { development: true },
-        validateArguments: false,
+        validation: { arguments: false },
       });
       expect(resolved.transport.body).toEqual({
         maxBytes: 1000,
@@ -317,8 +318,9 @@ describe('resolveMcpOptions', () => {
       ['listen.maxStreamsPerCaller', { listen: { maxStreams: 5, maxStreamsPerCaller: 6 } }],
       ['listen.maxResourceSubscriptions', { listen: { maxResourceSubscriptions: 0 } }],
       ['listen.maxUriLength', { listen: { maxUriLength: '2048' } }],
-      ['validateArguments', { validateArguments: 'no' }],
-      ['validateArguments', { validateArguments: null }],
+      ['validation.arguments', { validation: { arguments: 'no' } }],
+      ['validation.arguments', { validation: { arguments: null } }],
+      ['validation.failOnGap', { validation: { failOnGap: 1 } }],
     ])('%s: %p', (option, options) => {
       const error = refusal(options);
       expect(error.option).toBe(option);

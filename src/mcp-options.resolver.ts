@@ -87,7 +87,13 @@ export function resolveMcpOptions(
   const secretPolicy = implementing('elicitation.secretPolicy', options.elicitation?.secretPolicy, [
     'secretConcept',
   ]);
-  const validateArguments = booleanOption('validateArguments', options.validateArguments, true);
+  const validation = objectOption('validation', options.validation);
+  const validateArguments = booleanOption('validation.arguments', validation?.arguments, true);
+  const failOnValidationGap = booleanOption(
+    'validation.failOnGap',
+    validation?.failOnGap,
+    process.env.NODE_ENV === 'production',
+  );
   const keyring = resolveKeyringOptions(options.keyring, options.allowEphemeralKey);
   const tasks = resolveTaskOptions(options.tasks);
   const sessions = resolveSessionOptions(options.sessions);
@@ -105,6 +111,7 @@ export function resolveMcpOptions(
     },
     discovery: {
       validateArguments,
+      failOnValidationGap,
       singleUseByDefault: requestState.singleUse,
       listPageSize: listPageSize(objectOption('lists', options.lists)?.pageSize),
       taskTtl: { ttlMs: tasks.ttlMs, maxTtlMs: tasks.maxTtlMs, served: tasks.enabled },

@@ -94,6 +94,31 @@ describe.each(ADAPTERS)('lists and guards over %s', (adapter) => {
       ]);
     });
 
+    it('answers a forged cursor naming a hidden tool exactly as one naming a tool nobody serves', async () => {
+      const cursor = (name: string) => Buffer.from(`tools:${name}`).toString('base64url');
+      const answer = async (name: string) => {
+        const response = await rawRound(
+          plain.url,
+          'tools/list',
+          { cursor: cursor(name) },
+          { id: 9 },
+        );
+        return { status: response.status, error: response.body.error };
+      };
+      const unknown = await answer('no_such_tool');
+      expect(unknown.error).toEqual({ code: -32602, message: 'Invalid cursor' });
+      expect(await answer('class_guarded')).toEqual(unknown);
+      expect(await answer('method_guarded')).toEqual(unknown);
+      // A caller who sees it continues after it.
+      const seen = await rawRound(
+        plain.url,
+        'tools/list',
+        { cursor: cursor('class_guarded') },
+        { headers: { 'x-user': 'alice' } },
+      );
+      expect(seen.body.result?.tools).toEqual([]);
+    });
+
     it('runs a guard added with useGlobalGuards after the app was created', async () => {
       expect(await listedTools(globallyGuarded)).toEqual([]);
       expect(await listedTools(globallyGuarded, { 'x-user': 'alice' })).toEqual([

@@ -108,11 +108,39 @@ describe.each(ADAPTERS)('mistakes named at startup, %s', (adapter) => {
         ]),
       );
       expect(warnings.join('\n')).toContain('"emitDecoratorMetadata"');
+      expect(warnings.join('\n')).toContain('ValidationPipe({ whitelist: true })');
       expect(warnings.join('\n')).not.toContain('StartupTools.decorated()');
     } finally {
       await server.close();
     }
   });
+
+  it.each([
+    ['validation.failOnGap', { validation: { failOnGap: true } }, {}],
+    ['NODE_ENV=production', {}, { NODE_ENV: 'production' }],
+  ])(
+    'fails startup instead of warning with %s: arguments that cannot be validated are refused',
+    async (_how, options, env) => {
+      const saved = process.env.NODE_ENV;
+      Object.assign(process.env, env);
+      try {
+        for (const tools of [StartupTools, UntypedTools]) {
+          const error = await startupError(adapter, {
+            imports: [McpModule.forRoot({ keyring: newKeyring(), ...options })],
+            providers: [tools],
+          });
+          expect(error?.message).toMatch(
+            tools === StartupTools
+              ? /StartupTools\.undecorated\(\).*no class-validator decorators/
+              : /UntypedTools\.untyped\(\).*emitted no parameter types/,
+          );
+        }
+      } finally {
+        if (saved === undefined) delete process.env.NODE_ENV;
+        else process.env.NODE_ENV = saved;
+      }
+    },
+  );
 
   it('refuses a second McpModule on the same endpoint, naming both modules', async () => {
     @Module({ imports: [McpModule.forRoot({ keyring: newKeyring() })], providers: [StartupTools] })
@@ -153,13 +181,16 @@ describe.each(ADAPTERS)('mistakes named at startup, %s', (adapter) => {
     it('starts with an ephemeral key when allowEphemeralKey says so, or with a keyring', async () => {
       await expect(
         startupError(adapter, {
-          imports: [McpModule.forRoot({ allowEphemeralKey: true })],
+          // StartupTools has an argument DTO without rules, which production refuses by default.
+          imports: [
+            McpModule.forRoot({ allowEphemeralKey: true, validation: { failOnGap: false } }),
+          ],
           providers: [StartupTools],
         }),
       ).resolves.toBeUndefined();
       await expect(
         startupError(adapter, {
-          imports: [McpModule.forRoot({ keyring: newKeyring() })],
+          imports: [McpModule.forRoot({ keyring: newKeyring(), validation: { failOnGap: false } })],
           providers: [StartupTools],
         }),
       ).resolves.toBeUndefined();

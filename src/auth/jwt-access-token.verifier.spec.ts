@@ -128,4 +128,83 @@ describe('JwtAccessTokenVerifier', () => {
       'The access token is malformed',
     );
   });
+
+  describe('an authorization server that answers badly', () => {
+    let broken: Server;
+    let origin: string;
+    /** What each path answers, and how many times each was asked. */
+    const answers: Record<string, (res: import('node:http').ServerResponse) => void> = {};
+    const asked: Record<string, number> = {};
+
+    beforeAll(async () => {
+      broken = createServer((req, res) => {
+        const path = new URL(req.url ?? '/', 'http://x').pathname;
+        asked[path] = (asked[path] ?? 0) + 1;
+        (answers[path] ?? ((r) => r.writeHead(404).end()))(res);
+      });
+      await new Promise<void>((done) => broken.listen(0, '127.0.0.1', done));
+      origin = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
+    });
+    afterAll(() => new Promise<void>((done) => broken.close(() => done())));
+
+    const unavailable = async (promise: Promise<unknown>) =>
+      (await promise.then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      )) as TokenRejectedError | undefined;
+
+    it.each([
+      ['HTTP 500', (res: import('node:http').ServerResponse) => res.writeHead(500).end('oops')],
+      [
+        'an HTML page',
+        (res: import('node:http').ServerResponse) =>
+          res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>'),
+      ],
+    ])(
+      'takes a JWKS answering %s as keys unavailable (a 503), never as a malformed token',
+      async (_what, answer) => {
+        answers['/bad-jwks'] = answer;
+        const down = new JwtAccessTokenVerifier(
+          resolveAuthOptions({ resourceServer: { issuer: ISSUER, jwksUri: `${origin}/bad-jwks` } })
+            .resourceServer!,
+        );
+        const error = await unavailable(down.verify(await token(), RESOURCE));
+        expect(error).toBeInstanceOf(TokenRejectedError);
+        expect(error).toMatchObject({ unavailable: true });
+      },
+    );
+
+    it('asks failing metadata once while it keeps failing, not once per request', async () => {
+      const issuer = `${origin}/down/`;
+      answers['/.well-known/oauth-authorization-server/down'] = (res) => res.writeHead(500).end();
+      answers['/down/.well-known/openid-configuration'] = (res) => res.writeHead(500).end();
+      const down = new JwtAccessTokenVerifier(
+        resolveAuthOptions({ resourceServer: { issuer } }).resourceServer!,
+      );
+      const jwt = await token({}, { issuer });
+      for (let request = 0; request < 10; request++)
+        expect(await unavailable(down.verify(jwt, RESOURCE))).toMatchObject({ unavailable: true });
+      expect(asked['/.well-known/oauth-authorization-server/down']).toBe(1);
+      expect(asked['/down/.well-known/openid-configuration']).toBe(1);
+    });
+
+    it('asks both metadata documents at once, so a hanging issuer costs one timeout, not two', async () => {
+      const issuer = `${origin}/slow/`;
+      const held: import('node:http').ServerResponse[] = [];
+      const hold = (res: import('node:http').ServerResponse) => {
+        held.push(res);
+        // Answered only once both requests are in: asked one after the other, the second never comes.
+        if (held.length === 2) for (const each of held) each.writeHead(500).end();
+      };
+      answers['/.well-known/oauth-authorization-server/slow'] = hold;
+      answers['/slow/.well-known/openid-configuration'] = hold;
+      const slow = new JwtAccessTokenVerifier(
+        resolveAuthOptions({ resourceServer: { issuer } }).resourceServer!,
+      );
+      expect(await unavailable(slow.verify(await token({}, { issuer }), RESOURCE))).toMatchObject({
+        unavailable: true,
+      });
+      expect(asked['/slow/.well-known/openid-configuration']).toBe(1);
+    });
+  });
 });

@@ -25,15 +25,30 @@ function reasonOf(error: unknown): string {
   return 'The access token is malformed';
 }
 
-/** Whether `jose` could not read the key set at all (a timeout, a bad or unreachable JWKS). */
+/** What `jose` throws when the token itself is refused; anything else is not about the token. */
+const VERDICTS_ON_THE_TOKEN = [
+  errors.JWTExpired,
+  errors.JWTClaimValidationFailed,
+  errors.JWTInvalid,
+  errors.JWSInvalid,
+  errors.JWSSignatureVerificationFailed,
+  errors.JOSEAlgNotAllowed,
+  errors.JOSENotSupported,
+  errors.JWKSNoMatchingKey,
+  errors.JWKSMultipleMatchingKeys,
+];
+
+/**
+ * Whether `jose` could not read the key set at all: a timeout, a key set that is not one, an HTTP
+ * error or HTML from the JWKS endpoint (a plain `JOSEError`), a failed fetch (connection refused,
+ * DNS) — none of them a verdict on the token, which then gets a 503, never a 401 "malformed".
+ */
 function keysUnavailable(error: unknown): boolean {
-  return (
-    error instanceof errors.JWKSTimeout ||
-    error instanceof errors.JWKSInvalid ||
-    // A failed fetch (connection refused, DNS): not a verdict on the token.
-    !(error instanceof errors.JOSEError)
-  );
+  return !VERDICTS_ON_THE_TOKEN.some((verdict) => error instanceof verdict);
 }
+
+/** How long a failed discovery of the key set is answered 503 before it is tried again. */
+const DISCOVERY_RETRY_MS = 10_000;
 
 /**
  * Verifies JWT access tokens with `jose` against the issuer's JWKS: signature (an allow-list of
@@ -88,8 +103,14 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
     throw new TokenRejectedError('The access token was not issued for this resource');
   }
 
+  /**
+   * The issuer's key set, discovered once (every request waiting on the same discovery); a failed
+   * discovery answers the requests of the next {@link DISCOVERY_RETRY_MS} with the same 503 before
+   * it is tried again, so an issuer that is down is not asked once per request.
+   */
   private keySet(): Promise<JWTVerifyGetKey> {
-    this.keys ??= (async () => {
+    if (this.keys) return this.keys;
+    const keys = (async () => {
       const uri = this.options.jwksUri ?? (await discoverJwksUri(this.options.issuer));
       return createRemoteJWKSet(new URL(uri), {
         timeoutDuration: 5_000,
@@ -97,8 +118,12 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
         cacheMaxAge: 10 * 60_000,
       });
     })();
-    // A failed discovery is tried again on the next request.
-    this.keys.catch(() => (this.keys = undefined));
-    return this.keys;
+    this.keys = keys;
+    keys.catch(() => {
+      setTimeout(() => {
+        if (this.keys === keys) this.keys = undefined;
+      }, DISCOVERY_RETRY_MS).unref();
+    });
+    return keys;
   }
 }

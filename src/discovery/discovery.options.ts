@@ -2,6 +2,8 @@
 export interface DiscoveryOptions {
   /** Whether arguments are validated against what each operation advertises. */
   readonly validateArguments: boolean;
+  /** Whether an operation whose arguments cannot be validated fails startup (else a warning). */
+  readonly failOnValidationGap: boolean;
   /** Whether framework-protected operations that do not say otherwise are single-use. */
   readonly singleUseByDefault: boolean;
   /** Entries per page of `tools/list`, `prompts/list`, `resources/list` and templates. */

@@ -18,6 +18,7 @@ import { StateProtectionInterceptor } from '../pipeline/state-protection.interce
 import { DISCOVERY_OPTIONS, type DiscoveryOptions } from './discovery.options';
 import { completionBody } from './completion-body';
 import { operationProfile } from './operation-profile';
+import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
 import { validationGap, type ArgumentsParameter } from './validation-gap';
 import {
   OperationPipelineFactory,
@@ -120,6 +121,8 @@ export class McpExplorer implements OnApplicationBootstrap {
     const argsType = isSchemaCandidate(parameter.declaredType) ? parameter.declaredType : undefined;
     if (this.options.validateArguments) {
       const gap = validationGap(where, metadata, parameter);
+      if (gap && this.options.failOnValidationGap)
+        throw new InvalidOperationDefinitionError(where, `${gap} (validation.failOnGap)`);
       if (gap) this.logger.warn(gap);
     }
     const profile = operationProfile(

@@ -57,13 +57,28 @@ export class PagedListing<T, E extends ListedOperation<T> = ListedOperation<T>> 
    * The page `cursor` points at among the operations `include` admits: up to a page size of them,
    * assembled from each one's cached JSON; `include` runs only for the operations scanned. When it
    * admits every one, that is the page everybody gets, so the cached one is answered. Synchronous
-   * while `include` is.
+   * while `include` is. A cursor can only name an entry this caller sees (each page's `nextCursor`
+   * names one it showed): one naming an entry `include` refuses is as invalid as a cursor of an
+   * unknown entry, so a forged cursor never tells a hidden operation from one nobody serves.
    */
   filteredPage(
     cursor: string | undefined,
     include: ListingFilter<E>,
   ): MaybePromise<ListingPage<T>> {
     const start = this.startOf(cursor);
+    if (start === 0) return this.scanned(start, include);
+    const named = include(this.operations[start - 1]);
+    if (isPromiseLike(named))
+      return (named as Promise<boolean>).then((seen) => {
+        if (!seen) throw invalidCursor();
+        return this.scanned(start, include);
+      });
+    if (!named) throw invalidCursor();
+    return this.scanned(start, include);
+  }
+
+  /** The page of what `include` admits from `start` on. */
+  private scanned(start: number, include: ListingFilter<E>): MaybePromise<ListingPage<T>> {
     const picked: number[] = [];
     const scanFrom = (from: number): MaybePromise<ListingPage<T>> => {
       let index = from;
@@ -89,8 +104,7 @@ export class PagedListing<T, E extends ListedOperation<T> = ListedOperation<T>> 
     if (cursor === undefined) return 0;
     const after = decodeListCursor(this.member, cursor);
     const position = after === undefined ? undefined : this.positions.get(after);
-    if (position === undefined)
-      throw new ProtocolError(McpErrorCode.InvalidParams, 'Invalid cursor');
+    if (position === undefined) throw invalidCursor();
     return position + 1;
   }
 
@@ -124,4 +138,8 @@ export class PagedListing<T, E extends ListedOperation<T> = ListedOperation<T>> 
     }
     return json;
   }
+}
+
+function invalidCursor(): ProtocolError {
+  return new ProtocolError(McpErrorCode.InvalidParams, 'Invalid cursor');
 }

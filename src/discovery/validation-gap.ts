@@ -37,8 +37,10 @@ export function validationGap(
   if (isSchemaCandidate(dto) && !hasValidationRules(dto)) {
     return (
       `${where} takes ${dto.name}, which has no class-validator decorators: its arguments are ` +
-      `advertised as any object and reach it unvalidated. Decorate ${dto.name}'s properties ` +
-      '(@IsString(), @IsInt(), …), or give the operation an `inputSchema`.'
+      'advertised as any object and reach it unvalidated — and behind ' +
+      'ValidationPipe({ whitelist: true }) every property is stripped, so the method receives {}. ' +
+      `Decorate ${dto.name}'s properties (@IsString(), @IsInt(), …), or give the operation an ` +
+      '`inputSchema`.'
     );
   }
   return undefined;
