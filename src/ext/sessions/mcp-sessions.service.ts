@@ -1,8 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { ServerContext } from '@modelcontextprotocol/server';
+import type { IncomingMessage } from 'node:http';
 import { CallerPartitions } from '../../identity/caller-partitions';
 import type { CallHttp } from '../../pipeline/operation-call';
-import { createOperationContext } from '../../pipeline/operation-context.factory';
+import { ANONYMOUS_PARTITION } from '../../identity/authorization-partition.resolver';
+import { sha256Base64Url } from '../../util/sha256';
+import { SessionGate } from './calls/session-gate';
 import { McpTelemetry } from '../../observability/mcp-telemetry.service';
 import { McpPorts } from '../../ports/mcp-ports.service';
 import type { McpJsonValue } from '../../util/json-value';
@@ -15,7 +17,6 @@ import { SESSION_STORE_PORT, type SessionStore } from './store/session-store.int
 const WRITE_ATTEMPTS = 8;
 /** A session's expiry moves forward once a tenth of its idle timeout has passed, not on every request. */
 const REFRESH_FRACTION = 0.1;
-const NEVER = new AbortController().signal;
 
 /** What `initialize` declared. */
 export interface SessionOpening {
@@ -39,6 +40,7 @@ export class McpSessions {
     @Inject(SESSION_OPTIONS) private readonly options: SessionOptions,
     private readonly ports: McpPorts,
     private readonly partitions: CallerPartitions,
+    private readonly gate: SessionGate,
     private readonly bus: SessionEventBus,
     private readonly telemetry: McpTelemetry,
   ) {}
@@ -48,15 +50,23 @@ export class McpSessions {
   }
 
   /**
-   * The caller as session binding names it: the partition resolver (the one request state uses)
-   * on the request as the application's middleware left it. Session requests run no operation,
-   * so no operation's guards have run yet.
+   * The caller as a session is owned by: the app's global guards run for the request
+   * ({@link SessionGate}: a passport-style guard puts the user on `req.user`), then the partition
+   * resolver (the one request state uses) names the caller. Callers it cannot tell apart are told
+   * apart by address, as the listen limits and the rate limiter key them: one anonymous client
+   * cannot take the session allowance of every other. A guard's refusal is thrown.
    */
-  async partitionOf(http: CallHttp, method: string): Promise<string> {
-    const sdk = {
-      mcpReq: { id: 0, method, _meta: {}, envelope: {}, signal: NEVER, notify: async () => {} },
-    } as unknown as ServerContext;
-    return this.partitions.resolve(createOperationContext(sdk, method, http, undefined));
+  async partitionOf(
+    http: CallHttp,
+    method: string,
+    params: Readonly<Record<string, unknown>> = {},
+  ): Promise<string> {
+    const context = await this.gate.authenticate(http, method, params);
+    const partition = await this.partitions.resolve(context);
+    if (partition !== ANONYMOUS_PARTITION) return partition;
+    const raw = http.raw as IncomingMessage;
+    const address = http.request.ip || raw.socket?.remoteAddress || 'unknown';
+    return JSON.stringify([ANONYMOUS_PARTITION, sha256Base64Url(address)]);
   }
 
   /** Opens a session for `partition`; rejects with `SessionCapacityError` over the limits. */

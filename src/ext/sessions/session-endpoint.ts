@@ -33,6 +33,8 @@ import {
   sessionOpening,
 } from './wire/session-initialize';
 import { SessionStream } from './wire/session-stream';
+import { answerCallerRefusal, refusalStatusOf } from './wire/caller-refusal';
+import { ProtectedResource } from '../../auth/protected-resource';
 import { postStreamEventPrefix, requestIdOfEventId } from './wire/stream-event-id';
 import { randomBytes } from 'node:crypto';
 
@@ -42,6 +44,11 @@ export type SessionHttpExchange = LegacyHttpExchange;
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === 'string' ? value : undefined;
+}
+
+function paramsOf(message: unknown): Readonly<Record<string, unknown>> {
+  const params = (message as { params?: unknown } | null | undefined)?.params;
+  return params !== null && typeof params === 'object' ? (params as Record<string, unknown>) : {};
 }
 
 function accepts(req: IncomingMessage, ...types: string[]): boolean {
@@ -70,6 +77,7 @@ export class SessionEndpoint {
     private readonly calls: SessionCallRegistry,
     private readonly getStreams: SessionGetStreams,
     private readonly served: McpServedRequests,
+    private readonly resource: ProtectedResource,
   ) {}
 
   async serve(exchange: SessionHttpExchange): Promise<void> {
@@ -147,12 +155,16 @@ export class SessionEndpoint {
       writeJsonRpcHttpError(res, 400, McpErrorCode.InvalidParams, 'Invalid params', message.id);
       return { errorType: String(McpErrorCode.InvalidParams) };
     }
+    let partition: string;
+    try {
+      partition = await this.sessions.partitionOf(exchange, 'initialize', paramsOf(message));
+    } catch (error) {
+      if (!answerCallerRefusal(error, this.resource, exchange.raw, res, message.id)) throw error;
+      return { errorType: String((error as ProtocolError).code) };
+    }
     let session: McpSessionRecord;
     try {
-      session = await this.sessions.create(
-        opening,
-        await this.sessions.partitionOf(exchange, 'initialize'),
-      );
+      session = await this.sessions.create(opening, partition);
     } catch (error) {
       if (!(error instanceof SessionCapacityError)) throw error;
       this.logger.warn(`initialize refused: ${error.message}`);
@@ -219,10 +231,14 @@ export class SessionEndpoint {
       );
       return undefined;
     }
-    const session = await this.sessions.open(
-      sessionId,
-      await this.sessions.partitionOf(exchange, method),
-    );
+    let partition: string;
+    try {
+      partition = await this.sessions.partitionOf(exchange, method, paramsOf(exchange.message));
+    } catch (error) {
+      if (answerCallerRefusal(error, this.resource, req, res, id)) return undefined;
+      throw error;
+    }
+    const session = await this.sessions.open(sessionId, partition);
     if (!session)
       writeJsonRpcHttpError(res, 404, McpErrorCode.SessionNotFound, SESSION_NOT_FOUND_MESSAGE, id);
     return session;
@@ -259,11 +275,13 @@ export class SessionEndpoint {
           ));
       stream.answer({ jsonrpc: '2.0', id: message.id, result });
     } catch (error) {
-      stream.answer({
-        jsonrpc: '2.0',
-        id: message.id,
-        error: this.wireError(error, message.method),
-      });
+      // Nothing sent yet (the guards refuse before the method runs): the refusal is the status.
+      const refusal = refusalStatusOf(error, this.resource, exchange.raw);
+      stream.answer(
+        { jsonrpc: '2.0', id: message.id, error: this.wireError(error, message.method) },
+        refusal?.status,
+        refusal?.headers,
+      );
     } finally {
       untrack();
     }

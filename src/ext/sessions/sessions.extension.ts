@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnModuleInit, type Provider } from '@nestjs/co
 import { McpEndpointRoutes } from '../../transport/endpoint-routes';
 import { SessionAnswers } from './calls/session-answers';
 import { SessionCallRegistry } from './calls/session-call-registry';
+import { SessionGate } from './calls/session-gate';
 import { SessionInputRounds } from './calls/session-input-rounds';
 import { McpSessions } from './mcp-sessions.service';
 import { SessionEndpoint } from './session-endpoint';
@@ -36,6 +37,7 @@ export class McpSessionsInstaller implements OnModuleInit {
  */
 export function sessionsExtensionProviders(withTasks: boolean): Provider[] {
   return [
+    SessionGate,
     McpSessions,
     SessionAnswers,
     SessionCallRegistry,

@@ -12,6 +12,8 @@ export interface SessionChannel {
    * client posts to any instance. `relatedTaskId` tags it as a task's (2025-11-25 tasks).
    */
   request(method: string, params: unknown, relatedTaskId?: string): Promise<AwaitedAnswer>;
+  /** Sends a notification over the request's stream, when it is still open. */
+  notify(method: string, params: unknown): void;
 }
 
 /** The channel of a request answered on `stream`. @internal */
@@ -39,6 +41,9 @@ export function streamChannel(
       return answers.wait(sessionId, id, signal, () => {
         stream.send({ jsonrpc: '2.0', id, method, params: taggedParams });
       });
+    },
+    notify(method, params) {
+      stream.send({ jsonrpc: '2.0', method, params });
     },
   };
 }

@@ -22,6 +22,7 @@ import {
 } from '../wire/session-errors';
 import type { AwaitedAnswer } from './session-answers';
 import type { SessionChannel } from './session-channel';
+import { UrlElicitations } from './url-elicitations';
 
 /** The requests of an input-required round, by key, as the wire carries them. */
 type InputRequests = Readonly<Record<string, unknown>>;
@@ -68,14 +69,18 @@ export class SessionInputRounds {
   /** Runs `first` to its final outcome, asking over `channel` between rounds. */
   async run(first: OperationRunInput, channel: SessionChannel): Promise<OperationOutcome> {
     const id = first.sdk.mcpReq.id;
+    const urls = new UrlElicitations();
     let input = first;
     for (let round = 1; ; round++) {
       const outcome = await this.runner.run(input);
+      const next = outcome.kind === 'input_required' ? outcome.wire.inputRequests : undefined;
+      for (const elicitationId of urls.completedBy(next))
+        channel.notify('notifications/elicitation/complete', { elicitationId });
       if (outcome.kind !== 'input_required') return outcome;
       if (round >= this.options.maxInputRounds)
         return { kind: 'error', error: inputRoundsExceeded(this.options.maxInputRounds) };
       const asked = await this.ask(
-        outcome.wire.inputRequests ?? {},
+        urls.idsFor(outcome.wire.inputRequests ?? {}),
         channel,
         undefined,
         outcome.trace === undefined ? undefined : askedFrom(input.sdk, outcome.trace),

@@ -1,3 +1,4 @@
+import { UrlElicitations } from '../calls/url-elicitations';
 import { DivertedCall } from '../../../protocol/call-divert';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ProtocolError, type CallToolRequest } from '@modelcontextprotocol/server';
@@ -185,7 +186,9 @@ export class SessionTasks implements OnModuleDestroy {
       sessionId: session.sessionId,
       protocolVersion: session.protocolVersion,
     };
-    const asking = this.rounds.ask(claimed, channel, task.taskId, from).then(async (asked) => {
+    // A URL ask carries the elicitationId 2025-11-25 requires.
+    const urlTagged = new UrlElicitations().idsFor(claimed);
+    const asking = this.rounds.ask(urlTagged, channel, task.taskId, from).then(async (asked) => {
       if (!asked.ok) {
         this.logger.debug(`Task ${task.taskId}: input not answered (${asked.error.message})`);
         return;

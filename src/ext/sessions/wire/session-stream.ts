@@ -79,8 +79,11 @@ export class SessionStream {
     return true;
   }
 
-  /** Sends the answer and ends the response: as JSON with `status`, or as the stream's last event. */
-  answer(message: unknown, status = 200): void {
+  /**
+   * Sends the answer and ends the response: as JSON with `status` and `headers` (a refusal's
+   * challenge), or — once the stream is open — as its last event (its status line went already).
+   */
+  answer(message: unknown, status = 200, headers: Record<string, string> = {}): void {
     if (!this.open) return;
     if (this.streaming) {
       this.send(message);
@@ -89,6 +92,7 @@ export class SessionStream {
     this.ended = true;
     const body = JSON.stringify(message);
     this.res.writeHead(status, {
+      ...headers,
       'Content-Type': 'application/json',
       'Content-Length': Buffer.byteLength(body),
       'Mcp-Session-Id': this.options.sessionId,
