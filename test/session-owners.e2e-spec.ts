@@ -223,3 +223,28 @@ describe('anonymous 2025-era clients', () => {
     expect((await initializeRaw(server.url, from('10.0.0.2'))).status).toBe(200);
   });
 });
+
+describe('subscriptions/listen inside a 2025-era session', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('express', { imports: [OpenApp] });
+  });
+  afterAll(() => server?.close());
+
+  it('answers -32601 Method not found, as docs/errors.md says', async () => {
+    const sessionId = await openSession(server.url);
+    const listen = await sessionPost(
+      server.url,
+      {
+        id: 11,
+        method: 'subscriptions/listen',
+        params: { notifications: { toolsListChanged: true } },
+      },
+      sessionId,
+    );
+    expect(listen.status).toBe(200);
+    expect(listen.messages).toEqual([
+      { jsonrpc: '2.0', id: 11, error: { code: -32601, message: 'Method not found' } },
+    ]);
+  });
+});

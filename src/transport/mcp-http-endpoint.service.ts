@@ -215,7 +215,12 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
       !(await this.authenticate(request, req, res, checked.message))
     )
       return;
-    if ((checked.message as { method?: unknown } | null)?.method === 'subscriptions/listen') {
+    const legacy = this.routes.legacy;
+    if (
+      (checked.message as { method?: unknown } | null)?.method === 'subscriptions/listen' &&
+      // Inside a 2025-era session it is a method the session does not have (-32601).
+      !(legacy && isLegacy(req, checked.message))
+    ) {
       // A held stream keeps no body, so it holds none of the body budget either.
       this.admission.releaseBody(req);
       return this.listen.serve(request, req, res, checked.message);
@@ -225,7 +230,6 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     const exchange: HttpExchange = { request, raw: req, response: res, ...checked };
     const fast = this.fastPath?.accepts(req, checked.message);
     if (fast && this.fastPath) return this.fastPath.serve(fast, exchange);
-    const legacy = this.routes.legacy;
     if (legacy && isLegacy(req, checked.message)) return legacy.serve({ ...exchange, text });
     await sdkRequestExchange.run(exchange, () => this.handlers.node(req, res, checked.message));
   }
