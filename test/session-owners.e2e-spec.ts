@@ -8,8 +8,12 @@ import {
   type INestApplication,
 } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
 import request from 'supertest';
-import { McpModule, McpTool } from '../src/index';
+import { McpModule, McpNotifier, McpTool } from '../src/index';
+import { SessionGetStreams } from '../src/ext/sessions/streams/session-get-streams';
+import { eventually, sleep, until } from './utils/wait';
 import { CapturingLogger } from './fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import {
@@ -247,4 +251,49 @@ describe('subscriptions/listen inside a 2025-era session', () => {
       { jsonrpc: '2.0', id: 11, error: { code: -32601, message: 'Method not found' } },
     ]);
   });
+});
+
+describe("a 2025-era session's GET stream", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('express', { imports: [OpenApp] });
+  });
+  afterAll(() => server?.close());
+
+  /** A GET stream of a fresh session whose client reads (`reads`) or stops reading. */
+  async function getStream(reads: boolean): Promise<{ socket: Socket; received: () => number }> {
+    const sessionId = await openSession(server.url);
+    const socket = connect(Number(server.url.port), '127.0.0.1');
+    await once(socket, 'connect');
+    let bytes = 0;
+    socket.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    socket.write(
+      `GET ${server.url.pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n` +
+        `Mcp-Session-Id: ${sessionId}\r\nMCP-Protocol-Version: ${SESSION_PROTOCOL_VERSION}\r\n\r\n`,
+    );
+    await until(() => bytes > 0, 'the stream to open');
+    if (!reads) socket.pause();
+    return { socket, received: () => bytes };
+  }
+
+  it('is cut when its client stops reading through a burst of changes, while a reading one keeps its stream', async () => {
+    const streams = server.app.get(SessionGetStreams, { strict: false });
+    const stalled = await getStream(false);
+    const reading = await getStream(true);
+    expect(streams.size).toBe(2);
+    const notifier = server.app.get(McpNotifier);
+    // Far more than the socket buffers take: the stalled stream's backlog passes 64 KiB.
+    for (let burst = 0; burst < 40 && streams.size === 2; burst++) {
+      for (let change = 0; change < 2_000; change++) notifier.toolsChanged();
+      await new Promise((resolve) => setImmediate(resolve));
+      await sleep(20);
+    }
+    await eventually(() => streams.size, 1, 30_000);
+    const before = reading.received();
+    notifier.toolsChanged();
+    await until(() => reading.received() > before, 'the change on the reading stream');
+    expect(reading.socket.destroyed).toBe(false);
+    stalled.socket.destroy();
+    reading.socket.destroy();
+  }, 60_000);
 });

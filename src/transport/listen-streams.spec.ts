@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { ServerOptions } from '../protocol/server.options';
 import { ListenInterest, type ListenFilter } from './listen-stream-frames';
-import { FAN_OUT_SLICE, ListenStreams, MAX_STREAM_BACKLOG_BYTES } from './listen-streams';
+import { ListenStreams } from './listen-streams';
+import { FAN_OUT_SLICE, MAX_STREAM_BACKLOG_BYTES } from './stream-fan-out';
 import type { TransportOptions } from './transport.options';
 
 /** A response that records what is written to it. */

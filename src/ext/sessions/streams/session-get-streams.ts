@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import {
   Injectable,
   Logger,
@@ -9,6 +10,13 @@ import { SessionEventBus } from '../../../notifications/session-event-bus';
 import type { SessionEvent } from '../../../notifications/session-event';
 import { SESSION_STORE_PORT } from '../store/session-store.interface';
 import type { SessionStream } from '../wire/session-stream';
+import { StreamFanOut } from '../../../transport/stream-fan-out';
+
+/** A held stream as the fan-out writes it. */
+interface HeldStream {
+  readonly res: ServerResponse;
+  readonly stream: SessionStream;
+}
 
 const LIST_CHANGED = {
   tools: 'notifications/tools/list_changed',
@@ -19,7 +27,8 @@ const LIST_CHANGED = {
 /**
  * The standalone `GET` streams of 2025-era sessions open on this instance, at most one per session
  * here, and what reaches them: list changes, updates of the resources the session subscribed to
- * (read from the session's record, wherever it subscribed), published on any instance. A deleted
+ * (read from the session's record, wherever it subscribed), published on any instance — written in
+ * slices through the fan-out listen streams use, a stream too far behind destroyed. A deleted
  * session's stream ends; all end before the application shuts down.
  * @internal
  */
@@ -27,6 +36,8 @@ const LIST_CHANGED = {
 export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('McpSessions');
   private readonly streams = new Map<string, SessionStream>();
+  /** Writes a change to the held streams in slices, as listen streams are written. */
+  private readonly fanOut = new StreamFanOut<HeldStream>();
 
   constructor(
     private readonly bus: SessionEventBus,
@@ -53,6 +64,7 @@ export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdow
   }
 
   beforeApplicationShutdown(): void {
+    this.fanOut.flushAll();
     for (const stream of this.streams.values()) stream.end();
     this.streams.clear();
   }
@@ -60,12 +72,12 @@ export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdow
   private onEvent(event: SessionEvent): void {
     switch (event.kind) {
       case 'listChanged':
-        for (const stream of this.streams.values())
-          stream.send({ jsonrpc: '2.0', method: LIST_CHANGED[event.list] });
-        return;
+        return this.announce(
+          [...this.streams.values()],
+          JSON.stringify({ jsonrpc: '2.0', method: LIST_CHANGED[event.list] }),
+        );
       case 'resourceUpdated':
-        for (const [sessionId, stream] of this.streams)
-          void this.updated(sessionId, stream, event.uri);
+        void this.updated(event.uri);
         return;
       case 'closed':
         this.streams.get(event.sessionId)?.end();
@@ -76,15 +88,37 @@ export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdow
     }
   }
 
-  private async updated(sessionId: string, stream: SessionStream, uri: string): Promise<void> {
-    try {
-      const session = await this.ports.get(SESSION_STORE_PORT).get(sessionId);
-      if (session?.subscriptions.includes(uri))
-        stream.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
-    } catch (error) {
-      this.logger.debug(
-        `A resource update could not be checked against a session: ${String(error)}`,
-      );
-    }
+  /** Writes `json` to `streams` through the fan-out, each with its own event id. */
+  private announce(streams: readonly SessionStream[], json: string): void {
+    this.fanOut.enqueue(
+      streams.map((stream) => ({ res: stream.response, stream })),
+      ({ stream }) => stream.frameOf(json),
+    );
+  }
+
+  /** Announces a resource's update to the held streams of sessions that subscribed to it. */
+  private async updated(uri: string): Promise<void> {
+    const store = this.ports.get(SESSION_STORE_PORT);
+    const held = [...this.streams];
+    const subscribed = await Promise.all(
+      held.map(async ([sessionId]) => {
+        try {
+          return (await store.get(sessionId))?.subscriptions.includes(uri) === true;
+        } catch (error) {
+          this.logger.debug(
+            `A resource update could not be checked against a session: ${String(error)}`,
+          );
+          return false;
+        }
+      }),
+    );
+    this.announce(
+      held.filter((_, index) => subscribed[index]).map(([, stream]) => stream),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'notifications/resources/updated',
+        params: { uri },
+      }),
+    );
   }
 }

@@ -74,9 +74,19 @@ export class SessionStream {
   send(message: unknown): boolean {
     if (!this.open) return false;
     this.start();
-    const id = this.options.eventPrefix === undefined ? '' : `id: ${this.nextId()}\n`;
-    this.res.write(`event: message\n${id}data: ${JSON.stringify(message)}\n\n`);
+    this.res.write(this.frameOf(JSON.stringify(message)));
     return true;
+  }
+
+  /** The response the stream writes to (a fan-out writes a held `GET` stream's frames to it). */
+  get response(): ServerResponse {
+    return this.res;
+  }
+
+  /** The SSE event of a message given as JSON, with the stream's next event id. */
+  frameOf(json: string): string {
+    const id = this.options.eventPrefix === undefined ? '' : `id: ${this.nextId()}\n`;
+    return `event: message\n${id}data: ${json}\n\n`;
   }
 
   /**
