@@ -150,7 +150,7 @@ export class SessionEndpoint {
   private async initialize(exchange: SessionHttpExchange): Promise<RequestEnd> {
     const res = exchange.response;
     const message = exchange.message as { id: string | number };
-    const opening = sessionOpening(exchange.message);
+    const opening = sessionOpening(exchange.message, this.sessions.maxSessionBytes);
     if (!opening) {
       writeJsonRpcHttpError(res, 400, McpErrorCode.InvalidParams, 'Invalid params', message.id);
       return { errorType: String(McpErrorCode.InvalidParams) };
