@@ -5,6 +5,7 @@ import { McpErrorCode } from '../../errors/mcp-error-codes';
 import type { ObservedRequest, RequestEnd } from '../../observability/observed-request';
 import { observedRequestOf } from '../../protocol/served-request';
 import { McpServedRequests } from '../../protocol/served-requests';
+import { McpServerCapabilities } from '../../protocol/server-capabilities';
 import { SERVER_OPTIONS, type ServerOptions } from '../../protocol/server.options';
 import { writeJsonRpcHttpError } from '../../util/json-rpc-http-error';
 import { MCP_KEEP_ALIVE_MS } from '../../util/mcp.constants';
@@ -32,6 +33,7 @@ export class SessionOpener {
     private readonly methods: SessionMethods,
     private readonly served: McpServedRequests,
     private readonly resource: ProtectedResource,
+    private readonly capabilities: McpServerCapabilities,
   ) {}
 
   /** Opens a session, under the request's span when something observes. */
@@ -86,6 +88,7 @@ export class SessionOpener {
       session.protocolVersion,
       this.server,
       this.methods.servesTasks(),
+      this.capabilities.legacyExtensions(),
     );
     sessionStreamOf(exchange, session, undefined, this.keepAliveMs).answer({
       jsonrpc: '2.0',

@@ -45,13 +45,15 @@ export function sessionOpening(message: unknown, maxBytes: number): SessionOpeni
 /**
  * What a session is served, as `initialize` answers it — only what the 2025 path does: list
  * changes and subscribed resources' updates on the `GET` stream, logging at the level the client
- * sets, completions, and 2025-11-25 tasks when a tool runs as one.
+ * sets, completions, 2025-11-25 tasks when a tool runs as one, and the extensions declared for
+ * 2025-era clients too (`extensions`, settings inline).
  * @internal
  */
 export function initializeResult(
   protocolVersion: string,
   server: ServerOptions,
   servesTasks: boolean,
+  extensions?: Record<string, Record<string, unknown>>,
 ): Record<string, unknown> {
   return {
     protocolVersion,
@@ -62,6 +64,7 @@ export function initializeResult(
       completions: {},
       logging: {},
       ...(servesTasks && { tasks: TASKS_CAPABILITY_2025 }),
+      ...(extensions !== undefined && { extensions }),
     },
     serverInfo: server.serverInfo,
     ...(server.instructions !== undefined && { instructions: server.instructions }),
