@@ -1,4 +1,4 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, type Type } from '@nestjs/common';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import request from 'supertest';
 import {
@@ -9,6 +9,7 @@ import {
 import { McpModule, type McpModuleOptions } from '../src/index';
 import { newKeyring } from './fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
+import { docsCode, loadGenerated } from './utils/docs-code';
 import { startRedisServer, type RedisServerHandle } from './utils/redis-server';
 
 @Controller('health')
@@ -54,6 +55,29 @@ describe.each(ADAPTERS)('health indicators over %s', (adapter) => {
     servers.push(server);
     return server;
   }
+
+  it('runs the example of docs/operations.md: ready without Redis (no Redis check), and with Redis checked', async () => {
+    const keyring = newKeyring(['k1']);
+    const MCP_KEYRING = JSON.stringify({ active: keyring.active, keys: keyring.keys });
+    for (const [name, REDIS_URL] of [
+      [`docs-health-alone-${adapter}`, undefined],
+      [`docs-health-fleet-${adapter}`, redis.url],
+    ] as const) {
+      // The health example of docs/operations.md as written, loaded with these variables set.
+      const { AppModule } = loadGenerated<{ AppModule: Type<unknown> }>(
+        name,
+        docsCode('docs/operations.md', '## Health'),
+        { env: { MCP_KEYRING, REDIS_URL } },
+      );
+      const server = await startTestServer(adapter, { imports: [AppModule] });
+      servers.push(server);
+      const ready = await request(server.origin).get('/health/ready');
+      expect(ready.status).toBe(200);
+      expect(ready.body.details.keyring).toMatchObject({ status: 'up', activeKeyId: 'k1' });
+      if (REDIS_URL === undefined) expect(ready.body.details.redis).toBeUndefined();
+      else expect(ready.body.details.redis).toMatchObject({ status: 'up' });
+    }
+  });
 
   it('is up with the key ids and fingerprint, never the key material', async () => {
     const keyring = newKeyring(['k1', 'k2']);
