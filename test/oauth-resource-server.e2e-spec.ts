@@ -83,6 +83,8 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
         await rawToolCall(server().url, 'public_echo', {}),
         await rawRound(server().url, 'tools/list', {}),
         await rawRound(server().url, 'prompts/list', {}),
+        await rawRound(server().url, 'resources/list', {}),
+        await rawRound(server().url, 'server/discover', {}),
       ]) {
         expect(response.status).toBe(401);
         expect(response.headers['www-authenticate']).toBe(
@@ -233,10 +235,10 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
   });
 });
 
-describe('a 2025-era client of the protected resource', () => {
+describe.each(ADAPTERS)('a 2025-era client of the protected resource over %s', (adapter) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer('fastify', {
+    server = await startTestServer(adapter, {
       imports: [accessApp(true, { resourceServer: { issuer: as.issuer } })],
     });
   });
@@ -325,6 +327,27 @@ describe('a 2025-era client of the protected resource', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toContain('resource_metadata=');
     expect(anonymous.headers.get('mcp-session-id')).toBeNull();
+    // Its end too: DELETE without a token, or with a bad one, is challenged and ends nothing.
+    const end = (authorization?: string) =>
+      fetch(server.url, {
+        method: 'DELETE',
+        headers: {
+          'mcp-session-id': session as string,
+          'mcp-protocol-version': '2025-11-25',
+          ...(authorization !== undefined && { authorization }),
+        },
+      });
+    for (const refused of [await end(), await end('Bearer not-a-jwt')]) {
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toContain('resource_metadata=');
+    }
+    const still = await send(
+      `Bearer ${token}`,
+      { jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} },
+      session as string,
+    );
+    expect(still.status).toBe(200);
+    expect((await end(`Bearer ${token}`)).status).toBe(200);
   });
 });
 
