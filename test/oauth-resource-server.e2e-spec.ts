@@ -393,6 +393,12 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
     expect((listed.body.result?.tools as { name: string }[]).map((tool) => tool.name)).toEqual([
       'status',
     ]);
+    // A forged cursor naming an operation such a caller does not see is as invalid as an unknown one.
+    const cursor = (name: string) => Buffer.from(`tools:${name}`).toString('base64url');
+    for (const name of ['public_echo', 'no_such_tool']) {
+      const forged = await rawRound(required.url, 'tools/list', { cursor: cursor(name) });
+      expect(forged.body.error).toEqual({ code: -32602, message: 'Invalid cursor' });
+    }
     const other = await rawToolCall(required.url, 'public_echo', {});
     expect(other.status).toBe(401);
     expect(other.headers['www-authenticate']).toContain('resource_metadata=');
