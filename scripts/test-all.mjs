@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: every check of the project, in stages run one after another; a failing stage stops
-// the run. A stage is lanes run side by side, each lane its scripts in order (stopping at the first
+// `npm test` (the inner loop, `--loop`) and `npm run test:all` (the full matrix CI runs): checks in
+// stages run one after another; a failing stage stops the run. A stage is lanes run side by side, each lane its scripts in order (stopping at the first
 // that fails). Side by side go only scripts that share nothing and do not measure time: the static
 // checks and unit tests read the tree, the pack test works in temporary folders of its own (and
 // rebuilds dist/, which nothing else here reads), the conformance runs start their own sample
@@ -11,21 +11,33 @@
 // it ends. A summary of what ran, and how long it took, comes last, followed by the failing tests'
 // messages again (a CI log is often read from its end, and cut in the middle).
 //
-// Usage: node scripts/test-all.mjs
+// The inner loop: typecheck, lint, format, unit tests and one conformance run (Nest 11, Express)
+// side by side, then the e2e suites on Nest 11 — each on Express, but for the suites whose subject
+// is the adapter, which run on both (MCP_TEST_ADAPTERS=express; test/utils/bootstrap.ts). The full
+// matrix adds Fastify everywhere, the serial load/fleet/failover suites, Nest 12, conformance on
+// both majors and adapters, the pack test and the tarball in a user's Nest 11 and 12 apps.
+//
+// Usage: node scripts/test-all.mjs [--loop]
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const STAGES = [
-  [
-    ['typecheck', 'lint', 'format:check', 'test:unit'],
-    ['test:pack'],
-    ['test:conformance', 'test:conformance:nest12'],
-  ],
-  [['test:e2e', 'test:e2e:nest12']],
-];
+const LOOP = process.argv.includes('--loop');
+const STAGES = LOOP
+  ? [
+      [['typecheck', 'lint', 'format:check', 'test:unit'], ['test:conformance:loop']],
+      [['test:e2e:loop']],
+    ]
+  : [
+      [
+        ['typecheck', 'lint', 'format:check', 'test:unit'],
+        ['test:pack', 'test:user-app'],
+        ['test:conformance', 'test:conformance:nest12'],
+      ],
+      [['test:e2e', 'test:e2e:nest12']],
+    ];
 
 /** `npm run <script>` with the npm CLI running this script (else `npm` from PATH). */
 function runScript(script, live) {
@@ -107,7 +119,7 @@ for (const stage of STAGES) {
   if (finished.some((result) => !result.ok)) break;
 }
 
-console.log('\nnpm test');
+console.log(LOOP ? '\nnpm test (the inner loop)' : '\nnpm run test:all (the full matrix)');
 for (const result of results)
   console.log(
     `  ${result.ok ? '✓' : '✗'} ${result.script.padEnd(18)} ${result.seconds.toFixed(1).padStart(6)} s`,

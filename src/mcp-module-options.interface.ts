@@ -336,6 +336,13 @@ export interface McpModuleOptions {
     /** Resource URIs one session may subscribe to (`resources/subscribe`). Default 100. */
     maxSubscriptions?: number;
     /**
+     * What one session may hold of its client's choosing, in JSON characters: its `initialize`
+     * declarations (capabilities and client info; more is refused with 400 -32602) plus its
+     * subscribed URIs (a subscription past it is -32602). With `maxSessions` it bounds what all
+     * sessions hold: 10,000 × 8 KiB. Default 8,192; 1,024 – 1,048,576.
+     */
+    maxSessionBytes?: number;
+    /**
      * Where sessions are kept. Default: a `SessionStore` the application provides in any module,
      * else a `RedisSessionStore` on the module's connection when `redis` is set (records
      * authenticated under the keyring), else a `MemorySessionStore`.

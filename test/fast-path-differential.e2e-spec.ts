@@ -12,7 +12,12 @@ import { RequestStateFixturesModule } from './fixtures/request-state.fixtures';
 import { newKeyring, startSampleApp, type SampleEnv } from './fixtures/sample-app';
 import { StateHandleFixturesModule } from './fixtures/state-handles.fixtures';
 import { tasksApp } from './fixtures/tasks.fixtures';
-import { ADAPTERS, startTestServer, type AdapterName, type TestServer } from './utils/bootstrap';
+import {
+  ALL_ADAPTERS,
+  startTestServer,
+  type AdapterName,
+  type TestServer,
+} from './utils/bootstrap';
 import { PROTOCOL_VERSION, rawToolCall, rpcBody, rpcHeaders, stateOf } from './utils/mcp';
 import { httpPost, stalledRequest, type StalledRequest } from './utils/raw-http';
 import { until } from './utils/wait';
@@ -1525,7 +1530,7 @@ function limitsApp(keys: { active: string; keys: Record<string, string> }, fastP
   });
 }
 
-describe.each(ADAPTERS)('fast path against the SDK path over %s', (adapter: AdapterName) => {
+describe.each(ALL_ADAPTERS)('fast path against the SDK path over %s', (adapter: AdapterName) => {
   const keyring = newKeyring(['k1']);
   const fixtures = [
     InputRequestFixturesModule,

@@ -8,7 +8,7 @@ import {
 } from './fixtures/hostile-cases';
 import { MALFORMED_PARAMS } from './fixtures/malformed-params';
 import { expectErrorResponse } from './utils/expect-rpc';
-import { ADAPTERS, type AdapterName } from './utils/bootstrap';
+import { ALL_ADAPTERS, type AdapterName } from './utils/bootstrap';
 import { costDuring, cpuTimeOf, DelayTable, type ServerCost } from './utils/loop-delay';
 import { rpcBody, rpcHeaders } from './utils/mcp';
 import { postForStream, SseReader, type OpenStream } from './utils/sse';
@@ -79,7 +79,7 @@ afterAll(() => {
   );
   console.log(
     table.render(
-      ADAPTERS.flatMap((adapter) => [`${adapter} stall`, `${adapter} CPU`]),
+      ALL_ADAPTERS.flatMap((adapter) => [`${adapter} stall`, `${adapter} CPU`]),
       'Inside the sample app per request, ms: the event-loop max delay (stall; each value includes ' +
         'the 10 ms sampling interval) and the CPU time beyond a trivial exchange (CPU); median (min)',
     ),
@@ -194,7 +194,7 @@ const MB = 1024 * 1024;
 /** Bodies without sealed state are built once for both adapters. */
 const sharedBodies = new Map<string, Buffer>();
 
-describe.each(ADAPTERS)('hostile input over %s (sample app as a child process)', (adapter) => {
+describe.each(ALL_ADAPTERS)('hostile input over %s (sample app as a child process)', (adapter) => {
   /**
    * Default limits, but a body timeout longer than any test waits (60 s, not 10 s): on a loaded
    * machine 40 half-sent 4 MiB bodies can take more than 10 s to arrive, and the held ones must

@@ -1,13 +1,13 @@
 import request from 'supertest';
 import { McpModule } from '../src/index';
 import { CatalogModule } from './fixtures/catalog.fixtures';
-import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
+import { ALL_ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { rpcBody, rpcHeaders } from './utils/mcp';
 import { expectErrorResponse } from './utils/expect-rpc';
 
 const MAX_BODY_BYTES = 2048;
 
-describe.each(ADAPTERS)('MCP HTTP transport over %s', (adapter) => {
+describe.each(ALL_ADAPTERS)('MCP HTTP transport over %s', (adapter) => {
   let server: TestServer;
 
   beforeAll(async () => {
@@ -93,7 +93,7 @@ describe.each(ADAPTERS)('MCP HTTP transport over %s', (adapter) => {
   });
 });
 
-describe.each(ADAPTERS)('MCP HTTP transport bounds over %s', (adapter) => {
+describe.each(ALL_ADAPTERS)('MCP HTTP transport bounds over %s', (adapter) => {
   let server: TestServer;
 
   beforeAll(async () => {
@@ -149,7 +149,7 @@ describe.each(ADAPTERS)('MCP HTTP transport bounds over %s', (adapter) => {
   });
 });
 
-describe.each(ADAPTERS)('MCP DNS-rebinding options over %s', (adapter) => {
+describe.each(ALL_ADAPTERS)('MCP DNS-rebinding options over %s', (adapter) => {
   let listed: TestServer;
   let unprotected: TestServer;
 

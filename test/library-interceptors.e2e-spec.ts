@@ -20,7 +20,7 @@ import {
   McpRequestStateMode,
   McpTool,
 } from '../src/index';
-import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
+import { ALL_ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { rawToolCall } from './utils/mcp';
 
 const PLAN = 'plan-b-secret-7f3a';
@@ -106,7 +106,7 @@ class GuardedTools {
 })
 class TamperingAppModule {}
 
-describe.each(ADAPTERS)(
+describe.each(ALL_ADAPTERS)(
   'the module interceptors under a hostile app interceptor, %s',
   (adapter) => {
     let server: TestServer;

@@ -3,7 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { McpModule, McpNotifier } from '../src/index';
 import { ListenStreams } from '../src/transport/listen-streams';
 import { SdkHandlers } from '../src/transport/sdk-handlers';
-import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
+import { ALL_ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { rpcBody, rpcHeaders } from './utils/mcp';
 import { serveListenStream } from './utils/sdk-listen-bridge';
 import { eventually } from './utils/wait';
@@ -83,7 +83,7 @@ function framesIn(raw: string): number {
  * reference in test/utils/sdk-listen-bridge.ts): the same request to both, the same changes
  * announced to both, byte for byte the same answer.
  */
-describe.each(ADAPTERS)('listen streams match the SDK byte for byte over %s', (adapter) => {
+describe.each(ALL_ADAPTERS)('listen streams match the SDK byte for byte over %s', (adapter) => {
   let server: TestServer;
   let reference: Server;
   let referencePort: number;

@@ -3,7 +3,12 @@ import { McpModule, McpNotifier, type McpModuleOptions } from '../src/index';
 import { ListenEndpoint } from '../src/transport/listen-endpoint';
 import { ListenStreams } from '../src/transport/listen-streams';
 import { NotificationsModule } from './fixtures/notifications.fixtures';
-import { ADAPTERS, startTestServer, type AdapterName, type TestServer } from './utils/bootstrap';
+import {
+  ALL_ADAPTERS,
+  startTestServer,
+  type AdapterName,
+  type TestServer,
+} from './utils/bootstrap';
 import { freshId, rawRound, rawToolCall, resultText, rpcBody, rpcHeaders } from './utils/mcp';
 import { expectErrorResponse } from './utils/expect-rpc';
 import { SseReader, postForStream, type JsonRpcFrame, type OpenStream } from './utils/sse';
@@ -18,7 +23,7 @@ interface Listener {
   readonly frames: SseReader;
 }
 
-describe.each(ADAPTERS)('subscriptions/listen limits over %s', (adapter: AdapterName) => {
+describe.each(ALL_ADAPTERS)('subscriptions/listen limits over %s', (adapter: AdapterName) => {
   const LIMITS = {
     maxStreams: 4,
     maxStreamsPerCaller: 2,

@@ -12,7 +12,7 @@ import {
 import { SigningProtectorModule, SigningStateProtector } from './fixtures/signing-protector';
 import { CatalogModule } from './fixtures/catalog.fixtures';
 import { DuplicateToolsModule } from './fixtures/duplicate.fixtures';
-import { ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
+import { ALL_ADAPTERS, startTestServer, startupError, type TestServer } from './utils/bootstrap';
 import { connectClient } from './utils/mcp';
 
 /** A config source living in its own module, as `ConfigService` would. */
@@ -44,7 +44,7 @@ class McpOptionsFactory {
 @Module({ providers: [McpOptionsFactory], exports: [McpOptionsFactory] })
 class OptionsFactoryModule {}
 
-describe.each(ADAPTERS)('McpModule setup over %s', (adapter) => {
+describe.each(ALL_ADAPTERS)('McpModule setup over %s', (adapter) => {
   it('fails startup on duplicate operation names, naming both declarations', async () => {
     const error = await startupError(adapter, {
       imports: [McpModule.forRoot({}), DuplicateToolsModule],

@@ -13,7 +13,7 @@ import {
   McpRequestStateMode,
   McpTool,
 } from '../src/index';
-import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
+import { ALL_ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { connectClient, rawToolCall, resultText } from './utils/mcp';
 
 /** Users by bearer token, as a real strategy would look them up. */
@@ -86,7 +86,7 @@ class EcosystemAppModule {}
  * `AuthGuard` with a real passport strategy, and `@nestjs/throttler`. They work because
  * `switchToHttp()` is the real HTTP request in the 'mcp' context.
  */
-describe.each(ADAPTERS)('Nest ecosystem guards over %s', (adapter) => {
+describe.each(ALL_ADAPTERS)('Nest ecosystem guards over %s', (adapter) => {
   let server: TestServer;
 
   beforeEach(async () => {

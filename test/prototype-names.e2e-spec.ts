@@ -5,7 +5,7 @@ import {
   ownKeys,
 } from './fixtures/prototype-names.fixtures';
 import { CapturingLogger, newKeyring, startSampleApp } from './fixtures/sample-app';
-import { ADAPTERS, type TestServer } from './utils/bootstrap';
+import { ALL_ADAPTERS, type TestServer } from './utils/bootstrap';
 import {
   freshId,
   rawRound,
@@ -54,7 +54,7 @@ function completionValues(response: RawRoundResponse): string[] {
   return values;
 }
 
-describe.each(ADAPTERS)('names from Object.prototype in client input over %s', (adapter) => {
+describe.each(ALL_ADAPTERS)('names from Object.prototype in client input over %s', (adapter) => {
   const logger = new CapturingLogger();
   let server: TestServer;
 

@@ -3,7 +3,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { McpThrottlerGuard } from '../src/entry/throttler';
 import { accessApp } from './fixtures/access.fixtures';
-import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
+import { ALL_ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { rawRound, rawToolCall, type RawRoundResponse } from './utils/mcp';
 import { closeRedisClient, startRedisServer, type RedisServerHandle } from './utils/redis-server';
 
@@ -29,7 +29,7 @@ function expectThrottled(response: RawRoundResponse): void {
   });
 }
 
-describe.each(ADAPTERS)('rate limits per caller over %s', (adapter) => {
+describe.each(ALL_ADAPTERS)('rate limits per caller over %s', (adapter) => {
   describe.each([true, false])('fast path %s', (fastPath) => {
     let server: TestServer;
     beforeAll(async () => {

@@ -297,3 +297,41 @@ describe("a 2025-era session's GET stream", () => {
     reading.socket.destroy();
   }, 60_000);
 });
+
+describe('what a 2025-era session may hold', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('express', { imports: [OpenApp] });
+  });
+  afterAll(() => server?.close());
+
+  it('is bounded by sessions.maxSessionBytes: declarations at initialize, subscriptions after', async () => {
+    const padded = await initializeRaw(
+      server.url,
+      {},
+      { experimental: { pad: 'x'.repeat(9_000) } },
+    );
+    expect(padded.status).toBe(400);
+    expect(padded.messages[0]?.error).toMatchObject({ code: -32602 });
+    const sessionId = await openSession(server.url);
+    const subscribe = (uri: string) =>
+      sessionPost(server.url, { id: 1, method: 'resources/subscribe', params: { uri } }, sessionId);
+    const answers: unknown[] = [];
+    for (let index = 0; index < 6; index++)
+      answers.push((await subscribe(`file:///${index}/${'u'.repeat(2_000)}`)).messages[0]);
+    expect(answers.slice(0, 3)).toEqual(
+      [0, 1, 2].map(() => ({ jsonrpc: '2.0', id: 1, result: {} })),
+    );
+    expect(answers.slice(4)).toEqual(
+      [4, 5].map(() => ({
+        jsonrpc: '2.0',
+        id: 1,
+        error: {
+          code: -32602,
+          message: 'Invalid params: the session holds too many subscribed bytes',
+          data: { maxSessionBytes: 8_192 },
+        },
+      })),
+    );
+  });
+});

@@ -1,4 +1,5 @@
-import { Injectable, Module } from '@nestjs/common';
+import { Injectable, Module, UseGuards, type CanActivate } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { IsString } from 'class-validator';
 import {
   McpArgs,
@@ -65,6 +66,63 @@ function newKeyring(id = `k-${Math.random().toString(36).slice(2, 8)}`) {
   const { active, keys } = keyringOf([id]);
   return { active, keys };
 }
+
+/** An authenticating guard an app put on its tools' class instead of making it global. */
+@Injectable()
+class ClassAuthGuard implements CanActivate {
+  canActivate(): boolean {
+    return true;
+  }
+}
+
+@UseGuards(ClassAuthGuard)
+@Injectable()
+class ClassGuardedTools {
+  @McpTool({ name: 'guarded_report', description: 'Guarded on its class' })
+  report(): string {
+    return 'report';
+  }
+}
+
+describe('sessions that cannot learn their caller', () => {
+  const sessionWarnings = async (metadata: Parameters<typeof startTestServer>[1]) => {
+    const logger = new CapturingLogger();
+    const server = await startTestServer('express', metadata, '/mcp', { logger });
+    await server.close();
+    return logger.lines
+      .filter((line) => line.level === 'warn' && line.text.includes('2025-era sessions are owned'))
+      .map((line) => line.text);
+  };
+
+  it('are named at startup, with the fix, when only class or method guards authenticate', async () => {
+    const warnings = await sessionWarnings({
+      imports: [McpModule.forRoot({ keyring: newKeyring() })],
+      providers: [ClassGuardedTools, ClassAuthGuard],
+    });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('guarded_report');
+    expect(warnings[0]).toContain('APP_GUARD');
+  });
+
+  it('are not mentioned when a global guard authenticates, or nothing is guarded', async () => {
+    expect(
+      await sessionWarnings({
+        imports: [McpModule.forRoot({ keyring: newKeyring() })],
+        providers: [
+          ClassGuardedTools,
+          ClassAuthGuard,
+          { provide: APP_GUARD, useClass: ClassAuthGuard },
+        ],
+      }),
+    ).toEqual([]);
+    expect(
+      await sessionWarnings({
+        imports: [McpModule.forRoot({ keyring: newKeyring() })],
+        providers: [StartupTools],
+      }),
+    ).toEqual([]);
+  });
+});
 
 describe.each(ADAPTERS)('mistakes named at startup, %s', (adapter) => {
   it('says what it serves, where, on which adapter', async () => {

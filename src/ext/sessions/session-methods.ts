@@ -19,6 +19,7 @@ import type { SessionRequest } from './calls/session-request';
 import { McpSessions } from './mcp-sessions.service';
 import { SESSION_OPTIONS, type SessionOptions } from './session.options';
 import { SessionTasks } from './tasks/session-tasks';
+import { sessionBytes } from './store/session-bytes';
 
 type Params = Record<string, unknown>;
 type SchemaName =
@@ -226,6 +227,13 @@ export class SessionMethods {
           {
             maxSubscriptions: this.options.maxSubscriptions,
           },
+        );
+      // The session's bytes bound what every session holds together (sessions.maxSessionBytes).
+      if (on && sessionBytes(current) + uri.length + 3 > this.options.maxSessionBytes)
+        throw new ProtocolError(
+          McpErrorCode.InvalidParams,
+          'Invalid params: the session holds too many subscribed bytes',
+          { maxSessionBytes: this.options.maxSessionBytes },
         );
       return {
         ...current,
