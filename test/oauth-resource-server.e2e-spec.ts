@@ -7,6 +7,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { generateKeyPair, SignJWT } from 'jose';
 import { McpTool } from '../src/index';
 import { Payments, accessApp } from './fixtures/access.fixtures';
+import { CapturingLogger } from './fixtures/sample-app';
 import { startAuthorizationServer, type AuthorizationServer } from './utils/authorization-server';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { expectInputRequired, expectNoSideEffects } from './utils/expect-rpc';
@@ -366,19 +367,31 @@ class PublicStatusModule {}
 describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
   let required: TestServer;
   let optional: TestServer;
+  const requiredLog = new CapturingLogger();
+  const optionalLog = new CapturingLogger();
   beforeAll(async () => {
-    required = await startTestServer(adapter, {
-      imports: [
-        accessApp(
-          true,
-          { resourceServer: { issuer: as.issuer } },
-          { imports: [PublicStatusModule] },
-        ),
-      ],
-    });
-    optional = await startTestServer(adapter, {
-      imports: [accessApp(false, { resourceServer: { issuer: as.issuer, requireToken: false } })],
-    });
+    required = await startTestServer(
+      adapter,
+      {
+        imports: [
+          accessApp(
+            true,
+            { resourceServer: { issuer: as.issuer } },
+            { imports: [PublicStatusModule] },
+          ),
+        ],
+      },
+      '/mcp',
+      { logger: requiredLog },
+    );
+    optional = await startTestServer(
+      adapter,
+      {
+        imports: [accessApp(false, { resourceServer: { issuer: as.issuer, requireToken: false } })],
+      },
+      '/mcp',
+      { logger: optionalLog },
+    );
   });
   afterAll(async () => {
     await required?.close();
@@ -417,6 +430,20 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
     expect((signedIn.body.result?.tools as { name: string }[]).map((tool) => tool.name)).toEqual(
       expect.arrayContaining(['status', 'public_echo', 'pay']),
     );
+  });
+
+  it('says requireToken: false is the insecure choice in one startup warning, and nothing by default', () => {
+    const insecure = (log: CapturingLogger) =>
+      log.lines.filter((line) => line.level === 'warn' && line.text.includes('requireToken'));
+    expect(insecure(optionalLog)).toEqual([
+      {
+        level: 'warn',
+        text: expect.stringContaining(
+          'requireToken is false: requests without a bearer token are served anonymously (an insecure choice',
+        ),
+      },
+    ]);
+    expect(insecure(requiredLog)).toEqual([]);
   });
 
   it('with requireToken: false (the insecure choice) goes on to the guards: a scoped tool challenges with its scope, lists hide it', async () => {
