@@ -10,8 +10,9 @@ import {
   McpTool,
   type McpOperationContext,
 } from '../src/index';
-import { startTestServer, type TestServer } from './utils/bootstrap';
-import { connectClient } from './utils/mcp';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
+import { PROTOCOL_VERSION } from './utils/mcp';
 
 /*
  * The recipes users copy from the docs, run as they are written: asserting a first round in a unit
@@ -92,7 +93,7 @@ describe('the unit-test recipes of docs/pipeline.md', () => {
   );
 });
 
-describe('the sign-in URL recipe of docs/replay.md', () => {
+describe.each(ADAPTERS)('the sign-in URL recipe of docs/replay.md over %s', (adapter) => {
   let server: TestServer;
   let signIns: Set<string>;
 
@@ -119,34 +120,40 @@ describe('the sign-in URL recipe of docs/replay.md', () => {
       providers: [GithubTools, { provide: RecipeSignIns, useClass: SignIns }],
     })
     class RecipeApp {}
-    server = await startTestServer('express', { imports: [RecipeApp] });
+    server = await startTestServer(adapter, { imports: [RecipeApp] });
   });
   afterAll(() => server?.close());
 
-  it('asks the same URL every round of a flow and connects once the callback recorded the sign-in', async () => {
-    const urls: string[] = [];
-    const client = await connectClient(
-      server.url,
-      {},
-      {
-        capabilities: { elicitation: { url: {} } },
-        setup: (mcp) =>
-          mcp.setRequestHandler('elicitation/create', (request) => {
-            const url = String((request.params as { url: string }).url);
-            urls.push(url);
-            // The user finishes the sign-in in the browser on the second time the URL is shown.
-            if (urls.length === 2) signIns.add(new URL(url).searchParams.get('flow') as string);
-            return { action: 'accept' };
-          }),
-      },
-    );
-    try {
-      const result = await client.callTool({ name: 'connect_github', arguments: {} });
-      expect(result.content).toEqual([{ type: 'text', text: 'Connected' }]);
-      expect(urls).toHaveLength(2);
-      expect(new Set(urls).size).toBe(1);
-    } finally {
-      await client.close();
-    }
-  });
+  it.each([
+    ['pinned to 2026-07-28', true],
+    ['in a 2025-era session (the v2 client in its default mode)', false],
+  ])(
+    'asks the same URL every round of a flow and connects once the callback recorded the sign-in, %s',
+    async (_era, pinned) => {
+      const urls: string[] = [];
+      const client = new Client(
+        { name: 'docs-recipes', version: '1.0.0' },
+        {
+          ...(pinned && { versionNegotiation: { mode: { pin: PROTOCOL_VERSION } } }),
+          capabilities: { elicitation: { url: {} } },
+        },
+      );
+      client.setRequestHandler('elicitation/create', (request) => {
+        const url = String((request.params as { url: string }).url);
+        urls.push(url);
+        // The user finishes the sign-in in the browser on the second time the URL is shown.
+        if (urls.length === 2) signIns.add(new URL(url).searchParams.get('flow') as string);
+        return { action: 'accept' };
+      });
+      await client.connect(new StreamableHTTPClientTransport(server.url));
+      try {
+        const result = await client.callTool({ name: 'connect_github', arguments: {} });
+        expect(result.content).toEqual([{ type: 'text', text: 'Connected' }]);
+        expect(urls).toHaveLength(2);
+        expect(new Set(urls).size).toBe(1);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });

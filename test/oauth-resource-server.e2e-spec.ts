@@ -7,6 +7,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { generateKeyPair, SignJWT } from 'jose';
 import { McpTool } from '../src/index';
 import { Payments, accessApp } from './fixtures/access.fixtures';
+import { CapturingLogger } from './fixtures/sample-app';
 import { startAuthorizationServer, type AuthorizationServer } from './utils/authorization-server';
 import { ADAPTERS, startTestServer, type TestServer } from './utils/bootstrap';
 import { expectInputRequired, expectNoSideEffects } from './utils/expect-rpc';
@@ -83,6 +84,8 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
         await rawToolCall(server().url, 'public_echo', {}),
         await rawRound(server().url, 'tools/list', {}),
         await rawRound(server().url, 'prompts/list', {}),
+        await rawRound(server().url, 'resources/list', {}),
+        await rawRound(server().url, 'server/discover', {}),
       ]) {
         expect(response.status).toBe(401);
         expect(response.headers['www-authenticate']).toBe(
@@ -233,10 +236,10 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
   });
 });
 
-describe('a 2025-era client of the protected resource', () => {
+describe.each(ADAPTERS)('a 2025-era client of the protected resource over %s', (adapter) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer('fastify', {
+    server = await startTestServer(adapter, {
       imports: [accessApp(true, { resourceServer: { issuer: as.issuer } })],
     });
   });
@@ -325,6 +328,27 @@ describe('a 2025-era client of the protected resource', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toContain('resource_metadata=');
     expect(anonymous.headers.get('mcp-session-id')).toBeNull();
+    // Its end too: DELETE without a token, or with a bad one, is challenged and ends nothing.
+    const end = (authorization?: string) =>
+      fetch(server.url, {
+        method: 'DELETE',
+        headers: {
+          'mcp-session-id': session as string,
+          'mcp-protocol-version': '2025-11-25',
+          ...(authorization !== undefined && { authorization }),
+        },
+      });
+    for (const refused of [await end(), await end('Bearer not-a-jwt')]) {
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toContain('resource_metadata=');
+    }
+    const still = await send(
+      `Bearer ${token}`,
+      { jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} },
+      session as string,
+    );
+    expect(still.status).toBe(200);
+    expect((await end(`Bearer ${token}`)).status).toBe(200);
   });
 });
 
@@ -343,19 +367,31 @@ class PublicStatusModule {}
 describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
   let required: TestServer;
   let optional: TestServer;
+  const requiredLog = new CapturingLogger();
+  const optionalLog = new CapturingLogger();
   beforeAll(async () => {
-    required = await startTestServer(adapter, {
-      imports: [
-        accessApp(
-          true,
-          { resourceServer: { issuer: as.issuer } },
-          { imports: [PublicStatusModule] },
-        ),
-      ],
-    });
-    optional = await startTestServer(adapter, {
-      imports: [accessApp(false, { resourceServer: { issuer: as.issuer, requireToken: false } })],
-    });
+    required = await startTestServer(
+      adapter,
+      {
+        imports: [
+          accessApp(
+            true,
+            { resourceServer: { issuer: as.issuer } },
+            { imports: [PublicStatusModule] },
+          ),
+        ],
+      },
+      '/mcp',
+      { logger: requiredLog },
+    );
+    optional = await startTestServer(
+      adapter,
+      {
+        imports: [accessApp(false, { resourceServer: { issuer: as.issuer, requireToken: false } })],
+      },
+      '/mcp',
+      { logger: optionalLog },
+    );
   });
   afterAll(async () => {
     await required?.close();
@@ -370,6 +406,12 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
     expect((listed.body.result?.tools as { name: string }[]).map((tool) => tool.name)).toEqual([
       'status',
     ]);
+    // A forged cursor naming an operation such a caller does not see is as invalid as an unknown one.
+    const cursor = (name: string) => Buffer.from(`tools:${name}`).toString('base64url');
+    for (const name of ['public_echo', 'no_such_tool']) {
+      const forged = await rawRound(required.url, 'tools/list', { cursor: cursor(name) });
+      expect(forged.body.error).toEqual({ code: -32602, message: 'Invalid cursor' });
+    }
     const other = await rawToolCall(required.url, 'public_echo', {});
     expect(other.status).toBe(401);
     expect(other.headers['www-authenticate']).toContain('resource_metadata=');
@@ -388,6 +430,20 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
     expect((signedIn.body.result?.tools as { name: string }[]).map((tool) => tool.name)).toEqual(
       expect.arrayContaining(['status', 'public_echo', 'pay']),
     );
+  });
+
+  it('says requireToken: false is the insecure choice in one startup warning, and nothing by default', () => {
+    const insecure = (log: CapturingLogger) =>
+      log.lines.filter((line) => line.level === 'warn' && line.text.includes('requireToken'));
+    expect(insecure(optionalLog)).toEqual([
+      {
+        level: 'warn',
+        text: expect.stringContaining(
+          'requireToken is false: requests without a bearer token are served anonymously (an insecure choice',
+        ),
+      },
+    ]);
+    expect(insecure(requiredLog)).toEqual([]);
   });
 
   it('with requireToken: false (the insecure choice) goes on to the guards: a scoped tool challenges with its scope, lists hide it', async () => {
