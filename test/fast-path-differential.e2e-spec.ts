@@ -1449,6 +1449,11 @@ async function createTask(server: TestServer, user: string): Promise<void> {
  * Rows no request to a hot method reaches, and why. Every other row must have a case above.
  */
 const NOT_HOT: Record<string, string> = {
+  'A session request (`initialize`, `POST`, `GET`, `DELETE`) your global guards refuse':
+    '2025-era sessions only (test/session-owners.e2e-spec.ts)',
+  '`initialize` whose declarations': '2025-era initialize only (test/session-owners.e2e-spec.ts)',
+  'A session write (a subscription, the log level)':
+    '2025-era sessions only (src/ext/sessions/mcp-sessions.service.spec.ts)',
   'Removed or unknown method': 'not a hot method',
   '`GET` or `DELETE` on the endpoint': 'no JSON-RPC request at all',
   '`completion/complete` for an unknown prompt': 'completion/complete is not a hot method',
