@@ -286,6 +286,7 @@ async function post2025(server: TestServer, body: object, headers = {}, session?
   return {
     status: response.status,
     session: response.headers.get('mcp-session-id') ?? undefined,
+    challenge: response.headers.get('www-authenticate') ?? undefined,
     text: await response.text(),
   };
 }
@@ -328,9 +329,10 @@ describe('2025-era clients', () => {
     expect(admin.text).toContain('"admin_report"');
   });
 
-  it('get the refusal inside their stream, with HTTP 200 (the stream starts before the guard runs)', async () => {
+  it("get a guard's refusal as the HTTP status, with its challenge (nothing was streamed before the guard ran)", async () => {
     const refused = await legacy(server, 'tools/call', { name: 'admin_report', arguments: {} });
-    expect(refused.status).toBe(200);
+    expect(refused.status).toBe(401);
+    expect(refused.challenge).toMatch(/^Bearer/);
     expect(refused.text).toContain('"code":-32001');
   });
 });
