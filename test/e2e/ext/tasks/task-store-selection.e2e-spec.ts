@@ -33,7 +33,7 @@ describe.each(ADAPTERS)('which task store the module uses, over %s', (adapter) =
     const created = await rawRound(
       server.url,
       'tools/call',
-      { name: 'short_lived', arguments: {} },
+      { name: 'count_to', arguments: { n: 1 } },
       { capabilities: TASKS },
     );
     return (created.body.result as { taskId: string }).taskId;
