@@ -172,4 +172,19 @@ describe('the public API', () => {
       'SessionStore',
     ]);
   });
+
+  it("is what the README's table of entry points lists: every one of the exports map, no other", () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
+    const readme = readFileSync(join(__dirname, '../README.md'), 'utf8');
+    const listed = [...readme.matchAll(/^\| `(nestjs-mcp(?:\/[\w.]+)?)` \|/gm)].map(
+      (row) => row[1],
+    );
+    expect(listed.sort()).toEqual(
+      Object.keys(manifest.exports)
+        .map((entry) => (entry === '.' ? 'nestjs-mcp' : `nestjs-mcp/${entry.slice(2)}`))
+        .sort(),
+    );
+  });
 });

@@ -19,10 +19,29 @@ export class McpOperationRegistry {
   private readonly fixedResources = new Map<string, ResourceEntry>();
   private readonly templateResources = new Map<string, ResourceEntry>();
   private registrations = 0;
+  private explored = false;
+  private readonly afterExploring: Array<() => void> = [];
 
   /** Changes whenever an operation is registered: what cached listings are checked against. @internal */
   get generation(): number {
     return this.registrations;
+  }
+
+  /**
+   * Runs `callback` once every operation is registered: at once when the explorer is done, else
+   * when it is (both run at `onApplicationBootstrap`, whose order among providers Nest 11 and 12
+   * do not agree on).
+   * @internal
+   */
+  whenExplored(callback: () => void): void {
+    if (this.explored) callback();
+    else this.afterExploring.push(callback);
+  }
+
+  /** Called by the explorer once it registered every operation. @internal */
+  markExplored(): void {
+    this.explored = true;
+    for (const callback of this.afterExploring.splice(0)) callback();
   }
 
   /** @internal */

@@ -82,6 +82,7 @@ export class McpExplorer implements OnApplicationBootstrap {
     for (const wrapper of [...this.discovery.getControllers(), ...this.discovery.getProviders()]) {
       this.exploreWrapper(wrapper);
     }
+    this.registry.markExplored();
     this.logServed();
     const inMemory = this.ports.get(CONSUMED_STATE_STORE_PORT) instanceof MemoryConsumedStateStore;
     const warning = singleUseInMemoryWarning(this.registry, inMemory);

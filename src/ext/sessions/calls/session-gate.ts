@@ -46,7 +46,7 @@ export class SessionGate implements OnApplicationBootstrap {
    */
   onApplicationBootstrap(): void {
     this.build();
-    this.warnIfOnlyOperationsAuthenticate();
+    this.registry.whenExplored(() => this.warnIfOnlyOperationsAuthenticate());
   }
 
   /**
