@@ -11,6 +11,7 @@ import type { RequestStateProtector } from './state/request-state-protector.inte
 import type { TaskRunner } from './ext/tasks/runner/task-runner.interface';
 import type { TaskStore } from './ext/tasks/store/task-store.interface';
 import type { SessionStore } from './ext/sessions/store/session-store.interface';
+import type { McpSkillsOptions } from './ext/skills/skill.options';
 
 /**
  * Options for `McpModule.forRoot()` / `forRootAsync()`.
@@ -349,6 +350,12 @@ export interface McpModuleOptions {
      */
     store?: SessionStore;
   };
+  /**
+   * Skills (`io.modelcontextprotocol/skills`, SEP-2640): a folder of skill folders and
+   * `@McpSkill()` methods, served per caller as `skills/list`, `skills/get`, `skill://` resources
+   * and directory reads, on both eras. Off unless given. See `docs/skills.md`.
+   */
+  skills?: McpSkillsOptions;
   /** Safety policy of elicitations. */
   elicitation?: {
     /** Decides which form fields ask for secrets. Default: the reviewed concept policy (passwords, keys and tokens, payment cards, verification codes). */

@@ -3,7 +3,8 @@ import { NestjsMcpError } from '../../errors/nestjs-mcp.error';
 /**
  * Thrown at startup (or when a watched skills folder is read again) for a skill that cannot be
  * served: the message names the file or folder and the rule it breaks.
- * @internal
+ *
+ * @publicApi
  */
 export class InvalidSkillError extends NestjsMcpError {
   constructor(

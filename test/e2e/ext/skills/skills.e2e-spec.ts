@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
+import { ADAPTERS, startTestServer, type TestServer } from '../../../utils/bootstrap';
+import { connectClient, rawRound } from '../../../utils/mcp';
+import { connectV2Legacy, SampleUser } from '../../../utils/session-clients';
+import { SKILL_FOLDER, skillsApp } from './skills.fixtures';
+
+const sha256 = (bytes: Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
+describe.each(ADAPTERS)('skills, over %s', (adapter) => {
+  let server: TestServer;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer(adapter, { imports: [skillsApp()] });
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await server?.close();
+  });
+
+  const modern = async (user: string) => {
+    const client = await connectClient(server.url, { 'x-user': user });
+    clients.push(client);
+    return new SkillsClient(client);
+  };
+  const legacy = async (user: string) => {
+    const client = await connectV2Legacy(server.url, new SampleUser(), { 'x-user': user });
+    clients.push(client);
+    return new SkillsClient(client);
+  };
+
+  describe.each([
+    ['a 2026-07-28 client', modern],
+    ['a 2025-era session', legacy],
+  ])('to %s', (_era, connect) => {
+    it('lists the folder and the providers, every file digested, SKILL.md first-class', async () => {
+      const skills = await connect('alice');
+      expect(skills.supported).toBe(true);
+      expect(skills.directoryRead).toBe(true);
+      const { skills: entries } = await skills.list();
+      expect(entries.map((entry) => entry.uri)).toEqual([
+        'skill://api-guide/SKILL.md',
+        'skill://incident-triage/SKILL.md',
+        'skill://payroll-close/SKILL.md',
+        'skill://release-notes/SKILL.md',
+      ]);
+      const triage = entries[1];
+      expect(triage.frontmatter).toEqual({
+        name: 'incident-triage',
+        description:
+          'Triage a production incident - classify severity, page the right team, open the bridge.',
+        license: 'Apache-2.0',
+        metadata: { owner: 'sre', version: '3' },
+      });
+      const onDisk = await readFile(join(SKILL_FOLDER, 'incident-triage/references/SEVERITY.md'));
+      expect(triage.resources).toEqual(
+        expect.arrayContaining([
+          {
+            uri: 'skill://incident-triage/references/SEVERITY.md',
+            digest: sha256(onDisk),
+            size: onDisk.length,
+          },
+        ]),
+      );
+      expect(triage.resources.map((file) => file.uri).sort()).toEqual([
+        'skill://incident-triage/SKILL.md',
+        'skill://incident-triage/references/SEVERITY.md',
+        'skill://incident-triage/scripts/page.sh',
+      ]);
+    });
+
+    it('serves every file exactly as digested: the official client verifies each', async () => {
+      const skills = await connect('alice');
+      const { skills: entries } = await skills.list();
+      for (const entry of entries) {
+        const manifest = await skills.read(entry);
+        expect(manifest.verified).toBe(true);
+        expect(manifest.frontmatter).toEqual(entry.frontmatter);
+        for (const file of entry.resources) {
+          const read = await skills.read(entry, file.uri);
+          expect(read.verified).toBe(true);
+          expect(read.bytes.length).toBe(file.size);
+        }
+      }
+      const script = await skills.read(entries[1], 'scripts/page.sh');
+      expect(Buffer.from(script.bytes)).toEqual(
+        await readFile(join(SKILL_FOLDER, 'incident-triage/scripts/page.sh')),
+      );
+    });
+
+    it('gets one skill and reads its folders', async () => {
+      const skills = await connect('alice');
+      const { skill } = await skills.get('skill://incident-triage/SKILL.md');
+      expect(skill.frontmatter.name).toBe('incident-triage');
+      const root = await skills.readDirectory('skill://incident-triage');
+      expect(root.resources.map((child) => [child.uri, child.mimeType])).toEqual(
+        expect.arrayContaining([
+          ['skill://incident-triage/SKILL.md', 'text/markdown'],
+          ['skill://incident-triage/references', 'inode/directory'],
+          ['skill://incident-triage/scripts', 'inode/directory'],
+        ]),
+      );
+      const references = await skills.readDirectory('skill://incident-triage/references');
+      expect(references.resources.map((child) => child.uri)).toEqual([
+        'skill://incident-triage/references/SEVERITY.md',
+      ]);
+    });
+
+    it('hides a guarded skill from a caller its guard refuses, as if nobody served it', async () => {
+      const bob = await connect('bob');
+      const { skills: entries } = await bob.list();
+      expect(entries.map((entry) => entry.uri)).not.toContain('skill://payroll-close/SKILL.md');
+      expect(await refusal(bob.get('skill://payroll-close/SKILL.md'))).toEqual(
+        await refusal(bob.get('skill://nobody-serves-this/SKILL.md')),
+      );
+      expect(await refusal(bob.readDirectory('skill://payroll-close/checklists'))).toEqual(
+        await refusal(bob.readDirectory('skill://nobody-serves-this/checklists')),
+      );
+    });
+  });
+
+  it('answers resources/read, resources/list and skills/get alike for a hidden and an unknown skill', async () => {
+    const ask = (method: string, params: Record<string, unknown>) =>
+      rawRound(server.url, method, params, { headers: { 'x-user': 'bob' } });
+    const hidden = await ask('resources/read', { uri: 'skill://payroll-close/SKILL.md' });
+    const unknown = await ask('resources/read', { uri: 'skill://payroll-closed/SKILL.md' });
+    expect(hidden.status).toBe(unknown.status);
+    expect(stripUri(hidden.body)).toEqual(stripUri(unknown.body));
+    expect((hidden.body.error as { code: number }).code).toBe(-32602);
+
+    const listed = await ask('resources/list', {});
+    const uris = (listed.body.result as { resources: { uri: string }[] }).resources.map(
+      (r) => r.uri,
+    );
+    expect(uris).toContain('skill://api-guide/SKILL.md');
+    expect(uris).not.toContain('skill://payroll-close/SKILL.md');
+
+    const aliceListed = await rawRound(
+      server.url,
+      'resources/list',
+      {},
+      { headers: { 'x-user': 'alice' } },
+    );
+    expect(
+      (
+        aliceListed.body.result as { resources: { uri: string; mimeType?: string; name: string }[] }
+      ).resources.find((resource) => resource.uri === 'skill://payroll-close/SKILL.md'),
+    ).toMatchObject({ mimeType: 'text/markdown', name: 'payroll-close' });
+  });
+
+  it('carries ttlMs and cacheScope on 2026-07-28 results', async () => {
+    const listed = await rawRound(
+      server.url,
+      'skills/list',
+      {},
+      { headers: { 'x-user': 'alice' } },
+    );
+    expect(listed.body.result).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+  });
+});
+
+/** The code and message a request was refused with. */
+async function refusal(pending: Promise<unknown>): Promise<{ code: unknown; message: string }> {
+  try {
+    await pending;
+  } catch (error) {
+    return { code: (error as { code?: unknown }).code, message: (error as Error).message };
+  }
+  throw new Error('expected a refusal');
+}
+
+/** A JSON-RPC answer with its id and any skill name in a URI left out: what two refusals share. */
+function stripUri(body: Record<string, unknown>): unknown {
+  const { id: _id, ...rest } = body;
+  return JSON.parse(JSON.stringify(rest).replace(/skill:\/\/[a-z-]+\//g, 'skill://X/'));
+}
