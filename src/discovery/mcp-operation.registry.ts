@@ -19,7 +19,7 @@ export class McpOperationRegistry {
   private readonly fixedResources = new Map<string, ResourceEntry>();
   private readonly templateResources = new Map<string, ResourceEntry>();
   private registrations = 0;
-  private explored = false;
+  private exploring = true;
   private readonly afterExploring: Array<() => void> = [];
 
   /** Changes whenever an operation is registered: what cached listings are checked against. @internal */
@@ -34,13 +34,22 @@ export class McpOperationRegistry {
    * @internal
    */
   whenExplored(callback: () => void): void {
-    if (this.explored) callback();
+    if (!this.exploring) callback();
     else this.afterExploring.push(callback);
+  }
+
+  /**
+   * Settles once every operation is registered. Nest runs the bootstrap hooks of one module's
+   * providers side by side, so a provider of `McpModule` may await it there.
+   * @internal
+   */
+  explored(): Promise<void> {
+    return new Promise((resolve) => this.whenExplored(resolve));
   }
 
   /** Called by the explorer once it registered every operation. @internal */
   markExplored(): void {
-    this.explored = true;
+    this.exploring = false;
     for (const callback of this.afterExploring.splice(0)) callback();
   }
 

@@ -22,6 +22,11 @@ export class SkillShelf {
     @Inject(SKILL_OPTIONS) private readonly options: ResolvedSkillOptions,
   ) {}
 
+  /** How many skills are served. */
+  count(): number {
+    return this.catalog.all().length;
+  }
+
   /** Serves `skills` from now on, or throws the first rule the set breaks. */
   serve(skills: readonly ServedSkill[]): void {
     const { maxSkills, maxTotalBytes } = this.options.limits;

@@ -14,6 +14,7 @@ import {
   SKILLS_LIST_METHOD,
 } from '@modelcontextprotocol/server/ext/skills';
 import { McpExtensionMarks } from '../../discovery/extension-marks';
+import { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
 import { McpMethodTable } from '../../protocol/method-table';
 import { McpResourceReaders } from '../../protocol/resource-readers';
 import { McpServerCapabilities } from '../../protocol/server-capabilities';
@@ -53,6 +54,7 @@ export class McpSkillsInstaller implements OnModuleInit, OnApplicationBootstrap,
     private readonly loader: SkillLoader,
     private readonly shelf: SkillShelf,
     private readonly notifier: McpNotifier,
+    private readonly registry: McpOperationRegistry,
   ) {}
 
   onModuleInit(): void {
@@ -84,8 +86,11 @@ export class McpSkillsInstaller implements OnModuleInit, OnApplicationBootstrap,
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.options.enabled) return;
+    // Skills may be built from the operations (a guide to the tools), and may not take their URIs.
+    await this.registry.explored();
     this.provided = await this.loader.fromMethods();
     this.shelf.serve([...this.provided, ...(await this.loader.fromFolder())]);
+    this.logger.log(`Serving ${this.shelf.count()} skill(s) (${SKILLS_EXTENSION_ID})`);
     const folder = this.options.directory;
     if (this.options.watch && folder !== undefined)
       this.watch = new SkillFolderWatch(folder, () => this.reloadFolder());
