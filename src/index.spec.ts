@@ -97,7 +97,9 @@ describe('the public API', () => {
       .map((types) => types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts'));
     expect(entries).toContain('index.ts');
     const total = entries.reduce((sum, entry) => sum + declaredNames(entry).length, 0);
-    expect(total).toBeLessThanOrEqual(110);
+    // 108 when the extensions were cut out of the core; the skills face adds 3 (its decorator, its
+    // options, what a skill method returns). A new face pays for its names here, deliberately.
+    expect(total).toBeLessThanOrEqual(111);
   });
 
   it('has a value at runtime for every value name it declares', () => {

@@ -35,7 +35,8 @@ function extensionProviders(definition: DynamicModule): Provider[] {
   )?.useValue;
   const tasks = options?.tasks?.enabled !== false;
   const sessions = options?.sessions?.enabled !== false;
-  const skills = options === undefined || (options.skills !== undefined && options.skills.enabled !== false);
+  const skills =
+    options === undefined || (options.skills !== undefined && options.skills.enabled !== false);
   return [
     ...(tasks ? TASKS_EXTENSION_PROVIDERS : []),
     ...(sessions ? sessionsExtensionProviders(tasks) : []),

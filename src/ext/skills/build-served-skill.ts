@@ -124,6 +124,7 @@ export function buildServedSkill(
     files,
     folders,
     bytes,
+    location: set.location,
     ...runnable,
   };
 }

@@ -3,8 +3,7 @@ import { NestjsMcpError } from '../../errors/nestjs-mcp.error';
 /**
  * Thrown at startup (or when a watched skills folder is read again) for a skill that cannot be
  * served: the message names the file or folder and the rule it breaks.
- *
- * @publicApi
+ * @internal
  */
 export class InvalidSkillError extends NestjsMcpError {
   constructor(

@@ -27,7 +27,7 @@ export type McpSkillSource =
       readonly files: Readonly<Record<string, string | Uint8Array>>;
     };
 
-/** What an `@McpSkill()` method returns: one skill or several, at once or as a promise. */
+/** What an `@McpSkill()` method returns: one skill or several, at once or as a promise. @internal */
 export type McpSkillSources =
   McpSkillSource | readonly McpSkillSource[] | Promise<McpSkillSource | readonly McpSkillSource[]>;
 

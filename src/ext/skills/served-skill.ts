@@ -36,4 +36,6 @@ export interface ServedSkill extends RunnableOperation {
   readonly folders: ReadonlyMap<string, PagedListing<DirectoryResource, DirectoryChild>>;
   /** Bytes of its files together. */
   readonly bytes: number;
+  /** Where it came from, for messages: its folder, or the `@McpSkill()` method. */
+  readonly location: string;
 }

@@ -36,11 +36,15 @@ export class SkillShelf {
         `more than ${maxSkills} skills (skills.maxSkills)`,
       );
     let bytes = 0;
-    const seen = new Set<string>();
+    const seen = new Map<string, ServedSkill>();
     for (const skill of skills) {
-      if (seen.has(skill.name))
-        throw new InvalidSkillError(skill.name, 'two sources serve a skill of this name');
-      seen.add(skill.name);
+      const first = seen.get(skill.name);
+      if (first)
+        throw new InvalidSkillError(
+          skill.name,
+          `two sources serve a skill of this name (${first.location} and ${skill.location})`,
+        );
+      seen.set(skill.name, skill);
       if (this.registry.findResource(skill.name))
         throw new InvalidSkillError(skill.name, 'a resource operation serves this URI already');
       bytes += skill.bytes;

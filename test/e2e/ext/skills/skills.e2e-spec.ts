@@ -7,7 +7,7 @@ import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { ADAPTERS, startTestServer, type TestServer } from '../../../utils/bootstrap';
 import { connectClient, rawRound } from '../../../utils/mcp';
 import { connectV2Legacy, SampleUser } from '../../../utils/session-clients';
-import { SKILL_FOLDER, skillsApp } from './skills.fixtures';
+import { PAYROLL_SKILL_MD, SKILL_FOLDER, skillsApp } from './skills.fixtures';
 
 /** A skill's files (every skill here lists them; none is `"dynamic"`). */
 const filesOf = (skill: Skill) => {
@@ -22,7 +22,7 @@ describe.each(ADAPTERS)('skills, over %s', (adapter) => {
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(adapter, { imports: [skillsApp()] });
+    server = await startTestServer(adapter, { imports: [skillsApp({ lists: { pageSize: 2 } })] });
   });
 
   afterAll(async () => {
@@ -74,7 +74,11 @@ describe.each(ADAPTERS)('skills, over %s', (adapter) => {
           },
         ]),
       );
-      expect(filesOf(triage).map((file) => file.uri).sort()).toEqual([
+      expect(
+        filesOf(triage)
+          .map((file) => file.uri)
+          .sort(),
+      ).toEqual([
         'skill://incident-triage/SKILL.md',
         'skill://incident-triage/references/SEVERITY.md',
         'skill://incident-triage/scripts/page.sh',
@@ -140,24 +144,17 @@ describe.each(ADAPTERS)('skills, over %s', (adapter) => {
     expect(stripUri(hidden.body)).toEqual(stripUri(unknown.body));
     expect((hidden.body.error as { code: number }).code).toBe(-32602);
 
-    const listed = await ask('resources/list', {});
-    const uris = (listed.body.result as { resources: { uri: string }[] }).resources.map(
-      (r) => r.uri,
-    );
-    expect(uris).toContain('skill://api-guide/SKILL.md');
-    expect(uris).not.toContain('skill://payroll-close/SKILL.md');
-
-    const aliceListed = await rawRound(
-      server.url,
-      'resources/list',
-      {},
-      { headers: { 'x-user': 'alice' } },
-    );
-    expect(
-      (
-        aliceListed.body.result as { resources: { uri: string; mimeType?: string; name: string }[] }
-      ).resources.find((resource) => resource.uri === 'skill://payroll-close/SKILL.md'),
-    ).toMatchObject({ mimeType: 'text/markdown', name: 'payroll-close' });
+    const bobs = await allResources(server.url, 'bob');
+    expect(bobs.map((resource) => resource.uri)).toContain('skill://api-guide/SKILL.md');
+    expect(bobs.map((resource) => resource.uri)).not.toContain('skill://payroll-close/SKILL.md');
+    const alices = await allResources(server.url, 'alice');
+    expect(alices.find((resource) => resource.uri === 'skill://payroll-close/SKILL.md')).toEqual({
+      uri: 'skill://payroll-close/SKILL.md',
+      name: 'payroll-close',
+      description: 'Close the payroll month - reconcile, approve, export.',
+      mimeType: 'text/markdown',
+      size: Buffer.byteLength(PAYROLL_SKILL_MD),
+    });
   });
 
   it('carries ttlMs and cacheScope on 2026-07-28 results', async () => {
@@ -168,8 +165,40 @@ describe.each(ADAPTERS)('skills, over %s', (adapter) => {
       { headers: { 'x-user': 'alice' } },
     );
     expect(listed.body.result).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+    // Four skills in pages of two: the cursor walks to the end, as the operation lists' do.
+    const { nextCursor } = listed.body.result as { nextCursor?: string };
+    expect(nextCursor).toEqual(expect.any(String));
+    const second = await rawRound(
+      server.url,
+      'skills/list',
+      { cursor: nextCursor },
+      { headers: { 'x-user': 'alice' } },
+    );
+    expect((second.body.result as { skills: unknown[] }).skills).toHaveLength(2);
+    expect(second.body.result).not.toHaveProperty('nextCursor');
   });
 });
+
+/** Every `resources/list` entry `user` sees, every page walked. */
+async function allResources(
+  url: URL,
+  user: string,
+): Promise<{ uri: string; name: string; description?: string; mimeType?: string }[]> {
+  const seen: { uri: string; name: string }[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await rawRound(url, 'resources/list', cursor ? { cursor } : {}, {
+      headers: { 'x-user': user },
+    });
+    const result = page.body.result as {
+      resources: { uri: string; name: string }[];
+      nextCursor?: string;
+    };
+    seen.push(...result.resources);
+    cursor = result.nextCursor;
+  } while (cursor);
+  return seen;
+}
 
 /** The code and message a request was refused with. */
 async function refusal(pending: Promise<unknown>): Promise<{ code: unknown; message: string }> {
