@@ -39,8 +39,10 @@ export class McpOperationRegistry {
   }
 
   /**
-   * Settles once every operation is registered. Nest runs the bootstrap hooks of one module's
-   * providers side by side, so a provider of `McpModule` may await it there.
+   * Settles once every operation is registered. A provider of `McpModule` may await it in its
+   * bootstrap hook only if it also injects `McpExplorer`: Nest 11 runs one module's bootstrap hooks
+   * side by side (the await orders them), Nest 12 level by level in dependency order (the
+   * injection puts the explorer's level first; awaiting without it never settles).
    * @internal
    */
   explored(): Promise<void> {

@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/server/ext/skills';
 import { McpExtensionMarks } from '../../discovery/extension-marks';
 import { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
+import { McpExplorer } from '../../discovery/mcp.explorer';
 import { McpMethodTable } from '../../protocol/method-table';
 import { McpResourceReaders } from '../../protocol/resource-readers';
 import { McpServerCapabilities } from '../../protocol/server-capabilities';
@@ -55,6 +56,10 @@ export class McpSkillsInstaller implements OnModuleInit, OnApplicationBootstrap,
     private readonly shelf: SkillShelf,
     private readonly notifier: McpNotifier,
     private readonly registry: McpOperationRegistry,
+    // Unused but for its place: depending on the explorer puts this installer's bootstrap after
+    // the explorer's where Nest 12 runs the hooks level by level (Nest 11 runs them side by side,
+    // where awaiting `registry.explored()` orders them).
+    _explorer: McpExplorer,
   ) {}
 
   onModuleInit(): void {
