@@ -410,7 +410,7 @@ describe.each(ALL_ADAPTERS)('hostile input over %s (sample app as a child proces
         // A hang guard, not a bound: 40 half-sent 4 MiB bodies take a while to arrive on a loaded machine.
         await until(() => answered().length >= total - fitting, {
           what: 'the bodies over the budget',
-          timeoutMs: 30_000,
+          timeoutMs: 90_000,
         });
         // The admitted ones wait for the rest of their bodies; nothing else may be answered.
         await sleep(300);
@@ -443,7 +443,7 @@ describe.each(ALL_ADAPTERS)('hostile input over %s (sample app as a child proces
       } finally {
         for (const request of requests) request.abort();
       }
-    }, 60_000);
+    }, 150_000);
 
     /**
      * Sends `body` in the same way to the short-timeout instance and to the other one (60 s),
