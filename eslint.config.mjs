@@ -39,6 +39,7 @@ export default tseslint.config(
           'fetch',
           'URL',
           'Buffer',
+          '__dirname',
         ].map((name) => [name, 'readonly']),
       ),
     },

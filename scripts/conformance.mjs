@@ -52,6 +52,14 @@ const TASKS_SCENARIOS = [
   'tasks-required-task-error',
   'tasks-mrtr-composition',
 ];
+// The skills extension (SEP-2640): extension-scoped, one at a time, without --spec-version. A
+// server that declared nothing would get every check SKIPPED and still "pass": each scenario must
+// have checks that succeeded.
+const SKILLS_SCENARIOS = [
+  'sep-2640-skills-enumeration',
+  'sep-2640-skills-manifest',
+  'sep-2640-skills-directory',
+];
 const STARTUP_TIMEOUT_MS = 20_000;
 
 const args = process.argv.slice(2);
@@ -278,26 +286,34 @@ async function runAdapter(main, adapter, scored, node) {
         );
       }
     }
-    let tasksPassed = 0;
-    for (const scenario of TASKS_SCENARIOS) {
-      const dir = join(outDir, scenario);
-      await runRunner(node, ['--url', sample.url, '--scenario', scenario, '-o', dir]);
-      const scenarioChecks = readChecks(dir).get(scenario);
-      if (!scenarioChecks) {
-        problems.push(`${scenario} (tasks): no results`);
-        continue;
-      }
-      const bad = scenarioChecks.filter(
-        (check) => check.status === 'FAILURE' || check.status === 'WARNING',
-      );
-      if (bad.length === 0) tasksPassed++;
-      for (const check of bad) {
-        problems.push(
-          `${scenario} (tasks) / ${check.id}: ${check.status} ${check.errorMessage ?? ''}`.trim(),
+    for (const [extension, scenarios] of [
+      ['tasks', TASKS_SCENARIOS],
+      ['skills', SKILLS_SCENARIOS],
+    ]) {
+      let passed = 0;
+      for (const scenario of scenarios) {
+        const dir = join(outDir, scenario);
+        await runRunner(node, ['--url', sample.url, '--scenario', scenario, '-o', dir]);
+        const scenarioChecks = readChecks(dir).get(scenario);
+        if (!scenarioChecks) {
+          problems.push(`${scenario} (${extension}): no results`);
+          continue;
+        }
+        const bad = scenarioChecks.filter(
+          (check) => check.status === 'FAILURE' || check.status === 'WARNING',
         );
+        const succeeded = scenarioChecks.filter((check) => check.status === 'SUCCESS').length;
+        if (extension === 'skills' && succeeded === 0)
+          problems.push(`${scenario} (${extension}): no check succeeded (all skipped)`);
+        if (bad.length === 0 && (extension !== 'skills' || succeeded > 0)) passed++;
+        for (const check of bad) {
+          problems.push(
+            `${scenario} (${extension}) / ${check.id}: ${check.status} ${check.errorMessage ?? ''}`.trim(),
+          );
+        }
       }
+      extra.push(`${extension} ${passed}/${scenarios.length} scenarios`);
     }
-    extra.push(`tasks ${tasksPassed}/${TASKS_SCENARIOS.length} scenarios`);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
       `Nest ${nest} ${adapter}: scored ${eras.join('; ')}; not scored: ${extra.join(', ')}; ${seconds}s`,

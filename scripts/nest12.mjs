@@ -6,15 +6,13 @@
 // class-validator, class-transformer and passport come from the project's own node_modules: one
 // copy of each, as in an app.
 //
-// Usage:
-//   node scripts/nest12.mjs e2e [jest args]   the e2e suites (test/*.e2e-spec.ts) on Nest 12, in the
-//                                             passes of test/jest-e2e.base.js: Jest 30 with
-//                                             --experimental-vm-modules on Node >= 24.9, whose
-//                                             require(esm) loads ESM-only Nest from the CJS tests;
-//                                             @nestjs/* resolve to this install (test/nest12/jest-resolver.js)
-//   node scripts/nest12.mjs sample            copies dist-sample/ into the install, where plain Node
-//                                             resolution finds Nest 12 first, and prints its main.js
-import { spawn, spawnSync } from 'node:child_process';
+// The e2e suites run on Nest 12 through `node scripts/e2e.mjs --nest 12` (`nest12Jest()` below): Jest
+// 30 with --experimental-vm-modules on Node >= 24.9, whose require(esm) loads ESM-only Nest from the
+// CJS tests; @nestjs/* resolve to this install (test/nest12/jest-resolver.js).
+//
+// Usage: node scripts/nest12.mjs sample   copies dist-sample/ into the install, where plain Node
+//                                         resolution finds Nest 12 first, and prints its main.js
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -114,66 +112,36 @@ export function nest12SampleMain() {
   return main;
 }
 
-/** Runs one Jest pass of the e2e suites on Nest 12; resolves with its exit code. */
-function runJest(node, dir, config, jestArgs) {
-  const child = spawn(
-    node,
-    [
-      '--experimental-vm-modules',
-      join(ROOT, 'node_modules/jest/bin/jest.js'),
-      '--config',
-      join(ROOT, config),
-      ...jestArgs,
-    ],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-      // The sample app's child processes run on this (the project's) Node, as in the conformance
-      // leg: Nest 12 loaded through require(esm) on the engine floor.
-      env: { ...process.env, NESTJS_MCP_NEST12_DIR: dir, NESTJS_MCP_SAMPLE_NODE: process.execPath },
-    },
-  );
-  const stop = (signal) => child.kill(signal);
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, stop);
-  return new Promise((done) =>
-    child.once('exit', (code, signal) => {
-      for (const name of ['SIGINT', 'SIGTERM']) process.off(name, stop);
-      done(signal ? 1 : code);
-    }),
-  );
-}
-
 /**
- * Runs the e2e suites on Nest 12 in the same two passes as on Nest 11 (test/jest-e2e.base.js):
- * side by side, then the serial ones in band. `jestArgs` (a suite to pick, say) go to both; a pass
- * they leave empty passes. Resolves with 0 when both passed.
+ * How to start Jest on Nest 12 (scripts/e2e.mjs runs the passes): the Node to run it on (at least
+ * 24.9, whose require(esm) loads ESM-only Nest from the CJS tests; it needs
+ * --experimental-vm-modules), its environment, and a line saying which Nest and Node it is.
  */
-async function runE2e(jestArgs) {
+export function nest12Jest() {
   const dir = ensureNest12();
   const node = nodeAtLeast(JEST_REQUIRE_ESM_NODE, 'Jest on Nest 12 (require(esm))');
   const versions = nestVersionsFrom(dir, node);
   assertNest12(versions, NEST12_DIR);
   const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
-  console.log(`e2e on Nest ${versions['@nestjs/core']} (node ${nodeVersion})`);
-  const filtered = jestArgs.length > 0 ? ['--passWithNoTests'] : [];
-  const parallel = await runJest(node, dir, 'test/nest12/jest-e2e.parallel.js', [
-    ...filtered,
-    ...jestArgs,
-  ]);
-  if (parallel !== 0) return parallel;
-  return runJest(node, dir, 'test/nest12/jest-e2e.serial.js', [
-    '--runInBand',
-    ...filtered,
-    ...jestArgs,
-  ]);
+  return {
+    node,
+    nodeArgs: ['--experimental-vm-modules'],
+    // The sample app's child processes run on this (the project's) Node, as in the conformance
+    // leg: Nest 12 loaded through require(esm) on the engine floor.
+    env: { NESTJS_MCP_NEST12_DIR: dir, NESTJS_MCP_SAMPLE_NODE: process.execPath },
+    configDir: 'test/nest12',
+    title: `Nest ${versions['@nestjs/core']} (node ${nodeVersion})`,
+  };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [command, ...rest] = process.argv.slice(2);
   try {
-    if (command === 'e2e') process.exitCode = await runE2e(rest);
-    else if (command === 'sample') console.log(nest12SampleMain());
-    else throw new Error('usage: node scripts/nest12.mjs e2e [jest args] | sample');
+    if (command === 'sample' && rest.length === 0) console.log(nest12SampleMain());
+    else
+      throw new Error(
+        'usage: node scripts/nest12.mjs sample (the e2e leg: node scripts/e2e.mjs --nest 12)',
+      );
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exitCode = 1;

@@ -11,6 +11,7 @@ import type { RequestStateProtector } from './state/request-state-protector.inte
 import type { TaskRunner } from './ext/tasks/runner/task-runner.interface';
 import type { TaskStore } from './ext/tasks/store/task-store.interface';
 import type { SessionStore } from './ext/sessions/store/session-store.interface';
+import type { McpSkillsOptions } from './ext/skills/skill.options';
 
 /**
  * Options for `McpModule.forRoot()` / `forRootAsync()`.
@@ -336,12 +337,25 @@ export interface McpModuleOptions {
     /** Resource URIs one session may subscribe to (`resources/subscribe`). Default 100. */
     maxSubscriptions?: number;
     /**
+     * What one session may hold of its client's choosing, in JSON characters: its `initialize`
+     * declarations (capabilities and client info; more is refused with 400 -32602) plus its
+     * subscribed URIs (a subscription past it is -32602). With `maxSessions` it bounds what all
+     * sessions hold: 10,000 × 8 KiB. Default 8,192; 1,024 – 1,048,576.
+     */
+    maxSessionBytes?: number;
+    /**
      * Where sessions are kept. Default: a `SessionStore` the application provides in any module,
      * else a `RedisSessionStore` on the module's connection when `redis` is set (records
      * authenticated under the keyring), else a `MemorySessionStore`.
      */
     store?: SessionStore;
   };
+  /**
+   * Skills (`io.modelcontextprotocol/skills`, SEP-2640): a folder of skill folders and
+   * `@McpSkill()` methods, served per caller as `skills/list`, `skills/get`, `skill://` resources
+   * and directory reads, on both eras. Off unless given. See `docs/skills.md`.
+   */
+  skills?: McpSkillsOptions;
   /** Safety policy of elicitations. */
   elicitation?: {
     /** Decides which form fields ask for secrets. Default: the reviewed concept policy (passwords, keys and tokens, payment cards, verification codes). */

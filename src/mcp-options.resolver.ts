@@ -27,6 +27,7 @@ import {
 } from './notifications/notification.options';
 import { resolveSessionOptions, type SessionOptions } from './ext/sessions/session.options';
 import { resolveTaskOptions, type ResolvedTaskOptions } from './ext/tasks/task.options';
+import { resolveSkillOptions, type ResolvedSkillOptions } from './ext/skills/skill.options';
 import { resolveListenLimits, type ListenLimits } from './transport/listen-limits';
 import { resolveTracingOptions, type TracingOptions } from './observability/tracing-options';
 import { resolveTransportOptions, type TransportOptions } from './transport/transport.options';
@@ -59,6 +60,7 @@ export interface ResolvedMcpOptions {
   readonly redis: RedisOptionsSlice;
   readonly tasks: ResolvedTaskOptions;
   readonly sessions: SessionOptions;
+  readonly skills: ResolvedSkillOptions;
   readonly notifications: NotificationOptions;
   readonly auth: AuthOptions;
   readonly tracing: TracingOptions;
@@ -120,6 +122,7 @@ export function resolveMcpOptions(
     redis: { redis: resolveRedisOptions(options.redis) },
     tasks,
     sessions,
+    skills: resolveSkillOptions(options.skills),
     notifications: resolveNotificationOptions(transport.body.maxBytes),
     auth,
     tracing: resolveTracingOptions(options.tracing),

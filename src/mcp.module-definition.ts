@@ -1,6 +1,7 @@
 import { ConfigurableModuleBuilder, type DynamicModule, type Provider } from '@nestjs/common';
 import type { McpModuleOptions } from './mcp-module-options.interface';
 import { sessionsExtensionProviders } from './ext/sessions/sessions.extension';
+import { SKILLS_EXTENSION_PROVIDERS } from './ext/skills/skills.extension';
 import { TASKS_EXTENSION_PROVIDERS } from './ext/tasks/tasks.extension';
 
 export const {
@@ -16,8 +17,8 @@ export const {
   .build();
 
 /**
- * The providers of the extensions this `McpModule` composes: tasks and 2025-era sessions, unless
- * the options turn one off. Each extension's providers join this module (so every `McpModule`,
+ * The providers of the extensions this `McpModule` composes: tasks and 2025-era sessions unless
+ * the options turn one off, and skills when the `skills` option is given. Each extension's providers join this module (so every `McpModule`,
  * global or not, has its own) and install themselves into the core's seams; the core never
  * imports them. Options given to `forRootAsync` are not known yet when the module is composed:
  * there an extension turned off is composed and stays idle.
@@ -34,8 +35,11 @@ function extensionProviders(definition: DynamicModule): Provider[] {
   )?.useValue;
   const tasks = options?.tasks?.enabled !== false;
   const sessions = options?.sessions?.enabled !== false;
+  const skills =
+    options === undefined || (options.skills !== undefined && options.skills.enabled !== false);
   return [
     ...(tasks ? TASKS_EXTENSION_PROVIDERS : []),
     ...(sessions ? sessionsExtensionProviders(tasks) : []),
+    ...(skills ? SKILLS_EXTENSION_PROVIDERS : []),
   ];
 }

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer';
+import { McpExtensionMarks } from './discovery/extension-marks';
+import { McpListedResources } from './discovery/listed-resources';
 import { McpListings } from './discovery/mcp-listings.service';
 import { McpOperationRegistry } from './discovery/mcp-operation.registry';
 import { McpStateHandles } from './handles/mcp-state-handles.service';
@@ -25,6 +27,7 @@ import { McpReplayStep } from './replay/mcp-replay.step';
 import { SessionEventBusProvider } from './notifications/session-event-bus.provider';
 import { McpCallDiverts } from './protocol/call-divert';
 import { McpMethodTable } from './protocol/method-table';
+import { McpResourceReaders } from './protocol/resource-readers';
 import { McpServerCapabilities } from './protocol/server-capabilities';
 import { McpEndpointRoutes } from './transport/endpoint-routes';
 import { McpListenRoutes } from './transport/listen-routes';
@@ -72,10 +75,13 @@ import { SdkHandlers } from './transport/sdk-handlers';
     McpExplorer,
     // The fleet's events
     SessionEventBusProvider,
-    // The seams extensions install themselves into (tasks and 2025-era sessions: mcp.module-definition.ts)
+    // The seams extensions install themselves into (tasks, 2025-era sessions, skills: mcp.module-definition.ts)
     McpMethodTable,
     McpCallDiverts,
     McpServerCapabilities,
+    McpListedResources,
+    McpResourceReaders,
+    McpExtensionMarks,
     McpListenRoutes,
     McpEndpointRoutes,
     // The wire

@@ -39,6 +39,7 @@ import { RedisTaskStore } from './ext/tasks/store/redis-task.store';
 import { TASK_STORE_PORT } from './ext/tasks/store/task-store.interface';
 import { TASK_OPTIONS } from './ext/tasks/task.options';
 import { SESSION_OPTIONS } from './ext/sessions/session.options';
+import { SKILL_OPTIONS } from './ext/skills/skill.options';
 import { MemorySessionStore } from './ext/sessions/store/memory-session.store';
 import { RedisSessionStore } from './ext/sessions/store/redis-session.store';
 import { SESSION_STORE_PORT } from './ext/sessions/store/session-store.interface';
@@ -191,6 +192,7 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   slice(REDIS_OPTIONS, (options) => options.redis),
   slice(TASK_OPTIONS, (options) => options.tasks),
   slice(SESSION_OPTIONS, (options) => options.sessions),
+  slice(SKILL_OPTIONS, (options) => options.skills),
   slice(NOTIFICATION_OPTIONS, (options) => options.notifications),
   slice(AUTH_OPTIONS, (options) => options.auth),
   slice(TRACING_OPTIONS, (options) => options.tracing),

@@ -2,6 +2,7 @@ import { type KeyringConfig, type McpModuleOptions } from '../../src/index';
 import { BullMqTaskRunner, type BullMqConnectionOptions } from '../../src/entry/redis';
 import { authFromEnv, OAUTH_MODE } from './demo-auth/sample-auth';
 import { BearerPartitionResolver } from './flows/bearer-partition.resolver';
+import { sampleSkillsFolder } from './skills/skills-folder';
 
 function optionalInteger(name: string): number | undefined {
   const raw = process.env[name];
@@ -86,6 +87,8 @@ export function sampleMcpOptions(version: string): McpModuleOptions {
       maxRounds: optionalInteger('MCP_STATE_MAX_ROUNDS'),
     },
     tracing: { roundParent: roundParentFromEnv() },
+    // SEP-2640 skills: sample-app/skills, and the operators' key-rotation skill (admin/).
+    skills: { directory: sampleSkillsFolder(), watch: process.env.NODE_ENV === 'development' },
   };
 }
 

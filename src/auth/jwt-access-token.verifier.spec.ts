@@ -188,6 +188,48 @@ describe('JwtAccessTokenVerifier', () => {
       expect(asked['/down/.well-known/openid-configuration']).toBe(1);
     });
 
+    it('fetches a failing JWKS once per pause of 5 s, not once per request, and again after it', async () => {
+      const keySet = await (await fetch(jwksUri)).text();
+      let up = false;
+      answers['/flaky-jwks'] = (res) =>
+        up
+          ? res.writeHead(200, { 'content-type': 'application/json' }).end(keySet)
+          : res.writeHead(500).end();
+      const flaky = new JwtAccessTokenVerifier(
+        resolveAuthOptions({ resourceServer: { issuer: ISSUER, jwksUri: `${origin}/flaky-jwks` } })
+          .resourceServer!,
+      );
+      const jwt = await token();
+      for (let request = 0; request < 10; request++)
+        expect(await unavailable(flaky.verify(jwt, RESOURCE))).toMatchObject({ unavailable: true });
+      expect(asked['/flaky-jwks']).toBe(1);
+      up = true;
+      const now = Date.now();
+      const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 5_001);
+      try {
+        await expect(flaky.verify(jwt, RESOURCE)).resolves.toMatchObject({ clientId: 'app' });
+      } finally {
+        clock.mockRestore();
+      }
+      expect(asked['/flaky-jwks']).toBe(2);
+    });
+
+    it('never pauses the key set for a token naming a key it does not have', async () => {
+      const keys = verifier();
+      const unknownKey = await new SignJWT({})
+        .setProtectedHeader({ alg: 'RS256', kid: 'not-in-the-set' })
+        .setIssuer(ISSUER)
+        .setAudience(RESOURCE.href)
+        .setExpirationTime('5m')
+        .sign(privateKey);
+      expect(await reason(keys.verify(unknownKey, RESOURCE))).toBe(
+        'The access token is signed by an unknown key',
+      );
+      await expect(keys.verify(await token(), RESOURCE)).resolves.toMatchObject({
+        clientId: 'app',
+      });
+    });
+
     it('asks both metadata documents at once, so a hanging issuer costs one timeout, not two', async () => {
       const issuer = `${origin}/slow/`;
       const held: import('node:http').ServerResponse[] = [];

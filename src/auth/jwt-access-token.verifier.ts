@@ -51,6 +51,23 @@ function keysUnavailable(error: unknown): boolean {
 const DISCOVERY_RETRY_MS = 10_000;
 
 /**
+ * How long a key set that could not be fetched is answered 503 before it is fetched again (the
+ * `Retry-After` the 503 names).
+ */
+const KEY_SET_RETRY_MS = 5_000;
+
+/** What the key set's getter throws because of the token (the key it names), not the fetch. */
+const KEY_LOOKUP_VERDICTS = [
+  errors.JWKSNoMatchingKey,
+  errors.JWKSMultipleMatchingKeys,
+  errors.JOSENotSupported,
+];
+
+function keySetUnreadable(): TokenRejectedError {
+  return new TokenRejectedError('The authorization server keys could not be read', true);
+}
+
+/**
  * Verifies JWT access tokens with `jose` against the issuer's JWKS: signature (an allow-list of
  * asymmetric algorithms), `iss`, `aud` (this resource, RFC 8707), `exp` (required) and `nbf` with
  * bounded clock skew. The key set is fetched once and cached; a token signed by a key id it does
@@ -76,8 +93,7 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
         requiredClaims: ['exp'],
       }));
     } catch (error) {
-      if (keysUnavailable(error))
-        throw new TokenRejectedError('The authorization server keys could not be read', true);
+      if (keysUnavailable(error)) throw keySetUnreadable();
       throw new TokenRejectedError(reasonOf(error));
     }
     this.checkAudience(payload.aud, audiences);
@@ -112,11 +128,13 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
     if (this.keys) return this.keys;
     const keys = (async () => {
       const uri = this.options.jwksUri ?? (await discoverJwksUri(this.options.issuer));
-      return createRemoteJWKSet(new URL(uri), {
-        timeoutDuration: 5_000,
-        cooldownDuration: 30_000,
-        cacheMaxAge: 10 * 60_000,
-      });
+      return withOutageBackoff(
+        createRemoteJWKSet(new URL(uri), {
+          timeoutDuration: 5_000,
+          cooldownDuration: 30_000,
+          cacheMaxAge: 10 * 60_000,
+        }),
+      );
     })();
     this.keys = keys;
     keys.catch(() => {
@@ -126,4 +144,24 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
     });
     return keys;
   }
+}
+
+/**
+ * `remote` answering 503 at once for {@link KEY_SET_RETRY_MS} after a fetch of the key set failed
+ * (an HTTP error, HTML, a timeout, a refused connection), instead of fetching again for every
+ * request while the JWKS endpoint is down. Only a failure of the fetch starts the pause, never a
+ * token that names a key the set does not have, so no token can pause everybody's.
+ */
+function withOutageBackoff(remote: JWTVerifyGetKey): JWTVerifyGetKey {
+  let downUntil = 0;
+  return async (header, token) => {
+    if (Date.now() < downUntil) throw keySetUnreadable();
+    try {
+      return await remote(header, token);
+    } catch (error) {
+      if (!KEY_LOOKUP_VERDICTS.some((verdict) => error instanceof verdict))
+        downUntil = Date.now() + KEY_SET_RETRY_MS;
+      throw error;
+    }
+  };
 }

@@ -6,6 +6,7 @@ import {
   unauthorizedRefusal,
   type McpHttpRefusal,
 } from '../errors/mcp-http-refusal.error';
+import { OccasionalWarning } from '../util/occasional-warning';
 import type { AccessTokenVerifier } from './access-token.verifier';
 import type { AuthOptions } from './auth.options';
 import { IntrospectionAccessTokenVerifier } from './introspection-access-token.verifier';
@@ -33,6 +34,8 @@ export type Authentication =
 export class ResourceServer {
   private readonly logger = new Logger('McpModule');
   private readonly verifier: AccessTokenVerifier | undefined;
+  /** While the authorization server is down every request would log it: once per 30 s, counted. */
+  private readonly unavailable = new OccasionalWarning((message) => this.logger.warn(message));
 
   constructor(
     private readonly options: AuthOptions,
@@ -86,7 +89,7 @@ export class ResourceServer {
       return { kind: 'principal', auth: await verifier.verify(token, resource) };
     } catch (error) {
       if (error instanceof TokenRejectedError && error.unavailable) {
-        this.logger.warn(`MCP request refused with 503: ${error.reason}`);
+        this.unavailable.report(`MCP request refused with 503: ${error.reason}`);
         return { kind: 'refused', refusal: authorizationUnavailableRefusal() };
       }
       if (error instanceof TokenRejectedError) return this.refused(error.reason);

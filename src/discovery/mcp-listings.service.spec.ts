@@ -1,4 +1,5 @@
 import type { DiscoveryOptions } from './discovery.options';
+import { McpListedResources, type ContributedResource } from './listed-resources';
 import { McpListings } from './mcp-listings.service';
 import { McpOperationRegistry } from './mcp-operation.registry';
 import type { ToolEntry } from './operation-entry.interface';
@@ -17,7 +18,7 @@ describe('McpListings', () => {
     const registry = new McpOperationRegistry();
     registry.register(tool('a'));
     registry.register(tool('b'));
-    const listings = new McpListings(registry, options);
+    const listings = new McpListings(registry, options, new McpListedResources());
     const first = listings.tools(undefined);
     expect(first.items.map((item) => item.name)).toEqual(['a', 'b']);
     expect(first.nextCursor).toBeUndefined();
@@ -32,9 +33,26 @@ describe('McpListings', () => {
   it('keeps the four lists apart', () => {
     const registry = new McpOperationRegistry();
     registry.register(tool('a'));
-    const listings = new McpListings(registry, options);
+    const listings = new McpListings(registry, options, new McpListedResources());
     expect(listings.prompts(undefined).membersJson).toBe('"prompts":[]');
     expect(listings.resources(undefined).membersJson).toBe('"resources":[]');
     expect(listings.resourceTemplates(undefined).membersJson).toBe('"resourceTemplates":[]');
+  });
+
+  it('lists contributed resources after the resource operations, and rebuilds when they change', () => {
+    const registry = new McpOperationRegistry();
+    const contributed = new McpListedResources();
+    const listings = new McpListings(registry, options, contributed);
+    const skill = (uri: string) =>
+      ({ name: uri, listing: { uri, name: uri } }) as unknown as ContributedResource;
+    contributed.replace('skills', [skill('skill://a/SKILL.md')]);
+    const first = listings.resources(undefined);
+    expect(first.items.map((item) => item.uri)).toEqual(['skill://a/SKILL.md']);
+    expect(listings.resources(undefined)).toBe(first);
+    contributed.replace('skills', [skill('skill://a/SKILL.md'), skill('skill://b/SKILL.md')]);
+    expect(listings.resources(undefined).items.map((item) => item.uri)).toEqual([
+      'skill://a/SKILL.md',
+      'skill://b/SKILL.md',
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Prompt, Resource, Tool } from '@modelcontextprotocol/server';
 import { DISCOVERY_OPTIONS, type DiscoveryOptions } from './discovery.options';
+import { McpListedResources, type ContributedResource } from './listed-resources';
 import type { ListingPage } from './listing-page';
 import { McpOperationRegistry } from './mcp-operation.registry';
 import type {
@@ -12,10 +13,13 @@ import type {
 import { PagedListing } from './paged-listing';
 
 interface Listings {
-  readonly generation: number;
+  readonly generation: string;
   readonly tools: PagedListing<Tool, ToolEntry>;
   readonly prompts: PagedListing<Prompt, PromptEntry>;
-  readonly resources: PagedListing<Resource, ResourceEntry & { listing: Resource }>;
+  readonly resources: PagedListing<
+    Resource,
+    (ResourceEntry & { listing: Resource }) | ContributedResource
+  >;
   readonly resourceTemplates: PagedListing<
     ResourceTemplateListing,
     ResourceEntry & { listing: ResourceTemplateListing }
@@ -23,8 +27,9 @@ interface Listings {
 }
 
 /**
- * The four list methods' answers, in pages of `lists.pageSize`, built from the registry once and
- * rebuilt only when an operation is registered after them.
+ * The four list methods' answers, in pages of `lists.pageSize`, built from the registry (and the
+ * resources extensions contribute, after the resource operations) once, and rebuilt only when an
+ * operation is registered or a contribution replaced after them.
  * @internal
  */
 @Injectable()
@@ -34,6 +39,7 @@ export class McpListings {
   constructor(
     private readonly registry: McpOperationRegistry,
     @Inject(DISCOVERY_OPTIONS) private readonly options: DiscoveryOptions,
+    private readonly contributed: McpListedResources,
   ) {}
 
   tools(cursor: string | undefined): ListingPage<Tool> {
@@ -54,7 +60,7 @@ export class McpListings {
 
   /** The paged listings themselves, for answers filtered per caller. */
   current(): Listings {
-    const generation = this.registry.generation;
+    const generation = `${this.registry.generation}:${this.contributed.generation}`;
     if (this.built?.generation === generation) return this.built;
     const size = this.options.listPageSize;
     this.built = {
@@ -63,7 +69,10 @@ export class McpListings {
       prompts: new PagedListing('prompts', this.registry.getPrompts(), size),
       resources: new PagedListing(
         'resources',
-        this.registry.getFixedResources() as (ResourceEntry & { listing: Resource })[],
+        [
+          ...(this.registry.getFixedResources() as (ResourceEntry & { listing: Resource })[]),
+          ...this.contributed.all(),
+        ],
         size,
       ),
       resourceTemplates: new PagedListing(

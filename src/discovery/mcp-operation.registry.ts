@@ -19,10 +19,40 @@ export class McpOperationRegistry {
   private readonly fixedResources = new Map<string, ResourceEntry>();
   private readonly templateResources = new Map<string, ResourceEntry>();
   private registrations = 0;
+  private exploring = true;
+  private readonly afterExploring: Array<() => void> = [];
 
   /** Changes whenever an operation is registered: what cached listings are checked against. @internal */
   get generation(): number {
     return this.registrations;
+  }
+
+  /**
+   * Runs `callback` once every operation is registered: at once when the explorer is done, else
+   * when it is (both run at `onApplicationBootstrap`, whose order among providers Nest 11 and 12
+   * do not agree on).
+   * @internal
+   */
+  whenExplored(callback: () => void): void {
+    if (!this.exploring) callback();
+    else this.afterExploring.push(callback);
+  }
+
+  /**
+   * Settles once every operation is registered. A provider of `McpModule` may await it in its
+   * bootstrap hook only if it also injects `McpExplorer`: Nest 11 runs one module's bootstrap hooks
+   * side by side (the await orders them), Nest 12 level by level in dependency order (the
+   * injection puts the explorer's level first; awaiting without it never settles).
+   * @internal
+   */
+  explored(): Promise<void> {
+    return new Promise((resolve) => this.whenExplored(resolve));
+  }
+
+  /** Called by the explorer once it registered every operation. @internal */
+  markExplored(): void {
+    this.exploring = false;
+    for (const callback of this.afterExploring.splice(0)) callback();
   }
 
   /** @internal */

@@ -10,12 +10,14 @@ import { UriTemplate } from '@modelcontextprotocol/server';
 import { McpParamtype } from '../pipeline/mcp-paramtype.enum';
 import {
   MCP_ENDPOINT,
+  MCP_EXTENSION_MARK_METADATA,
   MCP_INPUT_DECLARATIONS_METADATA,
   MCP_OPERATION_METADATA,
 } from '../util/mcp.constants';
 import { CapabilityGatingInterceptor } from '../pipeline/capability-gating.interceptor';
 import { StateProtectionInterceptor } from '../pipeline/state-protection.interceptor';
 import { DISCOVERY_OPTIONS, type DiscoveryOptions } from './discovery.options';
+import { McpExtensionMarks, type McpExtensionMark } from './extension-marks';
 import { completionBody } from './completion-body';
 import { operationProfile } from './operation-profile';
 import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
@@ -56,6 +58,7 @@ export class McpExplorer implements OnApplicationBootstrap {
     @Inject(MCP_ENDPOINT) private readonly endpoint: string,
     private readonly adapterHost: HttpAdapterHost,
     private readonly ports: McpPorts,
+    private readonly marks: McpExtensionMarks,
   ) {
     assertNestInternals(contextCreator);
     this.pipelines = new OperationPipelineFactory(contextCreator);
@@ -79,6 +82,7 @@ export class McpExplorer implements OnApplicationBootstrap {
     for (const wrapper of [...this.discovery.getControllers(), ...this.discovery.getProviders()]) {
       this.exploreWrapper(wrapper);
     }
+    this.registry.markExplored();
     this.logServed();
     const inMemory = this.ports.get(CONSUMED_STATE_STORE_PORT) instanceof MemoryConsumedStateStore;
     const warning = singleUseInMemoryWarning(this.registry, inMemory);
@@ -93,6 +97,11 @@ export class McpExplorer implements OnApplicationBootstrap {
     for (const methodName of this.scanner.getAllMethodNames(prototype)) {
       const method = instance[methodName];
       if (typeof method !== 'function') continue;
+      const mark = this.reflector.get<McpExtensionMark | undefined>(
+        MCP_EXTENSION_MARK_METADATA,
+        method,
+      );
+      if (mark) this.marks.check(`${wrapper.name}.${methodName}()`, mark);
       const metadata = this.reflector.get<McpOperationMetadata | undefined>(
         MCP_OPERATION_METADATA,
         method,

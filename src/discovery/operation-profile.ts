@@ -16,7 +16,8 @@ function replayOf(where: string, replay: unknown): boolean {
 /** The OAuth scope-token grammar (RFC 6749 §3.3). */
 const SCOPE_TOKEN = /^[\u0021\u0023-\u005B\u005D-\u007E]+$/;
 
-function scopesOf(where: string, scopes: unknown): readonly string[] {
+/** `scopes` as an operation (or a skill) declares them, checked; `[]` when none. @internal */
+export function scopesOf(where: string, scopes: unknown): readonly string[] {
   if (scopes === undefined) return [];
   if (
     !Array.isArray(scopes) ||

@@ -5,7 +5,7 @@ import type {
   ArgumentsValidator,
 } from '../validation/arguments-validator.interface';
 import { andThen, type MaybePromise } from '../util/maybe-promise';
-import { refusal } from './library-interceptor';
+import { LibraryInterceptor, refusal } from './library-interceptor';
 import type { OperationCall } from './operation-call';
 
 /**
@@ -21,6 +21,22 @@ export function validateCallArguments(
   validator: ArgumentsValidator,
 ): MaybePromise<void> {
   return andThen(validator.validate(call.args), (outcome) => record(call, outcome));
+}
+
+/**
+ * Argument validation as the outermost of the module's interceptors (one per operation, holding its
+ * validator): after the application's guards and interceptors, before capability gating, state
+ * protection, the pipes and the method.
+ * @internal
+ */
+export class ArgumentsValidationInterceptor extends LibraryInterceptor {
+  constructor(private readonly validator: ArgumentsValidator) {
+    super();
+  }
+
+  around(call: OperationCall, proceed: () => Promise<unknown>): MaybePromise<unknown> {
+    return andThen(validateCallArguments(call, this.validator), proceed);
+  }
 }
 
 function record(call: OperationCall, outcome: ArgumentsValidation): void {

@@ -5,11 +5,12 @@ import type { MaybePromise } from '../util/maybe-promise';
 import { operationCallOf, type OperationCall } from './operation-call';
 
 /**
- * One of the module's own interceptors, which the module applies as the innermost interceptors of
- * every operation that declares input or state. Its work is {@link around}; `intercept()` is the
- * same work behind Nest's interceptor contract. The module's handler runs `around` directly, right
- * inside the application's interceptors: Nest's interceptor chain costs each call an rxjs pipeline
- * and a bound async resource per interceptor, far more than the steps themselves.
+ * One of the module's own interceptors (argument validation, capability gating, state
+ * protection), which the module applies as the innermost interceptors of every operation that
+ * needs them: Nest's own `InterceptorsConsumer` runs them after the application's global, class
+ * and method interceptors. Its work is {@link around}; `intercept()` is that work behind Nest's
+ * interceptor contract, for the operation's own call (found by position in the handler's
+ * arguments) — anything else passes through.
  * @internal
  */
 export abstract class LibraryInterceptor implements NestInterceptor {

@@ -5,15 +5,15 @@ import { McpToolError } from '../errors/mcp-tool.error';
 import {
   ExecutionContextHost,
   handlerExceptionFilters,
+  INTERCEPTORS_METADATA,
   mayHaveGuards,
   ROUTE_ARGS_METADATA,
   type ExternalContextCreator,
   type HandlerExceptionFilters,
 } from '../util/nest-internals';
 import { MCP_CONTEXT_TYPE } from '../util/mcp.constants';
-import { andThen, isPromiseLike } from '../util/maybe-promise';
 import type { ArgumentsValidator } from '../validation/arguments-validator.interface';
-import { validateCallArguments } from './arguments-validation.step';
+import { ArgumentsValidationInterceptor } from './arguments-validation.step';
 import type { LibraryInterceptor } from './library-interceptor';
 import { McpHttpResponse } from './mcp-http-response';
 import { McpParamsFactory } from './mcp-params.factory';
@@ -60,18 +60,26 @@ function standIn(method: Callback, body: (call: OperationCall) => unknown): Call
   return callback;
 }
 
-/** Runs `interceptors` (outermost first) around `last`, each by its `around`. */
-function aroundAll(
-  interceptors: readonly LibraryInterceptor[],
-  call: OperationCall,
-  last: () => Promise<unknown>,
-): Promise<unknown> {
-  const from = (index: number): Promise<unknown> => {
-    if (index === interceptors.length) return last();
-    const result = interceptors[index].around(call, () => from(index + 1));
-    return isPromiseLike(result) ? (result as Promise<unknown>) : Promise.resolve(result);
+/**
+ * `method` with `innermost` appended to its interceptors: a function that calls it, carrying a copy
+ * of its metadata (guards, interceptors, filters, `SetMetadata` values), so Nest's own interceptor
+ * chain runs the application's global, class and method interceptors and then these, right around
+ * the pipes and the method — and the user's method object is never changed.
+ */
+function withInnermostInterceptors(
+  method: Callback,
+  innermost: readonly LibraryInterceptor[],
+): Callback {
+  const callback = function (this: unknown, ...args: unknown[]) {
+    return method.apply(this, args);
   };
-  return from(0);
+  Object.defineProperty(callback, 'name', { value: method.name });
+  for (const key of Reflect.getMetadataKeys(method)) {
+    Reflect.defineMetadata(key, Reflect.getMetadata(key, method), callback);
+  }
+  const own = (Reflect.getMetadata(INTERCEPTORS_METADATA, method) ?? []) as unknown[];
+  Reflect.defineMetadata(INTERCEPTORS_METADATA, [...own, ...innermost], callback);
+  return callback;
 }
 
 /**
@@ -80,10 +88,9 @@ function aroundAll(
  * handlers are called `(httpRequest, httpResponse, next, call)`, so `switchToHttp()` tells the
  * truth and every enhancer finds the call by position.
  *
- * An operation with library steps gets two of Nest's handlers: the outer one runs the
- * application's guards and interceptors around a stand-in, which runs the library steps and then
- * the inner one, which runs the pipes and the method. So the library's interceptors sit innermost,
- * right around the pipes and the method, without a second pass through Nest's interceptor chain.
+ * An operation with library steps gets them as its innermost interceptors, in Nest's own chain:
+ * guards → the application's interceptors → argument validation → capability gating → state
+ * protection → pipes → method.
  */
 export class OperationPipelineFactory {
   private readonly paramsFactory = new McpParamsFactory();
@@ -93,26 +100,18 @@ export class OperationPipelineFactory {
   /** The handler of an operation method, with the library steps it needs (each costs every call). */
   forMethod(instance: object, methodName: string, steps: LibrarySteps): OperationHandler {
     const method = (instance as Record<string, Callback>)[methodName];
-    const { argumentsValidator, interceptors } = steps;
-    if (!argumentsValidator && interceptors.length === 0)
-      return this.build(instance, methodName, method, { guards: true, interceptors: true });
-    const inner = this.nestHandler(instance, methodName, method, {
-      guards: false,
-      interceptors: false,
-      filters: false,
-    });
-    const invoke = (call: OperationCall) =>
-      inner(call.request, new McpHttpResponse(call.http.response), undefined, call);
-    const intercepted = (call: OperationCall) =>
-      interceptors.length === 0 ? invoke(call) : aroundAll(interceptors, call, () => invoke(call));
-    const body = (call: OperationCall) =>
-      argumentsValidator
-        ? andThen(validateCallArguments(call, argumentsValidator), () => intercepted(call))
-        : intercepted(call);
-    return this.build(instance, `${methodName}#mcp`, standIn(method, body), {
-      guards: true,
-      interceptors: true,
-    });
+    const innermost = [
+      ...(steps.argumentsValidator
+        ? [new ArgumentsValidationInterceptor(steps.argumentsValidator)]
+        : []),
+      ...steps.interceptors,
+    ];
+    return this.build(
+      instance,
+      methodName,
+      innermost.length === 0 ? method : withInnermostInterceptors(method, innermost),
+      { guards: true, interceptors: true },
+    );
   }
 
   /**

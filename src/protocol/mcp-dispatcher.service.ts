@@ -38,6 +38,7 @@ import {
 import { callParamsOf, ownArguments } from '../pipeline/own-request-params';
 import { DivertedCall, McpCallDiverts } from './call-divert';
 import { McpOperationVisibility } from './operation-visibility';
+import { McpResourceReaders } from './resource-readers';
 import { clip } from '../util/clip';
 import type { MaybePromise } from '../util/maybe-promise';
 import { resourceNotFound, unknownOperation as unknown } from './unknown-operation';
@@ -78,6 +79,8 @@ export class McpDispatcher {
     /** The extensions' diverts of `tools/call` (the tasks extension's). */
     readonly diverts: McpCallDiverts,
     private readonly visibility: McpOperationVisibility,
+    /** Extensions' own resources (skill files), read when no operation serves a URI. */
+    private readonly readers: McpResourceReaders,
   ) {}
 
   listTools(
@@ -178,7 +181,7 @@ export class McpDispatcher {
   ): Promise<ReadResourceResult> {
     const { uri } = request.params;
     const found = this.registry.findResource(uri);
-    if (!found) throw resourceNotFound(uri);
+    if (!found) return this.readers.read(uri, sdk, exchange);
     const input: OperationRunInput = {
       operation: found.resource,
       target: uri,

@@ -34,26 +34,44 @@ const CORE_METHODS: ReadonlySet<string> = new Set([
   'subscriptions/listen',
 ]);
 
+/** Which protocol eras an added method is served on. @internal */
+export interface McpMethodEras {
+  /**
+   * Also served to 2025-era clients (a 2025-11-25 session), whose requests carry no per-request
+   * envelope: the handler reads what the client declared from the SDK context as always. Default
+   * false: a method that exists only on 2026-07-28 (`tasks/update`) stays -32601 there.
+   */
+  readonly legacy?: boolean;
+}
+
 /**
  * The seam where an extension adds methods (`tasks/get`, `skills/list`…): method → handler, filled
- * while the module initializes and read by the SDK server with one lookup per method. The core's
- * own methods are served by the dispatcher and cannot be registered here.
+ * while the module initializes and read by the SDK server with one lookup per method, and by a
+ * 2025-era session for the methods added for that era too. The core's own methods are served by
+ * the dispatcher and cannot be registered here.
  * @internal
  */
 @Injectable()
 export class McpMethodTable {
   private readonly handlers = new Map<string, McpMethodHandler>();
+  private readonly legacyHandlers = new Map<string, McpMethodHandler>();
 
   /** Adds `method`; a method registered twice, or one of the core's, fails startup. */
-  register(method: string, handler: McpMethodHandler): void {
+  register(method: string, handler: McpMethodHandler, eras: McpMethodEras = {}): void {
     if (CORE_METHODS.has(method) || this.handlers.has(method))
       throw new Error(`The MCP method "${method}" is served already; an extension cannot add it`);
     this.handlers.set(method, handler);
+    if (eras.legacy === true) this.legacyHandlers.set(method, handler);
   }
 
   /** The handler of `method`, if an extension added it. */
   get(method: string): McpMethodHandler | undefined {
     return this.handlers.get(method);
+  }
+
+  /** The handler of `method` for a 2025-era client, if an extension added it for that era too. */
+  legacy(method: string): McpMethodHandler | undefined {
+    return this.legacyHandlers.get(method);
   }
 
   /** Every added method with its handler. */

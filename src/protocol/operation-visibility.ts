@@ -3,7 +3,7 @@ import { AUTH_OPTIONS, type AuthOptions } from '../auth/auth.options';
 import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
 import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../discovery/discovery.options';
 import type { ListingPage } from '../discovery/listing-page';
-import type { OperationEntry, ToolEntry } from '../discovery/operation-entry.interface';
+import type { ToolEntry } from '../discovery/operation-entry.interface';
 import type { ListedOperation, PagedListing } from '../discovery/paged-listing';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { McpHttpRefusal } from '../errors/mcp-http-refusal.error';
@@ -13,6 +13,7 @@ import {
   OperationRunner,
   type OperationOutcome,
   type OperationRunInput,
+  type RunnableOperation,
 } from '../pipeline/operation-runner';
 import { ownRequestParams } from '../pipeline/own-request-params';
 import { andThen, type MaybePromise } from '../util/maybe-promise';
@@ -47,9 +48,10 @@ export class McpOperationVisibility {
    * The page `cursor` points at, of what this caller may call: with `auth.lists: 'public'` the
    * cached page; otherwise each scanned operation's guards and scopes run (not the method), one
    * list request at a time, and the page is assembled from the entries' cached JSON. A caller
-   * without a token, where the resource server requires one, sees the public operations only.
+   * without a token, where the resource server requires one, sees the public operations only. Any
+   * listing of entries that carry guards and a profile pages this way (an extension's too).
    */
-  page<T, E extends OperationEntry & ListedOperation<T>>(
+  page<T, E extends RunnableOperation & ListedOperation<T>>(
     listing: PagedListing<T, E>,
     cursor: string | undefined,
     sdk: ServerContext,

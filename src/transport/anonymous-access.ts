@@ -41,7 +41,7 @@ export class AnonymousAccess {
   private allows(message: unknown, method: unknown, target: OperationEntry | undefined): boolean {
     if (!this.anyPublic()) return false;
     if (message === undefined) return true;
-    if (typeof method !== 'string') return true; // a response to a server-to-client request
+    if (typeof method !== 'string') return isResponse(message); // to a server-to-client request
     if (method.startsWith('notifications/') || DISCOVERY_METHODS.has(method)) return true;
     return target?.profile.public === true;
   }
@@ -80,4 +80,14 @@ export class AnonymousAccess {
         return undefined;
     }
   }
+}
+
+/** A JSON-RPC response (one message, not a batch): what a client answers a server's request with. */
+function isResponse(message: unknown): boolean {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    !Array.isArray(message) &&
+    ('result' in message || 'error' in message)
+  );
 }

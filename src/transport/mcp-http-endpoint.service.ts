@@ -14,6 +14,8 @@ import { sdkRequestExchange } from '../protocol/sdk-request-exchange';
 import { SERVER_OPTIONS, type ServerOptions } from '../protocol/server.options';
 import { writeJsonRpcHttpError } from '../util/json-rpc-http-error';
 import { AnonymousAccess } from './anonymous-access';
+import { EndpointAuthentication } from './endpoint-authentication';
+import { serveMetadataDocument } from './metadata-document';
 import { McpEndpointRoutes } from './endpoint-routes';
 import { McpFastPath } from './fast-path';
 import {
@@ -45,8 +47,8 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
   private readonly logger = new Logger('McpModule');
   private readonly admission: RequestAdmission;
   private readonly checks: MessageChecks;
-  /** Which requests a caller without a token may make when the resource server requires one. */
-  private readonly anonymous: AnonymousAccess;
+  /** The built-in resource server's check of the bearer token, before any guard. */
+  private readonly authentication: EndpointAuthentication;
   /** Serves the hot methods without the SDK (`fastPath` option). */
   private readonly fastPath: McpFastPath | undefined;
   private mounting: EndpointMounting | undefined;
@@ -72,7 +74,11 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     this.path = options.endpoint;
     this.admission = new RequestAdmission(options);
     this.checks = new MessageChecks(options.body, registry);
-    this.anonymous = new AnonymousAccess(registry);
+    this.authentication = new EndpointAuthentication(
+      this.resourceServer,
+      this.resource,
+      new AnonymousAccess(registry),
+    );
     this.fastPath = options.fastPath
       ? new McpFastPath(server, dispatcher, served, this.resource)
       : undefined;
@@ -83,7 +89,7 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
         this.mounting = endpointMounting(adapterHost.httpAdapter, options.endpoint, this);
         this.mounting.early();
         mountMetadataRoutes(adapterHost.httpAdapter, this.resource.metadataPaths, (req, res) =>
-          this.serveMetadata(req, res),
+          serveMetadataDocument(this.resource, req, res),
         );
       } catch (error) {
         this.mountFailure = error;
@@ -110,59 +116,6 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
         `${importedBy.join(' and ')}). Import McpModule.forRoot() once (it is global), or give ` +
         'each its own `endpoint`.',
     );
-  }
-
-  /**
-   * The built-in resource server's check of the bearer token, before any guard: the principal on
-   * `req.auth` (both the framework's request and Node's), or the 401 challenge answered here.
-   */
-  private async authenticate(
-    request: McpHttpRequest,
-    req: IncomingMessage,
-    res: ServerResponse,
-    message: unknown,
-  ): Promise<boolean> {
-    const found = await this.resourceServer.authenticate(req, this.anonymous.of(message));
-    if (found.kind === 'principal') {
-      if (found.auth !== undefined) {
-        (req as { auth?: unknown }).auth = found.auth;
-        (request as { auth?: unknown }).auth = found.auth;
-      }
-      return true;
-    }
-    const { refusal } = found;
-    for (const [name, value] of Object.entries(this.resource.headersOf(refusal, req)))
-      res.setHeader(name, value);
-    const id = (message as { id?: unknown } | null)?.id;
-    writeJsonRpcHttpError(res, refusal.httpStatus, refusal.code, refusal.message, id, refusal.data);
-    return false;
-  }
-
-  /** The RFC 9728 document, readable from any origin (browser-based clients fetch it). */
-  private serveMetadata(req: IncomingMessage, res: ServerResponse): void {
-    const cors = {
-      'access-control-allow-origin': '*',
-      'access-control-allow-methods': 'GET, OPTIONS',
-      'access-control-allow-headers': 'mcp-protocol-version',
-    };
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, cors).end();
-      return;
-    }
-    const metadata =
-      req.method === 'GET' || req.method === 'HEAD' ? this.resource.metadataOf(req) : undefined;
-    if (!metadata) {
-      res.writeHead(req.method === 'GET' || req.method === 'HEAD' ? 400 : 405, cors).end();
-      return;
-    }
-    const body = JSON.stringify(metadata);
-    res.writeHead(200, {
-      ...cors,
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-      'cache-control': 'max-age=300',
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
   }
 
   async admit(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
@@ -200,7 +153,10 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
       const legacy = this.routes.legacy;
       if (legacy && (req.method === 'GET' || req.method === 'DELETE')) {
         // A session is its caller's: its stream and its end need the same principal as its calls.
-        if (this.resourceServer.enabled && !(await this.authenticate(request, req, res, undefined)))
+        if (
+          this.resourceServer.enabled &&
+          !(await this.authentication.authenticate(request, req, res, undefined))
+        )
           return;
         return legacy.serve({ ...exchange, exactInputResponses: undefined, text });
       }
@@ -212,7 +168,7 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
     if (!checked) return;
     if (
       this.resourceServer.enabled &&
-      !(await this.authenticate(request, req, res, checked.message))
+      !(await this.authentication.authenticate(request, req, res, checked.message))
     )
       return;
     const legacy = this.routes.legacy;

@@ -30,3 +30,9 @@ export const MCP_INPUT_DECLARATIONS_METADATA = 'mcp:may_request_input';
 
 /** Injection token of the SSE keep-alive interval of streams, in ms (0: none). @internal */
 export const MCP_KEEP_ALIVE_MS = Symbol('McpKeepAliveMs');
+
+/**
+ * Metadata key under which an extension's decorator marks a method as one of its members
+ * (`@McpSkill`): the explorer refuses such a method at startup while that extension is off.
+ */
+export const MCP_EXTENSION_MARK_METADATA = 'mcp:extension_mark';

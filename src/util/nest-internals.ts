@@ -6,7 +6,11 @@
  * @internal
  */
 import type { ArgumentsHost } from '@nestjs/common';
-import { GUARDS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import {
+  GUARDS_METADATA,
+  INTERCEPTORS_METADATA,
+  ROUTE_ARGS_METADATA,
+} from '@nestjs/common/constants';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import {
   ExternalContextCreator,
@@ -14,7 +18,13 @@ import {
 } from '@nestjs/core/helpers/external-context-creator';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
 
-export { ExecutionContextHost, ExternalContextCreator, GUARDS_METADATA, ROUTE_ARGS_METADATA };
+export {
+  ExecutionContextHost,
+  ExternalContextCreator,
+  GUARDS_METADATA,
+  INTERCEPTORS_METADATA,
+  ROUTE_ARGS_METADATA,
+};
 export type { InstanceWrapper, ParamsFactory };
 
 /** Runs the exception filters that apply to one handler; `null` when none matches. */

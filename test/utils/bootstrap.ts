@@ -4,9 +4,27 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 
-/** The HTTP platforms every e2e suite runs on. */
-export const ADAPTERS = ['express', 'fastify'] as const;
-export type AdapterName = (typeof ADAPTERS)[number];
+/** Both HTTP platforms: what the suites whose subject is the adapter always run on. */
+export const ALL_ADAPTERS = ['express', 'fastify'] as const;
+export type AdapterName = (typeof ALL_ADAPTERS)[number];
+
+/**
+ * The platforms every other suite runs on: both in the full matrix (`npm run test:all`), one in
+ * the inner loop (`npm test` sets `MCP_TEST_ADAPTERS=express`): below the transport a suite's
+ * subject does not depend on the platform, and the differential suites hold the two byte for byte.
+ */
+export const ADAPTERS: readonly AdapterName[] = adaptersFromEnv(process.env.MCP_TEST_ADAPTERS);
+
+function adaptersFromEnv(value: string | undefined): readonly AdapterName[] {
+  if (value === undefined || value === '' || value === 'all') return ALL_ADAPTERS;
+  const chosen = value.split(',').map((name) => name.trim());
+  const unknown = chosen.filter((name) => !(ALL_ADAPTERS as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new Error(
+      `MCP_TEST_ADAPTERS: unknown adapter(s) ${unknown.join(', ')} (express, fastify, all)`,
+    );
+  return chosen as AdapterName[];
+}
 
 /** A Nest app listening on a free loopback port. */
 export interface TestServer {

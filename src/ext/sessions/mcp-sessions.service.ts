@@ -5,6 +5,7 @@ import type { CallHttp } from '../../pipeline/operation-call';
 import { ANONYMOUS_PARTITION } from '../../identity/authorization-partition.resolver';
 import { sha256Base64Url } from '../../util/sha256';
 import { SessionGate } from './calls/session-gate';
+import { serverBusy } from '../../errors/server-busy';
 import { McpTelemetry } from '../../observability/mcp-telemetry.service';
 import { McpPorts } from '../../ports/mcp-ports.service';
 import type { McpJsonValue } from '../../util/json-value';
@@ -44,6 +45,11 @@ export class McpSessions {
     private readonly bus: SessionEventBus,
     private readonly telemetry: McpTelemetry,
   ) {}
+
+  /** Declarations plus subscriptions one session may hold (`sessions.maxSessionBytes`). */
+  get maxSessionBytes(): number {
+    return this.options.maxSessionBytes;
+  }
 
   private get store(): SessionStore {
     return this.ports.get(SESSION_STORE_PORT);
@@ -110,7 +116,9 @@ export class McpSessions {
 
   /**
    * Writes `change(current)` by compare-and-set, retrying on a concurrent write; answers the
-   * record written, or `undefined` when the session is gone or `change` leaves it as it is.
+   * record written, or `undefined` when the session is gone or `change` leaves it as it is. A write
+   * that keeps losing the race is never dropped quietly: it is refused with `-32000` and
+   * `data.retryAfterMs`, so the client knows to try again.
    */
   async change(
     record: McpSessionRecord,
@@ -124,8 +132,9 @@ export class McpSessions {
       if (await this.store.replace(next, current.version)) return next;
       current = await this.store.get(record.sessionId);
     }
-    if (current) this.logger.warn('A session kept changing under a write; the write was dropped');
-    return undefined;
+    if (!current) return undefined;
+    this.logger.warn('A session kept changing under a write; the request is refused to retry');
+    throw serverBusy('Server busy: the session changed under this request; try again', undefined);
   }
 
   /**

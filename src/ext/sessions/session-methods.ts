@@ -12,6 +12,7 @@ import { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
 import { McpErrorCode } from '../../errors/mcp-error-codes';
 import type { OperationRun } from '../../protocol/mcp-dispatcher.service';
 import { McpDispatcher } from '../../protocol/mcp-dispatcher.service';
+import { McpMethodTable } from '../../protocol/method-table';
 import { McpOperationVisibility } from '../../protocol/operation-visibility';
 import { clip } from '../../util/clip';
 import { SessionInputRounds } from './calls/session-input-rounds';
@@ -19,6 +20,7 @@ import type { SessionRequest } from './calls/session-request';
 import { McpSessions } from './mcp-sessions.service';
 import { SESSION_OPTIONS, type SessionOptions } from './session.options';
 import { SessionTasks } from './tasks/session-tasks';
+import { sessionBytes } from './store/session-bytes';
 
 type Params = Record<string, unknown>;
 type SchemaName =
@@ -54,7 +56,8 @@ function cursorOf(params: Params): string | undefined {
 /**
  * The methods of a 2025-era session: the operations of the registry through the dispatcher (calls
  * that ask for input through {@link SessionInputRounds}), the session's own state (log level,
- * resource subscriptions), `ping`, and 2025-11-25 tasks. Anything else is -32601.
+ * resource subscriptions), `ping`, 2025-11-25 tasks, and the methods extensions added for this era
+ * too (the method table's legacy entries: `skills/list`…). Anything else is -32601.
  * @internal
  */
 @Injectable()
@@ -68,6 +71,7 @@ export class SessionMethods {
     @Optional() @Inject(SessionTasks) private readonly tasks: SessionTasks | undefined,
     private readonly sessions: McpSessions,
     @Inject(SESSION_OPTIONS) private readonly options: SessionOptions,
+    private readonly methods: McpMethodTable,
   ) {}
 
   /** Whether any tool can run as a 2025-11-25 task (the `tasks` capability then). */
@@ -147,8 +151,15 @@ export class SessionMethods {
         checked(request, 'ListTasksRequest');
         return this.taskMethods().list(request);
       default:
-        throw new ProtocolError(McpErrorCode.MethodNotFound, 'Method not found');
+        return this.extensionMethod(request, message.method, params);
     }
+  }
+
+  /** A method an extension added for 2025-era clients too; -32601 for any other. */
+  private extensionMethod(request: SessionRequest, method: string, params: Params): unknown {
+    const handler = this.methods.legacy(method);
+    if (!handler) throw new ProtocolError(McpErrorCode.MethodNotFound, 'Method not found');
+    return handler(params, request.sdk(), request.exchange);
   }
 
   /** The 2025-11-25 task methods, or -32601 when the tasks extension is off. */
@@ -226,6 +237,13 @@ export class SessionMethods {
           {
             maxSubscriptions: this.options.maxSubscriptions,
           },
+        );
+      // The session's bytes bound what every session holds together (sessions.maxSessionBytes).
+      if (on && sessionBytes(current) + uri.length + 3 > this.options.maxSessionBytes)
+        throw new ProtocolError(
+          McpErrorCode.InvalidParams,
+          'Invalid params: the session holds too many subscribed bytes',
+          { maxSessionBytes: this.options.maxSessionBytes },
         );
       return {
         ...current,

@@ -13,6 +13,7 @@ describe('resolveSessionOptions', () => {
       answerTimeoutMs: 300_000,
       maxPendingRequests: 16,
       maxSubscriptions: 100,
+      maxSessionBytes: 8_192,
       store: undefined,
     });
   });

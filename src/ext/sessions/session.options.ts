@@ -13,6 +13,8 @@ export interface SessionOptions {
   readonly answerTimeoutMs: number;
   readonly maxPendingRequests: number;
   readonly maxSubscriptions: number;
+  /** Declarations plus subscribed URIs one session may hold, in JSON characters. */
+  readonly maxSessionBytes: number;
   readonly store: SessionStore | undefined;
 }
 
@@ -39,6 +41,8 @@ export const SESSION_OPTION_BOUNDS = {
   // Server-to-client requests of one session waiting for answers at once.
   maxPendingRequests: { fallback: 16, min: 1, max: 10_000 },
   maxSubscriptions: { fallback: 100, min: 0, max: 100_000 },
+  // With maxSessions: 10,000 sessions at 8 KiB are 80 MiB of JSON (docs/tasks.md, the worst case).
+  maxSessionBytes: { fallback: 8_192, min: 1_024, max: 1_048_576 },
 } as const satisfies Record<
   Exclude<keyof SessionOptions, 'store' | 'enabled'>,
   { fallback: number; min: number; max: number }
@@ -78,6 +82,7 @@ export function resolveSessionOptions(sessions: SessionOptionsInput | undefined)
     answerTimeoutMs: resolve('answerTimeoutMs'),
     maxPendingRequests: resolve('maxPendingRequests'),
     maxSubscriptions: resolve('maxSubscriptions'),
+    maxSessionBytes: resolve('maxSessionBytes'),
     store: implementing(
       'sessions.store',
       sessions?.store,

@@ -5,7 +5,11 @@ import { SessionCallRegistry } from './calls/session-call-registry';
 import { SessionGate } from './calls/session-gate';
 import { SessionInputRounds } from './calls/session-input-rounds';
 import { McpSessions } from './mcp-sessions.service';
+import { SessionBodiless } from './session-bodiless';
+import { SessionCalls } from './session-calls';
 import { SessionEndpoint } from './session-endpoint';
+import { SessionFinder } from './session-finder';
+import { SessionOpener } from './session-opener';
 import { SessionMethods } from './session-methods';
 import { SESSION_OPTIONS, type SessionOptions } from './session.options';
 import { SessionGetStreams } from './streams/session-get-streams';
@@ -45,6 +49,10 @@ export function sessionsExtensionProviders(withTasks: boolean): Provider[] {
     ...(withTasks ? [SessionTasks] : []),
     SessionMethods,
     SessionGetStreams,
+    SessionOpener,
+    SessionFinder,
+    SessionCalls,
+    SessionBodiless,
     SessionEndpoint,
     McpSessionsInstaller,
   ];

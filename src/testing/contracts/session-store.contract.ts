@@ -177,5 +177,30 @@ export function describeSessionStoreContract(
       await expect(refused).rejects.toBeInstanceOf(SessionCapacityError);
       await expect(refused).rejects.toMatchObject({ scope: 'store', maxSessions: 2 });
     });
+
+    it('shares a nearly full store fairly: heavy callers are refused first, a newcomer still finds room', async () => {
+      const limits = { maxSessions: 10, maxPerPartition: 5 };
+      const fill = async (partition: string): Promise<number> => {
+        for (let held = 0; ; held++) {
+          const created = await store()
+            .create(createTestSessionRecord(60_000, { partition }), limits)
+            .then(
+              () => true,
+              (error: unknown) => {
+                expect(error).toBeInstanceOf(SessionCapacityError);
+                expect(error).toMatchObject({ scope: 'caller' });
+                return false;
+              },
+            );
+          if (!created) return held;
+        }
+      };
+      expect(await fill(freshPartition())).toBe(5);
+      // Past three-quarters full, the second heavy caller's share shrinks below its own limit.
+      expect(await fill(freshPartition())).toBe(4);
+      await expect(
+        store().create(createTestSessionRecord(60_000, { partition: freshPartition() }), limits),
+      ).resolves.toBeUndefined();
+    });
   });
 }

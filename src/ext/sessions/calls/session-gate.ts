@@ -1,4 +1,7 @@
-import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { ResourceServer } from '../../../auth/resource-server';
+import { McpOperationRegistry } from '../../../discovery/mcp-operation.registry';
+import { SESSION_OPTIONS, type SessionOptions } from '../session.options';
 import { ExternalContextCreator } from '@nestjs/core';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { McpOperationContext } from '../../../interfaces/mcp-operation-context.interface';
@@ -25,15 +28,48 @@ export class SessionGate implements OnApplicationBootstrap {
   private readonly pipelines: OperationPipelineFactory;
   private gate: RunnableOperation | undefined;
 
+  private readonly logger = new Logger('McpSessions');
+
   constructor(
     contextCreator: ExternalContextCreator,
     private readonly runner: OperationRunner,
+    private readonly registry: McpOperationRegistry,
+    private readonly resourceServer: ResourceServer,
+    @Inject(SESSION_OPTIONS) private readonly options: SessionOptions,
   ) {
     this.pipelines = new OperationPipelineFactory(contextCreator);
   }
 
-  /** Built once the app's global guards are all registered (`useGlobalGuards` included). */
+  /**
+   * Built once the app's global guards are all registered (`useGlobalGuards` included); then says
+   * at startup when sessions cannot learn their caller the way the operations do.
+   */
   onApplicationBootstrap(): void {
+    this.build();
+    this.registry.whenExplored(() => this.warnIfOnlyOperationsAuthenticate());
+  }
+
+  /**
+   * Sessions learn their caller from global guards, the resource server or middleware. An app
+   * whose only guards sit on operations (class or method guards) authenticates each call, but its
+   * sessions are then told apart by client address only: said once, with the fix.
+   */
+  private warnIfOnlyOperationsAuthenticate(): void {
+    if (this.gate?.guardsHandler || this.resourceServer.enabled || !this.sessionsServed()) return;
+    const guarded = [...this.registry.getTools(), ...this.registry.getPrompts()].filter(
+      (operation) => operation.guardsHandler !== undefined,
+    );
+    if (guarded.length === 0) return;
+    this.logger.warn(
+      `2025-era sessions are owned by the caller your global guards, the built-in resource server ` +
+        `or your middleware name, but ${guarded.length} operation(s) (such as ${guarded[0].name}) ` +
+        'are guarded only by class or method guards, which run for each call: sessions are then ' +
+        'told apart by client address alone. If those guards authenticate, make the authenticating ' +
+        'guard global (APP_GUARD), or authenticate in middleware that sets req.user.',
+    );
+  }
+
+  private build(): void {
     this.gate = {
       profile: {
         kind: 'tool',
@@ -73,11 +109,15 @@ export class SessionGate implements OnApplicationBootstrap {
     });
   }
 
+  private sessionsServed(): boolean {
+    return this.options.enabled;
+  }
+
   /** The session requests' stand-in operation: it only carries the global guards. */
   session(): void {}
 
   private fallback(): RunnableOperation {
-    this.onApplicationBootstrap();
+    this.build();
     return this.gate as RunnableOperation;
   }
 }

@@ -1,4 +1,5 @@
 import { frozenCopy } from '../../../util/deep-freeze';
+import { shareRefusal } from '../../../util/fair-share';
 import { SessionCapacityError } from './session-capacity.error';
 import type { McpSessionRecord } from './session-record';
 import type { SessionCreationLimits, SessionStore } from './session-store.interface';
@@ -28,11 +29,12 @@ export class MemorySessionStore implements SessionStore {
 
   create(record: McpSessionRecord, limits: SessionCreationLimits): Promise<void> {
     if (this.live(record.sessionId)) return Promise.reject(new Error('Session id already exists'));
-    if (this.liveCountOf(record.partition) >= limits.maxPerPartition)
-      return Promise.reject(new SessionCapacityError(limits.maxPerPartition, 'caller'));
-    if (this.sessions.size >= limits.maxSessions) this.sweep();
-    if (this.sessions.size >= limits.maxSessions)
-      return Promise.reject(new SessionCapacityError(limits.maxSessions));
+    const share = { capacity: limits.maxSessions, perPartition: limits.maxPerPartition };
+    const held = this.liveCountOf(record.partition);
+    if (shareRefusal(share, held, this.sessions.size, 1) !== undefined) this.sweep();
+    const refused = shareRefusal(share, held, this.sessions.size, 1);
+    if (refused === 'store') return Promise.reject(new SessionCapacityError(limits.maxSessions));
+    if (refused) return Promise.reject(new SessionCapacityError(limits.maxPerPartition, 'caller'));
     this.sessions.set(record.sessionId, frozenCopy(record));
     let ids = this.byPartition.get(record.partition);
     if (!ids) this.byPartition.set(record.partition, (ids = new Set()));

@@ -4,6 +4,7 @@ import {
   type AuthenticatesRecords,
   type RecordIntegrity,
 } from '../../../keyring/record-integrity';
+import { SHARE_REFUSAL_LUA } from '../../../util/fair-share';
 import { sha256Base64Url } from '../../../util/sha256';
 import { SessionCapacityError } from './session-capacity.error';
 import type { McpSessionRecord } from './session-record';
@@ -44,11 +45,14 @@ local function expireSet(key)
   if last[2] then redis.call('PEXPIREAT', key, last[2]) end
 end`;
 const CREATE = `${EXPIRE_SET}
+${SHARE_REFUSAL_LUA}
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[5])
-if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[7]) then return -2 end
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[6]) then return -1 end
+local refused = share_refusal(tonumber(ARGV[6]), tonumber(ARGV[7]),
+  redis.call('ZCARD', KEYS[3]), redis.call('ZCARD', KEYS[2]), 1)
+if refused == 'store' then return -1 end
+if refused then return -2 end
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 'd', ARGV[2], 't', ARGV[3])
 redis.call('PEXPIREAT', KEYS[1], ARGV[4])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[8])

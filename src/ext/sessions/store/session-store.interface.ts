@@ -23,8 +23,9 @@ export interface SessionCreationLimits {
 export interface SessionStore {
   /**
    * Stores a new session; rejects with {@link SessionCapacityError} when the store, or the
-   * record's partition, already holds its limit of unexpired sessions (checked and recorded in
-   * one atomic step).
+   * record's partition, already holds its limit of unexpired sessions — past three-quarters full,
+   * a partition's limit shrinks linearly to nothing at full, so the callers holding most are
+   * refused first and one holding none still finds room (checked and recorded in one atomic step).
    */
   create(record: McpSessionRecord, limits: SessionCreationLimits): Promise<void>;
   /** The session, unless unknown, expired or deleted. */

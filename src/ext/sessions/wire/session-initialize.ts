@@ -2,6 +2,7 @@ import { specTypeSchemas } from '@modelcontextprotocol/server';
 import type { ServerOptions } from '../../../protocol/server.options';
 import type { McpJsonValue } from '../../../util/json-value';
 import type { SessionOpening } from '../mcp-sessions.service';
+import { sessionBytes } from '../store/session-bytes';
 import { TASKS_CAPABILITY_2025 } from '../tasks/task-wire-2025';
 
 /**
@@ -10,9 +11,6 @@ import { TASKS_CAPABILITY_2025 } from '../tasks/task-wire-2025';
  * @internal
  */
 export const SESSION_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18'];
-
-/** Largest `capabilities` plus `clientInfo` a session keeps, in JSON characters. */
-const MAX_DECLARATION_CHARS = 16_384;
 
 /**
  * The version `initialize` settles on, as 2025-11-25 says: the one the client asked for when it
@@ -25,14 +23,17 @@ export function negotiatedVersion(requested: unknown): string {
     : (SESSION_PROTOCOL_VERSIONS[0] as string);
 }
 
-/** What `initialize` declared, or `undefined` when it is not a valid, bounded `initialize`. @internal */
-export function sessionOpening(message: unknown): SessionOpening | undefined {
+/**
+ * What `initialize` declared, or `undefined` when it is not a valid `initialize` whose
+ * declarations fit `maxBytes` (`sessions.maxSessionBytes`). @internal
+ */
+export function sessionOpening(message: unknown, maxBytes: number): SessionOpening | undefined {
   const checked = specTypeSchemas.InitializeRequest['~standard'].validate(message);
   if (checked instanceof Promise || checked.issues) return undefined;
   const params = (message as { params: Record<string, unknown> }).params;
   const clientCapabilities = params.capabilities as Record<string, McpJsonValue>;
   const clientInfo = params.clientInfo as Record<string, McpJsonValue>;
-  if (JSON.stringify([clientCapabilities, clientInfo]).length > MAX_DECLARATION_CHARS)
+  if (sessionBytes({ clientCapabilities, clientInfo, subscriptions: [] }) > maxBytes)
     return undefined;
   return {
     protocolVersion: negotiatedVersion(params.protocolVersion),
@@ -44,13 +45,15 @@ export function sessionOpening(message: unknown): SessionOpening | undefined {
 /**
  * What a session is served, as `initialize` answers it — only what the 2025 path does: list
  * changes and subscribed resources' updates on the `GET` stream, logging at the level the client
- * sets, completions, and 2025-11-25 tasks when a tool runs as one.
+ * sets, completions, 2025-11-25 tasks when a tool runs as one, and the extensions declared for
+ * 2025-era clients too (`extensions`, settings inline).
  * @internal
  */
 export function initializeResult(
   protocolVersion: string,
   server: ServerOptions,
   servesTasks: boolean,
+  extensions?: Record<string, Record<string, unknown>>,
 ): Record<string, unknown> {
   return {
     protocolVersion,
@@ -61,6 +64,7 @@ export function initializeResult(
       completions: {},
       logging: {},
       ...(servesTasks && { tasks: TASKS_CAPABILITY_2025 }),
+      ...(extensions !== undefined && { extensions }),
     },
     serverInfo: server.serverInfo,
     ...(server.instructions !== undefined && { instructions: server.instructions }),

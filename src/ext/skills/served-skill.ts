@@ -1,0 +1,41 @@
+import type { Resource } from '@modelcontextprotocol/server';
+import type { DirectoryResource, Skill } from '@modelcontextprotocol/server/ext/skills';
+import type { ContributedResource } from '../../discovery/listed-resources';
+import type { PagedListing } from '../../discovery/paged-listing';
+import type { RunnableOperation } from '../../pipeline/operation-runner';
+
+/** What `resources/read` of one skill file answers (built once, at load). @internal */
+export type SkillFileContents =
+  | { readonly uri: string; readonly mimeType: string; readonly text: string }
+  | { readonly uri: string; readonly mimeType: string; readonly blob: string };
+
+/** One entry of a skill folder's `resources/directory/read`, keyed by its URI. @internal */
+export interface DirectoryChild {
+  readonly name: string;
+  readonly listing: DirectoryResource;
+}
+
+/** Who may see a skill: what runs the guards of its source, and its profile (scopes). @internal */
+export type SkillAccess = Pick<RunnableOperation, 'profile' | 'guardsHandler'>;
+
+/**
+ * One skill as served: its `skills/list` entry (the listing key is its `SKILL.md` URI), its
+ * `resources/list` entry, its files and folders by URI, and the guards that decide who sees it.
+ * Everything is computed once, when the skill is loaded; serving only looks up.
+ * @internal
+ */
+export interface ServedSkill extends RunnableOperation {
+  /** The `SKILL.md` URI: the key of `skills/list` pages. */
+  readonly name: string;
+  readonly listing: Skill;
+  /** The `resources/list` entry of its `SKILL.md`. */
+  readonly resource: ContributedResource & { readonly listing: Resource };
+  /** Each file's `resources/read` contents, by URI. */
+  readonly files: ReadonlyMap<string, SkillFileContents>;
+  /** Each folder's children (the root's included), by URI. */
+  readonly folders: ReadonlyMap<string, PagedListing<DirectoryResource, DirectoryChild>>;
+  /** Bytes of its files together. */
+  readonly bytes: number;
+  /** Where it came from, for messages: its folder, or the `@McpSkill()` method. */
+  readonly location: string;
+}

@@ -1,0 +1,160 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InvalidSkillError } from './invalid-skill.error';
+import type { SkillLimits } from './skill.options';
+
+/** One skill's files as read: bytes by `/`-separated path under its folder, and its folders. @internal */
+export interface SkillFileSet {
+  /** Where the skill came from, for messages: its folder, or the `@McpSkill()` method. */
+  readonly location: string;
+  readonly files: ReadonlyMap<string, Buffer>;
+  /** Every folder under the skill's root (empty ones too), by path. */
+  readonly folders: ReadonlySet<string>;
+}
+
+const NOT_FOLLOWED =
+  'symlinks and other special files are not served (copy the file into the skill instead)';
+
+/** Whether a file or folder name is left out of a skill: hidden ones (`.git`, `.DS_Store`). */
+function hidden(name: string): boolean {
+  return name.startsWith('.');
+}
+
+/** Fails when `files` more files, or `bytes` more bytes, would exceed a skill's bounds. */
+function checkSkillBounds(
+  location: string,
+  files: number,
+  bytes: number,
+  limits: SkillLimits,
+): void {
+  if (files > limits.maxFilesPerSkill)
+    throw new InvalidSkillError(
+      location,
+      `more than ${limits.maxFilesPerSkill} files (skills.maxFilesPerSkill)`,
+    );
+  if (bytes > limits.maxSkillBytes)
+    throw new InvalidSkillError(
+      location,
+      `more than ${limits.maxSkillBytes} bytes of files (skills.maxSkillBytes)`,
+    );
+}
+
+/**
+ * Reads one skill folder: every file under it (hidden ones left out), each checked against the
+ * bounds before it is read. A symlink or special file fails, naming it.
+ * @internal
+ */
+export async function readSkillFolder(folder: string, limits: SkillLimits): Promise<SkillFileSet> {
+  const files = new Map<string, Buffer>();
+  const folders = new Set<string>();
+  let bytes = 0;
+  const visit = async (path: string): Promise<void> => {
+    const entries = await readdir(join(folder, path), { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (hidden(entry.name)) continue;
+      const child = path === '' ? entry.name : `${path}/${entry.name}`;
+      const full = join(folder, child);
+      if (entry.isDirectory()) {
+        folders.add(child);
+        await visit(child);
+        continue;
+      }
+      if (!entry.isFile()) throw new InvalidSkillError(full, NOT_FOLLOWED);
+      const { size } = await stat(full);
+      if (size > limits.maxFileBytes)
+        throw new InvalidSkillError(
+          full,
+          `larger than ${limits.maxFileBytes} bytes (skills.maxFileBytes)`,
+        );
+      bytes += size;
+      checkSkillBounds(folder, files.size + 1, bytes, limits);
+      const content = await readFile(full);
+      // Changed between stat and read: the bounds hold for what was read.
+      if (content.length > limits.maxFileBytes)
+        throw new InvalidSkillError(
+          full,
+          `larger than ${limits.maxFileBytes} bytes (skills.maxFileBytes)`,
+        );
+      bytes += content.length - size;
+      checkSkillBounds(folder, files.size + 1, bytes, limits);
+      files.set(child, content);
+    }
+  };
+  await visit('');
+  return { location: folder, files, folders };
+}
+
+/**
+ * The skill folders of a skills folder: each folder in it (hidden ones left out) is one skill;
+ * plain files beside them (a README) are not served. A symlink fails, naming it.
+ * @internal
+ */
+export async function skillFoldersIn(root: string): Promise<string[]> {
+  const entries = await readdir(root, { withFileTypes: true });
+  const folders: string[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (hidden(entry.name) || entry.isFile()) continue;
+    if (!entry.isDirectory()) throw new InvalidSkillError(join(root, entry.name), NOT_FOLLOWED);
+    folders.push(entry.name);
+  }
+  return folders;
+}
+
+/**
+ * The files an application built (`@McpSkill()` returning `{ name, files }`): text as UTF-8, each
+ * path checked (relative, `/`-separated, no empty, `.` or `..` segment) and held to the bounds.
+ * @internal
+ */
+export function skillFilesOf(
+  location: string,
+  record: Readonly<Record<string, string | Uint8Array>>,
+  limits: SkillLimits,
+): SkillFileSet {
+  if (record === null || typeof record !== 'object')
+    throw new InvalidSkillError(location, '"files" must map paths to strings or bytes');
+  const files = new Map<string, Buffer>();
+  const folders = new Set<string>();
+  let bytes = 0;
+  for (const [path, content] of Object.entries(record)) {
+    const segments = path.split('/');
+    if (
+      segments.some(
+        (segment) =>
+          segment === '' || segment === '.' || segment === '..' || segment.includes('\0'),
+      )
+    )
+      throw new InvalidSkillError(
+        `${location} file "${path}"`,
+        'a path must be relative and /-separated, without empty, "." or ".." segments',
+      );
+    if (segments.some(hidden))
+      throw new InvalidSkillError(
+        `${location} file "${path}"`,
+        'hidden files and folders (".name") are not served',
+      );
+    const buffer =
+      typeof content === 'string'
+        ? Buffer.from(content, 'utf8')
+        : content instanceof Uint8Array
+          ? Buffer.from(content.buffer, content.byteOffset, content.byteLength)
+          : undefined;
+    if (!buffer)
+      throw new InvalidSkillError(
+        `${location} file "${path}"`,
+        'content must be a string or bytes',
+      );
+    if (buffer.length > limits.maxFileBytes)
+      throw new InvalidSkillError(
+        `${location} file "${path}"`,
+        `larger than ${limits.maxFileBytes} bytes (skills.maxFileBytes)`,
+      );
+    bytes += buffer.length;
+    checkSkillBounds(location, files.size + 1, bytes, limits);
+    // A copy: what was digested is what is served, whatever the application does to its array later.
+    files.set(path, typeof content === 'string' ? buffer : Buffer.from(buffer));
+    for (let end = path.lastIndexOf('/'); end > 0; end = path.lastIndexOf('/', end - 1))
+      folders.add(path.slice(0, end));
+  }
+  return { location, files, folders };
+}

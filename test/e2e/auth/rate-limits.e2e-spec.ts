@@ -1,0 +1,124 @@
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import { ThrottlerModule } from '@nestjs/throttler';
+import Redis from 'ioredis';
+import { McpThrottlerGuard } from '../../../src/entry/throttler';
+import { accessApp } from './access.fixtures';
+import { ALL_ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
+import { rawRound, rawToolCall, type RawRoundResponse } from '../../utils/mcp';
+import {
+  closeRedisClient,
+  startRedisServer,
+  type RedisServerHandle,
+} from '../../utils/redis-server';
+
+/*
+ * Rate limits per MCP caller with @nestjs/throttler and McpThrottlerGuard: counted per caller
+ * partition and operation, lists not counted, over the limit HTTP 429 with Retry-After and
+ * -32029 (never an isError result); on Redis, shared by two instances.
+ */
+
+const LIMIT = 3;
+const ALICE = { 'x-user': 'alice' };
+const BOB = { 'x-user': 'bob' };
+
+function expectThrottled(response: RawRoundResponse): void {
+  expect(response.status).toBe(429);
+  const retryAfter = Number(response.headers['retry-after']);
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(response.body.result).toBeUndefined();
+  expect(response.body.error).toEqual({
+    code: -32029,
+    message: 'Too many requests',
+    data: { retryAfterMs: retryAfter * 1000 },
+  });
+}
+
+describe.each(ALL_ADAPTERS)('rate limits per caller over %s', (adapter) => {
+  describe.each([true, false])('fast path %s', (fastPath) => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer(adapter, {
+        imports: [
+          accessApp(
+            fastPath,
+            {},
+            {
+              imports: [ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: LIMIT }] })],
+              guards: [McpThrottlerGuard],
+            },
+          ),
+        ],
+      });
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('counts calls per caller and operation, not lists, and answers 429 with Retry-After over the limit', async () => {
+      for (let i = 0; i < 5; i++) {
+        const list = await rawRound(server.url, 'tools/list', {}, { headers: ALICE });
+        expect(list.status).toBe(200);
+      }
+      for (let i = 0; i < LIMIT; i++) {
+        const ok = await rawToolCall(server.url, 'public_echo', {}, { headers: ALICE });
+        expect(ok.status).toBe(200);
+        expect(ok.headers['x-ratelimit-remaining']).toBe(String(LIMIT - i - 1));
+      }
+      expectThrottled(await rawToolCall(server.url, 'public_echo', {}, { headers: ALICE }));
+      // Another caller, and another operation of the same caller, have budgets of their own.
+      expect((await rawToolCall(server.url, 'public_echo', {}, { headers: BOB })).status).toBe(200);
+      expect(
+        (await rawRound(server.url, 'prompts/get', { name: 'public_prompt' }, { headers: ALICE }))
+          .status,
+      ).toBe(200);
+    });
+  });
+});
+
+describe('rate limits shared by two instances on Redis', () => {
+  let redis: RedisServerHandle;
+  const clients: Redis[] = [];
+  const servers: TestServer[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    for (const fastPath of [true, false]) {
+      const client = new Redis(redis.url);
+      clients.push(client);
+      servers.push(
+        await startTestServer('express', {
+          imports: [
+            accessApp(
+              fastPath,
+              {},
+              {
+                imports: [
+                  ThrottlerModule.forRoot({
+                    throttlers: [{ ttl: 60_000, limit: LIMIT }],
+                    storage: new ThrottlerStorageRedisService(client),
+                  }),
+                ],
+                guards: [McpThrottlerGuard],
+              },
+            ),
+          ],
+        }),
+      );
+    }
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    for (const client of clients) await closeRedisClient(client);
+    await redis?.close();
+  });
+
+  it('counts a caller across both, and answers 429 on the second once the first spent the budget', async () => {
+    const [a, b] = servers;
+    for (let i = 0; i < LIMIT - 1; i++)
+      expect((await rawToolCall(a.url, 'public_echo', {}, { headers: ALICE })).status).toBe(200);
+    expect((await rawToolCall(b.url, 'public_echo', {}, { headers: ALICE })).status).toBe(200);
+    expectThrottled(await rawToolCall(b.url, 'public_echo', {}, { headers: ALICE }));
+    expectThrottled(await rawToolCall(a.url, 'public_echo', {}, { headers: ALICE }));
+    expect((await rawToolCall(a.url, 'public_echo', {}, { headers: BOB })).status).toBe(200);
+  });
+});

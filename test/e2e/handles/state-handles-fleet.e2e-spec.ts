@@ -1,0 +1,153 @@
+import Redis from 'ioredis';
+import { McpModule } from '../../../src/index';
+import { RedisStateHandleRepository } from '../../../src/entry/redis';
+import { HandlerRuns } from '../../fixtures/handler-runs';
+import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
+import { HEADER_PARTITIONS, StateHandleFixturesModule } from './state-handles.fixtures';
+import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
+import { rawToolCall, resultText, type RawRoundResponse } from '../../utils/mcp';
+import { expectExactlyOneAccepted } from '../../utils/expect-rpc';
+import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
+import { until } from '../../utils/wait';
+
+const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
+const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
+
+describe.each(ADAPTERS)('state handles across two instances sharing Redis, over %s', (adapter) => {
+  let redis: RedisServerHandle;
+  const clients: Redis[] = [];
+  const logger = new CapturingLogger();
+  // One keyring for the fleet: each instance checks the records the others wrote.
+  const keyring = newKeyring(['k1']);
+  let instances: TestServer[] = [];
+
+  /** One app instance with its own Redis connection, as a separate process would have. */
+  async function instance(): Promise<TestServer> {
+    const client = new Redis(redis.url);
+    clients.push(client);
+    return startTestServer(
+      adapter,
+      {
+        imports: [
+          McpModule.forRoot({
+            keyring: { active: keyring.active, keys: { ...keyring.keys } },
+            partitionResolver: HEADER_PARTITIONS,
+            stateHandleRepository: new RedisStateHandleRepository({
+              client,
+              keyPrefix: `fleet-${adapter}:`,
+              timeoutMs: 500,
+            }),
+          }),
+          StateHandleFixturesModule,
+        ],
+      },
+      '/mcp',
+      { logger },
+    );
+  }
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    instances = [await instance(), await instance()];
+  });
+
+  afterAll(async () => {
+    for (const server of instances) await server.close();
+    for (const client of clients) await client.quit();
+    await redis?.close();
+  });
+
+  const call = (
+    server: TestServer,
+    tool: string,
+    args: Record<string, unknown>,
+    requestState?: string,
+    inputResponses?: unknown,
+  ): Promise<RawRoundResponse> =>
+    rawToolCall(server.url, tool, args, {
+      capabilities: { elicitation: {} },
+      headers: { 'X-User': 'alice' },
+      requestState,
+      inputResponses,
+    });
+
+  const approvals = () =>
+    instances.reduce(
+      (sum, server) => sum + server.app.get(HandlerRuns).count('handle_approve:approved'),
+      0,
+    );
+
+  it('runs the handler once for 50 concurrent retries of one handle spread over both instances', async () => {
+    const [a, b] = instances;
+    const handle = (await call(a, 'handle_approve', { amount: '310.00' })).body.result
+      ?.requestState as string;
+    expect(typeof handle).toBe('string');
+    const before = approvals();
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        call(index % 2 ? a : b, 'handle_approve', { amount: '310.00' }, handle, APPROVE),
+      ),
+    );
+    expectExactlyOneAccepted(responses, 'Approved 310.00');
+    expect(approvals()).toBe(before + 1);
+  });
+
+  it('continues a flow on whichever instance each round lands on', async () => {
+    const [a, b] = instances;
+    const answer = (step: number, value: string) => ({
+      [`step-${step}`]: { action: 'accept', content: { value } },
+    });
+    const first = (await call(a, 'handle_collect', { rounds: 3 })).body.result?.requestState;
+    const second = (await call(b, 'handle_collect', { rounds: 3 }, first, answer(1, 'x'))).body
+      .result?.requestState;
+    const third = (await call(a, 'handle_collect', { rounds: 3 }, second, answer(2, 'y'))).body
+      .result?.requestState;
+    expect(new Set([first, second, third]).size).toBe(3);
+    // The handle redeemed on instance b is spent on instance a too.
+    expect(
+      (await call(a, 'handle_collect', { rounds: 3 }, first, answer(1, 'x'))).body.error,
+    ).toEqual(INVALID_STATE);
+    expect(resultText(await call(b, 'handle_collect', { rounds: 3 }, third, answer(3, 'z')))).toBe(
+      'x,y,z',
+    );
+  });
+
+  it('fails closed with -32603 while Redis is down, logging why, and serves flows again once it is back', async () => {
+    const [a, b] = instances;
+    const handle = (await call(a, 'handle_approve', { amount: '1.00' })).body.result
+      ?.requestState as string;
+    const before = approvals();
+    const mark = logger.lines.length;
+    await redis.stop();
+    try {
+      const retry = await call(b, 'handle_approve', { amount: '1.00' }, handle, APPROVE);
+      expect(retry.body.error).toEqual({ code: -32603, message: 'Internal error' });
+      const fresh = await call(a, 'handle_approve', { amount: '2.00' });
+      expect(fresh.body.error).toEqual({ code: -32603, message: 'Internal error' });
+      const logged = logger.lines
+        .slice(mark)
+        .map((line) => line.text)
+        .join('\n');
+      expect(logged).toMatch(/state handle could not be redeemed \((timeout|unavailable)/);
+      expect(logged).toMatch(/state handle could not be saved \((timeout|unavailable)/);
+      expect(logged).not.toContain(handle);
+      expect(approvals()).toBe(before);
+    } finally {
+      await redis.start();
+    }
+    // The restarted server is empty: old flows are gone, new ones work once both clients reconnect.
+    const second = await until(
+      async () => {
+        const probe = await call(a, 'handle_approve', { amount: '0.01' });
+        const onB = await call(b, 'handle_approve', { amount: '3.00' });
+        return probe.body.result && onB.body.result ? onB : undefined;
+      },
+      { what: 'both instances to save handles again', everyMs: 100 },
+    );
+    const next = second.body.result?.requestState as string;
+    expect(typeof next).toBe('string');
+    expect(resultText(await call(a, 'handle_approve', { amount: '3.00' }, next, APPROVE))).toBe(
+      'Approved 3.00',
+    );
+  });
+});

@@ -1,0 +1,191 @@
+import { Module } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { McpModule } from '../../../src/index';
+import { HandlerRuns } from '../../fixtures/handler-runs';
+import {
+  askToDelete,
+  confirmDelete,
+  OneTimeStateFixturesModule,
+} from '../state/one-time-state.fixtures';
+import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
+import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
+import { resultText, type RawRoundResponse } from '../../utils/mcp';
+import { expectExactlyOneAccepted } from '../../utils/expect-rpc';
+import {
+  closeRedisClient,
+  startRedisServer,
+  type RedisServerHandle,
+} from '../../utils/redis-server';
+import { until } from '../../utils/wait';
+
+const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
+const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
+const APP_REDIS = Symbol('APP_REDIS');
+/** Redis reconnections take a while: polls for up to 15 s, every 100 ms. */
+const RECONNECTING = { timeoutMs: 15_000, everyMs: 100 };
+
+describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adapter) => {
+  const keyring = { ...newKeyring(['k1']) };
+  const logger = new CapturingLogger();
+  let redis: RedisServerHandle;
+  /** Configured with `redis: { url }`: the module owns its connection. */
+  let first: TestServer;
+  /** Configured through `forRootAsync` with the app's own ioredis client from DI. */
+  let second: TestServer;
+  let appClient: Redis;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    appClient = new Redis(redis.url, { maxRetriesPerRequest: null });
+    appClient.on('error', () => undefined);
+
+    @Module({ providers: [{ provide: APP_REDIS, useValue: appClient }], exports: [APP_REDIS] })
+    class AppRedisModule {}
+
+    const keys = { active: keyring.active, keys: keyring.keys };
+    first = await startTestServer(
+      adapter,
+      {
+        imports: [
+          McpModule.forRoot({ keyring: keys, redis: { url: redis.url, commandTimeoutMs: 500 } }),
+          OneTimeStateFixturesModule,
+        ],
+      },
+      '/mcp',
+      { logger },
+    );
+    second = await startTestServer(
+      adapter,
+      {
+        imports: [
+          McpModule.forRootAsync({
+            imports: [AppRedisModule],
+            inject: [APP_REDIS],
+            useFactory: (client: Redis) => ({
+              keyring: keys,
+              redis: { client, commandTimeoutMs: 500 },
+            }),
+          }),
+          OneTimeStateFixturesModule,
+        ],
+      },
+      '/mcp',
+      { logger },
+    );
+  });
+
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await closeRedisClient(appClient);
+    await redis?.close();
+  });
+
+  const deletions = () =>
+    first.app.get(HandlerRuns).count('once_delete:deleted') +
+    second.app.get(HandlerRuns).count('once_delete:deleted');
+
+  function logSince(mark: number): string {
+    return logger.lines
+      .slice(mark)
+      .map((line) => `[${line.level}] ${line.text}`)
+      .join('\n');
+  }
+
+  it('runs the handler once for 50 concurrent retries of one state spread over both; 49 get -32602', async () => {
+    const state = await askToDelete(first, 'once_delete');
+    const before = deletions();
+    const mark = logger.lines.length;
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        confirmDelete(index % 2 ? second : first, 'once_delete', state),
+      ),
+    );
+    expectExactlyOneAccepted(responses, 'Deleted /srv/report.pdf');
+    expect(deletions()).toBe(before + 1);
+    expect(logSince(mark).match(/request state rejected: replayed\b/g)).toHaveLength(49);
+  });
+
+  it('refuses on one instance a state the other already accepted', async () => {
+    const state = await askToDelete(second, 'once_delete');
+    expect(resultText(await confirmDelete(second, 'once_delete', state))).toBe(
+      'Deleted /srv/report.pdf',
+    );
+    expect((await confirmDelete(first, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
+    expect((await confirmDelete(second, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
+  });
+
+  it('fails single-use retries closed with -32603 while Redis is down, logging why, and recovers without a restart', async () => {
+    const before = deletions();
+    const mark = logger.lines.length;
+    const responses: RawRoundResponse[] = [];
+    let stopped = false;
+    // Fresh flows, one after another on alternate instances, until a few have met the outage.
+    const drive = (async () => {
+      let failuresAfterStop = 0;
+      for (let index = 0; failuresAfterStop < 6 && index < 5_000; index++) {
+        const server = index % 2 ? second : first;
+        const response = await confirmDelete(
+          server,
+          'once_delete',
+          await askToDelete(server, 'once_delete'),
+        );
+        responses.push(response);
+        if (stopped && response.body.error) failuresAfterStop++;
+      }
+    })();
+    await until(() => responses.length >= 10, { ...RECONNECTING, what: '10 retries answered' });
+    await redis.stop();
+    stopped = true;
+    await drive;
+
+    const completed = responses.filter((response) => response.body.result !== undefined);
+    const failed = responses.filter((response) => response.body.error !== undefined);
+    expect(completed.length).toBeGreaterThanOrEqual(10);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const response of completed) expect(resultText(response)).toBe('Deleted /srv/report.pdf');
+    for (const response of failed) expect(response.body.error).toEqual(INTERNAL_ERROR);
+    // Nothing ran unrecorded: every run of the handler is a completed call.
+    expect(deletions()).toBe(before + completed.length);
+    const log = logSince(mark);
+    expect(
+      log.match(/single-use state could not be recorded \((unavailable|timeout)\)/g),
+    ).toHaveLength(failed.length);
+    expect(log).not.toMatch(/rediss?:\/\//);
+
+    // While Redis is down: round 1 and operations that are not single-use still work.
+    const repeatable = await askToDelete(second, 'repeatable_delete');
+    expect(resultText(await confirmDelete(second, 'repeatable_delete', repeatable))).toBe(
+      'Deleted /srv/report.pdf',
+    );
+    const pending = await askToDelete(first, 'once_delete');
+    expect((await confirmDelete(first, 'once_delete', pending)).body.error).toEqual(INTERNAL_ERROR);
+
+    await redis.start();
+    const accepted: string[] = [];
+    for (const server of [first, second]) {
+      accepted.push(
+        await until(
+          async () => {
+            const fresh = await askToDelete(server, 'once_delete');
+            const response = await confirmDelete(server, 'once_delete', fresh);
+            return response.body.result ? fresh : undefined;
+          },
+          { ...RECONNECTING, what: 'single-use retries succeed again' },
+        ),
+      );
+    }
+    // Back to enforcing, not merely accepting: a state just accepted is refused everywhere.
+    for (const state of accepted) {
+      expect((await confirmDelete(first, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
+      expect((await confirmDelete(second, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
+    }
+    // Each instance's own connections (the first's shared one and both task event subscribers)
+    // say when they went down and when they came back: once per instance.
+    const readyAgain = () => logSince(mark).match(/Redis connection ready again/g) ?? [];
+    // A subscriber may reconnect a moment after the calls above already succeed.
+    await until(() => readyAgain().length >= 2, { ...RECONNECTING, what: 'all reconnected' });
+    expect(readyAgain()).toHaveLength(2);
+    expect(logSince(mark).match(/Redis connection lost \(\w+\); reconnecting/g)).toHaveLength(2);
+  });
+});
