@@ -21,10 +21,16 @@ function keyringFromEnv(): KeyringConfig | undefined {
   try {
     const keyring = JSON.parse(raw) as KeyringConfig;
     const wrapper = keyWrapperFromEnv();
-    return wrapper ? { ...keyring, wrapper } : keyring;
+    const instanceName = process.env.MCP_INSTANCE_NAME;
+    return {
+      ...keyring,
+      ...(wrapper && { wrapper }),
+      ...(instanceName && { fleet: { instanceName } }),
+    };
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    // Never echo the variable: it holds key material.
+    // Never echo the variable, not even as the cause (JSON.parse quotes the input): it may hold key material.
+    // eslint-disable-next-line preserve-caught-error
     throw new Error('MCP_KEYRING must be JSON {"active":"<id>","keys":{"<id>":"<base64 bytes>"}}');
   }
 }

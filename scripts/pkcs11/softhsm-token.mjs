@@ -195,7 +195,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     },
   });
   if (!values.dir) {
-    console.error('usage: softhsm-token.mjs --dir <new dir> [--resident k1,k2] [--wrapping wrap --wrapped d1]');
+    console.error(
+      'usage: softhsm-token.mjs --dir <new dir> [--resident k1,k2] [--wrapping wrap --wrapped d1]',
+    );
     process.exit(2);
   }
   const list = (text) => text.split(',').filter(Boolean);

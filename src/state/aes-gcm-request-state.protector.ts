@@ -4,6 +4,7 @@ import { KeyringManager } from '../keyring/keyring-manager.service';
 import { fromBase64Url, toBase64Url } from '../util/base64url';
 import { clip } from '../util/clip';
 import type { ProtectionKey } from '../keyring/protection-key';
+import { ResidentKeyRejectedError } from '../keyring/wrapping/resident-key-rejected.error';
 import { RequestStateProtectionError } from './request-state-protection.error';
 import type { RequestStateProtector } from './request-state-protector.interface';
 
@@ -57,6 +58,8 @@ async function residentOpen(
   try {
     return await (key.resident as NonNullable<ProtectionKey['resident']>).decrypt(iv, aad, sealed);
   } catch (error) {
+    if (error instanceof ResidentKeyRejectedError)
+      throw new RequestStateProtectionError('authentication_failed');
     if (error instanceof RequestStateProtectionError && error.reason === 'authentication_failed')
       throw error;
     throw new RequestStateProtectionError('key_unavailable');

@@ -91,6 +91,11 @@ export async function startKmsServer(kmsKeyId: string): Promise<KmsServer> {
     set failing(value: boolean) {
       state.failing = value;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive sockets of clients that were never destroyed (an app that failed to start).
+        server.closeAllConnections();
+      }),
   };
 }

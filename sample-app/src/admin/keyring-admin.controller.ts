@@ -53,8 +53,9 @@ export class KeyringAdminController {
   constructor(private readonly keyring: KeyringManager) {}
 
   @Get()
-  snapshot(): KeyringSnapshot {
-    return this.keyring.snapshot();
+  snapshot(): Promise<KeyringSnapshot> {
+    // With a fleet (Redis): every live instance's report, and whether they agree.
+    return this.keyring.fleetSnapshot();
   }
 
   @Post('stage')
@@ -64,11 +65,11 @@ export class KeyringAdminController {
     if (given.length !== 1)
       throw new BadRequestException('Give exactly one of "key", "pkcs11" or "kms"');
     const [field] = given;
-    if (field === 'key') {
-      this.keyring.stageVerificationKey(body.id, body.key as string);
-      return this.keyring.snapshot();
-    }
-    return this.keyring.stage(body.id, { [field]: body[field] as string });
+    // Raw material stages on this instance only; with a fleet (Redis) it is refused, as it never travels.
+    return this.keyring.stage(
+      body.id,
+      field === 'key' ? (body.key as string) : { [field]: body[field] as string },
+    );
   }
 
   @Post('activate')

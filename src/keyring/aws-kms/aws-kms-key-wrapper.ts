@@ -65,7 +65,7 @@ export class AwsKmsKeyWrapper implements KeyWrapper {
       );
     } catch (error) {
       // The SDK's message names the failure (AccessDenied, InvalidCiphertext…), never the key.
-      throw new Error(`AWS KMS Decrypt failed: ${kmsFailure(error)}`);
+      throw new Error(`AWS KMS Decrypt failed: ${kmsFailure(error)}`, { cause: error });
     }
     const plaintext = answer.Plaintext;
     if (!(plaintext instanceof Uint8Array) || plaintext.length !== DATA_KEY_BYTES) {

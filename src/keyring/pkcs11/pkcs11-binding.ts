@@ -77,6 +77,7 @@ export function loadPkcs11js(load: (id: string) => unknown = require): Pkcs11Mod
     )
       throw new Error(
         'Pkcs11KeyWrapper needs the optional peer dependency "pkcs11js" (npm install pkcs11js; it builds a native addon)',
+        { cause: error },
       );
     throw error;
   }
@@ -122,8 +123,9 @@ export function pkcs11Constants(module: Pkcs11Module) {
     CKR_ENCRYPTED_DATA_LEN_RANGE: read('CKR_ENCRYPTED_DATA_LEN_RANGE'),
     CKR_KEY_HANDLE_INVALID: read('CKR_KEY_HANDLE_INVALID'),
     CKR_OBJECT_HANDLE_INVALID: read('CKR_OBJECT_HANDLE_INVALID'),
-    CKS_RO_USER_FUNCTIONS: read('CKS_RO_USER_FUNCTIONS'),
-    CKS_RW_USER_FUNCTIONS: read('CKS_RW_USER_FUNCTIONS'),
+    // Session states (PKCS#11 v2.40 §5.7.1), which pkcs11js does not export.
+    CKS_RO_USER_FUNCTIONS: 1,
+    CKS_RW_USER_FUNCTIONS: 3,
   };
 }
 

@@ -1,5 +1,5 @@
-import { RequestStateProtectionError } from '../../state/request-state-protection.error';
 import type { KeyWrapper } from '../wrapping/key-wrapper.interface';
+import { ResidentKeyRejectedError } from '../wrapping/resident-key-rejected.error';
 import type { Pkcs11Api, Pkcs11Handle } from './pkcs11-binding';
 import type { Pkcs11Token } from './pkcs11-token';
 
@@ -114,7 +114,7 @@ export class Pkcs11TokenKey extends Pkcs11TokenObject implements KeyWrapper.Resi
         (error, session) => (onData = this.token.failedOnData(error, session)),
       );
     } catch (error) {
-      if (onData) throw new RequestStateProtectionError('authentication_failed');
+      if (onData) throw new ResidentKeyRejectedError();
       throw error;
     }
   }
