@@ -35,6 +35,7 @@ describe('the public API', () => {
       'InvalidModuleOptionsError',
       'InvalidOperationDefinitionError',
       'KeyInUseError',
+      'KeyWrapper',
       'KeyringConfig',
       'KeyringError',
       'KeyringManager',
@@ -98,8 +99,9 @@ describe('the public API', () => {
     expect(entries).toContain('index.ts');
     const total = entries.reduce((sum, entry) => sum + declaredNames(entry).length, 0);
     // 108 when the extensions were cut out of the core; the skills face adds 3 (its decorator, its
-    // options, what a skill method returns). A new face pays for its names here, deliberately.
-    expect(total).toBeLessThanOrEqual(111);
+    // options, what a skill method returns); keys held elsewhere add 3 (the KeyWrapper port, the
+    // PKCS#11 and AWS KMS adapters). A new face pays for its names here, deliberately.
+    expect(total).toBeLessThanOrEqual(114);
   });
 
   it('has a value at runtime for every value name it declares', () => {
@@ -180,7 +182,7 @@ describe('the public API', () => {
       exports: Record<string, unknown>;
     };
     const readme = readFileSync(join(__dirname, '../README.md'), 'utf8');
-    const listed = [...readme.matchAll(/^\| `(nestjs-mcp(?:\/[\w.]+)?)` \|/gm)].map(
+    const listed = [...readme.matchAll(/^\| `(nestjs-mcp(?:\/[\w.-]+)?)` \|/gm)].map(
       (row) => row[1],
     );
     expect(listed.sort()).toEqual(

@@ -52,6 +52,7 @@ export { RequestStateProtector } from './state/request-state-protector.interface
 export { AesGcmRequestStateProtector } from './state/aes-gcm-request-state.protector';
 export { RequestStateProtectionError } from './state/request-state-protection.error';
 export { KeyringManager } from './keyring/keyring-manager.service';
+export { KeyWrapper } from './keyring/wrapping/key-wrapper.interface';
 export type { KeyringConfig, KeyringSnapshot } from './keyring/keyring-fingerprint';
 export {
   ANONYMOUS_PARTITION,

@@ -8,6 +8,8 @@ import { McpOperationRegistry } from './discovery/mcp-operation.registry';
 import { McpStateHandles } from './handles/mcp-state-handles.service';
 import { CallerPartitions } from './identity/caller-partitions';
 import { KeyringManager } from './keyring/keyring-manager.service';
+import { KeyringManagerProvider } from './keyring/keyring-manager.provider';
+import { KeyringFleetProvider } from './keyring/fleet/keyring-fleet.provider';
 import { KeyringRecordIntegrity } from './keyring/record-integrity';
 import { McpConfigurableModuleClass } from './mcp.module-definition';
 import { MCP_OPTION_PROVIDERS } from './mcp.providers';
@@ -55,8 +57,9 @@ import { SdkHandlers } from './transport/sdk-handlers';
   imports: [DiscoveryModule],
   providers: [
     ...MCP_OPTION_PROVIDERS,
-    KeyringManager,
+    KeyringManagerProvider,
     KeyringRecordIntegrity,
+    KeyringFleetProvider,
     McpRedisConnection,
     CallerPartitions,
     McpStateHandles,

@@ -1,4 +1,6 @@
-import { type KeyringConfig, type McpModuleOptions } from '../../src/index';
+import { type KeyringConfig, type KeyWrapper, type McpModuleOptions } from '../../src/index';
+import { AwsKmsKeyWrapper } from '../../src/entry/aws-kms';
+import { Pkcs11KeyWrapper } from '../../src/entry/pkcs11';
 import { BullMqTaskRunner, type BullMqConnectionOptions } from '../../src/entry/redis';
 import { authFromEnv, OAUTH_MODE } from './demo-auth/sample-auth';
 import { BearerPartitionResolver } from './flows/bearer-partition.resolver';
@@ -17,11 +19,52 @@ function keyringFromEnv(): KeyringConfig | undefined {
   const raw = process.env.MCP_KEYRING;
   if (!raw) return undefined;
   try {
-    return JSON.parse(raw) as KeyringConfig;
-  } catch {
-    // Never echo the variable: it holds key material.
+    const keyring = JSON.parse(raw) as KeyringConfig;
+    const wrapper = keyWrapperFromEnv();
+    const instanceName = process.env.MCP_INSTANCE_NAME;
+    return {
+      ...keyring,
+      ...(wrapper && { wrapper }),
+      ...(instanceName && { fleet: { instanceName } }),
+    };
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    // Never echo the variable, not even as the cause (JSON.parse quotes the input): it may hold key material.
+    // eslint-disable-next-line preserve-caught-error
     throw new Error('MCP_KEYRING must be JSON {"active":"<id>","keys":{"<id>":"<base64 bytes>"}}');
   }
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`MCP_KEY_SOURCE=${process.env.MCP_KEY_SOURCE} needs ${name}`);
+  return value;
+}
+
+/**
+ * `MCP_KEY_SOURCE=pkcs11`: keys in an HSM (`PKCS11_MODULE`, `PKCS11_TOKEN_LABEL`, `PKCS11_PIN`,
+ * optionally `PKCS11_WRAPPING_KEY_LABEL`); `MCP_KEY_SOURCE=aws-kms`: data keys wrapped by AWS KMS
+ * (`MCP_KMS_KEY_ID`, the standard AWS configuration). Default: raw keys in `MCP_KEYRING`.
+ */
+function keyWrapperFromEnv(): KeyWrapper | undefined {
+  const source = process.env.MCP_KEY_SOURCE || 'keyring';
+  if (source === 'keyring') return undefined;
+  if (source === 'pkcs11')
+    return new Pkcs11KeyWrapper({
+      module: required('PKCS11_MODULE'),
+      tokenLabel: required('PKCS11_TOKEN_LABEL'),
+      // Never echo the PIN.
+      pin: required('PKCS11_PIN'),
+      ...(process.env.PKCS11_WRAPPING_KEY_LABEL && {
+        wrappingKeyLabel: process.env.PKCS11_WRAPPING_KEY_LABEL,
+      }),
+    });
+  if (source === 'aws-kms')
+    return new AwsKmsKeyWrapper({
+      kmsKeyId: required('MCP_KMS_KEY_ID'),
+      endpoint: process.env.MCP_KMS_ENDPOINT ?? 'nestjs-mcp-sample',
+    });
+  throw new Error('MCP_KEY_SOURCE must be "keyring", "pkcs11" or "aws-kms"');
 }
 
 /** `MCP_STORE=redis` with `REDIS_URL` keeps single-use state, state handles and tasks on Redis; the default stays in memory. */

@@ -1,3 +1,5 @@
+import type { KeyWrapper } from './wrapping/key-wrapper.interface';
+
 /**
  * A secret-free digest of a keyring: equal on two servers exactly when they hold the same key ids
  * with the same bytes and the same active key. Compare all three fields; different versions or
@@ -21,13 +23,56 @@ export interface KeyringSnapshot {
   /** Whether the active key is an ephemeral one generated at startup (false once another key is active). */
   readonly ephemeral: boolean;
   readonly fingerprint: KeyringFingerprint;
+  /**
+   * With the `redis` option (fleet rotation), what every live instance of the fleet reports, as
+   * `KeyringManager.stage`, `activate`, `remove` and `fleetSnapshot` answer it; `agree` when each
+   * shows this instance's fingerprint.
+   */
+  readonly fleet?: {
+    readonly agree: boolean;
+    readonly instances: ReadonlyArray<{
+      /** `keyring.fleet.instanceName`, by default the host name and process id. */
+      readonly name: string;
+      /** Whether the report is this instance's own. */
+      readonly self: boolean;
+      readonly activeKeyId: string | undefined;
+      readonly keyIds: readonly string[];
+      readonly fingerprint: string;
+      /** Keys the instance could not unwrap, with the reason (never key material). */
+      readonly failures: Readonly<Record<string, string>>;
+    }>;
+  };
 }
 
 /** Key material given in configuration: raw bytes, or base64 text. @publicApi */
 export type KeyMaterial = Uint8Array | string;
 
-/** Initial keys: the active key id and every key's material. @publicApi */
+/**
+ * The keyring: the active key id, every key's material or wrapped entry, and how wrapped entries
+ * are unwrapped and rotation reaches a fleet.
+ * @publicApi
+ */
 export interface KeyringConfig {
   active: string;
-  keys: Record<string, KeyMaterial>;
+  /**
+   * Each key: material (bytes or base64, at least 32 bytes), or a wrapped entry the wrapper
+   * unwraps at startup (`{ kms: '<base64 CiphertextBlob>' }`, `{ pkcs11: '<key label>' }`,
+   * `{ pkcs11Wrapped: '<base64>' }`). Wrapped entries are safe to keep in a plain secret or config map.
+   */
+  keys: Record<string, KeyMaterial | KeyWrapper.Entry>;
+  /**
+   * What unwraps wrapped entries (`AwsKmsKeyWrapper` from `nestjs-mcp/aws-kms`, `Pkcs11KeyWrapper`
+   * from `nestjs-mcp/pkcs11`, or your own). You may instead provide `KeyWrapper` in a global module.
+   */
+  wrapper?: KeyWrapper;
+  /** Rotation across a fleet sharing the `redis` option (see docs/key-rotation.md). */
+  fleet?: {
+    /** How this instance is named in fleet reports. Default `<host name>:<process id>`. */
+    instanceName?: string;
+    /**
+     * How long `stage`, `activate` and `remove` wait for every live instance to follow, in ms.
+     * Default 10,000.
+     */
+    waitMs?: number;
+  };
 }

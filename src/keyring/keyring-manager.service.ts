@@ -1,51 +1,56 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
 import { KEYRING_OPTIONS, type KeyringOptions } from './keyring.options';
 import { KeyInUseError } from './key-in-use.error';
-import type {
-  KeyMaterial,
-  KeyringConfig,
-  KeyringFingerprint,
-  KeyringSnapshot,
-} from './keyring-fingerprint';
+import {
+  checkedWrappedEntry,
+  isWrappedEntry,
+  keyFromEntry,
+  keyFromMaterial,
+  type KeyringEntry,
+} from './keyring-entry';
+import type { KeyMaterial, KeyringFingerprint, KeyringSnapshot } from './keyring-fingerprint';
+import type { KeyringFleet } from './fleet/keyring-fleet';
 import { KeyringError } from './keyring.error';
 import { ProtectionKey } from './protection-key';
+import type { KeyWrapper } from './wrapping/key-wrapper.interface';
 
 const FINGERPRINT_PROFILE = 'nestjs-mcp-aes-256-gcm-v1';
 
-function toBytes(id: string, material: KeyMaterial): Uint8Array {
-  if (material instanceof Uint8Array) return material;
-  if (typeof material === 'string' && /^[A-Za-z0-9+/_-]+={0,2}$/.test(material))
-    return Buffer.from(material, 'base64');
-  throw new KeyringError(`Key "${id}" must be bytes or base64 text`);
-}
-
 /**
  * The keys that seal and open framework-protected request state. New state is sealed with the
- * active key; every key in the ring can open. Rotate across a fleet with: stage the new key
- * everywhere, compare fingerprints, activate everywhere, wait one state lifetime, remove the old key.
+ * active key; every key in the ring can open. Keys are material, or wrapped entries unwrapped
+ * through the keyring's {@link KeyWrapper} (a KMS, an HSM) when the keyring loads and when a key
+ * is staged. `stage`, `activate` and `remove` rotate a whole fleet in one call when the module
+ * has the `redis` option (and this instance alone otherwise); the `…VerificationKey` methods
+ * change this instance only.
  *
  * @publicApi
  */
 @Injectable()
-export class KeyringManager {
+export class KeyringManager implements OnApplicationShutdown {
   private readonly logger = new Logger('McpKeyring');
   private readonly keys = new Map<string, ProtectionKey>();
   private readonly reservations = new Map<string, number>();
   private activeId: string | undefined;
   private readonly ephemeralIds = new Set<string>();
-
   private readonly allowEphemeralKey: boolean;
+  /** Wrapped entries of the configuration, unwrapped by `load()`. */
+  private pending: [string, KeyWrapper.Entry][] = [];
+  private wrapper: KeyWrapper | undefined;
+  private fleet: KeyringFleet | undefined;
 
   constructor(@Inject(KEYRING_OPTIONS) options: KeyringOptions) {
     this.allowEphemeralKey = options.allowEphemeralKey === true;
-    const config: KeyringConfig | undefined = options.keyring;
+    const config = options.keyring;
     if (!config) return;
     try {
-      for (const [id, material] of Object.entries(config.keys))
-        this.keys.set(id, new ProtectionKey(id, toBytes(id, material)));
-      if (!this.keys.has(config.active))
+      for (const [id, entry] of Object.entries(config.keys as Record<string, KeyringEntry>)) {
+        if (isWrappedEntry(entry)) this.pending.push([id, checkedWrappedEntry(id, entry)]);
+        else this.keys.set(id, keyFromMaterial(id, entry));
+      }
+      if (!Object.hasOwn(config.keys, config.active))
         throw new KeyringError(`Active key "${config.active}" is not among the configured keys`);
     } catch (error) {
       throw error instanceof KeyringError
@@ -53,6 +58,28 @@ export class KeyringManager {
         : error;
     }
     this.activeId = config.active;
+  }
+
+  /**
+   * Unwraps the configured wrapped entries through `wrapper` (startup fails naming the key that
+   * could not be), and keeps the wrapper for keys staged later. @internal
+   */
+  async load(wrapper: KeyWrapper | undefined): Promise<void> {
+    this.wrapper = wrapper;
+    const pending = this.pending;
+    this.pending = [];
+    try {
+      for (const [id, entry] of pending) this.keys.set(id, await keyFromEntry(id, entry, wrapper));
+    } catch (error) {
+      throw error instanceof KeyringError
+        ? new InvalidModuleOptionsError('keyring', error.message)
+        : error;
+    }
+  }
+
+  /** Lets fleet rotation take over `stage`, `activate` and `remove`. @internal */
+  attachFleet(fleet: KeyringFleet): void {
+    this.fleet = fleet;
   }
 
   /**
@@ -81,25 +108,68 @@ export class KeyringManager {
     );
   }
 
-  /** Adds a key that can open state but does not seal yet. Idempotent for identical bytes. */
-  stageVerificationKey(id: string, material: KeyMaterial): void {
-    const bytes = toBytes(id, material);
-    const existing = this.keys.get(id);
-    if (existing) {
-      if (!existing.sameMaterial(bytes))
-        throw new KeyringError(`Key "${id}" already exists with different material`);
-      return;
-    }
-    this.keys.set(id, new ProtectionKey(id, bytes));
+  /**
+   * Stages a key that opens state but does not seal yet: material, or a wrapped entry unwrapped
+   * through the keyring's wrapper. With the `redis` option only wrapped entries are accepted, and
+   * every instance of the fleet unwraps and stages the entry through its own wrapper; resolves once
+   * each live instance holds the key, or after `keyring.fleet.waitMs` with a view saying who does
+   * not. Idempotent for the same key.
+   */
+  async stage(id: string, entry: KeyMaterial | KeyWrapper.Entry): Promise<KeyringSnapshot> {
+    if (this.fleet && !isWrappedEntry(entry))
+      throw new KeyringError(
+        `Key "${id}" is raw material, which never travels to the fleet: stage a wrapped key, or raw material on each instance with stageVerificationKey`,
+      );
+    const key = await keyFromEntry(id, entry, this.wrapper);
+    this.adopt(key);
+    return this.fleet ? this.fleet.staged(key) : this.snapshot();
   }
 
-  /** Makes a staged key the one that seals new state; the former active key keeps opening. */
+  /**
+   * Makes a staged key the one that seals new state. With the `redis` option it first waits (up
+   * to `keyring.fleet.waitMs`) until every live instance has staged the key, and otherwise fails
+   * with a {@link KeyringError} naming those that have not; then every instance activates it.
+   */
+  async activate(id: string): Promise<KeyringSnapshot> {
+    if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not staged`);
+    if (this.fleet) return this.fleet.activate(id);
+    this.activateStagedKey(id);
+    return this.snapshot();
+  }
+
+  /** Removes a verification key here and, with the `redis` option, on every instance. */
+  async remove(id: string): Promise<KeyringSnapshot> {
+    // Gone here already (a removal the fleet did not finish): the fleet still removes it.
+    if (this.fleet && !this.keys.has(id)) return this.fleet.removed(id);
+    this.removeVerificationKey(id);
+    return this.fleet ? this.fleet.removed(id) : this.snapshot();
+  }
+
+  /** {@link snapshot}, with what every live instance reports when the module has the `redis` option. */
+  async fleetSnapshot(): Promise<KeyringSnapshot> {
+    return this.fleet ? this.fleet.view() : this.snapshot();
+  }
+
+  /** Adds key material that can open state but does not seal yet, here only. Idempotent for identical bytes. */
+  stageVerificationKey(id: string, material: KeyMaterial): void {
+    this.adopt(keyFromMaterial(id, material));
+  }
+
+  /** Adds a key; the same key again is a no-op, another key under a held id is refused. @internal */
+  adopt(key: ProtectionKey): void {
+    const existing = this.keys.get(key.id);
+    if (!existing) this.keys.set(key.id, key);
+    else if (!existing.sameKeyAs(key))
+      throw new KeyringError(`Key "${key.id}" already exists with different material`);
+  }
+
+  /** Makes a staged key the one that seals new state, here only; the former active key keeps opening. */
   activateStagedKey(id: string): void {
     if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not staged`);
     this.activeId = id;
   }
 
-  /** Removes a verification-only key; state sealed with it stops opening. */
+  /** Removes a verification-only key here only; state sealed with it stops opening. */
   removeVerificationKey(id: string): void {
     if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not in the keyring`);
     if (id === this.activeId)
@@ -114,7 +184,7 @@ export class KeyringManager {
     this.activateStagedKey(id);
   }
 
-  /** A view without secrets, with the fingerprint. */
+  /** A view of this instance's keyring without secrets, with the fingerprint. */
   snapshot(): KeyringSnapshot {
     const others = [...this.keys.keys()].filter((id) => id !== this.activeId).sort();
     return {
@@ -159,5 +229,21 @@ export class KeyringManager {
   /** A key by id, for opening. @internal */
   findKey(id: string): ProtectionKey | undefined {
     return this.keys.get(id);
+  }
+
+  /** The key of a wrapped entry, through this keyring's wrapper (for fleet rotation). @internal */
+  unwrap(id: string, entry: KeyWrapper.Entry): Promise<ProtectionKey> {
+    return keyFromEntry(id, entry, this.wrapper);
+  }
+
+  /** Closes the wrapper's sessions and connections. */
+  async onApplicationShutdown(): Promise<void> {
+    const wrapper = this.wrapper;
+    this.wrapper = undefined;
+    try {
+      await wrapper?.close?.();
+    } catch {
+      this.logger.warn('The key wrapper failed to close');
+    }
   }
 }

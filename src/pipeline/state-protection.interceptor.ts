@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { internalError } from '../errors/internal-error';
+import { keyStoreUnavailable } from '../errors/key-store-unavailable';
 import type { McpJsonValue } from '../util/json-value';
 import { INPUT_REQUEST_DESCRIPTORS } from '../input/input-request-descriptor';
 import { readInputResponses } from '../input/input-responses.reader';
@@ -232,6 +233,10 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
   ): MaybePromise<OpenedRequestState> {
     const refuse = (error: unknown): never => {
       const failure = asRequestStateProtectionError(error);
+      if (failure.reason === 'key_unavailable') {
+        this.logger.warn(`${this.where(call)}: request state not opened: the key's token failed`);
+        throw refusal(call, keyStoreUnavailable());
+      }
       throw this.rejectState(call, failure.reason, failure.detail, failure.flow?.id);
     };
     let opening: MaybePromise<OpenedRequestState>;
@@ -294,7 +299,7 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
           throw refusal(call, this.replay.answersTooLarge());
         }
         this.logger.error(`${this.where(call)}: request state could not be sealed (${reason})`);
-        throw refusal(call, internalError());
+        throw refusal(call, reason === 'key_unavailable' ? keyStoreUnavailable() : internalError());
       });
     });
   }

@@ -24,17 +24,32 @@ function failureOf(action: () => unknown): RequestStateFailureReason {
   throw new Error('expected the action to throw');
 }
 
+/** The protector over keys held in memory, which seals and opens synchronously. */
+class MemoryKeyProtector extends AesGcmRequestStateProtector {
+  override seal(plaintext: Uint8Array, associatedData: Uint8Array): string {
+    const token = super.seal(plaintext, associatedData);
+    if (typeof token !== 'string') throw new Error('a memory key sealed asynchronously');
+    return token;
+  }
+
+  override open(token: string, associatedData: Uint8Array): Uint8Array {
+    const plaintext = super.open(token, associatedData);
+    if (!(plaintext instanceof Uint8Array)) throw new Error('a memory key opened asynchronously');
+    return plaintext;
+  }
+}
+
 function text(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
 describe('AesGcmRequestStateProtector', () => {
   let manager: KeyringManager;
-  let protector: AesGcmRequestStateProtector;
+  let protector: MemoryKeyProtector;
 
   beforeEach(() => {
     manager = keyring();
-    protector = new AesGcmRequestStateProtector(manager);
+    protector = new MemoryKeyProtector(manager);
   });
 
   it('opens what it sealed with the same associated data', () => {
@@ -69,7 +84,7 @@ describe('AesGcmRequestStateProtector', () => {
   it('does not let associated data bleed into the key id (AD + kid are length-delimited)', () => {
     // Sealed under kid "k1" with AD "x": an attacker cannot re-label it by moving bytes between them.
     const two = keyring({ k1: K1, '1': K1 }, 'k1');
-    const sealer = new AesGcmRequestStateProtector(two);
+    const sealer = new MemoryKeyProtector(two);
     const token = sealer.seal(PLAINTEXT, Buffer.from('x'));
     const relabelled = `${Buffer.from('1').toString('base64url')}.${token.split('.').slice(1).join('.')}`;
     expect(failureOf(() => sealer.open(relabelled, Buffer.from('x\u0000k')))).toBe(
@@ -78,14 +93,14 @@ describe('AesGcmRequestStateProtector', () => {
   });
 
   it('refuses a token sealed under another key with the same id (authentication_failed)', () => {
-    const other = new AesGcmRequestStateProtector(keyring({ k1: K2 }));
+    const other = new MemoryKeyProtector(keyring({ k1: K2 }));
     expect(failureOf(() => protector.open(other.seal(PLAINTEXT, AD), AD))).toBe(
       'authentication_failed',
     );
   });
 
   it('refuses a token whose key id is not in the keyring (unknown_key)', () => {
-    const other = new AesGcmRequestStateProtector(keyring({ k9: K1 }, 'k9'));
+    const other = new MemoryKeyProtector(keyring({ k9: K1 }, 'k9'));
     expect(failureOf(() => protector.open(other.seal(PLAINTEXT, AD), AD))).toBe('unknown_key');
   });
 
@@ -209,12 +224,12 @@ describe('AesGcmRequestStateProtector', () => {
     });
 
     it('opens state sealed by another server holding the same keyring', () => {
-      const other = new AesGcmRequestStateProtector(keyring({ k1: K1 }));
+      const other = new MemoryKeyProtector(keyring({ k1: K1 }));
       expect(text(protector.open(other.seal(PLAINTEXT, AD), AD))).toBe(text(PLAINTEXT));
     });
 
     it('accepts base64 key material equal to the raw bytes', () => {
-      const fromText = new AesGcmRequestStateProtector(
+      const fromText = new MemoryKeyProtector(
         new KeyringManager({ keyring: { active: 'k1', keys: { k1: K1.toString('base64') } } }),
       );
       expect(text(protector.open(fromText.seal(PLAINTEXT, AD), AD))).toBe(text(PLAINTEXT));
@@ -230,7 +245,7 @@ describe('AesGcmRequestStateProtector', () => {
   it('copies key material on the way in: mutating the caller buffer afterwards changes nothing', () => {
     const material = Buffer.from(K1);
     const own = new KeyringManager({ keyring: { active: 'k1', keys: { k1: material } } });
-    const ownProtector = new AesGcmRequestStateProtector(own);
+    const ownProtector = new MemoryKeyProtector(own);
     const before = ownProtector.seal(PLAINTEXT, AD);
     const fingerprint = own.fingerprint();
     material.fill(0);
@@ -245,7 +260,7 @@ describe('AesGcmRequestStateProtector', () => {
     manager.rotateActiveKey('k2', material);
     const sealed = protector.seal(PLAINTEXT, AD);
     material.fill(0xff);
-    const reference = new AesGcmRequestStateProtector(keyring({ k2: K2 }, 'k2'));
+    const reference = new MemoryKeyProtector(keyring({ k2: K2 }, 'k2'));
     expect(text(reference.open(sealed, AD))).toBe(text(PLAINTEXT));
   });
 });

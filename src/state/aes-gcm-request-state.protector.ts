@@ -3,6 +3,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { KeyringManager } from '../keyring/keyring-manager.service';
 import { fromBase64Url, toBase64Url } from '../util/base64url';
 import { clip } from '../util/clip';
+import type { ProtectionKey } from '../keyring/protection-key';
+import { ResidentKeyRejectedError } from '../keyring/wrapping/resident-key-rejected.error';
 import { RequestStateProtectionError } from './request-state-protection.error';
 import type { RequestStateProtector } from './request-state-protector.interface';
 
@@ -24,8 +26,51 @@ function additionalData(associatedData: Uint8Array, keyId: string): Buffer {
 }
 
 /**
+ * Seals inside the token of a token-resident key; a token that fails is `key_unavailable`, a
+ * retryable refusal, never a crash.
+ */
+async function residentSeal(
+  key: ProtectionKey,
+  iv: Buffer,
+  aad: Buffer,
+  plaintext: Uint8Array,
+  header: string,
+): Promise<string> {
+  try {
+    const sealed = await (key.resident as NonNullable<ProtectionKey['resident']>).encrypt(
+      iv,
+      aad,
+      plaintext,
+    );
+    return `${header}${toBase64Url(Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength))}`;
+  } catch {
+    throw new RequestStateProtectionError('key_unavailable');
+  }
+}
+
+/** Opens inside the token; only a tag that fails to verify is `authentication_failed`. */
+async function residentOpen(
+  key: ProtectionKey,
+  iv: Buffer,
+  aad: Buffer,
+  sealed: Buffer,
+): Promise<Uint8Array> {
+  try {
+    return await (key.resident as NonNullable<ProtectionKey['resident']>).decrypt(iv, aad, sealed);
+  } catch (error) {
+    if (error instanceof ResidentKeyRejectedError)
+      throw new RequestStateProtectionError('authentication_failed');
+    if (error instanceof RequestStateProtectionError && error.reason === 'authentication_failed')
+      throw error;
+    throw new RequestStateProtectionError('key_unavailable');
+  }
+}
+
+/**
  * The default {@link RequestStateProtector}: AES-256-GCM with a random 96-bit nonce, the key id in
  * the envelope (`<kid>.<nonce>.<ciphertext+tag>`, base64url), keys from the {@link KeyringManager}.
+ * Synchronous with keys held in memory; a token-resident key (an HSM's) seals and opens inside its
+ * token, asynchronously, in the same format.
  *
  * @publicApi
  */
@@ -39,24 +84,32 @@ export class AesGcmRequestStateProtector implements RequestStateProtector {
 
   constructor(private readonly keyring: KeyringManager) {}
 
-  seal(plaintext: Uint8Array, associatedData: Uint8Array): string {
+  seal(plaintext: Uint8Array, associatedData: Uint8Array): string | Promise<string> {
     const { key, release } = this.keyring.reserveActiveKey();
+    let releasesLater = false;
     try {
       const iv = randomBytes(IV_BYTES);
+      const header = `${toBase64Url(Buffer.from(key.id, 'ascii'))}.${toBase64Url(iv)}.`;
+      const aad = additionalData(associatedData, key.id);
+      if (key.encryptionKey === undefined) {
+        // A token-resident key: the token seals, and the key stays reserved until it has.
+        releasesLater = true;
+        return residentSeal(key, iv, aad, plaintext, header).finally(release);
+      }
       const cipher = createCipheriv('aes-256-gcm', key.encryptionKey, iv);
-      cipher.setAAD(additionalData(associatedData, key.id));
+      cipher.setAAD(aad);
       const ciphertext = Buffer.concat([
         cipher.update(plaintext),
         cipher.final(),
         cipher.getAuthTag(),
       ]);
-      return `${toBase64Url(Buffer.from(key.id, 'ascii'))}.${toBase64Url(iv)}.${toBase64Url(ciphertext)}`;
+      return `${header}${toBase64Url(ciphertext)}`;
     } finally {
-      release();
+      if (!releasesLater) release();
     }
   }
 
-  open(token: string, associatedData: Uint8Array): Uint8Array {
+  open(token: string, associatedData: Uint8Array): Uint8Array | Promise<Uint8Array> {
     // Three segments found by position, not split into an array; each decoded strictly.
     const firstDot = token.indexOf('.');
     const secondDot = firstDot < 0 ? -1 : token.indexOf('.', firstDot + 1);
@@ -79,6 +132,8 @@ export class AesGcmRequestStateProtector implements RequestStateProtector {
       this.explainUnknownKey(keyId);
       throw new RequestStateProtectionError('unknown_key');
     }
+    if (key.encryptionKey === undefined)
+      return residentOpen(key, iv, additionalData(associatedData, keyId), sealed);
     try {
       const decipher = createDecipheriv('aes-256-gcm', key.encryptionKey, iv);
       decipher.setAAD(additionalData(associatedData, keyId));

@@ -14,6 +14,7 @@ export type RequestStateFailureReason =
   | 'replayed'
   | 'wrong_mode'
   | 'protector_failure'
+  | 'key_unavailable'
   | 'binding_mismatch';
 
 /**

@@ -1,0 +1,345 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { AwsKmsKeyWrapper } from '../../../src/entry/aws-kms';
+import { startSampleApp, type SampleEnv } from '../../fixtures/sample-app';
+import type { TestServer } from '../../utils/bootstrap';
+import { startKmsServer, type KmsServer } from '../../utils/kms-server';
+import {
+  ensureSampleBuilt,
+  startSampleProcess,
+  type SampleProcess,
+  type SampleProcessEnv,
+} from '../../utils/sample-process';
+import { rawToolCall, resultText, stateOf } from '../../utils/mcp';
+import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
+import { until } from '../../utils/wait';
+
+const ADMIN_TOKEN = 'key-sources-admin-3c9e';
+const FORM = { elicitation: {} };
+const TRANSFER = { amount: '12.50', to: 'bob' };
+const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
+const PIN = '4921';
+
+/** The key id a sealed state names (its second dot-separated part). */
+const kidOf = (state: string) => Buffer.from(state.split('.')[1], 'base64url').toString('latin1');
+
+interface HsmToken {
+  SOFTHSM2_CONF: string;
+  PKCS11_MODULE: string;
+  PKCS11_TOKEN_LABEL: string;
+  PKCS11_PIN: string;
+  wrapped: Record<string, string>;
+}
+
+/** A SoftHSM2 token of its own, made by the project's script (the same one the docs give operators). */
+function makeToken(dir: string): HsmToken {
+  const made = spawnSync(
+    process.execPath,
+    [
+      'scripts/pkcs11/softhsm-token.mjs',
+      ...[
+        '--dir',
+        dir,
+        '--pin',
+        PIN,
+        '--resident',
+        'k1,k2',
+        '--wrapping',
+        'wrap',
+        '--wrapped',
+        'd1',
+      ],
+    ],
+    { encoding: 'utf8' },
+  );
+  if (made.status !== 0) throw new Error(`softhsm-token.mjs failed: ${made.stderr}`);
+  return JSON.parse(made.stdout) as HsmToken;
+}
+
+/** What the tests drive: an app in this process, or the sample as a child process. */
+type Served = { readonly url: URL };
+
+/** Both rounds of `transfer_funds` on `server`; the first round's state. */
+async function transfer(server: Served): Promise<{ state: string; result: string }> {
+  const state = stateOf(
+    await rawToolCall(server.url, 'transfer_funds', TRANSFER, { capabilities: FORM }),
+  );
+  const done = await rawToolCall(server.url, 'transfer_funds', TRANSFER, {
+    capabilities: FORM,
+    requestState: state,
+    inputResponses: APPROVE,
+  });
+  return { state, result: resultText(done) };
+}
+
+async function admin(server: Served, action: string, body?: object) {
+  const call = body
+    ? request(server.url.origin).post(`/admin/keyring/${action}`).send(body)
+    : request(server.url.origin).get('/admin/keyring');
+  return call.set('Authorization', `Bearer ${ADMIN_TOKEN}`);
+}
+
+let savedAdminToken: string | undefined;
+/** One token for the file: SoftHSM reads its configuration once per process, when it initializes. */
+let hsmDir: string;
+let token: HsmToken;
+beforeAll(async () => {
+  savedAdminToken = process.env.MCP_ADMIN_TOKEN;
+  process.env.MCP_ADMIN_TOKEN = ADMIN_TOKEN;
+  hsmDir = mkdtempSync(join(tmpdir(), 'hsm-'));
+  token = makeToken(hsmDir);
+  await ensureSampleBuilt();
+});
+
+/**
+ * The sample as operators run it, a process with the HSM's variables in its environment (SoftHSM
+ * reads `SOFTHSM2_CONF` from the real environment, which a Jest test cannot change for itself).
+ */
+async function startHsmSample(env: SampleEnv): Promise<SampleProcess> {
+  return startSampleProcess('express', {
+    MCP_ADMIN_TOKEN: ADMIN_TOKEN,
+    MCP_KEY_SOURCE: 'pkcs11',
+    PKCS11_MODULE: token.PKCS11_MODULE,
+    PKCS11_TOKEN_LABEL: token.PKCS11_TOKEN_LABEL,
+    PKCS11_PIN: token.PKCS11_PIN,
+    PKCS11_WRAPPING_KEY_LABEL: 'wrap',
+    SOFTHSM2_CONF: token.SOFTHSM2_CONF,
+    ...env,
+  } as SampleProcessEnv);
+}
+afterAll(() => {
+  if (savedAdminToken === undefined) delete process.env.MCP_ADMIN_TOKEN;
+  else process.env.MCP_ADMIN_TOKEN = savedAdminToken;
+  rmSync(hsmDir, { recursive: true, force: true });
+});
+
+describe('keys in an HSM over PKCS#11 (SoftHSM2)', () => {
+  const samples: SampleProcess[] = [];
+
+  afterAll(async () => {
+    await Promise.all(samples.map((sample) => sample.stop()));
+  });
+
+  const start = async (env: SampleEnv) => {
+    const sample = await startHsmSample(env);
+    samples.push(sample);
+    return sample;
+  };
+
+  it('seals and opens inside the token with a resident key, and rotates to another by label', async () => {
+    const server = await start({
+      MCP_KEYRING: JSON.stringify({ active: 'k1', keys: { k1: { pkcs11: 'k1' } } }),
+    });
+    const inFlight = stateOf(
+      await rawToolCall(server.url, 'transfer_funds', TRANSFER, { capabilities: FORM }),
+    );
+    expect(kidOf(inFlight)).toBe('k1');
+    expect((await transfer(server)).result).toBe('Transferred 12.50 to bob');
+
+    const staged = await admin(server, 'stage', { id: 'k2', pkcs11: 'k2' });
+    expect(staged.status).toBe(200);
+    expect((await admin(server, 'activate', { id: 'k2' })).status).toBe(200);
+    const after = await transfer(server);
+    expect(kidOf(after.state)).toBe('k2');
+    // The flow begun under k1 still completes: k1 stays for verification until removed.
+    const completed = await rawToolCall(server.url, 'transfer_funds', TRANSFER, {
+      capabilities: FORM,
+      requestState: inFlight,
+      inputResponses: APPROVE,
+    });
+    expect(resultText(completed)).toBe('Transferred 12.50 to bob');
+    expect(server.log()).not.toContain(PIN);
+  });
+
+  it('unwraps a data key wrapped under the token’s wrapping key', async () => {
+    const server = await start({
+      MCP_KEYRING: JSON.stringify({
+        active: 'd1',
+        keys: { d1: { pkcs11Wrapped: token.wrapped.d1 } },
+      }),
+    });
+    const { state, result } = await transfer(server);
+    expect(kidOf(state)).toBe('d1');
+    expect(result).toBe('Transferred 12.50 to bob');
+  });
+
+  it('fails startup, closed and without the PIN, for a wrong PIN or a key the token lacks', async () => {
+    const wrongPin = await start({
+      MCP_KEYRING: JSON.stringify({ active: 'k1', keys: { k1: { pkcs11: 'k1' } } }),
+      PKCS11_PIN: '86427',
+    }).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(wrongPin?.message).toMatch(/k1/);
+    expect(wrongPin?.message).not.toContain('86427');
+    const missing = await start({
+      MCP_KEYRING: JSON.stringify({ active: 'k9', keys: { k9: { pkcs11: 'no-such-key' } } }),
+    }).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(missing?.message).toContain('k9');
+  });
+});
+
+describe('data keys wrapped by AWS KMS (official AWS SDK v3)', () => {
+  const KMS_KEY = 'arn:aws:kms:eu-west-1:111122223333:key/mcp-test';
+  let kms: KmsServer;
+  const servers: TestServer[] = [];
+  const saved: Record<string, string | undefined> = {};
+  const AWS_ENV = {
+    AWS_ENDPOINT_URL: '',
+    AWS_REGION: 'eu-west-1',
+    AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+    AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+  };
+
+  beforeAll(async () => {
+    kms = await startKmsServer(KMS_KEY);
+    AWS_ENV.AWS_ENDPOINT_URL = kms.url;
+    for (const [name, value] of Object.entries(AWS_ENV)) {
+      saved[name] = process.env[name];
+      process.env[name] = value;
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    await kms?.close();
+  });
+
+  const newEntry = async (keyId: string) => {
+    const wrapper = new AwsKmsKeyWrapper({ kmsKeyId: KMS_KEY, endpoint: 'nestjs-mcp-sample' });
+    try {
+      return await wrapper.generateDataKey(keyId);
+    } finally {
+      wrapper.close();
+    }
+  };
+  const start = async (keys: Record<string, { kms: string }>, active: string) => {
+    const server = await startSampleApp('express', {
+      MCP_KEY_SOURCE: 'aws-kms',
+      MCP_KMS_KEY_ID: KMS_KEY,
+      MCP_KEYRING: JSON.stringify({ active, keys }),
+    });
+    servers.push(server);
+    return server;
+  };
+
+  it('decrypts each data key once, at load and at stage, never per request', async () => {
+    const server = await start({ k1: await newEntry('k1') }, 'k1');
+    expect(kms.calls.get('Decrypt')).toBe(1);
+    for (let i = 0; i < 5; i++)
+      expect((await transfer(server)).result).toBe('Transferred 12.50 to bob');
+    expect(kms.calls.get('Decrypt')).toBe(1);
+
+    expect((await admin(server, 'stage', { id: 'k2', ...(await newEntry('k2')) })).status).toBe(
+      200,
+    );
+    expect(kms.calls.get('Decrypt')).toBe(2);
+    expect((await admin(server, 'activate', { id: 'k2' })).status).toBe(200);
+    expect(kidOf((await transfer(server)).state)).toBe('k2');
+    expect(kms.calls.get('Decrypt')).toBe(2);
+  });
+
+  it('refuses a blob made for another key id (the encryption context binds it), naming the key', async () => {
+    const error = await start({ k3: await newEntry('k1') }, 'k3').then(
+      () => undefined,
+      (failure: Error) => failure,
+    );
+    expect(error?.message).toContain('k3');
+    expect(error?.message).toContain('InvalidCiphertextException');
+  });
+
+  it('fails a stage while KMS is unreachable and changes nothing', async () => {
+    const server = await start({ k1: await newEntry('k1') }, 'k1');
+    const entry = await newEntry('k5');
+    kms.failing = true;
+    try {
+      const refused = await admin(server, 'stage', { id: 'k5', ...entry });
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.text).not.toContain(entry.kms);
+    } finally {
+      kms.failing = false;
+    }
+    const snapshot = (await admin(server, 'keyring')).body as { keys: { id: string }[] };
+    expect(snapshot.keys.map((key) => key.id)).toEqual(['k1']);
+  });
+});
+
+describe('rotation across a fleet sharing Redis, in one call', () => {
+  let redis: RedisServerHandle;
+  const servers: SampleProcess[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    for (const name of ['a', 'b'])
+      servers.push(
+        await startHsmSample({
+          MCP_KEYRING: JSON.stringify({ active: 'k1', keys: { k1: { pkcs11: 'k1' } } }),
+          MCP_STORE: 'redis',
+          REDIS_URL: redis.url,
+          MCP_INSTANCE_NAME: `instance-${name}`,
+        }),
+      );
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await redis?.close();
+  });
+
+  it('stages and activates on one instance; every instance follows and the snapshot shows they agree', async () => {
+    const [a, b] = servers;
+    expect((await admin(a, 'stage', { id: 'k2', pkcs11: 'k2' })).status).toBe(200);
+    await until(async () =>
+      ((await admin(b, 'keyring')).body as { keys: { id: string }[] }).keys.some(
+        (key) => key.id === 'k2',
+      ),
+    );
+    const activated = await admin(a, 'activate', { id: 'k2' });
+    expect(activated.status).toBe(200);
+    await until(
+      async () =>
+        ((await admin(b, 'keyring')).body as { activeKeyId: string }).activeKeyId === 'k2',
+    );
+    // A flow begun on A under k2 completes on B.
+    const state = stateOf(
+      await rawToolCall(a.url, 'transfer_funds', TRANSFER, { capabilities: FORM }),
+    );
+    expect(kidOf(state)).toBe('k2');
+    const done = await rawToolCall(b.url, 'transfer_funds', TRANSFER, {
+      capabilities: FORM,
+      requestState: state,
+      inputResponses: APPROVE,
+    });
+    expect(resultText(done)).toBe('Transferred 12.50 to bob');
+    const snapshot = (await admin(a, 'keyring')).body as {
+      fleet?: { agree: boolean; instances: { name: string; activeKeyId: string }[] };
+    };
+    expect(snapshot.fleet?.agree).toBe(true);
+    expect(
+      snapshot.fleet?.instances.map((instance) => [instance.name, instance.activeKeyId]).sort(),
+    ).toEqual([
+      ['instance-a', 'k2'],
+      ['instance-b', 'k2'],
+    ]);
+  });
+
+  it('refuses raw material on a fleet (it never travels), naming why', async () => {
+    const refused = await admin(servers[0], 'stage', {
+      id: 'k7',
+      key: Buffer.alloc(32, 7).toString('base64'),
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).not.toContain(Buffer.alloc(32, 7).toString('base64'));
+  });
+});
