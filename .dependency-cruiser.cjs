@@ -17,7 +17,7 @@ const BANDS = [
   ['kit', '^src/(errors|util)/'],
 ];
 /** Which extension may import which (never the reverse). */
-const EXTENSION_DEPENDS = { sessions: ['tasks'], tasks: [] };
+const EXTENSION_DEPENDS = { sessions: ['tasks'], tasks: [], skills: [] };
 
 /** Imports against the band order, each with why it is there (docs/architecture.md). */
 const ALLOWED_UPWARD = [];
