@@ -1496,6 +1496,15 @@ const NOT_HOT: Record<string, string> = {
     'needs an authorization server: test/e2e/auth/oauth-resource-server.e2e-spec.ts runs it on both paths',
   'With `auth.resourceServer`, the token cannot be checked':
     'needs an authorization server that does not answer: src/auth/jwt-access-token.verifier.spec.ts',
+  '`skills/get` of a URI': 'skills methods are not hot: test/e2e/ext/skills/skills.e2e-spec.ts',
+  '`resources/directory/read` of a URI':
+    'skills methods are not hot: test/e2e/ext/skills/sample-skills.e2e-spec.ts',
+  '`skills/list` with a `cursor`':
+    'skills methods are not hot: test/e2e/ext/skills/skills.e2e-spec.ts',
+  '`skills/list`, `skills/get` or':
+    'an option the corpus apps leave off; skill-startup.e2e-spec.ts',
+  'A skill that breaks a rule':
+    'at startup, not a request: test/e2e/ext/skills/skill-startup.e2e-spec.ts',
   '`InvalidModuleOptionsError`': 'at startup, not a request',
   '`DuplicateOperationError`': 'at startup, not a request',
   '`InvalidOperationDefinitionError`': 'at startup, not a request',

@@ -157,6 +157,26 @@ describe.each(ADAPTERS)('skills, over %s', (adapter) => {
     });
   });
 
+  it('answers the documented errors (docs/errors.md, Skills)', async () => {
+    const ask = (method: string, params: Record<string, unknown>) =>
+      rawRound(server.url, method, params, { headers: { 'x-user': 'alice' } });
+    expect((await ask('skills/list', { cursor: 'bogus' })).body.error).toEqual({
+      code: -32602,
+      message: 'Invalid cursor',
+    });
+    expect((await ask('skills/get', { uri: 'skill://nope/SKILL.md' })).body.error).toEqual({
+      code: -32602,
+      message: 'Skill not found',
+      data: { uri: 'skill://nope/SKILL.md' },
+    });
+    const file = 'skill://incident-triage/references/SEVERITY.md';
+    expect((await ask('resources/directory/read', { uri: file })).body.error).toEqual({
+      code: -32602,
+      message: 'Not a directory resource',
+      data: { uri: file },
+    });
+  });
+
   it('carries ttlMs and cacheScope on 2026-07-28 results', async () => {
     const listed = await rawRound(
       server.url,
