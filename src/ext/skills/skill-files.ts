@@ -39,49 +39,75 @@ function checkSkillBounds(
     );
 }
 
+/** Files read or stat'ed at once while a skill folder loads: the disk's queue, not the loop's. */
+const READ_CONCURRENCY = 16;
+
+/** `work` for each item, `READ_CONCURRENCY` at a time, results in the items' order. */
+async function inTurn<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, items.length) }, worker));
+  return results;
+}
+
 /**
  * Reads one skill folder: every file under it (hidden ones left out), each checked against the
- * bounds before it is read. A symlink or special file fails, naming it.
+ * bounds before it is read — every size is known (stat) before any file is read, so an oversized
+ * folder fails before it fills memory. Files are read a few at a time. A symlink or special file
+ * fails, naming it.
  * @internal
  */
 export async function readSkillFolder(folder: string, limits: SkillLimits): Promise<SkillFileSet> {
-  const files = new Map<string, Buffer>();
+  const paths: string[] = [];
   const folders = new Set<string>();
-  let bytes = 0;
   const visit = async (path: string): Promise<void> => {
     const entries = await readdir(join(folder, path), { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (hidden(entry.name)) continue;
       const child = path === '' ? entry.name : `${path}/${entry.name}`;
-      const full = join(folder, child);
       if (entry.isDirectory()) {
         folders.add(child);
         await visit(child);
         continue;
       }
-      if (!entry.isFile()) throw new InvalidSkillError(full, NOT_FOLLOWED);
-      const { size } = await stat(full);
-      if (size > limits.maxFileBytes)
-        throw new InvalidSkillError(
-          full,
-          `larger than ${limits.maxFileBytes} bytes (skills.maxFileBytes)`,
-        );
-      bytes += size;
-      checkSkillBounds(folder, files.size + 1, bytes, limits);
-      const content = await readFile(full);
-      // Changed between stat and read: the bounds hold for what was read.
-      if (content.length > limits.maxFileBytes)
-        throw new InvalidSkillError(
-          full,
-          `larger than ${limits.maxFileBytes} bytes (skills.maxFileBytes)`,
-        );
-      bytes += content.length - size;
-      checkSkillBounds(folder, files.size + 1, bytes, limits);
-      files.set(child, content);
+      if (!entry.isFile()) throw new InvalidSkillError(join(folder, child), NOT_FOLLOWED);
+      paths.push(child);
+      checkSkillBounds(folder, paths.length, 0, limits);
     }
   };
   await visit('');
+  const sizes = await inTurn(paths, async (path) => (await stat(join(folder, path))).size);
+  let bytes = 0;
+  for (const [index, size] of sizes.entries()) {
+    if (size > limits.maxFileBytes)
+      throw new InvalidSkillError(
+        join(folder, paths[index]),
+        `larger than ${limits.maxFileBytes} bytes (skills.maxFileBytes)`,
+      );
+    bytes += size;
+    checkSkillBounds(folder, index + 1, bytes, limits);
+  }
+  const contents = await inTurn(paths, (path) => readFile(join(folder, path)));
+  const files = new Map<string, Buffer>();
+  bytes = 0;
+  for (const [index, content] of contents.entries()) {
+    // Changed between stat and read: the bounds hold for what was read.
+    if (content.length > limits.maxFileBytes)
+      throw new InvalidSkillError(
+        join(folder, paths[index]),
+        `larger than ${limits.maxFileBytes} bytes (skills.maxFileBytes)`,
+      );
+    bytes += content.length;
+    checkSkillBounds(folder, index + 1, bytes, limits);
+    files.set(paths[index], content);
+  }
   return { location: folder, files, folders };
 }
 

@@ -82,6 +82,9 @@ async function admin(server: Served, action: string, body?: object) {
   return call.set('Authorization', `Bearer ${ADMIN_TOKEN}`);
 }
 
+// Each test starts apps or sample processes; on a loaded machine that takes seconds.
+jest.setTimeout(90_000);
+
 let savedAdminToken: string | undefined;
 /** One token for the file: SoftHSM reads its configuration once per process, when it initializes. */
 let hsmDir: string;
@@ -91,8 +94,9 @@ beforeAll(async () => {
   process.env.MCP_ADMIN_TOKEN = ADMIN_TOKEN;
   hsmDir = mkdtempSync(join(tmpdir(), 'hsm-'));
   token = makeToken(hsmDir);
+  // A clean checkout builds the sample here (tsc): minutes on a loaded machine.
   await ensureSampleBuilt();
-});
+}, 300_000);
 
 /**
  * The sample as operators run it, a process with the HSM's variables in its environment (SoftHSM
@@ -290,7 +294,7 @@ describe('rotation across a fleet sharing Redis, in one call', () => {
           MCP_INSTANCE_NAME: `instance-${name}`,
         }),
       );
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop()));
