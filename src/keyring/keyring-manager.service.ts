@@ -139,10 +139,11 @@ export class KeyringManager implements OnApplicationShutdown {
 
   /** Removes a verification key here and, with the `redis` option, on every instance. */
   async remove(id: string): Promise<KeyringSnapshot> {
-    // Gone here already (a removal the fleet did not finish): the fleet still removes it.
-    if (this.fleet && !this.keys.has(id)) return this.fleet.removed(id);
+    // The fleet's record may be tagged under this very key (the one active when it was last
+    // written): the fleet reads it before anything is removed, then removes the key here too.
+    if (this.fleet) return this.fleet.removed(id);
     this.removeVerificationKey(id);
-    return this.fleet ? this.fleet.removed(id) : this.snapshot();
+    return this.snapshot();
   }
 
   /** {@link snapshot}, with what every live instance reports when the module has the `redis` option. */
