@@ -54,7 +54,7 @@ const TASKS_SCENARIOS = [
 ];
 // The skills extension (SEP-2640): extension-scoped, one at a time, without --spec-version. A
 // server that declared nothing would get every check SKIPPED and still "pass": each scenario must
-// have checks that succeeded.
+// have checks that succeeded, and none skipped.
 const SKILLS_SCENARIOS = [
   'sep-2640-skills-enumeration',
   'sep-2640-skills-manifest',
@@ -299,8 +299,12 @@ async function runAdapter(main, adapter, scored, node) {
           problems.push(`${scenario} (${extension}): no results`);
           continue;
         }
+        // Skills checks are all expected to run: a SKIPPED one means something went unproven.
         const bad = scenarioChecks.filter(
-          (check) => check.status === 'FAILURE' || check.status === 'WARNING',
+          (check) =>
+            check.status === 'FAILURE' ||
+            check.status === 'WARNING' ||
+            (extension === 'skills' && check.status === 'SKIPPED'),
         );
         const succeeded = scenarioChecks.filter((check) => check.status === 'SUCCESS').length;
         if (extension === 'skills' && succeeded === 0)
