@@ -196,15 +196,19 @@ function describeBoundedTaskStoreContract(
 
     it('refuses a task past its capacity with scope "store" and a retry hint, and takes one once room is made', async () => {
       const store = await makeBounded({ maxTasks: 3, maxBytes: big });
-      await store.create(createTestTaskRecord(freshId(), 150, { partition: 'p1' }));
+      // The short-lived task must outlive the next create: it lives ten times what two creates
+      // took here (at least 150 ms), so a loaded machine gives it longer.
+      const started = Date.now();
       for (const partition of ['p2', 'p3'])
         await store.create(createTestTaskRecord(freshId(), 60_000, { partition }));
+      const shortTtlMs = Math.max(150, 10 * (Date.now() - started));
+      await store.create(createTestTaskRecord(freshId(), shortTtlMs, { partition: 'p1' }));
       const full = await refusal(
         store.create(createTestTaskRecord(freshId(), 60_000, { partition: 'p4' })),
       );
       expect(full).toMatchObject({ scope: 'store', maxTasks: 3, unit: 'tasks' });
       expect(full.retryAfterMs).toBeGreaterThanOrEqual(1_000);
-      await sleep(200);
+      await sleep(shortTtlMs + 50);
       await expect(
         store.create(createTestTaskRecord(freshId(), 60_000, { partition: 'p4' })),
       ).resolves.toBeUndefined();
