@@ -15,6 +15,9 @@ export interface ConsumedStateStoreSubject {
 
 const LATER = () => Date.now() + 60_000;
 
+/** Ids taken by every contract run in this process: two subjects never present the same one. */
+let idsTaken = 0;
+
 /**
  * The behaviour every {@link ConsumedStateStore} must have, run against each implementation:
  * first presentation wins, atomically under concurrency, until the state's expiry and no longer,
@@ -28,9 +31,8 @@ export function describeConsumedStateStoreContract(
   const { describe, it, beforeEach, afterEach, expect } = testRunnerGlobals();
   describe(`ConsumedStateStore contract: ${name}`, () => {
     let subject: ConsumedStateStoreSubject;
-    let run = 0;
-    /** An id no other test of this run used (the Redis subjects share one server). */
-    const id = (label: string) => `${label}-${process.pid}-${++run}`;
+    /** An id no other test of this run used (subjects may share one server, and its data). */
+    const id = (label: string) => `${label}-${process.pid}-${++idsTaken}`;
 
     beforeEach(async () => {
       subject = await createSubject();

@@ -5,6 +5,7 @@ import {
   type ConsumedStateStore,
 } from '../../../src/entry/stores';
 import { RedisConsumedStateStore } from '../../../src/entry/redis';
+import { until } from '../../utils/wait';
 import {
   describeBoundedConsumedStateStoreContract,
   describeConsumedStateStoreContract,
@@ -110,7 +111,13 @@ for (const [label, options] of CLIENT_CONFIGURATIONS) {
       const client = await redisReady(appClient(options));
       return {
         store: new RedisConsumedStateStore(client, { commandTimeoutMs: 300 }),
-        breakIt: () => server.stop(),
+        // Broken once the client knows: a command written in the instant the server went away
+        // is resent by ioredis on reconnect, and nobody can know whether it ran — not the case
+        // the contract is about (a store that cannot record refuses, and records nothing).
+        breakIt: async () => {
+          await server.stop();
+          await until(() => client.status !== 'ready', 'the client to notice the server is gone');
+        },
         repair: async () => {
           await server.start();
           await redisReady(client);
