@@ -13,6 +13,12 @@ export interface StalledRequest {
   readonly response: Promise<RawHttpResponse>;
   /** Whether the server has answered. */
   answered(): boolean;
+  /**
+   * Whether the request is over without an answer the client could read: the server cut the
+   * connection (reset, or closed it while the body was still being written) before a response
+   * arrived, or the request was aborted.
+   */
+  cut(): boolean;
   /** Sends the body up to byte `end` (exclusive), without ending the request. */
   sendUpTo(end: number): void;
   /** Sends the rest of the body and ends the request. */
@@ -35,6 +41,7 @@ export function stalledRequest(
   firstBytes: number,
 ): StalledRequest {
   let answered = false;
+  let cut = false;
   let sent = Math.min(firstBytes, body.length);
   let request: ClientRequest | undefined;
   const response = new Promise<RawHttpResponse>((done, fail) => {
@@ -57,11 +64,15 @@ export function stalledRequest(
         request?.destroy();
       });
       incoming.on('error', (error) => {
-        if (!answered) fail(error);
+        if (answered) return;
+        cut = true;
+        fail(error);
       });
     });
     request.on('error', (error) => {
-      if (!answered) fail(error);
+      if (answered) return;
+      cut = true;
+      fail(error);
     });
     if (firstBytes >= body.length) request.end(body);
     else if (firstBytes > 0) request.write(body.subarray(0, firstBytes));
@@ -73,6 +84,7 @@ export function stalledRequest(
   return {
     response,
     answered: () => answered,
+    cut: () => cut,
     sendUpTo(end) {
       if (answered || !request || request.destroyed || end <= sent) return;
       request.write(body.subarray(sent, Math.min(end, body.length)));
