@@ -1,0 +1,52 @@
+import type { Logger } from '@nestjs/common';
+import { internalError } from '../../errors/internal-error';
+import { serverBusy } from '../../errors/server-busy';
+import { ConsumedStateStoreError } from '../../stores/one-time/consumed-state-store.error';
+import type { ConsumedStateStore } from '../../stores/one-time/consumed-state-store.interface';
+import { clip } from '../../util/clip';
+import { sha256Base64Url } from '../../util/sha256';
+import { refusal } from '../library-interceptor';
+import type { OperationCall } from '../operation-call';
+import { callSite } from './call-state-binder';
+
+/**
+ * Accepts a single-use state once: answers whether this is its first presentation (a later one,
+ * at any time before its expiry, is `false`). A store with no room answers -32000 with a retry hint (nothing consumed);
+ * one that cannot record, a bare -32603; the reason is logged either way.
+ * @internal
+ */
+export async function consumeSingleUse(
+  call: OperationCall,
+  store: ConsumedStateStore,
+  state: { readonly raw: string; readonly expiresAt: number },
+  partition: string,
+  logger: Logger,
+): Promise<boolean> {
+  let first: boolean;
+  try {
+    // Shares are by caller: the store sees a digest of the partition, never the partition.
+    first = await store.consume(
+      sha256Base64Url(state.raw),
+      state.expiresAt,
+      sha256Base64Url(partition),
+    );
+  } catch (error) {
+    const reason = error instanceof ConsumedStateStoreError ? error.reason : 'store_failure';
+    if (reason === 'full' || reason === 'share') {
+      // No room is not a fault, and nothing was consumed: the client may retry this state.
+      logger.warn(`${callSite(call)}: single-use state could not be recorded (${reason})`);
+      throw refusal(
+        call,
+        serverBusy(
+          reason === 'share'
+            ? 'Server busy: too many single-use states for this caller'
+            : 'Server busy: too many single-use states',
+          (error as ConsumedStateStoreError).retryAfterMs,
+        ),
+      );
+    }
+    logger.error(`${callSite(call)}: single-use state could not be recorded (${clip(reason)})`);
+    throw refusal(call, internalError());
+  }
+  return first === true;
+}
