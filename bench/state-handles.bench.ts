@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   const server = await startRedisServer();
   const client = new Redis(server.url);
   try {
-    await redemptionTime('redis (loopback)', new RedisStateHandleRepository({ client }));
+    await redemptionTime('redis (loopback)', new RedisStateHandleRepository(client));
   } finally {
     await client.quit();
     await server.close();

@@ -122,10 +122,9 @@ function portChoices(
       fromOptions: ports.stateHandleRepository,
       fallback: () =>
         redis.configured
-          ? new RedisStateHandleRepository({
-              client: redis.client,
+          ? new RedisStateHandleRepository(redis.client, {
               keyPrefix: redis.key('handle', ''),
-              timeoutMs: redis.commandTimeoutMs,
+              commandTimeoutMs: redis.commandTimeoutMs,
               ...handleCapacity,
             })
           : new MemoryStateHandleRepository(handleCapacity),
@@ -159,7 +158,10 @@ function portChoices(
         // Every record is tagged under the keyring: an edited or foreign one is not a session.
         integrity.ensureKey();
         return new RedisSessionStore(
-          { call: (command, ...args) => redis.run((client) => client.call(command, ...args)) },
+          {
+            call: (command: string, ...args: (string | number)[]) =>
+              redis.run((client) => client.call(command, ...args)),
+          },
           { keyPrefix: redis.key('session', ''), integrity },
         );
       },

@@ -24,6 +24,7 @@ import {
   McpRequestStateMode,
   McpTool,
 } from '../../src/index';
+import Redis from 'ioredis';
 import { BullMqTaskRunner } from '../../src/entry/redis';
 import { BENCH_SERVER_INFO, portOf, serveBench } from './harness';
 
@@ -31,10 +32,7 @@ const REDIS_URL = process.env.FLEET_REDIS_URL;
 const KEY = process.env.FLEET_KEYRING;
 const runner =
   REDIS_URL && process.env.FLEET_RUNNER === 'bullmq'
-    ? new BullMqTaskRunner(
-        { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port) },
-        { concurrency: 20 },
-      )
+    ? new BullMqTaskRunner(new Redis(REDIS_URL, { maxRetriesPerRequest: 1 }), { concurrency: 20 })
     : undefined;
 if (!KEY) throw new Error('FLEET_KEYRING (base64 of 32 bytes) is required');
 

@@ -1,7 +1,7 @@
 import { type KeyringConfig, type KeyWrapper, type McpModuleOptions } from '../../src/index';
 import { AwsKmsKeyWrapper } from '../../src/entry/aws-kms';
 import { Pkcs11KeyWrapper } from '../../src/entry/pkcs11';
-import { BullMqTaskRunner, type BullMqConnectionOptions } from '../../src/entry/redis';
+import { SampleTaskRunner } from './sample-task-runner';
 import { authFromEnv, OAUTH_MODE } from './demo-auth/sample-auth';
 import { BearerPartitionResolver } from './flows/bearer-partition.resolver';
 import { sampleSkillsFolder } from './skills/skills-folder';
@@ -74,27 +74,9 @@ function redisFromEnv(): McpModuleOptions['redis'] {
   if (store !== 'redis') throw new Error('MCP_STORE must be "memory" or "redis"');
   // Never echo REDIS_URL: it may hold a password.
   if (!process.env.REDIS_URL) throw new Error('MCP_STORE=redis needs REDIS_URL');
-  return { url: process.env.REDIS_URL };
-}
-
-/** ioredis connection options from a `redis://` / `rediss://` URL. */
-function connectionFromUrl(url: string): BullMqConnectionOptions {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    // Never echo REDIS_URL: it may hold a password.
+  if (!/^rediss?:\/\/[^/]/.test(process.env.REDIS_URL))
     throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
-  }
-  const db = parsed.pathname.replace(/^\//, '');
-  return {
-    host: parsed.hostname,
-    port: parsed.port ? Number(parsed.port) : 6379,
-    ...(parsed.username && { username: decodeURIComponent(parsed.username) }),
-    ...(parsed.password && { password: decodeURIComponent(parsed.password) }),
-    ...(db && { db: Number(db) }),
-    ...(parsed.protocol === 'rediss:' && { tls: {} }),
-  };
+  return { url: process.env.REDIS_URL };
 }
 
 /**
@@ -105,7 +87,7 @@ function tasksFromEnv(redis: McpModuleOptions['redis']): McpModuleOptions['tasks
   if (!redis?.url) return undefined;
   const lockMs = optionalInteger('MCP_TASK_LOCK_MS');
   return {
-    runner: new BullMqTaskRunner(connectionFromUrl(redis.url), {
+    runner: new SampleTaskRunner(redis.url, {
       ...(lockMs !== undefined && { lockDurationMs: lockMs, stalledIntervalMs: lockMs }),
     }),
   };

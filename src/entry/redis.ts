@@ -1,6 +1,8 @@
 // `nestjs-mcp/redis`: the Redis (ioredis) and BullMQ adapters, for apps that wire them by hand. The
 // `redis` module option picks the same adapters without importing anything from here. Importing
-// this subpath needs the optional peers it uses (`ioredis`, and `bullmq` for the runner).
+// this subpath needs the optional peers it uses (`ioredis`, and `bullmq` for the runner). One
+// shape for every adapter: `new Adapter(client, options?)`, the client an ioredis client the
+// application owns (typed `McpRedisClient`), the command bound named `commandTimeoutMs`.
 
 export type { McpRedisClient } from '../redis/mcp-redis-client';
 export {
@@ -14,11 +16,7 @@ export {
 export { RedisTaskStore, type RedisTaskStoreOptions } from '../ext/tasks/store/redis-task.store';
 export {
   RedisSessionStore,
-  type RedisSessionCommandClient,
   type RedisSessionStoreOptions,
 } from '../ext/sessions/store/redis-session.store';
-export {
-  BullMqTaskRunner,
-  type BullMqTaskRunnerOptions,
-} from '../ext/tasks/runner/bullmq-task.runner';
-export type { BullMqConnectionOptions } from '../ext/tasks/runner/bullmq-redis-client';
+export { BullMqTaskRunner } from '../ext/tasks/runner/bullmq-task.runner';
+export type { BullMqTaskRunnerOptions } from '../ext/tasks/runner/bullmq-task-runner.options';

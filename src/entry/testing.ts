@@ -4,14 +4,8 @@
 
 export { createTestOperationContext } from '../testing/create-test-operation-context';
 export { createTestStateHandles } from '../testing/create-test-state-handles';
-export {
-  describeBoundedConsumedStateStoreContract,
-  describeConsumedStateStoreContract,
-} from '../testing/contracts/consumed-state-store.contract';
-export {
-  describeBoundedStateHandleRepositoryContract,
-  describeStateHandleRepositoryContract,
-} from '../testing/contracts/state-handle-repository.contract';
+export { describeConsumedStateStoreContract } from '../testing/contracts/consumed-state-store.contract';
+export { describeStateHandleRepositoryContract } from '../testing/contracts/state-handle-repository.contract';
 export { describeTaskRunnerContract } from '../testing/contracts/task-runner.contract';
 export {
   createTestTaskRecord,

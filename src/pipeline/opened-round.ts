@@ -2,7 +2,7 @@ import type { McpInputResponses } from '../input/mcp-input-responses';
 import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
 import type { ReplayExecution } from '../replay/replay-execution';
 import type { RequestStateBinding } from '../state/request-state-binding';
-import type { RequestStateHeader } from '../state/request-state.sealer';
+import type { RequestStateHeader } from '../state/request-state-header';
 import type { McpJsonValue } from '../util/json-value';
 import type { SealedFlow } from '../state/sealed-flow';
 

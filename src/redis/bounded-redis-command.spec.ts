@@ -2,8 +2,8 @@ import { boundedRedisCommand } from './bounded-redis-command';
 import type { McpRedisClient } from './mcp-redis-client';
 import { RedisCommandError } from './redis-command.error';
 
-function clientIn(status: string): McpRedisClient {
-  return { status, set: () => Promise.resolve('OK') };
+function clientIn(status: string): Pick<McpRedisClient, 'status'> {
+  return { status };
 }
 
 function replyError(message: string): Error {

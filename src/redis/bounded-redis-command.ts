@@ -30,7 +30,7 @@ export function failureOf(error: unknown): RedisCommandFailure {
  * @internal
  */
 export function boundedRedisCommand<T>(
-  client: McpRedisClient,
+  client: Pick<McpRedisClient, 'status'>,
   timeoutMs: number,
   command: () => Promise<T>,
 ): Promise<T> {

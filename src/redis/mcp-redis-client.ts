@@ -1,13 +1,15 @@
 /**
- * The part of an ioredis client (`Redis`, ioredis 5 or 6) the module's Redis stores
- * call, typed structurally so that this package's types do not require `ioredis`. Pass a real
- * ioredis client; the module uses it as such.
+ * The part of an ioredis client (`Redis`, ioredis 5) the module's Redis adapters call, typed
+ * structurally so that this package's types do not require `ioredis`. Pass a real ioredis client;
+ * each adapter's constructor names the members it uses (`Pick<McpRedisClient, …>`), so a test
+ * double needs only those.
  *
  * @publicApi
  */
 export interface McpRedisClient {
   /** ioredis connection status; commands are sent only while it is `ready` (or `wait`, lazily connecting). */
   readonly status: string;
+  call(command: string, ...args: (string | number)[]): Promise<unknown>;
   set(
     key: string,
     value: string,
@@ -15,9 +17,14 @@ export interface McpRedisClient {
     milliseconds: number,
     nx: 'NX',
   ): Promise<'OK' | null>;
-  /**
-   * Runs a Lua script (ioredis has it): with it the Redis single-use store shares its capacity
-   * fairly between callers; without it each state is still accepted once.
-   */
-  eval?(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  evalsha(sha1: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  del(...keys: string[]): Promise<number>;
+  /** A new connection with the same options (`maxRetriesPerRequest: null` for a blocking one). */
+  duplicate(override?: { maxRetriesPerRequest?: number | null }): McpRedisClient;
+  subscribe(...channels: string[]): Promise<unknown>;
+  on(event: 'message', listener: (channel: string, message: string) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
+  quit(): Promise<unknown>;
+  disconnect(): void;
 }

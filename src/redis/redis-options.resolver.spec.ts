@@ -3,7 +3,7 @@ import type { McpRedisClient } from './mcp-redis-client';
 import type { McpRedisOptions } from './mcp-redis-options.interface';
 import { resolveRedisOptions } from './redis-options.resolver';
 
-const client: McpRedisClient = { status: 'ready', set: () => Promise.resolve('OK') };
+const client = { status: 'ready', set: () => Promise.resolve('OK') } as unknown as McpRedisClient;
 
 function failure(options: unknown): InvalidModuleOptionsError {
   try {

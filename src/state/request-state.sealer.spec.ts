@@ -9,12 +9,9 @@ import {
   type RequestStateFailureReason,
 } from './request-state-protection.error';
 import type { RequestStateProtector } from './request-state-protector.interface';
-import {
-  CLOCK_SKEW_TOLERANCE_MS,
-  RequestStateSealer,
-  requestIdKey,
-  type RequestStateHeader,
-} from './request-state.sealer';
+import { requestIdKey } from './request-id-key';
+import type { RequestStateHeader } from './request-state-header';
+import { CLOCK_SKEW_TOLERANCE_MS, RequestStateSealer } from './request-state.sealer';
 
 const LIMITS = {
   maxEncodedBytes: 65_536,

@@ -48,8 +48,7 @@ export class IncomingStateOpener {
 
   open(call: OperationCall): MaybePromise<IncomingState> {
     const raw = call.params.requestState;
-    if (raw !== undefined && typeof raw !== 'string')
-      throw this.refusals.reject(call, 'malformed');
+    if (raw !== undefined && typeof raw !== 'string') throw this.refusals.reject(call, 'malformed');
     if (raw === undefined)
       // What a state emitted after the method would be bound to is settled before it runs: a
       // call that cannot be bound (a number a double cannot hold) is refused before any effect.

@@ -7,26 +7,13 @@ import {
 } from '../../keyring/record-integrity';
 import { retryAfterMs, SHARE_REFUSAL_LUA, type ShareLimits } from '../../util/fair-share';
 import { loggableFailure } from '../../redis/bounded-redis-command';
+import type { McpRedisClient } from '../../redis/mcp-redis-client';
 import { handleShares } from './handle-shares';
 import { StateHandleRepositoryError } from './state-handle-repository.error';
 import type { StateHandleRecord, StateHandleRepository } from './state-handle-repository.interface';
 
-/**
- * The commands {@link RedisStateHandleRepository} needs; an `ioredis` `Redis` client (or `Cluster`,
- * see the key prefix) provides them. Structural, so this package's types do not require ioredis.
- *
- * @publicApi
- */
-export interface RedisStateHandleClient {
-  evalsha(sha1: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  del(...keys: string[]): Promise<number>;
-}
-
 /** Options of {@link RedisStateHandleRepository}. @publicApi */
 export interface RedisStateHandleRepositoryOptions {
-  /** A connected client, owned (and closed) by the application. */
-  client: RedisStateHandleClient;
   /**
    * Prefix of every key, e.g. `"orders:mcp:handle:"`. On Redis Cluster put a hash tag in it
    * (`"{mcp-handles}:"`): a redemption moves a record between two keys in one script. Default
@@ -34,7 +21,7 @@ export interface RedisStateHandleRepositoryOptions {
    */
   keyPrefix?: string;
   /** Longest wait for Redis per operation, in ms; then the call fails with -32603 (`timeout`). Default 2,000. */
-  timeoutMs?: number;
+  commandTimeoutMs?: number;
   /** Records the fleet holds at once; a new flow past it is refused (`full`). Default 100,000. */
   maxEntries?: number;
   /** Records one owner (caller) holds at once (`share`). Default: `maxEntries`. */
@@ -167,7 +154,7 @@ const SCRIPTS = { put: script(PUT), redeem: script(REDEEM), delete: script(DELET
 /**
  * A {@link StateHandleRepository} on Redis, shared by every instance of a fleet: each operation is
  * one script (one round trip, atomic on the server). Records expire with the flow (`PEXPIREAT`).
- * When Redis does not answer within `timeoutMs`, or answers with an error, the operation rejects
+ * When Redis does not answer within `commandTimeoutMs`, or answers with an error, the operation rejects
  * with {@link StateHandleRepositoryError} (`timeout`, `unavailable`), so the call fails closed with
  * `-32603`; a redemption that reached Redis after its caller gave up still consumed the handle,
  * and the client starts the flow again.
@@ -175,31 +162,32 @@ const SCRIPTS = { put: script(PUT), redeem: script(REDEEM), delete: script(DELET
  * @example
  * ```ts
  * McpModule.forRoot({
- *   stateHandleRepository: new RedisStateHandleRepository({ client: new Redis(process.env.REDIS_URL), keyPrefix: 'orders:handle:' }),
+ *   stateHandleRepository: new RedisStateHandleRepository(new Redis(process.env.REDIS_URL), { keyPrefix: 'orders:handle:' }),
  * });
  * ```
  * @publicApi
  */
 export class RedisStateHandleRepository implements StateHandleRepository, AuthenticatesRecords {
   private readonly logger = new Logger('McpRequestState');
-  private readonly client: RedisStateHandleClient;
   private readonly keyPrefix: string;
-  private readonly timeoutMs: number;
+  private readonly commandTimeoutMs: number;
   private readonly now: () => number;
   private readonly count: ShareLimits;
   private readonly bytes: ShareLimits;
   private integrity: RecordIntegrity | undefined;
 
-  constructor(options: RedisStateHandleRepositoryOptions) {
-    this.client = options.client;
+  constructor(
+    private readonly client: Pick<McpRedisClient, 'evalsha' | 'eval' | 'del'>,
+    options: RedisStateHandleRepositoryOptions = {},
+  ) {
     this.keyPrefix = options.keyPrefix ?? 'nestjs-mcp:handle:';
-    this.timeoutMs = options.timeoutMs ?? 2_000;
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 2_000;
     this.now = options.now ?? Date.now;
     if (typeof this.client?.evalsha !== 'function' || typeof this.client.del !== 'function')
       throw new TypeError('client must be an ioredis client');
     if (typeof this.keyPrefix !== 'string') throw new TypeError('keyPrefix must be a string');
-    if (!Number.isSafeInteger(this.timeoutMs) || this.timeoutMs <= 0)
-      throw new RangeError('timeoutMs must be a positive integer');
+    if (!Number.isSafeInteger(this.commandTimeoutMs) || this.commandTimeoutMs <= 0)
+      throw new RangeError('commandTimeoutMs must be a positive integer');
     const maxEntries = options.maxEntries ?? 100_000;
     ({ count: this.count, bytes: this.bytes } = handleShares({
       maxEntries,
@@ -307,7 +295,10 @@ export class RedisStateHandleRepository implements StateHandleRepository, Authen
   private withTimeout<T>(operation: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, fail) => {
-      timer = setTimeout(() => fail(new StateHandleRepositoryError('timeout')), this.timeoutMs);
+      timer = setTimeout(
+        () => fail(new StateHandleRepositoryError('timeout')),
+        this.commandTimeoutMs,
+      );
     });
     // The command may still settle after the timeout; its outcome is then nobody's concern.
     operation.catch(() => undefined);

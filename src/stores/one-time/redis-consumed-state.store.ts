@@ -71,7 +71,8 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
   private readonly limits: ShareLimits;
 
   constructor(
-    private readonly client: McpRedisClient,
+    private readonly client: Pick<McpRedisClient, 'status' | 'set'> &
+      Partial<Pick<McpRedisClient, 'eval'>>,
     options: RedisConsumedStateStoreOptions = {},
   ) {
     this.keyPrefix = options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;

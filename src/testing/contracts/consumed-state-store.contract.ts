@@ -21,13 +21,18 @@ let idsTaken = 0;
 /**
  * The behaviour every {@link ConsumedStateStore} must have, run against each implementation:
  * first presentation wins, atomically under concurrency, until the state's expiry and no longer,
- * per id; a store that cannot record refuses quickly and never accepts.
+ * per id; a store that cannot record refuses quickly and never accepts. With `createBounded`
+ * (a store with a capacity of its own, as the module's are), the fair-share rules too.
  * @publicApi
  */
 export function describeConsumedStateStoreContract(
   name: string,
   createSubject: () => Promise<ConsumedStateStoreSubject>,
+  createBounded?: (
+    capacity: ConsumedStateCapacity,
+  ) => Promise<{ store: ConsumedStateStore; close(): Promise<void> }>,
 ): void {
+  if (createBounded) describeBoundedConsumedStateStoreContract(name, createBounded);
   const { describe, it, beforeEach, afterEach, expect } = testRunnerGlobals();
   describe(`ConsumedStateStore contract: ${name}`, () => {
     let subject: ConsumedStateStoreSubject;
@@ -137,9 +142,8 @@ export interface ConsumedStateCapacity {
  * their owner; a presentation the store has no room for is refused `full`, one whose owner holds
  * its share `share` — its own limit, or less while the store is nearly full — each with a retry
  * hint, and neither consumes the state.
- * @publicApi
  */
-export function describeBoundedConsumedStateStoreContract(
+function describeBoundedConsumedStateStoreContract(
   name: string,
   create: (
     capacity: ConsumedStateCapacity,

@@ -17,15 +17,22 @@ const handle = (): string => randomBytes(32).toString('base64url');
 
 /**
  * What every `StateHandleRepository` must do, whatever it stores records in: the suite the memory
- * and Redis implementations (and any application's own) run.
+ * and Redis implementations (and any application's own) run. With `createBounded` (a repository
+ * with a capacity of its own, as the module's are), the fair-share rules too.
  * @publicApi
  */
 export function describeStateHandleRepositoryContract(
   name: string,
   create: () => Promise<StateHandleRepositorySubject>,
+  createBounded?: (
+    capacity: StateHandleRepositoryCapacity,
+  ) => Promise<StateHandleRepositorySubject>,
 ): void {
   const { describe } = testRunnerGlobals();
   describe(`${name} (StateHandleRepository contract)`, () => stateHandleRepositoryCases(create));
+  if (createBounded)
+    describe(`${name} (StateHandleRepository contract: capacity and fair shares)`, () =>
+      boundedStateHandleRepositoryCases(createBounded));
 }
 
 function stateHandleRepositoryCases(create: () => Promise<StateHandleRepositorySubject>): void {
@@ -170,17 +177,7 @@ export interface StateHandleRepositoryCapacity {
  * past the capacity is refused `full`, one whose owner holds its share `share` — its own limit, or
  * less while the repository is nearly full — each with a retry hint; a flow already held keeps
  * going.
- * @publicApi
  */
-export function describeBoundedStateHandleRepositoryContract(
-  name: string,
-  create: (capacity: StateHandleRepositoryCapacity) => Promise<StateHandleRepositorySubject>,
-): void {
-  const { describe } = testRunnerGlobals();
-  describe(`${name} (StateHandleRepository contract: capacity and fair shares)`, () =>
-    boundedStateHandleRepositoryCases(create));
-}
-
 function boundedStateHandleRepositoryCases(
   create: (capacity: StateHandleRepositoryCapacity) => Promise<StateHandleRepositorySubject>,
 ): void {

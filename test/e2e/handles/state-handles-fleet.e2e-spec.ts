@@ -32,10 +32,9 @@ describe.each(ADAPTERS)('state handles across two instances sharing Redis, over 
           McpModule.forRoot({
             keyring: { active: keyring.active, keys: { ...keyring.keys } },
             partitionResolver: HEADER_PARTITIONS,
-            stateHandleRepository: new RedisStateHandleRepository({
-              client,
+            stateHandleRepository: new RedisStateHandleRepository(client, {
               keyPrefix: `fleet-${adapter}:`,
-              timeoutMs: 500,
+              commandTimeoutMs: 500,
             }),
           }),
           StateHandleFixturesModule,

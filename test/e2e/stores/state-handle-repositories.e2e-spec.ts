@@ -6,10 +6,7 @@ import {
   type StateHandleRecord,
 } from '../../../src/entry/stores';
 import { RedisStateHandleRepository } from '../../../src/entry/redis';
-import {
-  describeBoundedStateHandleRepositoryContract,
-  describeStateHandleRepositoryContract,
-} from '../../../src/entry/testing';
+import { describeStateHandleRepositoryContract } from '../../../src/entry/testing';
 import {
   closeRedisClient,
   startRedisServer,
@@ -25,14 +22,17 @@ const record = (): StateHandleRecord => ({
   round: 1,
 });
 
-describeStateHandleRepositoryContract('MemoryStateHandleRepository', async () => {
-  const repository = new MemoryStateHandleRepository();
-  return { repository, close: async () => repository.close() };
-});
-describeBoundedStateHandleRepositoryContract('MemoryStateHandleRepository', async (capacity) => {
-  const repository = new MemoryStateHandleRepository(capacity);
-  return { repository, close: async () => repository.close() };
-});
+describeStateHandleRepositoryContract(
+  'MemoryStateHandleRepository',
+  async () => {
+    const repository = new MemoryStateHandleRepository();
+    return { repository, close: async () => repository.close() };
+  },
+  async (capacity) => {
+    const repository = new MemoryStateHandleRepository(capacity);
+    return { repository, close: async () => repository.close() };
+  },
+);
 
 describe('RedisStateHandleRepository', () => {
   let server: RedisServerHandle;
@@ -54,29 +54,30 @@ describe('RedisStateHandleRepository', () => {
 
   describe('the StateHandleRepository contract', () => {
     let prefixes = 0;
-    describeStateHandleRepositoryContract('RedisStateHandleRepository', async () => {
-      const client = connect();
-      // A fresh prefix per test: nothing one test stores can answer another.
-      const repository = new RedisStateHandleRepository({
-        client,
-        keyPrefix: `contract-${++prefixes}:`,
-      });
-      return { repository, close: async () => void (await client.quit()) };
-    });
-    describeBoundedStateHandleRepositoryContract('RedisStateHandleRepository', async (capacity) => {
-      const client = connect();
-      const repository = new RedisStateHandleRepository({
-        client,
-        keyPrefix: `bounded-${++prefixes}:`,
-        ...capacity,
-      });
-      return { repository, close: async () => void (await client.quit()) };
-    });
+    describeStateHandleRepositoryContract(
+      'RedisStateHandleRepository',
+      async () => {
+        const client = connect();
+        // A fresh prefix per test: nothing one test stores can answer another.
+        const repository = new RedisStateHandleRepository(client, {
+          keyPrefix: `contract-${++prefixes}:`,
+        });
+        return { repository, close: async () => void (await client.quit()) };
+      },
+      async (capacity) => {
+        const client = connect();
+        const repository = new RedisStateHandleRepository(client, {
+          keyPrefix: `bounded-${++prefixes}:`,
+          ...capacity,
+        });
+        return { repository, close: async () => void (await client.quit()) };
+      },
+    );
   });
 
   it('keeps each record under its prefix, with the flow expiry as the key expiry', async () => {
     const client = connect();
-    const repository = new RedisStateHandleRepository({ client, keyPrefix: 'orders:handle:' });
+    const repository = new RedisStateHandleRepository(client, { keyPrefix: 'orders:handle:' });
     const first = handle();
     const stored = record();
     await repository.put(first, stored);
@@ -90,7 +91,7 @@ describe('RedisStateHandleRepository', () => {
       t: '',
     });
     expect(await client.pexpiretime(`orders:handle:${first}`)).toBe(stored.expiresAt);
-    const other = new RedisStateHandleRepository({ client, keyPrefix: 'billing:handle:' });
+    const other = new RedisStateHandleRepository(client, { keyPrefix: 'billing:handle:' });
     expect(await other.redeem(first, 'b', handle())).toBeUndefined();
     const second = handle();
     expect(await repository.redeem(first, 'b', second)).toEqual(stored);
@@ -100,7 +101,7 @@ describe('RedisStateHandleRepository', () => {
 
   it('fails closed while Redis is down (StateHandleRepositoryError, within the timeout) and recovers when it is back', async () => {
     const client = connect();
-    const repository = new RedisStateHandleRepository({ client, timeoutMs: 300 });
+    const repository = new RedisStateHandleRepository(client, { commandTimeoutMs: 300 });
     const first = handle();
     await repository.put(first, record());
     await server.stop();
@@ -134,9 +135,9 @@ describe('RedisStateHandleRepository', () => {
 
   it('refuses an ill-made configuration', () => {
     const client = new Redis(server.url, { lazyConnect: true });
-    expect(() => new RedisStateHandleRepository({ client, timeoutMs: 0 })).toThrow(RangeError);
-    expect(() => new RedisStateHandleRepository({ client: {} as unknown as Redis })).toThrow(
-      TypeError,
+    expect(() => new RedisStateHandleRepository(client, { commandTimeoutMs: 0 })).toThrow(
+      RangeError,
     );
+    expect(() => new RedisStateHandleRepository({} as unknown as Redis)).toThrow(TypeError);
   });
 });

@@ -4,21 +4,12 @@ import {
   type AuthenticatesRecords,
   type RecordIntegrity,
 } from '../../../keyring/record-integrity';
+import type { McpRedisClient } from '../../../redis/mcp-redis-client';
 import { SHARE_REFUSAL_LUA } from '../../../util/fair-share';
 import { sha256Base64Url } from '../../../util/sha256';
 import { SessionCapacityError } from './session-capacity.error';
 import type { McpSessionRecord } from './session-record';
 import type { SessionCreationLimits, SessionStore } from './session-store.interface';
-
-/**
- * The commands {@link RedisSessionStore} needs: an ioredis `Redis` has them (`call` sends any
- * command). Structural, so that ioredis stays an optional peer dependency.
- *
- * @publicApi
- */
-export interface RedisSessionCommandClient {
-  call(command: string, ...args: (string | number)[]): Promise<unknown>;
-}
 
 /** Options of {@link RedisSessionStore}. @publicApi */
 export interface RedisSessionStoreOptions {
@@ -88,7 +79,7 @@ export class RedisSessionStore implements SessionStore, AuthenticatesRecords {
   private integrity: RecordIntegrity | undefined;
 
   constructor(
-    private readonly client: RedisSessionCommandClient,
+    private readonly client: Pick<McpRedisClient, 'call'>,
     options: RedisSessionStoreOptions = {},
   ) {
     this.prefix = options.keyPrefix ?? 'nestjs-mcp:session:';

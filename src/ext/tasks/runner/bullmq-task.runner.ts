@@ -1,11 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { Job, Queue, Worker } from 'bullmq';
 import { loadOptionalPeer } from './bullmq-loader';
-import {
-  isRedisClient,
-  type BullMqConnectionOptions,
-  type BullMqRedisClient,
-} from './bullmq-redis-client';
+import type { BullMqRedisClient } from './bullmq-redis-client';
+import { BullMqStepGenerations, GENERATION_TTL_MS } from './bullmq-step-generations';
+import { resolveOptions, type BullMqTaskRunnerOptions } from './bullmq-task-runner.options';
 import {
   ATTACH_RECORD_INTEGRITY,
   type AuthenticatesRecords,
@@ -28,40 +26,11 @@ import {
   stepData,
   type StepData,
 } from './bullmq-step-messages';
+import type { McpRedisClient } from '../../../redis/mcp-redis-client';
 import type { TaskRunner, TaskStepLease, TaskWork } from './task-runner.interface';
-
-/** Options of {@link BullMqTaskRunner}. @publicApi */
-export interface BullMqTaskRunnerOptions {
-  /** The BullMQ queue every instance of the fleet shares. Default `nestjs-mcp-tasks`. */
-  queueName?: string;
-  /** BullMQ's key prefix; the runner's own keys and channel live under it too. Default `bull`. */
-  prefix?: string;
-  /** Steps this instance runs at once. Default 10. */
-  concurrency?: number;
-  /** Whether this instance runs steps; `false` only enqueues and cancels them. Default `true`. */
-  worker?: boolean;
-  /** How long a worker's lock on a step lasts unless renewed (half of it); a dead worker's step is free again after it. Default 30,000 ms. */
-  lockDurationMs?: number;
-  /** How often workers look for steps whose lock lapsed (stalled) and queue them again. Default 30,000 ms. */
-  stalledIntervalMs?: number;
-  /** Times a step may stall (its worker died) and be queued again before it fails. Default 2. */
-  maxStalledCount?: number;
-  /** Runs of a step whose work threw (not the task's own error: that is an outcome) before it fails. Default 3. */
-  attempts?: number;
-  /** First delay before such a retry, doubling each time. Default 1,000 ms. */
-  backoffMs?: number;
-  /** How long `close()` waits for aborted steps to hand themselves back before it lets their locks lapse. Default 5,000 ms. */
-  closeTimeoutMs?: number;
-}
 
 /** Task ids are the module's (22 base64url characters); anything else is refused before Redis. */
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
-/** A task's generation counter lives a week past its last schedule or cancel, as do its failed steps. */
-const GENERATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-const NEXT_GENERATION = `
-local generation = redis.call('INCR', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
-return generation`;
 
 /**
  * A {@link TaskRunner} for a fleet, on a BullMQ queue in Redis: a step scheduled on one instance
@@ -92,32 +61,32 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
   private readonly forgedAborts = new OccasionalWarning((line) => this.logger.warn(line));
   private readonly options: Required<BullMqTaskRunnerOptions>;
   private readonly bullmq: typeof import('bullmq');
-  /** Commands and publishing; closed here only when the runner connected it itself. */
+  /** Commands and publishing: the application's client, never closed here. */
   private readonly client: BullMqRedisClient;
-  private readonly ownsClient: boolean;
+  private readonly generations: BullMqStepGenerations;
   private readonly queue: Queue<StepData>;
   private readonly steps = new BullMqRunningSteps();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly channel: string;
   private readonly ready: Promise<void>;
-  private subscriber: BullMqRedisClient | undefined;
-  private workerClient: BullMqRedisClient | undefined;
+  private subscriber: McpRedisClient | undefined;
+  private workerClient: McpRedisClient | undefined;
   private worker: Worker<StepData> | undefined;
   private work: TaskWork | undefined;
   private integrity: RecordIntegrity | undefined;
   private closed = false;
 
-  constructor(
-    connection: BullMqRedisClient | BullMqConnectionOptions,
-    options: BullMqTaskRunnerOptions = {},
-  ) {
+  constructor(client: BullMqRedisClient, options: BullMqTaskRunnerOptions = {}) {
     this.options = resolveOptions(options);
     this.bullmq = loadOptionalPeer<typeof import('bullmq')>('bullmq', 'BullMqTaskRunner');
-    this.ownsClient = !isRedisClient(connection);
-    this.client = isRedisClient(connection)
-      ? connection
-      : connect(connection, { maxRetriesPerRequest: 1 });
+    if (typeof client?.duplicate !== 'function')
+      throw new TypeError('BullMqTaskRunner: client must be an ioredis client');
+    this.client = client;
     const { queueName, prefix } = this.options;
+    this.generations = new BullMqStepGenerations(
+      client,
+      `${prefix}:${queueName}:nestjs-mcp:generation:`,
+    );
     this.channel = `${prefix}:${queueName}:nestjs-mcp:abort`;
     this.queue = new this.bullmq.Queue<StepData>(queueName, {
       connection: this.client as never,
@@ -183,7 +152,7 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
   async schedule(taskId: string): Promise<void> {
     if (!this.work || this.closed) throw new Error('The task runner is not running');
     checkTaskId(taskId);
-    const generation = await this.nextGeneration(taskId);
+    const generation = await this.generations.next(taskId);
     await this.queue.add('step', stepData(this.integrity, taskId, generation), {
       jobId: jobIdOf(taskId, generation),
       attempts: this.options.attempts,
@@ -198,7 +167,7 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
   async cancel(taskId: string): Promise<void> {
     checkTaskId(taskId);
     // No step has the new generation: every one so far is below it.
-    await this.supersede(taskId, await this.nextGeneration(taskId));
+    await this.supersede(taskId, await this.generations.next(taskId));
   }
 
   /**
@@ -221,7 +190,6 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
     await this.queue.close().catch(() => undefined);
     this.subscriber?.disconnect();
     this.workerClient?.disconnect();
-    if (this.ownsClient) await this.client.quit().catch(() => this.client.disconnect());
   }
 
   /** Resolves once the runner hears cancels and, when attached with a worker, takes steps. */
@@ -277,17 +245,8 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
     lease: TaskStepLease,
   ) {
     const work = this.work;
-    if (!work || signal.aborted || (await this.currentGeneration(taskId)) > generation) return;
+    if (!work || signal.aborted || (await this.generations.current(taskId)) > generation) return;
     await work(taskId, signal, lease);
-  }
-
-  private async nextGeneration(taskId: string): Promise<number> {
-    const key = this.generationKey(taskId);
-    return Number(await this.client.call('EVAL', NEXT_GENERATION, 1, key, GENERATION_TTL_MS));
-  }
-
-  private async currentGeneration(taskId: string): Promise<number> {
-    return Number((await this.client.call('GET', this.generationKey(taskId))) ?? 0);
   }
 
   /** Aborts this task's steps below `generation` everywhere and drops a queued older one. */
@@ -310,7 +269,7 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
     try {
       await this.subscriber?.subscribe(this.channel);
       for (const step of this.steps.running())
-        if ((await this.currentGeneration(step.taskId)) > step.generation)
+        if ((await this.generations.current(step.taskId)) > step.generation)
           step.controller.abort(STEP_CANCELLED);
     } catch {
       // Redis went away again: the next reconnection catches up.
@@ -327,10 +286,6 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
       );
   }
 
-  private generationKey(taskId: string): string {
-    return `${this.options.prefix}:${this.options.queueName}:nestjs-mcp:generation:${taskId}`;
-  }
-
   private redisErrorReported = false;
 
   private reportRedisError(error: Error): void {
@@ -340,39 +295,6 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
     this.logger.warn(`Task runner cannot reach Redis (${loggableFailure(error)})`);
     setTimeout(() => (this.redisErrorReported = false), 30_000).unref();
   }
-}
-
-function resolveOptions(options: BullMqTaskRunnerOptions): Required<BullMqTaskRunnerOptions> {
-  const resolved: Required<BullMqTaskRunnerOptions> = {
-    queueName: options.queueName ?? 'nestjs-mcp-tasks',
-    prefix: options.prefix ?? 'bull',
-    concurrency: options.concurrency ?? 10,
-    worker: options.worker ?? true,
-    lockDurationMs: options.lockDurationMs ?? 30_000,
-    stalledIntervalMs: options.stalledIntervalMs ?? 30_000,
-    maxStalledCount: options.maxStalledCount ?? 2,
-    attempts: options.attempts ?? 3,
-    backoffMs: options.backoffMs ?? 1_000,
-    closeTimeoutMs: options.closeTimeoutMs ?? 5_000,
-  };
-  for (const name of ['queueName', 'prefix'] as const)
-    if (!/^[A-Za-z0-9_.-]{1,100}$/.test(resolved[name]))
-      throw new RangeError(`BullMqTaskRunner: ${name} must be 1 to 100 of A-Z a-z 0-9 _ . -`);
-  for (const name of ['concurrency', 'lockDurationMs', 'stalledIntervalMs', 'attempts'] as const)
-    if (!Number.isSafeInteger(resolved[name]) || resolved[name] <= 0)
-      throw new RangeError(`BullMqTaskRunner: ${name} must be a positive integer`);
-  for (const name of ['maxStalledCount', 'backoffMs', 'closeTimeoutMs'] as const)
-    if (!Number.isSafeInteger(resolved[name]) || resolved[name] < 0)
-      throw new RangeError(`BullMqTaskRunner: ${name} must be a non-negative integer`);
-  return resolved;
-}
-
-function connect(options: BullMqConnectionOptions, defaults: object): BullMqRedisClient {
-  const Redis = loadOptionalPeer<{ default: new (options: object) => BullMqRedisClient }>(
-    'ioredis',
-    'BullMqTaskRunner',
-  ).default;
-  return new Redis({ ...defaults, ...options });
 }
 
 function checkTaskId(taskId: string): void {

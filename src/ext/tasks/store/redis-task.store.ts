@@ -12,20 +12,11 @@ import {
 } from '../../../util/fair-share';
 import { sha256Base64Url } from '../../../util/sha256';
 import type { McpTaskRecord } from './mcp-task.types';
+import type { McpRedisClient } from '../../../redis/mcp-redis-client';
 import { DEFAULT_MAX_TASK_BYTES, DEFAULT_MAX_TASKS } from './memory-task.store';
 import { TaskCapacityError } from './task-capacity.error';
 import { isTaskId } from './task-id';
 import type { TaskCreationLimits, TaskStore } from './task-store.interface';
-
-/**
- * The commands {@link RedisTaskStore} needs: an ioredis `Redis` or `Cluster` has them (`call` sends
- * any command). Kept structural so that ioredis stays an optional peer dependency.
- *
- * @publicApi
- */
-export interface RedisCommandClient {
-  call(command: string, ...args: (string | number)[]): Promise<unknown>;
-}
 
 /** Options of {@link RedisTaskStore}. @publicApi */
 export interface RedisTaskStoreOptions {
@@ -180,7 +171,7 @@ export class RedisTaskStore implements TaskStore, AuthenticatesRecords {
   private integrity: RecordIntegrity | undefined;
 
   constructor(
-    private readonly client: RedisCommandClient,
+    private readonly client: Pick<McpRedisClient, 'call'>,
     options: RedisTaskStoreOptions = {},
   ) {
     this.prefix = options.keyPrefix ?? 'nestjs-mcp:task:';

@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Injectable, Module } from '@nestjs/common';
+import Redis from 'ioredis';
 import {
   McpContext,
   McpInputRequest,
@@ -19,7 +20,11 @@ import { MemoryTaskStore } from '../../../../src/ext/tasks/store/memory-task.sto
 import { newKeyring } from '../../../fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from '../../../utils/bootstrap';
 import { rawRound } from '../../../utils/mcp';
-import { startRedisServer, type RedisServerHandle } from '../../../utils/redis-server';
+import {
+  closeRedisClient,
+  startRedisServer,
+  type RedisServerHandle,
+} from '../../../utils/redis-server';
 import { until } from '../../../utils/wait';
 
 /** A bound on a hang under a loaded machine, not on speed. */
@@ -243,12 +248,21 @@ describe.each(ADAPTERS)('task memory over %s', (adapter) => {
 
 describe('task memory on a BullMQ fleet', () => {
   let redis: RedisServerHandle;
+  const clients: Redis[] = [];
   const keyring = newKeyring(['k1']);
 
   beforeAll(async () => {
     redis = await startRedisServer();
   });
-  afterAll(() => redis?.close());
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => closeRedisClient(client)));
+    await redis?.close();
+  });
+  const runnerClient = () => {
+    const client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    clients.push(client);
+    return client;
+  };
 
   const instance = (adapter: (typeof ADAPTERS)[number], worker: boolean) =>
     startTestServer(adapter, {
@@ -257,10 +271,7 @@ describe('task memory on a BullMQ fleet', () => {
           keyring: { active: keyring.active, keys: { ...keyring.keys } },
           redis: { url: redis.url },
           tasks: {
-            runner: new BullMqTaskRunner(
-              { host: '127.0.0.1', port: redis.port },
-              { queueName: 'memory', worker },
-            ),
+            runner: new BullMqTaskRunner(runnerClient(), { queueName: 'memory', worker }),
           },
         }),
       ],
