@@ -132,16 +132,6 @@ describe('resolveMcpOptions', () => {
 
     it('keeps given limits, hints and flags', () => {
       const resolved = resolveMcpOptions({
-        maxRequestBodyBytes: 1000,
-        requestBodyTimeoutMs: 2_000,
-        maxInFlightRequestBytes: 4_000_000,
-        json: {
-          maxDepth: 8,
-          maxNodes: 500,
-          maxObjectKeys: 50,
-          maxArrayLength: 40,
-          maxStringLength: 30,
-        },
         cacheHints: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' } },
         requestState: {
           maxEncodedBytes: 10_000,
@@ -152,11 +142,23 @@ describe('resolveMcpOptions', () => {
           maxHandleDataBytes: 100,
           maxStateHandles: 7,
         },
-        keepAliveMs: 0,
-        disableDnsRebindingProtection: true,
-        allowedHosts: ['api.example.com'],
         elicitation: { development: true },
         validation: { arguments: false },
+        http: {
+          maxRequestBodyBytes: 1000,
+          requestBodyTimeoutMs: 2_000,
+          maxInFlightRequestBytes: 4_000_000,
+          json: {
+            maxDepth: 8,
+            maxNodes: 500,
+            maxObjectKeys: 50,
+            maxArrayLength: 40,
+            maxStringLength: 30,
+          },
+          keepAliveMs: 0,
+          disableDnsRebindingProtection: true,
+          allowedHosts: ['api.example.com'],
+        },
       });
       expect(resolved.transport.body).toEqual({
         maxBytes: 1000,
@@ -216,7 +218,11 @@ describe('resolveMcpOptions', () => {
       const protector = { seal: () => 'x', open: () => new Uint8Array() };
       const keyring = { active: 'k1', keys: { k1: Buffer.alloc(32) } };
       const secretPolicy = { secretConcept: () => undefined };
-      const resolved = resolveMcpOptions({ protector, keyring, elicitation: { secretPolicy } });
+      const resolved = resolveMcpOptions({
+        keyring,
+        elicitation: { secretPolicy },
+        requestState: { protector },
+      });
       expect(resolved.ports.protector).toBe(protector);
       expect(resolved.keyring.keyring).toBe(keyring);
       expect(resolved.inputPolicy.secrets).toBe(secretPolicy);
@@ -234,20 +240,20 @@ describe('resolveMcpOptions', () => {
       ['serverInfo', { serverInfo: { name: '', version: '1' } }],
       ['serverInfo', { serverInfo: { name: 'x' } }],
       ['instructions', { instructions: 5 }],
-      ['keepAliveMs', { keepAliveMs: -1 }],
-      ['keepAliveMs', { keepAliveMs: 1.5 }],
-      ['maxRequestBodyBytes', { maxRequestBodyBytes: 0 }],
-      ['maxRequestBodyBytes', { maxRequestBodyBytes: -5 }],
-      ['maxRequestBodyBytes', { maxRequestBodyBytes: 1.5 }],
-      ['maxRequestBodyBytes', { maxRequestBodyBytes: Infinity }],
-      ['maxRequestBodyBytes', { maxRequestBodyBytes: '1000' }],
-      ['json.maxDepth', { json: { maxDepth: 0 } }],
+      ['http.keepAliveMs', { http: { keepAliveMs: -1 } }],
+      ['http.keepAliveMs', { http: { keepAliveMs: 1.5 } }],
+      ['http.maxRequestBodyBytes', { http: { maxRequestBodyBytes: 0 } }],
+      ['http.maxRequestBodyBytes', { http: { maxRequestBodyBytes: -5 } }],
+      ['http.maxRequestBodyBytes', { http: { maxRequestBodyBytes: 1.5 } }],
+      ['http.maxRequestBodyBytes', { http: { maxRequestBodyBytes: Infinity } }],
+      ['http.maxRequestBodyBytes', { http: { maxRequestBodyBytes: '1000' } }],
+      ['http.json.maxDepth', { http: { json: { maxDepth: 0 } } }],
       ['lists.pageSize', { lists: { pageSize: 0 } }],
       ['lists.pageSize', { lists: { pageSize: 10_001 } }],
       ['lists.pageSize', { lists: { pageSize: 2.5 } }],
       ['lists', { lists: 5 }],
-      ['json.maxNumberLength', { json: { maxNumberLength: -1 } }],
-      ['json.maxExponent', { json: { maxExponent: 0.5 } }],
+      ['http.json.maxNumberLength', { http: { json: { maxNumberLength: -1 } } }],
+      ['http.json.maxExponent', { http: { json: { maxExponent: 0.5 } } }],
       [
         'cacheHints.tools/list.ttlMs',
         { cacheHints: { 'tools/list': { ttlMs: -1, cacheScope: 'private' } } },
@@ -281,24 +287,28 @@ describe('resolveMcpOptions', () => {
       ['requestState.maxConsumedStates', { requestState: { maxConsumedStates: 0 } }],
       ['requestState.maxConsumedStates', { requestState: { maxConsumedStates: 1.5 } }],
       ['requestState.maxConsumedStates', { requestState: { maxConsumedStates: 100_000_001 } }],
-      ['consumedStateStore', { consumedStateStore: {} }],
-      ['consumedStateStore', { consumedStateStore: null }],
+      ['requestState.consumedStateStore', { requestState: { consumedStateStore: {} } }],
+      ['requestState.consumedStateStore', { requestState: { consumedStateStore: null } }],
       ['requestState.maxHandleDataBytes', { requestState: { maxHandleDataBytes: 1 } }],
       ['requestState.maxHandleDataBytes', { requestState: { maxHandleDataBytes: 1_048_577 } }],
       ['requestState.maxStateHandles', { requestState: { maxStateHandles: 0 } }],
       ['requestState.maxStateHandles', { requestState: { maxStateHandles: 10_000_001 } }],
-      ['stateHandleRepository', { stateHandleRepository: {} }],
+      ['requestState.stateHandleRepository', { requestState: { stateHandleRepository: {} } }],
       [
-        'stateHandleRepository',
-        { stateHandleRepository: { put: () => undefined, redeem: () => undefined } },
+        'requestState.stateHandleRepository',
+        {
+          requestState: {
+            stateHandleRepository: { put: () => undefined, redeem: () => undefined },
+          },
+        },
       ],
-      ['stateHandleRepository', { stateHandleRepository: null }],
-      ['protector', { protector: { open: () => new Uint8Array() } }],
-      ['protector', { protector: 'aes' }],
-      ['protector', { protector: { seal: () => 'x' } }],
-      ['protector', { protector: null }],
-      ['partitionResolver', { partitionResolver: {} }],
-      ['partitionResolver', { partitionResolver: null }],
+      ['requestState.stateHandleRepository', { requestState: { stateHandleRepository: null } }],
+      ['requestState.protector', { requestState: { protector: { open: () => new Uint8Array() } } }],
+      ['requestState.protector', { requestState: { protector: 'aes' } }],
+      ['requestState.protector', { requestState: { protector: { seal: () => 'x' } } }],
+      ['requestState.protector', { requestState: { protector: null } }],
+      ['identity.partitionResolver', { identity: { partitionResolver: {} } }],
+      ['identity.partitionResolver', { identity: { partitionResolver: null } }],
       ['elicitation.secretPolicy', { elicitation: { secretPolicy: null } }],
       ['elicitation.secretPolicy', { elicitation: { secretPolicy: { isSecret: () => false } } }],
       ['keyring', { keyring: 'k1' }],
@@ -307,9 +317,9 @@ describe('resolveMcpOptions', () => {
       ['keyring', { keyring: { active: 1, keys: {} } }],
       ['keyring', { keyring: null }],
       ['keyring', { keyring: { active: 'k1', keys: null } }],
-      ['allowedHosts', { allowedHosts: 'api.example.com' }],
-      ['allowedHosts', { allowedHosts: [''] }],
-      ['allowedOrigins', { allowedOrigins: ['https://a.example', 5] }],
+      ['http.allowedHosts', { http: { allowedHosts: 'api.example.com' } }],
+      ['http.allowedHosts', { http: { allowedHosts: [''] } }],
+      ['http.allowedOrigins', { http: { allowedOrigins: ['https://a.example', 5] } }],
       ['listen', { listen: 5 }],
       ['listen', { listen: null }],
       ['listen.maxStreams', { listen: { maxStreams: 0 } }],
@@ -336,13 +346,20 @@ describe('resolveMcpOptions', () => {
     });
 
     it('explains what the option must be', () => {
-      expect(refusal({ maxRequestBodyBytes: 0 }).message).toBe(
-        'Invalid McpModule option "maxRequestBodyBytes": must be a positive integer, got 0',
+      expect(refusal({ http: { maxRequestBodyBytes: 0 } }).message).toBe(
+        'Invalid McpModule option "http.maxRequestBodyBytes": must be a positive integer, got 0',
+      );
+      // An option spelled where it used to be names its new place instead of being ignored.
+      expect(refusal({ fastPath: false } as McpModuleOptions).message).toBe(
+        'Invalid McpModule option "fastPath": has moved to "http.fastPath" (see CHANGELOG.md)',
+      );
+      expect(refusal({ partitionResolver: {} } as McpModuleOptions).option).toBe(
+        'partitionResolver',
       );
       expect(
         refusal({ requestState: { maxEncodedBytes: 2000, maxDecodedBytes: 3000 } }).message,
       ).toContain('must not exceed requestState.maxEncodedBytes');
-      expect(refusal({ protector: {} }).message).toContain('seal() and open()');
+      expect(refusal({ requestState: { protector: {} } }).message).toContain('seal() and open()');
       expect(refusal({ listen: { maxStreams: 5, maxStreamsPerCaller: 6 } }).message).toBe(
         'Invalid McpModule option "listen.maxStreamsPerCaller": must not exceed listen.maxStreams',
       );

@@ -71,20 +71,29 @@ export function resolveMcpOptions(
   options: McpModuleOptions = {},
   defaultVersion = '0.0.0',
 ): ResolvedMcpOptions {
-  const transport = resolveTransportOptions(options);
+  refuseMovedOptions(options);
+  const transport = resolveTransportOptions(options.endpoint, options.http);
   const server = resolveServerOptions(options, defaultVersion);
   const requestState = resolveRequestStateLimits(options.requestState);
   const listen = resolveListenLimits(options.listen);
+  const stateOptions = options.requestState;
+  const identity = objectOption('identity', options.identity);
   const ports: PortOptions = {
-    protector: implementing('protector', options.protector, ['seal', 'open']),
-    partitionResolver: implementing('partitionResolver', options.partitionResolver, ['resolve']),
-    consumedStateStore: implementing('consumedStateStore', options.consumedStateStore, ['consume']),
-    stateHandleRepository: implementing('stateHandleRepository', options.stateHandleRepository, [
-      'put',
-      'redeem',
-      'delete',
+    protector: implementing('requestState.protector', stateOptions?.protector, ['seal', 'open']),
+    partitionResolver: implementing('identity.partitionResolver', identity?.partitionResolver, [
+      'resolve',
     ]),
-    userIdField: userIdField(options.userIdField),
+    consumedStateStore: implementing(
+      'requestState.consumedStateStore',
+      stateOptions?.consumedStateStore,
+      ['consume'],
+    ),
+    stateHandleRepository: implementing(
+      'requestState.stateHandleRepository',
+      stateOptions?.stateHandleRepository,
+      ['put', 'redeem', 'delete'],
+    ),
+    userIdField: userIdField(identity?.userIdField),
   };
   const secretPolicy = implementing('elicitation.secretPolicy', options.elicitation?.secretPolicy, [
     'secretConcept',
@@ -141,6 +150,31 @@ function listPageSize(value: unknown): number {
 
 function userIdField(value: unknown): string | undefined {
   if (value !== undefined && (typeof value !== 'string' || value === ''))
-    throw new InvalidModuleOptionsError('userIdField', 'must be a non-empty string');
+    throw new InvalidModuleOptionsError('identity.userIdField', 'must be a non-empty string');
   return value;
+}
+
+/** Options that moved under their subsystem (see CHANGELOG.md), and where they live now. */
+const MOVED_OPTIONS: Readonly<Record<string, string>> = {
+  allowedHosts: 'http.allowedHosts',
+  allowedOrigins: 'http.allowedOrigins',
+  disableDnsRebindingProtection: 'http.disableDnsRebindingProtection',
+  maxRequestBodyBytes: 'http.maxRequestBodyBytes',
+  requestBodyTimeoutMs: 'http.requestBodyTimeoutMs',
+  maxInFlightRequestBytes: 'http.maxInFlightRequestBytes',
+  json: 'http.json',
+  keepAliveMs: 'http.keepAliveMs',
+  fastPath: 'http.fastPath',
+  protector: 'requestState.protector',
+  consumedStateStore: 'requestState.consumedStateStore',
+  stateHandleRepository: 'requestState.stateHandleRepository',
+  partitionResolver: 'identity.partitionResolver',
+  userIdField: 'identity.userIdField',
+};
+
+/** An option spelled where it used to be fails startup naming its new place, never silently ignored. */
+function refuseMovedOptions(options: object): void {
+  for (const [old, now] of Object.entries(MOVED_OPTIONS))
+    if (Object.prototype.hasOwnProperty.call(options, old))
+      throw new InvalidModuleOptionsError(old, `has moved to "${now}" (see CHANGELOG.md)`);
 }

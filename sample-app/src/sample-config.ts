@@ -100,11 +100,7 @@ export function sampleMcpOptions(version: string): McpModuleOptions {
     serverInfo: { name: 'nestjs-mcp-sample', version },
     endpoint: process.env.MCP_ENDPOINT ?? '/mcp',
     keyring: keyringFromEnv(),
-    // In OAuth mode the default resolver keys callers by the verified token's client and subject.
-    partitionResolver: OAUTH_MODE ? undefined : new BearerPartitionResolver(),
     auth: authFromEnv(),
-    requestBodyTimeoutMs: optionalInteger('MCP_REQUEST_BODY_TIMEOUT_MS'),
-    fastPath: process.env.MCP_FAST_PATH !== 'off',
     redis,
     tasks: tasksFromEnv(redis),
     requestState: {
@@ -114,6 +110,14 @@ export function sampleMcpOptions(version: string): McpModuleOptions {
     tracing: { roundParent: roundParentFromEnv() },
     // SEP-2640 skills: sample-app/skills, and the operators' key-rotation skill (admin/).
     skills: { directory: sampleSkillsFolder(), watch: process.env.NODE_ENV === 'development' },
+    identity: {
+      // In OAuth mode the default resolver keys callers by the verified token's client and subject.
+      partitionResolver: OAUTH_MODE ? undefined : new BearerPartitionResolver(),
+    },
+    http: {
+      requestBodyTimeoutMs: optionalInteger('MCP_REQUEST_BODY_TIMEOUT_MS'),
+      fastPath: process.env.MCP_FAST_PATH !== 'off',
+    },
   };
 }
 

@@ -36,7 +36,7 @@ function isIdentifier(value: unknown): value is Identifier {
 
 /**
  * The default resolver, for the principals Nest apps actually have: the user a passport-style
- * guard or middleware put on `req.user` (identified by `userIdField`, or by the first of `id`,
+ * guard or middleware put on `req.user` (identified by `identity.userIdField`, or by the first of `id`,
  * `sub`, `userId`, `username`, `email` it has), and the OAuth client and subject of `req.auth`
  * set by bearer-auth middleware. The partition is a JSON array of typed parts, so no two
  * principals share one (`["user", 42]` and `["user", "42"]` differ, a client id cannot pose as

@@ -37,7 +37,7 @@ export class CallerPartitions {
     this.logger.warn(
       'A request with credentials (Authorization header or cookie) has its request state bound to the ' +
         '"anonymous" partition, so every caller shares it. Put the authenticated user on req.user ' +
-        '(with an "id" field, or name the field with the userIdField option) or req.auth, or provide ' +
+        '(with an "id" field, or name the field with the identity.userIdField option) or req.auth, or provide ' +
         'an McpAuthorizationPartitionResolver. This warning is shown once.',
     );
   }

@@ -2,6 +2,7 @@ import { InvalidModuleOptionsError } from '../errors/invalid-module-options.erro
 import {
   booleanOption,
   nonNegativeInteger,
+  objectOption,
   positiveInteger,
   stringList,
 } from '../options/option-checks';
@@ -22,9 +23,8 @@ export interface TransportOptions {
 /** Injection token of the resolved {@link TransportOptions}. @internal */
 export const TRANSPORT_OPTIONS = Symbol('TransportOptions');
 
-/** The transport options as the module options spell them. @internal */
+/** The `http` options as the module options spell them. @internal */
 export interface TransportOptionsInput {
-  endpoint?: unknown;
   allowedHosts?: unknown;
   allowedOrigins?: unknown;
   disableDnsRebindingProtection?: unknown;
@@ -37,38 +37,42 @@ export interface TransportOptionsInput {
 }
 
 /** Fills the transport defaults and checks each value, naming the first bad option. @internal */
-export function resolveTransportOptions(options: TransportOptionsInput): TransportOptions {
-  const endpoint = options.endpoint ?? '/mcp';
+export function resolveTransportOptions(
+  endpointOption: unknown,
+  http: TransportOptionsInput | undefined,
+): TransportOptions {
+  const endpoint = endpointOption ?? '/mcp';
   if (typeof endpoint !== 'string' || !/^\/[A-Za-z0-9._~!$&'()*+,;=:@/-]*$/.test(endpoint)) {
     throw new InvalidModuleOptionsError('endpoint', 'must be an absolute path such as "/mcp"');
   }
-  const json = options.json;
+  const options = objectOption('http', http) ?? {};
+  const json = objectOption('http.json', options.json);
   return {
     endpoint: endpoint.length > 1 ? endpoint.replace(/\/+$/, '') : endpoint,
-    allowedHosts: stringList('allowedHosts', options.allowedHosts),
-    allowedOrigins: stringList('allowedOrigins', options.allowedOrigins),
+    allowedHosts: stringList('http.allowedHosts', options.allowedHosts),
+    allowedOrigins: stringList('http.allowedOrigins', options.allowedOrigins),
     dnsRebindingProtection: options.disableDnsRebindingProtection !== true,
     body: {
       maxBytes: positiveInteger(
-        'maxRequestBodyBytes',
+        'http.maxRequestBodyBytes',
         options.maxRequestBodyBytes,
         4 * 1024 * 1024,
       ),
-      timeoutMs: positiveInteger('requestBodyTimeoutMs', options.requestBodyTimeoutMs, 10_000),
+      timeoutMs: positiveInteger('http.requestBodyTimeoutMs', options.requestBodyTimeoutMs, 10_000),
       maxInFlightBytes: positiveInteger(
-        'maxInFlightRequestBytes',
+        'http.maxInFlightRequestBytes',
         options.maxInFlightRequestBytes,
         32 * 1024 * 1024,
       ),
-      maxDepth: positiveInteger('json.maxDepth', json?.maxDepth, 64),
-      maxNumberLength: positiveInteger('json.maxNumberLength', json?.maxNumberLength, 1024),
-      maxExponent: positiveInteger('json.maxExponent', json?.maxExponent, 10_000),
-      maxNodes: positiveInteger('json.maxNodes', json?.maxNodes, 20_000),
-      maxObjectKeys: positiveInteger('json.maxObjectKeys', json?.maxObjectKeys, 1_000),
-      maxArrayLength: positiveInteger('json.maxArrayLength', json?.maxArrayLength, 10_000),
-      maxStringLength: positiveInteger('json.maxStringLength', json?.maxStringLength, 1_048_576),
+      maxDepth: positiveInteger('http.json.maxDepth', json?.maxDepth, 64),
+      maxNumberLength: positiveInteger('http.json.maxNumberLength', json?.maxNumberLength, 1024),
+      maxExponent: positiveInteger('http.json.maxExponent', json?.maxExponent, 10_000),
+      maxNodes: positiveInteger('http.json.maxNodes', json?.maxNodes, 20_000),
+      maxObjectKeys: positiveInteger('http.json.maxObjectKeys', json?.maxObjectKeys, 1_000),
+      maxArrayLength: positiveInteger('http.json.maxArrayLength', json?.maxArrayLength, 10_000),
+      maxStringLength: positiveInteger('http.json.maxStringLength', json?.maxStringLength, 1_048_576),
     },
-    keepAliveMs: nonNegativeInteger('keepAliveMs', options.keepAliveMs, 15_000),
-    fastPath: booleanOption('fastPath', options.fastPath, true),
+    keepAliveMs: nonNegativeInteger('http.keepAliveMs', options.keepAliveMs, 15_000),
+    fastPath: booleanOption('http.fastPath', options.fastPath, true),
   };
 }

@@ -172,7 +172,7 @@ export function accessApp(
 ): DynamicModule {
   @Module({
     imports: [
-      McpModule.forRoot({ fastPath, auth, allowEphemeralKey: true }),
+      McpModule.forRoot({ auth, allowEphemeralKey: true, http: { fastPath } }),
       ...(after.imports ?? []),
     ],
     providers: [

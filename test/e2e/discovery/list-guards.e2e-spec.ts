@@ -52,7 +52,7 @@ class ClassGuardedTools {
 
 function appWith(fastPath: boolean) {
   @Module({
-    imports: [McpModule.forRoot({ fastPath, allowEphemeralKey: true })],
+    imports: [McpModule.forRoot({ allowEphemeralKey: true, http: { fastPath } })],
     providers: [OpenTools, ClassGuardedTools, SignedInGuard],
   })
   class ListGuardsApp {}

@@ -41,7 +41,7 @@ describe.each(ADAPTERS)('paginated lists over %s', (adapter: AdapterName) => {
   beforeAll(async () => {
     server = await startTestServer(adapter, { imports: [generatedOperationsApp(COUNTS)] });
     sdkPath = await startTestServer(adapter, {
-      imports: [generatedOperationsApp(COUNTS, { fastPath: false })],
+      imports: [generatedOperationsApp(COUNTS, { http: { fastPath: false } })],
     });
     small = await startTestServer(adapter, {
       imports: [generatedOperationsApp({ tools: 5 }, { lists: { pageSize: 2 } })],

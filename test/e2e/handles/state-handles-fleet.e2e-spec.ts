@@ -31,11 +31,13 @@ describe.each(ADAPTERS)('state handles across two instances sharing Redis, over 
         imports: [
           McpModule.forRoot({
             keyring: { active: keyring.active, keys: { ...keyring.keys } },
-            partitionResolver: HEADER_PARTITIONS,
-            stateHandleRepository: new RedisStateHandleRepository(client, {
-              keyPrefix: `fleet-${adapter}:`,
-              commandTimeoutMs: 500,
-            }),
+            identity: { partitionResolver: HEADER_PARTITIONS },
+            requestState: {
+              stateHandleRepository: new RedisStateHandleRepository(client, {
+                keyPrefix: `fleet-${adapter}:`,
+                commandTimeoutMs: 500,
+              }),
+            },
           }),
           StateHandleFixturesModule,
         ],

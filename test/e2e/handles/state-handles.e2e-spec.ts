@@ -53,7 +53,7 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
       adapter,
       {
         imports: [
-          McpModule.forRoot({ partitionResolver: HEADER_PARTITIONS, ...options }),
+          McpModule.forRoot({ ...options, identity: { partitionResolver: HEADER_PARTITIONS } }),
           StateHandleFixturesModule,
           ...(imports as []),
         ],
@@ -67,7 +67,7 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
     short = await start({ requestState: { maxLifetimeMs: 300 } });
     tight = await start({ requestState: { maxRounds: 2, maxHandleDataBytes: 64 } });
     appRepository = await start({}, [RecordingStateHandleRepositoryModule]);
-    unreachable = await start({ stateHandleRepository: UNREACHABLE_REPOSITORY });
+    unreachable = await start({ requestState: { stateHandleRepository: UNREACHABLE_REPOSITORY } });
   });
 
   afterAll(async () => {
@@ -380,7 +380,7 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
   it('fails startup when the option and an application provider name different repositories', async () => {
     const error = await startupError(adapter, {
       imports: [
-        McpModule.forRoot({ stateHandleRepository: UNREACHABLE_REPOSITORY }),
+        McpModule.forRoot({ requestState: { stateHandleRepository: UNREACHABLE_REPOSITORY } }),
         RecordingStateHandleRepositoryModule,
       ],
     });

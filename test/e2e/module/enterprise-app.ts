@@ -536,7 +536,7 @@ export class EnterpriseAppModule implements NestModule {
       imports: [
         McpModule.forRoot({
           serverInfo: { name: 'enterprise', version: '1.0.0' },
-          maxRequestBodyBytes: MAX_BODY_BYTES,
+          http: { maxRequestBodyBytes: MAX_BODY_BYTES },
         }),
       ],
       providers,

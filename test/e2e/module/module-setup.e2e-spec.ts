@@ -61,7 +61,8 @@ describe.each(ALL_ADAPTERS)('McpModule setup over %s', (adapter) => {
   });
 
   it.each<[string, McpModuleOptions]>([
-    ['maxRequestBodyBytes', { maxRequestBodyBytes: -1 }],
+    ['http.maxRequestBodyBytes', { http: { maxRequestBodyBytes: -1 } }],
+    ['allowedHosts', { allowedHosts: ['api.example.com'] } as McpModuleOptions],
     ['endpoint', { endpoint: 'no-leading-slash' }],
     [
       'cacheHints.tools/list.ttlMs',
@@ -192,7 +193,7 @@ describe.each(ALL_ADAPTERS)('McpModule setup over %s', (adapter) => {
     it('fails startup when the options and the application provide different protectors', async () => {
       const error = await startupError(adapter, {
         imports: [
-          McpModule.forRoot({ protector: new SigningStateProtector() }),
+          McpModule.forRoot({ requestState: { protector: new SigningStateProtector() } }),
           SigningProtectorModule,
           CatalogModule,
         ],

@@ -75,7 +75,7 @@ class DeleteTools {
 
 function appWith(fastPath: boolean) {
   @Module({
-    imports: [McpModule.forRoot({ allowEphemeralKey: true, fastPath })],
+    imports: [McpModule.forRoot({ allowEphemeralKey: true, http: { fastPath } })],
     providers: [
       DeleteTools,
       ClassInterceptor,

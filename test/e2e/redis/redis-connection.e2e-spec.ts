@@ -134,8 +134,8 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
       {
         imports: [
           McpModule.forRoot({
-            partitionResolver: HEADER_PARTITIONS,
             redis: { url: redis.url, keyPrefix: 'handles-mcp:' },
+            identity: { partitionResolver: HEADER_PARTITIONS },
           }),
           StateHandleFixturesModule,
         ],
@@ -182,7 +182,7 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
   it('prefers an explicit ConsumedStateStore to Redis', async () => {
     const server = await start({
       redis: { url: redis.url, keyPrefix: 'unused:' },
-      consumedStateStore: new RecordingConsumedStateStore(),
+      requestState: { consumedStateStore: new RecordingConsumedStateStore() },
     });
     try {
       expect(resultText(await singleUseFlow(server))).toBe('Deleted /srv/report.pdf');

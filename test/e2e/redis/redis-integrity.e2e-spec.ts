@@ -81,9 +81,9 @@ describe.each(ADAPTERS)('records edited in Redis, over %s', (adapter) => {
           tasksApp({ ...shared(), redis: { url: redis.url, keyPrefix: prefix } }),
           McpModule.forRoot({
             ...shared(),
-            partitionResolver: HEADER_PARTITIONS,
             endpoint: '/h',
             redis: { url: redis.url, keyPrefix: prefix },
+            identity: { partitionResolver: HEADER_PARTITIONS },
           }),
           StateHandleFixturesModule,
         ],

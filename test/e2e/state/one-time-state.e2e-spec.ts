@@ -57,7 +57,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
     main = await start({});
     singleUseByDefault = await start({ requestState: { singleUse: true } });
     appStore = await start({}, [RecordingConsumedStateStoreModule]);
-    unreachable = await start({ consumedStateStore: UNREACHABLE_STORE });
+    unreachable = await start({ requestState: { consumedStateStore: UNREACHABLE_STORE } });
     tiny = await start({ requestState: { maxConsumedStates: 1 } });
   });
 

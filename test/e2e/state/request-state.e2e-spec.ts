@@ -103,8 +103,8 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         imports: [
           McpModule.forRoot({
             keyring: { active: keyring.active, keys: keyring.keys },
-            partitionResolver: new BearerPartitionResolver(),
             requestState: { maxEncodedBytes: 200_000, maxDecodedBytes: 150_000 },
+            identity: { partitionResolver: new BearerPartitionResolver() },
           }),
           RequestStateFixturesModule,
         ],
@@ -120,8 +120,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
             imports: [SigningProtectorModule],
             inject: [SigningStateProtector],
             useFactory: (protector: SigningStateProtector) => ({
-              protector,
-              requestState: { maxLifetimeMs: SHORT_LIFETIME_MS },
+              requestState: { maxLifetimeMs: SHORT_LIFETIME_MS, protector },
             }),
           }),
           RequestStateFixturesModule,

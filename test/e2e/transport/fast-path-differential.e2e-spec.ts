@@ -1539,10 +1539,10 @@ function comparable(exchange: Exchange): unknown {
 function limitsApp(keys: { active: string; keys: Record<string, string> }, fastPath: boolean) {
   return tasksApp({
     keyring: { active: keys.active, keys: { ...keys.keys } },
-    fastPath,
     lists: { pageSize: 2 },
     requestState: { maxStateHandles: 1, maxHandleDataBytes: 1_024 },
     tasks: { store: new MemoryTaskStore({ maxTasks: 2 }), maxTasksPerCaller: 1 },
+    http: { fastPath },
   });
 }
 

@@ -12,7 +12,10 @@ describe.each(ALL_ADAPTERS)('MCP HTTP transport over %s', (adapter) => {
 
   beforeAll(async () => {
     server = await startTestServer(adapter, {
-      imports: [McpModule.forRoot({ maxRequestBodyBytes: MAX_BODY_BYTES }), CatalogModule],
+      imports: [
+        McpModule.forRoot({ http: { maxRequestBodyBytes: MAX_BODY_BYTES } }),
+        CatalogModule,
+      ],
     });
   });
 
@@ -157,14 +160,16 @@ describe.each(ALL_ADAPTERS)('MCP DNS-rebinding options over %s', (adapter) => {
     listed = await startTestServer(adapter, {
       imports: [
         McpModule.forRoot({
-          allowedHosts: ['mcp.example.com'],
-          allowedOrigins: ['https://app.example.com'],
+          http: { allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] },
         }),
         CatalogModule,
       ],
     });
     unprotected = await startTestServer(adapter, {
-      imports: [McpModule.forRoot({ disableDnsRebindingProtection: true }), CatalogModule],
+      imports: [
+        McpModule.forRoot({ http: { disableDnsRebindingProtection: true } }),
+        CatalogModule,
+      ],
     });
   });
 

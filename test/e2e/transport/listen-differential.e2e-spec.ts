@@ -92,7 +92,9 @@ describe.each(ALL_ADAPTERS)('listen streams match the SDK byte for byte over %s'
 
   async function start(): Promise<void> {
     // Keep-alive comments off: they come on a timer, not on a change.
-    server = await startTestServer(adapter, { imports: [McpModule.forRoot({ keepAliveMs: 0 })] });
+    server = await startTestServer(adapter, {
+      imports: [McpModule.forRoot({ http: { keepAliveMs: 0 } })],
+    });
     const handlers = server.app.get(SdkHandlers);
     reference = createServer((req, res) => {
       const chunks: Buffer[] = [];

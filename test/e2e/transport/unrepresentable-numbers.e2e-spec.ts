@@ -65,7 +65,7 @@ class CountedTools {
 
 function numbersApp(fastPath: boolean) {
   @Module({
-    imports: [McpModule.forRoot({ fastPath }), HandlerRunsModule],
+    imports: [McpModule.forRoot({ http: { fastPath } }), HandlerRunsModule],
     providers: [CountedTools],
   })
   class NumbersApp {}

@@ -88,7 +88,10 @@ describe.each(ADAPTERS)('both protocol eras on one endpoint over %s', (adapter) 
   const boundedApp = (sessions: Record<string, number>) =>
     startTestServer(adapter, {
       imports: [
-        McpModule.forRoot({ partitionResolver: new BearerPartitionResolver(), sessions }),
+        McpModule.forRoot({
+          sessions,
+          identity: { partitionResolver: new BearerPartitionResolver() },
+        }),
         FlowsModule,
       ],
     });

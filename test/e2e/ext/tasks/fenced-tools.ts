@@ -5,9 +5,11 @@ export function fencedToolsOptions(): Partial<McpModuleOptions> {
   return {
     serverInfo: { name: 'fenced-fleet', version: '1.0.0' },
     keyring: JSON.parse(process.env.KEYRING as string) as McpModuleOptions['keyring'],
-    partitionResolver: {
-      resolve: (ctx: McpOperationContext) =>
-        String(ctx.http.request.headers['x-user'] ?? 'detached'),
+    identity: {
+      partitionResolver: {
+        resolve: (ctx: McpOperationContext) =>
+          String(ctx.http.request.headers['x-user'] ?? 'detached'),
+      },
     },
   };
 }

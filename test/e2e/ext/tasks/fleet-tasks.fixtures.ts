@@ -109,10 +109,12 @@ export function fleetTasksApp(
     imports: [
       McpModule.forRoot({
         serverInfo: { name: 'fleet-e2e', version: '1.0.0' },
-        partitionResolver: {
-          resolve: (ctx: McpOperationContext) => String(ctx.http.request.headers['x-user']),
-        },
         ...options,
+        identity: {
+          partitionResolver: {
+            resolve: (ctx: McpOperationContext) => String(ctx.http.request.headers['x-user']),
+          },
+        },
       }),
     ],
     providers: [

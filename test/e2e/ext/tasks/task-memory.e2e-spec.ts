@@ -118,9 +118,9 @@ function bigTasksApp(options: Partial<McpModuleOptions>) {
     imports: [
       McpModule.forRoot({
         serverInfo: { name: 'task-memory', version: '1.0.0' },
-        partitionResolver: { resolve: () => 'flooder' },
         ...options,
         tasks: { maxCallBytes: 2 * MIB, maxTasksPerCaller: 1_000, ...options.tasks },
+        identity: { partitionResolver: { resolve: () => 'flooder' } },
       }),
     ],
     providers: [Gate, BigTasks],
@@ -358,8 +358,8 @@ describe.each(ADAPTERS)('1,500 tasks with big arguments from 15 callers over %s'
       // The module's defaults, not this file's (which raise maxCallBytes for the tests above).
       imports: [
         bigTasksApp({
-          partitionResolver: userPartitions,
           tasks: { maxCallBytes: undefined, maxTasksPerCaller: undefined },
+          identity: { partitionResolver: userPartitions },
         }),
       ],
     });
@@ -384,13 +384,13 @@ describe.each(ADAPTERS)('1,500 tasks with big arguments from 15 callers over %s'
     const server = await startTestServer(adapter, {
       imports: [
         bigTasksApp({
-          partitionResolver: userPartitions,
           tasks: {
             maxCallBytes: undefined,
             maxTasksPerCaller: undefined,
             maxStoreBytes: SCALED_STORE_BYTES,
             maxStoreBytesPerCaller: SCALED_CALLER_BYTES,
           },
+          identity: { partitionResolver: userPartitions },
         }),
       ],
     });
