@@ -70,7 +70,11 @@ export function resolveTransportOptions(
       maxNodes: positiveInteger('http.json.maxNodes', json?.maxNodes, 20_000),
       maxObjectKeys: positiveInteger('http.json.maxObjectKeys', json?.maxObjectKeys, 1_000),
       maxArrayLength: positiveInteger('http.json.maxArrayLength', json?.maxArrayLength, 10_000),
-      maxStringLength: positiveInteger('http.json.maxStringLength', json?.maxStringLength, 1_048_576),
+      maxStringLength: positiveInteger(
+        'http.json.maxStringLength',
+        json?.maxStringLength,
+        1_048_576,
+      ),
     },
     keepAliveMs: nonNegativeInteger('http.keepAliveMs', options.keepAliveMs, 15_000),
     fastPath: booleanOption('http.fastPath', options.fastPath, true),
