@@ -4,7 +4,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { McpRedisConnection } from '../../redis/mcp-redis.connection';
 import type { McpRedisConnectionClient } from '../../redis/mcp-redis-connection-client';
 import { RedisCommandError } from '../../redis/redis-command.error';
-import { clip } from '../../util/clip';
 import type { KeyringSnapshot } from '../keyring-fingerprint';
 import type { KeyringManager } from '../keyring-manager.service';
 import { KeyringError } from '../keyring.error';
@@ -13,21 +12,15 @@ import type { RecordIntegrity } from '../record-integrity';
 import { FleetReconciler } from './fleet-reconciler';
 import {
   decodeDesired,
-  decodeReport,
   encodeDesired,
-  encodeReport,
   MAX_FLEET_KEYS,
   type DesiredKeyring,
 } from './fleet-records';
-import { fleetSnapshot, instanceView, lacking } from './fleet-view';
+import { fleetSnapshot, lacking } from './fleet-view';
+import { FleetInstanceReports, HEARTBEAT_MS } from './fleet-instance-reports';
 import type { FleetInstanceView, KeyringFleet } from './keyring-fleet';
 
-/** How often an instance re-reads the fleet's keyring and renews its report. */
-const HEARTBEAT_MS = 5_000;
-/** A report not renewed for this long is an instance gone. */
-const REPORT_TTL_MS = 3 * HEARTBEAT_MS;
 const POLL_MS = 100;
-const MAX_INSTANCES = 256;
 const CAS_ATTEMPTS = 5;
 const NUDGE_DOMAIN = 'keyring-nudge';
 /** Sets KEYS[1] to ARGV[2] only while it is still ARGV[1] ('' for absent). */
@@ -51,7 +44,7 @@ export class RedisKeyringFleet
   private readonly reconciler: FleetReconciler;
   private readonly origin = randomBytes(12).toString('base64url');
   private readonly desiredKey: string;
-  private readonly namesKey: string;
+  private readonly reports: FleetInstanceReports;
   private readonly channel: string;
   private subscriber: McpRedisConnectionClient | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
@@ -68,7 +61,7 @@ export class RedisKeyringFleet
   ) {
     this.reconciler = new FleetReconciler(keyring, this.logger);
     this.desiredKey = redis.key('keyring', 'desired');
-    this.namesKey = redis.key('keyring', 'instances');
+    this.reports = new FleetInstanceReports(redis, integrity, this.reconciler, options.instanceName);
     this.channel = redis.key('keyring', 'changes');
   }
 
@@ -91,13 +84,7 @@ export class RedisKeyringFleet
     this.closed = true;
     clearInterval(this.heartbeat);
     this.subscriber?.removeAllListeners('message');
-    // Gone at once from the fleet's view, rather than after its report expires.
-    await this.redis
-      .run(async (client) => {
-        await client.call('DEL', this.reportKey(this.options.instanceName));
-        await client.call('SREM', this.namesKey, this.options.instanceName);
-      })
-      .catch(() => undefined);
+    await this.reports.withdraw();
   }
 
   async staged(key: ProtectionKey): Promise<KeyringSnapshot> {
@@ -146,7 +133,7 @@ export class RedisKeyringFleet
   }
 
   async view(): Promise<KeyringSnapshot> {
-    return fleetSnapshot(this.keyring.snapshot(), await this.instances());
+    return fleetSnapshot(this.keyring.snapshot(), await this.reports.instances());
   }
 
   /** Writes a change of the fleet's keyring, applies it here, and tells the others. */
@@ -212,7 +199,7 @@ export class RedisKeyringFleet
           `The fleet's keyring record (${this.desiredKey}) failed its integrity check (written under a key this instance lacks, or edited); this instance keeps its own keyring`,
         );
       if (desired) await this.reconcile(desired);
-      else await this.report();
+      else await this.reports.renew();
       this.redisUp();
     } catch (error) {
       this.redisDown(error);
@@ -222,16 +209,7 @@ export class RedisKeyringFleet
   private async reconcile(desired: DesiredKeyring): Promise<void> {
     // A key in use by a seal in progress: removed on a later pass, moments from now.
     if (await this.reconciler.apply(desired)) setTimeout(() => void this.sync(), POLL_MS).unref();
-    await this.report();
-  }
-
-  private async report(): Promise<void> {
-    const { instanceName } = this.options;
-    const report = encodeReport(this.reconciler.report(instanceName), this.integrity);
-    await this.redis.run(async (client) => {
-      await client.call('SET', this.reportKey(instanceName), report, 'PX', REPORT_TTL_MS);
-      await client.call('SADD', this.namesKey, instanceName);
-    });
+    await this.reports.renew();
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -251,35 +229,6 @@ export class RedisKeyringFleet
       if (view.fleet?.instances.every(holds) || Date.now() >= deadline) return view;
       await sleep(POLL_MS);
     }
-  }
-
-  /** Every live instance's report (this one's as it is now); unverifiable ones as such. */
-  private async instances(): Promise<FleetInstanceView[]> {
-    const self = this.options.instanceName;
-    const names = (await this.redis.run((client) =>
-      client.call('SMEMBERS', this.namesKey),
-    )) as string[];
-    const others = names
-      .filter((name) => name !== self && name.length <= 128)
-      .slice(0, MAX_INSTANCES);
-    const raws = await Promise.all(
-      others.map((name) => this.redis.run((client) => client.call('GET', this.reportKey(name)))),
-    );
-    const views = [instanceView(self, this.reconciler.report(self), true)];
-    const gone: string[] = [];
-    others.forEach((name, index) => {
-      if (raws[index] === null) return void gone.push(name);
-      views.push(instanceView(clip(name), decodeReport(name, raws[index], this.integrity), false));
-    });
-    if (gone.length > 0)
-      await this.redis
-        .run((client) => client.call('SREM', this.namesKey, ...gone))
-        .catch(() => undefined);
-    return views;
-  }
-
-  private reportKey(name: string): string {
-    return this.redis.key('keyring', 'instance', name);
   }
 
   private isNudge(message: string): boolean {

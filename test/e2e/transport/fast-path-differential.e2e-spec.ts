@@ -25,7 +25,7 @@ import { until } from '../../utils/wait';
 /*
  * The fast path answers complete 2026-07-28 calls and lists without the SDK; everything else, and
  * everything it declines, goes through the SDK. Both must give the same answer: this suite sends
- * every request of its corpus to two copies of the same app, one with `fastPath: false`, and
+ * every request of its corpus to two copies of the same app, one with `http.fastPath: false`, and
  * compares status, headers (but framing and date) and body, byte for byte (sealed tokens, task ids
  * and timestamps, random by design, replaced), checking which requests the fast path served.
  *
@@ -335,11 +335,11 @@ const THROWN_ROWS: Record<(typeof THROWN_KINDS)[number], string> = {
 const ROW = {
   host: '`Host` header not localhost',
   origin: '`Origin` header present',
-  tooLarge: 'Body larger than `maxRequestBodyBytes`',
+  tooLarge: 'Body larger than `http.maxRequestBodyBytes`',
   notJson: 'Body is not JSON',
   notJsonRpc: 'JSON that is not a JSON-RPC request',
-  tooDeep: 'Nesting deeper than `json.maxDepth`',
-  longNumber: 'A number longer than `json.maxNumberLength`',
+  tooDeep: 'Nesting deeper than `http.json.maxDepth`',
+  longNumber: 'A number longer than `http.json.maxNumberLength`',
   paramHeader: '`Mcp-Param-<Name>` header',
   contentType: '`Content-Type` is not `application/json`',
   noVersionHeader: '`_meta` names `2026-07-28`, no `MCP-Protocol-Version`',
@@ -385,15 +385,15 @@ const ROW = {
   handleStore: 'State handle repository unreachable',
   nonStringState: '`requestState` that is not a string',
   outgoing: 'An outgoing state cannot be produced',
-  maxRequestBodyBytes: '`maxRequestBodyBytes`',
-  bodyTimeout: '`requestBodyTimeoutMs`',
-  inFlight: '`maxInFlightRequestBytes`',
-  maxDepth: '`json.maxDepth`',
-  maxNodes: '`json.maxNodes`',
-  maxObjectKeys: '`json.maxObjectKeys`',
-  maxArrayLength: '`json.maxArrayLength`',
-  maxStringLength: '`json.maxStringLength`',
-  numberBounds: '`json.maxNumberLength` / `json.maxExponent`',
+  maxRequestBodyBytes: '`http.maxRequestBodyBytes`',
+  bodyTimeout: '`http.requestBodyTimeoutMs`',
+  inFlight: '`http.maxInFlightRequestBytes`',
+  maxDepth: '`http.json.maxDepth`',
+  maxNodes: '`http.json.maxNodes`',
+  maxObjectKeys: '`http.json.maxObjectKeys`',
+  maxArrayLength: '`http.json.maxArrayLength`',
+  maxStringLength: '`http.json.maxStringLength`',
+  numberBounds: '`http.json.maxNumberLength` / `http.json.maxExponent`',
   malformedParams: 'Malformed params of `tools/call`',
   maxEncodedBytes: '`requestState.maxEncodedBytes`',
   maxDecodedBytes: '`requestState.maxDecodedBytes`',
