@@ -7,10 +7,8 @@ export { createTestStateHandles } from '../testing/create-test-state-handles';
 export { describeConsumedStateStoreContract } from '../testing/contracts/consumed-state-store.contract';
 export { describeStateHandleRepositoryContract } from '../testing/contracts/state-handle-repository.contract';
 export { describeTaskRunnerContract } from '../testing/contracts/task-runner.contract';
-export {
-  createTestTaskRecord,
-  describeTaskStoreContract,
-} from '../testing/contracts/task-store.contract';
+export { describeTaskStoreContract } from '../testing/contracts/task-store.contract';
+export { createTestTaskRecord } from '../testing/contracts/test-task-record';
 export {
   createTestSessionRecord,
   describeSessionStoreContract,

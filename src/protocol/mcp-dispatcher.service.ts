@@ -22,7 +22,6 @@ import type {
   ResourceTemplateListing,
 } from '../discovery/operation-entry.interface';
 import { McpErrorCode } from '../errors/mcp-error-codes';
-import { internalError } from '../errors/internal-error';
 import type { HttpExchange } from '../pipeline/http-exchange';
 import {
   answerOf,
@@ -37,13 +36,12 @@ import {
 } from '../pipeline/operation-result.normalizer';
 import { callParamsOf, ownArguments } from '../pipeline/own-request-params';
 import { DivertedCall, McpCallDiverts } from './call-divert';
+import { completionResult } from './completion-result';
 import { McpOperationVisibility } from './operation-visibility';
 import { McpResourceReaders } from './resource-readers';
 import { clip } from '../util/clip';
 import type { MaybePromise } from '../util/maybe-promise';
 import { resourceNotFound, unknownOperation as unknown } from './unknown-operation';
-
-const MAX_COMPLETION_VALUES = 100;
 
 /**
  * How a call is run: once through the runner (the default), or by an entry point that runs it
@@ -217,20 +215,11 @@ export class McpDispatcher {
       },
       { argument: argument.name, value: argument.value },
     );
-    const values = answerOf(outcome, (value) => value);
-    if (!Array.isArray(values) || values.some((value) => typeof value !== 'string')) {
-      this.logger.error(
-        `MCP completion for "${clip(target)}" did not produce an array of strings (an interceptor or filter changed it)`,
-      );
-      throw internalError();
-    }
-    return {
-      completion: {
-        values: values.slice(0, MAX_COMPLETION_VALUES) as string[],
-        total: values.length,
-        hasMore: values.length > MAX_COMPLETION_VALUES,
-      },
-    };
+    return completionResult(
+      answerOf(outcome, (value) => value),
+      target,
+      this.logger,
+    );
   }
 
   private completionTarget(ref: CompleteRequest['params']['ref']): OperationEntry {

@@ -1,3 +1,5 @@
+import type { KeyringManager } from '../keyring-manager.service';
+import type { ProtectionKey } from '../protection-key';
 import type { RecordIntegrity } from '../record-integrity';
 import type { KeyWrapper } from '../wrapping/key-wrapper.interface';
 import { checkedWrappedEntry } from '../keyring-entry';
@@ -140,4 +142,15 @@ function parse(json: string): Record<string, unknown> | undefined {
 
 function isKeyId(value: unknown): value is string {
   return typeof value === 'string' && KEY_ID.test(value);
+}
+
+/** The fleet's keyring before its first change: this instance's. @internal */
+export function initialDesired(keyring: KeyringManager): DesiredKeyring {
+  const snapshot = keyring.snapshot();
+  const keys: Record<string, NonNullable<ProtectionKey['entry']>> = {};
+  for (const { id } of snapshot.keys) {
+    const entry = keyring.findKey(id)?.entry;
+    if (entry) keys[id] = entry;
+  }
+  return { seq: 0, active: snapshot.activeKeyId, keys, removed: [] };
 }

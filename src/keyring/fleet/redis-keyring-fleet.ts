@@ -13,6 +13,7 @@ import { FleetReconciler } from './fleet-reconciler';
 import {
   decodeDesired,
   encodeDesired,
+  initialDesired,
   MAX_FLEET_KEYS,
   type DesiredKeyring,
 } from './fleet-records';
@@ -61,7 +62,12 @@ export class RedisKeyringFleet
   ) {
     this.reconciler = new FleetReconciler(keyring, this.logger);
     this.desiredKey = redis.key('keyring', 'desired');
-    this.reports = new FleetInstanceReports(redis, integrity, this.reconciler, options.instanceName);
+    this.reports = new FleetInstanceReports(
+      redis,
+      integrity,
+      this.reconciler,
+      options.instanceName,
+    );
     this.channel = redis.key('keyring', 'changes');
   }
 
@@ -141,7 +147,8 @@ export class RedisKeyringFleet
     await this.exclusive(async () => {
       for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
         const raw = await this.redis.run((client) => client.call('GET', this.desiredKey));
-        const current = raw === null ? this.initial() : decodeDesired(raw, this.integrity);
+        const current =
+          raw === null ? initialDesired(this.keyring) : decodeDesired(raw, this.integrity);
         if (!current)
           throw new KeyringError(
             `The fleet's keyring record (${this.desiredKey}) is not one this keyring can verify: it was written under a key this instance lacks (its keyring is older than the fleet's, or foreign). Rotate from an instance that holds the fleet's keys, or delete the record to start the fleet's afresh`,
@@ -164,17 +171,6 @@ export class RedisKeyringFleet
       }
       throw new KeyringError('The fleet keyring changed under this change too often; try again');
     });
-  }
-
-  /** The fleet's keyring before its first change: this instance's. */
-  private initial(): DesiredKeyring {
-    const snapshot = this.keyring.snapshot();
-    const keys: Record<string, NonNullable<ProtectionKey['entry']>> = {};
-    for (const { id } of snapshot.keys) {
-      const entry = this.keyring.findKey(id)?.entry;
-      if (entry) keys[id] = entry;
-    }
-    return { seq: 0, active: snapshot.activeKeyId, keys, removed: [] };
   }
 
   /** Re-reads the fleet's keyring, applies it, reports; one run at a time, coalesced. */

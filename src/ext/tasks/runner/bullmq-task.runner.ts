@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Job, Queue, Worker } from 'bullmq';
+import { BullMqAbortChannel } from './bullmq-abort-channel';
 import { loadOptionalPeer } from './bullmq-loader';
 import type { BullMqRedisClient } from './bullmq-redis-client';
 import { BullMqStepGenerations, GENERATION_TTL_MS } from './bullmq-step-generations';
@@ -11,21 +12,8 @@ import {
 } from '../../../keyring/record-integrity';
 import { loggableFailure } from '../../../redis/bounded-redis-command';
 import { clip } from '../../../util/clip';
-import { OccasionalWarning } from '../../../util/occasional-warning';
-import {
-  BullMqRunningSteps,
-  LOCK_LOST,
-  RUNNER_CLOSING,
-  STEP_CANCELLED,
-} from './bullmq-running-steps';
-import {
-  abortMessage,
-  authenticStep,
-  jobIdOf,
-  readAbortMessage,
-  stepData,
-  type StepData,
-} from './bullmq-step-messages';
+import { BullMqRunningSteps, LOCK_LOST, RUNNER_CLOSING } from './bullmq-running-steps';
+import { authenticStep, jobIdOf, stepData, type StepData } from './bullmq-step-messages';
 import type { McpRedisClient } from '../../../redis/mcp-redis-client';
 import type { TaskRunner, TaskStepLease, TaskWork } from './task-runner.interface';
 
@@ -58,7 +46,6 @@ const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
  */
 export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
   private readonly logger = new Logger('McpTasks');
-  private readonly forgedAborts = new OccasionalWarning((line) => this.logger.warn(line));
   private readonly options: Required<BullMqTaskRunnerOptions>;
   private readonly bullmq: typeof import('bullmq');
   /** Commands and publishing: the application's client, never closed here. */
@@ -67,9 +54,7 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
   private readonly queue: Queue<StepData>;
   private readonly steps = new BullMqRunningSteps();
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly channel: string;
-  private readonly ready: Promise<void>;
-  private subscriber: McpRedisClient | undefined;
+  private readonly aborts: BullMqAbortChannel;
   private workerClient: McpRedisClient | undefined;
   private worker: Worker<StepData> | undefined;
   private work: TaskWork | undefined;
@@ -87,17 +72,19 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
       client,
       `${prefix}:${queueName}:nestjs-mcp:generation:`,
     );
-    this.channel = `${prefix}:${queueName}:nestjs-mcp:abort`;
     this.queue = new this.bullmq.Queue<StepData>(queueName, {
       connection: this.client as never,
       prefix,
     });
     this.queue.on('error', (error) => this.reportRedisError(error));
-    this.subscriber = this.client.duplicate();
-    this.subscriber.on('message', (channel, message) => this.onAbortMessage(channel, message));
-    this.subscriber.on('ready', () => void this.catchUpOnCancels());
-    this.ready = this.subscriber.subscribe(this.channel).then(() => undefined);
-    this.ready.catch(() => undefined);
+    this.aborts = new BullMqAbortChannel(
+      client,
+      `${prefix}:${queueName}:nestjs-mcp:abort`,
+      this.steps,
+      this.generations,
+      () => this.integrity,
+      this.logger,
+    );
   }
 
   /**
@@ -188,13 +175,13 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
         await worker.disconnect().catch(() => undefined);
     }
     await this.queue.close().catch(() => undefined);
-    this.subscriber?.disconnect();
+    this.aborts.close();
     this.workerClient?.disconnect();
   }
 
   /** Resolves once the runner hears cancels and, when attached with a worker, takes steps. */
   async whenReady(): Promise<void> {
-    await this.ready;
+    await this.aborts.ready;
     await this.worker?.waitUntilReady();
   }
 
@@ -251,39 +238,10 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
 
   /** Aborts this task's steps below `generation` everywhere and drops a queued older one. */
   private async supersede(taskId: string, generation: number): Promise<void> {
-    await this.client.call(
-      'PUBLISH',
-      this.channel,
-      abortMessage(this.integrity, this.channel, taskId, generation),
-    );
+    await this.aborts.publish(taskId, generation);
     this.steps.abortBelow(taskId, generation);
     // A step already taken by a worker is locked and stays; its abort above stops it.
     await this.queue.remove(jobIdOf(taskId, generation - 1)).catch(() => 0);
-  }
-
-  /**
-   * After a reconnection: cancels published while the subscriber was away were missed, so each
-   * running step checks its task's generation — once subscribed again, so a later cancel is heard.
-   */
-  private async catchUpOnCancels(): Promise<void> {
-    try {
-      await this.subscriber?.subscribe(this.channel);
-      for (const step of this.steps.running())
-        if ((await this.generations.current(step.taskId)) > step.generation)
-          step.controller.abort(STEP_CANCELLED);
-    } catch {
-      // Redis went away again: the next reconnection catches up.
-    }
-  }
-
-  private onAbortMessage(channel: string, message: string): void {
-    if (channel !== this.channel) return;
-    const abort = readAbortMessage(this.integrity, this.channel, message);
-    if (abort) this.steps.abortBelow(abort.taskId, abort.generation);
-    else
-      this.forgedAborts.report(
-        `A message on ${this.channel} is not one of the fleet's (unauthenticated or malformed) and is ignored`,
-      );
   }
 
   private redisErrorReported = false;
