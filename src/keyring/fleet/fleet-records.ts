@@ -154,3 +154,9 @@ export function initialDesired(keyring: KeyringManager): DesiredKeyring {
   }
   return { seq: 0, active: snapshot.activeKeyId, keys, removed: [] };
 }
+
+/** Sets KEYS[1] to ARGV[2] only while it is still ARGV[1] ('' for absent): the record's one writer. @internal */
+export const COMPARE_AND_SET = `local current = redis.call('GET', KEYS[1])
+if (current or '') ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1`;

@@ -11,6 +11,7 @@ import type { ProtectionKey } from '../protection-key';
 import type { RecordIntegrity } from '../record-integrity';
 import { FleetReconciler } from './fleet-reconciler';
 import {
+  COMPARE_AND_SET,
   decodeDesired,
   encodeDesired,
   initialDesired,
@@ -24,11 +25,6 @@ import type { FleetInstanceView, KeyringFleet } from './keyring-fleet';
 const POLL_MS = 100;
 const CAS_ATTEMPTS = 5;
 const NUDGE_DOMAIN = 'keyring-nudge';
-/** Sets KEYS[1] to ARGV[2] only while it is still ARGV[1] ('' for absent). */
-const COMPARE_AND_SET = `local current = redis.call('GET', KEYS[1])
-if (current or '') ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2])
-return 1`;
 
 /**
  * Key rotation across a fleet that shares Redis. The fleet's keyring (wrapped entries and key
