@@ -160,3 +160,22 @@ export const COMPARE_AND_SET = `local current = redis.call('GET', KEYS[1])
 if (current or '') ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2])
 return 1`;
+
+const NUDGE_DOMAIN = 'keyring-nudge';
+
+/** The message that tells the fleet its keyring changed: the sender, tagged under the keyring. @internal */
+export function encodeNudge(origin: string, integrity: RecordIntegrity): string {
+  return `${origin}.${integrity.tag(NUDGE_DOMAIN, [origin])}`;
+}
+
+/** Whether `message` is another instance's authentic nudge (never this one's own). @internal */
+export function isForeignNudge(message: string, self: string, integrity: RecordIntegrity): boolean {
+  const dot = message.indexOf('.');
+  const origin = message.slice(0, dot);
+  return (
+    dot > 0 &&
+    message.length <= 256 &&
+    origin !== self &&
+    integrity.verify(message.slice(dot + 1), NUDGE_DOMAIN, [origin])
+  );
+}

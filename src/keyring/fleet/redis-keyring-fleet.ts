@@ -14,7 +14,9 @@ import {
   COMPARE_AND_SET,
   decodeDesired,
   encodeDesired,
+  encodeNudge,
   initialDesired,
+  isForeignNudge,
   MAX_FLEET_KEYS,
   type DesiredKeyring,
 } from './fleet-records';
@@ -24,7 +26,6 @@ import type { FleetInstanceView, KeyringFleet } from './keyring-fleet';
 
 const POLL_MS = 100;
 const CAS_ATTEMPTS = 5;
-const NUDGE_DOMAIN = 'keyring-nudge';
 
 /**
  * Key rotation across a fleet that shares Redis. The fleet's keyring (wrapped entries and key
@@ -72,7 +73,12 @@ export class RedisKeyringFleet
     const subscriber = this.redis.duplicate();
     this.subscriber = subscriber;
     subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.channel && !this.closed && this.isNudge(message)) void this.sync();
+      if (
+        channel === this.channel &&
+        !this.closed &&
+        isForeignNudge(message, this.origin, this.integrity)
+      )
+        void this.sync();
     });
     subscriber.on('ready', () => {
       subscriber.subscribe(this.channel).catch(() => undefined);
@@ -161,7 +167,7 @@ export class RedisKeyringFleet
         );
         if (Number(written) !== 1) continue;
         await this.reconcile(next);
-        const nudge = `${this.origin}.${this.integrity.tag(NUDGE_DOMAIN, [this.origin])}`;
+        const nudge = encodeNudge(this.origin, this.integrity);
         await this.redis.run((client) => client.publish(this.channel, nudge));
         return;
       }
@@ -221,17 +227,6 @@ export class RedisKeyringFleet
       if (view.fleet?.instances.every(holds) || Date.now() >= deadline) return view;
       await sleep(POLL_MS);
     }
-  }
-
-  private isNudge(message: string): boolean {
-    const dot = message.indexOf('.');
-    const origin = message.slice(0, dot);
-    return (
-      dot > 0 &&
-      message.length <= 256 &&
-      origin !== this.origin &&
-      this.integrity.verify(message.slice(dot + 1), NUDGE_DOMAIN, [origin])
-    );
   }
 
   private redisUp(): void {
