@@ -50,19 +50,17 @@ export function testOperationCall(options: TestOperationCallOptions = {}): Opera
     argumentsValidator: undefined,
     ...options.profile,
   };
-  return new OperationCall(
-    options.purpose ?? 'operation',
+  return new OperationCall({
+    purpose: options.purpose ?? 'operation',
     profile,
-    options.target ?? context.target,
-    options.params ?? {},
-    options.args ?? {},
+    target: options.target ?? context.target,
+    params: options.params ?? {},
+    args: options.args ?? {},
     http,
-    undefined,
     sdk,
-    undefined,
-    options.completion,
+    completion: options.completion,
     context,
-  );
+  });
 }
 
 /** The handler arguments `(request, response, next, call)` an enhancer of `call` sees. */

@@ -62,6 +62,27 @@ export interface CompletionRequest {
   readonly value: string;
 }
 
+/** What an {@link OperationCall} is made of: what the client sent, and where it came from. @internal */
+export interface OperationCallInit {
+  /** `visibility`: only the guards, to decide whether a list shows the operation. */
+  readonly purpose: 'operation' | 'completion' | 'guards' | 'visibility';
+  readonly profile: OperationCallProfile;
+  /** Tool or prompt name, or resource URI. */
+  readonly target: string;
+  /** The request's own params: exact numbers, `__proto__` and friends kept as data. */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** The arguments as sent (resource-template variables for resources). */
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly http: CallHttp;
+  /** Set when a task step runs away from the request that created or resumed its task. */
+  readonly detached?: DetachedTaskStep;
+  readonly sdk: ServerContext;
+  readonly task?: TaskCallScope;
+  readonly completion?: CompletionRequest;
+  /** What the application's guards and interceptors see: no answers, no state. */
+  readonly context: McpOperationContext;
+}
+
 /**
  * One MCP operation call, as a record of values. What the client sent never changes; each library
  * step that produces something for the steps after it writes its own slot exactly once (argument
@@ -76,25 +97,31 @@ export class OperationCall {
   private innermostOutcome: InnermostOutcome | undefined;
   private stateRejection: StateRejection | undefined;
 
-  constructor(
-    /** `visibility`: only the guards, to decide whether a list shows the operation. */
-    readonly purpose: 'operation' | 'completion' | 'guards' | 'visibility',
-    readonly profile: OperationCallProfile,
-    /** Tool or prompt name, or resource URI. */
-    readonly target: string,
-    /** The request's own params: exact numbers, `__proto__` and friends kept as data. */
-    readonly params: Readonly<Record<string, unknown>>,
-    /** The arguments as sent (resource-template variables for resources). */
-    readonly args: Readonly<Record<string, unknown>>,
-    readonly http: CallHttp,
-    /** Set when a task step runs away from the request that created or resumed its task. */
-    readonly detached: DetachedTaskStep | undefined,
-    readonly sdk: ServerContext,
-    readonly task: TaskCallScope | undefined,
-    readonly completion: CompletionRequest | undefined,
-    /** What the application's guards and interceptors see: no answers, no state. */
-    readonly context: McpOperationContext,
-  ) {}
+  readonly purpose: OperationCallInit['purpose'];
+  readonly profile: OperationCallProfile;
+  readonly target: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly http: CallHttp;
+  readonly detached: DetachedTaskStep | undefined;
+  readonly sdk: ServerContext;
+  readonly task: TaskCallScope | undefined;
+  readonly completion: CompletionRequest | undefined;
+  readonly context: McpOperationContext;
+
+  constructor(init: OperationCallInit) {
+    this.purpose = init.purpose;
+    this.profile = init.profile;
+    this.target = init.target;
+    this.params = init.params;
+    this.args = init.args;
+    this.http = init.http;
+    this.detached = init.detached;
+    this.sdk = init.sdk;
+    this.task = init.task;
+    this.completion = init.completion;
+    this.context = init.context;
+  }
 
   /** The HTTP request the call came on, as the host framework sees it. */
   get request(): McpHttpRequest {

@@ -218,19 +218,19 @@ export class OperationRunner {
     input: OperationRunInput,
     completion: CompletionRequest | undefined,
   ): OperationCall {
-    return new OperationCall(
+    return new OperationCall({
       purpose,
-      input.operation.profile,
-      input.target,
-      input.params,
-      input.args,
-      input.http,
-      input.detached,
-      input.sdk,
-      input.task,
+      profile: input.operation.profile,
+      target: input.target,
+      params: input.params,
+      args: input.args,
+      http: input.http,
+      detached: input.detached,
+      sdk: input.sdk,
+      task: input.task,
       completion,
-      createOperationContext(input.sdk, input.target, input.http, input.task),
-    );
+      context: createOperationContext(input.sdk, input.target, input.http, input.task),
+    });
   }
 
   private async outcomeOf(
