@@ -23,19 +23,22 @@ export function validateCallArguments(
   return andThen(validator.validate(call.args), (outcome) => record(call, outcome));
 }
 
+/** Validates the call's arguments when its operation advertises a schema or DTO. @internal */
+export function validateAdvertisedArguments(call: OperationCall): MaybePromise<void> {
+  const validator = call.profile.argumentsValidator;
+  return validator ? validateCallArguments(call, validator) : undefined;
+}
+
 /**
- * Argument validation as the outermost of the module's interceptors (one per operation, holding its
- * validator): after the application's guards and interceptors, before capability gating, state
- * protection, the pipes and the method.
+ * Argument validation as the module's one interceptor of an operation that declares no input or
+ * state (one that does has it validated by capability gating, first: each interceptor in Nest's
+ * chain costs every call): after the application's guards and interceptors, before the pipes and
+ * the method.
  * @internal
  */
 export class ArgumentsValidationInterceptor extends LibraryInterceptor {
-  constructor(private readonly validator: ArgumentsValidator) {
-    super();
-  }
-
   around(call: OperationCall, proceed: () => Promise<unknown>): MaybePromise<unknown> {
-    return andThen(validateCallArguments(call, this.validator), proceed);
+    return andThen(validateAdvertisedArguments(call), proceed);
   }
 }
 

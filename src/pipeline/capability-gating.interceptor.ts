@@ -14,6 +14,8 @@ import type { McpInputRequest } from '../input/mcp-input-request';
 import { McpInputRequirement } from '../input/mcp-input-requirement.enum';
 import { undeclaredInputMessage } from '../input/undeclared-input.message';
 import { clip } from '../util/clip';
+import { andThen, type MaybePromise } from '../util/maybe-promise';
+import { validateAdvertisedArguments } from './arguments-validation.step';
 import { EmittedRound } from './emitted-round';
 import { LibraryInterceptor, refusal } from './library-interceptor';
 import type { OperationCall } from './operation-call';
@@ -48,9 +50,12 @@ export class CapabilityGatingInterceptor extends LibraryInterceptor {
     super();
   }
 
-  around(call: OperationCall, proceed: () => Promise<unknown>): Promise<unknown> {
-    this.checkRequired(call);
-    return proceed().then((returned) => this.checkEmitted(call, returned));
+  /** Validates the arguments (when advertised) first, then gates: one link of Nest's chain for both. */
+  around(call: OperationCall, proceed: () => Promise<unknown>): MaybePromise<unknown> {
+    return andThen(validateAdvertisedArguments(call), () => {
+      this.checkRequired(call);
+      return proceed().then((returned) => this.checkEmitted(call, returned));
+    });
   }
 
   private checkRequired(call: OperationCall): void {

@@ -89,9 +89,13 @@ function withInnermostInterceptors(
  * truth and every enhancer finds the call by position.
  *
  * An operation with library steps gets them as its innermost interceptors, in Nest's own chain:
- * guards → the application's interceptors → argument validation → capability gating → state
- * protection → pipes → method.
+ * guards → the application's interceptors → capability gating (argument validation first) → state
+ * protection → pipes → method; an operation that declares no input or state, argument validation
+ * alone. Each link of Nest's chain costs every call (an `AsyncResource` per link), so there are
+ * as few as the steps allow.
  */
+const ARGUMENTS_VALIDATION = new ArgumentsValidationInterceptor();
+
 export class OperationPipelineFactory {
   private readonly paramsFactory = new McpParamsFactory();
 
@@ -100,12 +104,13 @@ export class OperationPipelineFactory {
   /** The handler of an operation method, with the library steps it needs (each costs every call). */
   forMethod(instance: object, methodName: string, steps: LibrarySteps): OperationHandler {
     const method = (instance as Record<string, Callback>)[methodName];
-    const innermost = [
-      ...(steps.argumentsValidator
-        ? [new ArgumentsValidationInterceptor(steps.argumentsValidator)]
-        : []),
-      ...steps.interceptors,
-    ];
+    // Capability gating validates the arguments itself: one link fewer in Nest's chain.
+    const innermost =
+      steps.interceptors.length > 0
+        ? steps.interceptors
+        : steps.argumentsValidator
+          ? [ARGUMENTS_VALIDATION]
+          : [];
     return this.build(
       instance,
       methodName,
