@@ -3,7 +3,9 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { McpToolError } from '../errors/mcp-tool.error';
 import {
+  appliesInterceptors,
   ExecutionContextHost,
+  GUARDS_METADATA,
   handlerExceptionFilters,
   INTERCEPTORS_METADATA,
   mayHaveGuards,
@@ -13,7 +15,10 @@ import {
 } from '../util/nest-internals';
 import { MCP_CONTEXT_TYPE } from '../util/mcp.constants';
 import type { ArgumentsValidator } from '../validation/arguments-validator.interface';
-import { ArgumentsValidationInterceptor } from './arguments-validation.step';
+import {
+  ArgumentsValidationGuard,
+  ArgumentsValidationInterceptor,
+} from './arguments-validation.step';
 import type { LibraryInterceptor } from './library-interceptor';
 import { McpHttpResponse } from './mcp-http-response';
 import { McpParamsFactory } from './mcp-params.factory';
@@ -61,15 +66,12 @@ function standIn(method: Callback, body: (call: OperationCall) => unknown): Call
 }
 
 /**
- * `method` with `innermost` appended to its interceptors: a function that calls it, carrying a copy
- * of its metadata (guards, interceptors, filters, `SetMetadata` values), so Nest's own interceptor
- * chain runs the application's global, class and method interceptors and then these, right around
- * the pipes and the method — and the user's method object is never changed.
+ * `method` with `innermost` appended to its interceptors (or guards): a function that calls it,
+ * carrying a copy of its metadata (guards, interceptors, filters, `SetMetadata` values), so Nest
+ * runs the application's global, class and method enhancers and then these, right around the
+ * pipes and the method — and the user's method object is never changed.
  */
-function withInnermostInterceptors(
-  method: Callback,
-  innermost: readonly LibraryInterceptor[],
-): Callback {
+function withAppended(method: Callback, key: string, innermost: readonly object[]): Callback {
   const callback = function (this: unknown, ...args: unknown[]) {
     return method.apply(this, args);
   };
@@ -77,8 +79,8 @@ function withInnermostInterceptors(
   for (const key of Reflect.getMetadataKeys(method)) {
     Reflect.defineMetadata(key, Reflect.getMetadata(key, method), callback);
   }
-  const own = (Reflect.getMetadata(INTERCEPTORS_METADATA, method) ?? []) as unknown[];
-  Reflect.defineMetadata(INTERCEPTORS_METADATA, [...own, ...innermost], callback);
+  const own = (Reflect.getMetadata(key, method) ?? []) as unknown[];
+  Reflect.defineMetadata(key, [...own, ...innermost], callback);
   return callback;
 }
 
@@ -95,6 +97,7 @@ function withInnermostInterceptors(
  * as few as the steps allow.
  */
 const ARGUMENTS_VALIDATION = new ArgumentsValidationInterceptor();
+const ARGUMENTS_VALIDATION_GUARD = new ArgumentsValidationGuard();
 
 export class OperationPipelineFactory {
   private readonly paramsFactory = new McpParamsFactory();
@@ -104,19 +107,24 @@ export class OperationPipelineFactory {
   /** The handler of an operation method, with the library steps it needs (each costs every call). */
   forMethod(instance: object, methodName: string, steps: LibrarySteps): OperationHandler {
     const method = (instance as Record<string, Callback>)[methodName];
-    // Capability gating validates the arguments itself: one link fewer in Nest's chain.
-    const innermost =
-      steps.interceptors.length > 0
-        ? steps.interceptors
-        : steps.argumentsValidator
-          ? [ARGUMENTS_VALIDATION]
-          : [];
-    return this.build(
-      instance,
-      methodName,
-      innermost.length === 0 ? method : withInnermostInterceptors(method, innermost),
-      { guards: true, interceptors: true },
-    );
+    return this.build(instance, methodName, this.withLibrarySteps(instance, method, steps), {
+      guards: true,
+      interceptors: true,
+    });
+  }
+
+  /**
+   * `method` with the library steps it needs. Capability gating validates the arguments itself
+   * (one link of Nest's chain for both); argument validation alone is the last guard when the
+   * application applies no interceptor to the method, so that Nest's chain is not entered at all.
+   */
+  private withLibrarySteps(instance: object, method: Callback, steps: LibrarySteps): Callback {
+    if (steps.interceptors.length > 0)
+      return withAppended(method, INTERCEPTORS_METADATA, steps.interceptors);
+    if (!steps.argumentsValidator) return method;
+    return appliesInterceptors(this.contextCreator, instance, method)
+      ? withAppended(method, INTERCEPTORS_METADATA, [ARGUMENTS_VALIDATION])
+      : withAppended(method, GUARDS_METADATA, [ARGUMENTS_VALIDATION_GUARD]);
   }
 
   /**

@@ -32,10 +32,12 @@ export interface HandlerExceptionFilters {
   invokeCustomFilters(exception: unknown, host: ArgumentsHost): Promise<unknown> | null;
 }
 
+/** Nest's `ApplicationConfig`, as far as the module reads it. */
+type GlobalEnhancers = Partial<Record<string, () => unknown[]>>;
+
 interface ExternalContextCreatorInternals {
-  guardsContextCreator?: {
-    config?: { getGlobalGuards?(): unknown[]; getGlobalRequestGuards?(): unknown[] };
-  };
+  guardsContextCreator?: { config?: GlobalEnhancers };
+  interceptorsContextCreator?: { config?: GlobalEnhancers };
   filtersContextCreator?: {
     create(
       instance: object,
@@ -107,24 +109,44 @@ function declaresAny(metadataKey: string, target: object): boolean {
 }
 
 /**
- * Whether a guard may apply to `method` of `instance` when `ExternalContextCreator` builds its
- * handler: a global guard (static or request-scoped, `useGlobalGuards` or `APP_GUARD`), or
- * `@UseGuards` on the class or on the method (which a scoped operation's scope check is). Where
- * it cannot tell, it says yes: the answer only lets callers skip running guards that are not there.
+ * Whether `method` of `instance` may run enhancers of `kind`: its own, its class's, or global ones
+ * (`useGlobalGuards`/`APP_GUARD`, `useGlobalInterceptors`/`APP_INTERCEPTOR`), as Nest would collect
+ * them when building the handler. `true` when Nest's configuration cannot be read, so a shortcut
+ * taken only without them is never taken wrongly.
  */
+function mayHaveEnhancers(
+  kind: 'guards' | 'interceptors',
+  contextCreator: ExternalContextCreator,
+  instance: object,
+  method: (...args: never[]) => unknown,
+): boolean {
+  const [key, name] =
+    kind === 'guards' ? [GUARDS_METADATA, 'Guards'] : [INTERCEPTORS_METADATA, 'Interceptors'];
+  if (declaresAny(key, instance.constructor) || declaresAny(key, method)) return true;
+  const internals = contextCreator as unknown as ExternalContextCreatorInternals;
+  const config = (
+    kind === 'guards' ? internals.guardsContextCreator : internals.interceptorsContextCreator
+  )?.config;
+  const global = config?.[`getGlobal${name}`];
+  const requestScoped = config?.[`getGlobalRequest${name}`];
+  if (typeof global !== 'function' || typeof requestScoped !== 'function') return true;
+  return global.call(config).length > 0 || requestScoped.call(config).length > 0;
+}
+
+/** Whether `method` of `instance` may run guards (see {@link mayHaveEnhancers}). */
 export function mayHaveGuards(
   contextCreator: ExternalContextCreator,
   instance: object,
   method: (...args: never[]) => unknown,
 ): boolean {
-  if (declaresAny(GUARDS_METADATA, instance.constructor) || declaresAny(GUARDS_METADATA, method))
-    return true;
-  const config = (contextCreator as unknown as ExternalContextCreatorInternals).guardsContextCreator
-    ?.config;
-  if (
-    typeof config?.getGlobalGuards !== 'function' ||
-    typeof config.getGlobalRequestGuards !== 'function'
-  )
-    return true;
-  return config.getGlobalGuards().length > 0 || config.getGlobalRequestGuards().length > 0;
+  return mayHaveEnhancers('guards', contextCreator, instance, method);
+}
+
+/** Whether the application applies any interceptor to `method` of `instance` (see {@link mayHaveEnhancers}). */
+export function appliesInterceptors(
+  contextCreator: ExternalContextCreator,
+  instance: object,
+  method: (...args: never[]) => unknown,
+): boolean {
+  return mayHaveEnhancers('interceptors', contextCreator, instance, method);
 }
