@@ -53,7 +53,7 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
       adapter,
       {
         imports: [
-          McpModule.forRoot({ ...options, identity: { partitionResolver: HEADER_PARTITIONS } }),
+          McpModule.forRoot({ identity: { partitionResolver: HEADER_PARTITIONS }, ...options }),
           StateHandleFixturesModule,
           ...(imports as []),
         ],

@@ -72,6 +72,7 @@ function floodApp(options: Partial<McpModuleOptions>) {
     imports: [
       McpModule.forRoot({
         serverInfo: { name: 'fair-share', version: '1.0.0' },
+        identity: { partitionResolver: HEADER_PARTITIONS },
         ...options,
         requestState: {
           maxStateHandles: CAPACITY,
@@ -79,7 +80,6 @@ function floodApp(options: Partial<McpModuleOptions>) {
           ...options.requestState,
         },
         tasks: { maxTasks: CAPACITY, maxTasksPerCaller: PER_CALLER, ...options.tasks },
-        identity: { partitionResolver: HEADER_PARTITIONS },
       }),
     ],
     providers: [FloodTools],

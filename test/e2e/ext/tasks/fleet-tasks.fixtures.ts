@@ -109,12 +109,12 @@ export function fleetTasksApp(
     imports: [
       McpModule.forRoot({
         serverInfo: { name: 'fleet-e2e', version: '1.0.0' },
-        ...options,
         identity: {
           partitionResolver: {
             resolve: (ctx: McpOperationContext) => String(ctx.http.request.headers['x-user']),
           },
         },
+        ...options,
       }),
     ],
     providers: [

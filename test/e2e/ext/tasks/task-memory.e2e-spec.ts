@@ -118,9 +118,9 @@ function bigTasksApp(options: Partial<McpModuleOptions>) {
     imports: [
       McpModule.forRoot({
         serverInfo: { name: 'task-memory', version: '1.0.0' },
+        identity: { partitionResolver: { resolve: () => 'flooder' } },
         ...options,
         tasks: { maxCallBytes: 2 * MIB, maxTasksPerCaller: 1_000, ...options.tasks },
-        identity: { partitionResolver: { resolve: () => 'flooder' } },
       }),
     ],
     providers: [Gate, BigTasks],

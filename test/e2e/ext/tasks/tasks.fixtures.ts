@@ -178,9 +178,9 @@ export function tasksApp(options: Partial<McpModuleOptions> = {}) {
     imports: [
       McpModule.forRoot({
         serverInfo: { name: 'tasks-e2e', version: '1.0.0' },
+        identity: { partitionResolver: headerPartitions },
         ...options,
         tasks: { pollIntervalMs: 50, maxResultBytes: 4_096, ...options.tasks },
-        identity: { partitionResolver: headerPartitions },
       }),
     ],
     providers: [TaskProbe, TaskTools],
