@@ -29,6 +29,7 @@ const SERIAL = [
   'session-fleet',
   'sample-telemetry',
   'bullmq-trace',
+  'redis-sentinel',
 ];
 
 /** The serial suites the inner loop runs too: they measure the server, they do not soak it. */

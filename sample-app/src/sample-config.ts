@@ -72,8 +72,23 @@ function redisFromEnv(): McpModuleOptions['redis'] {
   const store = process.env.MCP_STORE || 'memory';
   if (store === 'memory') return undefined;
   if (store !== 'redis') throw new Error('MCP_STORE must be "memory" or "redis"');
+  const sentinels = process.env.REDIS_SENTINELS;
+  if (sentinels) {
+    const name = process.env.REDIS_SENTINEL_MASTER;
+    if (!name) throw new Error("REDIS_SENTINELS needs REDIS_SENTINEL_MASTER (the master's name)");
+    return {
+      sentinel: {
+        sentinels: sentinels.split(',').map((entry) => entry.trim()),
+        name,
+        ...(process.env.REDIS_PASSWORD && { password: process.env.REDIS_PASSWORD }),
+      },
+    };
+  }
   // Never echo REDIS_URL: it may hold a password.
-  if (!process.env.REDIS_URL) throw new Error('MCP_STORE=redis needs REDIS_URL');
+  if (!process.env.REDIS_URL)
+    throw new Error(
+      'MCP_STORE=redis needs REDIS_URL, or REDIS_SENTINELS and REDIS_SENTINEL_MASTER',
+    );
   if (!/^rediss?:\/\/[^/]/.test(process.env.REDIS_URL))
     throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
   return { url: process.env.REDIS_URL };
@@ -84,10 +99,10 @@ function redisFromEnv(): McpModuleOptions['redis'] {
  * instance dies is finished by another); `MCP_TASK_LOCK_MS` shortens how soon (default 30 s).
  */
 function tasksFromEnv(redis: McpModuleOptions['redis']): McpModuleOptions['tasks'] {
-  if (!redis?.url) return undefined;
+  if (!redis?.url && !redis?.sentinel) return undefined;
   const lockMs = optionalInteger('MCP_TASK_LOCK_MS');
   return {
-    runner: new SampleTaskRunner(redis.url, {
+    runner: new SampleTaskRunner(redis, {
       ...(lockMs !== undefined && { lockDurationMs: lockMs, stalledIntervalMs: lockMs }),
     }),
   };

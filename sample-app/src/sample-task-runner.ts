@@ -1,4 +1,5 @@
-import Redis from 'ioredis';
+import Redis, { type RedisOptions } from 'ioredis';
+import type { McpModuleOptions } from '../../src/index';
 import { BullMqTaskRunner, type BullMqTaskRunnerOptions } from '../../src/entry/redis';
 
 /**
@@ -8,9 +9,11 @@ import { BullMqTaskRunner, type BullMqTaskRunnerOptions } from '../../src/entry/
 export class SampleTaskRunner extends BullMqTaskRunner {
   private readonly ownClient: Redis;
 
-  constructor(url: string, options: BullMqTaskRunnerOptions) {
+  constructor(redis: NonNullable<McpModuleOptions['redis']>, options: BullMqTaskRunnerOptions) {
     // Fail fast while Redis is down instead of queueing commands.
-    const client = new Redis(url, { maxRetriesPerRequest: 1 });
+    const client = redis.sentinel
+      ? new Redis({ ...sentinelOptions(redis.sentinel), maxRetriesPerRequest: 1 })
+      : new Redis(redis.url as string, { maxRetriesPerRequest: 1 });
     super(client, options);
     this.ownClient = client;
   }
@@ -19,4 +22,18 @@ export class SampleTaskRunner extends BullMqTaskRunner {
     await super.close();
     await this.ownClient.quit().catch(() => this.ownClient.disconnect());
   }
+}
+
+/** The same Sentinel set as the module's connection, for the runner's own client. */
+function sentinelOptions(
+  sentinel: NonNullable<NonNullable<McpModuleOptions['redis']>['sentinel']>,
+): RedisOptions {
+  return {
+    sentinels: sentinel.sentinels.map((entry) => {
+      const colon = entry.lastIndexOf(':');
+      return { host: entry.slice(0, colon), port: Number(entry.slice(colon + 1)) };
+    }),
+    name: sentinel.name,
+    ...(sentinel.password && { password: sentinel.password }),
+  };
 }

@@ -6,7 +6,11 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import type { Redis, RedisOptions } from 'ioredis';
-import { REDIS_OPTIONS, type RedisOptionsSlice } from './redis-options.resolver';
+import {
+  REDIS_OPTIONS,
+  type RedisOptionsSlice,
+  type ResolvedSentinel,
+} from './redis-options.resolver';
 import { boundedRedisCommand } from './bounded-redis-command';
 import { loadIoredis } from './load-ioredis';
 import type {
@@ -52,14 +56,17 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
       return;
     }
     const { Redis: RedisClient } = loadIoredis() as typeof import('ioredis');
+    const own: RedisOptions = {
+      // Connects in onModuleInit: an app that fails to start never opens a socket it cannot close.
+      lazyConnect: true,
+      connectionName: MCP_REDIS_CONNECTION_NAME,
+      retryStrategy: (attempt) =>
+        Math.min(attempt * RECONNECT_DELAY_MS.step, RECONNECT_DELAY_MS.max),
+    };
     this.shared = this.adopt(
-      new RedisClient(redis.url, {
-        // Connects in onModuleInit: an app that fails to start never opens a socket it cannot close.
-        lazyConnect: true,
-        connectionName: MCP_REDIS_CONNECTION_NAME,
-        retryStrategy: (attempt) =>
-          Math.min(attempt * RECONNECT_DELAY_MS.step, RECONNECT_DELAY_MS.max),
-      }),
+      'url' in redis
+        ? new RedisClient(redis.url, own)
+        : new RedisClient({ ...own, ...sentinelOptions(redis.sentinel) }),
     );
   }
 
@@ -179,4 +186,22 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
       if (client.status !== 'end') client.disconnect();
     }
   }
+}
+
+/**
+ * ioredis options for a master behind Sentinel: the client asks the sentinels for the master and,
+ * when it fails over, reconnects to the one they elect (and its duplicates with it).
+ */
+function sentinelOptions(sentinel: ResolvedSentinel): RedisOptions {
+  return {
+    sentinels: sentinel.sentinels.map(({ host, port }) => ({ host, port })),
+    name: sentinel.name,
+    db: sentinel.db,
+    ...(sentinel.username !== undefined && { username: sentinel.username }),
+    ...(sentinel.password !== undefined && { password: sentinel.password }),
+    ...(sentinel.sentinelPassword !== undefined && { sentinelPassword: sentinel.sentinelPassword }),
+    ...(sentinel.tls && { tls: {}, enableTLSForSentinelMode: true }),
+    sentinelRetryStrategy: (attempt) =>
+      Math.min(attempt * RECONNECT_DELAY_MS.step, RECONNECT_DELAY_MS.max),
+  };
 }

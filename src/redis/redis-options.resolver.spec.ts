@@ -32,8 +32,11 @@ describe('resolveRedisOptions', () => {
     expect(resolveRedisOptions({ url: 'rediss://cache', keyPrefix: '' })?.keyPrefix).toBe('');
   });
 
-  it('needs exactly one of url and client', () => {
-    expect(failure({}).message).toContain('needs exactly one of "url" and "client"');
+  it('needs exactly one of url, sentinel and client', () => {
+    expect(failure({}).message).toContain('needs exactly one of "url", "sentinel" and "client"');
+    expect(
+      failure({ url: 'redis://cache', sentinel: { sentinels: ['s:26379'], name: 'm' } }).option,
+    ).toBe('redis');
     expect(failure({ url: 'redis://cache', client }).option).toBe('redis');
     expect(failure('redis://cache').option).toBe('redis');
     expect(failure(null).option).toBe('redis');
@@ -60,5 +63,46 @@ describe('resolveRedisOptions', () => {
     expect(resolveRedisOptions({ client, commandTimeoutMs: 60_000 })?.commandTimeoutMs).toBe(
       60_000,
     );
+  });
+
+  it('takes a Sentinel set as host:port entries and a master name, never repeating a password', () => {
+    expect(
+      resolveRedisOptions({
+        sentinel: {
+          sentinels: ['sentinel-a:26379', '10.0.0.2:26380', '[::1]:26381'],
+          name: 'mcp',
+          password: 'hunter2',
+        },
+      }),
+    ).toEqual({
+      sentinel: {
+        sentinels: [
+          { host: 'sentinel-a', port: 26379 },
+          { host: '10.0.0.2', port: 26380 },
+          { host: '::1', port: 26381 },
+        ],
+        name: 'mcp',
+        password: 'hunter2',
+        tls: false,
+        db: 0,
+      },
+      keyPrefix: 'nestjs-mcp:',
+      commandTimeoutMs: 1_000,
+    });
+    const cases: [unknown, string][] = [
+      [{ sentinels: [], name: 'mcp' }, 'redis.sentinel.sentinels'],
+      [{ sentinels: 'a:1', name: 'mcp' }, 'redis.sentinel.sentinels'],
+      [{ sentinels: ['a'], name: 'mcp' }, 'redis.sentinel.sentinels[0]'],
+      [{ sentinels: ['a:1', 'b:70000'], name: 'mcp' }, 'redis.sentinel.sentinels[1]'],
+      [{ sentinels: ['a:1'] }, 'redis.sentinel.name'],
+      [{ sentinels: ['a:1'], name: 'mcp', password: 5 }, 'redis.sentinel.password'],
+      [{ sentinels: ['a:1'], name: 'mcp', db: -1 }, 'redis.sentinel.db'],
+      [null, 'redis.sentinel'],
+    ];
+    for (const [sentinel, option] of cases) {
+      const error = failure({ sentinel });
+      expect(error.option).toBe(option);
+      expect(error.message).not.toContain('hunter2');
+    }
   });
 });

@@ -1,9 +1,22 @@
 import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
 import type { McpRedisClient } from './mcp-redis-client';
-import type { McpRedisOptions } from './mcp-redis-options.interface';
+import type { McpRedisOptions, McpRedisSentinelOptions } from './mcp-redis-options.interface';
+
+/** A Sentinel set, checked: its sentinels as host and port. @internal */
+export interface ResolvedSentinel {
+  readonly sentinels: readonly { readonly host: string; readonly port: number }[];
+  readonly name: string;
+  readonly username?: string;
+  readonly password?: string;
+  readonly sentinelPassword?: string;
+  readonly tls: boolean;
+  readonly db: number;
+}
 
 /** The validated `redis` option. @internal */
-export type ResolvedRedisOptions = ({ url: string } | { client: McpRedisClient }) & {
+export type ResolvedRedisOptions = (
+  { url: string } | { sentinel: ResolvedSentinel } | { client: McpRedisClient }
+) & {
   keyPrefix: string;
   commandTimeoutMs: number;
 };
@@ -49,10 +62,16 @@ export function resolveRedisOptions(
 ): ResolvedRedisOptions | undefined {
   if (redis === undefined) return undefined;
   if (redis === null || typeof redis !== 'object')
-    throw new InvalidModuleOptionsError('redis', 'must be an object with "url" or "client"');
-  const { url, client } = redis;
-  if ((url === undefined) === (client === undefined))
-    throw new InvalidModuleOptionsError('redis', 'needs exactly one of "url" and "client"');
+    throw new InvalidModuleOptionsError(
+      'redis',
+      'must be an object with "url", "sentinel" or "client"',
+    );
+  const { url, client, sentinel } = redis;
+  if ([url, client, sentinel].filter((given) => given !== undefined).length !== 1)
+    throw new InvalidModuleOptionsError(
+      'redis',
+      'needs exactly one of "url", "sentinel" and "client"',
+    );
   if (url !== undefined && (typeof url !== 'string' || !isRedisUrl(url)))
     throw new InvalidModuleOptionsError('redis.url', 'must be a redis:// or rediss:// URL');
   if (client !== undefined && !isRedisClient(client))
@@ -76,6 +95,55 @@ export function resolveRedisOptions(
       'redis.commandTimeoutMs',
       `must be an integer from ${COMMAND_TIMEOUT_MS.min} to ${COMMAND_TIMEOUT_MS.max.toLocaleString('en-US')}, got ${String(commandTimeoutMs)}`,
     );
-  const target = url !== undefined ? { url } : { client: client as McpRedisClient };
+  const target =
+    url !== undefined
+      ? { url }
+      : sentinel !== undefined
+        ? { sentinel: resolveSentinel(sentinel) }
+        : { client: client as McpRedisClient };
   return { ...target, keyPrefix, commandTimeoutMs };
+}
+
+const MAX_SENTINELS = 16;
+
+/** Checks `redis.sentinel`; never echoes a password. */
+function resolveSentinel(sentinel: McpRedisSentinelOptions): ResolvedSentinel {
+  if (sentinel === null || typeof sentinel !== 'object')
+    throw new InvalidModuleOptionsError('redis.sentinel', 'must be an object');
+  const { sentinels, name } = sentinel;
+  if (!Array.isArray(sentinels) || sentinels.length === 0 || sentinels.length > MAX_SENTINELS)
+    throw new InvalidModuleOptionsError(
+      'redis.sentinel.sentinels',
+      `must list 1 to ${MAX_SENTINELS} sentinels as "host:port"`,
+    );
+  const parsed = sentinels.map((entry, index) => {
+    const match =
+      typeof entry === 'string' ? /^([^\s:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(entry) : null;
+    const port = match ? Number(match[2]) : 0;
+    if (!match || port < 1 || port > 65_535)
+      throw new InvalidModuleOptionsError(
+        `redis.sentinel.sentinels[${index}]`,
+        'must be "host:port"',
+      );
+    return { host: match[1].replace(/^\[|\]$/g, ''), port };
+  });
+  if (typeof name !== 'string' || name === '' || name.length > 256)
+    throw new InvalidModuleOptionsError('redis.sentinel.name', "must be the master's name");
+  for (const field of ['username', 'password', 'sentinelPassword'] as const)
+    if (sentinel[field] !== undefined && typeof sentinel[field] !== 'string')
+      throw new InvalidModuleOptionsError(`redis.sentinel.${field}`, 'must be a string');
+  const db = sentinel.db ?? 0;
+  if (!Number.isSafeInteger(db) || db < 0)
+    throw new InvalidModuleOptionsError('redis.sentinel.db', 'must be a non-negative integer');
+  if (sentinel.tls !== undefined && typeof sentinel.tls !== 'boolean')
+    throw new InvalidModuleOptionsError('redis.sentinel.tls', 'must be a boolean');
+  return {
+    sentinels: parsed,
+    name,
+    ...(sentinel.username !== undefined && { username: sentinel.username }),
+    ...(sentinel.password !== undefined && { password: sentinel.password }),
+    ...(sentinel.sentinelPassword !== undefined && { sentinelPassword: sentinel.sentinelPassword }),
+    tls: sentinel.tls === true,
+    db,
+  };
 }

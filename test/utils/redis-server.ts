@@ -9,18 +9,19 @@ import { sleep, until } from './wait';
 export interface RedisServerHandle {
   readonly port: number;
   readonly url: string;
-  /** Stops the server (SIGTERM) and waits for it to exit; the port stays reserved for `start`. */
-  stop(): Promise<void>;
+  /** Stops the server (SIGTERM, or `signal`) and waits for it to exit; the port stays reserved for `start`. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again on the same port, empty. */
   start(): Promise<void>;
   /** Stops it for good and removes its working directory. */
   close(): Promise<void>;
 }
 
-const BINARY = process.env.REDIS_SERVER_BIN ?? 'redis-server';
+export const BINARY = process.env.REDIS_SERVER_BIN ?? 'redis-server';
 const STARTUP_TIMEOUT_MS = 10_000;
 
-function freePort(): Promise<number> {
+/** A free loopback port (another process may still take it before it is bound). */
+export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer();
     server.once('error', fail);
@@ -36,7 +37,7 @@ function freePort(): Promise<number> {
  * Whether the redis-server process `pid` answers on `port`: parallel test files each start their
  * own, so a server that answers there may be another file's (when two picked the same free port).
  */
-function answersAs(port: number, pid: number | undefined): Promise<boolean> {
+export function answersAs(port: number, pid: number | undefined): Promise<boolean> {
   return new Promise((done) => {
     const socket = connect({ host: '127.0.0.1', port });
     let reply = '';
@@ -59,7 +60,9 @@ function answersAs(port: number, pid: number | undefined): Promise<boolean> {
  * Starts a private `redis-server` (no persistence) on a free loopback port. Fails, never skips,
  * when the binary is missing: `.ci/run` installs it from Debian's packages.
  */
-export async function startRedisServer(): Promise<RedisServerHandle> {
+export async function startRedisServer(
+  options: { args?: (port: number) => string[] } = {},
+): Promise<RedisServerHandle> {
   let port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'nestjs-mcp-redis-'));
   let child: ChildProcess | undefined;
@@ -79,6 +82,7 @@ export async function startRedisServer(): Promise<RedisServerHandle> {
         'no',
         '--dir',
         dir,
+        ...(options.args?.(port) ?? []),
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -104,12 +108,12 @@ export async function startRedisServer(): Promise<RedisServerHandle> {
     }
   };
 
-  const stop = async (): Promise<void> => {
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
     const running = child;
     child = undefined;
     if (!running || running.exitCode !== null) return;
     const exited = new Promise((done) => running.once('exit', done));
-    running.kill('SIGTERM');
+    running.kill(signal);
     await exited;
   };
 

@@ -1,0 +1,93 @@
+import { McpModule } from '../../../src/index';
+import { HandlerRuns } from '../../fixtures/handler-runs';
+import { newKeyring } from '../../fixtures/sample-app';
+import {
+  askToDelete,
+  confirmDelete,
+  OneTimeStateFixturesModule,
+} from '../state/one-time-state.fixtures';
+import { startTestServer, type TestServer } from '../../utils/bootstrap';
+import { resultText, type RawRoundResponse } from '../../utils/mcp';
+import { startSentinelSet, type SentinelSetHandle } from '../../utils/redis-sentinel';
+import { until } from '../../utils/wait';
+
+/*
+ * `redis: { sentinel }` on a real Sentinel set (one master, one replica, three sentinels): the
+ * module's client finds the master through the sentinels, and when the master dies it follows the
+ * replica the sentinels promote. Meanwhile a single-use retry is refused with the documented bare
+ * -32603 (nothing recorded, nothing run); afterwards flows complete again, and a state accepted
+ * once is never accepted twice.
+ */
+describe('the redis option on a Sentinel set', () => {
+  const keyring = newKeyring(['k1']);
+  let set: SentinelSetHandle;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    set = await startSentinelSet();
+    server = await startTestServer('express', {
+      imports: [
+        McpModule.forRoot({
+          keyring: { active: keyring.active, keys: keyring.keys },
+          redis: {
+            sentinel: { sentinels: set.sentinels, name: set.name },
+            commandTimeoutMs: 500,
+          },
+        }),
+        OneTimeStateFixturesModule,
+      ],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await set?.close();
+  });
+
+  const deleted = () => server.app.get(HandlerRuns).count('once_delete:deleted');
+
+  it('follows the promoted replica when the master dies; what fails meanwhile fails with the documented error', async () => {
+    const before = await askToDelete(server, 'once_delete');
+    expect(resultText(await confirmDelete(server, 'once_delete', before))).toBe(
+      'Deleted /srv/report.pdf',
+    );
+    expect(await set.currentMaster()).toBe(`127.0.0.1:${set.master.port}`);
+
+    await set.master.stop('SIGKILL');
+    const failures: unknown[] = [];
+    let successes = 0;
+    const recovered = await until(
+      async (): Promise<RawRoundResponse> => {
+        const state = await askToDelete(server, 'once_delete');
+        const answer = await confirmDelete(server, 'once_delete', state);
+        if (answer.body.error) failures.push(answer.body.error);
+        else successes += 1;
+        return answer;
+      },
+      {
+        done: (answer) => answer.body.result !== undefined,
+        what: 'flows to complete again',
+        timeoutMs: 30_000,
+        everyMs: 100,
+      },
+    );
+    expect(resultText(recovered)).toBe('Deleted /srv/report.pdf');
+    // For the record (docs/redis.md): how many flows failed while no master answered.
+    console.log(
+      `Sentinel failover: ${failures.length} flow(s) refused, ${successes} completed, until flows completed again`,
+    );
+    expect(await set.currentMaster()).toBe(`127.0.0.1:${set.replica.port}`);
+    // Refused while no master answered: the documented bare -32603, and the method never ran.
+    for (const failure of failures)
+      expect(failure).toEqual({ code: -32603, message: 'Internal error' });
+    expect(deleted()).toBe(1 + successes);
+
+    // On the promoted master, single use holds: a state accepted once is refused the second time.
+    const after = await askToDelete(server, 'once_delete');
+    expect(resultText(await confirmDelete(server, 'once_delete', after))).toBe(
+      'Deleted /srv/report.pdf',
+    );
+    const replay = await confirmDelete(server, 'once_delete', after);
+    expect(replay.body.error?.code).toBe(-32602);
+    expect(deleted()).toBe(2 + successes);
+  }, 60_000);
+});
