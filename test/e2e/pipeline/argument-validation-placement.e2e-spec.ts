@@ -9,10 +9,10 @@ import {
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
-import { InterceptorsConsumer } from '@nestjs/core/interceptors/interceptors-consumer';
 import type { Observable } from 'rxjs';
 import { McpArgs, McpModule, McpTool } from '../../../src/index';
 import { operationCallOf } from '../../../src/pipeline/operation-call';
+import { recordInterceptorChains } from '../../utils/interceptor-chains';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawToolCall, resultText } from '../../utils/mcp';
 
@@ -72,18 +72,7 @@ class EchoTools {
 class PlacementApp {}
 
 /** The interceptors Nest's consumer was given for each operation call, by class name. */
-const chains: string[][] = [];
-const original = InterceptorsConsumer.prototype.intercept;
-beforeAll(() => {
-  InterceptorsConsumer.prototype.intercept = function (interceptors, args, ...rest) {
-    if (operationCallOf(args)?.purpose === 'operation')
-      chains.push(interceptors.map((interceptor) => interceptor.constructor.name));
-    return original.call(this, interceptors, args, ...rest);
-  };
-});
-afterAll(() => {
-  InterceptorsConsumer.prototype.intercept = original;
-});
+const chains = recordInterceptorChains();
 
 const ALICE = { headers: { authorization: 'Bearer alice' } };
 

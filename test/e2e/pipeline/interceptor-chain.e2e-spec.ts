@@ -7,7 +7,6 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
-import { InterceptorsConsumer } from '@nestjs/core/interceptors/interceptors-consumer';
 import type { Observable } from 'rxjs';
 import {
   McpContext,
@@ -19,7 +18,7 @@ import {
   type McpOperationContext,
 } from '../../../src/index';
 import { MCP_TASKS_EXTENSION } from '../../../src/entry/tasks';
-import { operationCallOf } from '../../../src/pipeline/operation-call';
+import { recordInterceptorChains } from '../../utils/interceptor-chains';
 import { startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawToolCall, stateOf } from '../../utils/mcp';
 import { connectV2Legacy, SampleUser, textOf } from '../../utils/session-clients';
@@ -87,18 +86,7 @@ function appWith(fastPath: boolean) {
 }
 
 /** The interceptors Nest's consumer ran for each operation call, by class name, in order. */
-const chains: string[][] = [];
-const original = InterceptorsConsumer.prototype.intercept;
-beforeAll(() => {
-  InterceptorsConsumer.prototype.intercept = function (interceptors, args, ...rest) {
-    if (operationCallOf(args)?.purpose === 'operation')
-      chains.push(interceptors.map((interceptor) => interceptor.constructor.name));
-    return original.call(this, interceptors, args, ...rest);
-  };
-});
-afterAll(() => {
-  InterceptorsConsumer.prototype.intercept = original;
-});
+const chains = recordInterceptorChains();
 
 const EXPECTED = [
   'AppWideInterceptor',
