@@ -15,6 +15,8 @@ export class SampleTaskRunner extends BullMqTaskRunner {
       ? new Redis({ ...sentinelOptions(redis.sentinel), maxRetriesPerRequest: 1 })
       : new Redis(redis.url as string, { maxRetriesPerRequest: 1 });
     super(client, options);
+    // The runner says once per outage that it cannot reach Redis; ioredis would print every retry.
+    client.on('error', () => undefined);
     this.ownClient = client;
   }
 

@@ -25,6 +25,7 @@ export interface McpRedisClient {
   subscribe(...channels: string[]): Promise<unknown>;
   on(event: 'message', listener: (channel: string, message: string) => void): unknown;
   on(event: 'ready', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
   quit(): Promise<unknown>;
   disconnect(): void;
 }

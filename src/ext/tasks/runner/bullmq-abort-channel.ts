@@ -27,9 +27,13 @@ export class BullMqAbortChannel {
     private readonly generations: BullMqStepGenerations,
     private readonly integrity: () => RecordIntegrity | undefined,
     logger: Logger,
+    /** Told of the subscriber's connection errors (the runner says so once per outage). */
+    onRedisError: (error: Error) => void,
   ) {
     this.forged = new OccasionalWarning((line) => logger.warn(line));
     this.subscriber = client.duplicate();
+    // Without a listener ioredis prints every failed reconnection as an unhandled error event.
+    this.subscriber.on('error', onRedisError);
     this.subscriber.on('message', (from, message) => this.onMessage(from, message));
     this.subscriber.on('ready', () => void this.catchUp());
     this.ready = this.subscriber.subscribe(channel).then(() => undefined);

@@ -84,6 +84,7 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
       this.generations,
       () => this.integrity,
       this.logger,
+      (error) => this.reportRedisError(error),
     );
   }
 
