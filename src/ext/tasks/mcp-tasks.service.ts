@@ -1,3 +1,4 @@
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { internalError } from '../../errors/internal-error';
 import { McpErrorCode } from '../../errors/mcp-error-codes';
@@ -191,18 +192,37 @@ export class McpTasksService implements OnApplicationShutdown {
     return written && written.status === 'working' ? written : undefined;
   }
 
-  /** Cancels a task that has not ended; a task that has is left as it is. */
+  /**
+   * Cancels a task that has not ended; a task that has is left as it is. When the store or the
+   * runner cannot be reached (Redis down or out of memory) the call answers a bare -32603, the
+   * reason logged — never what Redis said, which may quote scripts and limits.
+   */
   async cancel(taskId: string, partition: string): Promise<void> {
-    const written = await this.records.write(taskId, partition, (task) =>
-      TERMINAL_TASK_STATUSES.has(task.status)
-        ? undefined
-        : { ...task, status: 'cancelled', inputRequests: undefined, statusMessage: undefined },
+    const written = await this.failingBare(taskId, 'could not be cancelled', () =>
+      this.records.write(taskId, partition, (task) =>
+        TERMINAL_TASK_STATUSES.has(task.status)
+          ? undefined
+          : { ...task, status: 'cancelled', inputRequests: undefined, statusMessage: undefined },
+      ),
     );
     if (!written) return;
     // A step still waiting for its turn will not run: nothing is held for it any more.
     this.requests.release(taskId);
     this.inRequestSteps.get(taskId)?.abort();
-    await this.runner.cancel(taskId);
+    await this.failingBare(taskId, 'was cancelled, but its runner could not be told', () =>
+      this.runner.cancel(taskId),
+    );
+  }
+
+  /** `work`, or a bare -32603 with the reason logged when it fails for anything but the protocol. */
+  private async failingBare<T>(taskId: string, what: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof ProtocolError) throw error;
+      this.logger.error(`Task ${clip(taskId)} ${what} (${loggableFailure(error)})`);
+      throw internalError();
+    }
   }
 
   /** Records the progress of a step running in its creating request (deferred creation). */

@@ -374,14 +374,14 @@ describe('a step Redis refuses to queue (out of memory)', () => {
   });
   afterAll(() => server?.close());
 
-  const create = () =>
+  const create = (user = 'carol') =>
     rawRound(
       server.url,
       'tools/call',
       { name: 'owner_report', arguments: {} },
       {
         capabilities,
-        headers: { 'x-user': 'carol' },
+        headers: { 'x-user': user },
       },
     );
 
@@ -405,5 +405,33 @@ describe('a step Redis refuses to queue (out of memory)', () => {
     // Nothing of the task is left holding carol's one slot: she creates a task at once.
     const again = await create();
     expect(again.body.result).toMatchObject({ resultType: 'task' });
+  });
+
+  it('answers tasks/cancel with a bare -32603 while Redis is out of memory, and cancels once it is not', async () => {
+    const created = await create('dave');
+    const taskId = (created.body.result as { taskId: string }).taskId;
+    const cancel = () =>
+      rawRound(
+        server.url,
+        'tasks/cancel',
+        { taskId },
+        { capabilities, headers: { 'x-user': 'dave' } },
+      );
+    const mark = logger.lines.length;
+    await client.config('SET', 'maxmemory-policy', 'noeviction');
+    await client.config('SET', 'maxmemory', '1');
+    let refused;
+    try {
+      refused = await cancel();
+    } finally {
+      await client.config('SET', 'maxmemory', '0');
+    }
+    expect(refused.body.error).toEqual({ code: -32603, message: 'Internal error' });
+    expect(refused.text).not.toMatch(/OOM|script|maxmemory/i);
+    const logged = logger.lines.slice(mark).map((line) => line.text);
+    expect(logged.some((text) => /rejected OOM/.test(text))).toBe(true);
+    expect(logged.join('\n')).not.toMatch(/maxmemory|script:/);
+    const cancelled = await cancel();
+    expect(cancelled.body.error).toBeUndefined();
   });
 });
