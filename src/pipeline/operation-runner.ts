@@ -1,9 +1,8 @@
 import { HttpException, Injectable, Logger } from '@nestjs/common';
-import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../errors/mcp-error-codes';
 import { McpHttpRefusal, unauthorizedRefusal } from '../errors/mcp-http-refusal.error';
 import { internalError } from '../errors/internal-error';
-import type { DetachedTaskStep } from '../identity/detached-task-step';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
 import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 import { undeclaredInputMessage } from '../input/undeclared-input.message';
@@ -13,10 +12,9 @@ import type { MaybePromise } from '../util/maybe-promise';
 import { McpSealedInputRequired } from './innermost-outcome';
 import {
   OperationCall,
-  type CallHttp,
   type CompletionRequest,
+  type OperationCallInit,
   type OperationCallProfile,
-  type TaskCallScope,
 } from './operation-call';
 import { createOperationContext } from './operation-context.factory';
 import { mapOperationError } from './operation-error.mapper';
@@ -35,20 +33,11 @@ export interface RunnableOperation {
 }
 
 /** One call to run, whatever its entry point: the fast path, the SDK path, a task step. */
-export interface OperationRunInput {
+export interface OperationRunInput extends Pick<
+  OperationCallInit,
+  'target' | 'params' | 'args' | 'http' | 'detached' | 'sdk' | 'task'
+> {
   readonly operation: RunnableOperation;
-  /** Tool or prompt name, or resource URI. */
-  readonly target: string;
-  /** The request's own params (exact numbers, `__proto__` as data). */
-  readonly params: Readonly<Record<string, unknown>>;
-  /** The arguments as sent (resource-template variables for resources). */
-  readonly args: Readonly<Record<string, unknown>>;
-  /** The HTTP exchange the call came on, or the one synthesised for a detached task step. */
-  readonly http: CallHttp;
-  /** The principal a task step runs as when it runs away from its request. */
-  readonly detached?: DetachedTaskStep;
-  readonly sdk: ServerContext;
-  readonly task?: TaskCallScope;
 }
 
 /** The delay a rate-limiting guard set as `Retry-After` (seconds) on the call's response, in ms. */

@@ -8,7 +8,7 @@ import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
 import { HEADER_PARTITIONS, StateHandleFixturesModule } from '../handles/state-handles.fixtures';
 import { TaskProbe, tasksApp } from '../ext/tasks/tasks.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
-import { rawRound, rawToolCall } from '../../utils/mcp';
+import { rawRound, rawToolCall, type RawRoundResponse } from '../../utils/mcp';
 import {
   closeRedisClient,
   startRedisServer,
@@ -385,23 +385,32 @@ describe('a step Redis refuses to queue (out of memory)', () => {
       },
     );
 
-  it('answers a bare -32603, says nothing of Redis on the wire, and gives the caller its slot back', async () => {
+  /**
+   * Sends `request` while Redis refuses writes (maxmemory 1, noeviction), and checks the answer is
+   * the bare -32603 with nothing of Redis on the wire nor its limits in the log; the log lines.
+   */
+  async function refusedOutOfMemory(request: () => Promise<RawRoundResponse>): Promise<string[]> {
     const mark = logger.lines.length;
     await client.config('SET', 'maxmemory-policy', 'noeviction');
     await client.config('SET', 'maxmemory', '1');
     let refused;
     try {
-      refused = await create();
+      refused = await request();
     } finally {
       await client.config('SET', 'maxmemory', '0');
     }
     expect(refused.body.error).toEqual({ code: -32603, message: 'Internal error' });
     expect(refused.text).not.toMatch(/OOM|script|maxmemory/i);
     const logged = logger.lines.slice(mark).map((line) => line.text);
+    expect(logged.join('\n')).not.toMatch(/maxmemory|script:/);
+    return logged;
+  }
+
+  it('answers a bare -32603, says nothing of Redis on the wire, and gives the caller its slot back', async () => {
+    const logged = await refusedOutOfMemory(() => create());
     expect(
       logged.some((text) => /could not be (scheduled|created) \(rejected OOM\)/.test(text)),
     ).toBe(true);
-    expect(logged.join('\n')).not.toMatch(/maxmemory|script:/);
     // Nothing of the task is left holding carol's one slot: she creates a task at once.
     const again = await create();
     expect(again.body.result).toMatchObject({ resultType: 'task' });
@@ -417,20 +426,8 @@ describe('a step Redis refuses to queue (out of memory)', () => {
         { taskId },
         { capabilities, headers: { 'x-user': 'dave' } },
       );
-    const mark = logger.lines.length;
-    await client.config('SET', 'maxmemory-policy', 'noeviction');
-    await client.config('SET', 'maxmemory', '1');
-    let refused;
-    try {
-      refused = await cancel();
-    } finally {
-      await client.config('SET', 'maxmemory', '0');
-    }
-    expect(refused.body.error).toEqual({ code: -32603, message: 'Internal error' });
-    expect(refused.text).not.toMatch(/OOM|script|maxmemory/i);
-    const logged = logger.lines.slice(mark).map((line) => line.text);
+    const logged = await refusedOutOfMemory(cancel);
     expect(logged.some((text) => /rejected OOM/.test(text))).toBe(true);
-    expect(logged.join('\n')).not.toMatch(/maxmemory|script:/);
     const cancelled = await cancel();
     expect(cancelled.body.error).toBeUndefined();
   });
