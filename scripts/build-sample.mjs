@@ -5,7 +5,7 @@
 //
 // Usage: node scripts/build-sample.mjs [--force]
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -40,17 +40,68 @@ export function sampleBuildIsFresh() {
   return BUILD_INPUTS.every((input) => newestMtime(join(ROOT, input)) <= built);
 }
 
-/** Builds the sample unless it is fresh (or always, with `force`); throws with tsc's output on failure. */
+/** How long a build may hold the lock before another caller takes it as abandoned. */
+const LOCK_STALE_MS = 5 * 60 * 1000;
+/** Where the lock, the staging build and the replaced one live (ignored everywhere, one file system). */
+const CACHE = join(ROOT, 'node_modules/.cache/nestjs-mcp-sample');
+const LOCK = join(CACHE, 'build.lock');
+
+function sleep(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Runs `fn` holding the build lock. The full matrix's lanes (the conformance runs, the e2e suites'
+ * Jest workers) ask for the sample at the same moment; one builds, the others wait and find it fresh.
+ */
+function withBuildLock(fn) {
+  mkdirSync(CACHE, { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const held = statSync(LOCK, { throwIfNoEntry: false });
+      if (held === undefined) continue;
+      if (Date.now() - held.mtimeMs > LOCK_STALE_MS) rmSync(LOCK, { recursive: true, force: true });
+      else sleep(200);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Builds the sample unless it is fresh (or always, with `force`); throws with tsc's output on failure.
+ * tsc writes into a staging folder that replaces dist-sample/ whole, so no caller ever starts a
+ * half-written build (tsc writes main.js before the files it requires).
+ */
 export function buildSample({ force = false } = {}) {
   if (!force && sampleBuildIsFresh()) return false;
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.sample.json'], {
-    cwd: ROOT,
-    encoding: 'utf8',
+  return withBuildLock(() => {
+    if (!force && sampleBuildIsFresh()) return false;
+    const staging = join(CACHE, `sample-build.partial-${process.pid}`);
+    rmSync(staging, { recursive: true, force: true });
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    const build = spawnSync(
+      process.execPath,
+      [tsc, '-p', 'tsconfig.sample.json', '--outDir', staging],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    if (build.status !== 0) {
+      rmSync(staging, { recursive: true, force: true });
+      throw new Error(`sample app build failed (${build.status}):\n${build.stdout}${build.stderr}`);
+    }
+    const previous = join(CACHE, `sample-build.previous-${process.pid}`);
+    if (existsSync(join(ROOT, 'dist-sample'))) renameSync(join(ROOT, 'dist-sample'), previous);
+    renameSync(staging, join(ROOT, 'dist-sample'));
+    rmSync(previous, { recursive: true, force: true });
+    return true;
   });
-  if (build.status !== 0)
-    throw new Error(`sample app build failed (${build.status}):\n${build.stdout}${build.stderr}`);
-  return true;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -14,7 +14,16 @@
 //                                         resolution finds Nest 12 first, and prints its main.js
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeAtLeast } from './node-binary.mjs';
@@ -47,7 +56,8 @@ function manifestDigest() {
 export function ensureNest12() {
   const digest = manifestDigest();
   const marker = join(NEST12_DIR, MARKER);
-  if (existsSync(marker) && readFileSync(marker, 'utf8') === digest) return NEST12_DIR;
+  const installed = () => existsSync(marker) && readFileSync(marker, 'utf8') === digest;
+  if (installed()) return NEST12_DIR;
   console.log(`Installing the Nest 12 test packages (test/nest12) into ${NEST12_DIR}`);
   installIntoCache(
     NEST12_DIR,
@@ -57,6 +67,7 @@ export function ensureNest12() {
       for (const file of MANIFEST_FILES) cpSync(join(MANIFEST_DIR, file), join(staging, file));
       writeFileSync(join(staging, MARKER), digest);
     },
+    installed,
   );
   return NEST12_DIR;
 }
@@ -95,21 +106,65 @@ function assertNest12(versions, where) {
   }
 }
 
+/** The newest modification time under `path` and how many files it holds: what identifies a build. */
+function buildStamp(path) {
+  let newest = 0;
+  let files = 0;
+  const visit = (at) => {
+    const stat = statSync(at);
+    newest = Math.max(newest, stat.mtimeMs);
+    if (!stat.isDirectory()) return void files++;
+    for (const entry of readdirSync(at)) visit(join(at, entry));
+  };
+  visit(path);
+  return `${newest}:${files}`;
+}
+
 /**
  * Copies the built sample app (dist-sample/) into the Nest 12 install, so that the copy resolves
  * @nestjs/* from there (and everything else from the project's node_modules) with plain Node
  * resolution; checks it does and returns the copy's main.js.
+ *
+ * The full matrix runs the Nest 12 conformance leg beside the Nest 12 e2e suites, and each asks for
+ * the copy while the other's sample servers run from it. So a copy is never replaced in place: it
+ * lives in a folder named after the build it copies, made in a staging folder and renamed into
+ * place whole; a caller that finds it already there uses it. Copies of older builds are removed
+ * once nothing could still be starting from them.
  */
 export function nest12SampleMain() {
   const source = join(ROOT, 'dist-sample');
   if (!existsSync(join(source, 'sample-app/src/main.js')))
     throw new Error('dist-sample/ is not built (npm run build:sample)');
-  const target = join(ensureNest12(), 'dist-sample');
-  rmSync(target, { recursive: true, force: true });
-  cpSync(source, target, { recursive: true });
+  const install = ensureNest12();
+  const name = `dist-sample-${createHash('sha256').update(buildStamp(source)).digest('hex').slice(0, 16)}`;
+  const target = join(install, name);
   const main = join(target, 'sample-app/src/main.js');
+  if (!existsSync(main)) {
+    const staging = `${target}.partial-${process.pid}`;
+    rmSync(staging, { recursive: true, force: true });
+    cpSync(source, staging, { recursive: true });
+    try {
+      renameSync(staging, target);
+    } catch (error) {
+      rmSync(staging, { recursive: true, force: true });
+      if (!existsSync(main)) throw error;
+    }
+  }
+  removeStaleSampleCopies(install, name);
   assertNest12(nestVersionsFrom(dirname(main)), 'the Nest 12 copy of the sample app');
   return main;
+}
+
+/** A copy of an older build is removed an hour after it was made (a test run may still use it). */
+const STALE_COPY_MS = 60 * 60 * 1000;
+
+function removeStaleSampleCopies(install, current) {
+  for (const entry of readdirSync(install)) {
+    if (!entry.startsWith('dist-sample') || entry === current) continue;
+    const path = join(install, entry);
+    if (Date.now() - statSync(path).mtimeMs > STALE_COPY_MS)
+      rmSync(path, { recursive: true, force: true });
+  }
 }
 
 /**

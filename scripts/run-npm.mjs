@@ -25,9 +25,17 @@ export function runNpm(npmArgs, options = {}) {
  * Runs `npm <npmArgs> --prefix <staging>` in a staging folder next to `dir` and renames it to `dir`
  * once `isComplete(staging)` holds, so that an interrupted install is never reused. `prepare`
  * (optional) writes into the staging folder first, e.g. a package.json and lockfile for `npm ci`.
- * Throws with npm's output when the install fails.
+ * `isInstalled` (optional) says whether `dir` already holds this install: when another process (a
+ * lane of the full matrix beside this one) finished it meanwhile, its install is kept, not replaced
+ * under the tests running from it. Throws with npm's output when the install fails.
  */
-export function installIntoCache(dir, npmArgs, isComplete, prepare = () => undefined) {
+export function installIntoCache(
+  dir,
+  npmArgs,
+  isComplete,
+  prepare = () => undefined,
+  isInstalled = () => false,
+) {
   const staging = `${dir}.partial-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
@@ -40,6 +48,7 @@ export function installIntoCache(dir, npmArgs, isComplete, prepare = () => undef
     rmSync(staging, { recursive: true, force: true });
     throw new Error(`npm ${npmArgs.join(' ')} failed in ${staging} (exit ${install.status})`);
   }
+  if (isInstalled()) return void rmSync(staging, { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
 }
