@@ -67,11 +67,23 @@ function keyWrapperFromEnv(): KeyWrapper | undefined {
   throw new Error('MCP_KEY_SOURCE must be "keyring", "pkcs11" or "aws-kms"');
 }
 
-/** `MCP_STORE=redis` with `REDIS_URL` keeps single-use state, state handles and tasks on Redis; the default stays in memory. */
+/**
+ * `MCP_STORE=redis` with `REDIS_URL` (or a cluster, `REDIS_CLUSTER_NODES`, or a Sentinel set,
+ * `REDIS_SENTINELS` + `REDIS_SENTINEL_MASTER`) keeps single-use state, state handles, sessions and
+ * tasks on Redis; the default stays in memory.
+ */
 function redisFromEnv(): McpModuleOptions['redis'] {
   const store = process.env.MCP_STORE || 'memory';
   if (store === 'memory') return undefined;
   if (store !== 'redis') throw new Error('MCP_STORE must be "memory" or "redis"');
+  const clusterNodes = process.env.REDIS_CLUSTER_NODES;
+  if (clusterNodes)
+    return {
+      cluster: {
+        nodes: clusterNodes.split(',').map((entry) => entry.trim()),
+        ...(process.env.REDIS_PASSWORD && { password: process.env.REDIS_PASSWORD }),
+      },
+    };
   const sentinels = process.env.REDIS_SENTINELS;
   if (sentinels) {
     const name = process.env.REDIS_SENTINEL_MASTER;
@@ -87,7 +99,7 @@ function redisFromEnv(): McpModuleOptions['redis'] {
   // Never echo REDIS_URL: it may hold a password.
   if (!process.env.REDIS_URL)
     throw new Error(
-      'MCP_STORE=redis needs REDIS_URL, or REDIS_SENTINELS and REDIS_SENTINEL_MASTER',
+      'MCP_STORE=redis needs REDIS_URL, REDIS_CLUSTER_NODES, or REDIS_SENTINELS and REDIS_SENTINEL_MASTER',
     );
   if (!/^rediss?:\/\/[^/]/.test(process.env.REDIS_URL))
     throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
@@ -99,7 +111,7 @@ function redisFromEnv(): McpModuleOptions['redis'] {
  * instance dies is finished by another); `MCP_TASK_LOCK_MS` shortens how soon (default 30 s).
  */
 function tasksFromEnv(redis: McpModuleOptions['redis']): McpModuleOptions['tasks'] {
-  if (!redis?.url && !redis?.sentinel) return undefined;
+  if (!redis?.url && !redis?.sentinel && !redis?.cluster) return undefined;
   const lockMs = optionalInteger('MCP_TASK_LOCK_MS');
   return {
     runner: new SampleTaskRunner(redis, {

@@ -1,4 +1,4 @@
-import Redis, { type RedisOptions } from 'ioredis';
+import Redis, { Cluster, type RedisOptions } from 'ioredis';
 import type { McpModuleOptions } from '../../src/index';
 import { BullMqTaskRunner, type BullMqTaskRunnerOptions } from '../../src/entry/redis';
 
@@ -7,13 +7,20 @@ import { BullMqTaskRunner, type BullMqTaskRunnerOptions } from '../../src/entry/
  * closes the client it is given, and the sample has no other use for this one.
  */
 export class SampleTaskRunner extends BullMqTaskRunner {
-  private readonly ownClient: Redis;
+  private readonly ownClient: Redis | Cluster;
 
   constructor(redis: NonNullable<McpModuleOptions['redis']>, options: BullMqTaskRunnerOptions) {
     // Fail fast while Redis is down instead of queueing commands.
-    const client = redis.sentinel
-      ? new Redis({ ...sentinelOptions(redis.sentinel), maxRetriesPerRequest: 1 })
-      : new Redis(redis.url as string, { maxRetriesPerRequest: 1 });
+    const client = redis.cluster
+      ? new Cluster(redis.cluster.nodes.map(hostPort), {
+          redisOptions: {
+            maxRetriesPerRequest: 1,
+            ...(redis.cluster.password && { password: redis.cluster.password }),
+          },
+        })
+      : redis.sentinel
+        ? new Redis({ ...sentinelOptions(redis.sentinel), maxRetriesPerRequest: 1 })
+        : new Redis(redis.url as string, { maxRetriesPerRequest: 1 });
     super(client, options);
     // The runner says once per outage that it cannot reach Redis; ioredis would print every retry.
     client.on('error', () => undefined);
@@ -31,11 +38,13 @@ function sentinelOptions(
   sentinel: NonNullable<NonNullable<McpModuleOptions['redis']>['sentinel']>,
 ): RedisOptions {
   return {
-    sentinels: sentinel.sentinels.map((entry) => {
-      const colon = entry.lastIndexOf(':');
-      return { host: entry.slice(0, colon), port: Number(entry.slice(colon + 1)) };
-    }),
+    sentinels: sentinel.sentinels.map(hostPort),
     name: sentinel.name,
     ...(sentinel.password && { password: sentinel.password }),
   };
+}
+
+function hostPort(entry: string): { host: string; port: number } {
+  const colon = entry.lastIndexOf(':');
+  return { host: entry.slice(0, colon), port: Number(entry.slice(colon + 1)) };
 }

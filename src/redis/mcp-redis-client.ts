@@ -9,6 +9,8 @@
 export interface McpRedisClient {
   /** ioredis connection status; commands are sent only while it is `ready` (or `wait`, lazily connecting). */
   readonly status: string;
+  /** `true` on an ioredis `Cluster`: the adapters then need hash-tagged key prefixes. */
+  readonly isCluster?: boolean;
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
   set(
     key: string,
@@ -20,8 +22,14 @@ export interface McpRedisClient {
   eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   evalsha(sha1: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   del(...keys: string[]): Promise<number>;
-  /** A new connection with the same options (`maxRetriesPerRequest: null` for a blocking one). */
-  duplicate(override?: { maxRetriesPerRequest?: number | null }): McpRedisClient;
+  /**
+   * A new connection with the same options: `Redis#duplicate(override)` (`maxRetriesPerRequest:
+   * null` for a blocking one) or `Cluster#duplicate(startupNodes, options)`.
+   */
+  duplicate(
+    override?: { maxRetriesPerRequest?: number | null } | unknown[],
+    clusterOptions?: object,
+  ): McpRedisClient;
   subscribe(...channels: string[]): Promise<unknown>;
   on(event: 'message', listener: (channel: string, message: string) => void): unknown;
   on(event: 'ready', listener: () => void): unknown;

@@ -11,11 +11,3 @@ export interface McpRedisConnectionClient extends McpRedisClient {
   publish(channel: string, message: string): Promise<number>;
   removeAllListeners(event: 'message'): unknown;
 }
-
-/** ioredis options a duplicated connection may override. @internal */
-export interface McpRedisConnectionOverrides {
-  /** `null` for a connection that blocks (a BullMQ worker's). */
-  maxRetriesPerRequest?: number | null;
-  lazyConnect?: boolean;
-  connectionName?: string;
-}

@@ -2,7 +2,7 @@ import type { McpRedisClient } from './mcp-redis-client';
 
 /**
  * The Redis every Redis-backed store of the module shares (single-use state, and the stores that
- * build on it), given as a URL or a Sentinel set — the module then creates the client and quits it
+ * build on it), given as a URL, a Sentinel set or a Redis Cluster — the module then creates the client and quits it
  * on shutdown — or as an ioredis client the application owns (never quit by the module). Needs the
  * optional peer dependency `ioredis`. See `docs/redis.md`.
  *
@@ -17,17 +17,35 @@ import type { McpRedisClient } from './mcp-redis-client';
  * @publicApi
  */
 export interface McpRedisOptions {
-  /** `redis://[user:password@]host:port[/db]` or `rediss://…` (TLS). Exactly one of `url`, `sentinel` and `client`. */
+  /**
+   * `redis://[user:password@]host:port[/db]` or `rediss://…` (TLS). Exactly one of `url`,
+   * `sentinel`, `cluster` and `client`.
+   */
   url?: string;
   /**
    * A master behind Redis Sentinel: the module's client asks the sentinels where the master is, and
    * follows it when they fail it over (ioredis's Sentinel support). Exactly one of `url`,
-   * `sentinel` and `client`. See `docs/redis.md` ("Sentinel").
+   * `sentinel`, `cluster` and `client`. See `docs/redis.md` ("Sentinel").
    */
   sentinel?: McpRedisSentinelOptions;
-  /** An ioredis client the application created and owns. Exactly one of `url`, `sentinel` and `client`. */
+  /**
+   * A Redis Cluster, from some of its nodes (ioredis's `Cluster` finds the rest, and follows
+   * failovers and slot moves). The module's keys then carry a hash tag, so that every script's keys
+   * share one slot. Exactly one of `url`, `sentinel`, `cluster` and `client`. See `docs/redis.md`
+   * ("Cluster").
+   */
+  cluster?: McpRedisClusterOptions;
+  /**
+   * An ioredis client (`Redis` or `Cluster`) the application created and owns. Exactly one of
+   * `url`, `sentinel`, `cluster` and `client`.
+   */
   client?: McpRedisClient;
-  /** Prefix of every key the module writes, so several apps can share one Redis. Default `nestjs-mcp:`. */
+  /**
+   * Prefix of every key the module writes, so several apps can share one Redis. Default
+   * `nestjs-mcp:`. On a cluster a prefix without a hash tag is given one (`nestjs-mcp:` becomes
+   * `{nestjs-mcp}:`, said once at startup): the module's scripts touch several keys at once, which
+   * a cluster allows only within one slot.
+   */
   keyPrefix?: string;
   /**
    * Longest wait for one Redis command, in ms; a command not answered in time fails the call that
@@ -52,4 +70,15 @@ export interface McpRedisSentinelOptions {
   tls?: boolean;
   /** Database number. Default 0. */
   db?: number;
+}
+
+/** Some nodes of a Redis Cluster (`McpRedisOptions.cluster`). @publicApi */
+export interface McpRedisClusterOptions {
+  /** Nodes to start from, `host:port` each (at least one; the client discovers the others). */
+  nodes: string[];
+  /** ACL user and password of the nodes. */
+  username?: string;
+  password?: string;
+  /** TLS to the nodes. Default `false`. */
+  tls?: boolean;
 }

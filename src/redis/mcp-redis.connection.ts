@@ -5,18 +5,19 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import type { Redis, RedisOptions } from 'ioredis';
+import type { ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import {
   REDIS_OPTIONS,
   type RedisOptionsSlice,
+  type ResolvedCluster,
+  type ResolvedRedisOptions,
   type ResolvedSentinel,
 } from './redis-options.resolver';
 import { boundedRedisCommand } from './bounded-redis-command';
+import { duplicateConnection, type McpRedisConnectionOverrides } from './duplicate-connection';
 import { loadIoredis } from './load-ioredis';
-import type {
-  McpRedisConnectionClient,
-  McpRedisConnectionOverrides,
-} from './mcp-redis-connection-client';
+import type { McpRedisClient } from './mcp-redis-client';
+import type { McpRedisConnectionClient } from './mcp-redis-connection-client';
 
 /** Name the module's own connections show in `CLIENT LIST`. */
 export const MCP_REDIS_CONNECTION_NAME = 'nestjs-mcp';
@@ -45,29 +46,20 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
   readonly prefix: string = '';
   /** Longest wait for one command (`redis.commandTimeoutMs`). */
   readonly commandTimeoutMs: number = 0;
+  /** The configured prefix, when a hash tag was added to it for a cluster. */
+  private readonly untaggedPrefix: string | undefined;
 
   constructor(@Inject(REDIS_OPTIONS) options: RedisOptionsSlice) {
     const redis = options.redis;
     if (!redis) return;
     this.prefix = redis.keyPrefix;
+    this.untaggedPrefix = redis.untaggedKeyPrefix;
     this.commandTimeoutMs = redis.commandTimeoutMs;
     if ('client' in redis) {
       this.shared = redis.client as unknown as Redis;
       return;
     }
-    const { Redis: RedisClient } = loadIoredis() as typeof import('ioredis');
-    const own: RedisOptions = {
-      // Connects in onModuleInit: an app that fails to start never opens a socket it cannot close.
-      lazyConnect: true,
-      connectionName: MCP_REDIS_CONNECTION_NAME,
-      retryStrategy: (attempt) =>
-        Math.min(attempt * RECONNECT_DELAY_MS.step, RECONNECT_DELAY_MS.max),
-    };
-    this.shared = this.adopt(
-      'url' in redis
-        ? new RedisClient(redis.url, own)
-        : new RedisClient({ ...own, ...sentinelOptions(redis.sentinel) }),
-    );
+    this.shared = this.adopt(createClient(redis));
   }
 
   /**
@@ -78,6 +70,10 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     const client = this.shared;
     if (!client) return;
+    if (this.untaggedPrefix !== undefined)
+      this.logger.log(
+        `On Redis Cluster the key prefix "${this.untaggedPrefix}" becomes "${this.prefix}": its hash tag keeps the keys of each script in one slot`,
+      );
     // A failed first attempt is retried by the retry strategy like any lost connection.
     if (this.owned.includes(client) && client.status === 'wait')
       client.connect().catch(() => undefined);
@@ -122,8 +118,9 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
    * for a BullMQ worker), owned and quit on shutdown like one created from a URL.
    */
   duplicate(overrides: McpRedisConnectionOverrides = {}): McpRedisConnectionClient {
-    const options: Partial<RedisOptions> = { lazyConnect: false, ...overrides };
-    return this.adopt(this.sharedClient().duplicate(options));
+    const shared = this.sharedClient() as unknown as McpRedisClient;
+    const duplicate = duplicateConnection(shared, { lazyConnect: false, ...overrides });
+    return this.adopt(duplicate as unknown as Redis);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -186,6 +183,43 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
       if (client.status !== 'end') client.disconnect();
     }
   }
+}
+
+/** The module's own client for `redis` (a URL, a Sentinel set or a cluster). */
+function createClient(redis: Exclude<ResolvedRedisOptions, { client: unknown }>): Redis {
+  const ioredis = loadIoredis() as typeof import('ioredis');
+  const own: RedisOptions = {
+    // Connects in onModuleInit: an app that fails to start never opens a socket it cannot close.
+    lazyConnect: true,
+    connectionName: MCP_REDIS_CONNECTION_NAME,
+    retryStrategy: (attempt) => Math.min(attempt * RECONNECT_DELAY_MS.step, RECONNECT_DELAY_MS.max),
+  };
+  if ('url' in redis) return new ioredis.Redis(redis.url, own);
+  if ('sentinel' in redis) return new ioredis.Redis({ ...own, ...sentinelOptions(redis.sentinel) });
+  // The stores use the cluster as they use one client; the type they see is the structural one.
+  return new ioredis.Cluster(
+    redis.cluster.nodes.map(({ host, port }) => ({ host, port })),
+    clusterOptions(redis.cluster),
+  ) as unknown as Redis;
+}
+
+/**
+ * ioredis options for a cluster: the module's connection settings on every node, reconnecting as a
+ * single client does; a command sent during a failover waits for the slot map to settle (bounded by
+ * `commandTimeoutMs` like every command).
+ */
+function clusterOptions(cluster: ResolvedCluster): ClusterOptions {
+  return {
+    lazyConnect: true,
+    clusterRetryStrategy: (attempt) =>
+      Math.min(attempt * RECONNECT_DELAY_MS.step, RECONNECT_DELAY_MS.max),
+    redisOptions: {
+      connectionName: MCP_REDIS_CONNECTION_NAME,
+      ...(cluster.username !== undefined && { username: cluster.username }),
+      ...(cluster.password !== undefined && { password: cluster.password }),
+      ...(cluster.tls && { tls: {} }),
+    },
+  };
 }
 
 /**

@@ -32,8 +32,11 @@ describe('resolveRedisOptions', () => {
     expect(resolveRedisOptions({ url: 'rediss://cache', keyPrefix: '' })?.keyPrefix).toBe('');
   });
 
-  it('needs exactly one of url, sentinel and client', () => {
-    expect(failure({}).message).toContain('needs exactly one of "url", "sentinel" and "client"');
+  it('needs exactly one of url, sentinel, cluster and client', () => {
+    expect(failure({}).message).toContain(
+      'needs exactly one of "url", "sentinel", "cluster" and "client"',
+    );
+    expect(failure({ url: 'redis://cache', cluster: { nodes: ['a:1'] } }).option).toBe('redis');
     expect(
       failure({ url: 'redis://cache', sentinel: { sentinels: ['s:26379'], name: 'm' } }).option,
     ).toBe('redis');
@@ -104,5 +107,55 @@ describe('resolveRedisOptions', () => {
       expect(error.option).toBe(option);
       expect(error.message).not.toContain('hunter2');
     }
+  });
+
+  it('takes a cluster as host:port nodes and gives the key prefix a hash tag', () => {
+    expect(
+      resolveRedisOptions({
+        cluster: { nodes: ['redis-0:6379', '[::1]:7000'], password: 'hunter2', tls: true },
+      }),
+    ).toEqual({
+      cluster: {
+        nodes: [
+          { host: 'redis-0', port: 6379 },
+          { host: '::1', port: 7000 },
+        ],
+        password: 'hunter2',
+        tls: true,
+      },
+      keyPrefix: '{nestjs-mcp}:',
+      untaggedKeyPrefix: 'nestjs-mcp:',
+      commandTimeoutMs: 1_000,
+    });
+    const tagged = (keyPrefix: string) =>
+      resolveRedisOptions({ cluster: { nodes: ['a:1'] }, keyPrefix })?.keyPrefix;
+    expect(tagged('billing')).toBe('{billing}');
+    expect(tagged('billing:mcp:')).toBe('{billing:mcp}:');
+    expect(tagged('{billing}:mcp:')).toBe('{billing}:mcp:');
+    // An empty tag hashes the whole key: not a tag.
+    expect(tagged('{}:mcp:')).toBe('{{}:mcp}:');
+    expect(failure({ cluster: { nodes: ['a:1'] }, keyPrefix: '' }).option).toBe('redis.keyPrefix');
+    const cases: [unknown, string][] = [
+      [{ nodes: [] }, 'redis.cluster.nodes'],
+      [{ nodes: ['a:1', 'b'] }, 'redis.cluster.nodes[1]'],
+      [{ nodes: ['a:1'], username: 1 }, 'redis.cluster.username'],
+      [{ nodes: ['a:1'], tls: 'yes' }, 'redis.cluster.tls'],
+      [[], 'redis.cluster.nodes'],
+      [null, 'redis.cluster'],
+    ];
+    for (const [cluster, option] of cases) {
+      const error = failure({ cluster, password: 'hunter2' });
+      expect(error.option).toBe(option);
+      expect(error.message).not.toContain('hunter2');
+    }
+  });
+
+  it('gives the key prefix a hash tag for an app-owned ioredis Cluster too', () => {
+    const clusterClient = { ...client, isCluster: true } as McpRedisClient;
+    expect(resolveRedisOptions({ client: clusterClient })).toMatchObject({
+      keyPrefix: '{nestjs-mcp}:',
+      untaggedKeyPrefix: 'nestjs-mcp:',
+    });
+    expect(resolveRedisOptions({ client })).not.toHaveProperty('untaggedKeyPrefix');
   });
 });

@@ -1,10 +1,21 @@
 import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
 import type { McpRedisClient } from './mcp-redis-client';
-import type { McpRedisOptions, McpRedisSentinelOptions } from './mcp-redis-options.interface';
+import type {
+  McpRedisClusterOptions,
+  McpRedisOptions,
+  McpRedisSentinelOptions,
+} from './mcp-redis-options.interface';
+import { isClusterClient, withHashTag } from './cluster-key-prefix';
+
+/** A Redis server's address. @internal */
+export interface HostPort {
+  readonly host: string;
+  readonly port: number;
+}
 
 /** A Sentinel set, checked: its sentinels as host and port. @internal */
 export interface ResolvedSentinel {
-  readonly sentinels: readonly { readonly host: string; readonly port: number }[];
+  readonly sentinels: readonly HostPort[];
   readonly name: string;
   readonly username?: string;
   readonly password?: string;
@@ -13,11 +24,25 @@ export interface ResolvedSentinel {
   readonly db: number;
 }
 
+/** A Redis Cluster's start nodes, checked. @internal */
+export interface ResolvedCluster {
+  readonly nodes: readonly HostPort[];
+  readonly username?: string;
+  readonly password?: string;
+  readonly tls: boolean;
+}
+
 /** The validated `redis` option. @internal */
 export type ResolvedRedisOptions = (
-  { url: string } | { sentinel: ResolvedSentinel } | { client: McpRedisClient }
+  | { url: string }
+  | { sentinel: ResolvedSentinel }
+  | { cluster: ResolvedCluster }
+  | { client: McpRedisClient }
 ) & {
+  /** The prefix of every key: on a cluster, with a hash tag. */
   keyPrefix: string;
+  /** The prefix as configured, when a hash tag was added to it (said at startup). */
+  untaggedKeyPrefix?: string;
   commandTimeoutMs: number;
 };
 
@@ -64,13 +89,13 @@ export function resolveRedisOptions(
   if (redis === null || typeof redis !== 'object')
     throw new InvalidModuleOptionsError(
       'redis',
-      'must be an object with "url", "sentinel" or "client"',
+      'must be an object with "url", "sentinel", "cluster" or "client"',
     );
-  const { url, client, sentinel } = redis;
-  if ([url, client, sentinel].filter((given) => given !== undefined).length !== 1)
+  const { url, client, sentinel, cluster } = redis;
+  if ([url, client, sentinel, cluster].filter((given) => given !== undefined).length !== 1)
     throw new InvalidModuleOptionsError(
       'redis',
-      'needs exactly one of "url", "sentinel" and "client"',
+      'needs exactly one of "url", "sentinel", "cluster" and "client"',
     );
   if (url !== undefined && (typeof url !== 'string' || !isRedisUrl(url)))
     throw new InvalidModuleOptionsError('redis.url', 'must be a redis:// or rediss:// URL');
@@ -100,8 +125,66 @@ export function resolveRedisOptions(
       ? { url }
       : sentinel !== undefined
         ? { sentinel: resolveSentinel(sentinel) }
-        : { client: client as McpRedisClient };
-  return { ...target, keyPrefix, commandTimeoutMs };
+        : cluster !== undefined
+          ? { cluster: resolveCluster(cluster) }
+          : { client: client as McpRedisClient };
+  if (!('cluster' in target) && !isClusterClient(client))
+    return { ...target, keyPrefix, commandTimeoutMs };
+  const tagged = withHashTag(keyPrefix);
+  if (tagged === undefined)
+    throw new InvalidModuleOptionsError(
+      'redis.keyPrefix',
+      'must not be empty on a cluster: its hash tag keeps the keys of each script in one slot',
+    );
+  return {
+    ...target,
+    keyPrefix: tagged,
+    ...(tagged !== keyPrefix && { untaggedKeyPrefix: keyPrefix }),
+    commandTimeoutMs,
+  };
+}
+
+/** `host:port` entries of `field`, parsed (an IPv6 host in brackets). */
+function hostPorts(field: string, entries: unknown, max: number, what: string): HostPort[] {
+  if (!Array.isArray(entries) || entries.length === 0 || entries.length > max)
+    throw new InvalidModuleOptionsError(field, `must list 1 to ${max} ${what} as "host:port"`);
+  return entries.map((entry: unknown, index) => {
+    const match =
+      typeof entry === 'string' ? /^([^\s:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(entry) : null;
+    const port = match ? Number(match[2]) : 0;
+    if (!match || port < 1 || port > 65_535)
+      throw new InvalidModuleOptionsError(`${field}[${index}]`, 'must be "host:port"');
+    return { host: match[1].replace(/^\[|\]$/g, ''), port };
+  });
+}
+
+/** The optional string fields of `options` at `field`, checked. */
+function checkStrings<T extends object>(options: T, field: string, names: readonly (keyof T)[]) {
+  for (const name of names)
+    if (options[name] !== undefined && typeof options[name] !== 'string')
+      throw new InvalidModuleOptionsError(`${field}.${String(name)}`, 'must be a string');
+}
+
+function checkTls(tls: unknown, field: string): boolean {
+  if (tls !== undefined && typeof tls !== 'boolean')
+    throw new InvalidModuleOptionsError(`${field}.tls`, 'must be a boolean');
+  return tls === true;
+}
+
+const MAX_CLUSTER_NODES = 64;
+
+/** Checks `redis.cluster`; never echoes a password. */
+function resolveCluster(cluster: McpRedisClusterOptions): ResolvedCluster {
+  if (cluster === null || typeof cluster !== 'object')
+    throw new InvalidModuleOptionsError('redis.cluster', 'must be an object');
+  const nodes = hostPorts('redis.cluster.nodes', cluster.nodes, MAX_CLUSTER_NODES, 'nodes');
+  checkStrings(cluster, 'redis.cluster', ['username', 'password']);
+  return {
+    nodes,
+    ...(cluster.username !== undefined && { username: cluster.username }),
+    ...(cluster.password !== undefined && { password: cluster.password }),
+    tls: checkTls(cluster.tls, 'redis.cluster'),
+  };
 }
 
 const MAX_SENTINELS = 16;
@@ -111,39 +194,20 @@ function resolveSentinel(sentinel: McpRedisSentinelOptions): ResolvedSentinel {
   if (sentinel === null || typeof sentinel !== 'object')
     throw new InvalidModuleOptionsError('redis.sentinel', 'must be an object');
   const { sentinels, name } = sentinel;
-  if (!Array.isArray(sentinels) || sentinels.length === 0 || sentinels.length > MAX_SENTINELS)
-    throw new InvalidModuleOptionsError(
-      'redis.sentinel.sentinels',
-      `must list 1 to ${MAX_SENTINELS} sentinels as "host:port"`,
-    );
-  const parsed = sentinels.map((entry, index) => {
-    const match =
-      typeof entry === 'string' ? /^([^\s:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(entry) : null;
-    const port = match ? Number(match[2]) : 0;
-    if (!match || port < 1 || port > 65_535)
-      throw new InvalidModuleOptionsError(
-        `redis.sentinel.sentinels[${index}]`,
-        'must be "host:port"',
-      );
-    return { host: match[1].replace(/^\[|\]$/g, ''), port };
-  });
+  const parsed = hostPorts('redis.sentinel.sentinels', sentinels, MAX_SENTINELS, 'sentinels');
   if (typeof name !== 'string' || name === '' || name.length > 256)
     throw new InvalidModuleOptionsError('redis.sentinel.name', "must be the master's name");
-  for (const field of ['username', 'password', 'sentinelPassword'] as const)
-    if (sentinel[field] !== undefined && typeof sentinel[field] !== 'string')
-      throw new InvalidModuleOptionsError(`redis.sentinel.${field}`, 'must be a string');
+  checkStrings(sentinel, 'redis.sentinel', ['username', 'password', 'sentinelPassword']);
   const db = sentinel.db ?? 0;
   if (!Number.isSafeInteger(db) || db < 0)
     throw new InvalidModuleOptionsError('redis.sentinel.db', 'must be a non-negative integer');
-  if (sentinel.tls !== undefined && typeof sentinel.tls !== 'boolean')
-    throw new InvalidModuleOptionsError('redis.sentinel.tls', 'must be a boolean');
   return {
     sentinels: parsed,
     name,
     ...(sentinel.username !== undefined && { username: sentinel.username }),
     ...(sentinel.password !== undefined && { password: sentinel.password }),
     ...(sentinel.sentinelPassword !== undefined && { sentinelPassword: sentinel.sentinelPassword }),
-    tls: sentinel.tls === true,
+    tls: checkTls(sentinel.tls, 'redis.sentinel'),
     db,
   };
 }

@@ -11,6 +11,7 @@ import { handleShares } from './handle-shares';
 import { SCRIPTS, type Script } from './redis-state-handle.scripts';
 import { StateHandleRepositoryError } from './state-handle-repository.error';
 import type { StateHandleRecord, StateHandleRepository } from './state-handle-repository.interface';
+import { adapterKeyPrefix } from '../../redis/cluster-key-prefix';
 
 /** Options of {@link RedisStateHandleRepository}. @publicApi */
 export interface RedisStateHandleRepositoryOptions {
@@ -66,12 +67,16 @@ export class RedisStateHandleRepository implements StateHandleRepository, Authen
     private readonly client: Pick<McpRedisClient, 'evalsha' | 'eval' | 'del'>,
     options: RedisStateHandleRepositoryOptions = {},
   ) {
-    this.keyPrefix = options.keyPrefix ?? 'nestjs-mcp:handle:';
+    this.keyPrefix = adapterKeyPrefix(
+      client,
+      options.keyPrefix,
+      'nestjs-mcp:handle:',
+      'RedisStateHandleRepository',
+    );
     this.commandTimeoutMs = options.commandTimeoutMs ?? 2_000;
     this.now = options.now ?? Date.now;
     if (typeof this.client?.evalsha !== 'function' || typeof this.client.del !== 'function')
       throw new TypeError('client must be an ioredis client');
-    if (typeof this.keyPrefix !== 'string') throw new TypeError('keyPrefix must be a string');
     if (!Number.isSafeInteger(this.commandTimeoutMs) || this.commandTimeoutMs <= 0)
       throw new RangeError('commandTimeoutMs must be a positive integer');
     const maxEntries = options.maxEntries ?? 100_000;

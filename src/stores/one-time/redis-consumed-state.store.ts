@@ -5,6 +5,7 @@ import { DEFAULT_REDIS_KEY_PREFIX } from '../../redis/redis-options.resolver';
 import { retryAfterMs, SHARE_REFUSAL_LUA, type ShareLimits } from '../../util/fair-share';
 import { ConsumedStateStoreError } from './consumed-state-store.error';
 import type { ConsumedStateStore } from './consumed-state-store.interface';
+import { adapterKeyPrefix } from '../../redis/cluster-key-prefix';
 
 /** Options of {@link RedisConsumedStateStore}. @publicApi */
 export interface RedisConsumedStateStoreOptions {
@@ -75,7 +76,12 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
       Partial<Pick<McpRedisClient, 'eval'>>,
     options: RedisConsumedStateStoreOptions = {},
   ) {
-    this.keyPrefix = options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
+    this.keyPrefix = adapterKeyPrefix(
+      client,
+      options.keyPrefix,
+      DEFAULT_REDIS_KEY_PREFIX,
+      'RedisConsumedStateStore',
+    );
     this.commandTimeoutMs = options.commandTimeoutMs ?? 1_000;
     this.now = options.now ?? Date.now;
     if (!Number.isSafeInteger(this.commandTimeoutMs) || this.commandTimeoutMs <= 0)

@@ -10,6 +10,7 @@ import { sha256Base64Url } from '../../../util/sha256';
 import { SessionCapacityError } from './session-capacity.error';
 import type { McpSessionRecord } from './session-record';
 import type { SessionCreationLimits, SessionStore } from './session-store.interface';
+import { adapterKeyPrefix } from '../../../redis/cluster-key-prefix';
 
 /** Options of {@link RedisSessionStore}. @publicApi */
 export interface RedisSessionStoreOptions {
@@ -82,7 +83,12 @@ export class RedisSessionStore implements SessionStore, AuthenticatesRecords {
     private readonly client: Pick<McpRedisClient, 'call'>,
     options: RedisSessionStoreOptions = {},
   ) {
-    this.prefix = options.keyPrefix ?? 'nestjs-mcp:session:';
+    this.prefix = adapterKeyPrefix(
+      client,
+      options.keyPrefix,
+      'nestjs-mcp:session:',
+      'RedisSessionStore',
+    );
     this.integrity = options.integrity;
   }
 

@@ -1,8 +1,13 @@
+import { adapterKeyPrefix } from '../../../redis/cluster-key-prefix';
+
 /** Options of {@link BullMqTaskRunner}. @publicApi */
 export interface BullMqTaskRunnerOptions {
   /** The BullMQ queue every instance of the fleet shares. Default `nestjs-mcp-tasks`. */
   queueName?: string;
-  /** BullMQ's key prefix; the runner's own keys and channel live under it too. Default `bull`. */
+  /**
+   * BullMQ's key prefix; the runner's own keys and channel live under it too. Default `bull`, on a
+   * Redis Cluster `{bull}`: there it needs a hash tag (BullMQ's scripts touch many keys of a queue).
+   */
   prefix?: string;
   /** Steps this instance runs at once. Default 10. */
   concurrency?: number;
@@ -25,10 +30,11 @@ export interface BullMqTaskRunnerOptions {
 /** The options with their defaults, checked. @internal */
 export function resolveOptions(
   options: BullMqTaskRunnerOptions,
+  client: unknown,
 ): Required<BullMqTaskRunnerOptions> {
   const resolved: Required<BullMqTaskRunnerOptions> = {
     queueName: options.queueName ?? 'nestjs-mcp-tasks',
-    prefix: options.prefix ?? 'bull',
+    prefix: adapterKeyPrefix(client, options.prefix, 'bull', 'BullMqTaskRunner'),
     concurrency: options.concurrency ?? 10,
     worker: options.worker ?? true,
     lockDurationMs: options.lockDurationMs ?? 30_000,
@@ -38,9 +44,10 @@ export function resolveOptions(
     backoffMs: options.backoffMs ?? 1_000,
     closeTimeoutMs: options.closeTimeoutMs ?? 5_000,
   };
-  for (const name of ['queueName', 'prefix'] as const)
-    if (!/^[A-Za-z0-9_.-]{1,100}$/.test(resolved[name]))
-      throw new RangeError(`BullMqTaskRunner: ${name} must be 1 to 100 of A-Z a-z 0-9 _ . -`);
+  if (!/^[A-Za-z0-9_.-]{1,100}$/.test(resolved.queueName))
+    throw new RangeError('BullMqTaskRunner: queueName must be 1 to 100 of A-Z a-z 0-9 _ . -');
+  if (!/^[A-Za-z0-9_.{}-]{1,100}$/.test(resolved.prefix))
+    throw new RangeError('BullMqTaskRunner: prefix must be 1 to 100 of A-Z a-z 0-9 _ . - { }');
   for (const name of ['concurrency', 'lockDurationMs', 'stalledIntervalMs', 'attempts'] as const)
     if (!Number.isSafeInteger(resolved[name]) || resolved[name] <= 0)
       throw new RangeError(`BullMqTaskRunner: ${name} must be a positive integer`);

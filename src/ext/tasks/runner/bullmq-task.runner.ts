@@ -11,6 +11,7 @@ import {
   type RecordIntegrity,
 } from '../../../keyring/record-integrity';
 import { loggableFailure } from '../../../redis/bounded-redis-command';
+import { duplicateConnection } from '../../../redis/duplicate-connection';
 import { clip } from '../../../util/clip';
 import { BullMqRunningSteps, LOCK_LOST, RUNNER_CLOSING } from './bullmq-running-steps';
 import { authenticStep, jobIdOf, stepData, type StepData } from './bullmq-step-messages';
@@ -62,10 +63,10 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
   private closed = false;
 
   constructor(client: BullMqRedisClient, options: BullMqTaskRunnerOptions = {}) {
-    this.options = resolveOptions(options);
-    this.bullmq = loadOptionalPeer<typeof import('bullmq')>('bullmq', 'BullMqTaskRunner');
     if (typeof client?.duplicate !== 'function')
       throw new TypeError('BullMqTaskRunner: client must be an ioredis client');
+    this.options = resolveOptions(options, client);
+    this.bullmq = loadOptionalPeer<typeof import('bullmq')>('bullmq', 'BullMqTaskRunner');
     this.client = client;
     const { queueName, prefix } = this.options;
     this.generations = new BullMqStepGenerations(
@@ -100,7 +101,7 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
     this.work = work;
     if (!this.options.worker || this.worker || this.closed) return;
     // The worker blocks on its connections, which therefore must retry forever: its own duplicates.
-    this.workerClient = this.client.duplicate({ maxRetriesPerRequest: null });
+    this.workerClient = duplicateConnection(this.client, { maxRetriesPerRequest: null });
     this.worker = new this.bullmq.Worker<StepData>(
       this.options.queueName,
       (job, token) => this.runStep(job, token),

@@ -13,6 +13,7 @@ import { DEFAULT_MAX_TASK_BYTES, DEFAULT_MAX_TASKS } from './memory-task.store';
 import { TaskCapacityError } from './task-capacity.error';
 import { isTaskId } from './task-id';
 import type { TaskCreationLimits, TaskStore } from './task-store.interface';
+import { adapterKeyPrefix } from '../../../redis/cluster-key-prefix';
 
 /** Options of {@link RedisTaskStore}. @publicApi */
 export interface RedisTaskStoreOptions {
@@ -54,7 +55,7 @@ export class RedisTaskStore implements TaskStore, AuthenticatesRecords {
     private readonly client: Pick<McpRedisClient, 'call'>,
     options: RedisTaskStoreOptions = {},
   ) {
-    this.prefix = options.keyPrefix ?? 'nestjs-mcp:task:';
+    this.prefix = adapterKeyPrefix(client, options.keyPrefix, 'nestjs-mcp:task:', 'RedisTaskStore');
     this.maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_TASK_BYTES;
     for (const [name, value] of [
