@@ -10,7 +10,7 @@
 const ROOTS = '^src/[^/]+\\.ts$|^src/entry/|^src/testing/';
 const BANDS = [
   ['module', '^src/(throttler|health)/'],
-  ['wire', '^src/(transport|protocol|auth)/'],
+  ['wire', '^src/(transport|protocol|auth|lifecycle)/'],
   ['operations', '^src/(discovery|decorators|context|pipeline|handles)/'],
   ['call services', '^src/(observability|replay|validation|identity|interfaces|state|input)/'],
   ['infrastructure', '^src/(stores|keyring|ports|redis|notifications|options)/'],

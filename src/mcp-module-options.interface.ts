@@ -133,6 +133,22 @@ export interface McpModuleOptions {
    * and directory reads, on both eras. Off unless given. See `docs/skills.md`.
    */
   skills?: McpSkillsOptions;
+  /**
+   * How an instance drains when the app shuts down (`app.enableShutdownHooks()` and SIGTERM, or
+   * `app.close()`): readiness goes down at once (`McpDrainHealthIndicator`), new requests are
+   * still served for `drainDelayMs` (each answer closing its connection), then the requests in
+   * flight finish — all within `graceMs`, after which the connections still open are cut. See
+   * `docs/operations.md` ("Kubernetes").
+   */
+  shutdown?: {
+    /** Longest the drain takes, from the signal until the HTTP server closes. Default 10,000 ms; at most 600,000. */
+    graceMs?: number;
+    /**
+     * How long new requests are still served after the signal, while the balancer notices readiness
+     * is down. Default 0 (a Kubernetes `preStop` sleep does the same); at most `graceMs`.
+     */
+    drainDelayMs?: number;
+  };
   /** Safety policy of elicitations. */
   elicitation?: {
     /** Decides which form fields ask for secrets. Default: the reviewed concept policy (passwords, keys and tokens, payment cards, verification codes). */

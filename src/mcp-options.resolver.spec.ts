@@ -23,6 +23,10 @@ describe('resolveMcpOptions', () => {
       expect(resolved.server.instructions).toBeUndefined();
     });
 
+    it('drains on shutdown for at most 10 s, with no delay of its own', () => {
+      expect(resolved.shutdown).toEqual({ graceMs: 10_000, drainDelayMs: 0 });
+    });
+
     it('protects against DNS rebinding with no extra hosts or origins', () => {
       expect(resolved.transport.dnsRebindingProtection).toBe(true);
       expect(resolved.transport.allowedHosts).toEqual([]);
@@ -252,6 +256,10 @@ describe('resolveMcpOptions', () => {
       ['lists.pageSize', { lists: { pageSize: 10_001 } }],
       ['lists.pageSize', { lists: { pageSize: 2.5 } }],
       ['lists', { lists: 5 }],
+      ['shutdown', { shutdown: 10 }],
+      ['shutdown.graceMs', { shutdown: { graceMs: -1 } }],
+      ['shutdown.graceMs', { shutdown: { graceMs: 600_001 } }],
+      ['shutdown.drainDelayMs', { shutdown: { graceMs: 1_000, drainDelayMs: 1_001 } }],
       ['http.json.maxNumberLength', { http: { json: { maxNumberLength: -1 } } }],
       ['http.json.maxExponent', { http: { json: { maxExponent: 0.5 } } }],
       [

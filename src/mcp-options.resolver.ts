@@ -1,3 +1,4 @@
+import { resolveShutdownOptions, type ShutdownOptions } from './lifecycle/shutdown.options';
 import { resolveAuthOptions, type AuthOptions } from './auth/auth.options';
 import type { DiscoveryOptions } from './discovery/discovery.options';
 import { InvalidModuleOptionsError } from './errors/invalid-module-options.error';
@@ -62,6 +63,7 @@ export interface ResolvedMcpOptions {
   readonly sessions: SessionOptions;
   readonly skills: ResolvedSkillOptions;
   readonly notifications: NotificationOptions;
+  readonly shutdown: ShutdownOptions;
   readonly auth: AuthOptions;
   readonly tracing: TracingOptions;
 }
@@ -135,6 +137,7 @@ export function resolveMcpOptions(
     notifications: resolveNotificationOptions(transport.body.maxBytes),
     auth,
     tracing: resolveTracingOptions(options.tracing),
+    shutdown: resolveShutdownOptions(options.shutdown),
   };
 }
 

@@ -1,3 +1,4 @@
+import { McpDrain } from './lifecycle/mcp-drain.service';
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer';
@@ -94,6 +95,8 @@ import { SdkHandlers } from './transport/sdk-handlers';
     ListenStreams,
     McpHttpEndpoint,
     McpNotifier,
+    // The lifecycle
+    McpDrain,
   ],
   // CallerPartitions: for McpThrottlerGuard (nestjs-mcp/throttler), which an app provides itself.
   exports: [KeyringManager, McpNotifier, McpStateHandles, CallerPartitions, McpFlowEvents],

@@ -1,3 +1,4 @@
+import { SHUTDOWN_OPTIONS } from './lifecycle/shutdown.options';
 import type { Provider } from '@nestjs/common';
 import { AUTH_OPTIONS, type AuthOptions } from './auth/auth.options';
 import { ProtectedResource } from './auth/protected-resource';
@@ -198,6 +199,7 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   slice(NOTIFICATION_OPTIONS, (options) => options.notifications),
   slice(AUTH_OPTIONS, (options) => options.auth),
   slice(TRACING_OPTIONS, (options) => options.tracing),
+  slice(SHUTDOWN_OPTIONS, (options) => options.shutdown),
   {
     provide: ProtectedResource,
     useFactory: (auth: AuthOptions, endpoint: string, registry: McpOperationRegistry) =>

@@ -10,6 +10,7 @@ import { AdminModule } from './admin/admin.module';
 import { FlowsModule } from './flows/flows.module';
 import { ExpensesModule } from './expenses/expenses.module';
 import { TasksModule } from './tasks/tasks.module';
+import { ProbesModule } from './probes/probes.module';
 import { sampleMcpOptions } from './sample-config';
 
 @Module({
@@ -23,6 +24,7 @@ import { sampleMcpOptions } from './sample-config';
     ExpensesModule,
     TasksModule,
     AdminModule,
+    ProbesModule,
   ],
   providers: [
     { provide: APP_PIPE, useValue: new ValidationPipe({ transform: true, whitelist: true }) },

@@ -145,6 +145,10 @@ export function sampleMcpOptions(version: string): McpModuleOptions {
       requestBodyTimeoutMs: optionalInteger('MCP_REQUEST_BODY_TIMEOUT_MS'),
       fastPath: process.env.MCP_FAST_PATH !== 'off',
     },
+    shutdown: {
+      graceMs: optionalInteger('MCP_SHUTDOWN_GRACE_MS'),
+      drainDelayMs: optionalInteger('MCP_SHUTDOWN_DRAIN_DELAY_MS'),
+    },
   };
 }
 

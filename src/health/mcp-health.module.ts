@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
+import { McpDrainHealthIndicator } from './mcp-drain.health-indicator';
 import { McpKeyringHealthIndicator } from './mcp-keyring.health-indicator';
 import { McpRedisHealthIndicator } from './mcp-redis.health-indicator';
 
@@ -10,7 +11,12 @@ import { McpRedisHealthIndicator } from './mcp-redis.health-indicator';
  */
 @Module({
   imports: [TerminusModule],
-  providers: [McpKeyringHealthIndicator, McpRedisHealthIndicator],
-  exports: [McpKeyringHealthIndicator, McpRedisHealthIndicator, TerminusModule],
+  providers: [McpKeyringHealthIndicator, McpRedisHealthIndicator, McpDrainHealthIndicator],
+  exports: [
+    McpKeyringHealthIndicator,
+    McpRedisHealthIndicator,
+    McpDrainHealthIndicator,
+    TerminusModule,
+  ],
 })
 export class McpHealthModule {}

@@ -2,14 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { KeyringManager } from '../keyring/keyring-manager.service';
 
-/** Options of {@link McpKeyringHealthIndicator.isHealthy}. @publicApi */
-export interface McpKeyringHealthOptions {
-  /** Whether an ephemeral active key (one instance, gone on restart) counts as healthy. Default `false`. */
-  readonly allowEphemeralKey?: boolean;
-  /** The fingerprint every instance of the fleet must show; down when this one differs. */
-  readonly expectedFingerprint?: string;
-}
-
 /**
  * A `@nestjs/terminus` health indicator of the keyring request state is sealed with: up with the
  * active key id, every key id and the fingerprint (never key material); down when there is no
@@ -34,7 +26,16 @@ export class McpKeyringHealthIndicator {
     private readonly keyring: KeyringManager,
   ) {}
 
-  isHealthy(key = 'mcp_keyring', options: McpKeyringHealthOptions = {}): HealthIndicatorResult {
+  /**
+   * @param options.allowEphemeralKey whether an ephemeral active key (one instance, gone on
+   * restart) counts as healthy. Default `false`.
+   * @param options.expectedFingerprint the fingerprint every instance of the fleet must show; down
+   * when this one differs.
+   */
+  isHealthy(
+    key = 'mcp_keyring',
+    options: { readonly allowEphemeralKey?: boolean; readonly expectedFingerprint?: string } = {},
+  ): HealthIndicatorResult {
     const indicator = this.indicators.check(key);
     const snapshot = this.keyring.snapshot();
     const details = {

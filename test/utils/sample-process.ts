@@ -73,6 +73,12 @@ export interface SampleProcess {
   stop(): Promise<void>;
   /** SIGKILL, as a crash or an OOM kill ends a process; resolved once it has exited. */
   kill(): Promise<void>;
+  /**
+   * SIGTERM, as an orchestrator stops a process, and nothing else (no SIGKILL after a while):
+   * resolved with how it ended once it has exited by itself (Nest's shutdown hooks raise the
+   * signal again once the app is closed, so a clean end is `{ signal: 'SIGTERM' }`).
+   */
+  terminate(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /** Extra environment of a child sample app (besides the variables {@link SampleEnv} names). */
@@ -158,6 +164,16 @@ export async function startSampleProcess(
       // A crash mid-suite shows up as refused connections; say why here.
       if (unexpectedExit)
         throw new Error(`sample app exited on its own (${unexpectedExit}):\n${log.slice(-3_000)}`);
+    },
+    terminate() {
+      stopping = true;
+      if (child.exitCode !== null || child.signalCode !== null)
+        return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+        child.once('exit', (code, signal) => done({ code, signal })),
+      );
+      child.kill('SIGTERM');
+      return exited;
     },
     async kill() {
       stopping = true;

@@ -1,0 +1,97 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SHUTDOWN_OPTIONS, type ShutdownOptions } from './shutdown.options';
+
+/**
+ * How the instance drains when the app shuts down (the `shutdown` option). From the signal on it
+ * is not ready ({@link draining}, what `McpDrainHealthIndicator` reports); for `drainDelayMs` it
+ * still serves new requests, each answer closing its connection, so a balancer that has not yet
+ * noticed loses nothing; then it waits for the requests in flight — the app's, not only MCP's —
+ * and lets Nest close the server. Past `graceMs` the connections still open are cut, so a
+ * shutdown always ends within the bound. Listen streams and 2025-era session streams end with
+ * their own shutdown hooks, at the signal.
+ * @internal
+ */
+@Injectable()
+export class McpDrain implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('McpModule');
+  private server: Server | undefined;
+  private readonly inFlight = new Set<ServerResponse>();
+  private allAnswered: (() => void) | undefined;
+  private drainStarted: number | undefined;
+
+  constructor(
+    @Inject(SHUTDOWN_OPTIONS) private readonly options: ShutdownOptions,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  /** Whether the drain has begun: the instance should get no new work. */
+  get draining(): boolean {
+    return this.drainStarted !== undefined;
+  }
+
+  onApplicationBootstrap(): void {
+    const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
+    if (typeof server?.prependListener !== 'function') return;
+    this.server = server;
+    // First, before the platform's own listener answers anything.
+    server.prependListener('request', this.track);
+  }
+
+  private readonly track = (_req: IncomingMessage, res: ServerResponse): void => {
+    if (this.draining) res.setHeader('Connection', 'close');
+    this.inFlight.add(res);
+    res.once('close', () => {
+      this.inFlight.delete(res);
+      if (this.inFlight.size === 0) this.allAnswered?.();
+    });
+  };
+
+  async beforeApplicationShutdown(signal?: string): Promise<void> {
+    if (this.draining) return;
+    const started = performance.now();
+    this.drainStarted = started;
+    const { graceMs, drainDelayMs } = this.options;
+    this.logger.log(
+      `Draining after ${signal ?? 'app.close()'}: not ready; ${this.inFlight.size} requests in flight, at most ${graceMs} ms`,
+    );
+    // An idle keep-alive connection would carry a balancer's next request into a closing server.
+    this.server?.closeIdleConnections?.();
+    if (drainDelayMs > 0) await sleep(drainDelayMs);
+    const answered = await this.answeredWithin(graceMs - (performance.now() - started));
+    const elapsed = Math.round(performance.now() - started);
+    if (answered) {
+      this.logger.log(`Drained in ${elapsed} ms`);
+      return;
+    }
+    this.logger.warn(
+      `${this.inFlight.size} requests still open after ${elapsed} ms (shutdown.graceMs): their connections are closed`,
+    );
+    this.server?.closeAllConnections?.();
+  }
+
+  /** Whether every request in flight was answered within `timeoutMs`. */
+  private async answeredWithin(timeoutMs: number): Promise<boolean> {
+    if (this.inFlight.size === 0) return true;
+    if (timeoutMs <= 0) return false;
+    const abort = new AbortController();
+    const answered = new Promise<true>((done) => (this.allAnswered = () => done(true)));
+    try {
+      return await Promise.race([
+        answered,
+        sleep(timeoutMs, false, { signal: abort.signal }).catch(() => false),
+      ]);
+    } finally {
+      abort.abort();
+      this.allAnswered = undefined;
+    }
+  }
+}
