@@ -14,6 +14,7 @@ import { TaskStepWork } from './steps/task-step.work';
 import { KeyringManager } from '../../keyring/keyring-manager.service';
 import { KeyringRecordIntegrity } from '../../keyring/record-integrity';
 import type { McpPorts } from '../../ports/mcp-ports.service';
+import type { HttpExchange } from '../../pipeline/http-exchange';
 
 /** A runner that only records: each test runs the steps itself, in the order it needs. */
 class RecordingRunner implements TaskRunner {
@@ -120,6 +121,24 @@ describe('McpTasksService', () => {
     expect(Object.keys(after.inputResponses).sort()).toEqual(['approve', 'note']);
     // The state the parked step sealed is what the next step opens.
     expect(after.requestState).toBe('s');
+  });
+
+  it('answers -32603 and gives the slot back when the step an answer resumes cannot be scheduled', async () => {
+    const { tasks, runner, store } = service();
+    const task = await parked(tasks);
+    const resumed = await tasks.update(task.taskId, 'alice', {
+      approve: YES,
+      note: { action: 'decline' },
+    });
+    runner.schedule = () => Promise.reject(new Error('OOM command not allowed'));
+    const refusal = await tasks.resume(resumed as McpTaskRecord, {} as HttpExchange).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(ProtocolError);
+    expect(refusal).toMatchObject({ code: -32603, message: 'Internal error' });
+    // Gone, not failed and holding the caller's slot until it would have expired.
+    expect(await store.get(task.taskId)).toBeUndefined();
   });
 
   it('refuses answers over maxInputResponseBytes and keeps the task as it was', async () => {

@@ -115,13 +115,14 @@ export class McpTasksService implements OnApplicationShutdown {
 
   /**
    * Schedules the step that answers resumed, on `exchange` (the `tasks/update` request). When the
-   * runner cannot take it the task fails with -32603 (its caller sees that) and so does the call.
+   * runner cannot take it the call answers -32603, and the task is failed and gone a moment later,
+   * its caller's slot given back — as a task whose first step could not be scheduled is.
    */
   async resume(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
     try {
       await this.schedule(task, exchange);
     } catch {
-      await this.records.settle(task.taskId, { kind: 'failed', error: NOT_SCHEDULED });
+      await this.records.abandon(task, NOT_SCHEDULED);
       throw internalError();
     }
   }

@@ -140,8 +140,9 @@ export class TaskRecords {
   }
 
   /**
-   * A task nobody will learn about (its creating call failed after it was stored): removed, or
-   * failed and expiring at once where the store cannot remove, so it gives its caller's slot back.
+   * A task whose step could not be scheduled (its creating call, or the `tasks/update` that
+   * resumed it, answered -32603): removed, or failed and expiring at once where the store cannot
+   * remove, so it gives its caller's slot back.
    */
   async abandon(abandoned: McpTaskRecord, error: McpTaskError): Promise<void> {
     if (await this.store.remove(abandoned).catch(() => false)) return;

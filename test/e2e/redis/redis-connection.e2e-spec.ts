@@ -231,6 +231,8 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
     const both = await startupError(adapter, {
       imports: [McpModule.forRoot({ redis: { url: redis.url, client: admin } })],
     });
-    expect(both?.message).toContain('needs exactly one of "url", "sentinel" and "client"');
+    expect(both?.message).toContain(
+      'needs exactly one of "url", "sentinel", "cluster" and "client"',
+    );
   });
 });
