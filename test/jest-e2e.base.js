@@ -30,6 +30,7 @@ const SERIAL = [
   'sample-telemetry',
   'bullmq-trace',
   'redis-sentinel',
+  'sample-rolling-restart',
 ];
 
 /** The serial suites the inner loop runs too: they measure the server, they do not soak it. */

@@ -63,8 +63,8 @@ export class McpDrain implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.logger.log(
       `Draining after ${signal ?? 'app.close()'}: not ready; ${this.inFlight.size} requests in flight, at most ${graceMs} ms`,
     );
-    // An idle keep-alive connection would carry a balancer's next request into a closing server.
-    this.server?.closeIdleConnections?.();
+    // Idle keep-alive connections stay open: closing one now races a balancer that is reusing it
+    // (a reset, and a request lost). Each is closed after its next answer, or by the server's close.
     if (drainDelayMs > 0) await sleep(drainDelayMs);
     const answered = await this.answeredWithin(graceMs - (performance.now() - started));
     const elapsed = Math.round(performance.now() - started);

@@ -26,7 +26,9 @@ export interface RoundRobinProxy {
  * ran.
  */
 export async function startRoundRobinProxy(probeEveryMs = 50): Promise<RoundRobinProxy> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  // Idle connections are dropped before the backend's own keep-alive timeout (Node's 5 s), as a
+  // well-configured proxy does, so that a backend closing an idle one never races a reuse.
+  const agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: 4_000 });
   const backends = new Map<string, { ready: boolean; timer: NodeJS.Timeout }>();
   const lost: string[] = [];
   let retriedRefusals = 0;

@@ -73,61 +73,64 @@ describe('the sample app through rolling restarts behind a balancer', () => {
     let stop = false;
     const outcomes = { flows: 0, tasks: 0, failures: [] as string[] };
 
-    const flowClient = async (client: number) => {
-      for (let flow = 0; !stop; flow++) {
-        const transfer = { amount: '1.00', to: `client-${client}-${flow}` };
-        const asked = await rawToolCall(proxy.url, 'transfer_funds', transfer, {
-          capabilities: FORM,
-        });
-        const state = asked.body.result?.requestState;
-        if (typeof state !== 'string') {
-          outcomes.failures.push(`round 1: ${asked.status} ${asked.text.slice(0, 200)}`);
-          continue;
-        }
-        const done = await rawToolCall(proxy.url, 'transfer_funds', transfer, {
-          capabilities: FORM,
-          id: freshId(),
-          requestState: state,
-          inputResponses: APPROVE,
-        });
-        if (resultText(done) === `Transferred 1.00 to client-${client}-${flow}`) outcomes.flows++;
-        else outcomes.failures.push(`round 2: ${done.status} ${done.text.slice(0, 200)}`);
+    /** Runs `client` until the test stops it; what it throws (a 502 is not JSON) is a failure. */
+    const untilStopped = async (client: () => Promise<void>) => {
+      while (!stop) await client().catch((error: unknown) => outcomes.failures.push(String(error)));
+    };
+    let flows = 0;
+
+    const flowClient = (client: number) => async () => {
+      const flow = flows++;
+      const transfer = { amount: '1.00', to: `client-${client}-${flow}` };
+      const asked = await rawToolCall(proxy.url, 'transfer_funds', transfer, {
+        capabilities: FORM,
+      });
+      const state = asked.body.result?.requestState;
+      if (typeof state !== 'string') {
+        outcomes.failures.push(`round 1: ${asked.status} ${asked.text.slice(0, 200)}`);
+        return;
       }
+      const done = await rawToolCall(proxy.url, 'transfer_funds', transfer, {
+        capabilities: FORM,
+        id: freshId(),
+        requestState: state,
+        inputResponses: APPROVE,
+      });
+      if (resultText(done) === `Transferred 1.00 to client-${client}-${flow}`) outcomes.flows++;
+      else outcomes.failures.push(`round 2: ${done.status} ${done.text.slice(0, 200)}`);
     };
 
     const taskClient = async () => {
-      while (!stop) {
-        const created = await rawRound(
-          proxy.url,
-          'tools/call',
-          { name: 'slow_compute', arguments: { seconds: 1, label: 'rolling' } },
-          { capabilities: TASKS },
-        );
-        const taskId = (created.body.result as { taskId?: string } | undefined)?.taskId;
-        if (typeof taskId !== 'string') {
-          outcomes.failures.push(`task: ${created.status} ${created.text.slice(0, 200)}`);
-          continue;
-        }
-        const task = await until(
-          async () =>
-            (await rawRound(proxy.url, 'tasks/get', { taskId }, { capabilities: TASKS })).body
-              .result as { status?: string } | undefined,
-          {
-            done: (polled) => polled?.status !== 'working',
-            what: `task ${taskId} to end`,
-            timeoutMs: 30_000,
-            everyMs: 100,
-          },
-        );
-        if (task?.status === 'completed') outcomes.tasks++;
-        else outcomes.failures.push(`task ${taskId}: ${JSON.stringify(task)}`);
+      const created = await rawRound(
+        proxy.url,
+        'tools/call',
+        { name: 'slow_compute', arguments: { seconds: 1, label: 'rolling' } },
+        { capabilities: TASKS },
+      );
+      const taskId = (created.body.result as { taskId?: string } | undefined)?.taskId;
+      if (typeof taskId !== 'string') {
+        outcomes.failures.push(`task: ${created.status} ${created.text.slice(0, 200)}`);
+        return;
       }
+      const task = await until(
+        async () =>
+          (await rawRound(proxy.url, 'tasks/get', { taskId }, { capabilities: TASKS })).body
+            .result as { status?: string } | undefined,
+        {
+          done: (polled) => polled?.status !== 'working',
+          what: `task ${taskId} to end`,
+          timeoutMs: 30_000,
+          everyMs: 100,
+        },
+      );
+      if (task?.status === 'completed') outcomes.tasks++;
+      else outcomes.failures.push(`task ${taskId}: ${JSON.stringify(task)}`);
     };
 
     const clients = [
-      ...Array.from({ length: 6 }, (_, client) => flowClient(client)),
-      taskClient(),
-      taskClient(),
+      ...Array.from({ length: 6 }, (_, client) => untilStopped(flowClient(client))),
+      untilStopped(taskClient),
+      untilStopped(taskClient),
     ];
     const settled = Promise.allSettled(clients);
     try {
