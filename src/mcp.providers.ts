@@ -114,6 +114,7 @@ function portChoices(
           ? new RedisConsumedStateStore(redis.client, {
               keyPrefix: redis.prefix,
               commandTimeoutMs: redis.commandTimeoutMs,
+              ...(redis.waitForReplicas && { waitForReplicas: redis.waitForReplicas }),
               ...consumedCapacity,
             })
           : new MemoryConsumedStateStore(consumedCapacity),

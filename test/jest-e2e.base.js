@@ -31,6 +31,7 @@ const SERIAL = [
   'bullmq-trace',
   'redis-sentinel',
   'sample-rolling-restart',
+  'redis-replica-acks',
 ];
 
 /** The serial suites the inner loop runs too: they measure the server, they do not soak it. */

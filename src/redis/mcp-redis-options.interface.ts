@@ -53,6 +53,14 @@ export interface McpRedisOptions {
    * at once (reason `unavailable`) instead of queueing. Default 1,000; 1 – 60,000.
    */
   commandTimeoutMs?: number;
+  /**
+   * Single-use state accepted only once `replicas` replicas acknowledged its record (`WAIT`), for
+   * at most `timeoutMs` (default half of `commandTimeoutMs`); fewer refuse the call with `-32603`,
+   * the state staying spent. A failover then cannot forget an accepted state (unless every
+   * acknowledging replica is lost too). Costs a round trip to the replicas per single-use call.
+   * Not on a cluster. See `docs/redis.md` ("Durability").
+   */
+  waitForReplicas?: { replicas: number; timeoutMs?: number };
 }
 
 /** A Sentinel set and the master it watches (`McpRedisOptions.sentinel`). @publicApi */

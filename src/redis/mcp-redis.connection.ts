@@ -46,6 +46,8 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
   readonly prefix: string = '';
   /** Longest wait for one command (`redis.commandTimeoutMs`). */
   readonly commandTimeoutMs: number = 0;
+  /** Replica acknowledgements a single-use record waits for (`redis.waitForReplicas`). */
+  readonly waitForReplicas: { replicas: number; timeoutMs: number } | undefined;
   /** The configured prefix, when a hash tag was added to it for a cluster. */
   private readonly untaggedPrefix: string | undefined;
 
@@ -55,6 +57,7 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
     this.prefix = redis.keyPrefix;
     this.untaggedPrefix = redis.untaggedKeyPrefix;
     this.commandTimeoutMs = redis.commandTimeoutMs;
+    this.waitForReplicas = redis.waitForReplicas;
     if ('client' in redis) {
       this.shared = redis.client as unknown as Redis;
       return;

@@ -158,4 +158,28 @@ describe('resolveRedisOptions', () => {
     });
     expect(resolveRedisOptions({ client })).not.toHaveProperty('untaggedKeyPrefix');
   });
+
+  it('takes waitForReplicas, its timeout below the command timeout, never on a cluster', () => {
+    expect(
+      resolveRedisOptions({ url: 'redis://cache', waitForReplicas: { replicas: 1 } }),
+    ).toMatchObject({ waitForReplicas: { replicas: 1, timeoutMs: 500 } });
+    expect(
+      resolveRedisOptions({
+        url: 'redis://cache',
+        commandTimeoutMs: 2_000,
+        waitForReplicas: { replicas: 2, timeoutMs: 300 },
+      }),
+    ).toMatchObject({ waitForReplicas: { replicas: 2, timeoutMs: 300 } });
+    const cases: [unknown, string][] = [
+      [{ replicas: 0 }, 'redis.waitForReplicas.replicas'],
+      [{ replicas: 17 }, 'redis.waitForReplicas.replicas'],
+      [{ replicas: 1, timeoutMs: 1_000 }, 'redis.waitForReplicas.timeoutMs'],
+      [3, 'redis.waitForReplicas'],
+    ];
+    for (const [waitForReplicas, option] of cases)
+      expect(failure({ url: 'redis://cache', waitForReplicas }).option).toBe(option);
+    expect(
+      failure({ cluster: { nodes: ['a:1'] }, waitForReplicas: { replicas: 1 } }).message,
+    ).toContain('not available on a cluster');
+  });
 });

@@ -44,6 +44,8 @@ export type ResolvedRedisOptions = (
   /** The prefix as configured, when a hash tag was added to it (said at startup). */
   untaggedKeyPrefix?: string;
   commandTimeoutMs: number;
+  /** Replicas that must acknowledge a single-use record, and for how long to wait. */
+  waitForReplicas?: { replicas: number; timeoutMs: number };
 };
 
 /** The `redis` option as the module's connection takes it. @internal */
@@ -128,8 +130,9 @@ export function resolveRedisOptions(
         : cluster !== undefined
           ? { cluster: resolveCluster(cluster) }
           : { client: client as McpRedisClient };
-  if (!('cluster' in target) && !isClusterClient(client))
-    return { ...target, keyPrefix, commandTimeoutMs };
+  const onCluster = 'cluster' in target || isClusterClient(client);
+  const waitForReplicas = resolveReplicaWait(redis.waitForReplicas, commandTimeoutMs, onCluster);
+  if (!onCluster) return { ...target, keyPrefix, commandTimeoutMs, ...waitForReplicas };
   const tagged = withHashTag(keyPrefix);
   if (tagged === undefined)
     throw new InvalidModuleOptionsError(
@@ -142,6 +145,35 @@ export function resolveRedisOptions(
     ...(tagged !== keyPrefix && { untaggedKeyPrefix: keyPrefix }),
     commandTimeoutMs,
   };
+}
+
+const MAX_REPLICAS = 16;
+
+/** Checks `redis.waitForReplicas`; `{}` when it is not set. */
+function resolveReplicaWait(
+  wait: McpRedisOptions['waitForReplicas'],
+  commandTimeoutMs: number,
+  onCluster: boolean,
+): { waitForReplicas?: { replicas: number; timeoutMs: number } } {
+  if (wait === undefined) return {};
+  const field = 'redis.waitForReplicas';
+  if (wait === null || typeof wait !== 'object')
+    throw new InvalidModuleOptionsError(field, 'must be an object with "replicas"');
+  if (onCluster)
+    throw new InvalidModuleOptionsError(field, 'is not available on a cluster (WAIT has no key)');
+  const { replicas } = wait;
+  if (!Number.isSafeInteger(replicas) || replicas < 1 || replicas > MAX_REPLICAS)
+    throw new InvalidModuleOptionsError(
+      `${field}.replicas`,
+      `must be an integer from 1 to ${MAX_REPLICAS}`,
+    );
+  const timeoutMs = wait.timeoutMs ?? Math.max(1, Math.floor(commandTimeoutMs / 2));
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs >= commandTimeoutMs)
+    throw new InvalidModuleOptionsError(
+      `${field}.timeoutMs`,
+      'must be a positive integer below redis.commandTimeoutMs',
+    );
+  return { waitForReplicas: { replicas, timeoutMs } };
 }
 
 /** `host:port` entries of `field`, parsed (an IPv6 host in brackets). */

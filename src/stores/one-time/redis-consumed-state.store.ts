@@ -19,6 +19,13 @@ export interface RedisConsumedStateStoreOptions {
   maxEntriesPerOwner?: number;
   /** The clock, in ms since the epoch. Default `Date.now`. */
   now?: () => number;
+  /**
+   * After recording a presentation, wait for this many replicas to acknowledge it (`WAIT`) before
+   * accepting it, for at most `timeoutMs` (less than `commandTimeoutMs`); fewer acknowledgements
+   * refuse the presentation (`not replicated`), the state staying spent. Narrows what a failover
+   * can lose (docs/redis.md, "Durability"). Not on a Redis Cluster. Default: no wait.
+   */
+  waitForReplicas?: { replicas: number; timeoutMs: number };
 }
 
 // One presentation, atomically: the state's key (`SET … PX`, as ever), and beside it every unexpired
@@ -70,10 +77,11 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
   private readonly commandTimeoutMs: number;
   private readonly now: () => number;
   private readonly limits: ShareLimits;
+  private readonly waitForReplicas: { replicas: number; timeoutMs: number } | undefined;
 
   constructor(
     private readonly client: Pick<McpRedisClient, 'status' | 'set'> &
-      Partial<Pick<McpRedisClient, 'eval'>>,
+      Partial<Pick<McpRedisClient, 'eval' | 'call' | 'isCluster'>>,
     options: RedisConsumedStateStoreOptions = {},
   ) {
     this.keyPrefix = adapterKeyPrefix(
@@ -93,6 +101,11 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
     if (!Number.isSafeInteger(perOwner) || perOwner <= 0)
       throw new RangeError('maxEntriesPerOwner must be a positive integer');
     this.limits = { capacity: maxEntries, perPartition: Math.min(perOwner, maxEntries) };
+    this.waitForReplicas = checkedReplicaWait(
+      options.waitForReplicas,
+      this.commandTimeoutMs,
+      client,
+    );
   }
 
   async consume(id: string, expiresAt: number, owner = ''): Promise<boolean> {
@@ -135,6 +148,45 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
         retryAfterMs(first === '' ? undefined : Number(first), now),
       );
     }
-    return reply === 'OK' || Number(reply) === 1;
+    const recorded = reply === 'OK' || Number(reply) === 1;
+    if (recorded && this.waitForReplicas) await this.replicated(this.waitForReplicas);
+    return recorded;
   }
+
+  /** Refuses (`not replicated`) unless `replicas` acknowledge this connection's writes in time. */
+  private async replicated({ replicas, timeoutMs }: { replicas: number; timeoutMs: number }) {
+    const client = this.client as Pick<McpRedisClient, 'status' | 'call'>;
+    let acknowledged: unknown;
+    try {
+      acknowledged = await boundedRedisCommand(client, this.commandTimeoutMs, () =>
+        client.call('WAIT', replicas, timeoutMs),
+      );
+    } catch (error) {
+      if (error instanceof RedisCommandError) throw new ConsumedStateStoreError(error.reason);
+      throw error;
+    }
+    if (Number(acknowledged) < replicas) throw new ConsumedStateStoreError('not replicated');
+  }
+}
+
+function checkedReplicaWait(
+  wait: RedisConsumedStateStoreOptions['waitForReplicas'],
+  commandTimeoutMs: number,
+  client: Partial<Pick<McpRedisClient, 'call' | 'isCluster'>>,
+): { replicas: number; timeoutMs: number } | undefined {
+  if (wait === undefined) return undefined;
+  const { replicas, timeoutMs } = wait ?? {};
+  if (!Number.isSafeInteger(replicas) || replicas < 1 || replicas > 16)
+    throw new RangeError('waitForReplicas.replicas must be an integer from 1 to 16');
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs >= commandTimeoutMs)
+    throw new RangeError(
+      'waitForReplicas.timeoutMs must be a positive integer below commandTimeoutMs',
+    );
+  if (client.isCluster === true)
+    throw new TypeError(
+      'waitForReplicas is not available on a Redis Cluster (WAIT has no key to route by)',
+    );
+  if (typeof client.call !== 'function')
+    throw new TypeError('waitForReplicas needs a client with call()');
+  return { replicas, timeoutMs };
 }
