@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import type { Cluster } from 'ioredis';
-import { McpModule } from '../../../src/index';
+import { McpModule, McpNotifier } from '../../../src/index';
 import { KeyringManager } from '../../../src/keyring/keyring-manager.service';
 import { KeyringRecordIntegrity } from '../../../src/keyring/record-integrity';
 import {
@@ -27,7 +27,16 @@ import {
 } from '../state/one-time-state.fixtures';
 import { startTestServer, type TestServer } from '../../utils/bootstrap';
 import { expectExactlyOneAccepted } from '../../utils/expect-rpc';
-import { freshId, rawRound, rawToolCall, resultText } from '../../utils/mcp';
+import {
+  connectClient,
+  freshId,
+  rawRound,
+  rawToolCall,
+  resultText,
+  rpcBody,
+  rpcHeaders,
+} from '../../utils/mcp';
+import { postForStream, SseReader } from '../../utils/sse';
 import { startRedisCluster, type RedisClusterHandle } from '../../utils/redis-cluster';
 import { until } from '../../utils/wait';
 
@@ -202,6 +211,28 @@ describe('a fleet of two instances on a Redis Cluster', () => {
     expect(said).toHaveLength(2);
   });
 
+  it("delivers one instance's list change to the other's listen stream (pub/sub on the cluster)", async () => {
+    const response = await postForStream(
+      second.url,
+      rpcHeaders('subscriptions/listen'),
+      rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, freshId()),
+    );
+    try {
+      const frames = new SseReader(response.body);
+      expect((await frames.next()).method).toBe('notifications/subscriptions/acknowledged');
+      // The other instance's subscriber may still be joining the channel: announce until heard.
+      const heard = frames.next();
+      const announcing = setInterval(() => first.app.get(McpNotifier).toolsChanged(), 100);
+      try {
+        expect((await heard).method).toBe('notifications/tools/list_changed');
+      } finally {
+        clearInterval(announcing);
+      }
+    } finally {
+      response.close();
+    }
+  });
+
   it('runs the handler once for 50 concurrent retries of one state spread over both; 49 get -32602', async () => {
     const state = await askToDelete(first, 'once_delete');
     const before = deletions();
@@ -220,6 +251,7 @@ describe('the sample app with MCP_STORE=redis on a Redis Cluster (REDIS_CLUSTER_
   const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
   const FORM = { elicitation: {} };
   const TRANSFER = { amount: '7.00', to: 'carol' };
+  const logger = new CapturingLogger();
   let east: TestServer;
   let west: TestServer;
 
@@ -229,14 +261,22 @@ describe('the sample app with MCP_STORE=redis on a Redis Cluster (REDIS_CLUSTER_
       MCP_STORE: 'redis',
       REDIS_CLUSTER_NODES: cluster.nodes.join(','),
     };
-    east = await startSampleApp('express', env);
-    west = await startSampleApp('fastify', env);
+    east = await startSampleApp('express', env, { logger });
+    west = await startSampleApp('fastify', env, { logger });
   }, 60_000);
 
   afterAll(async () => {
     await east?.close();
     await west?.close();
+    // Not one command the cluster refused for its slots, on either instance.
+    expect(logger.lines.map((line) => line.text).join('\n')).not.toMatch(/CROSSSLOT|MOVED|ASK\b/);
   });
+
+  /** As a client with tasks and form elicitation (export_report asks in a form). */
+  const tasksCall = (server: TestServer, method: string, params: Record<string, unknown>) =>
+    rawRound(server.url, method, params, {
+      capabilities: { ...TASKS, elicitation: { form: {} } },
+    });
 
   it('accepts an approval once across instances', async () => {
     const asked = await rawToolCall(east.url, 'transfer_funds', TRANSFER, { capabilities: FORM });
@@ -249,6 +289,77 @@ describe('the sample app with MCP_STORE=redis on a Redis Cluster (REDIS_CLUSTER_
       });
     expect(resultText(await retry(west))).toBe('Transferred 7.00 to carol');
     expect((await retry(east)).body.error).toEqual(INVALID_STATE);
+  });
+
+  it('redeems an approve_expense handle on the other instance, once', async () => {
+    const expense = { amount: '42.00', description: 'Taxi' };
+    const call = (server: TestServer, requestState?: string, inputResponses?: unknown) =>
+      rawToolCall(server.url, 'approve_expense', expense, {
+        capabilities: FORM,
+        headers: { Authorization: 'Bearer alice' },
+        requestState,
+        inputResponses,
+      });
+    const handle = (await call(east)).body.result?.requestState;
+    const approval = { approval: { action: 'accept', content: { approve: true } } };
+    expect(resultText(await call(west, handle, approval))).toMatch(/approved: 42\.00/);
+    expect((await call(east, handle, approval)).body.error).toEqual(INVALID_STATE);
+  });
+
+  it('onboards a user through the official client (ctx.elicit replayed from the ledger)', async () => {
+    const client = await connectClient(
+      west.url,
+      {},
+      {
+        capabilities: FORM,
+        setup: (c) =>
+          c.setRequestHandler('elicitation/create', (request) => {
+            const naming = (request.params as { message: string }).message.startsWith(
+              'What should we call you',
+            );
+            const content: Record<string, string> = naming ? { name: 'Grace' } : { plan: 'team' };
+            return { action: 'accept' as const, content };
+          }),
+      },
+    );
+    try {
+      const result = await client.callTool({ name: 'onboard_user', arguments: {} });
+      expect(result.content).toEqual([
+        { type: 'text', text: 'Welcome, Grace! You are on the team plan.' },
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('runs export_report as a task: created on one instance, asked and answered on the other', async () => {
+    const created = await tasksCall(east, 'tools/call', {
+      name: 'export_report',
+      arguments: { dataset: 'customers', rows: 400 },
+    });
+    const taskId = (created.body.result as { taskId: string }).taskId;
+    const status = (wanted: string) =>
+      until(
+        async () =>
+          (await tasksCall(west, 'tasks/get', { taskId })).body.result as {
+            status: string;
+            result?: unknown;
+          },
+        { done: (task) => task.status === wanted, what: `the task to be ${wanted}`, everyMs: 50 },
+      );
+    await status('input_required');
+    await tasksCall(west, 'tasks/update', {
+      taskId,
+      inputResponses: { include_personal: { action: 'accept', content: { include: true } } },
+    });
+    expect((await status('completed')).result).toMatchObject({
+      content: [
+        {
+          type: 'text',
+          text: 'Exported 400 of 400 rows of customers to reports/customers.csv',
+        },
+      ],
+    });
   });
 
   it('runs a task created on one instance on the BullMQ queue, and reports it on the other', async () => {

@@ -5,6 +5,7 @@ import { newKeyring } from '../../../fixtures/sample-app';
 import { ADAPTERS } from '../../../utils/bootstrap';
 import { rawToolCall } from '../../../utils/mcp';
 import { startRedisServer, type RedisServerHandle } from '../../../utils/redis-server';
+import { startRedisCluster } from '../../../utils/redis-cluster';
 import {
   ensureSampleBuilt,
   startSampleProcess,
@@ -120,20 +121,37 @@ function rpcOf(body: Buffer): string {
  * Two sample instances on one Redis (`MCP_STORE=redis`) behind {@link RoundRobinProxy}: 2025-era
  * sessions, their answers and their notifications work whichever instance a request lands on.
  */
-describe.each(ADAPTERS)('2025-era sessions on a fleet of two over %s', (adapter) => {
-  let redis: RedisServerHandle;
+/** Where the fleet keeps its sessions: one Redis, or a three-master cluster (hash-tagged keys). */
+const TOPOLOGIES = {
+  'one Redis': async () => {
+    const redis: RedisServerHandle = await startRedisServer();
+    return { env: { REDIS_URL: redis.url }, close: () => redis.close() };
+  },
+  'a Redis Cluster': async () => {
+    const cluster = await startRedisCluster();
+    return { env: { REDIS_CLUSTER_NODES: cluster.nodes.join(',') }, close: () => cluster.close() };
+  },
+};
+const CASES = [
+  ...ADAPTERS.map((adapter) => [adapter, 'one Redis'] as const),
+  [ADAPTERS[0], 'a Redis Cluster'] as const,
+];
+
+describe.each(CASES)('2025-era sessions on a fleet of two over %s on %s', (adapter, topology) => {
+  let redis: { close(): Promise<void> };
   let instances: SampleProcess[] = [];
   let proxy: RoundRobinProxy;
   let url: URL;
 
   beforeAll(async () => {
-    redis = await startRedisServer();
+    const store = await TOPOLOGIES[topology]();
+    redis = store;
     await ensureSampleBuilt();
     const env = {
       MCP_ADMIN_TOKEN: ADMIN_TOKEN,
       MCP_KEYRING: newKeyring(['k1']).json,
       MCP_STORE: 'redis',
-      REDIS_URL: redis.url,
+      ...store.env,
     };
     instances = [await startSampleProcess(adapter, env), await startSampleProcess(adapter, env)];
     proxy = new RoundRobinProxy(instances.map((instance) => instance.url));
