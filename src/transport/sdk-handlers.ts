@@ -2,7 +2,6 @@ import {
   Inject,
   Injectable,
   Logger,
-  type BeforeApplicationShutdown,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -25,13 +24,13 @@ type NodeHandler = (
  * The official SDK's HTTP handlers (`createMcpHandler` over the module's low-level server): one
  * for every request the fast path leaves to the SDK, one only for `subscriptions/listen`, which
  * validates and acknowledges a listen request (the module's `ListenStreams` holds the stream).
- * The listen handler is closed before Nest closes the HTTP server, so that a listen request
- * arriving during shutdown is not acknowledged, while ordinary calls still in flight are left to
- * finish.
+ * Both are closed once Nest has closed the HTTP server: while the instance drains, a listen
+ * request is still acknowledged, and `ListenStreams` ends it at once with its final result (the
+ * client opens its next one elsewhere) — closing the handler earlier answered it -32603.
  * @internal
  */
 @Injectable()
-export class SdkHandlers implements BeforeApplicationShutdown, OnApplicationShutdown {
+export class SdkHandlers implements OnApplicationShutdown {
   private readonly logger = new Logger('McpModule');
   readonly main: McpHttpHandler;
   readonly listen: McpHttpHandler;
@@ -83,11 +82,7 @@ export class SdkHandlers implements BeforeApplicationShutdown, OnApplicationShut
     return new Response(response.body, { status: refusal.httpStatus, headers });
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.listen.close();
-  }
-
   async onApplicationShutdown(): Promise<void> {
-    await this.main.close();
+    await Promise.all([this.listen.close(), this.main.close()]);
   }
 }

@@ -10,6 +10,8 @@ export interface RoundRobinProxy {
   remove(origin: string): void;
   /** Whether the proxy sends requests to `origin` now. */
   routesTo(origin: string): boolean;
+  /** Every status `origin`'s readiness probe answered, in order of first sight. */
+  readinessSeen(origin: string): number[];
   /** Requests the proxy could not deliver or whose answer it lost (answered 502). */
   readonly lost: readonly string[];
   /** Requests retried on another backend because one refused the connection (nothing was sent). */
@@ -31,6 +33,7 @@ export async function startRoundRobinProxy(probeEveryMs = 50): Promise<RoundRobi
   const agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: 4_000 });
   const backends = new Map<string, { ready: boolean; timer: NodeJS.Timeout }>();
   const lost: string[] = [];
+  const seen = new Map<string, Set<number>>();
   let retriedRefusals = 0;
   let next = 0;
 
@@ -41,6 +44,8 @@ export async function startRoundRobinProxy(probeEveryMs = 50): Promise<RoundRobi
       response.resume();
       const entry = backends.get(origin);
       if (entry) entry.ready = response.statusCode === 200;
+      if (!seen.has(origin)) seen.set(origin, new Set());
+      seen.get(origin)?.add(response.statusCode ?? 0);
     });
     probing.on('error', () => {
       const entry = backends.get(origin);
@@ -123,6 +128,7 @@ export async function startRoundRobinProxy(probeEveryMs = 50): Promise<RoundRobi
       backends.delete(origin);
     },
     routesTo: (origin) => backends.get(origin)?.ready === true,
+    readinessSeen: (origin) => [...(seen.get(origin) ?? [])],
     lost,
     get retriedRefusals() {
       return retriedRefusals;

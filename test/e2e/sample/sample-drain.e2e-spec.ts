@@ -1,6 +1,7 @@
 import { newKeyring } from '../../fixtures/sample-app';
 import { ALL_ADAPTERS } from '../../utils/bootstrap';
-import { rawToolCall, resultText } from '../../utils/mcp';
+import { rawToolCall, resultText, rpcBody, rpcHeaders } from '../../utils/mcp';
+import { postForStream, SseReader } from '../../utils/sse';
 import { httpGet } from '../../utils/raw-http';
 import {
   ensureSampleBuilt,
@@ -82,6 +83,19 @@ describe.each(ALL_ADAPTERS)('the sample app drains on SIGTERM, over %s', (adapte
     const during = await rawToolCall(instance.url, 'greet', { name: 'late' });
     expect(resultText(during)).toBe('Hello, late!');
     expect(during.headers.connection).toBe('close');
+    // A listen stream opened now is acknowledged and ended at once with its final result: the
+    // client opens its next one elsewhere.
+    const listen = await postForStream(
+      instance.url,
+      rpcHeaders('subscriptions/listen'),
+      rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, 41),
+    );
+    const frames = await new SseReader(listen.body).rest();
+    expect(frames.map((frame) => frame.method ?? frame.result?.resultType)).toEqual([
+      'notifications/subscriptions/acknowledged',
+      'complete',
+    ]);
+    expect(frames[1].id).toBe(41);
 
     expect(resultText(await slow)).toBe('Computed drain after 2 s');
     // Closed cleanly: Nest raises the signal again once the app is closed.

@@ -1,5 +1,12 @@
 import { newKeyring } from '../../fixtures/sample-app';
-import { freshId, rawRound, rawToolCall, resultText } from '../../utils/mcp';
+import { freshId, rawRound, rawToolCall, resultText, rpcBody, rpcHeaders } from '../../utils/mcp';
+import {
+  postForStream,
+  SseReader,
+  StreamEnded,
+  type JsonRpcFrame,
+  type OpenStream,
+} from '../../utils/sse';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../utils/round-robin-proxy';
 import {
@@ -10,8 +17,15 @@ import {
 import { until } from '../../utils/wait';
 
 const FORM = { elicitation: {} };
-const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
 const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
+const GRACE_MS = 10_000;
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+interface TaskView {
+  status?: string;
+  result?: unknown;
+}
 
 /**
  * A rolling restart under load, as Kubernetes does one: two sample instances on Redis behind a
@@ -36,6 +50,7 @@ describe('the sample app through rolling restarts behind a balancer', () => {
       MCP_TASK_LOCK_MS: '1000',
       // A few of the balancer's probes (every 50 ms) to notice readiness is down.
       MCP_SHUTDOWN_DRAIN_DELAY_MS: '500',
+      MCP_SHUTDOWN_GRACE_MS: String(GRACE_MS),
     };
   }, 120_000);
 
@@ -57,13 +72,18 @@ describe('the sample app through rolling restarts behind a balancer', () => {
     return instance;
   }
 
+  const drains: { readiness: number[]; drainedMs: number }[] = [];
+
   async function replace(old: SampleProcess, adapter: 'express' | 'fastify') {
     const fresh = await startInstance(adapter);
     const ended = await old.terminate();
     running.delete(old);
-    proxy.remove(originOf(old));
     expect(ended).toEqual({ code: null, signal: 'SIGTERM' });
-    expect(old.log()).toMatch(/Drained in \d+ ms/);
+    drains.push({
+      readiness: proxy.readinessSeen(originOf(old)).filter((status) => status !== 0),
+      drainedMs: Number(/Drained in (\d+) ms/.exec(old.log())?.[1] ?? Infinity),
+    });
+    proxy.remove(originOf(old));
     return fresh;
   }
 
@@ -71,7 +91,8 @@ describe('the sample app through rolling restarts behind a balancer', () => {
     let a = await startInstance('express');
     let b = await startInstance('fastify');
     let stop = false;
-    const outcomes = { flows: 0, tasks: 0, failures: [] as string[] };
+    const outcomes = { flows: 0, tasks: 0, listenEnds: 0, failures: [] as string[] };
+    const openStreams = new Set<OpenStream>();
 
     /** Runs `client` until the test stops it; what it throws (a 502 is not JSON) is a failure. */
     const untilStopped = async (client: () => Promise<void>) => {
@@ -100,37 +121,78 @@ describe('the sample app through rolling restarts behind a balancer', () => {
       else outcomes.failures.push(`round 2: ${done.status} ${done.text.slice(0, 200)}`);
     };
 
+    /** A task that asks for input half way (export_report), answered from whichever instance. */
     const taskClient = async () => {
-      const created = await rawRound(
-        proxy.url,
-        'tools/call',
-        { name: 'slow_compute', arguments: { seconds: 1, label: 'rolling' } },
-        { capabilities: TASKS },
-      );
+      const send = (method: string, params: Record<string, unknown>) =>
+        rawRound(proxy.url, method, params, { capabilities: TASKS });
+      const created = await send('tools/call', {
+        name: 'export_report',
+        arguments: { dataset: 'rolling', rows: 200 },
+      });
       const taskId = (created.body.result as { taskId?: string } | undefined)?.taskId;
       if (typeof taskId !== 'string') {
         outcomes.failures.push(`task: ${created.status} ${created.text.slice(0, 200)}`);
         return;
       }
-      const task = await until(
-        async () =>
-          (await rawRound(proxy.url, 'tasks/get', { taskId }, { capabilities: TASKS })).body
-            .result as { status?: string } | undefined,
-        {
-          done: (polled) => polled?.status !== 'working',
-          what: `task ${taskId} to end`,
+      const status = (wanted: string) =>
+        until(async () => (await send('tasks/get', { taskId })).body.result as TaskView, {
+          done: (task) => task?.status === wanted || TERMINAL.has(task?.status ?? ''),
+          what: `task ${taskId} to be ${wanted}`,
           timeoutMs: 30_000,
           everyMs: 100,
-        },
+        });
+      const asked = await status('input_required');
+      if (asked.status !== 'input_required') {
+        outcomes.failures.push(`task ${taskId}: ${JSON.stringify(asked)}`);
+        return;
+      }
+      await send('tasks/update', {
+        taskId,
+        inputResponses: { include_personal: { action: 'accept', content: { include: false } } },
+      });
+      const done = await status('completed');
+      if (done.status === 'completed') outcomes.tasks++;
+      else outcomes.failures.push(`task ${taskId}: ${JSON.stringify(done)}`);
+    };
+
+    /**
+     * A listen stream, opened again each time it ends: every end while the test runs must be the
+     * graceful final result (a response to the listen request), never a cut connection.
+     */
+    const listenClient = async () => {
+      const id = freshId();
+      const response = await postForStream(
+        proxy.url,
+        rpcHeaders('subscriptions/listen'),
+        rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, id),
       );
-      if (task?.status === 'completed') outcomes.tasks++;
-      else outcomes.failures.push(`task ${taskId}: ${JSON.stringify(task)}`);
+      openStreams.add(response);
+      const frames = new SseReader(response.body);
+      let last: JsonRpcFrame | undefined;
+      try {
+        for (;;) {
+          try {
+            // One read at a time: a read abandoned on a timeout would swallow the next frame.
+            last = await frames.next(120_000);
+          } catch (error) {
+            if (error instanceof StreamEnded) break;
+            if (stop) return;
+            throw error;
+          }
+        }
+      } finally {
+        openStreams.delete(response);
+      }
+      if (last?.id === id && last.result?.resultType === 'complete') outcomes.listenEnds++;
+      else if (!stop) outcomes.failures.push(`listen stream cut after ${JSON.stringify(last)}`);
     };
 
     const clients = [
       ...Array.from({ length: 6 }, (_, client) => untilStopped(flowClient(client))),
       untilStopped(taskClient),
       untilStopped(taskClient),
+      untilStopped(listenClient),
+      untilStopped(listenClient),
     ];
     const settled = Promise.allSettled(clients);
     try {
@@ -143,6 +205,7 @@ describe('the sample app through rolling restarts behind a balancer', () => {
       await until(() => outcomes.flows >= flowsAfter + 20, { what: 'flows on the new instances' });
     } finally {
       stop = true;
+      for (const stream of openStreams) stream.close();
     }
     const ended = await settled;
     for (const client of ended) if (client.status === 'rejected') throw client.reason;
@@ -151,5 +214,13 @@ describe('the sample app through rolling restarts behind a balancer', () => {
     expect(outcomes.failures).toEqual([]);
     expect(outcomes.flows).toBeGreaterThan(40);
     expect(outcomes.tasks).toBeGreaterThan(0);
+    // Each of the four restarts ended the listen streams its instance held, each gracefully.
+    expect(outcomes.listenEnds).toBeGreaterThanOrEqual(4);
+    for (const drain of drains) {
+      // The balancer saw the instance not ready (503) before it stopped answering.
+      expect(drain.readiness).toEqual([200, 503]);
+      // The drain's own measure of itself, within the grace it was given.
+      expect(drain.drainedMs).toBeLessThanOrEqual(GRACE_MS);
+    }
   }, 180_000);
 });
