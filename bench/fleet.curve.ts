@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { Redis } from 'ioredis';
 import { startRedisServer } from '../test/utils/redis-server';
+import { startRedisCluster, type RedisClusterHandle } from '../test/utils/redis-cluster';
 
 /** What the fleet curve needs from the bench that runs it. */
 export interface FleetBench {
@@ -41,7 +42,7 @@ export interface FleetServer {
 
 type Json = Record<string, unknown>;
 type Kind = 'single-use' | 'task';
-type Setup = 'memory' | 'memory-pair' | 'redis' | 'bullmq';
+type Setup = 'memory' | 'memory-pair' | 'redis' | 'redis-autopipeline' | 'cluster' | 'bullmq';
 
 /** BENCH_FLEET_FLOWS picks the kinds of flow (comma-separated: single-use,task; both by default). */
 const KINDS = (process.env.BENCH_FLEET_FLOWS ?? 'single-use,task')
@@ -52,13 +53,15 @@ const KINDS = (process.env.BENCH_FLEET_FLOWS ?? 'single-use,task')
 const SETUPS: Record<Kind, Setup[]> = {
   // Two instances each with its own memory store: not a fleet (a state is single-use per process
   // only), measured to tell what two processes on these cores cost from what Redis costs.
-  'single-use': ['memory', 'memory-pair', 'redis'],
-  task: ['memory', 'redis', 'bullmq'],
+  'single-use': ['memory', 'memory-pair', 'redis', 'redis-autopipeline', 'cluster'],
+  task: ['memory', 'redis', 'cluster', 'bullmq'],
 };
 const SETUP_LABELS: Record<Setup, string> = {
   memory: 'one instance, memory',
   'memory-pair': 'two instances, memory each (control, not a fleet)',
   redis: 'two instances, Redis',
+  'redis-autopipeline': 'two instances, Redis, ioredis auto-pipelining',
+  cluster: 'two instances, three-master Redis Cluster',
   bullmq: 'two instances, Redis + BullMQ runner',
 };
 
@@ -231,21 +234,27 @@ async function closedLoop(
   };
 }
 
-/** Redis's calls per command (`INFO commandstats`). */
-async function commandCalls(client: Redis): Promise<Map<string, number>> {
+/** Redis's calls per command (`INFO commandstats`), summed over `servers` (a cluster's masters). */
+async function commandCalls(servers: Redis[]): Promise<Map<string, number>> {
   const calls = new Map<string, number>();
-  for (const match of (await client.info('commandstats')).matchAll(
-    /^cmdstat_([^:]+):calls=(\d+)/gm,
-  ))
-    calls.set(match[1], Number(match[2]));
+  for (const client of servers)
+    for (const match of (await client.info('commandstats')).matchAll(
+      /^cmdstat_([^:]+):calls=(\d+)/gm,
+    ))
+      calls.set(match[1], (calls.get(match[1]) ?? 0) + Number(match[2]));
   return calls;
 }
 
-/** redis-server's CPU so far, in µs (`INFO cpu`: the main thread's user + system). */
-async function redisCpuUs(client: Redis): Promise<number> {
-  const info = await client.info('cpu');
-  const of = (field: string) => Number(new RegExp(`^${field}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
-  return (of('used_cpu_user') + of('used_cpu_sys')) * 1e6;
+/** redis-server's CPU so far, in µs (`INFO cpu`: the main thread's user + system), summed. */
+async function redisCpuUs(servers: Redis[]): Promise<number> {
+  let total = 0;
+  for (const client of servers) {
+    const info = await client.info('cpu');
+    const of = (field: string) =>
+      Number(new RegExp(`^${field}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+    total += (of('used_cpu_user') + of('used_cpu_sys')) * 1e6;
+  }
+  return total;
 }
 
 interface Measured {
@@ -272,29 +281,30 @@ const empty = (): Measured => ({
 
 /** Commands per flow clients send (`MONITOR`, source not a script) and scripts run, by command. */
 async function monitored(
-  client: Redis,
+  servers: Redis[],
   kind: Kind,
   pair: [FleetServer, FleetServer],
 ): Promise<{ sent: Map<string, number>; inScripts: Map<string, number> }> {
   const sent = new Map<string, number>();
   const inScripts = new Map<string, number>();
-  const monitor = await client.monitor();
-  monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    const command = String(args[0]).toLowerCase();
-    const counts = source === 'lua' ? inScripts : sent;
-    counts.set(command, (counts.get(command) ?? 0) + 1);
-  });
+  const monitors = await Promise.all(servers.map((client) => client.monitor()));
+  for (const monitor of monitors)
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      const command = String(args[0]).toLowerCase();
+      const counts = source === 'lua' ? inScripts : sent;
+      counts.set(command, (counts.get(command) ?? 0) + 1);
+    });
   // MONITOR shows what it is sent after it starts; a PING marks the start and the end.
-  await client.ping();
+  for (const client of servers) await client.ping();
   for (let flow = 0; flow < MONITORED_FLOWS; flow++) {
     const [first, second] = flow % 2 === 0 ? pair : [pair[1], pair[0]];
     if (kind === 'single-use') await singleUseFlow(first, second);
     else await taskFlow(first, second);
   }
-  await client.ping();
+  for (const client of servers) await client.ping();
   await new Promise((resolve) => setTimeout(resolve, 200));
-  monitor.disconnect();
-  sent.set('ping', (sent.get('ping') ?? 0) - 2);
+  for (const monitor of monitors) monitor.disconnect();
+  sent.set('ping', (sent.get('ping') ?? 0) - 2 * servers.length);
   if (sent.get('ping') === 0) sent.delete('ping');
   return { sent, inScripts };
 }
@@ -310,6 +320,7 @@ export async function fleetCurve(bench: FleetBench): Promise<void> {
   const statsClients = [stats];
   const keyring = randomBytes(32).toString('base64');
   const servers: FleetServer[] = [];
+  const clusters: RedisClusterHandle[] = [];
   try {
     await stats.connect();
     const memory = await bench.startServer({ FLEET_KEYRING: keyring });
@@ -338,14 +349,48 @@ export async function fleetCurve(bench: FleetBench): Promise<void> {
     servers.push(bullEast);
     const bullWest = await bench.startServer(bullEnv);
     servers.push(bullWest);
+    const pipelined = [
+      await bench.startServer({
+        FLEET_KEYRING: keyring,
+        FLEET_REDIS_URL: redis.url,
+        FLEET_REDIS_AUTOPIPELINE: '1',
+      }),
+      await bench.startServer({
+        FLEET_KEYRING: keyring,
+        FLEET_REDIS_URL: redis.url,
+        FLEET_REDIS_AUTOPIPELINE: '1',
+      }),
+    ] as [FleetServer, FleetServer];
+    servers.push(...pipelined);
+    // The cluster's own three masters: its scripts' keys share one slot (the prefix's hash tag).
+    const cluster = await startRedisCluster();
+    clusters.push(cluster);
+    const masters = cluster.masters.map((master) => new Redis(master.url, { lazyConnect: true }));
+    statsClients.push(...masters);
+    for (const master of masters) await master.connect();
+    const clusterEnv = {
+      FLEET_KEYRING: keyring,
+      FLEET_REDIS_CLUSTER_NODES: cluster.nodes.join(','),
+    };
+    const onCluster = [
+      await bench.startServer(clusterEnv),
+      await bench.startServer(clusterEnv),
+    ] as [FleetServer, FleetServer];
+    servers.push(...onCluster);
     const setups: Record<
       Setup,
-      { pair: [FleetServer, FleetServer]; servers: FleetServer[]; stats: Redis }
+      { pair: [FleetServer, FleetServer]; servers: FleetServer[]; stats: Redis[] }
     > = {
-      memory: { pair: [memory, memory], servers: [memory], stats },
-      'memory-pair': { pair: [memoryEast, memoryWest], servers: [memoryEast, memoryWest], stats },
-      redis: { pair: [east, west], servers: [east, west], stats },
-      bullmq: { pair: [bullEast, bullWest], servers: [bullEast, bullWest], stats: bullStats },
+      memory: { pair: [memory, memory], servers: [memory], stats: [stats] },
+      'memory-pair': {
+        pair: [memoryEast, memoryWest],
+        servers: [memoryEast, memoryWest],
+        stats: [stats],
+      },
+      redis: { pair: [east, west], servers: [east, west], stats: [stats] },
+      'redis-autopipeline': { pair: pipelined, servers: pipelined, stats: [stats] },
+      cluster: { pair: onCluster, servers: onCluster, stats: masters },
+      bullmq: { pair: [bullEast, bullWest], servers: [bullEast, bullWest], stats: [bullStats] },
     };
     const results = new Map<string, Measured>();
     const samples = new Map<string, Awaited<ReturnType<typeof monitored>>>();
@@ -361,8 +406,8 @@ export async function fleetCurve(bench: FleetBench): Promise<void> {
         const after = await commandCalls(stats);
         const commands = new Map<string, number>();
         for (const [command, count] of after) {
-          // The bench's own INFO calls: the one before's, and the two INFO cpu around the pass.
-          const own = command === 'info' ? 3 : 0;
+          // The bench's own INFO calls on each server: the one before's, and the two INFO cpu around the pass.
+          const own = command === 'info' ? 3 * stats.length : 0;
           const delta = count - (calls.get(command) ?? 0) - own;
           if (delta > 0) commands.set(command, delta);
         }
@@ -403,6 +448,7 @@ export async function fleetCurve(bench: FleetBench): Promise<void> {
     for (const server of servers) await bench.stopServer(server);
     for (const client of statsClients) client.disconnect();
     for (const server of redisServers) await server.close();
+    for (const cluster of clusters) await cluster.close();
     agent.destroy();
   }
 }
@@ -425,7 +471,7 @@ function report(
       kind === 'single-use' ? 'single-use flow (2 rounds)' : 'task (create + tasks/get)';
     for (const setup of SETUPS[kind]) {
       const m = results.get(`${kind} ${setup}`) ?? empty();
-      const onRedis = setup === 'redis' || setup === 'bullmq';
+      const onRedis = setup !== 'memory' && setup !== 'memory-pair';
       const throughputRatio = rate(m) / rate(memory);
       // Per instance: the flows one instance's CPU serves, from the servers' CPU per flow.
       const capacityRatio = cpu(memory) / cpu(m);
@@ -446,7 +492,7 @@ function report(
         ...(sample?.sent.keys() ?? []),
         ...(sample?.inScripts.keys() ?? []),
       ]);
-      const where = `${label}, ${setup === 'bullmq' ? 'BullMQ' : 'Redis'}`;
+      const where = `${label}, ${SETUP_LABELS[setup].replace(/^two instances, /, '')}`;
       for (const name of [...names].sort()) {
         const sent = perFlow(sample?.sent.get(name) ?? 0, MONITORED_FLOWS);
         const inScripts = perFlow(sample?.inScripts.get(name) ?? 0, MONITORED_FLOWS);
@@ -458,7 +504,7 @@ function report(
       commandRows.push(
         `| ${where} | **round trips (all commands sent)** | **${fixed(perFlow(commands, m.flows))}** (all) | **${fixed(perFlow(sent, MONITORED_FLOWS))}** | |`,
       );
-      if (kind === 'single-use') {
+      if (kind === 'single-use' && setup === 'redis') {
         const pair = results.get(`${kind} memory-pair`) ?? empty();
         bench.target(
           'Two instances on Redis: single-use flow throughput ≥ 0.8× one instance in memory, per instance',
@@ -475,7 +521,10 @@ function report(
       'task on one instance, `tasks/get` on the other until `completed` with its result, with the in-process runner ' +
       'a fleet has by default (the step runs where the task was created; task events over Redis pub/sub) and with ' +
       "`BullMqTaskRunner` (concurrency 20 per instance; any instance's worker runs the step; its two instances on " +
-      "a redis-server of their own, so that their workers' idle polling counts only there). The two halves go A → B and B → A by turns. Memory: " +
+      "a redis-server of their own, so that their workers' idle polling counts only there). On a **three-master Redis " +
+      "Cluster** (`redis.cluster`; the module's keys in one slot through its hash-tagged prefix, Redis CPU and " +
+      'commands summed over the masters) and with **ioredis auto-pipelining** (`redis.client` with ' +
+      '`enableAutoPipelining`, on the one Redis). The two halves go A → B and B → A by turns. Memory: ' +
       'both halves on the one instance. Two instances in memory each (single-use flows only) is a control, not a ' +
       'fleet (each instance consumes states in its own memory, so a replay on the other would be accepted): the ' +
       'same routing without Redis, telling what two processes on these cores cost from what Redis costs. ' +

@@ -8,6 +8,9 @@
  * task events over pub/sub); without it everything stays in this process's memory.
  * FLEET_RUNNER=bullmq runs task steps on a `BullMqTaskRunner` on that Redis (steps run by any
  * instance's worker) instead of in the process that created the task.
+ * FLEET_REDIS_CLUSTER_NODES (`host:port,…`) gives it a Redis Cluster instead (`redis.cluster`).
+ * FLEET_REDIS_AUTOPIPELINE=1 gives it, instead of the URL, an ioredis client with
+ * `enableAutoPipelining` (`redis.client`): what ioredis's auto-pipelining does for the module.
  * FLEET_KEYRING (base64 of 32 bytes) is the keyring every instance of a fleet shares.
  */
 import 'reflect-metadata';
@@ -29,7 +32,17 @@ import { BullMqTaskRunner } from '../../src/entry/redis';
 import { BENCH_SERVER_INFO, portOf, serveBench } from './harness';
 
 const REDIS_URL = process.env.FLEET_REDIS_URL;
+const CLUSTER_NODES = process.env.FLEET_REDIS_CLUSTER_NODES;
 const KEY = process.env.FLEET_KEYRING;
+
+/** The module's `redis` option for this instance, from the environment. */
+function redisOption() {
+  if (CLUSTER_NODES) return { redis: { cluster: { nodes: CLUSTER_NODES.split(',') } } };
+  if (!REDIS_URL) return {};
+  if (process.env.FLEET_REDIS_AUTOPIPELINE === '1')
+    return { redis: { client: new Redis(REDIS_URL, { enableAutoPipelining: true }) } };
+  return { redis: { url: REDIS_URL } };
+}
 const runner =
   REDIS_URL && process.env.FLEET_RUNNER === 'bullmq'
     ? new BullMqTaskRunner(new Redis(REDIS_URL, { maxRetriesPerRequest: 1 }), { concurrency: 20 })
@@ -89,7 +102,7 @@ class FleetTools {
       serverInfo: BENCH_SERVER_INFO,
       allowEphemeralKey: false,
       keyring: { active: 'fleet', keys: { fleet: KEY } },
-      ...(REDIS_URL ? { redis: { url: REDIS_URL } } : {}),
+      ...redisOption(),
       // One caller (anonymous) makes every flow of the bench: its shares must hold a run's worth.
       requestState: { maxConsumedStates: 10_000_000, maxConsumedStatesPerCaller: 10_000_000 },
       tasks: {
