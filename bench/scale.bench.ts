@@ -10,7 +10,8 @@
  * size against native JSON.parse of the same body, flow rounds and replay ledgers (state size, CPU
  * per round), listen streams (heap per stream, fan-out CPU and loop stall), parked tasks in the
  * memory and Redis stores (memory per task, tasks/get CPU), a fleet (one instance in memory against two
- * on one Redis: flows/s, CPU and Redis commands per flow; bench/fleet.curve.ts), and echo latency at
+ * on one Redis, on one Redis with ioredis auto-pipelining, and on a three-master Redis Cluster:
+ * flows/s, CPU and Redis commands per flow; bench/fleet.curve.ts), and echo latency at
  * fractions of the maximum throughput against the bare Nest controller at the same fractions of its own.
  *
  * Run: npm run bench:scale

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { newKeyring } from '../../fixtures/sample-app';
 import { freshId, rawRound, rawToolCall, resultText, rpcBody, rpcHeaders } from '../../utils/mcp';
 import {
@@ -20,6 +21,8 @@ const FORM = { elicitation: {} };
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
 const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const GRACE_MS = 10_000;
+/** How long the clients keep going, restarts included. */
+const SOAK_MS = 60_000;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 interface TaskView {
@@ -197,12 +200,17 @@ describe('the sample app through rolling restarts behind a balancer', () => {
     const settled = Promise.allSettled(clients);
     try {
       await until(() => outcomes.flows >= 20, { what: 'load to be under way' });
+      const loadStarted = performance.now();
       for (let round = 0; round < 2; round++) {
         a = await replace(a, 'express');
         b = await replace(b, 'fastify');
       }
+      // Load on the new instances too, for a minute of load in all.
       const flowsAfter = outcomes.flows;
-      await until(() => outcomes.flows >= flowsAfter + 20, { what: 'flows on the new instances' });
+      await until(
+        () => outcomes.flows >= flowsAfter + 20 && performance.now() - loadStarted >= SOAK_MS,
+        { what: 'a minute of load, flows on the new instances', timeoutMs: SOAK_MS + 60_000 },
+      );
     } finally {
       stop = true;
       for (const stream of openStreams) stream.close();
@@ -210,6 +218,11 @@ describe('the sample app through rolling restarts behind a balancer', () => {
     const ended = await settled;
     for (const client of ended) if (client.status === 'rejected') throw client.reason;
 
+    // For the record (docs/operations.md): what the soak did.
+    console.log(
+      `Rolling restarts: ${outcomes.flows} flows, ${outcomes.tasks} tasks with input, ${outcomes.listenEnds} listen streams ended gracefully, ` +
+        `${proxy.retriedRefusals} refused connections retried, ${proxy.lost.length} requests lost; drains ${drains.map((drain) => drain.drainedMs).join(', ')} ms`,
+    );
     expect(proxy.lost).toEqual([]);
     expect(outcomes.failures).toEqual([]);
     expect(outcomes.flows).toBeGreaterThan(40);
