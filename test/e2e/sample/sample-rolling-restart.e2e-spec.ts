@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { setTimeout } from 'node:timers/promises';
 import { newKeyring } from '../../fixtures/sample-app';
 import { freshId, rawRound, rawToolCall, resultText, rpcBody, rpcHeaders } from '../../utils/mcp';
 import {
@@ -23,6 +24,8 @@ const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const GRACE_MS = 10_000;
 /** How long the clients keep going, restarts included. */
 const SOAK_MS = 60_000;
+/** Tasks the soak creates in all: under the caller's share (maxTasksPerCaller, 100). */
+const MAX_TASKS = 80;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 interface TaskView {
@@ -106,8 +109,12 @@ describe('the sample app through rolling restarts behind a balancer', () => {
     const flowClient = (client: number) => async () => {
       const flow = flows++;
       const transfer = { amount: '1.00', to: `client-${client}-${flow}` };
+      // Many callers, as a fleet serves: one caller's share of single-use states (10,000 held at
+      // once, each for the state's lifetime) is less than a minute of six clients' flows.
+      const caller = { Authorization: `Bearer rolling-${client}-${flow % 8}` };
       const asked = await rawToolCall(proxy.url, 'transfer_funds', transfer, {
         capabilities: FORM,
+        headers: caller,
       });
       const state = asked.body.result?.requestState;
       if (typeof state !== 'string') {
@@ -116,6 +123,7 @@ describe('the sample app through rolling restarts behind a balancer', () => {
       }
       const done = await rawToolCall(proxy.url, 'transfer_funds', transfer, {
         capabilities: FORM,
+        headers: caller,
         id: freshId(),
         requestState: state,
         inputResponses: APPROVE,
@@ -125,7 +133,12 @@ describe('the sample app through rolling restarts behind a balancer', () => {
     };
 
     /** A task that asks for input half way (export_report), answered from whichever instance. */
+    let tasksStarted = 0;
     const taskClient = async () => {
+      // The caller's share of tasks (maxTasksPerCaller, 100; each held for its ttl, an hour): a
+      // client that created that many is refused, as it should be. Stay under it.
+      if (tasksStarted >= MAX_TASKS) return void (await setTimeout(200));
+      tasksStarted++;
       const send = (method: string, params: Record<string, unknown>) =>
         rawRound(proxy.url, method, params, { capabilities: TASKS });
       const created = await send('tools/call', {
