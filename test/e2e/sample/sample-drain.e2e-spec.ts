@@ -10,6 +10,8 @@ import {
   type SampleProcessEnv,
 } from '../../utils/sample-process';
 import { until } from '../../utils/wait';
+import { connectV1, SampleUser } from '../../utils/session-clients';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const ADMIN_TOKEN = 'drain-admin-token';
 
@@ -102,6 +104,35 @@ describe.each(ALL_ADAPTERS)('the sample app drains on SIGTERM, over %s', (adapte
     expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
     expect(await refused(instance)).toBe(true);
     expect(instance.log()).toMatch(/Draining after SIGTERM: not ready; \d+ requests in flight/);
+    expect(instance.log()).toMatch(/Drained in \d+ ms/);
+  }, 60_000);
+
+  it("ends a 2025-era session's call waiting for the user's answer with the documented -32014, and exits", async () => {
+    const instance = await sample(adapter, { MCP_SHUTDOWN_GRACE_MS: '20000' });
+    started.push(instance);
+    const user = new SampleUser();
+    const client = await connectV1(instance.url, user, { Authorization: 'Bearer alice' });
+    let exited: ReturnType<SampleProcess['terminate']> | undefined;
+    // The signal comes while the call waits for the user.
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      exited = instance.terminate();
+      await until(() => instance.log().includes('Draining after SIGTERM'), {
+        what: 'the drain to begin',
+      });
+      return user.answer(request.params.message);
+    });
+    try {
+      // Told at once that it did not complete, so the client may send it again elsewhere.
+      await expect(
+        client.callTool({ name: 'transfer_funds', arguments: { amount: '3.00', to: 'erin' } }),
+      ).rejects.toMatchObject({
+        code: -32014,
+        message: expect.stringContaining('the request did not complete'),
+      });
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+    expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
     expect(instance.log()).toMatch(/Drained in \d+ ms/);
   }, 60_000);
 
