@@ -78,6 +78,10 @@ class RoundRobinProxy {
   private forward(req: IncomingMessage, body: Buffer, res: import('node:http').ServerResponse) {
     const rpc = rpcOf(body);
     const upstream = this.pick(rpc);
+    // Recorded as it is routed, in the same turn as the pick that read the entry before it: a
+    // response arriving meanwhile for another request cannot come between them.
+    const routed = { upstream, httpMethod: req.method ?? '', rpc };
+    this.routed.push(routed);
     const target = this.upstreams[upstream];
     const outgoing = httpRequest(
       {
@@ -88,7 +92,6 @@ class RoundRobinProxy {
         headers: { ...req.headers, host: target.host },
       },
       (upstreamRes) => {
-        this.routed.push({ upstream, httpMethod: req.method ?? '', rpc });
         res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
         upstreamRes.pipe(res);
         // The instance died mid-stream: the client sees its stream cut, as behind a real balancer.
@@ -98,6 +101,8 @@ class RoundRobinProxy {
     );
     outgoing.once('error', () => {
       if (res.headersSent) return res.destroy();
+      // Never reached the instance: not routed there.
+      this.routed.splice(this.routed.indexOf(routed), 1);
       this.down.add(upstream);
       if (this.down.size < this.upstreams.length) return this.forward(req, body, res);
       res.writeHead(502).end();
