@@ -42,7 +42,8 @@ export function installIntoCache(
   prepare(staging);
   const install = runNpm([...npmArgs, '--no-audit', '--no-fund', '--prefix', staging], {
     cwd: staging,
-    stdio: 'inherit',
+    // npm's own output goes to stderr, so a script's stdout carries only what it prints (a path).
+    stdio: [0, 2, 2],
   });
   if (install.status !== 0 || !isComplete(staging)) {
     rmSync(staging, { recursive: true, force: true });
