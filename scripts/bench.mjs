@@ -20,7 +20,9 @@ if (!file) {
 }
 const wanted = process.env.BENCH_NODE ?? '24';
 const node =
-  wanted === 'current' ? process.execPath : nodeOfMajor(Number(wanted), `the bench on Node ${wanted}`);
+  wanted === 'current'
+    ? process.execPath
+    : nodeOfMajor(Number(wanted), `the bench on Node ${wanted}`);
 const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
 console.log(`${file} on Node ${version} (${node === process.execPath ? 'this Node' : node})`);
 const flags = args.filter((arg) => arg.startsWith('--'));

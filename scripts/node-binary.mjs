@@ -101,7 +101,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const index = process.argv.indexOf('--major');
   const major = Number(process.argv[index + 1]);
   if (index < 0 || !PINNED_NODE[major]) {
-    console.error(`usage: node scripts/node-binary.mjs --major ${Object.keys(PINNED_NODE).join('|')}`);
+    console.error(
+      `usage: node scripts/node-binary.mjs --major ${Object.keys(PINNED_NODE).join('|')}`,
+    );
     process.exit(2);
   }
   console.log(nodeOfMajor(major, `Node ${major}`));
