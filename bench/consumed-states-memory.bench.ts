@@ -8,7 +8,7 @@
  * Run: npm run bench:consumed
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { MemoryConsumedStateStore } from '../src/stores/one-time/memory-consumed-state.store';
+import { MemoryConsumedStateStore } from '../src/request-state/stores/one-time/memory-consumed-state.store';
 
 const ENTRIES = 100_000;
 const OWNERS = 1_000;

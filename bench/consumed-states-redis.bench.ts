@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { RedisConsumedStateStore } from '../src/stores/one-time/redis-consumed-state.store';
+import { RedisConsumedStateStore } from '../src/request-state/stores/one-time/redis-consumed-state.store';
 import { startRedisServer } from '../test/utils/redis-server';
 
 const ENTRIES = 100_000;

@@ -17,10 +17,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pkcs11KeyWrapper } from '../src/entry/pkcs11';
 import { KeyringManager } from '../src/keyring/keyring-manager.service';
-import { AesGcmRequestStateProtector } from '../src/state/aes-gcm-request-state.protector';
-import type { RequestStateBinding } from '../src/state/request-state-binding';
-import type { RequestStateLimits } from '../src/state/request-state-limits';
-import { RequestStateSealer } from '../src/state/request-state.sealer';
+import { AesGcmRequestStateProtector } from '../src/request-state/sealing/aes-gcm-request-state.protector';
+import type { RequestStateBinding } from '../src/request-state/sealing/request-state-binding';
+import type { RequestStateLimits } from '../src/request-state/sealing/request-state-limits';
+import { RequestStateSealer } from '../src/request-state/sealing/request-state.sealer';
 
 const PASSES = Number(process.env.PASSES ?? 7);
 const ROUNDS = Number(process.env.ROUNDS ?? 500);

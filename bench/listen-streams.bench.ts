@@ -16,7 +16,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { McpModule } from '../src/index';
 import { resolveMcpOptions } from '../src/mcp-options.resolver';
-import { ListenEndpoint } from '../src/transport/listen-endpoint';
+import { ListenEndpoint } from '../src/wire/listen/listen-endpoint';
 
 const LIMITS = resolveMcpOptions().listen;
 const STREAMS = Number(process.env.STREAMS ?? LIMITS.maxStreams);

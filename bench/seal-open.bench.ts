@@ -9,10 +9,10 @@ import 'reflect-metadata';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { stringify } from 'lossless-json';
 import { KeyringManager } from '../src/keyring/keyring-manager.service';
-import type { RequestStateLimits } from '../src/state/request-state-limits';
-import { AesGcmRequestStateProtector } from '../src/state/aes-gcm-request-state.protector';
-import type { RequestStateBinding } from '../src/state/request-state-binding';
-import { RequestStateSealer } from '../src/state/request-state.sealer';
+import type { RequestStateLimits } from '../src/request-state/sealing/request-state-limits';
+import { AesGcmRequestStateProtector } from '../src/request-state/sealing/aes-gcm-request-state.protector';
+import type { RequestStateBinding } from '../src/request-state/sealing/request-state-binding';
+import { RequestStateSealer } from '../src/request-state/sealing/request-state.sealer';
 
 const SAMPLES = 7;
 const ITERATIONS = 4_000;

@@ -7,9 +7,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
-import { MemoryStateHandleRepository } from '../src/stores/handles/memory-state-handle.repository';
-import { RedisStateHandleRepository } from '../src/stores/handles/redis-state-handle.repository';
-import type { StateHandleRepository } from '../src/stores/handles/state-handle-repository.interface';
+import { MemoryStateHandleRepository } from '../src/request-state/stores/handles/memory-state-handle.repository';
+import { RedisStateHandleRepository } from '../src/request-state/stores/handles/redis-state-handle.repository';
+import type { StateHandleRepository } from '../src/request-state/stores/handles/state-handle-repository.interface';
 import { startRedisServer } from '../test/utils/redis-server';
 
 const RECORDS = 10_000;

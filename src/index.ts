@@ -7,28 +7,28 @@
 // The module
 export { McpModule } from './mcp.module';
 export type { McpModuleOptions } from './mcp-module-options.interface';
-export { MCP_PROTOCOL_VERSION } from './util/mcp.constants';
+export { MCP_PROTOCOL_VERSION } from './kit/mcp.constants';
 
 // Operations
-export { McpTool } from './decorators/mcp-tool.decorator';
-export { McpPrompt } from './decorators/mcp-prompt.decorator';
-export { McpResource } from './decorators/mcp-resource.decorator';
-export { McpArgs, McpContext } from './decorators/mcp-params.decorators';
+export { McpTool } from './operations/decorators/mcp-tool.decorator';
+export { McpPrompt } from './operations/decorators/mcp-prompt.decorator';
+export { McpResource } from './operations/decorators/mcp-resource.decorator';
+export { McpArgs, McpContext } from './operations/decorators/mcp-params.decorators';
 export type {
   McpCompleter,
   McpPromptOptions,
   McpResourceOptions,
   McpToolOptions,
-} from './decorators/mcp-operation-options.interface';
-export type { McpStandardSchema } from './validation/standard-schema';
-export type { McpOperationContext } from './interfaces/mcp-operation-context.interface';
-export { McpExecutionContext } from './context/mcp-execution-context';
-export { isMcpContext } from './context/is-mcp-context.util';
+} from './operations/decorators/mcp-operation-options.interface';
+export type { McpStandardSchema } from './pipeline/validation/standard-schema';
+export type { McpOperationContext } from './input/mcp-operation-context.interface';
+export { McpExecutionContext } from './operations/context/mcp-execution-context';
+export { isMcpContext } from './operations/context/is-mcp-context.util';
 export type { McpHttpResponse } from './pipeline/mcp-http-response';
-export { McpNotifier } from './transport/mcp-notifier.service';
+export { McpNotifier } from './wire/listen/mcp-notifier.service';
 
 // Asking for input
-export { McpMayRequestInput } from './decorators/mcp-may-request-input.decorator';
+export { McpMayRequestInput } from './operations/decorators/mcp-may-request-input.decorator';
 export { McpInputRequirement } from './input/mcp-input-requirement.enum';
 export { McpInputDeclaration } from './input/mcp-input-declaration';
 export { McpInputRequest } from './input/mcp-input-request';
@@ -41,16 +41,16 @@ export type {
   McpRootsResponse,
   McpSamplingResponse,
 } from './input/mcp-input-response';
-export type { McpJsonValue } from './util/json-value';
+export type { McpJsonValue } from './kit/json-value';
 export { ConceptSecretFieldPolicy, type SecretFieldPolicy } from './input/secret-field.policy';
 // The class of exact numbers in answers, from the package's own copy of lossless-json.
 export { LosslessNumber } from 'lossless-json';
 
 // Request state, keys and the caller
 export { McpRequestStateMode } from './input/mcp-request-state-mode.enum';
-export { RequestStateProtector } from './state/request-state-protector.interface';
-export { AesGcmRequestStateProtector } from './state/aes-gcm-request-state.protector';
-export { RequestStateProtectionError } from './state/request-state-protection.error';
+export { RequestStateProtector } from './request-state/sealing/request-state-protector.interface';
+export { AesGcmRequestStateProtector } from './request-state/sealing/aes-gcm-request-state.protector';
+export { RequestStateProtectionError } from './request-state/sealing/request-state-protection.error';
 export { KeyringManager } from './keyring/keyring-manager.service';
 export { KeyWrapper } from './keyring/wrapping/key-wrapper.interface';
 export type { KeyringConfig, KeyringSnapshot } from './keyring/keyring-fingerprint';
@@ -58,22 +58,22 @@ export {
   ANONYMOUS_PARTITION,
   DefaultAuthorizationPartitionResolver,
   McpAuthorizationPartitionResolver,
-} from './identity/authorization-partition.resolver';
+} from './auth/identity/authorization-partition.resolver';
 
 // State handles and flow events (the stores' ports are in `nestjs-mcp/stores`)
-export { McpStateHandles } from './handles/mcp-state-handles.service';
+export { McpStateHandles } from './operations/handles/mcp-state-handles.service';
 export { McpFlowEvents } from './observability/mcp-flow-events.service';
 export type { McpFlowEvent } from './observability/mcp-flow-event';
 export type { McpRedisOptions } from './redis/mcp-redis-options.interface';
 
 // Errors
-export { NestjsMcpError } from './errors/nestjs-mcp.error';
-export { McpErrorCode } from './errors/mcp-error-codes';
-export { McpToolError } from './errors/mcp-tool.error';
-export { McpProtocolException } from './errors/mcp-protocol.exception';
-export { InvalidModuleOptionsError } from './errors/invalid-module-options.error';
-export { DuplicateOperationError } from './errors/duplicate-operation.error';
-export { InvalidOperationDefinitionError } from './errors/invalid-operation-definition.error';
+export { NestjsMcpError } from './kit/errors/nestjs-mcp.error';
+export { McpErrorCode } from './kit/errors/mcp-error-codes';
+export { McpToolError } from './kit/errors/mcp-tool.error';
+export { McpProtocolException } from './kit/errors/mcp-protocol.exception';
+export { InvalidModuleOptionsError } from './kit/errors/invalid-module-options.error';
+export { DuplicateOperationError } from './kit/errors/duplicate-operation.error';
+export { InvalidOperationDefinitionError } from './kit/errors/invalid-operation-definition.error';
 export { InvalidInputRequestError } from './input/invalid-input-request.error';
 export { KeyringError } from './keyring/keyring.error';
 export { KeyInUseError } from './keyring/key-in-use.error';

@@ -1,12 +1,12 @@
 import type { CacheHint } from '@modelcontextprotocol/server';
 import type { McpAuthOptions } from './auth/mcp-auth-options.interface';
-import type { McpCacheableMethod } from './protocol/server.options';
+import type { McpCacheableMethod } from './wire/protocol/server.options';
 import type { SecretFieldPolicy } from './input/secret-field.policy';
 import type { KeyringConfig } from './keyring/keyring-fingerprint';
 import type { McpRedisOptions } from './redis/mcp-redis-options.interface';
-import type { McpHttpOptions } from './transport/mcp-http-options.interface';
-import type { McpRequestStateOptions } from './state/mcp-request-state-options.interface';
-import type { McpIdentityOptions } from './identity/mcp-identity-options.interface';
+import type { McpHttpOptions } from './wire/http/mcp-http-options.interface';
+import type { McpRequestStateOptions } from './request-state/sealing/mcp-request-state-options.interface';
+import type { McpIdentityOptions } from './auth/identity/mcp-identity-options.interface';
 import type { McpTasksOptions } from './ext/tasks/mcp-tasks-options.interface';
 import type { McpSessionsOptions } from './ext/sessions/mcp-sessions-options.interface';
 import type { McpSkillsOptions } from './ext/skills/skill.options';

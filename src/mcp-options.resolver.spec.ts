@@ -1,4 +1,4 @@
-import { InvalidModuleOptionsError } from './errors/invalid-module-options.error';
+import { InvalidModuleOptionsError } from './kit/errors/invalid-module-options.error';
 import { ConceptSecretFieldPolicy } from './input/secret-field.policy';
 import type { McpModuleOptions } from './mcp-module-options.interface';
 import { resolveMcpOptions } from './mcp-options.resolver';

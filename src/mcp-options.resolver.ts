@@ -1,8 +1,8 @@
-import { resolveShutdownOptions, type ShutdownOptions } from './lifecycle/shutdown.options';
+import { resolveShutdownOptions, type ShutdownOptions } from './wire/drain/shutdown.options';
 import { resolveAuthOptions, type AuthOptions } from './auth/auth.options';
-import type { DiscoveryOptions } from './discovery/discovery.options';
-import { InvalidModuleOptionsError } from './errors/invalid-module-options.error';
-import type { McpAuthorizationPartitionResolver } from './identity/authorization-partition.resolver';
+import type { DiscoveryOptions } from './operations/discovery/discovery.options';
+import { InvalidModuleOptionsError } from './kit/errors/invalid-module-options.error';
+import type { McpAuthorizationPartitionResolver } from './auth/identity/authorization-partition.resolver';
 import type { InputRequestPolicy } from './input/input-request-policy';
 import { ConceptSecretFieldPolicy } from './input/secret-field.policy';
 import { resolveKeyringOptions, type KeyringOptions } from './keyring/keyring.options';
@@ -13,25 +13,25 @@ import {
   objectOption,
   positiveInteger,
 } from './options/option-checks';
-import { resolveServerOptions, type ServerOptions } from './protocol/server.options';
+import { resolveServerOptions, type ServerOptions } from './wire/protocol/server.options';
 import { resolveRedisOptions, type RedisOptionsSlice } from './redis/redis-options.resolver';
-import type { RequestStateProtector } from './state/request-state-protector.interface';
+import type { RequestStateProtector } from './request-state/sealing/request-state-protector.interface';
 import {
   resolveRequestStateLimits,
   type ResolvedRequestStateOptions,
-} from './state/request-state-limits';
-import type { StateHandleRepository } from './stores/handles/state-handle-repository.interface';
-import type { ConsumedStateStore } from './stores/one-time/consumed-state-store.interface';
+} from './request-state/sealing/request-state-limits';
+import type { StateHandleRepository } from './request-state/stores/handles/state-handle-repository.interface';
+import type { ConsumedStateStore } from './request-state/stores/one-time/consumed-state-store.interface';
 import {
   resolveNotificationOptions,
   type NotificationOptions,
-} from './notifications/notification.options';
+} from './wire/fleet/notification.options';
 import { resolveSessionOptions, type SessionOptions } from './ext/sessions/session.options';
 import { resolveTaskOptions, type ResolvedTaskOptions } from './ext/tasks/task.options';
 import { resolveSkillOptions, type ResolvedSkillOptions } from './ext/skills/skill.options';
-import { resolveListenLimits, type ListenLimits } from './transport/listen-limits';
+import { resolveListenLimits, type ListenLimits } from './wire/listen/listen-limits';
 import { resolveTracingOptions, type TracingOptions } from './observability/tracing-options';
-import { resolveTransportOptions, type TransportOptions } from './transport/transport.options';
+import { resolveTransportOptions, type TransportOptions } from './wire/http/transport.options';
 
 /** What the application plugs into the module's ports through the options. @internal */
 export interface PortOptions {

@@ -1,14 +1,14 @@
-import { SHUTDOWN_OPTIONS } from './lifecycle/shutdown.options';
+import { SHUTDOWN_OPTIONS } from './wire/drain/shutdown.options';
 import type { Provider } from '@nestjs/common';
 import { AUTH_OPTIONS, type AuthOptions } from './auth/auth.options';
 import { ProtectedResource } from './auth/protected-resource';
 import { ResourceServer } from './auth/resource-server';
-import { DISCOVERY_OPTIONS } from './discovery/discovery.options';
-import { McpOperationRegistry } from './discovery/mcp-operation.registry';
+import { DISCOVERY_OPTIONS } from './operations/discovery/discovery.options';
+import { McpOperationRegistry } from './operations/discovery/mcp-operation.registry';
 import {
   DefaultAuthorizationPartitionResolver,
   PARTITION_RESOLVER_PORT,
-} from './identity/authorization-partition.resolver';
+} from './auth/identity/authorization-partition.resolver';
 import { INPUT_REQUEST_POLICY } from './input/input-request-policy';
 import { KeyringManager } from './keyring/keyring-manager.service';
 import { KEYRING_OPTIONS } from './keyring/keyring.options';
@@ -20,20 +20,20 @@ import {
 import type { McpModuleOptions } from './mcp-module-options.interface';
 import { MCP_MODULE_OPTIONS } from './mcp.module-definition';
 import { resolveMcpOptions, type ResolvedMcpOptions } from './mcp-options.resolver';
-import { MCP_PORT_CHOICES, McpPorts, type PortChoice } from './ports/mcp-ports.service';
-import { SERVER_OPTIONS } from './protocol/server.options';
+import { MCP_PORT_CHOICES, McpPorts, type PortChoice } from './options/mcp-ports.service';
+import { SERVER_OPTIONS } from './wire/protocol/server.options';
 import { McpRedisConnection } from './redis/mcp-redis.connection';
 import { REDIS_OPTIONS } from './redis/redis-options.resolver';
-import { AesGcmRequestStateProtector } from './state/aes-gcm-request-state.protector';
-import { REQUEST_STATE_LIMITS } from './state/request-state-limits';
-import { REQUEST_STATE_PROTECTOR_PORT } from './state/request-state-protector.interface';
-import { RequestStateSealer } from './state/request-state.sealer';
-import { MemoryStateHandleRepository } from './stores/handles/memory-state-handle.repository';
-import { RedisStateHandleRepository } from './stores/handles/redis-state-handle.repository';
-import { STATE_HANDLE_REPOSITORY_PORT } from './stores/handles/state-handle-repository.interface';
-import { CONSUMED_STATE_STORE_PORT } from './stores/one-time/consumed-state-store.interface';
-import { MemoryConsumedStateStore } from './stores/one-time/memory-consumed-state.store';
-import { RedisConsumedStateStore } from './stores/one-time/redis-consumed-state.store';
+import { AesGcmRequestStateProtector } from './request-state/sealing/aes-gcm-request-state.protector';
+import { REQUEST_STATE_LIMITS } from './request-state/sealing/request-state-limits';
+import { REQUEST_STATE_PROTECTOR_PORT } from './request-state/sealing/request-state-protector.interface';
+import { RequestStateSealer } from './request-state/sealing/request-state.sealer';
+import { MemoryStateHandleRepository } from './request-state/stores/handles/memory-state-handle.repository';
+import { RedisStateHandleRepository } from './request-state/stores/handles/redis-state-handle.repository';
+import { STATE_HANDLE_REPOSITORY_PORT } from './request-state/stores/handles/state-handle-repository.interface';
+import { CONSUMED_STATE_STORE_PORT } from './request-state/stores/one-time/consumed-state-store.interface';
+import { MemoryConsumedStateStore } from './request-state/stores/one-time/memory-consumed-state.store';
+import { RedisConsumedStateStore } from './request-state/stores/one-time/redis-consumed-state.store';
 import { TASK_KEY_SEGMENT } from './ext/tasks/store/guarded-task-store';
 import { MemoryTaskStore } from './ext/tasks/store/memory-task.store';
 import { RedisTaskStore } from './ext/tasks/store/redis-task.store';
@@ -44,12 +44,12 @@ import { SKILL_OPTIONS } from './ext/skills/skill.options';
 import { MemorySessionStore } from './ext/sessions/store/memory-session.store';
 import { RedisSessionStore } from './ext/sessions/store/redis-session.store';
 import { SESSION_STORE_PORT } from './ext/sessions/store/session-store.interface';
-import { NOTIFICATION_OPTIONS } from './notifications/notification.options';
-import { LISTEN_LIMITS } from './transport/listen-limits';
+import { NOTIFICATION_OPTIONS } from './wire/fleet/notification.options';
+import { LISTEN_LIMITS } from './wire/listen/listen-limits';
 import { TRACING_OPTIONS } from './observability/tracing-options';
-import { TRANSPORT_OPTIONS } from './transport/transport.options';
-import { MCP_ENDPOINT, MCP_KEEP_ALIVE_MS } from './util/mcp.constants';
-import { PACKAGE_VERSION } from './util/package-version';
+import { TRANSPORT_OPTIONS } from './wire/http/transport.options';
+import { MCP_ENDPOINT, MCP_KEEP_ALIVE_MS } from './kit/mcp.constants';
+import { PACKAGE_VERSION } from './kit/package-version';
 
 /** DI token of the validated, defaulted module options (read only by this file). */
 const MCP_RESOLVED_OPTIONS = Symbol('McpResolvedOptions');

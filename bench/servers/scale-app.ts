@@ -32,7 +32,7 @@ import { MemoryTaskStore } from '../../src/entry/tasks';
 import { RedisTaskStore } from '../../src/entry/redis';
 import type { TaskStore } from '../../src/ext/tasks/store/task-store.interface';
 import Redis from 'ioredis';
-import { ListenEndpoint } from '../../src/transport/listen-endpoint';
+import { ListenEndpoint } from '../../src/wire/listen/listen-endpoint';
 import { generatedOperationsApp } from '../../test/e2e/discovery/generated-operations.fixtures';
 import { BENCH_SERVER_INFO, portOf, serveBench } from './harness';
 

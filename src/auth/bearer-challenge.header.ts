@@ -1,4 +1,4 @@
-import type { BearerChallenge } from '../errors/mcp-http-refusal.error';
+import type { BearerChallenge } from '../kit/errors/mcp-http-refusal.error';
 
 /** An HTTP quoted-string: `\` and `"` escaped, anything outside printable ASCII a space. */
 function quoted(value: string): string {

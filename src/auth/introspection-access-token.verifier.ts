@@ -1,5 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { sha256Base64Url } from '../util/sha256';
+import { sha256Base64Url } from '../kit/sha256';
 import { authInfoOf } from './access-token-claims';
 import type { AccessTokenVerifier } from './access-token.verifier';
 import type { ResourceServerOptions } from './auth.options';

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { McpHttpRefusal } from '../errors/mcp-http-refusal.error';
+import type { McpHttpRefusal } from '../kit/errors/mcp-http-refusal.error';
 import type { AuthOptions } from './auth.options';
 import { bearerChallengeHeader } from './bearer-challenge.header';
 

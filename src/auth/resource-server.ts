@@ -5,8 +5,8 @@ import {
   authorizationUnavailableRefusal,
   unauthorizedRefusal,
   type McpHttpRefusal,
-} from '../errors/mcp-http-refusal.error';
-import { OccasionalWarning } from '../util/occasional-warning';
+} from '../kit/errors/mcp-http-refusal.error';
+import { OccasionalWarning } from '../kit/occasional-warning';
 import type { AccessTokenVerifier } from './access-token.verifier';
 import type { AuthOptions } from './auth.options';
 import { IntrospectionAccessTokenVerifier } from './introspection-access-token.verifier';

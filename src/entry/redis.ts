@@ -8,11 +8,11 @@ export type { McpRedisClient } from '../redis/mcp-redis-client';
 export {
   RedisConsumedStateStore,
   type RedisConsumedStateStoreOptions,
-} from '../stores/one-time/redis-consumed-state.store';
+} from '../request-state/stores/one-time/redis-consumed-state.store';
 export {
   RedisStateHandleRepository,
   type RedisStateHandleRepositoryOptions,
-} from '../stores/handles/redis-state-handle.repository';
+} from '../request-state/stores/handles/redis-state-handle.repository';
 export { RedisTaskStore, type RedisTaskStoreOptions } from '../ext/tasks/store/redis-task.store';
 export {
   RedisSessionStore,

@@ -4,12 +4,12 @@
 // adapters are in `nestjs-mcp/redis`, the contract suites every store must pass in
 // `nestjs-mcp/testing`.
 
-export { ConsumedStateStore } from '../stores/one-time/consumed-state-store.interface';
-export { MemoryConsumedStateStore } from '../stores/one-time/memory-consumed-state.store';
-export { ConsumedStateStoreError } from '../stores/one-time/consumed-state-store.error';
+export { ConsumedStateStore } from '../request-state/stores/one-time/consumed-state-store.interface';
+export { MemoryConsumedStateStore } from '../request-state/stores/one-time/memory-consumed-state.store';
+export { ConsumedStateStoreError } from '../request-state/stores/one-time/consumed-state-store.error';
 export {
   StateHandleRepository,
   type StateHandleRecord,
-} from '../stores/handles/state-handle-repository.interface';
-export { MemoryStateHandleRepository } from '../stores/handles/memory-state-handle.repository';
-export { StateHandleRepositoryError } from '../stores/handles/state-handle-repository.error';
+} from '../request-state/stores/handles/state-handle-repository.interface';
+export { MemoryStateHandleRepository } from '../request-state/stores/handles/memory-state-handle.repository';
+export { StateHandleRepositoryError } from '../request-state/stores/handles/state-handle-repository.error';

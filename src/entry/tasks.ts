@@ -9,4 +9,4 @@ export { MemoryTaskStore } from '../ext/tasks/store/memory-task.store';
 export { TaskCapacityError } from '../ext/tasks/store/task-capacity.error';
 export { TaskRunner, type TaskWork } from '../ext/tasks/runner/task-runner.interface';
 export { InProcessTaskRunner } from '../ext/tasks/runner/in-process-task.runner';
-export { isDetachedMcpTaskStep } from '../context/is-detached-mcp-task-step';
+export { isDetachedMcpTaskStep } from '../operations/context/is-detached-mcp-task-step';

@@ -2,14 +2,14 @@
 // for apps that bring their own store or runner. The option and subject types of each are
 // inferred from the function (`Parameters<typeof describeTaskStoreContract>[2]`).
 
-export { createTestOperationContext } from '../testing/create-test-operation-context';
-export { createTestStateHandles } from '../testing/create-test-state-handles';
-export { describeConsumedStateStoreContract } from '../testing/contracts/consumed-state-store.contract';
-export { describeStateHandleRepositoryContract } from '../testing/contracts/state-handle-repository.contract';
-export { describeTaskRunnerContract } from '../testing/contracts/task-runner.contract';
-export { describeTaskStoreContract } from '../testing/contracts/task-store.contract';
-export { createTestTaskRecord } from '../testing/contracts/test-task-record';
+export { createTestOperationContext } from '../operations/context/create-test-operation-context';
+export { createTestStateHandles } from '../operations/handles/create-test-state-handles';
+export { describeConsumedStateStoreContract } from '../request-state/stores/one-time/consumed-state-store.contract';
+export { describeStateHandleRepositoryContract } from '../request-state/stores/handles/state-handle-repository.contract';
+export { describeTaskRunnerContract } from '../ext/tasks/runner/task-runner.contract';
+export { describeTaskStoreContract } from '../ext/tasks/store/task-store.contract';
+export { createTestTaskRecord } from '../ext/tasks/store/test-task-record';
 export {
   createTestSessionRecord,
   describeSessionStoreContract,
-} from '../testing/contracts/session-store.contract';
+} from '../ext/sessions/store/session-store.contract';

@@ -1,2 +1,2 @@
 // `nestjs-mcp/throttler`: rate limits per MCP caller with `@nestjs/throttler` (an optional peer).
-export { McpThrottlerGuard } from '../throttler/mcp-throttler.guard';
+export { McpThrottlerGuard } from '../operations/throttler/mcp-throttler.guard';

@@ -1,5 +1,5 @@
 import { LosslessNumber } from 'lossless-json';
-import { frozenCopy } from '../util/deep-freeze';
+import { frozenCopy } from '../kit/deep-freeze';
 import type { McpElicitValue, McpInputResponse } from './mcp-input-response';
 
 function isObject(value: unknown): value is Record<string, unknown> {

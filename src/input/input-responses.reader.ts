@@ -1,6 +1,6 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { McpErrorCode } from '../errors/mcp-error-codes';
-import { clip } from '../util/clip';
+import { McpErrorCode } from '../kit/errors/mcp-error-codes';
+import { clip } from '../kit/clip';
 import { parseInputResponse } from './input-response.parser';
 import type { McpInputResponse } from './mcp-input-response';
 import { McpInputResponses } from './mcp-input-responses';

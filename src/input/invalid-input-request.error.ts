@@ -1,4 +1,4 @@
-import { NestjsMcpError } from '../errors/nestjs-mcp.error';
+import { NestjsMcpError } from '../kit/errors/nestjs-mcp.error';
 
 /**
  * Thrown when an input request is built with parameters the protocol or the module's safety

@@ -1,5 +1,5 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
-import { InvalidOperationDefinitionError } from '../errors/invalid-operation-definition.error';
+import { InvalidOperationDefinitionError } from '../kit/errors/invalid-operation-definition.error';
 import { McpInputRequirement } from './mcp-input-requirement.enum';
 import { INPUT_REQUEST_DESCRIPTORS, INPUT_REQUEST_TYPES } from './input-request-descriptor';
 import { type McpInputRequestType } from './mcp-input-request-type';

@@ -1,5 +1,5 @@
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
-import { frozenCopy } from '../util/deep-freeze';
+import { frozenCopy } from '../kit/deep-freeze';
 import { validateElicitationUrlShape } from './elicitation-url.policy';
 import { validateFormSchema } from './form-schema.validator';
 import { InvalidInputRequestError } from './invalid-input-request.error';

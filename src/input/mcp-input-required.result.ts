@@ -1,6 +1,6 @@
-import { frozenCopy } from '../util/deep-freeze';
+import { frozenCopy } from '../kit/deep-freeze';
 import { InvalidInputRequestError } from './invalid-input-request.error';
-import type { McpJsonCompatible, McpJsonValue } from '../util/json-value';
+import type { McpJsonCompatible, McpJsonValue } from '../kit/json-value';
 import type { McpInputRequest } from './mcp-input-request';
 
 /** The state an input-required result carries to the next round. */

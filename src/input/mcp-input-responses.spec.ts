@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { IsBoolean, IsIn, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
 import { LosslessNumber } from 'lossless-json';
-import { McpProtocolException } from '../errors/mcp-protocol.exception';
+import { McpProtocolException } from '../kit/errors/mcp-protocol.exception';
 import type { McpInputResponse } from './mcp-input-response';
 import { McpInputResponses } from './mcp-input-responses';
 

@@ -1,10 +1,10 @@
 import type { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { declaredPropertiesOf } from '../util/dto-properties';
+import { declaredPropertiesOf } from '../kit/dto-properties';
 import { LosslessNumber } from 'lossless-json';
-import { McpProtocolException } from '../errors/mcp-protocol.exception';
-import { McpErrorCode } from '../errors/mcp-error-codes';
+import { McpProtocolException } from '../kit/errors/mcp-protocol.exception';
+import { McpErrorCode } from '../kit/errors/mcp-error-codes';
 import type {
   McpElicitValue,
   McpElicitationResponse,

@@ -1,4 +1,4 @@
-import { clip } from '../util/clip';
+import { clip } from '../kit/clip';
 import type { McpInputRequest } from './mcp-input-request';
 
 /** The log line for input requests an operation emitted without declaring them (a server bug). */

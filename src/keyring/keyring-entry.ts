@@ -1,4 +1,4 @@
-import { clip } from '../util/clip';
+import { clip } from '../kit/clip';
 import type { KeyMaterial } from './keyring-fingerprint';
 import { KeyringError } from './keyring.error';
 import { ProtectionKey } from './protection-key';

@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
+import { InvalidModuleOptionsError } from '../kit/errors/invalid-module-options.error';
 import { KeyringManager } from './keyring-manager.service';
 import { KEYRING_OPTIONS, type KeyringOptions } from './keyring.options';
 import { KeyWrapper } from './wrapping/key-wrapper.interface';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { inspect } from 'node:util';
-import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
+import { InvalidModuleOptionsError } from '../kit/errors/invalid-module-options.error';
 import { KeyInUseError } from './key-in-use.error';
 import type { KeyMaterial } from './keyring-fingerprint';
 import { KeyringError } from './keyring.error';

@@ -1,4 +1,4 @@
-import { NestjsMcpError } from '../errors/nestjs-mcp.error';
+import { NestjsMcpError } from '../kit/errors/nestjs-mcp.error';
 
 /**
  * A keyring operation was refused (bad key id or material, unknown key, conflicting bytes,

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
+import { InvalidModuleOptionsError } from '../kit/errors/invalid-module-options.error';
 import { implementing, objectOption, positiveInteger } from '../options/option-checks';
 import type { KeyringConfig } from './keyring-fingerprint';
 import type { KeyWrapper } from './wrapping/key-wrapper.interface';

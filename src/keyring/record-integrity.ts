@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { fromBase64Url, toBase64Url } from '../util/base64url';
+import { fromBase64Url, toBase64Url } from '../kit/base64url';
 import { KeyringManager } from './keyring-manager.service';
 
 /**

@@ -1,7 +1,7 @@
 import type {
   RequestStateFailureDetail,
   RequestStateFailureReason,
-} from '../state/request-state-protection.error';
+} from '../request-state/sealing/request-state-protection.error';
 
 /**
  * How one round of an operation ended, as the module's spans, metrics and events name it:

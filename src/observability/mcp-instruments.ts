@@ -1,4 +1,4 @@
-import { PACKAGE_VERSION } from '../util/package-version';
+import { PACKAGE_VERSION } from '../kit/package-version';
 import {
   MCP_SEMCONV,
   OPERATION_DURATION_BUCKETS,

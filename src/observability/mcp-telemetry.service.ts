@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Context, MeterProvider, Span, Tracer, TracerProvider } from '@opentelemetry/api';
-import { PACKAGE_VERSION } from '../util/package-version';
+import { PACKAGE_VERSION } from '../kit/package-version';
 import { McpFlowEvents } from './mcp-flow-events.service';
 import { MCP_SEMCONV, OWN_ATTRIBUTES } from './mcp-semantic-conventions';
 import { INSTRUMENTATION_SCOPE, instrumentsOf, type Instruments } from './mcp-instruments';

@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { McpOperationKind } from '../interfaces/mcp-operation-kind';
+import type { McpOperationKind } from '../input/mcp-operation-kind';
 import type {
   RequestStateFailureDetail,
   RequestStateFailureReason,
-} from '../state/request-state-protection.error';
+} from '../request-state/sealing/request-state-protection.error';
 import type { McpRoundOutcome } from './mcp-flow-event';
 
 /** What a span and the metrics of one operation call are made from (made only when observed). @internal */

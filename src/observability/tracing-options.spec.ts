@@ -1,4 +1,4 @@
-import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
+import { InvalidModuleOptionsError } from '../kit/errors/invalid-module-options.error';
 import { resolveTracingOptions } from './tracing-options';
 
 describe('resolveTracingOptions', () => {

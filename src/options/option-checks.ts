@@ -1,4 +1,4 @@
-import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
+import { InvalidModuleOptionsError } from '../kit/errors/invalid-module-options.error';
 
 /** `value`, or `fallback` when it is not set; anything but a positive safe integer fails startup. */
 export function positiveInteger(option: string, value: unknown, fallback: number): number {

@@ -1,11 +1,11 @@
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { McpErrorCode } from '../errors/mcp-error-codes';
+import { McpErrorCode } from '../kit/errors/mcp-error-codes';
 import type {
   ArgumentsValidation,
   ArgumentsValidator,
-} from '../validation/arguments-validator.interface';
-import { andThen, type MaybePromise } from '../util/maybe-promise';
+} from './validation/arguments-validator.interface';
+import { andThen, type MaybePromise } from '../kit/maybe-promise';
 import { LibraryInterceptor, refusal } from './library-interceptor';
 import { operationCallOf, type OperationCall } from './operation-call';
 

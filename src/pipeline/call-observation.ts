@@ -1,6 +1,6 @@
 import type { ObservedCall, ObservedRound } from '../observability/observed-call';
 import type { McpRoundOutcome } from '../observability/mcp-flow-event';
-import { claimedHeader } from '../state/request-state-header';
+import { claimedHeader } from '../request-state/sealing/request-state-header';
 import type { OperationCall } from './operation-call';
 
 /** What the spans and metrics of `call` are made from. @internal */

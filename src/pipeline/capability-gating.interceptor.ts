@@ -3,7 +3,7 @@ import {
   MissingRequiredClientCapabilityError,
   type ClientCapabilities,
 } from '@modelcontextprotocol/server';
-import { internalError } from '../errors/internal-error';
+import { internalError } from '../kit/errors/internal-error';
 import { missingCapabilities } from '../input/client-capability-requirements';
 import {
   checkInputRequestPolicy,
@@ -13,8 +13,8 @@ import {
 import type { McpInputRequest } from '../input/mcp-input-request';
 import { McpInputRequirement } from '../input/mcp-input-requirement.enum';
 import { undeclaredInputMessage } from '../input/undeclared-input.message';
-import { clip } from '../util/clip';
-import { andThen, type MaybePromise } from '../util/maybe-promise';
+import { clip } from '../kit/clip';
+import { andThen, type MaybePromise } from '../kit/maybe-promise';
 import { validateAdvertisedArguments } from './arguments-validation.step';
 import { EmittedRound } from './emitted-round';
 import { LibraryInterceptor, refusal } from './library-interceptor';

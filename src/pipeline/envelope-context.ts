@@ -1,5 +1,5 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
-import { MCP_META_KEYS } from '../util/mcp.constants';
+import { MCP_META_KEYS } from '../kit/mcp.constants';
 
 const ENVELOPE_KEYS = new Set<string>(Object.values(MCP_META_KEYS));
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { McpHttpRequest } from '../interfaces/mcp-operation-context.interface';
+import type { McpHttpRequest } from '../input/mcp-operation-context.interface';
 
 /** What the HTTP layer knows about the exchange an MCP request arrived on. */
 export interface HttpExchange {

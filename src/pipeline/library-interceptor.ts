@@ -1,7 +1,7 @@
 import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
 import type { ProtocolError } from '@modelcontextprotocol/server';
 import { defer, lastValueFrom, type Observable } from 'rxjs';
-import type { MaybePromise } from '../util/maybe-promise';
+import type { MaybePromise } from '../kit/maybe-promise';
 import { operationCallOf, type OperationCall } from './operation-call';
 
 /**

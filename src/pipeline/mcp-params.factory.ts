@@ -1,5 +1,5 @@
-import type { ParamsFactory } from '../util/nest-internals';
-import { ownValue } from '../util/own-property';
+import type { ParamsFactory } from '../kit/nest-internals';
+import { ownValue } from '../kit/own-property';
 import { operationCallOf } from './operation-call';
 import { McpParamtype } from './mcp-paramtype.enum';
 

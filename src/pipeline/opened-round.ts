@@ -1,10 +1,10 @@
 import type { McpInputResponses } from '../input/mcp-input-responses';
-import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
-import type { ReplayExecution } from '../replay/replay-execution';
-import type { RequestStateBinding } from '../state/request-state-binding';
-import type { RequestStateHeader } from '../state/request-state-header';
-import type { McpJsonValue } from '../util/json-value';
-import type { SealedFlow } from '../state/sealed-flow';
+import type { McpOperationContext } from '../input/mcp-operation-context.interface';
+import type { ReplayExecution } from '../request-state/replay/replay-execution';
+import type { RequestStateBinding } from '../request-state/sealing/request-state-binding';
+import type { RequestStateHeader } from '../request-state/sealing/request-state-header';
+import type { McpJsonValue } from '../kit/json-value';
+import type { SealedFlow } from '../request-state/sealing/sealed-flow';
 
 /**
  * One round as state protection opened it: the verified state and answers the method may use, and

@@ -1,8 +1,8 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
-import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
-import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../util/mcp.constants';
+import type { McpOperationContext } from '../input/mcp-operation-context.interface';
+import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../kit/mcp.constants';
 import { createOperationContext } from './operation-context.factory';
 import { OperationCall, type CompletionRequest, type OperationCallProfile } from './operation-call';
 

@@ -1,22 +1,22 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { McpInputDeclaration } from '../input/mcp-input-declaration';
 import type { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
-import type { DetachedTaskStep } from '../identity/detached-task-step';
+import type { DetachedTaskStep } from '../auth/identity/detached-task-step';
 import type {
   McpHttpRequest,
   McpProgressReporter,
   McpOperationContext,
-} from '../interfaces/mcp-operation-context.interface';
-import type { McpTaskContext } from '../interfaces/mcp-task-context.interface';
-import type { McpOperationKind } from '../interfaces/mcp-operation-kind';
-import type { ArgumentsValidator } from '../validation/arguments-validator.interface';
+} from '../input/mcp-operation-context.interface';
+import type { McpTaskContext } from '../input/mcp-task-context.interface';
+import type { McpOperationKind } from '../input/mcp-operation-kind';
+import type { ArgumentsValidator } from './validation/arguments-validator.interface';
 import type { OpenedRound } from './opened-round';
 import type { InnermostOutcome } from './innermost-outcome';
 import type { HttpExchange } from './http-exchange';
 import type {
   RequestStateFailureDetail,
   RequestStateFailureReason,
-} from '../state/request-state-protection.error';
+} from '../request-state/sealing/request-state-protection.error';
 
 /** What an operation declares that the library's own pipeline steps need. @internal */
 export interface OperationCallProfile {

@@ -1,16 +1,16 @@
 import type { AuthInfo, ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
-import { MCP_META_KEYS } from '../util/mcp.constants';
+import { MCP_META_KEYS } from '../kit/mcp.constants';
 import type {
   McpLogLevel,
   McpProgressReporter,
   McpOperationContext,
   McpRequestLogger,
-} from '../interfaces/mcp-operation-context.interface';
+} from '../input/mcp-operation-context.interface';
 import { McpInputResponses } from '../input/mcp-input-responses';
-import type { McpJsonValue } from '../util/json-value';
-import { replayAsks } from '../replay/replay-asks.factory';
-import type { ReplayExecution } from '../replay/replay-execution';
-import { newFlowId } from '../state/sealed-flow';
+import type { McpJsonValue } from '../kit/json-value';
+import { replayAsks } from '../request-state/replay/replay-asks.factory';
+import type { ReplayExecution } from '../request-state/replay/replay-execution';
+import { newFlowId } from '../request-state/sealing/sealed-flow';
 import type { CallHttp, TaskCallScope } from './operation-call';
 
 const LOG_LEVELS: McpLogLevel[] = [

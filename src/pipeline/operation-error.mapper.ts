@@ -1,11 +1,11 @@
 import { HttpException, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { McpErrorCode } from '../errors/mcp-error-codes';
-import { McpToolError } from '../errors/mcp-tool.error';
-import { rateLimitedRefusal, unauthorizedRefusal } from '../errors/mcp-http-refusal.error';
-import { internalError } from '../errors/internal-error';
-import { clip } from '../util/clip';
-import type { McpOperationKind } from '../interfaces/mcp-operation-kind';
+import { McpErrorCode } from '../kit/errors/mcp-error-codes';
+import { McpToolError } from '../kit/errors/mcp-tool.error';
+import { rateLimitedRefusal, unauthorizedRefusal } from '../kit/errors/mcp-http-refusal.error';
+import { internalError } from '../kit/errors/internal-error';
+import { clip } from '../kit/clip';
+import type { McpOperationKind } from '../input/mcp-operation-kind';
 
 /** What a failed operation turns into: a JSON-RPC error, or (tools only) an `isError` result. */
 export type OperationFailure =

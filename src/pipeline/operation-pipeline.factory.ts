@@ -1,7 +1,7 @@
 import { Logger, HttpException } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { McpToolError } from '../errors/mcp-tool.error';
+import { McpToolError } from '../kit/errors/mcp-tool.error';
 import {
   appliesInterceptors,
   ExecutionContextHost,
@@ -12,9 +12,9 @@ import {
   ROUTE_ARGS_METADATA,
   type ExternalContextCreator,
   type HandlerExceptionFilters,
-} from '../util/nest-internals';
-import { MCP_CONTEXT_TYPE } from '../util/mcp.constants';
-import type { ArgumentsValidator } from '../validation/arguments-validator.interface';
+} from '../kit/nest-internals';
+import { MCP_CONTEXT_TYPE } from '../kit/mcp.constants';
+import type { ArgumentsValidator } from './validation/arguments-validator.interface';
 import {
   ArgumentsValidationGuard,
   ArgumentsValidationInterceptor,

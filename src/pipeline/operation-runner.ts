@@ -1,14 +1,14 @@
 import { HttpException, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { McpErrorCode } from '../errors/mcp-error-codes';
-import { McpHttpRefusal, unauthorizedRefusal } from '../errors/mcp-http-refusal.error';
-import { internalError } from '../errors/internal-error';
+import { McpErrorCode } from '../kit/errors/mcp-error-codes';
+import { McpHttpRefusal, unauthorizedRefusal } from '../kit/errors/mcp-http-refusal.error';
+import { internalError } from '../kit/errors/internal-error';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
 import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 import { undeclaredInputMessage } from '../input/undeclared-input.message';
-import type { McpOperationContext } from '../interfaces/mcp-operation-context.interface';
-import { clip } from '../util/clip';
-import type { MaybePromise } from '../util/maybe-promise';
+import type { McpOperationContext } from '../input/mcp-operation-context.interface';
+import { clip } from '../kit/clip';
+import type { MaybePromise } from '../kit/maybe-promise';
 import { McpSealedInputRequired } from './innermost-outcome';
 import {
   OperationCall,

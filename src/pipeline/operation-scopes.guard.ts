@@ -1,6 +1,6 @@
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
-import { insufficientScopeRefusal, unauthorizedRefusal } from '../errors/mcp-http-refusal.error';
-import { callerScopesOf } from '../identity/caller-scopes';
+import { insufficientScopeRefusal, unauthorizedRefusal } from '../kit/errors/mcp-http-refusal.error';
+import { callerScopesOf } from '../auth/identity/caller-scopes';
 import { operationCallOf } from './operation-call';
 
 /**

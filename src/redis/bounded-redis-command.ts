@@ -1,5 +1,5 @@
 import type { McpRedisClient } from './mcp-redis-client';
-import { clip } from '../util/clip';
+import { clip } from '../kit/clip';
 import { RedisCommandError, type RedisCommandFailure } from './redis-command.error';
 
 /** Statuses in which ioredis sends a command now, or connects to send it (`wait`: lazy, never connected). */

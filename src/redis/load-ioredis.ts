@@ -1,4 +1,4 @@
-import { InvalidModuleOptionsError } from '../errors/invalid-module-options.error';
+import { InvalidModuleOptionsError } from '../kit/errors/invalid-module-options.error';
 
 /**
  * What this file promises of the `ioredis` module: a `Redis` client class. Structural, so that no

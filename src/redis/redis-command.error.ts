@@ -1,4 +1,4 @@
-import { NestjsMcpError } from '../errors/nestjs-mcp.error';
+import { NestjsMcpError } from '../kit/errors/nestjs-mcp.error';
 
 /** Why a Redis command went unanswered. Reasons hold no key, value or URL. @internal */
 export type RedisCommandFailure = 'unavailable' | 'timeout' | `rejected ${string}`;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
-import { bodylessWebRequestOf } from '../../src/transport/listen-stream.opener';
+import { bodylessWebRequestOf } from '../../src/wire/listen/listen-stream.opener';
 
 /**
  * The reference for the module's own listen streams (test/e2e/transport/listen-differential.e2e-spec.ts): how

@@ -1,14 +1,14 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
-import type { CallerPartitions } from '../../identity/caller-partitions';
+import type { CallerPartitions } from '../../auth/identity/caller-partitions';
 import type { McpTelemetry } from '../../observability/mcp-telemetry.service';
-import type { SessionEventBus } from '../../notifications/session-event-bus';
-import type { McpPorts } from '../../ports/mcp-ports.service';
+import type { SessionEventBus } from '../../wire/fleet/session-event-bus';
+import type { McpPorts } from '../../options/mcp-ports.service';
 import type { SessionGate } from './calls/session-gate';
 import { McpSessions } from './mcp-sessions.service';
 import { resolveSessionOptions } from './session.options';
 import { MemorySessionStore } from './store/memory-session.store';
 import type { McpSessionRecord } from './store/session-record';
-import { createTestSessionRecord } from '../../testing/contracts/session-store.contract';
+import { createTestSessionRecord } from './store/session-store.contract';
 
 /** Sessions over `store` (the other collaborators are not reached by change()). */
 function sessionsOver(store: MemorySessionStore): McpSessions {

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { McpErrorCode } from '../../errors/mcp-error-codes';
-import { writeJsonRpcHttpError } from '../../util/json-rpc-http-error';
-import { MCP_KEEP_ALIVE_MS } from '../../util/mcp.constants';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
+import { writeJsonRpcHttpError } from '../../kit/json-rpc-http-error';
+import { MCP_KEEP_ALIVE_MS } from '../../kit/mcp.constants';
 import { McpSessions } from './mcp-sessions.service';
 import { SessionFinder } from './session-finder';
 import { SessionGetStreams } from './streams/session-get-streams';

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { ProtectedResource } from '../../auth/protected-resource';
-import { McpErrorCode } from '../../errors/mcp-error-codes';
-import { OPERATION_METHODS } from '../../protocol/served-request';
-import { McpServedRequests } from '../../protocol/served-requests';
-import { MCP_KEEP_ALIVE_MS } from '../../util/mcp.constants';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
+import { OPERATION_METHODS } from '../../wire/protocol/served-request';
+import { McpServedRequests } from '../../wire/protocol/served-requests';
+import { MCP_KEEP_ALIVE_MS } from '../../kit/mcp.constants';
 import { SessionAnswers } from './calls/session-answers';
 import { SessionCallRegistry } from './calls/session-call-registry';
 import { streamChannel } from './calls/session-channel';

@@ -5,8 +5,8 @@ import {
   isJSONRPCRequest,
   isJSONRPCResponse,
 } from '@modelcontextprotocol/server';
-import { McpErrorCode } from '../../errors/mcp-error-codes';
-import { writeJsonRpcHttpError } from '../../util/json-rpc-http-error';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
+import { writeJsonRpcHttpError } from '../../kit/json-rpc-http-error';
 import { SessionAnswers } from './calls/session-answers';
 import { SessionCallRegistry } from './calls/session-call-registry';
 import type { SessionRequestMessage } from './calls/session-server-context';

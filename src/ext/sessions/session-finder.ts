@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ProtectedResource } from '../../auth/protected-resource';
-import { McpErrorCode } from '../../errors/mcp-error-codes';
-import { writeJsonRpcHttpError } from '../../util/json-rpc-http-error';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
+import { writeJsonRpcHttpError } from '../../kit/json-rpc-http-error';
 import { McpSessions } from './mcp-sessions.service';
 import type { McpSessionRecord } from './store/session-record';
 import { answerCallerRefusal } from './wire/caller-refusal';

@@ -7,14 +7,14 @@ import {
   type GetPromptRequest,
   type ReadResourceRequest,
 } from '@modelcontextprotocol/server';
-import { listResultOf } from '../../discovery/listing-page';
-import { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
-import { McpErrorCode } from '../../errors/mcp-error-codes';
-import type { OperationRun } from '../../protocol/mcp-dispatcher.service';
-import { McpDispatcher } from '../../protocol/mcp-dispatcher.service';
-import { McpMethodTable } from '../../protocol/method-table';
-import { McpOperationVisibility } from '../../protocol/operation-visibility';
-import { clip } from '../../util/clip';
+import { listResultOf } from '../../operations/discovery/listing-page';
+import { McpOperationRegistry } from '../../operations/discovery/mcp-operation.registry';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
+import type { OperationRun } from '../../wire/protocol/mcp-dispatcher.service';
+import { McpDispatcher } from '../../wire/protocol/mcp-dispatcher.service';
+import { McpMethodTable } from '../../wire/protocol/method-table';
+import { McpOperationVisibility } from '../../wire/protocol/operation-visibility';
+import { clip } from '../../kit/clip';
 import { SessionInputRounds } from './calls/session-input-rounds';
 import type { SessionRequest } from './calls/session-request';
 import { McpSessions } from './mcp-sessions.service';

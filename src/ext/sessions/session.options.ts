@@ -1,4 +1,4 @@
-import { InvalidModuleOptionsError } from '../../errors/invalid-module-options.error';
+import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
 import { booleanOption, implementing, objectOption } from '../../options/option-checks';
 import type { SessionStore } from './store/session-store.interface';
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleInit, type Provider } from '@nestjs/common';
-import { McpEndpointRoutes } from '../../transport/endpoint-routes';
+import { McpEndpointRoutes } from '../../wire/http/endpoint-routes';
 import { SessionAnswers } from './calls/session-answers';
 import { SessionCallRegistry } from './calls/session-call-registry';
 import { SessionGate } from './calls/session-gate';

@@ -4,7 +4,7 @@ import {
   DIRECTORY_MIME_TYPE,
   type DirectoryResource,
 } from '@modelcontextprotocol/server/ext/skills';
-import { PagedListing } from '../../discovery/paged-listing';
+import { PagedListing } from '../../operations/discovery/paged-listing';
 import { InvalidSkillError } from './invalid-skill.error';
 import type { DirectoryChild, ServedSkill, SkillAccess, SkillFileContents } from './served-skill';
 import type { SkillFileSet } from './skill-files';

@@ -1,4 +1,4 @@
-import { NestjsMcpError } from '../../errors/nestjs-mcp.error';
+import { NestjsMcpError } from '../../kit/errors/nestjs-mcp.error';
 
 /**
  * Thrown at startup (or when a watched skills folder is read again) for a skill that cannot be

@@ -1,7 +1,7 @@
 import type { Resource } from '@modelcontextprotocol/server';
 import type { DirectoryResource, Skill } from '@modelcontextprotocol/server/ext/skills';
-import type { ContributedResource } from '../../discovery/listed-resources';
-import type { PagedListing } from '../../discovery/paged-listing';
+import type { ContributedResource } from '../../operations/discovery/listed-resources';
+import type { PagedListing } from '../../operations/discovery/paged-listing';
 import type { RunnableOperation } from '../../pipeline/operation-runner';
 
 /** What `resources/read` of one skill file answers (built once, at load). @internal */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DirectoryResource, Skill } from '@modelcontextprotocol/server/ext/skills';
-import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../../discovery/discovery.options';
-import { PagedListing } from '../../discovery/paged-listing';
+import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../../operations/discovery/discovery.options';
+import { PagedListing } from '../../operations/discovery/paged-listing';
 import type { DirectoryChild, ServedSkill, SkillFileContents } from './served-skill';
 import { canonicalUri, SKILL_URI_PREFIX } from './skill-uri';
 

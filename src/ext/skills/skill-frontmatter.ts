@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import type { McpJsonValue } from '../../util/json-value';
+import type { McpJsonValue } from '../../kit/json-value';
 
 /** The frontmatter of a `SKILL.md`, as JSON: what a skill's entry carries verbatim. @internal */
 export type SkillFrontmatter = { readonly name: string; readonly description: string } & Readonly<

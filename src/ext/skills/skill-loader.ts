@@ -1,12 +1,12 @@
 import { basename, resolve } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../../discovery/discovery.options';
-import { scopesOf } from '../../discovery/operation-profile';
+import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../../operations/discovery/discovery.options';
+import { scopesOf } from '../../operations/discovery/operation-profile';
 import { McpRequestStateMode } from '../../input/mcp-request-state-mode.enum';
 import type { OperationCallProfile } from '../../pipeline/operation-call';
 import { OperationPipelineFactory } from '../../pipeline/operation-pipeline.factory';
-import { ExternalContextCreator } from '../../util/nest-internals';
+import { ExternalContextCreator } from '../../kit/nest-internals';
 import { buildServedSkill } from './build-served-skill';
 import { InvalidSkillError } from './invalid-skill.error';
 import { MCP_SKILL_METADATA, type McpSkillOptions } from './mcp-skill.decorator';

@@ -4,12 +4,12 @@ import {
   type ReadResourceResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { McpErrorCode } from '../../errors/mcp-error-codes';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import type { HttpExchange } from '../../pipeline/http-exchange';
-import type { McpMethodParams } from '../../protocol/method-table';
-import { McpOperationVisibility } from '../../protocol/operation-visibility';
-import { clip } from '../../util/clip';
-import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../util/mcp.constants';
+import type { McpMethodParams } from '../../wire/protocol/method-table';
+import { McpOperationVisibility } from '../../wire/protocol/operation-visibility';
+import { clip } from '../../kit/clip';
+import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../kit/mcp.constants';
 import { SkillCatalog } from './skill-catalog';
 import { SKILL_OPTIONS, type ResolvedSkillOptions } from './skill.options';
 import { SkillVisibility } from './skill-visibility';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/server/ext/skills';
-import { McpListedResources } from '../../discovery/listed-resources';
-import { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
+import { McpListedResources } from '../../operations/discovery/listed-resources';
+import { McpOperationRegistry } from '../../operations/discovery/mcp-operation.registry';
 import { InvalidSkillError } from './invalid-skill.error';
 import type { ServedSkill } from './served-skill';
 import { SkillCatalog } from './skill-catalog';

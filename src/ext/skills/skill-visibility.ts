@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { AUTH_OPTIONS, type AuthOptions } from '../../auth/auth.options';
-import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../../discovery/discovery.options';
+import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../../operations/discovery/discovery.options';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 import { OperationRunner, type OperationRunInput } from '../../pipeline/operation-runner';
 import type { ServedSkill } from './served-skill';

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { CacheHint } from '@modelcontextprotocol/server';
 import { SKILL_LIMITS } from '@modelcontextprotocol/server/ext/skills';
-import { InvalidModuleOptionsError } from '../../errors/invalid-module-options.error';
+import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
 import { booleanOption, objectOption, positiveInteger } from '../../options/option-checks';
 
 /**

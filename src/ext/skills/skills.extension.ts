@@ -13,13 +13,13 @@ import {
   SKILLS_GET_METHOD,
   SKILLS_LIST_METHOD,
 } from '@modelcontextprotocol/server/ext/skills';
-import { McpExtensionMarks } from '../../discovery/extension-marks';
-import { McpOperationRegistry } from '../../discovery/mcp-operation.registry';
-import { McpExplorer } from '../../discovery/mcp.explorer';
-import { McpMethodTable } from '../../protocol/method-table';
-import { McpResourceReaders } from '../../protocol/resource-readers';
-import { McpServerCapabilities } from '../../protocol/server-capabilities';
-import { McpNotifier } from '../../transport/mcp-notifier.service';
+import { McpExtensionMarks } from '../../operations/discovery/extension-marks';
+import { McpOperationRegistry } from '../../operations/discovery/mcp-operation.registry';
+import { McpExplorer } from '../../operations/discovery/mcp.explorer';
+import { McpMethodTable } from '../../wire/protocol/method-table';
+import { McpResourceReaders } from '../../wire/protocol/resource-readers';
+import { McpServerCapabilities } from '../../wire/protocol/server-capabilities';
+import { McpNotifier } from '../../wire/listen/mcp-notifier.service';
 import type { ServedSkill } from './served-skill';
 import { SkillCatalog } from './skill-catalog';
 import { SkillFolderWatch } from './skill-folder-watch';

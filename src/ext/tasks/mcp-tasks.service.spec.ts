@@ -13,7 +13,7 @@ import { TaskStepRequests } from './steps/task-step-requests';
 import { TaskStepWork } from './steps/task-step.work';
 import { KeyringManager } from '../../keyring/keyring-manager.service';
 import { KeyringRecordIntegrity } from '../../keyring/record-integrity';
-import type { McpPorts } from '../../ports/mcp-ports.service';
+import type { McpPorts } from '../../options/mcp-ports.service';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 
 /** A runner that only records: each test runs the steps itself, in the order it needs. */

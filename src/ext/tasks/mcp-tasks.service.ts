@@ -1,8 +1,8 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { internalError } from '../../errors/internal-error';
-import { McpErrorCode } from '../../errors/mcp-error-codes';
-import type { TaskPrincipal } from '../../identity/task-principal';
+import { internalError } from '../../kit/errors/internal-error';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
+import type { TaskPrincipal } from '../../auth/identity/task-principal';
 import {
   ATTACH_RECORD_INTEGRITY,
   attachRecordIntegrity,
@@ -10,8 +10,8 @@ import {
 } from '../../keyring/record-integrity';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 import { loggableFailure } from '../../redis/bounded-redis-command';
-import { clip } from '../../util/clip';
-import type { McpJsonValue } from '../../util/json-value';
+import { clip } from '../../kit/clip';
+import type { McpJsonValue } from '../../kit/json-value';
 import { InProcessTaskRunner } from './runner/in-process-task.runner';
 import type { TaskRunner } from './runner/task-runner.interface';
 import type { TaskStepOutcome } from './steps/task-step-outcome';

@@ -1,11 +1,11 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { stringify } from 'lossless-json';
-import { McpErrorCode } from '../../errors/mcp-error-codes';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import { parseInputResponse } from '../../input/input-response.parser';
-import type { McpJsonValue } from '../../util/json-value';
+import type { McpJsonValue } from '../../kit/json-value';
 import type { McpInputResponse } from '../../input/mcp-input-response';
-import { clip } from '../../util/clip';
-import { parseWithExactNumbers } from '../../util/exact-number.parser';
+import { clip } from '../../kit/clip';
+import { parseWithExactNumbers } from '../../kit/exact-number.parser';
 import type { McpTaskRecord } from './store/mcp-task.types';
 
 const RESPONSE_KIND_OF_METHOD: Readonly<Record<string, McpInputResponse['kind']>> = {

@@ -1,5 +1,5 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { McpErrorCode } from '../../errors/mcp-error-codes';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import type { TaskCapacityError } from './store/task-capacity.error';
 
 /**

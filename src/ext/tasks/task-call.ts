@@ -1,10 +1,10 @@
 import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/server';
-import { McpErrorCode } from '../../errors/mcp-error-codes';
-import { unrepresentableNumberError } from '../../errors/unrepresentable-number.error';
-import { unrepresentableParamAt } from '../../util/unrepresentable-number';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
+import { unrepresentableNumberError } from '../../kit/errors/unrepresentable-number.error';
+import { unrepresentableParamAt } from '../../kit/unrepresentable-number';
 import { stringify } from 'lossless-json';
-import type { McpJsonValue } from '../../util/json-value';
-import { parseWithExactNumbers } from '../../util/exact-number.parser';
+import type { McpJsonValue } from '../../kit/json-value';
+import { parseWithExactNumbers } from '../../kit/exact-number.parser';
 import type { McpTaskRecord } from './store/mcp-task.types';
 import type { TaskStepOutcome } from './steps/task-step-outcome';
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { ToolEntry } from '../../discovery/operation-entry.interface';
-import { CallerPartitions } from '../../identity/caller-partitions';
+import type { ToolEntry } from '../../operations/discovery/operation-entry.interface';
+import { CallerPartitions } from '../../auth/identity/caller-partitions';
 import type { CallHttp } from '../../pipeline/operation-call';
-import type { McpOperationContext } from '../../interfaces/mcp-operation-context.interface';
+import type { McpOperationContext } from '../../input/mcp-operation-context.interface';
 import { createOperationContext } from '../../pipeline/operation-context.factory';
 import { OperationRunner } from '../../pipeline/operation-runner';
 

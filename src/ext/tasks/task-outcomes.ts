@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { McpErrorCode } from '../../errors/mcp-error-codes';
-import type { McpJsonValue } from '../../util/json-value';
-import { clip } from '../../util/clip';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
+import type { McpJsonValue } from '../../kit/json-value';
+import { clip } from '../../kit/clip';
 import type { McpTaskRecord } from './store/mcp-task.types';
 import type { TaskStepOutcome } from './steps/task-step-outcome';
 

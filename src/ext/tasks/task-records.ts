@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { randomBytes } from 'node:crypto';
-import { McpErrorCode } from '../../errors/mcp-error-codes';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import { McpTelemetry } from '../../observability/mcp-telemetry.service';
-import { clip } from '../../util/clip';
+import { clip } from '../../kit/clip';
 import { TaskEventBus } from './events/task-event-bus';
 import type { TaskStepOutcome } from './steps/task-step-outcome';
 import { GuardedTaskStore } from './store/guarded-task-store';

@@ -1,4 +1,4 @@
-import { InvalidModuleOptionsError } from '../../errors/invalid-module-options.error';
+import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
 import {
   booleanOption,
   implementing,

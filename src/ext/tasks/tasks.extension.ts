@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnModuleInit, type Provider } from '@nestjs/common';
-import { McpCallDiverts } from '../../protocol/call-divert';
-import { McpMethodTable } from '../../protocol/method-table';
-import { McpServerCapabilities } from '../../protocol/server-capabilities';
-import { McpListenRoutes } from '../../transport/listen-routes';
+import { McpCallDiverts } from '../../wire/protocol/call-divert';
+import { McpMethodTable } from '../../wire/protocol/method-table';
+import { McpServerCapabilities } from '../../wire/protocol/server-capabilities';
+import { McpListenRoutes } from '../../wire/listen/listen-routes';
 import { TaskEventBusProvider } from './events/task-event-bus.provider';
 import { TaskStatusFeed } from './events/task-status-feed';
 import { McpTaskCalls } from './mcp-task-calls.service';

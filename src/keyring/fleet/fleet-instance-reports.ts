@@ -1,5 +1,5 @@
 import type { McpRedisConnection } from '../../redis/mcp-redis.connection';
-import { clip } from '../../util/clip';
+import { clip } from '../../kit/clip';
 import type { RecordIntegrity } from '../record-integrity';
 import { decodeReport, encodeReport } from './fleet-records';
 import type { FleetReconciler } from './fleet-reconciler';

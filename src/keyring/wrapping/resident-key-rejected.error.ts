@@ -1,4 +1,4 @@
-import { NestjsMcpError } from '../../errors/nestjs-mcp.error';
+import { NestjsMcpError } from '../../kit/errors/nestjs-mcp.error';
 
 /**
  * What a token-resident key's `decrypt` throws when the token says the tag does not verify (the

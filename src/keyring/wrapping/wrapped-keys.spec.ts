@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { InvalidModuleOptionsError } from '../../errors/invalid-module-options.error';
-import { AesGcmRequestStateProtector } from '../../state/aes-gcm-request-state.protector';
-import { RequestStateProtectionError } from '../../state/request-state-protection.error';
+import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
+import { AesGcmRequestStateProtector } from '../../request-state/sealing/aes-gcm-request-state.protector';
+import { RequestStateProtectionError } from '../../request-state/sealing/request-state-protection.error';
 import type { KeyringFleet } from '../fleet/keyring-fleet';
 import type { KeyringConfig } from '../keyring-fingerprint';
 import { KeyringManager } from '../keyring-manager.service';

@@ -1,14 +1,14 @@
 import type { Logger } from '@nestjs/common';
-import { unrepresentableNumberError } from '../../errors/unrepresentable-number.error';
-import type { CallerPartitions } from '../../identity/caller-partitions';
+import { unrepresentableNumberError } from '../../kit/errors/unrepresentable-number.error';
+import type { CallerPartitions } from '../../auth/identity/caller-partitions';
 import {
   stableArguments,
   stableParams,
   type RequestStateBinding,
-} from '../../state/request-state-binding';
-import { clip } from '../../util/clip';
-import { andThen, type MaybePromise } from '../../util/maybe-promise';
-import { unrepresentableParamAt } from '../../util/unrepresentable-number';
+} from '../../request-state/sealing/request-state-binding';
+import { clip } from '../../kit/clip';
+import { andThen, type MaybePromise } from '../../kit/maybe-promise';
+import { unrepresentableParamAt } from '../../kit/unrepresentable-number';
 import { refusal } from '../library-interceptor';
 import type { OperationCall } from '../operation-call';
 

@@ -1,10 +1,10 @@
 import type { Logger } from '@nestjs/common';
-import { internalError } from '../../errors/internal-error';
-import { serverBusy } from '../../errors/server-busy';
-import { ConsumedStateStoreError } from '../../stores/one-time/consumed-state-store.error';
-import type { ConsumedStateStore } from '../../stores/one-time/consumed-state-store.interface';
-import { clip } from '../../util/clip';
-import { sha256Base64Url } from '../../util/sha256';
+import { internalError } from '../../kit/errors/internal-error';
+import { serverBusy } from '../../kit/errors/server-busy';
+import { ConsumedStateStoreError } from '../../request-state/stores/one-time/consumed-state-store.error';
+import type { ConsumedStateStore } from '../../request-state/stores/one-time/consumed-state-store.interface';
+import { clip } from '../../kit/clip';
+import { sha256Base64Url } from '../../kit/sha256';
 import { refusal } from '../library-interceptor';
 import type { OperationCall } from '../operation-call';
 import { callSite } from './call-state-binder';

@@ -1,13 +1,13 @@
 import type { Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { McpErrorCode } from '../../errors/mcp-error-codes';
-import { INVALID_REQUEST_STATE_MESSAGE } from '../../errors/invalid-request-state.message';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
+import { INVALID_REQUEST_STATE_MESSAGE } from '../../kit/errors/invalid-request-state.message';
 import type {
   RequestStateFailureDetail,
   RequestStateFailureReason,
-} from '../../state/request-state-protection.error';
-import { rejectionHint } from '../../state/request-state-rejection-hint';
-import { clip } from '../../util/clip';
+} from '../../request-state/sealing/request-state-protection.error';
+import { rejectionHint } from '../../request-state/sealing/request-state-rejection-hint';
+import { clip } from '../../kit/clip';
 import { refusal } from '../library-interceptor';
 import type { OperationCall } from '../operation-call';
 

@@ -45,7 +45,7 @@ import {
   RequestStateProtectionError,
   RequestStateProtector,
 } from '../../../src/index';
-import type { McpContextType } from '../../../src/context/mcp-execution-context';
+import type { McpContextType } from '../../../src/operations/context/mcp-execution-context';
 import { Payload as InvoicePayload } from './billing/payload.dto';
 import { Payload as NotePayload } from './notes/payload.dto';
 import { startTestServer, type AdapterName, type TestServer } from '../../utils/bootstrap';

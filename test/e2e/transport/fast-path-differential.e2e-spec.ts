@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { MemoryTaskStore } from '../../../src/entry/tasks';
-import { McpFastPath } from '../../../src/transport/fast-path';
+import { McpFastPath } from '../../../src/wire/http/fast-path';
 import { DifferentialFixturesModule, THROWN_KINDS } from './differential.fixtures';
 import { ErrorMappingModule } from '../pipeline/error-mapping.fixtures';
 import { InputRequestFixturesModule } from '../input/input-requests.fixtures';

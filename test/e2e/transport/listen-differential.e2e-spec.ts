@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { McpModule, McpNotifier } from '../../../src/index';
-import { ListenStreams } from '../../../src/transport/listen-streams';
-import { SdkHandlers } from '../../../src/transport/sdk-handlers';
+import { ListenStreams } from '../../../src/wire/listen/listen-streams';
+import { SdkHandlers } from '../../../src/wire/http/sdk-handlers';
 import { ALL_ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rpcBody, rpcHeaders } from '../../utils/mcp';
 import { serveListenStream } from '../../utils/sdk-listen-bridge';

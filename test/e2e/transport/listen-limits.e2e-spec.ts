@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { McpModule, McpNotifier, type McpModuleOptions } from '../../../src/index';
-import { ListenEndpoint } from '../../../src/transport/listen-endpoint';
-import { ListenStreams } from '../../../src/transport/listen-streams';
+import { ListenEndpoint } from '../../../src/wire/listen/listen-endpoint';
+import { ListenStreams } from '../../../src/wire/listen/listen-streams';
 import { NotificationsModule } from './notifications.fixtures';
 import {
   ALL_ADAPTERS,

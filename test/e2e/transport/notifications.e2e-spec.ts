@@ -1,5 +1,5 @@
 import { McpModule, McpNotifier } from '../../../src/index';
-import { ListenStreams } from '../../../src/transport/listen-streams';
+import { ListenStreams } from '../../../src/wire/listen/listen-streams';
 import { CallGate, NotificationsModule } from './notifications.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { freshId, rawToolCall, resultText, rpcBody, rpcHeaders } from '../../utils/mcp';

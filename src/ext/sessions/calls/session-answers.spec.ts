@@ -1,5 +1,5 @@
-import { SessionEventBus } from '../../../notifications/session-event-bus';
-import type { SessionEvent } from '../../../notifications/session-event';
+import { SessionEventBus } from '../../../wire/fleet/session-event-bus';
+import type { SessionEvent } from '../../../wire/fleet/session-event';
 import { resolveSessionOptions } from '../session.options';
 import { SessionAnswers } from './session-answers';
 

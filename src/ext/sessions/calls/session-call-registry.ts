@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { SessionEventBus } from '../../../notifications/session-event-bus';
-import type { JsonRpcId } from '../../../notifications/session-event';
+import { SessionEventBus } from '../../../wire/fleet/session-event-bus';
+import type { JsonRpcId } from '../../../wire/fleet/session-event';
 
 /**
  * The requests of 2025-era sessions in flight on this instance, so that a `notifications/cancelled`

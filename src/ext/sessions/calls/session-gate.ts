@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { ResourceServer } from '../../../auth/resource-server';
-import { McpOperationRegistry } from '../../../discovery/mcp-operation.registry';
+import { McpOperationRegistry } from '../../../operations/discovery/mcp-operation.registry';
 import { SESSION_OPTIONS, type SessionOptions } from '../session.options';
 import { ExternalContextCreator } from '@nestjs/core';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { McpOperationContext } from '../../../interfaces/mcp-operation-context.interface';
+import type { McpOperationContext } from '../../../input/mcp-operation-context.interface';
 import { McpRequestStateMode } from '../../../input/mcp-request-state-mode.enum';
 import type { CallHttp } from '../../../pipeline/operation-call';
 import { OperationPipelineFactory } from '../../../pipeline/operation-pipeline.factory';

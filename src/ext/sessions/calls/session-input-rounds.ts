@@ -5,13 +5,13 @@ import type {
   ClientRequestOutcome,
   ObservedClientRequest,
 } from '../../../observability/observed-request';
-import { MCP_META_KEYS } from '../../../util/mcp.constants';
+import { MCP_META_KEYS } from '../../../kit/mcp.constants';
 import {
   OperationRunner,
   type OperationOutcome,
   type OperationRunInput,
 } from '../../../pipeline/operation-runner';
-import { parseWithExactNumbers } from '../../../util/exact-number.parser';
+import { parseWithExactNumbers } from '../../../kit/exact-number.parser';
 import { SESSION_OPTIONS, type SessionOptions } from '../session.options';
 import {
   inputRequestFailed,

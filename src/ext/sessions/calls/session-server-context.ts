@@ -1,5 +1,5 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
-import { MCP_META_KEYS } from '../../../util/mcp.constants';
+import { MCP_META_KEYS } from '../../../kit/mcp.constants';
 import { MCP_TASKS_EXTENSION } from '../../tasks/store/mcp-task.types';
 import type { McpSessionRecord } from '../store/session-record';
 

@@ -1,5 +1,5 @@
-import { frozenCopy } from '../../../util/deep-freeze';
-import { shareRefusal } from '../../../util/fair-share';
+import { frozenCopy } from '../../../kit/deep-freeze';
+import { shareRefusal } from '../../../kit/fair-share';
 import { SessionCapacityError } from './session-capacity.error';
 import type { McpSessionRecord } from './session-record';
 import type { SessionCreationLimits, SessionStore } from './session-store.interface';

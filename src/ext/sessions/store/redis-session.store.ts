@@ -5,8 +5,8 @@ import {
   type RecordIntegrity,
 } from '../../../keyring/record-integrity';
 import type { McpRedisClient } from '../../../redis/mcp-redis-client';
-import { SHARE_REFUSAL_LUA } from '../../../util/fair-share';
-import { sha256Base64Url } from '../../../util/sha256';
+import { SHARE_REFUSAL_LUA } from '../../../kit/fair-share';
+import { sha256Base64Url } from '../../../kit/sha256';
 import { SessionCapacityError } from './session-capacity.error';
 import type { McpSessionRecord } from './session-record';
 import type { SessionCreationLimits, SessionStore } from './session-store.interface';

@@ -1,4 +1,4 @@
-import { NestjsMcpError } from '../../../errors/nestjs-mcp.error';
+import { NestjsMcpError } from '../../../kit/errors/nestjs-mcp.error';
 
 /**
  * Thrown by a {@link SessionStore} that holds as many sessions as it may — in all, or for the

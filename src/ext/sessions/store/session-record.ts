@@ -1,4 +1,4 @@
-import type { McpJsonValue } from '../../../util/json-value';
+import type { McpJsonValue } from '../../../kit/json-value';
 
 /**
  * A 2025-era session as a {@link SessionStore} keeps it: what the client declared at `initialize`

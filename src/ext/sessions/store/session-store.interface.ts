@@ -1,4 +1,4 @@
-import { port } from '../../../ports/port';
+import { port } from '../../../options/port';
 import type { McpSessionRecord } from './session-record';
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- referenced by the JSDoc
 import type { SessionCapacityError } from './session-capacity.error';

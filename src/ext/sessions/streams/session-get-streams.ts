@@ -5,12 +5,12 @@ import {
   type BeforeApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { McpPorts } from '../../../ports/mcp-ports.service';
-import { SessionEventBus } from '../../../notifications/session-event-bus';
-import type { SessionEvent } from '../../../notifications/session-event';
+import { McpPorts } from '../../../options/mcp-ports.service';
+import { SessionEventBus } from '../../../wire/fleet/session-event-bus';
+import type { SessionEvent } from '../../../wire/fleet/session-event';
 import { SESSION_STORE_PORT } from '../store/session-store.interface';
 import type { SessionStream } from '../wire/session-stream';
-import { StreamFanOut } from '../../../transport/stream-fan-out';
+import { StreamFanOut } from '../../../wire/listen/stream-fan-out';
 
 /** A held stream as the fan-out writes it. */
 interface HeldStream {

@@ -1,6 +1,6 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { McpErrorCode } from '../../../errors/mcp-error-codes';
-import { clip } from '../../../util/clip';
+import { McpErrorCode } from '../../../kit/errors/mcp-error-codes';
+import { clip } from '../../../kit/clip';
 
 /** The one answer to a session that is not this caller's to use (HTTP 404). @internal */
 export const SESSION_NOT_FOUND_MESSAGE = 'Session not found';

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { LegacyHttpExchange } from '../../../transport/endpoint-routes';
+import type { LegacyHttpExchange } from '../../../wire/http/endpoint-routes';
 import type { McpSessionRecord } from '../store/session-record';
 import { SessionStream } from './session-stream';
 

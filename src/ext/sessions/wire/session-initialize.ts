@@ -1,6 +1,6 @@
 import { specTypeSchemas } from '@modelcontextprotocol/server';
-import type { ServerOptions } from '../../../protocol/server.options';
-import type { McpJsonValue } from '../../../util/json-value';
+import type { ServerOptions } from '../../../wire/protocol/server.options';
+import type { McpJsonValue } from '../../../kit/json-value';
 import type { SessionOpening } from '../mcp-sessions.service';
 import { sessionBytes } from '../store/session-bytes';
 import { TASKS_CAPABILITY_2025 } from '../tasks/task-wire-2025';

@@ -4,7 +4,7 @@ import type { KeyringRecordIntegrity } from '../../../keyring/record-integrity';
 import type { McpRedisConnection } from '../../../redis/mcp-redis.connection';
 import type { McpRedisConnectionClient } from '../../../redis/mcp-redis-connection-client';
 import { ChannelPublishing } from '../../../redis/channel-publishing';
-import { OccasionalWarning } from '../../../util/occasional-warning';
+import { OccasionalWarning } from '../../../kit/occasional-warning';
 import { TaskEventBus, type TaskStatusEvent } from './task-event-bus';
 import { decodeTaskEvent, encodeTaskEvent } from './task-event-message';
 

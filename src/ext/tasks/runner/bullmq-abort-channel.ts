@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type { RecordIntegrity } from '../../../keyring/record-integrity';
 import type { McpRedisClient } from '../../../redis/mcp-redis-client';
-import { OccasionalWarning } from '../../../util/occasional-warning';
+import { OccasionalWarning } from '../../../kit/occasional-warning';
 import type { BullMqRedisClient } from './bullmq-redis-client';
 import { STEP_CANCELLED, type BullMqRunningSteps } from './bullmq-running-steps';
 import type { BullMqStepGenerations } from './bullmq-step-generations';

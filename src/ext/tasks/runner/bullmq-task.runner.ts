@@ -12,7 +12,7 @@ import {
 } from '../../../keyring/record-integrity';
 import { loggableFailure } from '../../../redis/bounded-redis-command';
 import { duplicateConnection } from '../../../redis/duplicate-connection';
-import { clip } from '../../../util/clip';
+import { clip } from '../../../kit/clip';
 import { BullMqRunningSteps, LOCK_LOST, RUNNER_CLOSING } from './bullmq-running-steps';
 import { authenticStep, jobIdOf, stepData, type StepData } from './bullmq-step-messages';
 import type { McpRedisClient } from '../../../redis/mcp-redis-client';

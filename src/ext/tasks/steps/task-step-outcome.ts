@@ -1,5 +1,5 @@
 import type { CallHttp } from '../../../pipeline/operation-call';
-import type { McpJsonValue } from '../../../util/json-value';
+import type { McpJsonValue } from '../../../kit/json-value';
 import type { McpTaskError, McpTaskRecord } from '../store/mcp-task.types';
 
 /** What one run of a task's operation ended with. @internal */

@@ -1,5 +1,5 @@
 import { MemoryTaskEventBus } from '../events/memory-task-event-bus';
-import type { McpPorts } from '../../../ports/mcp-ports.service';
+import type { McpPorts } from '../../../options/mcp-ports.service';
 import { GuardedTaskStore } from '../store/guarded-task-store';
 import type { McpTaskRecord } from '../store/mcp-task.types';
 import { MemoryTaskStore } from '../store/memory-task.store';

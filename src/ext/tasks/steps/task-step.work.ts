@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { clip } from '../../../util/clip';
+import { clip } from '../../../kit/clip';
 import type { TaskStepLease } from '../runner/task-runner.interface';
 import { TaskRecords } from '../task-records';
 import { failedStep } from '../task-outcomes';

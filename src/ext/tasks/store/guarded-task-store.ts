@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { internalError } from '../../../errors/internal-error';
-import { McpPorts } from '../../../ports/mcp-ports.service';
+import { internalError } from '../../../kit/errors/internal-error';
+import { McpPorts } from '../../../options/mcp-ports.service';
 import { loggableFailure } from '../../../redis/bounded-redis-command';
 import type { McpTaskRecord } from './mcp-task.types';
 import { TaskCapacityError } from './task-capacity.error';

@@ -1,8 +1,8 @@
-import type { McpJsonValue } from '../../../util/json-value';
+import type { McpJsonValue } from '../../../kit/json-value';
 export type {
   McpTaskCreation,
   McpTaskSupport,
-} from '../../../decorators/mcp-operation-options.interface';
+} from '../../../operations/decorators/mcp-operation-options.interface';
 
 /** Extension id of the tasks extension (SEP-2663), as advertised and as clients declare it. */
 export const MCP_TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

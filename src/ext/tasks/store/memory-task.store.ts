@@ -1,12 +1,12 @@
-import { frozenCopy } from '../../../util/deep-freeze';
+import { frozenCopy } from '../../../kit/deep-freeze';
 import {
   partitionLimit,
   retryAfterMs,
   shareRefusal,
   type ShareLimits,
   type ShareRefusal,
-} from '../../../util/fair-share';
-import { heapWeight } from '../../../util/json-weight';
+} from '../../../kit/fair-share';
+import { heapWeight } from '../../../kit/json-weight';
 import type { McpTaskRecord } from './mcp-task.types';
 import { TaskCapacityError } from './task-capacity.error';
 import type { TaskCreationLimits, TaskStore } from './task-store.interface';

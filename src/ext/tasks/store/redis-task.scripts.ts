@@ -1,4 +1,4 @@
-import { SHARE_REFUSAL_LUA } from '../../../util/fair-share';
+import { SHARE_REFUSAL_LUA } from '../../../kit/fair-share';
 
 /** The Lua scripts of {@link RedisTaskStore}, each atomic on the server. @internal */
 // Each task is a hash — `v` its version, `d` its JSON, `t` the keyring's tag over both and the

@@ -4,8 +4,8 @@ import {
   type AuthenticatesRecords,
   type RecordIntegrity,
 } from '../../../keyring/record-integrity';
-import { partitionLimit, retryAfterMs, type ShareLimits } from '../../../util/fair-share';
-import { sha256Base64Url } from '../../../util/sha256';
+import { partitionLimit, retryAfterMs, type ShareLimits } from '../../../kit/fair-share';
+import { sha256Base64Url } from '../../../kit/sha256';
 import type { McpTaskRecord } from './mcp-task.types';
 import { CREATE, REPLACE, REMOVE_BODY, REMOVE } from './redis-task.scripts';
 import type { McpRedisClient } from '../../../redis/mcp-redis-client';

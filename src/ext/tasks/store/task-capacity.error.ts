@@ -1,4 +1,4 @@
-import { NestjsMcpError } from '../../../errors/nestjs-mcp.error';
+import { NestjsMcpError } from '../../../kit/errors/nestjs-mcp.error';
 
 /**
  * Thrown by a {@link TaskStore} that cannot take a task — the store is full (`scope: 'store'`), or

@@ -1,4 +1,4 @@
-import { port } from '../../../ports/port';
+import { port } from '../../../options/port';
 import type { McpTaskRecord } from './mcp-task.types';
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- referenced by the JSDoc
 import type { TaskCapacityError } from './task-capacity.error';

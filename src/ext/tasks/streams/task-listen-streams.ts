@@ -1,4 +1,4 @@
-import type { McpListenRoute } from '../../../transport/listen-routes';
+import type { McpListenRoute } from '../../../wire/listen/listen-routes';
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -6,17 +6,17 @@ import {
   SUBSCRIPTION_ID_META_KEY,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { McpOperationRegistry } from '../../../discovery/mcp-operation.registry';
-import type { ToolEntry } from '../../../discovery/operation-entry.interface';
+import { McpOperationRegistry } from '../../../operations/discovery/mcp-operation.registry';
+import type { ToolEntry } from '../../../operations/discovery/operation-entry.interface';
 import type { HttpExchange } from '../../../pipeline/http-exchange';
-import { McpErrorCode } from '../../../errors/mcp-error-codes';
-import type { McpHttpRequest } from '../../../interfaces/mcp-operation-context.interface';
+import { McpErrorCode } from '../../../kit/errors/mcp-error-codes';
+import type { McpHttpRequest } from '../../../input/mcp-operation-context.interface';
 import {
   MCP_KEEP_ALIVE_MS,
   MCP_META_KEYS,
   MCP_PROTOCOL_VERSION,
-} from '../../../util/mcp.constants';
-import { writeJsonRpcHttpError } from '../../../util/json-rpc-http-error';
+} from '../../../kit/mcp.constants';
+import { writeJsonRpcHttpError } from '../../../kit/json-rpc-http-error';
 import { TaskCallers } from '../task-callers';
 import { McpTasksService } from '../mcp-tasks.service';
 import { declaresTasks } from '../wire/tasks-capability';

@@ -3,7 +3,7 @@ import {
   type ClientCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { MCP_META_KEYS } from '../../../util/mcp.constants';
+import { MCP_META_KEYS } from '../../../kit/mcp.constants';
 import { MCP_TASKS_EXTENSION } from '../store/mcp-task.types';
 
 /** The -32021 a client that did not declare the tasks extension gets where it is needed. */

@@ -9,7 +9,7 @@ import {
   aborted,
   freshTaskId,
   recordingWork,
-} from '../../../../src/testing/contracts/task-runner.contract';
+} from '../../../../src/ext/tasks/runner/task-runner.contract';
 import { startRedisServer, type RedisServerHandle } from '../../../utils/redis-server';
 import { until } from '../../../utils/wait';
 

@@ -1,0 +1,51 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ProtectedResource } from '../../auth/protected-resource';
+import type { ResourceServer } from '../../auth/resource-server';
+import type { McpHttpRequest } from '../../input/mcp-operation-context.interface';
+import { writeJsonRpcHttpError } from '../../kit/json-rpc-http-error';
+import type { AnonymousAccess } from './anonymous-access';
+
+/**
+ * The endpoint's authentication with the built-in resource server (`auth.resourceServer`): every
+ * request's bearer token verified before any guard and before routing, so both paths, both eras and
+ * every method see the same `req.auth` or the same 401 challenge.
+ * @internal
+ */
+export class EndpointAuthentication {
+  constructor(
+    private readonly resourceServer: ResourceServer,
+    private readonly resource: ProtectedResource,
+    private readonly anonymous: AnonymousAccess,
+  ) {}
+
+  /** Whether the resource server checks tokens at all. */
+  get enabled(): boolean {
+    return this.resourceServer.enabled;
+  }
+
+  /**
+   * The built-in resource server's check of the bearer token, before any guard: the principal on
+   * `req.auth` (both the framework's request and Node's), or the 401 challenge answered here.
+   */
+  async authenticate(
+    request: McpHttpRequest,
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: unknown,
+  ): Promise<boolean> {
+    const found = await this.resourceServer.authenticate(req, this.anonymous.of(message));
+    if (found.kind === 'principal') {
+      if (found.auth !== undefined) {
+        (req as { auth?: unknown }).auth = found.auth;
+        (request as { auth?: unknown }).auth = found.auth;
+      }
+      return true;
+    }
+    const { refusal } = found;
+    for (const [name, value] of Object.entries(this.resource.headersOf(refusal, req)))
+      res.setHeader(name, value);
+    const id = (message as { id?: unknown } | null)?.id;
+    writeJsonRpcHttpError(res, refusal.httpStatus, refusal.code, refusal.message, id, refusal.data);
+    return false;
+  }
+}

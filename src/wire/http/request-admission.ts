@@ -1,0 +1,132 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Logger } from '@nestjs/common';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
+import { writeJsonRpcHttpError } from '../../kit/json-rpc-http-error';
+import { BodyByteBudget, type BodyReservation } from './body-byte-budget';
+import { HostOriginPolicy, type HostOriginRefusal } from './host-origin-policy';
+import { clip } from '../../kit/clip';
+import { readRequestBody } from './request-body.reader';
+import type { TransportOptions } from './transport.options';
+
+/** The first bytes of every body, which the shared budget never refuses. */
+const SMALL_BODY_BYTES = 65_536;
+
+/** Host/Origin refusals logged at most this often. */
+const REFUSAL_LOG_INTERVAL_MS = 1_000;
+
+/**
+ * The endpoint's first step, ahead of the app's middleware and body parsers: DNS-rebinding
+ * protection (Host and Origin) and the raw body of a POST, read within its size, time and the
+ * shared in-flight budget. What it read waits here until the request is served.
+ * @internal
+ */
+export class RequestAdmission {
+  private readonly policy: HostOriginPolicy;
+  /** Memory large bodies hold until their response ends. */
+  private readonly budget: BodyByteBudget;
+  /** Bodies read by the early step, until the request is served. */
+  private readonly bodies = new WeakMap<IncomingMessage, string>();
+  private readonly reservations = new WeakMap<IncomingMessage, BodyReservation>();
+  private readonly logger = new Logger('McpTransport');
+  private lastRefusalLoggedAt = -Infinity;
+  private unloggedRefusals = 0;
+
+  constructor(private readonly options: TransportOptions) {
+    this.policy = new HostOriginPolicy(options.allowedHosts, options.allowedOrigins);
+    this.budget = new BodyByteBudget(options.body.maxInFlightBytes, SMALL_BODY_BYTES);
+  }
+
+  /**
+   * One warn line per refusal, naming the header and its value; at most one a second, so a client
+   * cannot flood the log (the next line counts the ones left out).
+   */
+  private logRefusal(refusal: HostOriginRefusal, req: IncomingMessage): void {
+    const now = Date.now();
+    if (now - this.lastRefusalLoggedAt < REFUSAL_LOG_INTERVAL_MS) {
+      this.unloggedRefusals++;
+      return;
+    }
+    const left = this.unloggedRefusals;
+    this.lastRefusalLoggedAt = now;
+    this.unloggedRefusals = 0;
+    const value = refusal.value === undefined ? 'missing' : JSON.stringify(clip(refusal.value));
+    const setting = refusal.header === 'Host' ? 'allowedHosts' : 'allowedOrigins';
+    this.logger.warn(
+      `MCP endpoint refused a request: ${refusal.header} header ${value} not allowed (from ${clip(req.socket.remoteAddress ?? 'unknown')}); if it is yours, add it to ${setting}${left > 0 ? ` (${left} more refusals not logged)` : ''}`,
+    );
+  }
+
+  /** Host/origin policy, then the bounded raw body of a POST; answers and resolves false on refusal. */
+  async admit(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    if (this.options.dnsRebindingProtection) {
+      const refusal = this.policy.refusal(req);
+      if (refusal) {
+        req.resume();
+        this.logRefusal(refusal, req);
+        writeJsonRpcHttpError(
+          res,
+          403,
+          McpErrorCode.InvalidRequest,
+          `Forbidden: ${refusal.message}`,
+        );
+        return false;
+      }
+    }
+    if (req.method !== 'POST') return true;
+    const limits = this.options.body;
+    const reservation = this.budget.open();
+    this.reservations.set(req, reservation);
+    res.once('close', reservation.release);
+    const body = await readRequestBody(req, limits.maxBytes, limits.timeoutMs, reservation);
+    if (body.ok) {
+      this.bodies.set(req, body.text);
+      return true;
+    }
+    if (body.reason === 'aborted') {
+      res.destroy();
+    } else if (body.reason === 'over_budget') {
+      // The client may still be sending: keep reading (and discarding) so it gets the answer
+      // instead of a reset, but no longer than a body may take.
+      const cutOff = setTimeout(() => req.socket.destroy(), limits.timeoutMs);
+      req.once('end', () => clearTimeout(cutOff));
+      req.socket.once('close', () => clearTimeout(cutOff));
+      res.setHeader('Retry-After', '1');
+      writeJsonRpcHttpError(
+        res,
+        503,
+        McpErrorCode.ServerBusy,
+        'Server busy: too many large request bodies in flight',
+        null,
+        { maxInFlightBytes: limits.maxInFlightBytes },
+      );
+    } else if (body.reason === 'timeout') {
+      res.setHeader('Connection', 'close');
+      writeJsonRpcHttpError(res, 408, McpErrorCode.InvalidRequest, 'Request body timed out', null, {
+        timeoutMs: limits.timeoutMs,
+      });
+    } else {
+      res.setHeader('Connection', 'close');
+      writeJsonRpcHttpError(res, 413, McpErrorCode.InvalidRequest, 'Request body too large', null, {
+        maxBytes: limits.maxBytes,
+      });
+    }
+    return false;
+  }
+
+  /** Whether the early step has run for `req` (a framework that skipped it gets it late). */
+  admitted(req: IncomingMessage): boolean {
+    return this.bodies.has(req);
+  }
+
+  /** The body the early step read, handed over once. */
+  takeBody(req: IncomingMessage): string | undefined {
+    const text = this.bodies.get(req);
+    this.bodies.delete(req);
+    return text;
+  }
+
+  /** Gives back the budget a body held, for a request that keeps no body (a listen stream). */
+  releaseBody(req: IncomingMessage): void {
+    this.reservations.get(req)?.release();
+  }
+}

@@ -1,0 +1,83 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { ProtectedResource } from '../../auth/protected-resource';
+import { refusalOf } from '../protocol/http-refusals';
+import { sdkRequestExchange } from '../protocol/sdk-request-exchange';
+import { SdkServerFactory } from '../protocol/sdk-server.factory';
+import { LISTEN_LIMITS, type ListenLimits } from '../listen/listen-limits';
+import { TRANSPORT_OPTIONS, type TransportOptions } from './transport.options';
+
+type NodeHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  parsedBody?: unknown,
+) => Promise<void>;
+
+/**
+ * The official SDK's HTTP handlers (`createMcpHandler` over the module's low-level server): one
+ * for every request the fast path leaves to the SDK, one only for `subscriptions/listen`, which
+ * validates and acknowledges a listen request (the module's `ListenStreams` holds the stream).
+ * Both are closed once Nest has closed the HTTP server: while the instance drains, a listen
+ * request is still acknowledged, and `ListenStreams` ends it at once with its final result (the
+ * client opens its next one elsewhere) — closing the handler earlier answered it -32603.
+ * @internal
+ */
+@Injectable()
+export class SdkHandlers implements OnApplicationShutdown {
+  private readonly logger = new Logger('McpModule');
+  readonly main: McpHttpHandler;
+  readonly listen: McpHttpHandler;
+  /** The main handler on Node's request and response. */
+  readonly node: NodeHandler;
+
+  constructor(
+    @Inject(TRANSPORT_OPTIONS) options: TransportOptions,
+    @Inject(LISTEN_LIMITS) listen: ListenLimits,
+    serverFactory: SdkServerFactory,
+    private readonly resource: ProtectedResource,
+  ) {
+    const handlerOptions = {
+      // 2025-era traffic is the session endpoint's; whatever reaches the SDK here is modern or
+      // refused (sessions disabled): never served statelessly, which would over-promise.
+      legacy: 'reject' as const,
+      keepAliveMs: options.keepAliveMs,
+      maxRequestBodySize: options.body.maxBytes,
+      onerror: (error: Error) => this.logger.debug(`MCP request rejected: ${error.message}`),
+    };
+    this.main = createMcpHandler(() => serverFactory.create(), handlerOptions);
+    this.listen = createMcpHandler(() => serverFactory.create(), {
+      ...handlerOptions,
+      bus: this.main.bus,
+      // A backstop only: the module's limits answer first, and the SDK keeps no stream open.
+      maxSubscriptions: listen.maxStreams,
+    });
+    const main = this.main;
+    this.node = toNodeHandler({
+      fetch: async (request: Request, fetchOptions?: Parameters<McpHttpHandler['fetch']>[1]) =>
+        this.withRefusalStatus(await main.fetch(request, fetchOptions)),
+    } as McpHttpHandler) as NodeHandler;
+  }
+
+  /**
+   * The SDK answers a handler's error with HTTP 200; a refusal that has its own status (401 and
+   * 403 with their Bearer challenge, 429 with `Retry-After`) gets it here, as on the fast path. A
+   * response already streaming (SSE) was started before the handler ran and keeps its 200.
+   */
+  private withRefusalStatus(response: Response): Response {
+    const exchange = sdkRequestExchange.peek();
+    const refusal = exchange && refusalOf(exchange);
+    if (!refusal || response.status !== 200) return response;
+    if (!(response.headers.get('content-type') ?? '').startsWith('application/json'))
+      return response;
+    const headers = new Headers(response.headers);
+    for (const [name, value] of Object.entries(this.resource.headersOf(refusal, exchange.raw)))
+      headers.set(name, value);
+    return new Response(response.body, { status: refusal.httpStatus, headers });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([this.listen.close(), this.main.close()]);
+  }
+}

@@ -1,0 +1,240 @@
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  ProtocolError,
+  type CallToolRequest,
+  type CallToolResult,
+  type CompleteRequest,
+  type CompleteResult,
+  type GetPromptRequest,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceRequest,
+  type ReadResourceResult,
+  type Resource,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import type { ListingPage } from '../../operations/discovery/listing-page';
+import { McpListings } from '../../operations/discovery/mcp-listings.service';
+import { McpOperationRegistry } from '../../operations/discovery/mcp-operation.registry';
+import type {
+  OperationEntry,
+  ResourceTemplateListing,
+} from '../../operations/discovery/operation-entry.interface';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
+import type { HttpExchange } from '../../pipeline/http-exchange';
+import {
+  answerOf,
+  OperationRunner,
+  type OperationOutcome,
+  type OperationRunInput,
+} from '../../pipeline/operation-runner';
+import {
+  normalizePromptResult,
+  normalizeResourceResult,
+  normalizeToolResult,
+} from '../../pipeline/operation-result.normalizer';
+import { callParamsOf, ownArguments } from '../../pipeline/own-request-params';
+import { DivertedCall, McpCallDiverts } from './call-divert';
+import { completionResult } from './completion-result';
+import { McpOperationVisibility } from './operation-visibility';
+import { McpResourceReaders } from './resource-readers';
+import { clip } from '../../kit/clip';
+import type { MaybePromise } from '../../kit/maybe-promise';
+import { resourceNotFound, unknownOperation as unknown } from './unknown-operation';
+
+/**
+ * How a call is run: once through the runner (the default), or by an entry point that runs it
+ * again while it asks for input (a 2025-era session asks its client in between).
+ */
+export type OperationRun = (input: OperationRunInput) => Promise<OperationOutcome>;
+
+/** How an entry point has a call served: who runs it, and whether an extension may divert it. */
+export interface CallVia {
+  /** Runs the call (default: once through the runner). */
+  readonly run?: OperationRun;
+  /**
+   * Whether a registered divert may take the call (default true). A 2025-era session says no:
+   * its client gets 2025 semantics whatever 2026 extensions it declares.
+   */
+  readonly divert?: boolean;
+}
+
+/**
+ * The method table: serves each MCP operation method from the operation registry, running the
+ * operation through the {@link OperationRunner}. Both the fast path and the SDK path call it, each
+ * with the HTTP exchange the request came on.
+ */
+@Injectable()
+export class McpDispatcher {
+  private readonly logger = new Logger('McpModule');
+  private readonly runOnce: OperationRun = (input) => this.runner.run(input);
+
+  constructor(
+    private readonly registry: McpOperationRegistry,
+    private readonly listings: McpListings,
+    private readonly runner: OperationRunner,
+    /** The extensions' diverts of `tools/call` (the tasks extension's). */
+    readonly diverts: McpCallDiverts,
+    private readonly visibility: McpOperationVisibility,
+    /** Extensions' own resources (skill files), read when no operation serves a URI. */
+    private readonly readers: McpResourceReaders,
+  ) {}
+
+  listTools(
+    cursor: string | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): MaybePromise<ListingPage<Tool>> {
+    return this.visibility.page(this.listings.current().tools, cursor, sdk, exchange);
+  }
+
+  listPrompts(
+    cursor: string | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): MaybePromise<ListingPage<Prompt>> {
+    return this.visibility.page(this.listings.current().prompts, cursor, sdk, exchange);
+  }
+
+  listResources(
+    cursor: string | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): MaybePromise<ListingPage<Resource>> {
+    return this.visibility.page(this.listings.current().resources, cursor, sdk, exchange);
+  }
+
+  listResourceTemplates(
+    cursor: string | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): MaybePromise<ListingPage<ResourceTemplateListing>> {
+    return this.visibility.page(this.listings.current().resourceTemplates, cursor, sdk, exchange);
+  }
+
+  /**
+   * A `tools/call`: run through the runner, or diverted by an extension (a task). A divert is asked
+   * only once the tool's guards let the caller through (`McpOperationVisibility.authorizeTool`).
+   */
+  async callTool(
+    request: CallToolRequest,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+    via: CallVia = {},
+  ): Promise<CallToolResult> {
+    const { name } = request.params;
+    const tool = this.registry.findTool(name);
+    if (!tool) throw unknown('tool', name);
+    const divert = via.divert === false ? undefined : this.diverts.for(tool, sdk);
+    if (divert) {
+      const caller = await this.visibility.authorizeTool(tool, sdk, exchange);
+      const diverted = await divert.divert(tool, request, sdk, exchange, caller);
+      if (diverted) return new DivertedCall(diverted) as unknown as CallToolResult;
+    }
+    const params = callParamsOf(exchange, sdk, request.params);
+    const input: OperationRunInput = {
+      operation: tool,
+      target: tool.name,
+      params,
+      args: ownArguments(params) ?? request.params.arguments ?? {},
+      http: exchange,
+      sdk,
+    };
+    const outcome = await (via.run ?? this.runOnce)(input);
+    if (await this.visibility.hidden(outcome, input)) throw unknown('tool', name);
+    return answerOf(outcome, (value) =>
+      normalizeToolResult(value, tool.listing.outputSchema !== undefined),
+    );
+  }
+
+  async getPrompt(
+    request: GetPromptRequest,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+    via: CallVia = {},
+  ): Promise<GetPromptResult> {
+    const { name } = request.params;
+    const prompt = this.registry.findPrompt(name);
+    if (!prompt) throw unknown('prompt', name);
+    const params = callParamsOf(exchange, sdk, request.params);
+    const input: OperationRunInput = {
+      operation: prompt,
+      target: name,
+      params,
+      args: ownArguments(params) ?? request.params.arguments ?? {},
+      http: exchange,
+      sdk,
+    };
+    const outcome = await (via.run ?? this.runOnce)(input);
+    if (await this.visibility.hidden(outcome, input)) throw unknown('prompt', name);
+    return answerOf(outcome, normalizePromptResult);
+  }
+
+  async readResource(
+    request: ReadResourceRequest,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+    via: CallVia = {},
+  ): Promise<ReadResourceResult> {
+    const { uri } = request.params;
+    const found = this.registry.findResource(uri);
+    if (!found) return this.readers.read(uri, sdk, exchange);
+    const input: OperationRunInput = {
+      operation: found.resource,
+      target: uri,
+      params: callParamsOf(exchange, sdk, request.params),
+      args: found.variables,
+      http: exchange,
+      sdk,
+    };
+    const outcome = await (via.run ?? this.runOnce)(input);
+    if (await this.visibility.hidden(outcome, input)) throw resourceNotFound(uri);
+    return answerOf(outcome, (value) =>
+      normalizeResourceResult(value, uri, found.resource.metadata.options.mimeType),
+    );
+  }
+
+  /** Completion runs under the guards, interceptors and filters of the prompt or template it serves. */
+  async complete(
+    request: CompleteRequest,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): Promise<CompleteResult> {
+    const { ref, argument } = request.params;
+    const operation = this.completionTarget(ref);
+    const target = ref.type === 'ref/prompt' ? ref.name : ref.uri;
+    const outcome = await this.runner.complete(
+      {
+        operation,
+        target,
+        params: callParamsOf(exchange, sdk, request.params),
+        args: request.params.context?.arguments ?? {},
+        http: exchange,
+        sdk,
+      },
+      { argument: argument.name, value: argument.value },
+    );
+    return completionResult(
+      answerOf(outcome, (value) => value),
+      target,
+      this.logger,
+    );
+  }
+
+  private completionTarget(ref: CompleteRequest['params']['ref']): OperationEntry {
+    if (ref.type === 'ref/prompt') {
+      const prompt = this.registry.findPrompt(ref.name);
+      if (!prompt) throw unknown('prompt', ref.name);
+      return prompt;
+    }
+    const template = this.registry.findTemplate(ref.uri);
+    if (!template)
+      throw new ProtocolError(
+        McpErrorCode.InvalidParams,
+        `Unknown resource template: ${clip(ref.uri)}`,
+        { uri: clip(ref.uri) },
+      );
+    return template;
+  }
+}

@@ -1,0 +1,145 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AUTH_OPTIONS, type AuthOptions } from '../../auth/auth.options';
+import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
+import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../../operations/discovery/discovery.options';
+import type { ListingPage } from '../../operations/discovery/listing-page';
+import type { ToolEntry } from '../../operations/discovery/operation-entry.interface';
+import type { ListedOperation, PagedListing } from '../../operations/discovery/paged-listing';
+import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
+import { McpHttpRefusal } from '../../kit/errors/mcp-http-refusal.error';
+import type { McpOperationContext } from '../../input/mcp-operation-context.interface';
+import type { HttpExchange } from '../../pipeline/http-exchange';
+import {
+  OperationRunner,
+  type OperationOutcome,
+  type OperationRunInput,
+  type RunnableOperation,
+} from '../../pipeline/operation-runner';
+import { ownRequestParams } from '../../pipeline/own-request-params';
+import { andThen, type MaybePromise } from '../../kit/maybe-promise';
+import { OccasionalWarning } from '../../kit/occasional-warning';
+import { unknownOperation } from './unknown-operation';
+
+/**
+ * Lists per caller (`auth.lists: 'caller'`, the default): which operations a caller's lists show
+ * — those its guards and scopes let through — and that an operation they hide answers every path
+ * as an unknown one. The guards run alone: no interceptor, pipe or method.
+ * @internal
+ */
+@Injectable()
+export class McpOperationVisibility {
+  constructor(
+    private readonly runner: OperationRunner,
+    @Inject(DISCOVERY_OPTIONS) private readonly options: DiscoveryOptions,
+    @Inject(AUTH_OPTIONS) auth: AuthOptions,
+  ) {
+    this.tokenRequired = auth.resourceServer?.requireToken === true;
+  }
+
+  /** Whether the resource server answers callers without a token 401 (but for public operations). */
+  private readonly tokenRequired: boolean;
+  private readonly anonymousHiding = new OccasionalWarning(
+    (message) => this.logger.warn(message),
+    300_000,
+  );
+  private readonly logger = new Logger('McpModule');
+
+  /**
+   * The page `cursor` points at, of what this caller may call: with `auth.lists: 'public'` the
+   * cached page; otherwise each scanned operation's guards and scopes run (not the method), one
+   * list request at a time, and the page is assembled from the entries' cached JSON. A caller
+   * without a token, where the resource server requires one, sees the public operations only. Any
+   * listing of entries that carry guards and a profile pages this way (an extension's too).
+   */
+  page<T, E extends RunnableOperation & ListedOperation<T>>(
+    listing: PagedListing<T, E>,
+    cursor: string | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): MaybePromise<ListingPage<T>> {
+    const tokenless = this.tokenRequired && (exchange.raw as { auth?: unknown }).auth === undefined;
+    if (this.options.listVisibility === 'public' && !tokenless) return listing.page(cursor);
+    let hidden = 0;
+    const count = (shown: boolean) => {
+      if (!shown) hidden++;
+      return shown;
+    };
+    const page = listing.filteredPage(cursor, (operation) => {
+      // A caller without a token, where the resource server requires one, sees public ones only.
+      if (tokenless && !operation.profile.public) return count(false);
+      if (this.options.listVisibility === 'public') return true;
+      return andThen(
+        this.runner.visible({
+          operation,
+          target: operation.name,
+          params: {},
+          args: {},
+          http: exchange,
+          sdk,
+        }),
+        count,
+      );
+    });
+    if (tokenless || exchange.request.headers.authorization !== undefined) return page;
+    return andThen(page, (answered) => {
+      if (hidden > 0) this.reportAnonymousHiding(hidden);
+      return answered;
+    });
+  }
+
+  /**
+   * A list asked without credentials whose guards hid operations looks exactly like broken
+   * registration (an empty list, HTTP 200): say so in the log, at most every few minutes.
+   */
+  private reportAnonymousHiding(hidden: number): void {
+    this.anonymousHiding.report(
+      `An MCP list request without an Authorization header was answered with ${hidden} ` +
+        'operation(s) hidden by their guards. If the client should be signed in, make it send its ' +
+        'credentials; with auth.resourceServer such requests get the 401 challenge instead.',
+    );
+  }
+
+  /**
+   * Whether a refused call answers as for an unknown operation: with lists per caller, a guard's
+   * refusal (-32003, not a step-up) of an operation the caller's list does not show. The guards run
+   * once more to tell a guard's refusal from a `ForbiddenException` of the method itself.
+   */
+  async hidden(outcome: OperationOutcome, input: OperationRunInput): Promise<boolean> {
+    return (
+      this.options.listVisibility === 'caller' &&
+      outcome.kind === 'error' &&
+      outcome.error.code === McpErrorCode.Forbidden &&
+      !(outcome.error instanceof McpHttpRefusal) &&
+      !(await this.runner.visible(input))
+    );
+  }
+
+  /**
+   * Runs a tool's guards for a request that will not run the tool itself (a divert, a 2025-era task
+   * call): the operation context they produced, or what a call of the tool would have answered —
+   * an unknown tool when the caller's lists hide it (a guard's refusal, -32003, not a step-up),
+   * the guard's own error otherwise (a 401 challenge, a step-up).
+   */
+  async authorizeTool(
+    tool: ToolEntry,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): Promise<McpOperationContext> {
+    const input: OperationRunInput = {
+      operation: tool,
+      target: tool.name,
+      params: ownRequestParams(exchange, sdk) ?? {},
+      args: {},
+      http: exchange,
+      sdk,
+    };
+    try {
+      return await this.runner.authorize(input);
+    } catch (error) {
+      const refused = { kind: 'error', error } as OperationOutcome;
+      if (error instanceof ProtocolError && (await this.hidden(refused, input)))
+        throw unknownOperation('tool', tool.name);
+      throw error;
+    }
+  }
+}
