@@ -7,16 +7,15 @@ import type { McpRedisOptions } from './redis/mcp-redis-options.interface';
 import type { McpHttpOptions } from './wire/http/mcp-http-options.interface';
 import type { McpRequestStateOptions } from './request-state/sealing/mcp-request-state-options.interface';
 import type { McpIdentityOptions } from './auth/identity/mcp-identity-options.interface';
-import type { McpTasksOptions } from './ext/tasks/mcp-tasks-options.interface';
-import type { McpSessionsOptions } from './ext/sessions/mcp-sessions-options.interface';
-import type { McpSkillsOptions } from './ext/skills/skill.options';
+import type { McpExtensionOptionsOf } from './options/mcp-extension';
+import type { MCP_EXTENSIONS } from './mcp.extensions';
 
 /**
- * Options for `McpModule.forRoot()` / `forRootAsync()`.
- *
+ * The core's options: everything but the extensions' own keys, which each extension brings
+ * (`tasks`, `sessions`, `skills`: see {@link McpModuleOptions}).
  * @publicApi
  */
-export interface McpModuleOptions {
+export interface McpCoreModuleOptions {
   /** HTTP path of the MCP endpoint. Default `/mcp`. */
   endpoint?: string;
   /**
@@ -115,25 +114,6 @@ export interface McpModuleOptions {
     pageSize?: number;
   };
   /**
-   * The tasks extension (`io.modelcontextprotocol/tasks`): how long tasks live, where they are kept
-   * and where they run. See `docs/tasks.md`.
-   */
-  tasks?: McpTasksOptions;
-  /**
-   * 2025-era clients (2025-11-25, 2025-06-18) on the same endpoint: `initialize` opens a session
-   * (`Mcp-Session-Id`), operations that ask for input ask them with real server-to-client requests
-   * over the session, and tasks are 2025-11-25 tasks. Sessions live in `store` (memory, or Redis
-   * when `redis` is set, so a fleet behind a round-robin balancer shares them). See
-   * `docs/clients.md` ("2025-era clients") and `docs/redis.md` ("2025-era sessions").
-   */
-  sessions?: McpSessionsOptions;
-  /**
-   * Skills (`io.modelcontextprotocol/skills`, SEP-2640): a folder of skill folders and
-   * `@McpSkill()` methods, served per caller as `skills/list`, `skills/get`, `skill://` resources
-   * and directory reads, on both eras. Off unless given. See `docs/skills.md`.
-   */
-  skills?: McpSkillsOptions;
-  /**
    * How an instance drains when the app shuts down (`app.enableShutdownHooks()` and SIGTERM, or
    * `app.close()`): readiness goes down at once (`McpDrainHealthIndicator`), new requests are
    * still served for `drainDelayMs` (each answer closing its connection), then the requests in
@@ -159,3 +139,11 @@ export interface McpModuleOptions {
 }
 
 export type { McpCacheableMethod };
+
+/**
+ * Options for `McpModule.forRoot()` / `forRootAsync()`: the core's ({@link McpCoreModuleOptions})
+ * and one key per extension the module composes (`src/mcp.extensions.ts`): `tasks`
+ * (docs/tasks.md), `sessions` (2025-era clients, docs/clients.md) and `skills` (docs/skills.md).
+ * @publicApi
+ */
+export type McpModuleOptions = McpCoreModuleOptions & McpExtensionOptionsOf<typeof MCP_EXTENSIONS>;

@@ -62,8 +62,8 @@ describe('resolveMcpOptions', () => {
         maxConsumedStatesPerCaller: 10_000,
         singleUse: false,
       });
-      expect(resolved.ports.consumedStateStore).toBeUndefined();
-      expect(resolved.ports.stateHandleRepository).toBeUndefined();
+      expect(resolved.requestStatePorts.consumedStateStore).toBeUndefined();
+      expect(resolved.requestStatePorts.stateHandleRepository).toBeUndefined();
     });
 
     it('gives every cacheable method a private, zero-ttl hint', () => {
@@ -84,8 +84,8 @@ describe('resolveMcpOptions', () => {
     it('keeps alive every 15 s, with no keyring, protector or partition resolver, and the concept secret policy', () => {
       expect(resolved.transport.keepAliveMs).toBe(15_000);
       expect(resolved.keyring.keyring).toBeUndefined();
-      expect(resolved.ports.protector).toBeUndefined();
-      expect(resolved.ports.partitionResolver).toBeUndefined();
+      expect(resolved.requestStatePorts.protector).toBeUndefined();
+      expect(resolved.identity.partitionResolver).toBeUndefined();
       expect(resolved.inputPolicy.secrets).toBeInstanceOf(ConceptSecretFieldPolicy);
     });
 
@@ -105,7 +105,7 @@ describe('resolveMcpOptions', () => {
     });
 
     it('keeps tasks an hour (at most a day), polled every second, with bounded results, answers and tasks per caller', () => {
-      expect(resolved.tasks).toEqual({
+      expect(resolved.extensions.get('tasks')).toEqual({
         enabled: true,
         ttlMs: 3_600_000,
         maxTtlMs: 86_400_000,
@@ -227,7 +227,7 @@ describe('resolveMcpOptions', () => {
         elicitation: { secretPolicy },
         requestState: { protector },
       });
-      expect(resolved.ports.protector).toBe(protector);
+      expect(resolved.requestStatePorts.protector).toBe(protector);
       expect(resolved.keyring.keyring).toBe(keyring);
       expect(resolved.inputPolicy.secrets).toBe(secretPolicy);
     });

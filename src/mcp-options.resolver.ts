@@ -2,11 +2,12 @@ import { resolveShutdownOptions, type ShutdownOptions } from './wire/drain/shutd
 import { resolveAuthOptions, type AuthOptions } from './auth/auth.options';
 import type { DiscoveryOptions } from './operations/discovery/discovery.options';
 import { InvalidModuleOptionsError } from './kit/errors/invalid-module-options.error';
-import type { McpAuthorizationPartitionResolver } from './auth/identity/authorization-partition.resolver';
+import type { IdentityOptions } from './auth/identity/partition-resolver.provider';
 import type { InputRequestPolicy } from './input/input-request-policy';
 import { ConceptSecretFieldPolicy } from './input/secret-field.policy';
 import { resolveKeyringOptions, type KeyringOptions } from './keyring/keyring.options';
 import type { McpModuleOptions } from './mcp-module-options.interface';
+import { MCP_EXTENSIONS } from './mcp.extensions';
 import {
   booleanOption,
   implementing,
@@ -15,33 +16,18 @@ import {
 } from './options/option-checks';
 import { resolveServerOptions, type ServerOptions } from './wire/protocol/server.options';
 import { resolveRedisOptions, type RedisOptionsSlice } from './redis/redis-options.resolver';
-import type { RequestStateProtector } from './request-state/sealing/request-state-protector.interface';
+import type { RequestStatePortOptions } from './request-state/request-state-ports';
 import {
   resolveRequestStateLimits,
   type ResolvedRequestStateOptions,
 } from './request-state/sealing/request-state-limits';
-import type { StateHandleRepository } from './request-state/stores/handles/state-handle-repository.interface';
-import type { ConsumedStateStore } from './request-state/stores/one-time/consumed-state-store.interface';
 import {
   resolveNotificationOptions,
   type NotificationOptions,
 } from './wire/fleet/notification.options';
-import { resolveSessionOptions, type SessionOptions } from './ext/sessions/session.options';
-import { resolveTaskOptions, type ResolvedTaskOptions } from './ext/tasks/task.options';
-import { resolveSkillOptions, type ResolvedSkillOptions } from './ext/skills/skill.options';
 import { resolveListenLimits, type ListenLimits } from './wire/listen/listen-limits';
 import { resolveTracingOptions, type TracingOptions } from './observability/tracing-options';
 import { resolveTransportOptions, type TransportOptions } from './wire/http/transport.options';
-
-/** What the application plugs into the module's ports through the options. @internal */
-export interface PortOptions {
-  readonly protector: RequestStateProtector | undefined;
-  readonly consumedStateStore: ConsumedStateStore | undefined;
-  readonly stateHandleRepository: StateHandleRepository | undefined;
-  readonly partitionResolver: McpAuthorizationPartitionResolver | undefined;
-  /** The `req.user` field the default partition resolver identifies users by. */
-  readonly userIdField: string | undefined;
-}
 
 /**
  * The module options with every default filled in and every value checked, as one slice per
@@ -55,13 +41,13 @@ export interface ResolvedMcpOptions {
   readonly listen: ListenLimits;
   readonly requestState: ResolvedRequestStateOptions;
   readonly keyring: KeyringOptions;
-  readonly ports: PortOptions;
+  readonly requestStatePorts: RequestStatePortOptions;
+  readonly identity: IdentityOptions;
   readonly inputPolicy: InputRequestPolicy;
   readonly discovery: DiscoveryOptions;
   readonly redis: RedisOptionsSlice;
-  readonly tasks: ResolvedTaskOptions;
-  readonly sessions: SessionOptions;
-  readonly skills: ResolvedSkillOptions;
+  /** Each built-in extension's options, checked even when it is off: a bad option fails startup. */
+  readonly extensions: ReadonlyMap<string, unknown>;
   readonly notifications: NotificationOptions;
   readonly shutdown: ShutdownOptions;
   readonly auth: AuthOptions;
@@ -80,11 +66,8 @@ export function resolveMcpOptions(
   const listen = resolveListenLimits(options.listen);
   const stateOptions = options.requestState;
   const identity = objectOption('identity', options.identity);
-  const ports: PortOptions = {
+  const requestStatePorts: RequestStatePortOptions = {
     protector: implementing('requestState.protector', stateOptions?.protector, ['seal', 'open']),
-    partitionResolver: implementing('identity.partitionResolver', identity?.partitionResolver, [
-      'resolve',
-    ]),
     consumedStateStore: implementing(
       'requestState.consumedStateStore',
       stateOptions?.consumedStateStore,
@@ -95,6 +78,11 @@ export function resolveMcpOptions(
       stateOptions?.stateHandleRepository,
       ['put', 'redeem', 'delete'],
     ),
+  };
+  const identityOptions: IdentityOptions = {
+    partitionResolver: implementing('identity.partitionResolver', identity?.partitionResolver, [
+      'resolve',
+    ]),
     userIdField: userIdField(identity?.userIdField),
   };
   const secretPolicy = implementing('elicitation.secretPolicy', options.elicitation?.secretPolicy, [
@@ -108,8 +96,6 @@ export function resolveMcpOptions(
     process.env.NODE_ENV === 'production',
   );
   const keyring = resolveKeyringOptions(options.keyring, options.allowEphemeralKey);
-  const tasks = resolveTaskOptions(options.tasks);
-  const sessions = resolveSessionOptions(options.sessions);
   const auth = resolveAuthOptions(options.auth);
   return {
     transport,
@@ -117,7 +103,8 @@ export function resolveMcpOptions(
     listen,
     requestState,
     keyring,
-    ports,
+    requestStatePorts,
+    identity: identityOptions,
     inputPolicy: {
       secrets: secretPolicy ?? new ConceptSecretFieldPolicy(),
       development: options.elicitation?.development ?? process.env.NODE_ENV === 'development',
@@ -127,13 +114,14 @@ export function resolveMcpOptions(
       failOnValidationGap,
       singleUseByDefault: requestState.singleUse,
       listPageSize: listPageSize(objectOption('lists', options.lists)?.pageSize),
-      taskTtl: { ttlMs: tasks.ttlMs, maxTtlMs: tasks.maxTtlMs, served: tasks.enabled },
       listVisibility: auth.lists,
     },
     redis: { redis: resolveRedisOptions(options.redis) },
-    tasks,
-    sessions,
-    skills: resolveSkillOptions(options.skills),
+    extensions: new Map(
+      MCP_EXTENSIONS.flatMap(({ name, options: own }) =>
+        own ? [[name, own.resolve(options[own.key] as never)] as const] : [],
+      ),
+    ),
     notifications: resolveNotificationOptions(transport.body.maxBytes),
     auth,
     tracing: resolveTracingOptions(options.tracing),

@@ -1,29 +1,39 @@
 import { ConfigurableModuleBuilder, type DynamicModule, type Provider } from '@nestjs/common';
+import { InvalidModuleOptionsError } from './kit/errors/invalid-module-options.error';
 import type { McpModuleOptions } from './mcp-module-options.interface';
-import { sessionsExtensionProviders } from './ext/sessions/sessions.extension';
-import { SKILLS_EXTENSION_PROVIDERS } from './ext/skills/skills.extension';
-import { TASKS_EXTENSION_PROVIDERS } from './ext/tasks/tasks.extension';
+import { MCP_EXTENSIONS } from './mcp.extensions';
+import type { AnyMcpExtension } from './options/mcp-extension';
 
 export const {
   ConfigurableModuleClass: McpConfigurableModuleClass,
   MODULE_OPTIONS_TOKEN: MCP_MODULE_OPTIONS,
 } = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })
   .setClassMethodName('forRoot')
-  .setExtras({ isGlobal: true }, (definition, extras) => ({
-    ...definition,
-    global: extras.isGlobal,
-    providers: [...(definition.providers ?? []), ...extensionProviders(definition)],
-  }))
+  .setExtras(
+    { isGlobal: true, extensions: [] as readonly AnyMcpExtension[] },
+    (definition, extras) => ({
+      ...definition,
+      global: extras.isGlobal,
+      providers: [
+        ...(definition.providers ?? []),
+        ...extensionProviders(definition, [...MCP_EXTENSIONS, ...extras.extensions]),
+      ],
+    }),
+  )
   .build();
 
 /**
- * The providers of the extensions this `McpModule` composes: tasks and 2025-era sessions unless
- * the options turn one off, and skills when the `skills` option is given. Each extension's providers join this module (so every `McpModule`,
- * global or not, has its own) and install themselves into the core's seams; the core never
- * imports them. Options given to `forRootAsync` are not known yet when the module is composed:
- * there an extension turned off is composed and stays idle.
+ * The providers of the extensions this `McpModule` composes: the built-in list and the
+ * application's own (`forRoot({ extensions })`), each unless its options turn it off. Each
+ * extension's providers join this module (so every `McpModule`, global or not, has its own) with
+ * its resolved options under its token, and install themselves into the core's seams; the core
+ * never imports them. Options given to `forRootAsync` are not known yet when the module is
+ * composed: there every extension is composed, and one turned off stays idle.
  */
-function extensionProviders(definition: DynamicModule): Provider[] {
+function extensionProviders(
+  definition: DynamicModule,
+  extensions: readonly AnyMcpExtension[],
+): Provider[] {
   const options = (
     definition.providers?.find(
       (provider) =>
@@ -33,13 +43,34 @@ function extensionProviders(definition: DynamicModule): Provider[] {
         'useValue' in provider,
     ) as { useValue?: McpModuleOptions } | undefined
   )?.useValue;
-  const tasks = options?.tasks?.enabled !== false;
-  const sessions = options?.sessions?.enabled !== false;
-  const skills =
-    options === undefined || (options.skills !== undefined && options.skills.enabled !== false);
-  return [
-    ...(tasks ? TASKS_EXTENSION_PROVIDERS : []),
-    ...(sessions ? sessionsExtensionProviders(tasks) : []),
-    ...(skills ? SKILLS_EXTENSION_PROVIDERS : []),
-  ];
+  const ownOptions = (extension: AnyMcpExtension, from: McpModuleOptions | undefined): unknown =>
+    extension.configuredOptions ??
+    (extension.options && (from as Record<string, unknown> | undefined)?.[extension.options.key]);
+  const names = new Set<string>();
+  for (const { name } of extensions) {
+    if (names.has(name))
+      throw new InvalidModuleOptionsError('extensions', `compose the "${name}" extension once`);
+    names.add(name);
+  }
+  const composed = extensions.filter((extension) => {
+    if (options === undefined) return true;
+    const own = ownOptions(extension, options);
+    return extension.enabledBy
+      ? extension.enabledBy(own)
+      : (own as { enabled?: unknown } | undefined)?.enabled !== false;
+  });
+  const composedNames = new Set(composed.map(({ name }) => name));
+  return composed.flatMap((extension) => [
+    ...(extension.options
+      ? [
+          {
+            provide: extension.options.token,
+            useFactory: (from: McpModuleOptions) =>
+              extension.options?.resolve(ownOptions(extension, from)),
+            inject: [MCP_MODULE_OPTIONS],
+          },
+        ]
+      : []),
+    ...extension.providers(composedNames),
+  ]);
 }

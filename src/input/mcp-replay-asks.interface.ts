@@ -1,9 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type {
-  CreateMessageParams,
-  ElicitFormParams,
-  ElicitUrlParams,
-} from './mcp-input-request';
+import type { CreateMessageParams, ElicitFormParams, ElicitUrlParams } from './mcp-input-request';
 import type {
   McpElicitationResponse,
   McpRootsResponse,

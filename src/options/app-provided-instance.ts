@@ -11,11 +11,12 @@ function findAppProvidedInstance<T>(
   modules: ModulesContainer,
   token: symbol,
   option: string,
+  isModulesOwn: (instance: unknown) => boolean,
 ): T | undefined {
   const found: { instance: T; module: string }[] = [];
   for (const module of modules.values()) {
     const wrapper = module.providers.get(token);
-    if (!wrapper) continue;
+    if (!wrapper || isModulesOwn(wrapper.instance)) continue;
     const moduleName = module.metatype?.name ?? 'a module';
     if (!wrapper.isDependencyTreeStatic() || wrapper.isTransient) {
       throw new InvalidModuleOptionsError(
@@ -40,15 +41,17 @@ function findAppProvidedInstance<T>(
 /**
  * The one instance of `token` the module should use: the module option `option` (`fromOptions`)
  * or what the application provides under the token, never two different ones; `undefined` when
- * neither is given (the caller then uses its default).
+ * neither is given (the caller then uses its default). `isModulesOwn` tells the module's own
+ * providers of the token (its ports' forwarding objects) from the application's.
  */
 export function providedInstance<T>(
   modules: ModulesContainer,
   token: symbol,
   option: string,
   fromOptions: T | undefined,
+  isModulesOwn: (instance: unknown) => boolean,
 ): T | undefined {
-  const fromApp = findAppProvidedInstance<T>(modules, token, option);
+  const fromApp = findAppProvidedInstance<T>(modules, token, option, isModulesOwn);
   if (fromOptions !== undefined && fromApp !== undefined && fromOptions !== fromApp) {
     throw new InvalidModuleOptionsError(
       option,

@@ -6,7 +6,7 @@
 export interface Port<T> {
   /** The DI token the application provides (`{ provide: ConsumedStateStore, useClass: … }`). */
   readonly token: symbol;
-  /** The module option that sets it, for messages (`consumedStateStore`). */
+  /** The module option that sets it, for messages (`requestState.consumedStateStore`). */
   readonly option: string;
   /** Carries the port's type only. */
   readonly type?: T;

@@ -1,5 +1,8 @@
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
-import { insufficientScopeRefusal, unauthorizedRefusal } from '../kit/errors/mcp-http-refusal.error';
+import {
+  insufficientScopeRefusal,
+  unauthorizedRefusal,
+} from '../kit/errors/mcp-http-refusal.error';
 import { callerScopesOf } from '../auth/identity/caller-scopes';
 import { operationCallOf } from './operation-call';
 

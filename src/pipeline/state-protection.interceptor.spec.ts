@@ -7,10 +7,13 @@ import type { McpInputResponse } from '../input/mcp-input-response';
 import { McpInputRequest } from '../input/mcp-input-request';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
 import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
-import type { McpPorts } from '../options/mcp-ports.service';
 import type { CallerPartitions } from '../auth/identity/caller-partitions';
+import type { ConsumedStateStore } from '../request-state/stores/one-time/consumed-state-store.interface';
 import type { McpReplayStep } from '../request-state/replay/mcp-replay.step';
-import type { OpenedRequestState, RequestStateSealer } from '../request-state/sealing/request-state.sealer';
+import type {
+  OpenedRequestState,
+  RequestStateSealer,
+} from '../request-state/sealing/request-state.sealer';
 import { ExecutionContextHost } from '../kit/nest-internals';
 import { EmittedRound } from './emitted-round';
 import type { OperationCall } from './operation-call';
@@ -46,7 +49,7 @@ function interceptor(asked: OpenedRequestState['askedKinds']): StateProtectionIn
     '/mcp',
     sealer(asked),
     partitions,
-    {} as McpPorts,
+    {} as ConsumedStateStore,
     {} as McpReplayStep,
     { activeTrace: () => undefined } as unknown as McpTelemetry,
     {} as KeyringRecordIntegrity,

@@ -4,8 +4,7 @@ import { readInputResponses } from '../input/input-responses.reader';
 import type { McpInputResponses } from '../input/mcp-input-responses';
 import { McpReplayStep } from '../request-state/replay/mcp-replay.step';
 import type { ReplayExecution } from '../request-state/replay/replay-execution';
-import { McpPorts } from '../options/mcp-ports.service';
-import { CONSUMED_STATE_STORE_PORT } from '../request-state/stores/one-time/consumed-state-store.interface';
+import { ConsumedStateStore } from '../request-state/stores/one-time/consumed-state-store.interface';
 import { CallerPartitions } from '../auth/identity/caller-partitions';
 import type { RequestStateBinding } from '../request-state/sealing/request-state-binding';
 import { RequestStateSealer } from '../request-state/sealing/request-state.sealer';
@@ -43,7 +42,7 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
     @Inject(MCP_ENDPOINT) endpoint: string,
     sealer: RequestStateSealer,
     partitions: CallerPartitions,
-    private readonly ports: McpPorts,
+    @Inject(ConsumedStateStore) private readonly consumedStates: ConsumedStateStore,
     private readonly replay: McpReplayStep,
     telemetry: McpTelemetry,
     integrity: KeyringRecordIntegrity,
@@ -97,7 +96,7 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
       if (call.profile.singleUse && incoming.raw !== undefined && incoming.framework)
         return consumeSingleUse(
           call,
-          this.ports.get(CONSUMED_STATE_STORE_PORT),
+          this.consumedStates,
           { raw: incoming.raw, expiresAt: incoming.framework.header.exp },
           (incoming.binding as RequestStateBinding).partition,
           this.logger,

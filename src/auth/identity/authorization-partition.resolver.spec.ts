@@ -1,4 +1,3 @@
-import type { McpPorts } from '../../options/mcp-ports.service';
 import { Logger } from '@nestjs/common';
 import { createTestOperationContext } from '../../operations/context/create-test-operation-context';
 import {
@@ -73,7 +72,7 @@ describe('DefaultAuthorizationPartitionResolver', () => {
 describe('CallerPartitions', () => {
   function delegate(): CallerPartitions {
     const resolver = new DefaultAuthorizationPartitionResolver();
-    return new CallerPartitions({ get: () => resolver } as unknown as McpPorts);
+    return new CallerPartitions(resolver);
   }
 
   it('warns once when a credentialed request still resolves to anonymous', async () => {

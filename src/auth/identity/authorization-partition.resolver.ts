@@ -19,7 +19,7 @@ export const McpAuthorizationPartitionResolver = Symbol('McpAuthorizationPartiti
 /** The partition resolver port: the `partitionResolver` option, or a provider of the token. @internal */
 export const PARTITION_RESOLVER_PORT = port<McpAuthorizationPartitionResolver>(
   McpAuthorizationPartitionResolver,
-  'partitionResolver',
+  'identity.partitionResolver',
 );
 
 /** The partition of callers the resolver cannot tell apart. @publicApi */

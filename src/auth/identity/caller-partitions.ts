@@ -1,13 +1,15 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Inject } from '@nestjs/common';
 import type { McpOperationContext } from '../../input/mcp-operation-context.interface';
-import { McpPorts } from '../../options/mcp-ports.service';
 import { andThen, type MaybePromise } from '../../kit/maybe-promise';
 import type { DetachedTaskStep } from './detached-task-step';
-import { ANONYMOUS_PARTITION, PARTITION_RESOLVER_PORT } from './authorization-partition.resolver';
+import {
+  ANONYMOUS_PARTITION,
+  McpAuthorizationPartitionResolver,
+} from './authorization-partition.resolver';
 
 /**
  * Names the caller of a call: its authorization partition, as the module's partition resolver
- * (the `partitionResolver` option, one the application provides, or the default) names it. Warns
+ * (the `identity.partitionResolver` option, one the application provides, or the default) names it. Warns
  * once when a request with credentials still resolves to `anonymous`.
  * @internal
  */
@@ -16,7 +18,10 @@ export class CallerPartitions {
   private readonly logger = new Logger('McpRequestState');
   private warned = false;
 
-  constructor(private readonly ports: McpPorts) {}
+  constructor(
+    @Inject(McpAuthorizationPartitionResolver)
+    private readonly resolver: McpAuthorizationPartitionResolver,
+  ) {}
 
   /**
    * The caller's partition: at once when the resolver answers synchronously (the default does). A
@@ -24,7 +29,7 @@ export class CallerPartitions {
    */
   resolve(context: McpOperationContext, detached?: DetachedTaskStep): MaybePromise<string> {
     if (detached !== undefined) return detached.partition;
-    return andThen(this.ports.get(PARTITION_RESOLVER_PORT).resolve(context), (partition) => {
+    return andThen(this.resolver.resolve(context), (partition) => {
       if (partition === ANONYMOUS_PARTITION && !this.warned) this.warnIfCredentialed(context);
       return partition;
     });

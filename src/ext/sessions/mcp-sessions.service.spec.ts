@@ -2,7 +2,6 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import type { CallerPartitions } from '../../auth/identity/caller-partitions';
 import type { McpTelemetry } from '../../observability/mcp-telemetry.service';
 import type { SessionEventBus } from '../../wire/fleet/session-event-bus';
-import type { McpPorts } from '../../options/mcp-ports.service';
 import type { SessionGate } from './calls/session-gate';
 import { McpSessions } from './mcp-sessions.service';
 import { resolveSessionOptions } from './session.options';
@@ -14,7 +13,7 @@ import { createTestSessionRecord } from './store/session-store.contract';
 function sessionsOver(store: MemorySessionStore): McpSessions {
   return new McpSessions(
     resolveSessionOptions(undefined),
-    { get: () => store } as unknown as McpPorts,
+    store,
     {} as CallerPartitions,
     {} as SessionGate,
     {} as SessionEventBus,

@@ -1,19 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
-import { CallerPartitions } from '../../auth/identity/caller-partitions';
-import type { CallHttp } from '../../pipeline/operation-call';
-import { ANONYMOUS_PARTITION } from '../../auth/identity/authorization-partition.resolver';
 import { sha256Base64Url } from '../../kit/sha256';
 import { SessionGate } from './calls/session-gate';
 import { serverBusy } from '../../kit/errors/server-busy';
-import { McpTelemetry } from '../../observability/mcp-telemetry.service';
-import { McpPorts } from '../../options/mcp-ports.service';
 import type { McpJsonValue } from '../../kit/json-value';
-import { SessionEventBus } from '../../wire/fleet/session-event-bus';
 import { SESSION_OPTIONS, type SessionOptions } from './session.options';
 import { isSessionId, newSessionId } from './store/session-id';
 import type { McpSessionRecord } from './store/session-record';
-import { SESSION_STORE_PORT, type SessionStore } from './store/session-store.interface';
+import { SessionStore } from './store/session-store.interface';
+import {
+  ANONYMOUS_PARTITION,
+  CallerPartitions,
+  McpTelemetry,
+  SessionEventBus,
+  type CallHttp,
+} from '../../extension-api';
 
 const WRITE_ATTEMPTS = 8;
 /** A session's expiry moves forward once a tenth of its idle timeout has passed, not on every request. */
@@ -39,7 +40,7 @@ export class McpSessions {
 
   constructor(
     @Inject(SESSION_OPTIONS) private readonly options: SessionOptions,
-    private readonly ports: McpPorts,
+    @Inject(SessionStore) private readonly store: SessionStore,
     private readonly partitions: CallerPartitions,
     private readonly gate: SessionGate,
     private readonly bus: SessionEventBus,
@@ -49,10 +50,6 @@ export class McpSessions {
   /** Declarations plus subscriptions one session may hold (`sessions.maxSessionBytes`). */
   get maxSessionBytes(): number {
     return this.options.maxSessionBytes;
-  }
-
-  private get store(): SessionStore {
-    return this.ports.get(SESSION_STORE_PORT);
   }
 
   /**

@@ -1,9 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { ProtectedResource } from '../../auth/protected-resource';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
-import { OPERATION_METHODS } from '../../wire/protocol/served-request';
-import { McpServedRequests } from '../../wire/protocol/served-requests';
 import { MCP_KEEP_ALIVE_MS } from '../../kit/mcp.constants';
 import { SessionAnswers } from './calls/session-answers';
 import { SessionCallRegistry } from './calls/session-call-registry';
@@ -15,6 +12,7 @@ import type { McpSessionRecord } from './store/session-record';
 import { refusalStatusOf } from './wire/caller-refusal';
 import { sessionStreamOf, type SessionHttpExchange } from './wire/session-http';
 import { postStreamEventPrefix } from './wire/stream-event-id';
+import { McpServedRequests, OPERATION_METHODS, ProtectedResource } from '../../extension-api';
 
 /**
  * One request of a session: served by {@link SessionMethods} on the request's own response — one

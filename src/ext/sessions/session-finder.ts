@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { ProtectedResource } from '../../auth/protected-resource';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import { writeJsonRpcHttpError } from '../../kit/json-rpc-http-error';
 import { McpSessions } from './mcp-sessions.service';
@@ -8,6 +7,7 @@ import { answerCallerRefusal } from './wire/caller-refusal';
 import { SESSION_NOT_FOUND_MESSAGE } from './wire/session-errors';
 import { header, paramsOf, type SessionHttpExchange } from './wire/session-http';
 import { SESSION_PROTOCOL_VERSIONS } from './wire/session-initialize';
+import { ProtectedResource } from '../../extension-api';
 
 /**
  * Finds the session a request names, for the caller the app's global guards authenticate on it: an

@@ -7,13 +7,7 @@ import {
   type GetPromptRequest,
   type ReadResourceRequest,
 } from '@modelcontextprotocol/server';
-import { listResultOf } from '../../operations/discovery/listing-page';
-import { McpOperationRegistry } from '../../operations/discovery/mcp-operation.registry';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
-import type { OperationRun } from '../../wire/protocol/mcp-dispatcher.service';
-import { McpDispatcher } from '../../wire/protocol/mcp-dispatcher.service';
-import { McpMethodTable } from '../../wire/protocol/method-table';
-import { McpOperationVisibility } from '../../wire/protocol/operation-visibility';
 import { clip } from '../../kit/clip';
 import { SessionInputRounds } from './calls/session-input-rounds';
 import type { SessionRequest } from './calls/session-request';
@@ -21,6 +15,14 @@ import { McpSessions } from './mcp-sessions.service';
 import { SESSION_OPTIONS, type SessionOptions } from './session.options';
 import { SessionTasks } from './tasks/session-tasks';
 import { sessionBytes } from './store/session-bytes';
+import {
+  McpDispatcher,
+  McpMethodTable,
+  McpOperationRegistry,
+  McpOperationVisibility,
+  listResultOf,
+  type OperationRun,
+} from '../../extension-api';
 
 type Params = Record<string, unknown>;
 type SchemaName =

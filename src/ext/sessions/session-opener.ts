@@ -1,12 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ProtocolError } from '@modelcontextprotocol/server';
-import { ProtectedResource } from '../../auth/protected-resource';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
-import type { ObservedRequest, RequestEnd } from '../../observability/observed-request';
-import { observedRequestOf } from '../../wire/protocol/served-request';
-import { McpServedRequests } from '../../wire/protocol/served-requests';
-import { McpServerCapabilities } from '../../wire/protocol/server-capabilities';
-import { SERVER_OPTIONS, type ServerOptions } from '../../wire/protocol/server.options';
 import { writeJsonRpcHttpError } from '../../kit/json-rpc-http-error';
 import { MCP_KEEP_ALIVE_MS } from '../../kit/mcp.constants';
 import { McpSessions } from './mcp-sessions.service';
@@ -16,6 +10,16 @@ import type { McpSessionRecord } from './store/session-record';
 import { answerCallerRefusal } from './wire/caller-refusal';
 import { paramsOf, sessionStreamOf, type SessionHttpExchange } from './wire/session-http';
 import { initializeResult, sessionOpening } from './wire/session-initialize';
+import {
+  McpServedRequests,
+  McpServerCapabilities,
+  ProtectedResource,
+  SERVER_OPTIONS,
+  observedRequestOf,
+  type ObservedRequest,
+  type RequestEnd,
+  type ServerOptions,
+} from '../../extension-api';
 
 /**
  * `initialize`: authenticates the caller (the app's global guards), opens a session it owns within

@@ -1,6 +1,6 @@
 import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
-import { booleanOption, implementing, objectOption } from '../../options/option-checks';
 import type { SessionStore } from './store/session-store.interface';
+import { booleanOption, implementing, objectOption } from '../../extension-api';
 
 /** The `sessions` options with defaults filled in and values checked. @internal */
 export interface SessionOptions {

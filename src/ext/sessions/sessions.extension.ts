@@ -1,5 +1,4 @@
 import { Inject, Injectable, type OnModuleInit, type Provider } from '@nestjs/common';
-import { McpEndpointRoutes } from '../../wire/http/endpoint-routes';
 import { SessionAnswers } from './calls/session-answers';
 import { SessionCallRegistry } from './calls/session-call-registry';
 import { SessionGate } from './calls/session-gate';
@@ -11,9 +10,18 @@ import { SessionEndpoint } from './session-endpoint';
 import { SessionFinder } from './session-finder';
 import { SessionOpener } from './session-opener';
 import { SessionMethods } from './session-methods';
-import { SESSION_OPTIONS, type SessionOptions } from './session.options';
+import type { McpSessionsOptions } from './mcp-sessions-options.interface';
+import {
+  resolveSessionOptions,
+  SESSION_OPTIONS,
+  type SessionOptions,
+  type SessionOptionsInput,
+} from './session.options';
+import { SESSION_STORE_PROVIDER } from './store/session-store.provider';
 import { SessionGetStreams } from './streams/session-get-streams';
 import { SessionTasks } from './tasks/session-tasks';
+import { McpEndpointRoutes } from '../../extension-api';
+import { defineMcpExtension } from '../../extension-api';
 
 /**
  * Installs 2025-era sessions into the core's seams: the endpoint's 2025-era traffic (`initialize`,
@@ -37,10 +45,10 @@ export class McpSessionsInstaller implements OnModuleInit {
 /**
  * The sessions extension's providers, which join the `McpModule` that composes it; with the tasks
  * extension, 2025-11-25 tasks too.
- * @internal
  */
-export function sessionsExtensionProviders(withTasks: boolean): Provider[] {
+function sessionsExtensionProviders(withTasks: boolean): Provider[] {
   return [
+    SESSION_STORE_PROVIDER,
     SessionGate,
     McpSessions,
     SessionAnswers,
@@ -57,3 +65,21 @@ export function sessionsExtensionProviders(withTasks: boolean): Provider[] {
     McpSessionsInstaller,
   ];
 }
+
+/**
+ * 2025-era sessions (docs/clients.md): the `sessions` option, on unless `sessions.enabled` is
+ * false; built on the tasks extension for 2025-11-25 tasks when it is composed too.
+ * @internal
+ */
+export const sessionsExtension = defineMcpExtension<'sessions', McpSessionsOptions, SessionOptions>(
+  {
+    name: 'sessions',
+    options: {
+      key: 'sessions',
+      token: SESSION_OPTIONS,
+      resolve: (options) => resolveSessionOptions(options as SessionOptionsInput | undefined),
+    },
+    dependsOn: ['tasks'],
+    providers: (composed) => sessionsExtensionProviders(composed.has('tasks')),
+  },
+);

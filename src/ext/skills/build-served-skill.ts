@@ -4,13 +4,13 @@ import {
   DIRECTORY_MIME_TYPE,
   type DirectoryResource,
 } from '@modelcontextprotocol/server/ext/skills';
-import { PagedListing } from '../../operations/discovery/paged-listing';
 import { InvalidSkillError } from './invalid-skill.error';
 import type { DirectoryChild, ServedSkill, SkillAccess, SkillFileContents } from './served-skill';
 import type { SkillFileSet } from './skill-files';
 import { skillFrontmatter } from './skill-frontmatter';
 import { skillMimeType } from './skill-mime-type';
 import { SKILL_MANIFEST, skillPathUri, skillRootUri } from './skill-uri';
+import { PagedListing } from '../../extension-api';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

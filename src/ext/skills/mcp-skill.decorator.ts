@@ -1,8 +1,7 @@
 import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
 import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/server/ext/skills';
-import type { McpExtensionMark } from '../../operations/discovery/extension-marks';
-import { OPERATION_SCOPES_GUARD } from '../../pipeline/operation-scopes.guard';
 import { MCP_EXTENSION_MARK_METADATA } from '../../kit/mcp.constants';
+import { OPERATION_SCOPES_GUARD, type McpExtensionMark } from '../../extension-api';
 
 /** Metadata key of an `@McpSkill()` method's options. @internal */
 export const MCP_SKILL_METADATA = 'mcp:skill';

@@ -1,8 +1,6 @@
 import type { Resource } from '@modelcontextprotocol/server';
 import type { DirectoryResource, Skill } from '@modelcontextprotocol/server/ext/skills';
-import type { ContributedResource } from '../../operations/discovery/listed-resources';
-import type { PagedListing } from '../../operations/discovery/paged-listing';
-import type { RunnableOperation } from '../../pipeline/operation-runner';
+import type { ContributedResource, PagedListing, RunnableOperation } from '../../extension-api';
 
 /** What `resources/read` of one skill file answers (built once, at load). @internal */
 export type SkillFileContents =

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DirectoryResource, Skill } from '@modelcontextprotocol/server/ext/skills';
-import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../../operations/discovery/discovery.options';
-import { PagedListing } from '../../operations/discovery/paged-listing';
 import type { DirectoryChild, ServedSkill, SkillFileContents } from './served-skill';
 import { canonicalUri, SKILL_URI_PREFIX } from './skill-uri';
+import { DISCOVERY_OPTIONS, PagedListing, type DiscoveryOptions } from '../../extension-api';
 
 interface Catalog {
   /** By skill name (the authority of each of its URIs). */

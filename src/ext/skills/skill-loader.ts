@@ -1,11 +1,6 @@
 import { basename, resolve } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../../operations/discovery/discovery.options';
-import { scopesOf } from '../../operations/discovery/operation-profile';
-import { McpRequestStateMode } from '../../input/mcp-request-state-mode.enum';
-import type { OperationCallProfile } from '../../pipeline/operation-call';
-import { OperationPipelineFactory } from '../../pipeline/operation-pipeline.factory';
 import { ExternalContextCreator } from '../../kit/nest-internals';
 import { buildServedSkill } from './build-served-skill';
 import { InvalidSkillError } from './invalid-skill.error';
@@ -13,6 +8,14 @@ import { MCP_SKILL_METADATA, type McpSkillOptions } from './mcp-skill.decorator'
 import type { ServedSkill, SkillAccess } from './served-skill';
 import { readSkillFolder, skillFilesOf, skillFoldersIn } from './skill-files';
 import { SKILL_OPTIONS, type ResolvedSkillOptions } from './skill.options';
+import {
+  DISCOVERY_OPTIONS,
+  McpRequestStateMode,
+  OperationPipelineFactory,
+  scopesOf,
+  type DiscoveryOptions,
+  type OperationCallProfile,
+} from '../../extension-api';
 
 /** What a skill's guards check beyond the guards themselves: its scopes, nothing else. */
 function skillProfile(scopes: readonly string[]): OperationCallProfile {

@@ -5,14 +5,16 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
-import type { HttpExchange } from '../../pipeline/http-exchange';
-import type { McpMethodParams } from '../../wire/protocol/method-table';
-import { McpOperationVisibility } from '../../wire/protocol/operation-visibility';
 import { clip } from '../../kit/clip';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../kit/mcp.constants';
 import { SkillCatalog } from './skill-catalog';
 import { SKILL_OPTIONS, type ResolvedSkillOptions } from './skill.options';
 import { SkillVisibility } from './skill-visibility';
+import {
+  McpOperationVisibility,
+  type HttpExchange,
+  type McpMethodParams,
+} from '../../extension-api';
 
 function invalidParams(): ProtocolError {
   return new ProtocolError(McpErrorCode.InvalidParams, 'Invalid params');

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/server/ext/skills';
-import { McpListedResources } from '../../operations/discovery/listed-resources';
-import { McpOperationRegistry } from '../../operations/discovery/mcp-operation.registry';
 import { InvalidSkillError } from './invalid-skill.error';
 import type { ServedSkill } from './served-skill';
 import { SkillCatalog } from './skill-catalog';
 import { SKILL_OPTIONS, type ResolvedSkillOptions } from './skill.options';
+import { McpListedResources, McpOperationRegistry } from '../../extension-api';
 
 /**
  * Puts a set of skills into service as one: checked together (distinct names, no URI a resource

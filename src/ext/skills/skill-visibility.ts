@@ -1,10 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import { AUTH_OPTIONS, type AuthOptions } from '../../auth/auth.options';
-import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../../operations/discovery/discovery.options';
-import type { HttpExchange } from '../../pipeline/http-exchange';
-import { OperationRunner, type OperationRunInput } from '../../pipeline/operation-runner';
 import type { ServedSkill } from './served-skill';
+import {
+  AUTH_OPTIONS,
+  DISCOVERY_OPTIONS,
+  OperationRunner,
+  type AuthOptions,
+  type DiscoveryOptions,
+  type HttpExchange,
+  type OperationRunInput,
+} from '../../extension-api';
 
 /**
  * Whether a caller may see one skill, for the requests that name it (`skills/get`, `resources/read`

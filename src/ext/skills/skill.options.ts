@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { CacheHint } from '@modelcontextprotocol/server';
 import { SKILL_LIMITS } from '@modelcontextprotocol/server/ext/skills';
 import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
-import { booleanOption, objectOption, positiveInteger } from '../../options/option-checks';
+import { booleanOption, objectOption, positiveInteger } from '../../extension-api';
 
 /**
  * The skills extension (`io.modelcontextprotocol/skills`, SEP-2640): skills read from a folder

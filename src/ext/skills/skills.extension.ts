@@ -13,22 +13,30 @@ import {
   SKILLS_GET_METHOD,
   SKILLS_LIST_METHOD,
 } from '@modelcontextprotocol/server/ext/skills';
-import { McpExtensionMarks } from '../../operations/discovery/extension-marks';
-import { McpOperationRegistry } from '../../operations/discovery/mcp-operation.registry';
-import { McpExplorer } from '../../operations/discovery/mcp.explorer';
-import { McpMethodTable } from '../../wire/protocol/method-table';
-import { McpResourceReaders } from '../../wire/protocol/resource-readers';
-import { McpServerCapabilities } from '../../wire/protocol/server-capabilities';
-import { McpNotifier } from '../../wire/listen/mcp-notifier.service';
 import type { ServedSkill } from './served-skill';
 import { SkillCatalog } from './skill-catalog';
 import { SkillFolderWatch } from './skill-folder-watch';
 import { SkillLoader } from './skill-loader';
 import { SkillMethods } from './skill-methods';
 import { SkillShelf } from './skill-shelf';
-import { SKILL_OPTIONS, type ResolvedSkillOptions } from './skill.options';
+import {
+  resolveSkillOptions,
+  SKILL_OPTIONS,
+  type McpSkillsOptions,
+  type ResolvedSkillOptions,
+} from './skill.options';
 import { SKILL_URI_PREFIX } from './skill-uri';
 import { SkillVisibility } from './skill-visibility';
+import {
+  McpExplorer,
+  McpExtensionMarks,
+  McpMethodTable,
+  McpNotifier,
+  McpOperationRegistry,
+  McpResourceReaders,
+  McpServerCapabilities,
+} from '../../extension-api';
+import { defineMcpExtension } from '../../extension-api';
 
 /**
  * Installs the skills extension (`io.modelcontextprotocol/skills`, SEP-2640) into the core's
@@ -120,7 +128,7 @@ export class McpSkillsInstaller implements OnModuleInit, OnApplicationBootstrap,
 }
 
 /** The skills extension's providers, which join the `McpModule` that composes it. @internal */
-export const SKILLS_EXTENSION_PROVIDERS: Provider[] = [
+const SKILLS_EXTENSION_PROVIDERS: Provider[] = [
   SkillCatalog,
   SkillVisibility,
   SkillMethods,
@@ -128,3 +136,17 @@ export const SKILLS_EXTENSION_PROVIDERS: Provider[] = [
   SkillShelf,
   McpSkillsInstaller,
 ];
+
+/**
+ * Skills (`io.modelcontextprotocol/skills`, SEP-2640, docs/skills.md): the `skills` option, off
+ * unless given.
+ * @internal
+ */
+export const skillsExtension = defineMcpExtension<'skills', McpSkillsOptions, ResolvedSkillOptions>(
+  {
+    name: 'skills',
+    options: { key: 'skills', token: SKILL_OPTIONS, resolve: resolveSkillOptions },
+    enabledBy: (options) => options !== undefined && options.enabled !== false,
+    providers: () => SKILLS_EXTENSION_PROVIDERS,
+  },
+);

@@ -1,26 +1,32 @@
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
-import { newFlowId } from '../../request-state/sealing/sealed-flow';
-import { McpTelemetry } from '../../observability/mcp-telemetry.service';
-import type { ObservedCall } from '../../observability/observed-call';
 import { Injectable } from '@nestjs/common';
 import type { CallToolRequest, ServerContext } from '@modelcontextprotocol/server';
-import type { ToolEntry } from '../../operations/discovery/operation-entry.interface';
 import type { McpJsonValue } from '../../kit/json-value';
-import type { HttpExchange } from '../../pipeline/http-exchange';
-import { normalizeToolResult } from '../../pipeline/operation-result.normalizer';
-import { progressReporter } from '../../pipeline/operation-context.factory';
-import { answerOf, OperationRunner } from '../../pipeline/operation-runner';
-import { callParamsOf, ownArguments, ownRequestParams } from '../../pipeline/own-request-params';
-import type { McpTaskContext } from '../../input/mcp-task-context.interface';
-import type { McpOperationContext } from '../../input/mcp-operation-context.interface';
 import type { McpTaskRecord } from './store/mcp-task.types';
 import { declaresTasks, tasksCapabilityMissing } from './wire/tasks-capability';
 import { exactJsonOf, initialState, progressMessage, stepOutcome, storedCall } from './task-call';
-import { captureTaskPrincipal, type TaskPrincipal } from '../../auth/identity/task-principal';
 import { McpTasksService } from './mcp-tasks.service';
 import { createTaskResult } from './wire/tasks-wire';
 import { TaskCallers } from './task-callers';
 import { boundedAnswerForms } from './task-answers';
+import {
+  McpTelemetry,
+  OperationRunner,
+  answerOf,
+  callParamsOf,
+  captureTaskPrincipal,
+  newFlowId,
+  normalizeToolResult,
+  ownArguments,
+  ownRequestParams,
+  progressReporter,
+  type HttpExchange,
+  type McpOperationContext,
+  type McpTaskContext,
+  type ObservedCall,
+  type TaskPrincipal,
+  type ToolEntry,
+} from '../../extension-api';
 
 /**
  * Tool calls as tasks: decides whether a call becomes one and creates it (before the handler

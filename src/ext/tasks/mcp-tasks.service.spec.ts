@@ -13,7 +13,6 @@ import { TaskStepRequests } from './steps/task-step-requests';
 import { TaskStepWork } from './steps/task-step.work';
 import { KeyringManager } from '../../keyring/keyring-manager.service';
 import { KeyringRecordIntegrity } from '../../keyring/record-integrity';
-import type { McpPorts } from '../../options/mcp-ports.service';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 
 /** A runner that only records: each test runs the steps itself, in the order it needs. */
@@ -61,7 +60,7 @@ function service(store: TaskStore = new MemoryTaskStore()) {
     maxStoreBytesPerCaller: 1_000_000,
     runner,
   } as unknown as ResolvedTaskOptions;
-  const guarded = new GuardedTaskStore({ get: () => store } as unknown as McpPorts);
+  const guarded = new GuardedTaskStore(store);
   const records = new TaskRecords(options, guarded, events);
   const requests = new TaskStepRequests(events);
   const work = new TaskStepWork(records, requests, executor);

@@ -2,14 +2,6 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { internalError } from '../../kit/errors/internal-error';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
-import type { TaskPrincipal } from '../../auth/identity/task-principal';
-import {
-  ATTACH_RECORD_INTEGRITY,
-  attachRecordIntegrity,
-  KeyringRecordIntegrity,
-} from '../../keyring/record-integrity';
-import type { HttpExchange } from '../../pipeline/http-exchange';
-import { loggableFailure } from '../../redis/bounded-redis-command';
 import { clip } from '../../kit/clip';
 import type { McpJsonValue } from '../../kit/json-value';
 import { InProcessTaskRunner } from './runner/in-process-task.runner';
@@ -25,6 +17,14 @@ import { taskBusyError } from './task-busy';
 import { failedStep } from './task-outcomes';
 import { TaskRecords } from './task-records';
 import { TASK_OPTIONS, type ResolvedTaskOptions } from './task.options';
+import {
+  ATTACH_RECORD_INTEGRITY,
+  KeyringRecordIntegrity,
+  attachRecordIntegrity,
+  loggableFailure,
+  type HttpExchange,
+  type TaskPrincipal,
+} from '../../extension-api';
 
 export { UNKNOWN_TASK_MESSAGE } from './task-records';
 

@@ -1,12 +1,11 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { stringify } from 'lossless-json';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
-import { parseInputResponse } from '../../input/input-response.parser';
 import type { McpJsonValue } from '../../kit/json-value';
-import type { McpInputResponse } from '../../input/mcp-input-response';
 import { clip } from '../../kit/clip';
 import { parseWithExactNumbers } from '../../kit/exact-number.parser';
 import type { McpTaskRecord } from './store/mcp-task.types';
+import { parseInputResponse, type McpInputResponse } from '../../extension-api';
 
 const RESPONSE_KIND_OF_METHOD: Readonly<Record<string, McpInputResponse['kind']>> = {
   'elicitation/create': 'elicitation',

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { ToolEntry } from '../../operations/discovery/operation-entry.interface';
-import { CallerPartitions } from '../../auth/identity/caller-partitions';
-import type { CallHttp } from '../../pipeline/operation-call';
-import type { McpOperationContext } from '../../input/mcp-operation-context.interface';
-import { createOperationContext } from '../../pipeline/operation-context.factory';
-import { OperationRunner } from '../../pipeline/operation-runner';
+import {
+  CallerPartitions,
+  OperationRunner,
+  createOperationContext,
+  type CallHttp,
+  type McpOperationContext,
+  type ToolEntry,
+} from '../../extension-api';
 
 /**
  * Who is asking about a task: the caller's authorization partition, as request state binds it,

@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { randomBytes } from 'node:crypto';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
-import { McpTelemetry } from '../../observability/mcp-telemetry.service';
 import { clip } from '../../kit/clip';
 import { TaskEventBus } from './events/task-event-bus';
 import type { TaskStepOutcome } from './steps/task-step-outcome';
@@ -13,6 +12,7 @@ import { isTaskId } from './store/task-id';
 import type { TaskCreationLimits } from './store/task-store.interface';
 import { settledFields, withoutUndefined } from './task-outcomes';
 import { TASK_OPTIONS, type ResolvedTaskOptions } from './task.options';
+import { McpTelemetry } from '../../extension-api';
 
 /** The one answer to an unknown, expired or foreign task id. */
 export const UNKNOWN_TASK_MESSAGE = 'Unknown task';

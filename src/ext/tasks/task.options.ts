@@ -1,13 +1,8 @@
 import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
-import {
-  booleanOption,
-  implementing,
-  objectOption,
-  positiveInteger,
-} from '../../options/option-checks';
 import type { TaskRunner } from './runner/task-runner.interface';
 import type { TaskStore } from './store/task-store.interface';
 import { DEFAULT_MAX_TASK_BYTES, DEFAULT_MAX_TASKS } from './store/memory-task.store';
+import { booleanOption, implementing, objectOption, positiveInteger } from '../../extension-api';
 
 /**
  * What one caller's tasks may hold of the module's stores by default: 64 MiB, a sixteenth of the

@@ -1,8 +1,4 @@
 import { Inject, Injectable, type OnModuleInit, type Provider } from '@nestjs/common';
-import { McpCallDiverts } from '../../wire/protocol/call-divert';
-import { McpMethodTable } from '../../wire/protocol/method-table';
-import { McpServerCapabilities } from '../../wire/protocol/server-capabilities';
-import { McpListenRoutes } from '../../wire/listen/listen-routes';
 import { TaskEventBusProvider } from './events/task-event-bus.provider';
 import { TaskStatusFeed } from './events/task-status-feed';
 import { McpTaskCalls } from './mcp-task-calls.service';
@@ -15,8 +11,22 @@ import { MCP_TASKS_EXTENSION } from './store/mcp-task.types';
 import { TaskListenStreams } from './streams/task-listen-streams';
 import { TaskCallers } from './task-callers';
 import { TaskRecords } from './task-records';
-import { TASK_OPTIONS, type ResolvedTaskOptions } from './task.options';
+import type { McpTasksOptions } from './mcp-tasks-options.interface';
+import { TASK_STORE_PROVIDER } from './store/task-store.provider';
+import {
+  resolveTaskOptions,
+  TASK_OPTIONS,
+  type ResolvedTaskOptions,
+  type TaskOptionsInput,
+} from './task.options';
 import { McpTaskMethods } from './wire/mcp-task-methods.service';
+import {
+  McpCallDiverts,
+  McpListenRoutes,
+  McpMethodTable,
+  McpServerCapabilities,
+} from '../../extension-api';
+import { TOOL_TASK_SUPPORT, defineMcpExtension, type ToolTaskSupport } from '../../extension-api';
 
 /**
  * Installs the tasks extension (`io.modelcontextprotocol/tasks`) into the core's seams: its
@@ -61,8 +71,19 @@ export class McpTasksInstaller implements OnModuleInit {
   }
 }
 
-/** The tasks extension's providers, which join the `McpModule` that composes it. @internal */
-export const TASKS_EXTENSION_PROVIDERS: Provider[] = [
+/** The tasks extension's providers, which join the `McpModule` that composes it. */
+const TASKS_EXTENSION_PROVIDERS: Provider[] = [
+  TASK_STORE_PROVIDER,
+  {
+    // How tools' calls become tasks, for the explorer: served unless `tasks.enabled` is false.
+    provide: TOOL_TASK_SUPPORT,
+    useFactory: (options: ResolvedTaskOptions): ToolTaskSupport => ({
+      served: options.enabled,
+      ttlMs: options.ttlMs,
+      maxTtlMs: options.maxTtlMs,
+    }),
+    inject: [TASK_OPTIONS],
+  },
   GuardedTaskStore,
   TaskEventBusProvider,
   TaskStatusFeed,
@@ -77,3 +98,18 @@ export const TASKS_EXTENSION_PROVIDERS: Provider[] = [
   TaskListenStreams,
   McpTasksInstaller,
 ];
+
+/**
+ * The tasks extension (`io.modelcontextprotocol/tasks`, docs/tasks.md): the `tasks` option, on
+ * unless `tasks.enabled` is false.
+ * @internal
+ */
+export const tasksExtension = defineMcpExtension<'tasks', McpTasksOptions, ResolvedTaskOptions>({
+  name: 'tasks',
+  options: {
+    key: 'tasks',
+    token: TASK_OPTIONS,
+    resolve: (options) => resolveTaskOptions(options as TaskOptionsInput | undefined),
+  },
+  providers: () => TASKS_EXTENSION_PROVIDERS,
+});

@@ -3,10 +3,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { McpJsonValue } from '../../kit/json-value';
 import type { McpInputResponse } from '../../input/mcp-input-response';
 import { McpInputResponses } from '../../input/mcp-input-responses';
-import type {
-  McpLogLevel,
-  McpOperationContext,
-} from '../../input/mcp-operation-context.interface';
+import type { McpLogLevel, McpOperationContext } from '../../input/mcp-operation-context.interface';
 import { MCP_PROTOCOL_VERSION } from '../../kit/mcp.constants';
 import type { McpInputRequest } from '../../input/mcp-input-request';
 import { replayAsks } from '../../request-state/replay/replay-asks.factory';

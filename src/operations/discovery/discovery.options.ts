@@ -8,11 +8,6 @@ export interface DiscoveryOptions {
   readonly singleUseByDefault: boolean;
   /** Entries per page of `tools/list`, `prompts/list`, `resources/list` and templates. */
   readonly listPageSize: number;
-  /**
-   * The default and the longest lifetime of a tool's tasks; `served` is false when the tasks
-   * extension is turned off (`tasks.enabled: false`).
-   */
-  readonly taskTtl: { readonly ttlMs: number; readonly maxTtlMs: number; readonly served: boolean };
   /** `caller`: lists show what the caller's guards and scopes let it call; `public`: everything. */
   readonly listVisibility: 'caller' | 'public';
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, HttpAdapterHost, MetadataScanner, Reflector } from '@nestjs/core';
 import {
   assertNestInternals,
@@ -17,6 +17,7 @@ import {
 import { CapabilityGatingInterceptor } from '../../pipeline/capability-gating.interceptor';
 import { StateProtectionInterceptor } from '../../pipeline/state-protection.interceptor';
 import { DISCOVERY_OPTIONS, type DiscoveryOptions } from './discovery.options';
+import { NO_TOOL_TASK_SUPPORT, TOOL_TASK_SUPPORT, type ToolTaskSupport } from './tool-task-support';
 import { McpExtensionMarks, type McpExtensionMark } from './extension-marks';
 import { completionBody } from './completion-body';
 import { operationProfile } from './operation-profile';
@@ -36,8 +37,7 @@ import { promptListing, resourceListing, toolListing } from './operation-listing
 import type { OperationEntry } from './operation-entry.interface';
 import { toolTaskProfile } from './tool-task-profile';
 import { singleUseInMemoryWarning } from './single-use-store.warning';
-import { McpPorts } from '../../options/mcp-ports.service';
-import { CONSUMED_STATE_STORE_PORT } from '../../request-state/stores/one-time/consumed-state-store.interface';
+import { ConsumedStateStore } from '../../request-state/stores/one-time/consumed-state-store.interface';
 import { MemoryConsumedStateStore } from '../../request-state/stores/one-time/memory-consumed-state.store';
 
 /** Finds `@McpTool`, `@McpPrompt` and `@McpResource` methods and registers them with Nest-pipeline handlers. */
@@ -57,8 +57,9 @@ export class McpExplorer implements OnApplicationBootstrap {
     private readonly stateProtection: StateProtectionInterceptor,
     @Inject(MCP_ENDPOINT) private readonly endpoint: string,
     private readonly adapterHost: HttpAdapterHost,
-    private readonly ports: McpPorts,
+    @Inject(ConsumedStateStore) private readonly consumedStates: ConsumedStateStore,
     private readonly marks: McpExtensionMarks,
+    @Optional() @Inject(TOOL_TASK_SUPPORT) private readonly taskSupport?: ToolTaskSupport,
   ) {
     assertNestInternals(contextCreator);
     this.pipelines = new OperationPipelineFactory(contextCreator);
@@ -84,7 +85,7 @@ export class McpExplorer implements OnApplicationBootstrap {
     }
     this.registry.markExplored();
     this.logServed();
-    const inMemory = this.ports.get(CONSUMED_STATE_STORE_PORT) instanceof MemoryConsumedStateStore;
+    const inMemory = this.consumedStates instanceof MemoryConsumedStateStore;
     const warning = singleUseInMemoryWarning(this.registry, inMemory);
     if (warning) this.logger.warn(warning);
   }
@@ -155,7 +156,11 @@ export class McpExplorer implements OnApplicationBootstrap {
     switch (metadata.kind) {
       case 'tool': {
         const name = metadata.options.name ?? methodName;
-        const task = toolTaskProfile(where, metadata.options, this.options.taskTtl);
+        const task = toolTaskProfile(
+          where,
+          metadata.options,
+          this.taskSupport ?? NO_TOOL_TASK_SUPPORT,
+        );
         return {
           kind: 'tool',
           name,

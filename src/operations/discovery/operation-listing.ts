@@ -9,7 +9,10 @@ import type {
   McpToolOptions,
 } from '../decorators/mcp-operation-options.interface';
 import { dtoToJsonSchema } from '../../pipeline/validation/dto-json-schema';
-import { isStandardSchema, type McpStandardSchema } from '../../pipeline/validation/standard-schema';
+import {
+  isStandardSchema,
+  type McpStandardSchema,
+} from '../../pipeline/validation/standard-schema';
 import { standardSchemaToJsonSchema } from '../../pipeline/validation/standard-schema-arguments.validator';
 
 /** The JSON Schema of what `input` describes: a DTO's, or what a Standard Schema says it is. */

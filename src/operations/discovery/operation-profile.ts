@@ -1,7 +1,10 @@
 import type { Type } from '@nestjs/common';
 import type { McpOperationMetadata } from '../decorators/mcp-operation-options.interface';
 import { InvalidOperationDefinitionError } from '../../kit/errors/invalid-operation-definition.error';
-import { McpInputDeclaration, type McpInputDeclarationSpec } from '../../input/mcp-input-declaration';
+import {
+  McpInputDeclaration,
+  type McpInputDeclarationSpec,
+} from '../../input/mcp-input-declaration';
 import { McpRequestStateMode } from '../../input/mcp-request-state-mode.enum';
 import type { OperationCallProfile } from '../../pipeline/operation-call';
 import { createArgumentsValidator } from '../../pipeline/validation/arguments-validator.factory';

@@ -4,7 +4,7 @@ import type {
   McpTaskCreation,
   McpTaskSupport,
 } from '../decorators/mcp-operation-options.interface';
-import type { DiscoveryOptions } from './discovery.options';
+import type { ToolTaskSupport } from './tool-task-support';
 
 /** How a tool's calls become tasks, checked at startup. @internal */
 export interface ToolTaskProfile {
@@ -19,7 +19,7 @@ const CREATION: readonly McpTaskCreation[] = ['immediate', 'deferred'];
 export function toolTaskProfile(
   where: string,
   options: McpToolOptions,
-  tasks: DiscoveryOptions['taskTtl'],
+  tasks: ToolTaskSupport,
 ): ToolTaskProfile {
   const support = options.taskSupport ?? 'forbidden';
   if (!SUPPORT.includes(support))
@@ -41,7 +41,7 @@ export function toolTaskProfile(
   if (support === 'required' && !tasks.served)
     throw new InvalidOperationDefinitionError(
       where,
-      'taskSupport "required" needs the tasks extension, which tasks.enabled: false turns off',
+      'taskSupport "required" needs the tasks extension, which is turned off (tasks.enabled: false)',
     );
   return { support: tasks.served ? support : 'forbidden', creation, ttlMs };
 }

@@ -1,15 +1,14 @@
 import type { McpOperationRegistry } from '../discovery/mcp-operation.registry';
-import type { McpModuleOptions } from '../../mcp-module-options.interface';
 import { resolveRequestStateLimits } from '../../request-state/sealing/request-state-limits';
 import {
   DefaultAuthorizationPartitionResolver,
   type McpAuthorizationPartitionResolver,
 } from '../../auth/identity/authorization-partition.resolver';
 import { McpRequestStateMode } from '../../input/mcp-request-state-mode.enum';
+import type { McpRequestStateOptions } from '../../request-state/sealing/mcp-request-state-options.interface';
 import { McpStateHandles } from './mcp-state-handles.service';
 import { MemoryStateHandleRepository } from '../../request-state/stores/handles/memory-state-handle.repository';
 import type { CallerPartitions } from '../../auth/identity/caller-partitions';
-import type { McpPorts } from '../../options/mcp-ports.service';
 import type { StateHandleRepository } from '../../request-state/stores/handles/state-handle-repository.interface';
 
 /** What {@link createTestStateHandles} may be given. @publicApi */
@@ -19,7 +18,7 @@ export interface TestStateHandlesOptions {
   /** Names the caller. Default: the module's default resolver (`user` of the test context, else `anonymous`). */
   partitionResolver?: McpAuthorizationPartitionResolver;
   /** `maxHandleDataBytes`, `maxLifetimeMs`, `maxRounds` as in the module options. */
-  requestState?: McpModuleOptions['requestState'];
+  requestState?: Pick<McpRequestStateOptions, 'maxHandleDataBytes' | 'maxLifetimeMs' | 'maxRounds'>;
 }
 
 /**
@@ -56,7 +55,7 @@ export function createTestStateHandles(options: TestStateHandlesOptions = {}): M
   return new McpStateHandles(
     resolveRequestStateLimits(options.requestState),
     partitions as CallerPartitions,
-    { get: () => repository } as unknown as McpPorts,
+    repository,
     operations as unknown as McpOperationRegistry,
   );
 }

@@ -7,7 +7,6 @@ import { McpRequestStateMode } from '../../input/mcp-request-state-mode.enum';
 import { McpStateHandles } from './mcp-state-handles.service';
 import { MemoryStateHandleRepository } from '../../request-state/stores/handles/memory-state-handle.repository';
 import type { CallerPartitions } from '../../auth/identity/caller-partitions';
-import type { McpPorts } from '../../options/mcp-ports.service';
 
 describe('McpStateHandles', () => {
   let repository: MemoryStateHandleRepository;
@@ -26,7 +25,7 @@ describe('McpStateHandles', () => {
     handles = new McpStateHandles(
       resolveMcpOptions({ requestState: { maxLifetimeMs: 60_000 } }).requestState,
       partitions as unknown as CallerPartitions,
-      { get: () => repository } as unknown as McpPorts,
+      repository,
       operations as unknown as McpOperationRegistry,
     );
   });

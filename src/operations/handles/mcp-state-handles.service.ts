@@ -4,8 +4,10 @@ import { internalError } from '../../kit/errors/internal-error';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import type { McpJsonValue } from '../../kit/json-value';
 import type { McpOperationContext } from '../../input/mcp-operation-context.interface';
-import { McpPorts } from '../../options/mcp-ports.service';
-import { REQUEST_STATE_LIMITS, type RequestStateLimits } from '../../request-state/sealing/request-state-limits';
+import {
+  REQUEST_STATE_LIMITS,
+  type RequestStateLimits,
+} from '../../request-state/sealing/request-state-limits';
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { clip } from '../../kit/clip';
 import { sha256Base64Url } from '../../kit/sha256';
@@ -27,9 +29,8 @@ import {
 } from '../../request-state/stores/handles/state-handle';
 import { StateHandleRepositoryError } from '../../request-state/stores/handles/state-handle-repository.error';
 import {
-  STATE_HANDLE_REPOSITORY_PORT,
+  StateHandleRepository,
   type StateHandleRecord,
-  type StateHandleRepository,
 } from '../../request-state/stores/handles/state-handle-repository.interface';
 
 /**
@@ -67,14 +68,9 @@ export class McpStateHandles {
   constructor(
     @Inject(REQUEST_STATE_LIMITS) private readonly limits: RequestStateLimits,
     private readonly partitions: CallerPartitions,
-    private readonly ports: McpPorts,
+    @Inject(StateHandleRepository) private readonly repository: StateHandleRepository,
     private readonly operations: McpOperationRegistry,
   ) {}
-
-  /** Where the flows' records live (the `stateHandleRepository` port). */
-  private get repository(): StateHandleRepository {
-    return this.ports.get(STATE_HANDLE_REPOSITORY_PORT);
-  }
 
   /**
    * This call's flow. With no request state it starts one (`data` undefined, nothing stored yet);

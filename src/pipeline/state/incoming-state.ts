@@ -5,7 +5,10 @@ import { flowOf, MAX_FLOW_PREFIX_BYTES } from '../../request-state/sealing/appli
 import type { RequestStateBinding } from '../../request-state/sealing/request-state-binding';
 import { MAX_APPLICATION_STATE_BYTES } from '../../request-state/sealing/request-state.constants';
 import { asRequestStateProtectionError } from '../../request-state/sealing/request-state-protection.error';
-import type { OpenedRequestState, RequestStateSealer } from '../../request-state/sealing/request-state.sealer';
+import type {
+  OpenedRequestState,
+  RequestStateSealer,
+} from '../../request-state/sealing/request-state.sealer';
 import type { SealedFlow } from '../../request-state/sealing/sealed-flow';
 import { andThen, isPromiseLike, type MaybePromise } from '../../kit/maybe-promise';
 import { refusal } from '../library-interceptor';

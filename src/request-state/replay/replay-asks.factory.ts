@@ -1,7 +1,10 @@
 import type { Type } from '@nestjs/common';
 import { McpInputRequest, type ElicitFormParams } from '../../input/mcp-input-request';
 import type { McpElicitationResponse, McpInputResponse } from '../../input/mcp-input-response';
-import { McpInputResponses, type McpTypedElicitationResponse } from '../../input/mcp-input-responses';
+import {
+  McpInputResponses,
+  type McpTypedElicitationResponse,
+} from '../../input/mcp-input-responses';
 import type { McpReplayAsks } from '../../input/mcp-replay-asks.interface';
 import type { AnsweredAsk } from './replay-execution';
 import { ReplayUnavailableError } from './replay-unavailable.error';

@@ -22,5 +22,5 @@ export const RequestStateProtector = Symbol('RequestStateProtector');
 /** The RequestStateProtector port: the `protector` option, or a provider of the token. @internal */
 export const REQUEST_STATE_PROTECTOR_PORT = port<RequestStateProtector>(
   RequestStateProtector,
-  'protector',
+  'requestState.protector',
 );

@@ -23,11 +23,7 @@ import {
   type RequestStateFailureDetail,
   type RequestStateFailureReason,
 } from './request-state-protection.error';
-import {
-  REQUEST_STATE_PROTECTOR_PORT,
-  type RequestStateProtector,
-} from './request-state-protector.interface';
-import { McpPorts } from '../../options/mcp-ports.service';
+import { type RequestStateProtector } from './request-state-protector.interface';
 
 /** How far in the future a state's issue time may be (clocks of a fleet differ a little). */
 export const CLOCK_SKEW_TOLERANCE_MS = 5_000;
@@ -86,16 +82,8 @@ function associatedData(header: string): Buffer {
 export class RequestStateSealer {
   constructor(
     private readonly limits: RequestStateLimits,
-    /** The protector, or where to find it once the module's ports are filled. */
-    private readonly protection: RequestStateProtector | McpPorts,
+    private readonly protector: RequestStateProtector,
   ) {}
-
-  private get protector(): RequestStateProtector {
-    const protection = this.protection;
-    return protection instanceof McpPorts
-      ? protection.get(REQUEST_STATE_PROTECTOR_PORT)
-      : protection;
-  }
 
   /**
    * Seals `value` for the next round. Continues `previous` (same issue time and expiry — brought

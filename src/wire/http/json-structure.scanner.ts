@@ -1,5 +1,11 @@
 import type { JsonBodyLimits } from './json-body-limits';
-import { closingQuote, exponentMarker, numberEnd, QUOTE, startsNumber } from '../../kit/json-lexing';
+import {
+  closingQuote,
+  exponentMarker,
+  numberEnd,
+  QUOTE,
+  startsNumber,
+} from '../../kit/json-lexing';
 
 /** Which bound a JSON text breaks, found before it is parsed. */
 export type JsonStructureProblem =

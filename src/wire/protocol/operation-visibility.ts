@@ -1,7 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AUTH_OPTIONS, type AuthOptions } from '../../auth/auth.options';
 import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
-import { DISCOVERY_OPTIONS, type DiscoveryOptions } from '../../operations/discovery/discovery.options';
+import {
+  DISCOVERY_OPTIONS,
+  type DiscoveryOptions,
+} from '../../operations/discovery/discovery.options';
 import type { ListingPage } from '../../operations/discovery/listing-page';
 import type { ToolEntry } from '../../operations/discovery/operation-entry.interface';
 import type { ListedOperation, PagedListing } from '../../operations/discovery/paged-listing';

@@ -1,8 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { SessionEventBus } from '../../../wire/fleet/session-event-bus';
 import { SESSION_OPTIONS, type SessionOptions } from '../session.options';
-import type { JsonRpcId } from '../../../wire/fleet/session-event';
+import { SessionEventBus, type JsonRpcId } from '../../../extension-api';
 
 /** Why an answer did not come. */
 export type UnansweredReason = 'timeout' | 'aborted' | 'too_many_pending';

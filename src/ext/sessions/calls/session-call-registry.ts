@@ -1,6 +1,5 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { SessionEventBus } from '../../../wire/fleet/session-event-bus';
-import type { JsonRpcId } from '../../../wire/fleet/session-event';
+import { SessionEventBus, type JsonRpcId } from '../../../extension-api';
 
 /**
  * The requests of 2025-era sessions in flight on this instance, so that a `notifications/cancelled`

@@ -1,14 +1,17 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { ResourceServer } from '../../../auth/resource-server';
-import { McpOperationRegistry } from '../../../operations/discovery/mcp-operation.registry';
 import { SESSION_OPTIONS, type SessionOptions } from '../session.options';
 import { ExternalContextCreator } from '@nestjs/core';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { McpOperationContext } from '../../../input/mcp-operation-context.interface';
-import { McpRequestStateMode } from '../../../input/mcp-request-state-mode.enum';
-import type { CallHttp } from '../../../pipeline/operation-call';
-import { OperationPipelineFactory } from '../../../pipeline/operation-pipeline.factory';
-import { OperationRunner, type RunnableOperation } from '../../../pipeline/operation-runner';
+import {
+  McpOperationRegistry,
+  McpRequestStateMode,
+  OperationPipelineFactory,
+  OperationRunner,
+  ResourceServer,
+  type CallHttp,
+  type McpOperationContext,
+  type RunnableOperation,
+} from '../../../extension-api';
 
 const NEVER = new AbortController().signal;
 

@@ -1,16 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ProtocolError, ServerContext } from '@modelcontextprotocol/server';
-import { McpTelemetry } from '../../../observability/mcp-telemetry.service';
-import type {
-  ClientRequestOutcome,
-  ObservedClientRequest,
-} from '../../../observability/observed-request';
 import { MCP_META_KEYS } from '../../../kit/mcp.constants';
-import {
-  OperationRunner,
-  type OperationOutcome,
-  type OperationRunInput,
-} from '../../../pipeline/operation-runner';
 import { parseWithExactNumbers } from '../../../kit/exact-number.parser';
 import { SESSION_OPTIONS, type SessionOptions } from '../session.options';
 import {
@@ -23,6 +13,14 @@ import {
 import type { AwaitedAnswer } from './session-answers';
 import type { SessionChannel } from './session-channel';
 import { UrlElicitations } from './url-elicitations';
+import {
+  McpTelemetry,
+  OperationRunner,
+  type ClientRequestOutcome,
+  type ObservedClientRequest,
+  type OperationOutcome,
+  type OperationRunInput,
+} from '../../../extension-api';
 
 /** The requests of an input-required round, by key, as the wire carries them. */
 type InputRequests = Readonly<Record<string, unknown>>;

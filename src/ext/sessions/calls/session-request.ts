@@ -1,9 +1,9 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { HttpExchange } from '../../../pipeline/http-exchange';
 import type { McpSessionRecord } from '../store/session-record';
 import type { SessionStream } from '../wire/session-stream';
 import type { SessionChannel } from './session-channel';
 import type { SessionRequestMessage } from './session-server-context';
+import type { HttpExchange } from '../../../extension-api';
 
 /** One request of a 2025-era session, as its method's handler serves it. @internal */
 export interface SessionRequest {

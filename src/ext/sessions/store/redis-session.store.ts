@@ -1,16 +1,16 @@
 import { Logger } from '@nestjs/common';
-import {
-  ATTACH_RECORD_INTEGRITY,
-  type AuthenticatesRecords,
-  type RecordIntegrity,
-} from '../../../keyring/record-integrity';
-import type { McpRedisClient } from '../../../redis/mcp-redis-client';
 import { SHARE_REFUSAL_LUA } from '../../../kit/fair-share';
 import { sha256Base64Url } from '../../../kit/sha256';
 import { SessionCapacityError } from './session-capacity.error';
 import type { McpSessionRecord } from './session-record';
 import type { SessionCreationLimits, SessionStore } from './session-store.interface';
-import { adapterKeyPrefix } from '../../../redis/cluster-key-prefix';
+import {
+  ATTACH_RECORD_INTEGRITY,
+  adapterKeyPrefix,
+  type AuthenticatesRecords,
+  type McpRedisClient,
+  type RecordIntegrity,
+} from '../../../extension-api';
 
 /** Options of {@link RedisSessionStore}. @publicApi */
 export interface RedisSessionStoreOptions {

@@ -1,7 +1,7 @@
-import { port } from '../../../options/port';
 import type { McpSessionRecord } from './session-record';
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- referenced by the JSDoc
 import type { SessionCapacityError } from './session-capacity.error';
+import { port } from '../../../extension-api';
 
 /** What {@link SessionStore.create} enforces besides a fresh id. @publicApi */
 export interface SessionCreationLimits {

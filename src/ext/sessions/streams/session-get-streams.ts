@@ -1,16 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import {
+  Inject,
   Injectable,
   Logger,
   type BeforeApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { McpPorts } from '../../../options/mcp-ports.service';
-import { SessionEventBus } from '../../../wire/fleet/session-event-bus';
-import type { SessionEvent } from '../../../wire/fleet/session-event';
-import { SESSION_STORE_PORT } from '../store/session-store.interface';
+import { SessionStore } from '../store/session-store.interface';
 import type { SessionStream } from '../wire/session-stream';
-import { StreamFanOut } from '../../../wire/listen/stream-fan-out';
+import { SessionEventBus, StreamFanOut, type SessionEvent } from '../../../extension-api';
 
 /** A held stream as the fan-out writes it. */
 interface HeldStream {
@@ -41,7 +39,7 @@ export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdow
 
   constructor(
     private readonly bus: SessionEventBus,
-    private readonly ports: McpPorts,
+    @Inject(SessionStore) private readonly store: SessionStore,
   ) {}
 
   onModuleInit(): void {
@@ -98,7 +96,7 @@ export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdow
 
   /** Announces a resource's update to the held streams of sessions that subscribed to it. */
   private async updated(uri: string): Promise<void> {
-    const store = this.ports.get(SESSION_STORE_PORT);
+    const store = this.store;
     const held = [...this.streams];
     const subscribed = await Promise.all(
       held.map(async ([sessionId]) => {

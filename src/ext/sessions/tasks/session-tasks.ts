@@ -1,13 +1,7 @@
 import { UrlElicitations } from '../calls/url-elicitations';
-import { DivertedCall } from '../../../wire/protocol/call-divert';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ProtocolError, type CallToolRequest } from '@modelcontextprotocol/server';
-import type { ToolEntry } from '../../../operations/discovery/operation-entry.interface';
 import { McpErrorCode } from '../../../kit/errors/mcp-error-codes';
-import type { HttpExchange } from '../../../pipeline/http-exchange';
-import { McpPorts } from '../../../options/mcp-ports.service';
-import { McpDispatcher } from '../../../wire/protocol/mcp-dispatcher.service';
-import { CONSUMED_STATE_STORE_PORT } from '../../../request-state/stores/one-time/consumed-state-store.interface';
 import { TaskStatusFeed } from '../../tasks/events/task-status-feed';
 import { McpTaskMethods } from '../../tasks/wire/mcp-task-methods.service';
 import { clip } from '../../../kit/clip';
@@ -20,6 +14,13 @@ import { ownMeta, sessionEnvelope } from '../calls/session-server-context';
 import { McpSessions } from '../mcp-sessions.service';
 import { SESSION_OPTIONS, type SessionOptions } from '../session.options';
 import { createTaskResult2025, task2025, taskPayload2025 } from './task-wire-2025';
+import {
+  DivertedCall,
+  McpDispatcher,
+  type HttpExchange,
+  type ToolEntry,
+} from '../../../extension-api';
+import { ConsumedStateStore } from '../../../extension-api';
 
 type Params = Record<string, unknown>;
 type Detailed = Record<string, unknown> & { taskId: string; status: string };
@@ -50,7 +51,7 @@ export class SessionTasks implements OnModuleDestroy {
     private readonly sessions: McpSessions,
     private readonly rounds: SessionInputRounds,
     private readonly answers: SessionAnswers,
-    private readonly ports: McpPorts,
+    @Inject(ConsumedStateStore) private readonly consumedStates: ConsumedStateStore,
     @Inject(SESSION_OPTIONS) private readonly options: SessionOptions,
   ) {}
 
@@ -167,7 +168,7 @@ export class SessionTasks implements OnModuleDestroy {
   private async askFor(task: Detailed, request: SessionRequest, wait: boolean): Promise<boolean> {
     const requests = (task.inputRequests ?? {}) as Params;
     const claimed: Params = {};
-    const store = this.ports.get(CONSUMED_STATE_STORE_PORT);
+    const store = this.consumedStates;
     for (const key of Object.keys(requests)) {
       const claim = sha256Base64Url(
         `session-task-ask\n${request.session.sessionId}\n${task.taskId}\n${String(task.lastUpdatedAt)}\n${key}`,

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProtocolError } from '@modelcontextprotocol/server';
-import type { ProtectedResource } from '../../../auth/protected-resource';
 import { McpErrorCode } from '../../../kit/errors/mcp-error-codes';
 import { McpHttpRefusal } from '../../../kit/errors/mcp-http-refusal.error';
 import { writeJsonRpcHttpError } from '../../../kit/json-rpc-http-error';
+import type { ProtectedResource } from '../../../extension-api';
 
 /**
  * The HTTP status and headers of a refusal answered before anything of a session's response was

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { LegacyHttpExchange } from '../../../wire/http/endpoint-routes';
 import type { McpSessionRecord } from '../store/session-record';
 import { SessionStream } from './session-stream';
+import type { LegacyHttpExchange } from '../../../extension-api';
 
 /** A request of the 2025 era as the HTTP layer hands it over: a POST's checked body and its text. */
 export type SessionHttpExchange = LegacyHttpExchange;

@@ -1,9 +1,9 @@
 import { specTypeSchemas } from '@modelcontextprotocol/server';
-import type { ServerOptions } from '../../../wire/protocol/server.options';
 import type { McpJsonValue } from '../../../kit/json-value';
 import type { SessionOpening } from '../mcp-sessions.service';
 import { sessionBytes } from '../store/session-bytes';
 import { TASKS_CAPABILITY_2025 } from '../tasks/task-wire-2025';
+import type { ServerOptions } from '../../../extension-api';
 
 /**
  * The 2025-era protocol versions a session may negotiate, newest first. 2025-03-26 and older

@@ -1,12 +1,14 @@
 import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import type { KeyringRecordIntegrity } from '../../../keyring/record-integrity';
-import type { McpRedisConnection } from '../../../redis/mcp-redis.connection';
-import type { McpRedisConnectionClient } from '../../../redis/mcp-redis-connection-client';
-import { ChannelPublishing } from '../../../redis/channel-publishing';
 import { OccasionalWarning } from '../../../kit/occasional-warning';
 import { TaskEventBus, type TaskStatusEvent } from './task-event-bus';
 import { decodeTaskEvent, encodeTaskEvent } from './task-event-message';
+import {
+  ChannelPublishing,
+  type KeyringRecordIntegrity,
+  type McpRedisConnection,
+  type McpRedisConnectionClient,
+} from '../../../extension-api';
 
 /** Channel (under the `redis.keyPrefix`) that carries task status changes between instances. */
 export const TASK_EVENTS_CHANNEL = 'task-events';

@@ -1,6 +1,6 @@
-import type { RecordIntegrity } from '../../../keyring/record-integrity';
 import { MAX_TASK_ID_LENGTH } from '../store/task-id';
 import type { TaskStatusEvent } from './task-event-bus';
+import type { RecordIntegrity } from '../../../extension-api';
 
 /** Longest message the Redis task event bus reads; anything longer is not one of ours. */
 export const MAX_TASK_EVENT_MESSAGE_LENGTH = 512;

@@ -1,11 +1,10 @@
 import type { Logger } from '@nestjs/common';
-import type { RecordIntegrity } from '../../../keyring/record-integrity';
-import type { McpRedisClient } from '../../../redis/mcp-redis-client';
 import { OccasionalWarning } from '../../../kit/occasional-warning';
 import type { BullMqRedisClient } from './bullmq-redis-client';
 import { STEP_CANCELLED, type BullMqRunningSteps } from './bullmq-running-steps';
 import type { BullMqStepGenerations } from './bullmq-step-generations';
 import { abortMessage, readAbortMessage } from './bullmq-step-messages';
+import type { McpRedisClient, RecordIntegrity } from '../../../extension-api';
 
 /**
  * The Redis channel every runner of a queue listens on, so a cancel or a newer step aborts a

@@ -1,4 +1,4 @@
-import type { McpRedisClient } from '../../../redis/mcp-redis-client';
+import type { McpRedisClient } from '../../../extension-api';
 
 /**
  * What {@link BullMqTaskRunner} uses of an ioredis `Redis` client: commands, `duplicate()` for the

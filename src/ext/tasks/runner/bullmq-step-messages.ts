@@ -1,5 +1,5 @@
-import type { RecordIntegrity } from '../../../keyring/record-integrity';
 import { isTaskId } from '../store/task-id';
+import type { RecordIntegrity } from '../../../extension-api';
 
 /** A queued step as BullMQ keeps it: the task, the generation it runs for, the keyring's tag. @internal */
 export interface StepData {

@@ -1,4 +1,4 @@
-import { adapterKeyPrefix } from '../../../redis/cluster-key-prefix';
+import { adapterKeyPrefix } from '../../../extension-api';
 
 /** Options of {@link BullMqTaskRunner}. @publicApi */
 export interface BullMqTaskRunnerOptions {

@@ -5,18 +5,18 @@ import { loadOptionalPeer } from './bullmq-loader';
 import type { BullMqRedisClient } from './bullmq-redis-client';
 import { BullMqStepGenerations, GENERATION_TTL_MS } from './bullmq-step-generations';
 import { resolveOptions, type BullMqTaskRunnerOptions } from './bullmq-task-runner.options';
-import {
-  ATTACH_RECORD_INTEGRITY,
-  type AuthenticatesRecords,
-  type RecordIntegrity,
-} from '../../../keyring/record-integrity';
-import { loggableFailure } from '../../../redis/bounded-redis-command';
-import { duplicateConnection } from '../../../redis/duplicate-connection';
 import { clip } from '../../../kit/clip';
 import { BullMqRunningSteps, LOCK_LOST, RUNNER_CLOSING } from './bullmq-running-steps';
 import { authenticStep, jobIdOf, stepData, type StepData } from './bullmq-step-messages';
-import type { McpRedisClient } from '../../../redis/mcp-redis-client';
 import type { TaskRunner, TaskStepLease, TaskWork } from './task-runner.interface';
+import {
+  ATTACH_RECORD_INTEGRITY,
+  duplicateConnection,
+  loggableFailure,
+  type AuthenticatesRecords,
+  type McpRedisClient,
+  type RecordIntegrity,
+} from '../../../extension-api';
 
 /** Task ids are the module's (22 base64url characters); anything else is refused before Redis. */
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;

@@ -1,6 +1,6 @@
-import type { CallHttp } from '../../../pipeline/operation-call';
 import type { McpJsonValue } from '../../../kit/json-value';
 import type { McpTaskError, McpTaskRecord } from '../store/mcp-task.types';
+import type { CallHttp } from '../../../extension-api';
 
 /** What one run of a task's operation ended with. @internal */
 export type TaskStepOutcome =

@@ -1,7 +1,6 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { HttpExchange } from '../../../pipeline/http-exchange';
-import type { CallHttp } from '../../../pipeline/operation-call';
 import { TaskEventBus } from '../events/task-event-bus';
+import type { CallHttp, HttpExchange } from '../../../extension-api';
 
 /** A request held for a task's next step, with the task version that step was scheduled at. */
 interface HeldRequest {

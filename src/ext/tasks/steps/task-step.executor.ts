@@ -1,18 +1,21 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { McpOperationRegistry } from '../../../operations/discovery/mcp-operation.registry';
 import { McpErrorCode } from '../../../kit/errors/mcp-error-codes';
-import { detachedStepHttp } from '../../../auth/identity/detached-task-step';
-import type { TaskPrincipal } from '../../../auth/identity/task-principal';
-import { envelopeContext } from '../../../pipeline/envelope-context';
-import { normalizeToolResult } from '../../../pipeline/operation-result.normalizer';
-import { answerOf, OperationRunner } from '../../../pipeline/operation-runner';
-import { ownArguments } from '../../../pipeline/own-request-params';
-import type { McpTaskContext } from '../../../input/mcp-task-context.interface';
 import { MCP_ENDPOINT } from '../../../kit/mcp.constants';
 import type { McpTaskRecord } from '../store/mcp-task.types';
 import { exactAnswersOf } from '../task-answers';
 import { progressMessage, stepOutcome } from '../task-call';
 import type { TaskExecutor, TaskStepOutcome, TaskStepScope } from './task-step-outcome';
+import {
+  McpOperationRegistry,
+  OperationRunner,
+  answerOf,
+  detachedStepHttp,
+  envelopeContext,
+  normalizeToolResult,
+  ownArguments,
+  type McpTaskContext,
+  type TaskPrincipal,
+} from '../../../extension-api';
 
 /**
  * Runs one later step of a task, as the task runner asks for it: a full run of the tool through

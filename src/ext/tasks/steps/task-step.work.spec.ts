@@ -1,5 +1,4 @@
 import { MemoryTaskEventBus } from '../events/memory-task-event-bus';
-import type { McpPorts } from '../../../options/mcp-ports.service';
 import { GuardedTaskStore } from '../store/guarded-task-store';
 import type { McpTaskRecord } from '../store/mcp-task.types';
 import { MemoryTaskStore } from '../store/memory-task.store';
@@ -15,11 +14,7 @@ function setup() {
   const store = new MemoryTaskStore();
   const events = new MemoryTaskEventBus();
   const options = { maxResultBytes: 10_000, maxTasksPerCaller: 10 } as ResolvedTaskOptions;
-  const records = new TaskRecords(
-    options,
-    new GuardedTaskStore({ get: () => store } as unknown as McpPorts),
-    events,
-  );
+  const records = new TaskRecords(options, new GuardedTaskStore(store), events);
   const runs: McpTaskRecord[] = [];
   let outcome: () => Promise<TaskStepOutcome> = () => Promise.resolve(DONE);
   const executor: TaskExecutor = {

@@ -1,11 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { internalError } from '../../../kit/errors/internal-error';
-import { McpPorts } from '../../../options/mcp-ports.service';
-import { loggableFailure } from '../../../redis/bounded-redis-command';
 import type { McpTaskRecord } from './mcp-task.types';
 import { TaskCapacityError } from './task-capacity.error';
-import { TASK_STORE_PORT, type TaskCreationLimits, type TaskStore } from './task-store.interface';
+import { TaskStore, type TaskCreationLimits } from './task-store.interface';
+import { loggableFailure } from '../../../extension-api';
 
 /** Key segment of tasks under the `redis.keyPrefix`: `<prefix>task:<taskId>`. */
 export const TASK_KEY_SEGMENT = 'task';
@@ -20,7 +19,7 @@ export const TASK_KEY_SEGMENT = 'task';
 export class GuardedTaskStore implements Omit<TaskStore, 'remove'> {
   private readonly logger = new Logger('McpTasks');
 
-  constructor(private readonly ports: McpPorts) {}
+  constructor(@Inject(TaskStore) private readonly store: TaskStore) {}
 
   create(task: McpTaskRecord, limits?: TaskCreationLimits): Promise<void> {
     return this.guarded('created', (store) => store.create(task, limits));
@@ -40,7 +39,7 @@ export class GuardedTaskStore implements Omit<TaskStore, 'remove'> {
 
   /** Forgets the task through the store's `remove`, or answers `false` when it has none. */
   async remove(task: McpTaskRecord): Promise<boolean> {
-    const store = this.ports.get(TASK_STORE_PORT);
+    const store = this.store;
     if (typeof store.remove !== 'function') return false;
     await this.guarded('removed', (chosen) =>
       (chosen.remove as NonNullable<TaskStore['remove']>).call(chosen, task),
@@ -53,7 +52,7 @@ export class GuardedTaskStore implements Omit<TaskStore, 'remove'> {
     use: (store: TaskStore) => Promise<T>,
   ): Promise<T> {
     try {
-      return await use(this.ports.get(TASK_STORE_PORT));
+      return await use(this.store);
     } catch (error) {
       if (error instanceof TaskCapacityError || error instanceof ProtocolError) throw error;
       const reason = loggableFailure(error);

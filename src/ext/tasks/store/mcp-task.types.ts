@@ -1,8 +1,5 @@
 import type { McpJsonValue } from '../../../kit/json-value';
-export type {
-  McpTaskCreation,
-  McpTaskSupport,
-} from '../../../operations/decorators/mcp-operation-options.interface';
+export type { McpTaskCreation, McpTaskSupport } from '../../../extension-api';
 
 /** Extension id of the tasks extension (SEP-2663), as advertised and as clients declare it. */
 export const MCP_TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

@@ -1,19 +1,19 @@
 import { Logger } from '@nestjs/common';
-import {
-  ATTACH_RECORD_INTEGRITY,
-  type AuthenticatesRecords,
-  type RecordIntegrity,
-} from '../../../keyring/record-integrity';
 import { partitionLimit, retryAfterMs, type ShareLimits } from '../../../kit/fair-share';
 import { sha256Base64Url } from '../../../kit/sha256';
 import type { McpTaskRecord } from './mcp-task.types';
 import { CREATE, REPLACE, REMOVE_BODY, REMOVE } from './redis-task.scripts';
-import type { McpRedisClient } from '../../../redis/mcp-redis-client';
 import { DEFAULT_MAX_TASK_BYTES, DEFAULT_MAX_TASKS } from './memory-task.store';
 import { TaskCapacityError } from './task-capacity.error';
 import { isTaskId } from './task-id';
 import type { TaskCreationLimits, TaskStore } from './task-store.interface';
-import { adapterKeyPrefix } from '../../../redis/cluster-key-prefix';
+import {
+  ATTACH_RECORD_INTEGRITY,
+  adapterKeyPrefix,
+  type AuthenticatesRecords,
+  type McpRedisClient,
+  type RecordIntegrity,
+} from '../../../extension-api';
 
 /** Options of {@link RedisTaskStore}. @publicApi */
 export interface RedisTaskStoreOptions {

@@ -1,7 +1,7 @@
-import { port } from '../../../options/port';
 import type { McpTaskRecord } from './mcp-task.types';
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- referenced by the JSDoc
 import type { TaskCapacityError } from './task-capacity.error';
+import { port } from '../../../extension-api';
 
 /** What {@link TaskStore.create} and {@link TaskStore.replace} enforce per caller. @publicApi */
 export interface TaskCreationLimits {

@@ -1,4 +1,3 @@
-import type { McpListenRoute } from '../../../wire/listen/listen-routes';
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -6,25 +5,24 @@ import {
   SUBSCRIPTION_ID_META_KEY,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { McpOperationRegistry } from '../../../operations/discovery/mcp-operation.registry';
-import type { ToolEntry } from '../../../operations/discovery/operation-entry.interface';
-import type { HttpExchange } from '../../../pipeline/http-exchange';
 import { McpErrorCode } from '../../../kit/errors/mcp-error-codes';
-import type { McpHttpRequest } from '../../../input/mcp-operation-context.interface';
-import {
-  MCP_KEEP_ALIVE_MS,
-  MCP_META_KEYS,
-  MCP_PROTOCOL_VERSION,
-} from '../../../kit/mcp.constants';
+import { MCP_KEEP_ALIVE_MS, MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../../kit/mcp.constants';
 import { writeJsonRpcHttpError } from '../../../kit/json-rpc-http-error';
 import { TaskCallers } from '../task-callers';
 import { McpTasksService } from '../mcp-tasks.service';
 import { declaresTasks } from '../wire/tasks-capability';
-import { envelopeContext } from '../../../pipeline/envelope-context';
 import { MCP_TASKS_EXTENSION, type McpTaskRecord } from '../store/mcp-task.types';
 import { MAX_TASK_ID_LENGTH } from '../store/task-id';
 import { TaskStatusFeed } from '../events/task-status-feed';
 import { detailedTask } from '../wire/tasks-wire';
+import {
+  McpOperationRegistry,
+  envelopeContext,
+  type HttpExchange,
+  type McpHttpRequest,
+  type McpListenRoute,
+  type ToolEntry,
+} from '../../../extension-api';
 
 /** Task ids one listen stream may follow. */
 export const MAX_FOLLOWED_TASKS = 100;

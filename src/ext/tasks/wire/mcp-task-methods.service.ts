@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../../../kit/errors/mcp-error-codes';
-import { McpOperationRegistry } from '../../../operations/discovery/mcp-operation.registry';
-import type { HttpExchange } from '../../../pipeline/http-exchange';
-import { ownRequestParams } from '../../../pipeline/own-request-params';
 import { TaskCallers } from '../task-callers';
 import { declaresTasks, tasksCapabilityMissing } from './tasks-capability';
 import { McpTasksService, UNKNOWN_TASK_MESSAGE } from '../mcp-tasks.service';
-import { captureTaskPrincipal } from '../../../auth/identity/task-principal';
 import type { McpTaskRecord } from '../store/mcp-task.types';
 import { detailedTask } from './tasks-wire';
+import {
+  McpOperationRegistry,
+  captureTaskPrincipal,
+  ownRequestParams,
+  type HttpExchange,
+} from '../../../extension-api';
 
 type Params = Record<string, unknown>;
 

@@ -1,7 +1,4 @@
-import type {
-  StateHandleRecord,
-  StateHandleRepository,
-} from './state-handle-repository.interface';
+import type { StateHandleRecord, StateHandleRepository } from './state-handle-repository.interface';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testRunnerGlobals } from '../../../kit/test-runner-globals';
 import {

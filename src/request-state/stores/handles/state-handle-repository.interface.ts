@@ -61,5 +61,5 @@ export const StateHandleRepository = Symbol('StateHandleRepository');
 /** The StateHandleRepository port: the `stateHandleRepository` option, or a provider of the token. @internal */
 export const STATE_HANDLE_REPOSITORY_PORT = port<StateHandleRepository>(
   StateHandleRepository,
-  'stateHandleRepository',
+  'requestState.stateHandleRepository',
 );

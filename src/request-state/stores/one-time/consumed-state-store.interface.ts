@@ -30,5 +30,5 @@ export const ConsumedStateStore = Symbol('ConsumedStateStore');
 /** The ConsumedStateStore port: the `consumedStateStore` option, or a provider of the token. @internal */
 export const CONSUMED_STATE_STORE_PORT = port<ConsumedStateStore>(
   ConsumedStateStore,
-  'consumedStateStore',
+  'requestState.consumedStateStore',
 );
