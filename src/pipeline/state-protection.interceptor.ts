@@ -24,7 +24,7 @@ import { StateRefusals } from './state/state-refusals';
 
 /**
  * Protects request state around an operation's method, inside capability gating, in steps (each
- * its own file under `state/`): open the incoming state of the operation's mode, read the input
+ * its own file under `request-state/sealing/`): open the incoming state of the operation's mode, read the input
  * responses' protocol shapes, consume a single-use state last (a refused retry consumes nothing),
  * resume a `replay: true` ledger — the round it opened is what the method's context shows — and,
  * after the method, seal the outgoing state. What leaves it upward carries the sealed token only,

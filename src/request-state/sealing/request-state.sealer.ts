@@ -35,7 +35,7 @@ export interface OpenedRequestState {
   readonly value: McpJsonValue | undefined;
   /** The input request kinds asked for, by key, in the round that emitted this state. */
   readonly askedKinds: Readonly<Record<string, McpInputResponse['kind']>>;
-  /** The replay ledger of a `replay: true` operation, as sealed (`src/replay/replay-ledger.ts`). */
+  /** The replay ledger of a `replay: true` operation, as sealed (`src/request-state/replay/replay-ledger.ts`). */
   readonly replayLedger: string | undefined;
   /** The flow the state continues: its id and the first round's trace context. */
   readonly flow: SealedFlow;
