@@ -200,7 +200,7 @@ describe.each(ALL_ADAPTERS)('McpModule setup over %s', (adapter) => {
         providers: [{ provide: RequestStateProtector, useExisting: SigningStateProtector }],
       });
       expect(error?.name).toBe('InvalidModuleOptionsError');
-      expect(error?.message).toContain('"protector"');
+      expect(error?.message).toContain('"requestState.protector"');
       expect(error?.message).toContain('keep one');
     });
 
