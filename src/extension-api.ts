@@ -32,10 +32,15 @@ export type {
   ObservedRequest,
   RequestEnd,
 } from './observability/observed-request';
+export type {
+  McpTaskCreation,
+  McpTaskSupport,
+} from './operations/decorators/mcp-operation-options.interface';
 export { DISCOVERY_OPTIONS, type DiscoveryOptions } from './operations/discovery/discovery.options';
 export { McpExtensionMarks, type McpExtensionMark } from './operations/discovery/extension-marks';
 export {
   McpListedResources,
+  unguardedResource,
   type ContributedResource,
 } from './operations/discovery/listed-resources';
 export { listResultOf } from './operations/discovery/listing-page';
@@ -45,7 +50,7 @@ export type { ToolEntry } from './operations/discovery/operation-entry.interface
 export { scopesOf } from './operations/discovery/operation-profile';
 export { PagedListing } from './operations/discovery/paged-listing';
 export { TOOL_TASK_SUPPORT, type ToolTaskSupport } from './operations/discovery/tool-task-support';
-export { defineMcpExtension } from './options/mcp-extension';
+export { configured, defineMcpExtension, type McpExtension } from './options/mcp-extension';
 export { McpPorts } from './options/mcp-ports.service';
 export {
   booleanOption,
@@ -54,7 +59,7 @@ export {
   positiveInteger,
 } from './options/option-checks';
 export { portProvider } from './options/port.provider';
-export { port } from './options/port';
+export { port, type Port } from './options/port';
 export { envelopeContext } from './pipeline/envelope-context';
 export type { HttpExchange } from './pipeline/http-exchange';
 export type { CallHttp, OperationCallProfile } from './pipeline/operation-call';
@@ -98,7 +103,3 @@ export { OPERATION_METHODS, observedRequestOf } from './wire/protocol/served-req
 export { McpServedRequests } from './wire/protocol/served-requests';
 export { McpServerCapabilities } from './wire/protocol/server-capabilities';
 export { SERVER_OPTIONS, type ServerOptions } from './wire/protocol/server.options';
-export type {
-  McpTaskCreation,
-  McpTaskSupport,
-} from './operations/decorators/mcp-operation-options.interface';

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Resource } from '@modelcontextprotocol/server';
 import type { RunnableOperation } from '../../pipeline/operation-runner';
 import type { ListedOperation } from './paged-listing';
+import { McpRequestStateMode } from '../../input/mcp-request-state-mode.enum';
 
 /**
  * A `resources/list` entry an extension contributes (a skill's `SKILL.md`): its URI as the key,
@@ -37,4 +38,28 @@ export class McpListedResources {
   all(): ContributedResource[] {
     return [...this.byContributor.values()].flat();
   }
+}
+
+/** A resource entry that runs no step of its own: no guards, no state, no arguments. */
+const UNGUARDED_PROFILE: ContributedResource['profile'] = Object.freeze({
+  kind: 'resource',
+  declarations: [],
+  stateMode: McpRequestStateMode.NONE,
+  singleUse: false,
+  replay: false,
+  scopes: [],
+  public: false,
+  argumentsValidator: undefined,
+});
+
+const NEVER_RUN = (): Promise<never> =>
+  Promise.reject(new Error('A contributed resource entry has no method to run'));
+
+/**
+ * A `resources/list` entry every caller sees (no guard decides): what an extension whose entries
+ * are not per caller contributes.
+ * @internal
+ */
+export function unguardedResource(listing: Resource): ContributedResource {
+  return { name: listing.uri, listing, profile: UNGUARDED_PROFILE, handler: NEVER_RUN };
 }
