@@ -17,6 +17,10 @@
 // fleet and failover ones (they test Redis and the fleet, not the Nest major); conformance on both majors and adapters; the pack test; the
 // tarball in a user's Nest 11 and 12 apps.
 //
+// First, before any stage, the Debian packages the suites need (scripts/system-packages.mjs, the
+// list `.ci/run` uses): installed when it may (as root or with passwordless sudo; not with
+// NESTJS_MCP_NO_INSTALL=1); otherwise the run stops at once with the one command to run.
+//
 // A stage of one lane shows its output as it comes; otherwise each step's output is shown when it
 // ends. A summary of what ran, and how long it took, comes last, followed by the failing tests'
 // messages again (a CI log is often read from its end, and cut in the middle).
@@ -26,6 +30,7 @@ import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureSystemPackages } from './system-packages.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const LOOP = process.argv.includes('--loop');
@@ -35,7 +40,7 @@ const npm = (script) => ({ name: script, npm: script });
 /** A step: `node scripts/e2e.mjs <args>`, named `name`. */
 const e2e = (name, ...args) => ({ name, node: ['scripts/e2e.mjs', ...args] });
 
-const STATIC = ['typecheck', 'lint', 'format:check', 'test:unit'].map(npm);
+const STATIC = ['typecheck', 'lint', 'format:check', 'test:unit', 'test:scripts'].map(npm);
 const STAGES = LOOP
   ? [
       [
@@ -147,6 +152,12 @@ function jestFailures(output) {
 
 function heading(result) {
   return `── ${result.script}: ${result.ok ? 'passed' : 'FAILED'} in ${result.seconds.toFixed(1)} s ──`;
+}
+
+const missing = ensureSystemPackages({ loop: LOOP });
+if (missing !== undefined) {
+  console.error(`${missing}\n\n${LOOP ? 'npm test' : 'npm run test:all'}: nothing was run.`);
+  process.exit(1);
 }
 
 const results = [];

@@ -83,7 +83,7 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
     // An app's lazy client ('wait') connects on its first command instead.
     if (client.status === 'wait' || (await this.readyWithin(client, this.commandTimeoutMs))) return;
     this.logger.warn(
-      `Redis is not ready ${this.commandTimeoutMs} ms after startup; calls that need it fail until it is`,
+      `Redis is not ready ${this.commandTimeoutMs} ms after startup (redis.commandTimeoutMs); calls that need it fail until it is`,
     );
   }
 

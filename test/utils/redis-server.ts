@@ -93,7 +93,7 @@ export async function startRedisServer(
       spawned.once('error', (error) =>
         fail(
           new Error(
-            `could not start ${BINARY} (${error.message}); install it with "apt-get install redis-server" (.ci/run does)`,
+            `could not start ${BINARY} (${error.message}); install it with "sudo apt-get install -y redis-server" (npm test does when it may: scripts/system-packages.mjs)`,
           ),
         ),
       );

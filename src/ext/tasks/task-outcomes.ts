@@ -21,7 +21,9 @@ export function settledFields(
     };
   if (outcome.kind === 'failed') return { status: 'failed', error: outcome.error };
   if (Buffer.byteLength(JSON.stringify(outcome.result)) > maxResultBytes) {
-    logger.error(`A task result is over ${maxResultBytes} bytes; the task fails`);
+    logger.error(
+      `A task result is over ${maxResultBytes} bytes (tasks.maxResultBytes); the task fails`,
+    );
     return {
       status: 'failed',
       error: { code: McpErrorCode.InternalError, message: 'Task result too large' },

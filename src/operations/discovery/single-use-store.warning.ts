@@ -32,7 +32,7 @@ export function singleUseInMemoryWarning(
   return (
     `Single-use operations (${listed}) record consumed states in this process's memory: a replay ` +
     'that reaches another instance, or this one after a restart, is accepted again. Give every ' +
-    'instance the same `redis` option (or a shared consumedStateStore) before serving them behind ' +
+    'instance the same `redis` option (or a shared `requestState.consumedStateStore`) before serving them behind ' +
     'a load balancer.'
   );
 }

@@ -37,11 +37,15 @@ describe('HostOriginPolicy', () => {
       'localhost@evil.com',
       '',
     ])('refuses %p', (host) => {
-      expect(defaults.refusal(request(host))?.message).toBe('Host header not allowed');
+      expect(defaults.refusal(request(host))?.message).toBe(
+        'Host header not allowed by http.allowedHosts',
+      );
     });
 
     it('refuses a request without Host', () => {
-      expect(defaults.refusal(request(undefined))?.message).toBe('Host header not allowed');
+      expect(defaults.refusal(request(undefined))?.message).toBe(
+        'Host header not allowed by http.allowedHosts',
+      );
     });
 
     it('accepts a configured host name on any port, case-insensitively', () => {
@@ -49,9 +53,11 @@ describe('HostOriginPolicy', () => {
       expect(policy.refusal(request('api.example.com'))).toBeUndefined();
       expect(policy.refusal(request('api.example.com:8443'))).toBeUndefined();
       expect(policy.refusal(request('API.Example.COM'))).toBeUndefined();
-      expect(policy.refusal(request('other.example.com'))?.message).toBe('Host header not allowed');
+      expect(policy.refusal(request('other.example.com'))?.message).toBe(
+        'Host header not allowed by http.allowedHosts',
+      );
       expect(policy.refusal(request('evil-api.example.com'))?.message).toBe(
-        'Host header not allowed',
+        'Host header not allowed by http.allowedHosts',
       );
     });
 
@@ -59,9 +65,11 @@ describe('HostOriginPolicy', () => {
       const policy = new HostOriginPolicy(['api.example.com:8443'], []);
       expect(policy.refusal(request('api.example.com:8443'))).toBeUndefined();
       expect(policy.refusal(request('api.example.com:9000'))?.message).toBe(
-        'Host header not allowed',
+        'Host header not allowed by http.allowedHosts',
       );
-      expect(policy.refusal(request('api.example.com'))?.message).toBe('Host header not allowed');
+      expect(policy.refusal(request('api.example.com'))?.message).toBe(
+        'Host header not allowed by http.allowedHosts',
+      );
     });
 
     it('accepts a configured IPv6 host', () => {
@@ -96,7 +104,7 @@ describe('HostOriginPolicy', () => {
       '',
     ])('refuses the origin %p', (origin) => {
       expect(defaults.refusal(request('localhost:3000', origin))?.message).toBe(
-        'Origin header not allowed',
+        'Origin header not allowed by http.allowedOrigins',
       );
     });
 
@@ -105,19 +113,19 @@ describe('HostOriginPolicy', () => {
       expect(policy.refusal(request('api.example.com', 'https://app.example.com'))).toBeUndefined();
       expect(policy.refusal(request('api.example.com', 'https://APP.example.com'))).toBeUndefined();
       expect(policy.refusal(request('api.example.com', 'http://app.example.com'))?.message).toBe(
-        'Origin header not allowed',
+        'Origin header not allowed by http.allowedOrigins',
       );
       expect(
         policy.refusal(request('api.example.com', 'https://app.example.com:8443'))?.message,
-      ).toBe('Origin header not allowed');
+      ).toBe('Origin header not allowed by http.allowedOrigins');
       expect(policy.refusal(request('api.example.com', 'https://evil.example.com'))?.message).toBe(
-        'Origin header not allowed',
+        'Origin header not allowed by http.allowedOrigins',
       );
     });
 
     it('checks Host before Origin', () => {
       expect(defaults.refusal(request('evil.com', 'http://localhost'))?.message).toBe(
-        'Host header not allowed',
+        'Host header not allowed by http.allowedHosts',
       );
     });
   });

@@ -11,12 +11,27 @@ function hostnameOf(hostHeader: string): string {
   return colon === -1 ? hostHeader : hostHeader.slice(0, colon);
 }
 
-/** A refused request: which header failed, its value as sent, and the fixed wire message. */
+/**
+ * A refused request: which header failed, its value as sent, the option that would allow it (by
+ * its full path, as the logs and the wire name it) and the fixed wire message.
+ */
 export interface HostOriginRefusal {
   readonly header: 'Host' | 'Origin';
   readonly value: string | undefined;
+  readonly option: 'http.allowedHosts' | 'http.allowedOrigins';
   readonly message: string;
 }
+
+const HOST_REFUSAL = {
+  header: 'Host',
+  option: 'http.allowedHosts',
+  message: 'Host header not allowed by http.allowedHosts',
+} as const;
+const ORIGIN_REFUSAL = {
+  header: 'Origin',
+  option: 'http.allowedOrigins',
+  message: 'Origin header not allowed by http.allowedOrigins',
+} as const;
 
 /**
  * DNS-rebinding protection: which `Host` and `Origin` headers the endpoint accepts. Local names on
@@ -34,11 +49,10 @@ export class HostOriginPolicy {
   /** Why a request is refused — the header and its value — or `undefined` when it may proceed. */
   refusal(req: IncomingMessage): HostOriginRefusal | undefined {
     const host = req.headers.host?.toLowerCase();
-    if (!host || !this.hostAllowed(host))
-      return { header: 'Host', value: req.headers.host, message: 'Host header not allowed' };
+    if (!host || !this.hostAllowed(host)) return { ...HOST_REFUSAL, value: req.headers.host };
     const origin = req.headers.origin?.toLowerCase();
     if (origin !== undefined && !this.originAllowed(origin))
-      return { header: 'Origin', value: req.headers.origin, message: 'Origin header not allowed' };
+      return { ...ORIGIN_REFUSAL, value: req.headers.origin };
     return undefined;
   }
 

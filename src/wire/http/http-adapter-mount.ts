@@ -5,8 +5,9 @@ import type { McpHttpRequest } from '../../input/mcp-operation-context.interface
 /** What the endpoint offers the host framework. */
 export interface MountableEndpoint {
   /**
-   * The early step, ahead of the app's middleware and body parsers: host/origin policy and the
-   * raw body. Resolves `false` when it has answered the request itself.
+   * The early step, ahead of the app's middleware and body parsers: the raw body (a request the
+   * host/origin policy refuses goes on without it, to be refused by {@link handle} after the app's
+   * middleware and CORS). Resolves `false` when it has answered the request itself.
    */
   admit(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
   /** Serves the request; `request` is the framework's own request object. Never rejects. */

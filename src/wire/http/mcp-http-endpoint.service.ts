@@ -120,7 +120,7 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
 
   async admit(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     try {
-      return await this.admission.admit(req, res);
+      return await this.admission.admitEarly(req, res);
     } catch (error) {
       this.fail(res, error);
       return false;

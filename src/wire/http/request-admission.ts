@@ -5,7 +5,7 @@ import { writeJsonRpcHttpError } from '../../kit/json-rpc-http-error';
 import { BodyByteBudget, type BodyReservation } from './body-byte-budget';
 import { HostOriginPolicy, type HostOriginRefusal } from './host-origin-policy';
 import { clip } from '../../kit/clip';
-import { readRequestBody } from './request-body.reader';
+import { discardRequestBody, readRequestBody } from './request-body.reader';
 import type { TransportOptions } from './transport.options';
 
 /** The first bytes of every body, which the shared budget never refuses. */
@@ -18,6 +18,12 @@ const REFUSAL_LOG_INTERVAL_MS = 1_000;
  * The endpoint's first step, ahead of the app's middleware and body parsers: DNS-rebinding
  * protection (Host and Origin) and the raw body of a POST, read within its size, time and the
  * shared in-flight budget. What it read waits here until the request is served.
+ *
+ * A request the Host/Origin check refuses is answered where the endpoint serves requests, after
+ * the app's middleware, like every other answer of the endpoint: a browser shows a page only an
+ * answer that carries the app's CORS headers for its origin, so the refusal must come after the
+ * app's CORS handler (which also answers preflights: an `OPTIONS` runs nothing here). The early
+ * step reads its body only to drop it, so nothing down the stack parses it.
  * @internal
  */
 export class RequestAdmission {
@@ -50,28 +56,58 @@ export class RequestAdmission {
     this.lastRefusalLoggedAt = now;
     this.unloggedRefusals = 0;
     const value = refusal.value === undefined ? 'missing' : JSON.stringify(clip(refusal.value));
-    const setting = refusal.header === 'Host' ? 'allowedHosts' : 'allowedOrigins';
     this.logger.warn(
-      `MCP endpoint refused a request: ${refusal.header} header ${value} not allowed (from ${clip(req.socket.remoteAddress ?? 'unknown')}); if it is yours, add it to ${setting}${left > 0 ? ` (${left} more refusals not logged)` : ''}`,
+      `MCP endpoint refused a request: ${refusal.header} header ${value} not allowed (from ${clip(req.socket.remoteAddress ?? 'unknown')}); if it is yours, add it to ${refusal.option}${left > 0 ? ` (${left} more refusals not logged)` : ''}`,
     );
+  }
+
+  private refusal(req: IncomingMessage): HostOriginRefusal | undefined {
+    return this.options.dnsRebindingProtection ? this.policy.refusal(req) : undefined;
+  }
+
+  /** Answers a refused request 403, with what the app's middleware already set on `res`. */
+  private refuse(refusal: HostOriginRefusal, req: IncomingMessage, res: ServerResponse): void {
+    req.resume();
+    this.logRefusal(refusal, req);
+    writeJsonRpcHttpError(
+      res,
+      403,
+      McpErrorCode.InvalidRequest,
+      `Forbidden: ${refusal.message}`,
+      null,
+      {
+        option: refusal.option,
+      },
+    );
+  }
+
+  /**
+   * The early step, ahead of the app's middleware (Express). A request the Host/Origin check
+   * refuses goes on once its body is dropped, to be answered by {@link admit} after the app's
+   * middleware; one whose body cannot be dropped within the body limits is answered here.
+   */
+  async admitEarly(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const refusal = this.refusal(req);
+    if (refusal === undefined) return this.readBody(req, res);
+    const limits = this.options.body;
+    if (await discardRequestBody(req, limits.maxBytes, limits.timeoutMs)) return true;
+    res.setHeader('Connection', 'close');
+    this.refuse(refusal, req, res);
+    return false;
   }
 
   /** Host/origin policy, then the bounded raw body of a POST; answers and resolves false on refusal. */
   async admit(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-    if (this.options.dnsRebindingProtection) {
-      const refusal = this.policy.refusal(req);
-      if (refusal) {
-        req.resume();
-        this.logRefusal(refusal, req);
-        writeJsonRpcHttpError(
-          res,
-          403,
-          McpErrorCode.InvalidRequest,
-          `Forbidden: ${refusal.message}`,
-        );
-        return false;
-      }
+    const refusal = this.refusal(req);
+    if (refusal) {
+      this.refuse(refusal, req, res);
+      return false;
     }
+    return this.readBody(req, res);
+  }
+
+  /** The bounded raw body of a POST, kept for {@link takeBody}; answers and resolves false when it cannot be read. */
+  private async readBody(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     if (req.method !== 'POST') return true;
     const limits = this.options.body;
     const reservation = this.budget.open();

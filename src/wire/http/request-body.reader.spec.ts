@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
-import { readRequestBody } from './request-body.reader';
+import { discardRequestBody, readRequestBody } from './request-body.reader';
 
 function request(headers: Record<string, string> = {}): PassThrough & IncomingMessage {
   return Object.assign(new PassThrough(), { headers }) as unknown as PassThrough & IncomingMessage;
@@ -27,5 +27,32 @@ describe('readRequestBody', () => {
     expect(await read).toEqual({ ok: false, reason: 'too_large' });
     expect(req.listenerCount('data')).toBe(0);
     expect(() => req.emit('error', new Error('aborted'))).not.toThrow();
+  });
+});
+
+describe('discardRequestBody', () => {
+  it('reads the body to its end, keeps none of it, and leaves the request finished', async () => {
+    const req = request();
+    const dropped = discardRequestBody(req, 1000, 10_000);
+    req.end('{"jsonrpc":"2.0"}');
+    expect(await dropped).toBe(true);
+    expect(req.readableEnded).toBe(true);
+    expect(req.listenerCount('data')).toBe(0);
+    expect(() => req.emit('error', new Error('reset after the body'))).not.toThrow();
+  });
+
+  it('gives up over maxBytes, declared or sent', async () => {
+    expect(await discardRequestBody(request({ 'content-length': '5' }), 4, 10_000)).toBe(false);
+    const req = request();
+    const dropped = discardRequestBody(req, 4, 10_000);
+    req.write('12345');
+    expect(await dropped).toBe(false);
+  });
+
+  it('gives up when the body has not ended within timeoutMs', async () => {
+    const req = request();
+    const dropped = discardRequestBody(req, 1000, 20);
+    req.write('{"jsonrpc"');
+    expect(await dropped).toBe(false);
   });
 });

@@ -76,3 +76,42 @@ export function readRequestBody(
     req.on('data', onData).on('end', onEnd).on('error', onAbort).on('aborted', onAbort);
   });
 }
+
+/**
+ * Reads a request body to its end and drops it, within the bounds of {@link readRequestBody}
+ * (nothing is kept, so nothing is reserved); resolves whether it ended within them. After it the
+ * request is finished, so a body parser further down leaves it alone.
+ */
+export function discardRequestBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<boolean> {
+  if (req.readableEnded) return Promise.resolve(true);
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    req.resume();
+    return Promise.resolve(false);
+  }
+  return new Promise((resolve) => {
+    let size = 0;
+    let settled = false;
+    const settle = (ended: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onAbort).off('aborted', onAbort);
+      req.on('error', ignoreLateError);
+      resolve(ended);
+    };
+    const timer = setTimeout(() => settle(false), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) settle(false);
+    };
+    const onEnd = () => settle(true);
+    const onAbort = () => settle(false);
+    req.on('data', onData).on('end', onEnd).on('error', onAbort).on('aborted', onAbort);
+    req.resume();
+  });
+}

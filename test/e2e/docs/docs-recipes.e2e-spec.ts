@@ -1,6 +1,7 @@
 import { Injectable, Module, type Type } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   McpContext,
   McpInputRequest,
@@ -11,12 +12,15 @@ import {
   type McpOperationContext,
 } from '../../../src/index';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { DOCS_COMPANIONS } from '../../fixtures/docs-companions';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
-import { PROTOCOL_VERSION } from '../../utils/mcp';
+import { docsTsBlocks, writeDocsModule } from '../../utils/docs-code';
+import { PROTOCOL_VERSION, rawRound } from '../../utils/mcp';
 
 /*
  * The recipes users copy from the docs, run as they are written: asserting a first round in a unit
- * test (docs/pipeline.md) and a replay-style sign-in URL keyed by the flow (docs/replay.md).
+ * test (docs/pipeline.md), a replay-style sign-in URL keyed by the flow (docs/replay.md) and a skill
+ * a provider builds (docs/skills.md).
  */
 
 /** The `ts` blocks of a `## heading` (or `### heading`) section of a docs page. */
@@ -156,4 +160,64 @@ describe.each(ADAPTERS)('the sign-in URL recipe of docs/replay.md over %s', (ada
       }
     },
   );
+});
+
+describe.each(ADAPTERS)('the @McpSkill example of docs/skills.md over %s', (adapter) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    const example = writeDocsModule(
+      'skills',
+      'runbook-skills',
+      docsTsBlocks('docs/skills.md', 'Skills your providers build')[0] as string,
+      DOCS_COMPANIONS,
+    );
+    /* eslint-disable @typescript-eslint/no-require-imports -- the modules are written above */
+    const { RunbookSkills } = require(example) as { RunbookSkills: Type<unknown> };
+    const { EscalationPolicy } = require(join(dirname(example), 'escalation-policy')) as {
+      EscalationPolicy: Type<unknown>;
+    };
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    server = await startTestServer(
+      adapter,
+      {
+        imports: [McpModule.forRoot({ allowEphemeralKey: true, skills: {} })],
+        providers: [RunbookSkills, EscalationPolicy],
+      },
+      '/mcp',
+      {},
+      // Bearer-auth middleware's part: the on-call engineer's token grants runbooks:read.
+      (app) =>
+        app.use((req: IncomingMessage & { auth?: unknown }, _res: unknown, next: () => void) => {
+          if (req.headers['x-on-call'] === 'yes')
+            req.auth = { token: 'on-call', clientId: 'pager', scopes: ['runbooks:read'] };
+          next();
+        }),
+    );
+  });
+  afterAll(() => server?.close());
+
+  const skillUris = async (headers: Record<string, string>) =>
+    (
+      (await rawRound(server.url, 'skills/list', {}, { headers })).body.result as {
+        skills: { uri: string }[];
+      }
+    ).skills.map((skill) => skill.uri);
+
+  it("serves the skill the method builds to a caller its guard and scopes let in, with the service's text", async () => {
+    expect(await skillUris({ 'x-on-call': 'yes' })).toEqual(['skill://escalation/SKILL.md']);
+    const read = await rawRound(
+      server.url,
+      'resources/read',
+      { uri: 'skill://escalation/SKILL.md' },
+      { headers: { 'x-on-call': 'yes' } },
+    );
+    expect((read.body.result as { contents: { text: string }[] }).contents[0]?.text).toContain(
+      'Page the on-call engineer; after 15 minutes, their lead.',
+    );
+  });
+
+  it('hides it from anyone else', async () => {
+    expect(await skillUris({})).toEqual([]);
+  });
 });

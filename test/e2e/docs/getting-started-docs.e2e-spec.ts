@@ -1,12 +1,14 @@
 import { ValidationPipe, type Type } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import request from 'supertest';
 import { McpModule } from '../../../src/index';
+import { DOCS_COMPANIONS } from '../../fixtures/docs-companions';
 import { CapturingLogger } from '../../fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
-import { connectClient, rawToolCall } from '../../utils/mcp';
+import { docsTsBlocks, writeDocsModule } from '../../utils/docs-code';
+import { connectClient, rawRound, rawToolCall, resultText } from '../../utils/mcp';
 
 const PAGE = readFileSync(join(__dirname, '../../..', 'docs', 'getting-started.md'), 'utf8');
 
@@ -40,6 +42,19 @@ const { WeatherTools } = load<{ WeatherTools: Type<unknown> }>(
   'Arguments: a DTO, a Standard Schema, or JSON Schema',
   'weather-tools',
 );
+/** The Operations example, beside the `OrdersService` it imports (test/fixtures/docs-companions.ts). */
+const operations = writeDocsModule(
+  'getting-started',
+  'order-tools',
+  docsTsBlocks('docs/getting-started.md', 'Operations')[0] as string,
+  DOCS_COMPANIONS,
+);
+/* eslint-disable @typescript-eslint/no-require-imports -- the modules are written above */
+const { OrderTools } = require(operations) as { OrderTools: Type<unknown> };
+const { OrdersService } = require(join(dirname(operations), 'orders.service')) as {
+  OrdersService: Type<unknown>;
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 describe.each(ADAPTERS)('docs/getting-started.md over %s', (adapter) => {
   describe('your first tool', () => {
@@ -117,6 +132,41 @@ describe.each(ADAPTERS)('docs/getting-started.md over %s', (adapter) => {
         section('Arguments: a DTO, a Standard Schema, or JSON Schema'),
       )?.[1];
       expect(refused.body.error?.data).toEqual({ errors: [shown] });
+    });
+  });
+
+  describe('the operations of one provider', () => {
+    let server: TestServer;
+
+    beforeAll(async () => {
+      server = await startTestServer(adapter, {
+        imports: [McpModule.forRoot({})],
+        providers: [OrderTools, OrdersService],
+      });
+    });
+    afterAll(() => server?.close());
+
+    it('answers the tool, the prompt and the resource template with the injected service', async () => {
+      const tool = await rawToolCall(server.url, 'getOrder', { id: 'A-17' });
+      expect(JSON.parse(resultText(tool))).toEqual({ id: 'A-17', status: 'shipped' });
+      const prompt = await rawRound(server.url, 'prompts/get', {
+        name: 'draftReply',
+        arguments: { orderId: 'A-17' },
+      });
+      expect(prompt.body.result?.messages).toEqual([
+        {
+          role: 'user',
+          content: { type: 'text', text: 'Write a polite status update for order A-17.' },
+        },
+      ]);
+      const read = await rawRound(server.url, 'resources/read', { uri: 'orders://A-17' });
+      expect(read.body.result?.contents).toEqual([
+        {
+          uri: 'orders://A-17',
+          mimeType: 'application/json',
+          text: '{"id":"A-17","status":"shipped"}',
+        },
+      ]);
     });
   });
 });

@@ -205,7 +205,8 @@ describe.each(ALL_ADAPTERS)('MCP DNS-rebinding options over %s', (adapter) => {
       const response = await discover(listed, { Host: host });
       expectErrorResponse(response, 403, null, {
         code: -32600,
-        message: 'Forbidden: Host header not allowed',
+        message: 'Forbidden: Host header not allowed by http.allowedHosts',
+        data: { option: 'http.allowedHosts' },
       });
     },
   );
@@ -225,7 +226,8 @@ describe.each(ALL_ADAPTERS)('MCP DNS-rebinding options over %s', (adapter) => {
     expect(response.status).toBe(403);
     expect(response.body.error).toEqual({
       code: -32600,
-      message: 'Forbidden: Origin header not allowed',
+      message: 'Forbidden: Origin header not allowed by http.allowedOrigins',
+      data: { option: 'http.allowedOrigins' },
     });
   });
 

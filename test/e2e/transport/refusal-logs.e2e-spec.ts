@@ -34,9 +34,11 @@ describe.each(ADAPTERS)('Host/Origin refusal logs over %s', (adapter) => {
     const mark = logger.lines.length;
     const response = await post({ Host: 'evil.example' });
     expect(response.status).toBe(403);
-    expect(response.text).toContain('Forbidden: Host header not allowed');
+    expect(response.text).toContain('Forbidden: Host header not allowed by http.allowedHosts');
     expect(warnings(mark).map((line) => line.text)).toEqual([
-      expect.stringMatching(/Host header "evil\.example" not allowed .*allowedHosts/),
+      expect.stringMatching(
+        /Host header "evil\.example" not allowed .*; if it is yours, add it to http\.allowedHosts\b/,
+      ),
     ]);
   });
 
@@ -48,7 +50,7 @@ describe.each(ADAPTERS)('Host/Origin refusal logs over %s', (adapter) => {
     const logged = warnings(mark);
     expect(logged.length).toBeLessThan(5);
     expect(logged[0].text).toMatch(
-      /Origin header "https:\/\/evil\.example" not allowed .*allowedOrigins/,
+      /Origin header "https:\/\/evil\.example" not allowed .*; if it is yours, add it to http\.allowedOrigins/,
     );
   });
 });
