@@ -17,13 +17,7 @@ export type { McpInputResponse } from './input/mcp-input-response';
 export type { McpHttpRequest, McpOperationContext } from './input/mcp-operation-context.interface';
 export { McpRequestStateMode } from './input/mcp-request-state-mode.enum';
 export type { McpTaskContext } from './input/mcp-task-context.interface';
-export {
-  ATTACH_RECORD_INTEGRITY,
-  KeyringRecordIntegrity,
-  attachRecordIntegrity,
-  type AuthenticatesRecords,
-  type RecordIntegrity,
-} from './keyring/record-integrity';
+export { KeyringRecordIntegrity, type RecordIntegrity } from './keyring/record-integrity';
 export { McpTelemetry } from './observability/mcp-telemetry.service';
 export type { ObservedCall } from './observability/observed-call';
 export type {
@@ -82,7 +76,6 @@ export { duplicateConnection } from './redis/duplicate-connection';
 export type { McpRedisClient } from './redis/mcp-redis-client';
 export type { McpRedisConnectionClient } from './redis/mcp-redis-connection-client';
 export { McpRedisConnection } from './redis/mcp-redis.connection';
-export { authenticated } from './request-state/request-state-ports';
 export { newFlowId } from './request-state/sealing/sealed-flow';
 export {
   CONSUMED_STATE_STORE_PORT,

@@ -1,9 +1,5 @@
 import { KeyringManager } from './keyring-manager.service';
-import {
-  attachRecordIntegrity,
-  ATTACH_RECORD_INTEGRITY,
-  KeyringRecordIntegrity,
-} from './record-integrity';
+import { KeyringRecordIntegrity } from './record-integrity';
 
 const K1 = Buffer.alloc(32, 1);
 const K2 = Buffer.alloc(32, 2);
@@ -52,15 +48,5 @@ describe('KeyringRecordIntegrity', () => {
     expect(mine.verify(theirs.tag('x', ['a']), 'x', ['a'])).toBe(false);
     for (const bad of [undefined, 42, '', '.', 'azE.', 'azE.!!', `azE.${'A'.repeat(300)}`])
       expect(mine.verify(bad, 'x', ['a'])).toBe(false);
-  });
-
-  it('hands itself only to what has the hook', () => {
-    const integrity = integrityOf(keyring());
-    const received: unknown[] = [];
-    const store = { [ATTACH_RECORD_INTEGRITY]: (given: unknown) => received.push(given) };
-    expect(attachRecordIntegrity(store, integrity)).toBe(true);
-    expect(received).toEqual([integrity]);
-    expect(attachRecordIntegrity({}, integrity)).toBe(false);
-    expect(attachRecordIntegrity(undefined, integrity)).toBe(false);
   });
 });

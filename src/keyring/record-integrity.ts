@@ -65,30 +65,3 @@ function mac(
   for (const part of parts) hmac.update(`${Buffer.byteLength(part)}:`).update(part);
   return hmac.digest();
 }
-
-/**
- * How the module hands its {@link RecordIntegrity} to a store or runner it did not construct (an
- * application's `new RedisTaskStore(client)`): a method under this symbol, called once at startup.
- * @internal
- */
-export const ATTACH_RECORD_INTEGRITY = Symbol('nestjs-mcp.attachRecordIntegrity');
-
-/** Something that authenticates the records it keeps. @internal */
-export interface AuthenticatesRecords {
-  [ATTACH_RECORD_INTEGRITY](integrity: RecordIntegrity): void;
-}
-
-/**
- * Gives `integrity` to `target` when it authenticates its records (the module's Redis stores and
- * the BullMQ runner); answers whether it did. Anything else (the memory stores, an application's
- * own store) keeps plain records.
- * @internal
- */
-export function attachRecordIntegrity(target: unknown, integrity: RecordIntegrity): boolean {
-  const hook = (target as Partial<AuthenticatesRecords> | null | undefined)?.[
-    ATTACH_RECORD_INTEGRITY
-  ];
-  if (typeof hook !== 'function') return false;
-  hook.call(target, integrity);
-  return true;
-}

@@ -1,5 +1,5 @@
 import { KeyringManager } from '../keyring/keyring-manager.service';
-import { KeyringRecordIntegrity, attachRecordIntegrity } from '../keyring/record-integrity';
+import { KeyringRecordIntegrity } from '../keyring/record-integrity';
 import { portProvider } from '../options/port.provider';
 import { McpRedisConnection } from '../redis/mcp-redis.connection';
 import { AesGcmRequestStateProtector } from './sealing/aes-gcm-request-state.protector';
@@ -99,15 +99,12 @@ export const REQUEST_STATE_PORT_PROVIDERS = [
       _limits: ResolvedRequestStateOptions,
       _redis: McpRedisConnection,
       integrity: KeyringRecordIntegrity,
-    ) => authenticated(repository, integrity),
+    ) => {
+      // A Redis repository, whoever made it, keeps its records tagged under the keyring.
+      if (repository instanceof RedisStateHandleRepository) {
+        integrity.ensureKey();
+        repository.authenticateRecordsWith(integrity);
+      }
+    },
   }),
 ];
-
-/**
- * A store that keeps records outside the process (the module's Redis stores, whoever made them)
- * tags and checks them under the keyring; any other keeps plain records.
- * @internal
- */
-export function authenticated(store: unknown, integrity: KeyringRecordIntegrity): void {
-  if (attachRecordIntegrity(store, integrity)) integrity.ensureKey();
-}

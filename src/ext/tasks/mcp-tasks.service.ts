@@ -16,11 +16,10 @@ import { boundedAnswerForms, withAnswers } from './task-answers';
 import { taskBusyError } from './task-busy';
 import { failedStep } from './task-outcomes';
 import { TaskRecords } from './task-records';
+import { BullMqTaskRunner } from './runner/bullmq-task.runner';
 import { TASK_OPTIONS, type ResolvedTaskOptions } from './task.options';
 import {
-  ATTACH_RECORD_INTEGRITY,
   KeyringRecordIntegrity,
-  attachRecordIntegrity,
   loggableFailure,
   type HttpExchange,
   type TaskPrincipal,
@@ -52,10 +51,10 @@ export class McpTasksService implements OnApplicationShutdown {
     integrity: KeyringRecordIntegrity,
   ) {
     this.runner = options.runner ?? new InProcessTaskRunner();
-    if (ATTACH_RECORD_INTEGRITY in this.runner) {
+    if (this.runner instanceof BullMqTaskRunner) {
       // A runner that keeps steps outside the process authenticates them under the keyring.
       integrity.ensureKey();
-      attachRecordIntegrity(this.runner, integrity);
+      this.runner.authenticateRecordsWith(integrity);
     }
     // A runner that may give a step to another instance never says so here: hold its requests briefly.
     if (!(this.runner instanceof InProcessTaskRunner))

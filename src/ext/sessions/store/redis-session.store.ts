@@ -5,9 +5,7 @@ import { SessionCapacityError } from './session-capacity.error';
 import type { McpSessionRecord } from './session-record';
 import type { SessionCreationLimits, SessionStore } from './session-store.interface';
 import {
-  ATTACH_RECORD_INTEGRITY,
   adapterKeyPrefix,
-  type AuthenticatesRecords,
   type McpRedisClient,
   type RecordIntegrity,
 } from '../../../extension-api';
@@ -74,7 +72,7 @@ return deleted`;
  *
  * @publicApi
  */
-export class RedisSessionStore implements SessionStore, AuthenticatesRecords {
+export class RedisSessionStore implements SessionStore {
   private readonly logger = new Logger('McpSessions');
   private readonly prefix: string;
   private integrity: RecordIntegrity | undefined;
@@ -92,8 +90,13 @@ export class RedisSessionStore implements SessionStore, AuthenticatesRecords {
     this.integrity = options.integrity;
   }
 
-  /** The module's keyring authenticates the records of a store the application constructed. @internal */
-  [ATTACH_RECORD_INTEGRITY](integrity: RecordIntegrity): void {
+  /**
+   * Tags and checks every record from now on under the module's keyring: the module calls this
+   * once at startup for an instance it did not construct (`new RedisSessionStore(client)` handed in by the
+   * application); one constructed with its own integrity keeps that.
+   * @internal
+   */
+  authenticateRecordsWith(integrity: RecordIntegrity): void {
     this.integrity ??= integrity;
   }
 

@@ -2,12 +2,7 @@ import { MemorySessionStore } from './memory-session.store';
 import { RedisSessionStore } from './redis-session.store';
 import { SESSION_STORE_PORT, type SessionStore } from './session-store.interface';
 import { SESSION_OPTIONS, type SessionOptions } from '../session.options';
-import {
-  KeyringRecordIntegrity,
-  McpRedisConnection,
-  authenticated,
-  portProvider,
-} from '../../../extension-api';
+import { KeyringRecordIntegrity, McpRedisConnection, portProvider } from '../../../extension-api';
 
 /**
  * The session store port as a provider: the `sessions.store` option, an application's provider of
@@ -34,5 +29,11 @@ export const SESSION_STORE_PROVIDER = portProvider(SESSION_STORE_PORT, {
     _: SessionOptions,
     _redis: McpRedisConnection,
     integrity: KeyringRecordIntegrity,
-  ) => authenticated(store, integrity),
+  ) => {
+    // A Redis store, whoever made it, keeps its records tagged under the keyring.
+    if (store instanceof RedisSessionStore) {
+      integrity.ensureKey();
+      store.authenticateRecordsWith(integrity);
+    }
+  },
 });

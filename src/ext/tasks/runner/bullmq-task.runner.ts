@@ -10,10 +10,8 @@ import { BullMqRunningSteps, LOCK_LOST, RUNNER_CLOSING } from './bullmq-running-
 import { authenticStep, jobIdOf, stepData, type StepData } from './bullmq-step-messages';
 import type { TaskRunner, TaskStepLease, TaskWork } from './task-runner.interface';
 import {
-  ATTACH_RECORD_INTEGRITY,
   duplicateConnection,
   loggableFailure,
-  type AuthenticatesRecords,
   type McpRedisClient,
   type RecordIntegrity,
 } from '../../../extension-api';
@@ -45,7 +43,7 @@ const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
  * ```
  * @publicApi
  */
-export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
+export class BullMqTaskRunner implements TaskRunner {
   private readonly logger = new Logger('McpTasks');
   private readonly options: Required<BullMqTaskRunnerOptions>;
   private readonly bullmq: typeof import('bullmq');
@@ -90,11 +88,13 @@ export class BullMqTaskRunner implements TaskRunner, AuthenticatesRecords {
   }
 
   /**
-   * @internal The module's keyring tags every queued step and abort message from now on; a job or
-   * message without a valid tag is never acted on.
+   * Tags and checks every queued step from now on under the module's keyring: the module calls this
+   * once at startup for an instance it did not construct (`new BullMqTaskRunner(connection)` handed in by the
+   * application); one constructed with its own integrity keeps that.
+   * @internal
    */
-  [ATTACH_RECORD_INTEGRITY](integrity: RecordIntegrity): void {
-    this.integrity = integrity;
+  authenticateRecordsWith(integrity: RecordIntegrity): void {
+    this.integrity ??= integrity;
   }
 
   attach(work: TaskWork): void {

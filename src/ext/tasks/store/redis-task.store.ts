@@ -8,9 +8,7 @@ import { TaskCapacityError } from './task-capacity.error';
 import { isTaskId } from './task-id';
 import type { TaskCreationLimits, TaskStore } from './task-store.interface';
 import {
-  ATTACH_RECORD_INTEGRITY,
   adapterKeyPrefix,
-  type AuthenticatesRecords,
   type McpRedisClient,
   type RecordIntegrity,
 } from '../../../extension-api';
@@ -44,7 +42,7 @@ const TASK_RECORD = 'task';
  * ```
  * @publicApi
  */
-export class RedisTaskStore implements TaskStore, AuthenticatesRecords {
+export class RedisTaskStore implements TaskStore {
   private readonly logger = new Logger('McpTasks');
   private readonly prefix: string;
   private readonly maxTasks: number;
@@ -66,9 +64,14 @@ export class RedisTaskStore implements TaskStore, AuthenticatesRecords {
         throw new RangeError(`RedisTaskStore: ${name} must be a positive integer`);
   }
 
-  /** @internal The module's keyring tags and checks every record from now on. */
-  [ATTACH_RECORD_INTEGRITY](integrity: RecordIntegrity): void {
-    this.integrity = integrity;
+  /**
+   * Tags and checks every record from now on under the module's keyring: the module calls this
+   * once at startup for an instance it did not construct (`new RedisTaskStore(client)` handed in by the
+   * application); one constructed with its own integrity keeps that.
+   * @internal
+   */
+  authenticateRecordsWith(integrity: RecordIntegrity): void {
+    this.integrity ??= integrity;
   }
 
   async create(task: McpTaskRecord, limits: TaskCreationLimits = {}): Promise<void> {

@@ -3,12 +3,7 @@ import { MemoryTaskStore } from './memory-task.store';
 import { RedisTaskStore } from './redis-task.store';
 import { TASK_STORE_PORT, type TaskStore } from './task-store.interface';
 import { TASK_OPTIONS, type ResolvedTaskOptions } from '../task.options';
-import {
-  KeyringRecordIntegrity,
-  McpRedisConnection,
-  authenticated,
-  portProvider,
-} from '../../../extension-api';
+import { KeyringRecordIntegrity, McpRedisConnection, portProvider } from '../../../extension-api';
 
 /**
  * The task store port as a provider: the `tasks.store` option, an application's provider of
@@ -36,5 +31,11 @@ export const TASK_STORE_PROVIDER = portProvider(TASK_STORE_PORT, {
     _: ResolvedTaskOptions,
     _redis: McpRedisConnection,
     integrity: KeyringRecordIntegrity,
-  ) => authenticated(store, integrity),
+  ) => {
+    // A Redis store, whoever made it, keeps its records tagged under the keyring.
+    if (store instanceof RedisTaskStore) {
+      integrity.ensureKey();
+      store.authenticateRecordsWith(integrity);
+    }
+  },
 });

@@ -1,9 +1,5 @@
 import { Logger } from '@nestjs/common';
-import {
-  ATTACH_RECORD_INTEGRITY,
-  type AuthenticatesRecords,
-  type RecordIntegrity,
-} from '../../../keyring/record-integrity';
+import { type RecordIntegrity } from '../../../keyring/record-integrity';
 import { retryAfterMs, type ShareLimits } from '../../../kit/fair-share';
 import { loggableFailure } from '../../../redis/bounded-redis-command';
 import type { McpRedisClient } from '../../../redis/mcp-redis-client';
@@ -54,7 +50,7 @@ const RECORD_OVERHEAD_BYTES = 256;
  * ```
  * @publicApi
  */
-export class RedisStateHandleRepository implements StateHandleRepository, AuthenticatesRecords {
+export class RedisStateHandleRepository implements StateHandleRepository {
   private readonly logger = new Logger('McpRequestState');
   private readonly keyPrefix: string;
   private readonly commandTimeoutMs: number;
@@ -87,9 +83,14 @@ export class RedisStateHandleRepository implements StateHandleRepository, Authen
     }));
   }
 
-  /** @internal The module's keyring tags and checks every record from now on. */
-  [ATTACH_RECORD_INTEGRITY](integrity: RecordIntegrity): void {
-    this.integrity = integrity;
+  /**
+   * Tags and checks every record from now on under the module's keyring: the module calls this
+   * once at startup for an instance it did not construct (`new RedisStateHandleRepository(client)` handed in by the
+   * application); one constructed with its own integrity keeps that.
+   * @internal
+   */
+  authenticateRecordsWith(integrity: RecordIntegrity): void {
+    this.integrity ??= integrity;
   }
 
   async put(handle: string, record: StateHandleRecord): Promise<void> {
