@@ -38,7 +38,7 @@ export function refuseWhileDraining(req: IncomingMessage, res: ServerResponse): 
     });
   };
   // A client that stalls its body is answered all the same; its connection closes with it.
-  const cutOff = setTimeout(() => answer(false), BODY_WAIT_MS);
+  const cutOff = setTimeout(() => answer(false), BODY_WAIT_MS).unref();
   req.on('data', (chunk: Buffer) => {
     if (overflowed) return;
     keptBytes += chunk.length;
