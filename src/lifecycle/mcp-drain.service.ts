@@ -100,9 +100,12 @@ export class McpDrain implements OnApplicationBootstrap, BeforeApplicationShutdo
     const server = this.server;
     if (!server) return;
     this.refusing = true;
-    for (const listener of server.listeners('request'))
-      if (listener !== this.track) server.removeListener('request', listener as never);
-    server.on('request', refuseWhileDraining);
+    const listeners = server.listeners('request');
+    for (const listener of listeners)
+      if (listener !== this.track && listener !== refuseWhileDraining)
+        server.removeListener('request', listener as never);
+    // Once, though each McpModule of the app has its own drain.
+    if (!listeners.includes(refuseWhileDraining)) server.on('request', refuseWhileDraining);
     // Not http.Server#close: it also closes the idle keep-alive connections, and a client reusing
     // one at that moment gets a reset instead of the 503 (the race the drain avoids).
     if (server.listening) NetServer.prototype.close.call(server);

@@ -354,6 +354,45 @@ describe.each(ALL_ADAPTERS)('the sample app drains on SIGTERM, over %s', (adapte
     });
   }, 90_000);
 
+  it('with the default drainDelayMs (0) refuses new work from the signal on and finishes the call in flight', async () => {
+    const instance = await sample(adapter, { MCP_SHUTDOWN_GRACE_MS: '10000' });
+    started.push(instance);
+    const open = new KeepAliveConnection(instance.url);
+    try {
+      expect((await open.send('GET', '/health/live')).status).toBe(200);
+      const slow = rawToolCall(instance.url, 'slow_compute', { seconds: 4, label: 'default' });
+      expect(resultText(await rawToolCall(instance.url, 'greet', { name: 'early' }))).toBe(
+        'Hello, early!',
+      );
+      let slowSettled = false;
+      void slow.finally(() => (slowSettled = true)).catch(() => undefined);
+      const exited = instance.terminate();
+      await until(() => instance.log().includes('Draining after SIGTERM'), {
+        what: 'the drain to begin',
+      });
+      // A late call is never accepted and cut at graceMs: refused, on a new connection or an open one.
+      await expect(httpGet(new URL('/health/live', instance.url), {})).rejects.toMatchObject({
+        code: 'ECONNREFUSED',
+      });
+      const id = freshId();
+      expectRefusedWhileDraining(
+        await open.send(
+          'POST',
+          instance.url.pathname,
+          rpcHeaders('tools/call', 'slow_compute'),
+          rpcBody('tools/call', { name: 'slow_compute', arguments: { seconds: 4 } }, id),
+        ),
+        id,
+      );
+      expect(slowSettled).toBe(false);
+      expect(resultText(await slow)).toBe('Computed default after 4 s');
+      expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
+      expect(instance.log()).toMatch(/Drained in \d+ ms; 1 requests on open connections refused/);
+    } finally {
+      open.close();
+    }
+  }, 60_000);
+
   it("ends a 2025-era session's call waiting for the user's answer with the documented -32014, and exits", async () => {
     const instance = await sample(adapter, { MCP_SHUTDOWN_GRACE_MS: '20000' });
     started.push(instance);
