@@ -74,6 +74,9 @@ export class McpDrain implements OnApplicationBootstrap, BeforeApplicationShutdo
     // (a reset, and a request lost). Each is closed after its next answer, or by the server's close.
     if (drainDelayMs > 0) await sleep(drainDelayMs);
     this.refuseNewWork();
+    this.logger.log(
+      `No new work after ${Math.round(performance.now() - started)} ms (shutdown.drainDelayMs): not listening; ${this.inFlight.size} requests in flight`,
+    );
     const answered = await this.answeredWithin(graceMs - (performance.now() - started));
     const elapsed = Math.round(performance.now() - started);
     const refusals =

@@ -1,5 +1,6 @@
 import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 
 /** A balancer in front of a fleet, as a Kubernetes Service or a cloud load balancer is. */
 export interface RoundRobinProxy {
@@ -18,9 +19,9 @@ export interface RoundRobinProxy {
   readonly cut: readonly string[];
   /**
    * The requests `origin` holds now (sent, their answer not yet ended), each named by its
-   * `Mcp-Name` header (a tool's name), or its method and path.
+   * `Mcp-Name` header (a tool's name), or its method and path, with how long ago it was sent.
    */
-  inFlight(origin: string): string[];
+  inFlight(origin: string): { name: string; sentMsAgo: number }[];
   /** Requests retried on another backend because one refused the connection (nothing was sent). */
   readonly retriedRefusals: number;
   close(): Promise<void>;
@@ -41,7 +42,7 @@ export async function startRoundRobinProxy(probeEveryMs = 50): Promise<RoundRobi
   const backends = new Map<string, { ready: boolean; timer: NodeJS.Timeout; lastProbe: string }>();
   const lost: string[] = [];
   const cut: string[] = [];
-  const held = new Map<string, Set<{ name: string }>>();
+  const held = new Map<string, Set<{ name: string; sentAt: number }>>();
   const seen = new Map<string, Set<number>>();
   let retriedRefusals = 0;
   let next = 0;
@@ -93,6 +94,7 @@ export async function startRoundRobinProxy(probeEveryMs = 50): Promise<RoundRobi
     const origin = ready[next++ % ready.length];
     const holding = {
       name: String(incoming.headers['mcp-name'] ?? `${incoming.method} ${incoming.url}`),
+      sentAt: performance.now(),
     };
     if (!held.has(origin)) held.set(origin, new Set());
     held.get(origin)?.add(holding);
@@ -168,7 +170,11 @@ export async function startRoundRobinProxy(probeEveryMs = 50): Promise<RoundRobi
     readinessSeen: (origin) => [...(seen.get(origin) ?? [])],
     lost,
     cut,
-    inFlight: (origin) => [...(held.get(origin) ?? [])].map(({ name }) => name),
+    inFlight: (origin) =>
+      [...(held.get(origin) ?? [])].map(({ name, sentAt }) => ({
+        name,
+        sentMsAgo: performance.now() - sentAt,
+      })),
     get retriedRefusals() {
       return retriedRefusals;
     },

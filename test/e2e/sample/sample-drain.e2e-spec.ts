@@ -323,6 +323,9 @@ describe.each(ALL_ADAPTERS)('the sample app drains on SIGTERM, over %s', (adapte
       expect((await exitedAt) - signalledAt).toBeLessThanOrEqual(GRACE_MS);
       expect(instance.log()).toMatch(/Draining after SIGTERM: not ready; 1 requests in flight/);
       expect(instance.log()).toMatch(
+        /No new work after \d+ ms \(shutdown\.drainDelayMs\): not listening; 1 requests in flight/,
+      );
+      expect(instance.log()).toMatch(
         /Drained in \d+ ms; 5 requests on open connections refused \(503\) after shutdown\.drainDelayMs/,
       );
     } finally {

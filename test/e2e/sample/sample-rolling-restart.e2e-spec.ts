@@ -29,6 +29,8 @@ const MAX_TASKS = 80;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 /** How long the long calls run (`slow_compute`), in turn: calls of several seconds. */
 const LONG_CALL_SECONDS = [2, 3, 4];
+/** A long call sent less than this long ago still runs when the drain's delay (500 ms) is over. */
+const JUST_BEGUN_MS = 500;
 
 interface TaskView {
   status?: string;
@@ -81,16 +83,24 @@ describe('the sample app through rolling restarts behind a balancer', () => {
     return instance;
   }
 
-  const drains: { readiness: number[]; drainedMs: number; longCallsInFlight: number }[] = [];
+  const drains: {
+    readiness: number[];
+    drainedMs: number;
+    longCallsInFlight: number;
+    inFlightPastDelay: number;
+  }[] = [];
 
   async function replace(old: SampleProcess, adapter: 'express' | 'fastify') {
     const fresh = await startInstance(adapter);
-    // The signal comes while the old instance runs a call of several seconds: it must finish it.
+    // The signal comes while the old instance runs a call of several seconds, begun just now, so
+    // that it still runs when the instance stops taking new work: it must finish it.
     const longCallsOnOld = () =>
-      proxy.inFlight(originOf(old)).filter((name) => name === 'slow_compute').length;
-    const longCallsInFlight = await until(longCallsOnOld, {
-      what: 'a long call in flight on the instance about to drain',
+      proxy.inFlight(originOf(old)).filter(({ name }) => name === 'slow_compute');
+    await until(() => longCallsOnOld().some(({ sentMsAgo }) => sentMsAgo < JUST_BEGUN_MS), {
+      what: 'a long call just begun on the instance about to drain',
+      everyMs: 10,
     });
+    const longCallsInFlight = longCallsOnOld().length;
     const ended = await old.terminate();
     running.delete(old);
     expect(ended).toEqual({ code: null, signal: 'SIGTERM' });
@@ -98,6 +108,11 @@ describe('the sample app through rolling restarts behind a balancer', () => {
       readiness: proxy.readinessSeen(originOf(old)).filter((status) => status !== 0),
       drainedMs: Number(/Drained in (\d+) ms/.exec(old.log())?.[1] ?? Infinity),
       longCallsInFlight,
+      inFlightPastDelay: Number(
+        /No new work after \d+ ms \(shutdown\.drainDelayMs\): not listening; (\d+) requests in flight/.exec(
+          old.log(),
+        )?.[1] ?? 0,
+      ),
     });
     proxy.remove(originOf(old));
     return fresh;
@@ -262,7 +277,8 @@ describe('the sample app through rolling restarts behind a balancer', () => {
     // For the record (docs/operations.md): what the soak did.
     console.log(
       `Rolling restarts: ${outcomes.flows} flows, ${outcomes.tasks} tasks with input, ` +
-        `${outcomes.longCalls} calls of ${LONG_CALL_SECONDS.join('–')} s (${drains.map((drain) => drain.longCallsInFlight).join(', ')} in flight at the signals), ` +
+        `${outcomes.longCalls} calls of ${LONG_CALL_SECONDS.join('–')} s (${drains.map((drain) => drain.longCallsInFlight).join(', ')} in flight at the signals; ` +
+        `${drains.map((drain) => drain.inFlightPastDelay).join(', ')} requests still in flight when the instance stopped taking work), ` +
         `${outcomes.listenEnds} listen streams ended gracefully, ${proxy.retriedRefusals} refused connections retried, ` +
         `${proxy.lost.length} requests lost, ${proxy.cut.length} answers cut, ${outcomes.failures.length} failures; ` +
         `drains ${drains.map((drain) => drain.drainedMs).join(', ')} ms`,
@@ -279,8 +295,9 @@ describe('the sample app through rolling restarts behind a balancer', () => {
       // The balancer saw the instance not ready (503) before it stopped answering.
       expect(drain.readiness).toEqual([200, 503]);
       // The drain's own measure of itself, within the grace it was given, though a call of
-      // several seconds was in flight at its signal (and completed: no failure above).
+      // several seconds still ran when it stopped taking new work (and completed: no failure above).
       expect(drain.longCallsInFlight).toBeGreaterThan(0);
+      expect(drain.inFlightPastDelay).toBeGreaterThan(0);
       expect(drain.drainedMs).toBeLessThanOrEqual(GRACE_MS);
     }
   }, 180_000);
