@@ -116,16 +116,18 @@ export interface McpCoreModuleOptions {
   /**
    * How an instance drains when the app shuts down (`app.enableShutdownHooks()` and SIGTERM, or
    * `app.close()`): readiness goes down at once (`McpDrainHealthIndicator`), new requests are
-   * still served for `drainDelayMs` (each answer closing its connection), then the requests in
-   * flight finish — all within `graceMs`, after which the connections still open are cut. See
-   * `docs/operations.md` ("Kubernetes").
+   * still served for `drainDelayMs` (each answer closing its connection); then the instance takes
+   * no new work — it stops listening (a new connection is refused) and answers a request on a
+   * connection already open with HTTP 503 and the retryable -32000, running nothing — while the
+   * requests in flight finish, all within `graceMs`, after which the connections still open are
+   * cut. See `docs/operations.md` ("Kubernetes").
    */
   shutdown?: {
     /** Longest the drain takes, from the signal until the HTTP server closes. Default 10,000 ms; at most 600,000. */
     graceMs?: number;
     /**
      * How long new requests are still served after the signal, while the balancer notices readiness
-     * is down. Default 0 (a Kubernetes `preStop` sleep does the same); at most `graceMs`.
+     * is down; after it, new work is refused. Default 0; at most `graceMs`.
      */
     drainDelayMs?: number;
   };

@@ -31,6 +31,7 @@ const SERIAL = [
   'bullmq-trace',
   'redis-sentinel',
   'sample-rolling-restart',
+  'sample-drain',
   'redis-replica-acks',
   'browser-client',
 ];

@@ -8,8 +8,9 @@ import {
 
 /**
  * Kubernetes probes, unauthenticated (docs/operations.md, "Kubernetes"): `live` answers 200 while
- * the process serves HTTP at all, draining included; `ready` answers 503 from the moment the shutdown drain begins, and
- * while the keyring (or, with `MCP_STORE=redis`, Redis) is not ready to serve flows.
+ * the process serves HTTP at all, the drain's delay included (after it the instance no longer
+ * listens); `ready` answers 503 from the moment the shutdown drain begins, and while the keyring
+ * (or, with `MCP_STORE=redis`, Redis) is not ready to serve flows.
  */
 @Controller('health')
 export class ProbesController {

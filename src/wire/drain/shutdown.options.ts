@@ -5,7 +5,7 @@ import { nonNegativeInteger, objectOption } from '../../options/option-checks';
 export interface ShutdownOptions {
   /** Longest the drain takes, from the shutdown signal until the HTTP server is closed. */
   readonly graceMs: number;
-  /** How long it keeps taking new requests, readiness down, before it waits for those in flight. */
+  /** How long it keeps taking new requests, readiness down, before it refuses new work and finishes what is in flight. */
   readonly drainDelayMs: number;
 }
 

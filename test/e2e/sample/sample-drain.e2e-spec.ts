@@ -1,19 +1,39 @@
+import { performance } from 'node:perf_hooks';
 import { newKeyring } from '../../fixtures/sample-app';
 import { ALL_ADAPTERS } from '../../utils/bootstrap';
-import { rawToolCall, resultText, rpcBody, rpcHeaders } from '../../utils/mcp';
+import { KeepAliveConnection, type KeepAliveResponse } from '../../utils/keep-alive-connection';
+import {
+  freshId,
+  rawRound,
+  rawToolCall,
+  resultText,
+  rpcBody,
+  rpcHeaders,
+  stateOf,
+} from '../../utils/mcp';
 import { postForStream, SseReader } from '../../utils/sse';
 import { httpGet } from '../../utils/raw-http';
+import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
 import {
   ensureSampleBuilt,
   startSampleProcess,
   type SampleProcess,
   type SampleProcessEnv,
 } from '../../utils/sample-process';
-import { until } from '../../utils/wait';
-import { connectV1, SampleUser } from '../../utils/session-clients';
+import { sleep, until } from '../../utils/wait';
+import {
+  connectV1,
+  openSession,
+  SampleUser,
+  SESSION_PROTOCOL_VERSION,
+  sessionPost,
+} from '../../utils/session-clients';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const ADMIN_TOKEN = 'drain-admin-token';
+const FORM = { elicitation: {} };
+const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
+const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 
 function sample(
   adapter: (typeof ALL_ADAPTERS)[number],
@@ -37,6 +57,32 @@ async function refused(process: SampleProcess): Promise<boolean> {
   );
 }
 
+/** When a promise settles, measured on the test's clock (`performance.now()`). */
+function settledAt(promise: Promise<unknown>): Promise<number> {
+  return promise.then(
+    () => performance.now(),
+    () => performance.now(),
+  );
+}
+
+/** The answer to a request that reached the instance after it stopped taking work. */
+function expectRefusedWhileDraining(response: KeepAliveResponse, id: number | null): void {
+  // On the connection opened before the signal: a new one would have been refused at TCP.
+  expect(response.reused).toBe(true);
+  expect(response.status).toBe(503);
+  expect(response.headers['retry-after']).toBe('1');
+  expect(response.headers.connection).toBe('close');
+  expect(JSON.parse(response.text)).toEqual({
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: -32000,
+      message: 'Server busy: the server is shutting down',
+      data: { retryAfterMs: 1000 },
+    },
+  });
+}
+
 /**
  * What a rolling restart does to an instance: SIGTERM (the sample calls `enableShutdownHooks`),
  * with `shutdown.drainDelayMs` (MCP_SHUTDOWN_DRAIN_DELAY_MS) and `shutdown.graceMs`
@@ -44,13 +90,16 @@ async function refused(process: SampleProcess): Promise<boolean> {
  */
 describe.each(ALL_ADAPTERS)('the sample app drains on SIGTERM, over %s', (adapter) => {
   const started: SampleProcess[] = [];
+  let redis: RedisServerHandle;
 
   beforeAll(async () => {
+    redis = await startRedisServer();
     await ensureSampleBuilt();
   }, 120_000);
 
   afterAll(async () => {
     await Promise.all(started.map((each) => each.kill()));
+    await redis?.close();
   });
 
   it('goes unready first, still serves new requests (closing their connections), finishes those in flight, then exits', async () => {
@@ -105,6 +154,246 @@ describe.each(ALL_ADAPTERS)('the sample app drains on SIGTERM, over %s', (adapte
     expect(await refused(instance)).toBe(true);
     expect(instance.log()).toMatch(/Draining after SIGTERM: not ready; \d+ requests in flight/);
     expect(instance.log()).toMatch(/Drained in \d+ ms/);
+  }, 60_000);
+
+  it('past shutdown.drainDelayMs refuses what it cannot finish: new connections at TCP, requests on open ones with a 503 that runs nothing', async () => {
+    const GRACE_MS = 15_000;
+    // Two instances of a fleet on one Redis: what the draining one refused, its successor serves.
+    const fleet = {
+      MCP_KEYRING: newKeyring(['k1']).json,
+      MCP_STORE: 'redis',
+      REDIS_URL: redis.url,
+      MCP_TASK_LOCK_MS: '1000',
+    };
+    const instance = await sample(adapter, {
+      ...fleet,
+      MCP_SHUTDOWN_DRAIN_DELAY_MS: '500',
+      MCP_SHUTDOWN_GRACE_MS: String(GRACE_MS),
+    });
+    started.push(instance);
+    const successor = await sample(adapter, fleet);
+    started.push(successor);
+    const alice = { Authorization: 'Bearer alice' };
+
+    // Work begun before the signal, each waiting for its next request: a flow's approval round,
+    // a task's answer, a 2025-era session.
+    const transfer = { amount: '4.00', to: 'drain' };
+    const approval = {
+      capabilities: FORM,
+      requestState: stateOf(
+        await rawToolCall(instance.url, 'transfer_funds', transfer, { capabilities: FORM }),
+      ),
+      inputResponses: APPROVE,
+    };
+    const created = await rawRound(
+      instance.url,
+      'tools/call',
+      { name: 'export_report', arguments: { dataset: 'drain', rows: 20 } },
+      { capabilities: TASKS },
+    );
+    const { taskId } = created.body.result as { taskId: string };
+    const taskStatus = async (at: SampleProcess) =>
+      (
+        (await rawRound(at.url, 'tasks/get', { taskId }, { capabilities: TASKS })).body.result as {
+          status: string;
+        }
+      ).status;
+    await until(() => taskStatus(instance), {
+      done: (status) => status === 'input_required',
+      what: 'the task to ask for input',
+    });
+    const answerTask = {
+      taskId,
+      inputResponses: { include_personal: { action: 'accept', content: { include: false } } },
+    };
+    const sessionId = await openSession(instance.url, alice);
+    const session = {
+      ...alice,
+      'Mcp-Session-Id': sessionId,
+      'MCP-Protocol-Version': SESSION_PROTOCOL_VERSION,
+      Accept: 'application/json, text/event-stream',
+    };
+    const sessionCall = (id: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'greet', arguments: { name: 'session' } },
+      });
+
+    // Connections a balancer's pool holds open, idle when the signal comes.
+    const kinds = ['call', 'task', 'listen', 'sessionPost', 'sessionGet'] as const;
+    const pool = Object.fromEntries(
+      kinds.map((kind) => [kind, new KeepAliveConnection(instance.url)]),
+    ) as Record<(typeof kinds)[number], KeepAliveConnection>;
+    try {
+      for (const connection of Object.values(pool))
+        expect((await connection.send('GET', '/health/live')).status).toBe(200);
+
+      // Six seconds of work in flight at the signal: the instance must finish it.
+      const slow = rawToolCall(instance.url, 'slow_compute', { seconds: 6, label: 'drain' });
+      expect(resultText(await rawToolCall(instance.url, 'greet', { name: 'early' }))).toBe(
+        'Hello, early!',
+      );
+      const signalledAt = performance.now();
+      const exited = instance.terminate();
+      const exitedAt = settledAt(exited);
+      let slowSettled = false;
+      void slow.finally(() => (slowSettled = true)).catch(() => undefined);
+
+      // New connections 1.5 s and 3 s after the signal (test choreography, not a measure of
+      // speed): refused at TCP, while the call in flight still runs.
+      const refusedAfter = async (afterMs: number) => {
+        await sleep(Math.max(0, signalledAt + afterMs - performance.now()));
+        for (const path of ['/health/live', instance.url.pathname])
+          await expect(httpGet(new URL(path, instance.url), {})).rejects.toMatchObject({
+            code: 'ECONNREFUSED',
+          });
+      };
+      await refusedAfter(1_500);
+
+      // A request on a connection already open is answered at once with a 503, while the call in
+      // flight still runs, and nothing of it runs: a plain call (the flow's approval), a task
+      // step, a listen stream, a 2025-era session's POST and its GET stream.
+      const callId = freshId();
+      expectRefusedWhileDraining(
+        await pool.call.send(
+          'POST',
+          instance.url.pathname,
+          rpcHeaders('tools/call', 'transfer_funds'),
+          rpcBody(
+            'tools/call',
+            {
+              name: 'transfer_funds',
+              arguments: transfer,
+              requestState: approval.requestState,
+              inputResponses: APPROVE,
+            },
+            callId,
+            FORM,
+          ),
+        ),
+        callId,
+      );
+      const updateId = freshId();
+      expectRefusedWhileDraining(
+        await pool.task.send(
+          'POST',
+          instance.url.pathname,
+          rpcHeaders('tasks/update', taskId),
+          rpcBody('tasks/update', answerTask, updateId, TASKS),
+        ),
+        updateId,
+      );
+      const listenId = freshId();
+      expectRefusedWhileDraining(
+        await pool.listen.send(
+          'POST',
+          instance.url.pathname,
+          rpcHeaders('subscriptions/listen'),
+          rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, listenId),
+        ),
+        listenId,
+      );
+      const sessionCallId = freshId();
+      expectRefusedWhileDraining(
+        await pool.sessionPost.send(
+          'POST',
+          instance.url.pathname,
+          { ...session, 'Content-Type': 'application/json' },
+          sessionCall(sessionCallId),
+        ),
+        sessionCallId,
+      );
+      expectRefusedWhileDraining(
+        await pool.sessionGet.send('GET', instance.url.pathname, {
+          ...session,
+          Accept: 'text/event-stream',
+        }),
+        null,
+      );
+      expect(slowSettled).toBe(false);
+
+      await refusedAfter(3_000);
+      expect(slowSettled).toBe(false);
+
+      // The call in flight completes; the process exits within shutdown.graceMs of the signal.
+      expect(resultText(await slow)).toBe('Computed drain after 6 s');
+      expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
+      expect((await exitedAt) - signalledAt).toBeLessThanOrEqual(GRACE_MS);
+      expect(instance.log()).toMatch(/Draining after SIGTERM: not ready; 1 requests in flight/);
+      expect(instance.log()).toMatch(
+        /No new work after \d+ ms \(shutdown\.drainDelayMs\): not listening; 1 requests in flight/,
+      );
+      expect(instance.log()).toMatch(
+        /Drained in \d+ ms; 5 requests on open connections refused \(503\) after shutdown\.drainDelayMs/,
+      );
+    } finally {
+      for (const connection of Object.values(pool)) connection.close();
+    }
+
+    // Nothing of what was refused ran: sent again to the successor, each is served as the first
+    // time. The approval's single-use state was not consumed (a replay would be refused)...
+    expect(resultText(await rawToolCall(successor.url, 'transfer_funds', transfer, approval))).toBe(
+      'Transferred 4.00 to drain',
+    );
+    // ...the task still waits for its answer, which the successor takes...
+    expect(await taskStatus(successor)).toBe('input_required');
+    await rawRound(successor.url, 'tasks/update', answerTask, { capabilities: TASKS });
+    await until(() => taskStatus(successor), {
+      done: (status) => status === 'completed',
+      what: 'the task to complete on the successor',
+    });
+    // ...and the session goes on there.
+    const again = await sessionPost(
+      successor.url,
+      JSON.parse(sessionCall(freshId())) as Record<string, unknown>,
+      sessionId,
+      alice,
+    );
+    expect(again.status).toBe(200);
+    expect(again.messages[0]?.result).toMatchObject({
+      content: [{ type: 'text', text: 'Hello, session!' }],
+    });
+  }, 90_000);
+
+  it('with the default drainDelayMs (0) refuses new work from the signal on and finishes the call in flight', async () => {
+    const instance = await sample(adapter, { MCP_SHUTDOWN_GRACE_MS: '10000' });
+    started.push(instance);
+    const open = new KeepAliveConnection(instance.url);
+    try {
+      expect((await open.send('GET', '/health/live')).status).toBe(200);
+      const slow = rawToolCall(instance.url, 'slow_compute', { seconds: 4, label: 'default' });
+      expect(resultText(await rawToolCall(instance.url, 'greet', { name: 'early' }))).toBe(
+        'Hello, early!',
+      );
+      let slowSettled = false;
+      void slow.finally(() => (slowSettled = true)).catch(() => undefined);
+      const exited = instance.terminate();
+      await until(() => instance.log().includes('Draining after SIGTERM'), {
+        what: 'the drain to begin',
+      });
+      // A late call is never accepted and cut at graceMs: refused, on a new connection or an open one.
+      await expect(httpGet(new URL('/health/live', instance.url), {})).rejects.toMatchObject({
+        code: 'ECONNREFUSED',
+      });
+      const id = freshId();
+      expectRefusedWhileDraining(
+        await open.send(
+          'POST',
+          instance.url.pathname,
+          rpcHeaders('tools/call', 'slow_compute'),
+          rpcBody('tools/call', { name: 'slow_compute', arguments: { seconds: 4 } }, id),
+        ),
+        id,
+      );
+      expect(slowSettled).toBe(false);
+      expect(resultText(await slow)).toBe('Computed default after 4 s');
+      expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
+      expect(instance.log()).toMatch(/Drained in \d+ ms; 1 requests on open connections refused/);
+    } finally {
+      open.close();
+    }
   }, 60_000);
 
   it("ends a 2025-era session's call waiting for the user's answer with the documented -32014, and exits", async () => {

@@ -27,6 +27,10 @@ const SOAK_MS = 60_000;
 /** Tasks the soak creates in all: under the caller's share (maxTasksPerCaller, 100). */
 const MAX_TASKS = 80;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** How long the long calls run (`slow_compute`), in turn: calls of several seconds. */
+const LONG_CALL_SECONDS = [2, 3, 4];
+/** A long call sent less than this long ago still runs when the drain's delay (500 ms) is over. */
+const JUST_BEGUN_MS = 500;
 
 interface TaskView {
   status?: string;
@@ -36,7 +40,8 @@ interface TaskView {
 /**
  * A rolling restart under load, as Kubernetes does one: two sample instances on Redis behind a
  * round-robin balancer with no affinity that follows readiness; each instance in turn is replaced
- * (a new one started, then the old one sent SIGTERM) while flow and task clients keep going.
+ * (a new one started, then the old one sent SIGTERM, while it runs a call of several seconds)
+ * while flow, task, long-call and listen clients keep going.
  */
 describe('the sample app through rolling restarts behind a balancer', () => {
   let redis: RedisServerHandle;
@@ -78,16 +83,36 @@ describe('the sample app through rolling restarts behind a balancer', () => {
     return instance;
   }
 
-  const drains: { readiness: number[]; drainedMs: number }[] = [];
+  const drains: {
+    readiness: number[];
+    drainedMs: number;
+    longCallsInFlight: number;
+    inFlightPastDelay: number;
+  }[] = [];
 
   async function replace(old: SampleProcess, adapter: 'express' | 'fastify') {
     const fresh = await startInstance(adapter);
+    // The signal comes while the old instance runs a call of several seconds, begun just now, so
+    // that it still runs when the instance stops taking new work: it must finish it.
+    const longCallsOnOld = () =>
+      proxy.inFlight(originOf(old)).filter(({ name }) => name === 'slow_compute');
+    await until(() => longCallsOnOld().some(({ sentMsAgo }) => sentMsAgo < JUST_BEGUN_MS), {
+      what: 'a long call just begun on the instance about to drain',
+      everyMs: 10,
+    });
+    const longCallsInFlight = longCallsOnOld().length;
     const ended = await old.terminate();
     running.delete(old);
     expect(ended).toEqual({ code: null, signal: 'SIGTERM' });
     drains.push({
       readiness: proxy.readinessSeen(originOf(old)).filter((status) => status !== 0),
       drainedMs: Number(/Drained in (\d+) ms/.exec(old.log())?.[1] ?? Infinity),
+      longCallsInFlight,
+      inFlightPastDelay: Number(
+        /No new work after \d+ ms \(shutdown\.drainDelayMs\): not listening; (\d+) requests in flight/.exec(
+          old.log(),
+        )?.[1] ?? 0,
+      ),
     });
     proxy.remove(originOf(old));
     return fresh;
@@ -97,7 +122,13 @@ describe('the sample app through rolling restarts behind a balancer', () => {
     let a = await startInstance('express');
     let b = await startInstance('fastify');
     let stop = false;
-    const outcomes = { flows: 0, tasks: 0, listenEnds: 0, failures: [] as string[] };
+    const outcomes = {
+      flows: 0,
+      tasks: 0,
+      longCalls: 0,
+      listenEnds: 0,
+      failures: [] as string[],
+    };
     const openStreams = new Set<OpenStream>();
 
     /** Runs `client` until the test stops it; what it throws (a 502 is not JSON) is a failure. */
@@ -130,6 +161,17 @@ describe('the sample app through rolling restarts behind a balancer', () => {
       });
       if (resultText(done) === `Transferred 1.00 to client-${client}-${flow}`) outcomes.flows++;
       else outcomes.failures.push(`round 2: ${done.status} ${done.text.slice(0, 200)}`);
+    };
+
+    /** Calls of several seconds, one after the other: some are in flight at every signal. */
+    let longCalls = 0;
+    const longCallClient = (client: number) => async () => {
+      const call = longCalls++;
+      const seconds = LONG_CALL_SECONDS[call % LONG_CALL_SECONDS.length];
+      const label = `long-${client}-${call}`;
+      const answered = await rawToolCall(proxy.url, 'slow_compute', { seconds, label });
+      if (resultText(answered) === `Computed ${label} after ${seconds} s`) outcomes.longCalls++;
+      else outcomes.failures.push(`long call: ${answered.status} ${answered.text.slice(0, 200)}`);
     };
 
     /** A task that asks for input half way (export_report), answered from whichever instance. */
@@ -205,6 +247,7 @@ describe('the sample app through rolling restarts behind a balancer', () => {
 
     const clients = [
       ...Array.from({ length: 6 }, (_, client) => untilStopped(flowClient(client))),
+      ...Array.from({ length: 3 }, (_, client) => untilStopped(longCallClient(client))),
       untilStopped(taskClient),
       untilStopped(taskClient),
       untilStopped(listenClient),
@@ -233,19 +276,28 @@ describe('the sample app through rolling restarts behind a balancer', () => {
 
     // For the record (docs/operations.md): what the soak did.
     console.log(
-      `Rolling restarts: ${outcomes.flows} flows, ${outcomes.tasks} tasks with input, ${outcomes.listenEnds} listen streams ended gracefully, ` +
-        `${proxy.retriedRefusals} refused connections retried, ${proxy.lost.length} requests lost; drains ${drains.map((drain) => drain.drainedMs).join(', ')} ms`,
+      `Rolling restarts: ${outcomes.flows} flows, ${outcomes.tasks} tasks with input, ` +
+        `${outcomes.longCalls} calls of ${LONG_CALL_SECONDS.join('–')} s (${drains.map((drain) => drain.longCallsInFlight).join(', ')} in flight at the signals; ` +
+        `${drains.map((drain) => drain.inFlightPastDelay).join(', ')} requests still in flight when the instance stopped taking work), ` +
+        `${outcomes.listenEnds} listen streams ended gracefully, ${proxy.retriedRefusals} refused connections retried, ` +
+        `${proxy.lost.length} requests lost, ${proxy.cut.length} answers cut, ${outcomes.failures.length} failures; ` +
+        `drains ${drains.map((drain) => drain.drainedMs).join(', ')} ms`,
     );
     expect(proxy.lost).toEqual([]);
+    expect(proxy.cut).toEqual([]);
     expect(outcomes.failures).toEqual([]);
     expect(outcomes.flows).toBeGreaterThan(40);
     expect(outcomes.tasks).toBeGreaterThan(0);
+    expect(outcomes.longCalls).toBeGreaterThan(0);
     // Each of the four restarts ended the listen streams its instance held, each gracefully.
     expect(outcomes.listenEnds).toBeGreaterThanOrEqual(4);
     for (const drain of drains) {
       // The balancer saw the instance not ready (503) before it stopped answering.
       expect(drain.readiness).toEqual([200, 503]);
-      // The drain's own measure of itself, within the grace it was given.
+      // The drain's own measure of itself, within the grace it was given, though a call of
+      // several seconds still ran when it stopped taking new work (and completed: no failure above).
+      expect(drain.longCallsInFlight).toBeGreaterThan(0);
+      expect(drain.inFlightPastDelay).toBeGreaterThan(0);
       expect(drain.drainedMs).toBeLessThanOrEqual(GRACE_MS);
     }
   }, 180_000);
