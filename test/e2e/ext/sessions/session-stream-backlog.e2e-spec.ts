@@ -87,8 +87,16 @@ interface RawStream {
   readonly closed: Promise<void>;
 }
 
-/** Sends `head` (and `body`) on a connection of its own; resolves once the answer begins. */
-async function rawExchange(server: TestServer, head: string, body = ''): Promise<RawStream> {
+/**
+ * Sends `head` (and `body`) on a connection of its own; resolves once the answer begins — or at
+ * once, the connection not read from, when `stalled` (a client that reads nothing of the answer).
+ */
+async function rawExchange(
+  server: TestServer,
+  head: string,
+  body = '',
+  stalled = false,
+): Promise<RawStream> {
   const socket = connect(Number(server.url.port), '127.0.0.1');
   await once(socket, 'connect');
   let bytes = 0;
@@ -102,7 +110,8 @@ async function rawExchange(server: TestServer, head: string, body = ''): Promise
   });
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.write(head + body);
-  await until(() => bytes > 0, 'the answer to begin');
+  if (stalled) socket.pause();
+  else await until(() => bytes > 0, 'the answer to begin');
   return { socket, received: () => bytes, answered, closed };
 }
 
@@ -181,7 +190,7 @@ describe.each(ADAPTERS)("a 2025-era session's streams over %s", (adapter) => {
   }, 120_000);
 
   /** A `tools/call` of `chatty` on a raw socket of its own, in `sessionId`. */
-  function chattyCall(sessionId: string): Promise<RawStream> {
+  function chattyCall(sessionId: string, stalled = false): Promise<RawStream> {
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id: 7,
@@ -198,14 +207,14 @@ describe.each(ADAPTERS)("a 2025-era session's streams over %s", (adapter) => {
           `Content-Length: ${Buffer.byteLength(body)}\r\n`,
       ),
       body,
+      stalled,
     );
   }
 
   it('cuts the SSE answer to a POST whose client stopped reading, aborts the call, and keeps the session', async () => {
     const tools = server.app.get(ChattyTools);
     const sessionId = await openSession(server.url);
-    const call = await chattyCall(sessionId);
-    call.socket.pause();
+    const call = await chattyCall(sessionId, true);
     await until(() => tools.ended, { what: 'the call to end', timeoutMs: 60_000 });
     expect(tools.abortedAt).toBeDefined();
     // What the socket buffers took, and at most the bound beyond: a small part of what the call
