@@ -10,9 +10,9 @@ import type { McpMethodParams } from '../../protocol/method-table';
 import { McpOperationVisibility } from '../../protocol/operation-visibility';
 import { clip } from '../../util/clip';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../util/mcp.constants';
+import type { ServedSkill } from './served-skill';
 import { SkillCatalog } from './skill-catalog';
 import { SKILL_OPTIONS, type ResolvedSkillOptions } from './skill.options';
-import { SkillVisibility } from './skill-visibility';
 
 function invalidParams(): ProtocolError {
   return new ProtocolError(McpErrorCode.InvalidParams, 'Invalid params');
@@ -55,7 +55,6 @@ export class SkillMethods {
   constructor(
     private readonly catalog: SkillCatalog,
     private readonly visibility: McpOperationVisibility,
-    private readonly skillVisibility: SkillVisibility,
     @Inject(SKILL_OPTIONS) options: ResolvedSkillOptions,
   ) {
     this.cacheFields = Object.freeze({ ...options.cacheHint });
@@ -86,8 +85,7 @@ export class SkillMethods {
   ): Promise<McpMethodParams> {
     const uri = uriOf(params);
     const skill = this.catalog.skill(uri);
-    if (!skill || !(await this.skillVisibility.sees(skill, sdk, exchange)))
-      throw skillNotFound(uri);
+    if (!skill || !(await this.sees(skill, sdk, exchange))) throw skillNotFound(uri);
     return { skill: skill.listing, ...this.cacheFieldsFor(sdk) };
   }
 
@@ -99,8 +97,7 @@ export class SkillMethods {
     const uri = uriOf(params);
     const cursor = cursorOf(params);
     const folder = this.catalog.folder(uri);
-    if (!folder || !(await this.skillVisibility.sees(folder.skill, sdk, exchange)))
-      throw notADirectory(uri);
+    if (!folder || !(await this.sees(folder.skill, sdk, exchange))) throw notADirectory(uri);
     const page = folder.children.page(cursor);
     return {
       resources: page.items,
@@ -116,8 +113,13 @@ export class SkillMethods {
     exchange: HttpExchange,
   ): Promise<ReadResourceResult | undefined> {
     const file = this.catalog.file(uri);
-    if (!file || !(await this.skillVisibility.sees(file.skill, sdk, exchange))) return undefined;
+    if (!file || !(await this.sees(file.skill, sdk, exchange))) return undefined;
     return { contents: [file.contents] };
+  }
+
+  /** Whether the caller may see `skill`: as `skills/list` and `resources/list` show it. */
+  private sees(skill: ServedSkill, sdk: ServerContext, exchange: HttpExchange): Promise<boolean> {
+    return this.visibility.sees(skill, skill.name, sdk, exchange);
   }
 
   /** `ttlMs` and `cacheScope`, which 2026-07-28 results carry (2025-era ones have no such fields). */

@@ -28,7 +28,6 @@ import { SkillMethods } from './skill-methods';
 import { SkillShelf } from './skill-shelf';
 import { SKILL_OPTIONS, type ResolvedSkillOptions } from './skill.options';
 import { SKILL_URI_PREFIX } from './skill-uri';
-import { SkillVisibility } from './skill-visibility';
 
 /**
  * Installs the skills extension (`io.modelcontextprotocol/skills`, SEP-2640) into the core's
@@ -122,7 +121,6 @@ export class McpSkillsInstaller implements OnModuleInit, OnApplicationBootstrap,
 /** The skills extension's providers, which join the `McpModule` that composes it. @internal */
 export const SKILLS_EXTENSION_PROVIDERS: Provider[] = [
   SkillCatalog,
-  SkillVisibility,
   SkillMethods,
   SkillLoader,
   SkillShelf,

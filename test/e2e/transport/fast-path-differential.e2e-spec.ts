@@ -1468,6 +1468,12 @@ const NOT_HOT: Record<string, string> = {
   'State issue time in the future':
     'only a sealing key can make one; the framework-state row is covered by its other reasons',
   '`listen.': 'subscriptions/listen only',
+  'Backlog of a `subscriptions/listen` stream':
+    'a listen stream whose client stops reading: test/e2e/transport/listen-limits.e2e-spec.ts',
+  "Backlog of a 2025-era session's `GET` stream":
+    'a GET: test/e2e/ext/sessions/session-stream-backlog.e2e-spec.ts',
+  'Backlog of the SSE answer to a 2025-era `POST`':
+    'a 2025-era session: test/e2e/ext/sessions/session-stream-backlog.e2e-spec.ts',
   // A 2025-era session's own rows: the same session endpoint serves them whether the fast path is on
   // or off (it takes only 2026-07-28 requests); test/e2e/ext/sessions/session-clients.e2e-spec.ts covers them.
   '`initialize` that is not': 'initialize is not a hot method',
