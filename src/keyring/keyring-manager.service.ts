@@ -121,8 +121,16 @@ export class KeyringManager implements OnApplicationShutdown {
         `Key "${id}" is raw material, which never travels to the fleet: stage a wrapped key, or raw material on each instance with stageVerificationKey`,
       );
     const key = await keyFromEntry(id, entry, this.wrapper);
+    const held = this.keys.has(id);
     this.adopt(key);
-    return this.fleet ? this.fleet.staged(key) : this.snapshot();
+    if (!this.fleet) return this.snapshot();
+    try {
+      return await this.fleet.staged(key);
+    } catch (error) {
+      // Refused by the fleet: this instance does not keep a key the others will not hold.
+      if (!held) this.keys.delete(id);
+      throw error;
+    }
   }
 
   /**
