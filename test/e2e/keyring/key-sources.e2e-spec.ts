@@ -235,8 +235,42 @@ describe('data keys wrapped by AWS KMS (the official AWS SDK v3 against moto)', 
       () => undefined,
       (failure: Error) => failure,
     );
-    expect(error?.message).toContain('Key "k3"');
-    expect(error?.message).toContain('AWS KMS Decrypt failed');
+    expect(error?.message).toContain(
+      'Key "k3" could not be unwrapped (kms): AWS KMS Decrypt failed: InvalidCiphertextException (the blob is not one KMS made for this key id, endpoint and KMS key (its encryption context))',
+    );
+  });
+
+  it("names KMS's error, never its message (which names the account): a KMS key or alias that does not exist", async () => {
+    const entry = await newEntry('k1');
+    const account = kms.keyArn.split(':')[4];
+    const absentKey = kms.keyArn.replace(/key\/.*$/, 'key/00000000-1111-2222-3333-444444444444');
+    const failures = [];
+    for (const kmsKeyId of [absentKey, 'alias/no-such-alias']) {
+      const wrapper = new AwsKmsKeyWrapper({ kmsKeyId, endpoint: 'nestjs-mcp-sample' });
+      try {
+        failures.push(
+          await wrapper.unwrap('k1', entry).then(
+            () => 'unwrapped',
+            (e: Error) => e.message,
+          ),
+        );
+        failures.push(
+          await wrapper.generateDataKey('k2').then(
+            () => 'made',
+            (e: Error) => e.message,
+          ),
+        );
+      } finally {
+        wrapper.close();
+      }
+    }
+    expect(failures).toEqual([
+      'AWS KMS Decrypt failed: NotFoundException (no such KMS key)',
+      'AWS KMS GenerateDataKey failed: NotFoundException (no such KMS key)',
+      'AWS KMS Decrypt failed: NotFoundException (no such KMS key)',
+      'AWS KMS GenerateDataKey failed: NotFoundException (no such KMS key)',
+    ]);
+    for (const failure of failures) expect(failure).not.toContain(account);
   });
 
   it('unwraps at load and at stage; with KMS gone, every round is still served and a stage changes nothing', async () => {
@@ -255,7 +289,14 @@ describe('data keys wrapped by AWS KMS (the official AWS SDK v3 against moto)', 
       expect(result).toBe('Transferred 12.50 to bob');
     }
     const refused = await admin(server, 'stage', { id: 'k5', ...k5 });
-    expect(refused.status).toBeGreaterThanOrEqual(400);
+    // The failure is named, not the endpoint: no address, no port.
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      statusCode: 400,
+      message:
+        'Key "k5" could not be unwrapped (kms): AWS KMS Decrypt failed: KMS unreachable (ECONNREFUSED)',
+    });
+    expect(refused.text).not.toContain(new URL(kms.url).port);
     expect(refused.text).not.toContain(k5.kms);
     const snapshot = (await admin(server, 'keyring')).body as { keys: { id: string }[] };
     expect(snapshot.keys.map((key) => key.id).sort()).toEqual(['k1', 'k2']);
@@ -267,8 +308,10 @@ describe('data keys wrapped by AWS KMS (the official AWS SDK v3 against moto)', 
       () => undefined,
       (failure: Error) => failure,
     );
-    expect(error?.message).toContain('Key "k1"');
-    expect(error?.message).toContain('AWS KMS Decrypt failed');
+    expect(error?.message).toContain(
+      'Key "k1" could not be unwrapped (kms): AWS KMS Decrypt failed: KMS unreachable (ECONNREFUSED)',
+    );
+    expect(error?.message).not.toContain(new URL(kms.url).port);
   });
 });
 
