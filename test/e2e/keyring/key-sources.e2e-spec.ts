@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -168,6 +168,50 @@ describe('keys in an HSM over PKCS#11 (SoftHSM2)', () => {
     const { state, result } = await transfer(server);
     expect(kidOf(state)).toBe('d1');
     expect(result).toBe('Transferred 12.50 to bob');
+  });
+
+  it('serves with a token made by the exact commands docs/key-rotation.md gives (no repository script)', async () => {
+    const page = readFileSync(join(__dirname, '../../../docs/key-rotation.md'), 'utf8');
+    const commands = /<!-- softhsm-token-commands -->\n```bash\n([\s\S]*?)\n```/.exec(page)?.[1];
+    expect(commands).toContain('softhsm2-util --init-token');
+    const dir = mkdtempSync(join(tmpdir(), 'hsm-docs-'));
+    try {
+      const pin = '7315';
+      const made = spawnSync('bash', ['-euo', 'pipefail', '-c', commands as string], {
+        cwd: dir,
+        env: { ...process.env, PKCS11_PIN: pin, PKCS11_SO_PIN: '86420' },
+        encoding: 'utf8',
+      });
+      expect({ status: made.status, stderr: made.stderr }).toEqual({ status: 0, stderr: '' });
+      // No key's bytes are left on disk: only the token, its configuration and the wrapped blob.
+      expect(readdirSync(dir).sort()).toEqual(['d1.wrapped', 'mcp-hsm']);
+      const server = await start({
+        MCP_KEYRING: JSON.stringify({
+          active: 'k1',
+          keys: {
+            k1: { pkcs11: 'k1' },
+            d1: { pkcs11Wrapped: readFileSync(join(dir, 'd1.wrapped'), 'utf8') },
+          },
+        }),
+        SOFTHSM2_CONF: join(dir, 'mcp-hsm/softhsm2.conf'),
+        PKCS11_TOKEN_LABEL: 'mcp',
+        PKCS11_PIN: pin,
+      } as SampleEnv);
+      const underK1 = await transfer(server);
+      expect({ kid: kidOf(underK1.state), result: underK1.result }).toEqual({
+        kid: 'k1',
+        result: 'Transferred 12.50 to bob',
+      });
+      expect((await admin(server, 'activate', { id: 'd1' })).status).toBe(200);
+      const underD1 = await transfer(server);
+      expect({ kid: kidOf(underD1.state), result: underD1.result }).toEqual({
+        kid: 'd1',
+        result: 'Transferred 12.50 to bob',
+      });
+      expect(server.log()).not.toContain(pin);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('fails startup, closed and without the PIN, for a wrong PIN or a key the token lacks', async () => {
