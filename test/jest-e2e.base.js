@@ -34,6 +34,7 @@ const SERIAL = [
   'sample-drain',
   'redis-replica-acks',
   'browser-client',
+  'key-custody-load',
 ];
 
 /** The serial suites the inner loop runs too: they measure the server, they do not soak it. */
