@@ -9,6 +9,8 @@ export interface HealthReport {
   /** CPU time the process has used since it started (user + system, all threads), in ms. */
   cpuMs: number;
   rssBytes: number;
+  /** The most RSS the process has had since it started (`process.resourceUsage().maxRSS`). */
+  maxRssBytes: number;
   heapUsedBytes: number;
 }
 
@@ -37,6 +39,7 @@ export class HealthController implements OnModuleDestroy {
       },
       cpuMs: (cpu.user + cpu.system) / 1000,
       rssBytes: memory.rss,
+      maxRssBytes: process.resourceUsage().maxRSS * 1024,
       heapUsedBytes: memory.heapUsed,
     };
   }
