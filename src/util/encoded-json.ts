@@ -8,8 +8,17 @@ const rawJson = (JSON as { rawJSON?: (text: string) => unknown }).rawJSON;
 const PLACEHOLDER = `encoded-json:${randomUUID()}`;
 const QUOTED_PLACEHOLDER = `"${PLACEHOLDER}"`;
 
+const PLACEHOLDER_BYTES = Buffer.from(QUOTED_PLACEHOLDER);
+
 /** The encoded strings met while {@link jsonPieces} serializes, in order; `undefined` otherwise. */
 let capturing: Buffer[] | undefined;
+
+/**
+ * Where encoded strings go when something else serializes them (the SDK, for the request being
+ * served), if that serializer's output goes through {@link withEncodedStrings}; see
+ * {@link serializeEncodedStringsInto}.
+ */
+let ambientSink: (() => Buffer[] | undefined) | undefined;
 
 /**
  * A JSON string value kept as its encoding — the UTF-8 bytes of `JSON.stringify(value)`, quotes
@@ -33,13 +42,75 @@ export class EncodedJsonString {
   }
 
   toJSON(): unknown {
-    if (capturing) {
-      capturing.push(this.json);
+    const sink = capturing ?? ambientSink?.();
+    if (sink) {
+      sink.push(this.json);
       return PLACEHOLDER;
     }
     const text = this.json.toString('utf8');
     return rawJson ? rawJson(text) : (JSON.parse(text) as string);
   }
+}
+
+/**
+ * Lets a serializer the module does not call (the SDK's `Response.json`) leave encoded strings out
+ * as well: while `sink()` gives an array, each encoded string serialized is put there and stands as
+ * a placeholder in the text, which {@link withEncodedStrings} must then replace in the bytes sent.
+ * @internal
+ */
+export function serializeEncodedStringsInto(sink: () => Buffer[] | undefined): void {
+  ambientSink = sink;
+}
+
+/**
+ * `body` with each placeholder an encoded string left replaced by that string's bytes, in the order
+ * they were serialized (`parts` fills as they are): the bytes `JSON.stringify` would have written,
+ * the large ones handed on without a copy. A placeholder with no string left for it ends the body
+ * with an error: never a wrong answer.
+ * @internal
+ */
+export function withEncodedStrings(
+  body: ReadableStream<Uint8Array>,
+  parts: Buffer[],
+): ReadableStream<Uint8Array> {
+  // A chunk's end that may be the start of a placeholder, held until the next chunk says.
+  let held = Buffer.alloc(0);
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        let text = held.length === 0 ? bytes : Buffer.concat([held, bytes]);
+        for (
+          let at = text.indexOf(PLACEHOLDER_BYTES);
+          at !== -1;
+          at = text.indexOf(PLACEHOLDER_BYTES)
+        ) {
+          const part = parts.shift();
+          if (!part) {
+            controller.error(new Error('An encoded JSON string was written but not captured'));
+            return;
+          }
+          if (at > 0) controller.enqueue(text.subarray(0, at));
+          controller.enqueue(part);
+          text = text.subarray(at + PLACEHOLDER_BYTES.length);
+        }
+        const cut = text.length - placeholderStartAtEnd(text);
+        if (cut > 0) controller.enqueue(text.subarray(0, cut));
+        held = Buffer.from(text.subarray(cut));
+      },
+      flush(controller) {
+        if (held.length > 0) controller.enqueue(held);
+      },
+    }),
+  );
+}
+
+/** How many bytes at the end of `text` are the first bytes of a placeholder (none of it whole). */
+function placeholderStartAtEnd(text: Buffer): number {
+  for (let length = Math.min(text.length, PLACEHOLDER_BYTES.length - 1); length > 0; length--)
+    if (text.subarray(text.length - length).equals(PLACEHOLDER_BYTES.subarray(0, length)))
+      return length;
+  return 0;
 }
 
 /** A JSON text in parts: strings and the bytes of {@link EncodedJsonString}s, in order. @internal */
