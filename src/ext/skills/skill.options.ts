@@ -41,7 +41,10 @@ export interface McpSkillsOptions {
   maxSkillBytes?: number;
   /** Bytes of any one file. Default 4,194,304 (4 MiB). */
   maxFileBytes?: number;
-  /** Bytes of every skill's files together, which the module holds in memory. Default 268,435,456 (256 MiB). */
+  /**
+   * Bytes of every skill's files together. The module holds each file JSON-encoded (about its size
+   * for text, 4/3 for bytes). Default 268,435,456 (256 MiB).
+   */
   maxTotalBytes?: number;
   /**
    * Bytes of a `SKILL.md`'s frontmatter as JSON, YAML aliases expanded: what every `skills/list`
