@@ -9,7 +9,11 @@ import { SdkServerFactory } from '../protocol/sdk-server.factory';
 import { LISTEN_LIMITS, type ListenLimits } from './listen-limits';
 import type { HttpExchange } from '../pipeline/http-exchange';
 import { serializeEncodedStringsInto, withEncodedStrings } from '../util/encoded-json';
+import { quoted } from '../util/quoted';
 import { TRANSPORT_OPTIONS, type TransportOptions } from './transport.options';
+
+/** The most of an SDK's rejection reason a debug line keeps. */
+const MAX_LOGGED_REASON = 512;
 
 /** The encoded strings the SDK left out of the answer to each exchange (see the constructor). */
 const encodedStrings = new WeakMap<HttpExchange, Buffer[]>();
@@ -65,7 +69,9 @@ export class SdkHandlers implements OnApplicationShutdown {
       legacy: 'reject' as const,
       keepAliveMs: options.keepAliveMs,
       maxRequestBodySize: options.body.maxBytes,
-      onerror: (error: Error) => this.logger.debug(`MCP request rejected: ${error.message}`),
+      // The SDK's reasons may quote what the client sent.
+      onerror: (error: Error) =>
+        this.logger.debug(`MCP request rejected: ${quoted(error.message, MAX_LOGGED_REASON)}`),
     };
     this.main = createMcpHandler(() => serverFactory.create(), handlerOptions);
     this.listen = createMcpHandler(() => serverFactory.create(), {

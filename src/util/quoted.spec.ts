@@ -13,6 +13,10 @@ describe('quoted', () => {
     expect(rendered).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/);
   });
 
+  it('keeps at most maxLength characters of a long value', () => {
+    expect(quoted('a'.repeat(300), 4)).toBe('"aaaa…"');
+  });
+
   it('renders any value as text', () => {
     expect(quoted(42)).toBe('"42"');
     expect(quoted(undefined)).toBe('"undefined"');

@@ -14,9 +14,12 @@ function unicodeEscape(char: string): string {
  * Untrusted text — a file or folder name, a skill name, anything a client or the filesystem chose —
  * as it may appear in a message or log line: in double quotes, with every control, separator and
  * formatting character escaped as JSON escapes them (`\n`, `\u001b`), so it can neither end the
- * line, forge another, move the cursor or colour a terminal, nor hide what it is.
+ * line, forge another, move the cursor or colour a terminal, nor hide what it is. With
+ * `maxLength`, at most that many characters of it (then `…`), so a client cannot flood a log.
  * @internal
  */
-export function quoted(value: unknown): string {
-  return JSON.stringify(String(value)).replace(UNSAFE_FOR_LOGS, unicodeEscape);
+export function quoted(value: unknown, maxLength = Infinity): string {
+  const text = String(value);
+  const kept = text.length > maxLength ? `${text.slice(0, maxLength)}…` : text;
+  return JSON.stringify(kept).replace(UNSAFE_FOR_LOGS, unicodeEscape);
 }

@@ -1,5 +1,5 @@
-import type { ServerResponse } from 'node:http';
 import { endWithPieces, jsonPieces } from '../../../util/encoded-json';
+import type { ServerResponse } from 'node:http';
 
 /** SSE headers of every stream, as the SDK's streamable HTTP transport sends them. */
 const SSE_HEADERS = {
@@ -75,17 +75,7 @@ export class SessionStream {
   send(message: unknown): boolean {
     if (!this.open) return false;
     this.start();
-    const { pieces } = jsonPieces(message);
-    if (pieces.length === 1) {
-      this.res.write(this.frameOf(pieces[0] as string));
-      return true;
-    }
-    // An answer holding a skill file: its encoded bytes go out as they are (JSON has no newline).
-    this.res.cork();
-    this.res.write(this.framePrefix());
-    for (const piece of pieces) this.res.write(piece);
-    this.res.write('\n\n');
-    process.nextTick(() => this.res.uncork());
+    this.res.write(this.frameOf(JSON.stringify(message)));
     return true;
   }
 
@@ -96,13 +86,8 @@ export class SessionStream {
 
   /** The SSE event of a message given as JSON, with the stream's next event id. */
   frameOf(json: string): string {
-    return `${this.framePrefix()}${json}\n\n`;
-  }
-
-  /** What comes before an event's data, with the stream's next event id. */
-  private framePrefix(): string {
     const id = this.options.eventPrefix === undefined ? '' : `id: ${this.nextId()}\n`;
-    return `event: message\n${id}data: `;
+    return `event: message\n${id}data: ${json}\n\n`;
   }
 
   /**
