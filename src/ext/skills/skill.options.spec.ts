@@ -22,7 +22,7 @@ describe('resolveSkillOptions', () => {
         maxInFlightReadBytesPerCaller: 2_000_000,
       }),
     ).toThrow(
-      'skills.maxInFlightReadBytesPerCaller must be at most 1000000 (skills.maxInFlightReadBytes)',
+      '"skills.maxInFlightReadBytesPerCaller": must be at most 1000000 (skills.maxInFlightReadBytes)',
     );
   });
 
