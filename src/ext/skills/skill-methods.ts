@@ -5,13 +5,18 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../../errors/mcp-error-codes';
+import { ANONYMOUS_PARTITION } from '../../identity/authorization-partition.resolver';
+import { CallerPartitions } from '../../identity/caller-partitions';
 import type { HttpExchange } from '../../pipeline/http-exchange';
+import { createOperationContext } from '../../pipeline/operation-context.factory';
 import type { McpMethodParams } from '../../protocol/method-table';
 import { McpOperationVisibility } from '../../protocol/operation-visibility';
 import { clip } from '../../util/clip';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../util/mcp.constants';
 import type { ServedSkill } from './served-skill';
+import { sha256Base64Url } from '../../util/sha256';
 import { SkillCatalog } from './skill-catalog';
+import { SkillReadBudget } from './skill-read-budget';
 import { SKILL_OPTIONS, type ResolvedSkillOptions } from './skill.options';
 
 function invalidParams(): ProtocolError {
@@ -51,13 +56,19 @@ function notADirectory(uri: string): ProtocolError {
 @Injectable()
 export class SkillMethods {
   private readonly cacheFields: Readonly<Record<string, unknown>>;
+  private readonly budget: SkillReadBudget;
 
   constructor(
     private readonly catalog: SkillCatalog,
     private readonly visibility: McpOperationVisibility,
+    private readonly partitions: CallerPartitions,
     @Inject(SKILL_OPTIONS) options: ResolvedSkillOptions,
   ) {
     this.cacheFields = Object.freeze({ ...options.cacheHint });
+    this.budget = new SkillReadBudget({
+      capacity: options.limits.maxInFlightReadBytes,
+      perPartition: options.limits.maxInFlightReadBytesPerCaller,
+    });
   }
 
   async list(
@@ -114,7 +125,26 @@ export class SkillMethods {
   ): Promise<ReadResourceResult | undefined> {
     const file = this.catalog.file(uri);
     if (!file || !(await this.sees(file.skill, sdk, exchange))) return undefined;
-    return { contents: [file.contents] };
+    const { bytes } = file.contents;
+    if (this.budget.counts(bytes))
+      this.budget.reserve(await this.callerOf(sdk, exchange, uri), bytes, exchange.response);
+    // The encoded text or blob is written as its bytes by the module's writers, and serializes to
+    // the same JSON anywhere else: it stands for the string the result's type names.
+    return { contents: [file.contents.entry as unknown as ReadResourceResult['contents'][number]] };
+  }
+
+  /**
+   * Who a read is counted against: a digest of the caller's partition, named after the skill's
+   * guards ran (a passport-style guard sets `req.user` there); callers the resolver cannot tell
+   * apart are told apart by address, as the listen limits and the sessions do.
+   */
+  private async callerOf(sdk: ServerContext, exchange: HttpExchange, uri: string): Promise<string> {
+    const partition = await this.partitions.resolve(
+      createOperationContext(sdk, uri, exchange, undefined),
+    );
+    if (partition !== ANONYMOUS_PARTITION) return sha256Base64Url(partition);
+    const address = exchange.request.ip || exchange.raw.socket?.remoteAddress || 'unknown';
+    return sha256Base64Url(JSON.stringify([ANONYMOUS_PARTITION, address]));
   }
 
   /** Whether the caller may see `skill`: as `skills/list` and `resources/list` show it. */

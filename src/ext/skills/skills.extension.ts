@@ -20,6 +20,8 @@ import { McpMethodTable } from '../../protocol/method-table';
 import { McpResourceReaders } from '../../protocol/resource-readers';
 import { McpServerCapabilities } from '../../protocol/server-capabilities';
 import { McpNotifier } from '../../transport/mcp-notifier.service';
+import { quoted } from '../../util/quoted';
+import { InvalidSkillError } from './invalid-skill.error';
 import type { ServedSkill } from './served-skill';
 import { SkillCatalog } from './skill-catalog';
 import { SkillFolderWatch } from './skill-folder-watch';
@@ -109,9 +111,9 @@ export class McpSkillsInstaller implements OnModuleInit, OnApplicationBootstrap,
     try {
       this.shelf.serve([...this.provided, ...(await this.loader.fromFolder())]);
     } catch (error) {
-      this.logger.error(
-        `The skills folder changed but was not served again: ${(error as Error).message}`,
-      );
+      const why =
+        error instanceof InvalidSkillError ? error.message : quoted((error as Error).message);
+      this.logger.error(`The skills folder changed but was not served again: ${why}`);
       return;
     }
     this.notifier.resourcesChanged();

@@ -1509,6 +1509,10 @@ const NOT_HOT: Record<string, string> = {
     'skills methods are not hot: test/e2e/ext/skills/skills.e2e-spec.ts',
   '`skills/list`, `skills/get` or':
     'an option the corpus apps leave off; skill-startup.e2e-spec.ts',
+  '`resources/read` of a skill file whose answer (over 64 KiB)':
+    'needs answers held in flight: test/e2e/ext/skills/skill-read-load.e2e-spec.ts runs it on both paths',
+  '`resources/read` of a skill file whose answer would take every caller':
+    'needs answers held in flight: test/e2e/ext/skills/skill-read-load.e2e-spec.ts runs it on both paths',
   'A skill that breaks a rule':
     'at startup, not a request: test/e2e/ext/skills/skill-startup.e2e-spec.ts',
   '`InvalidModuleOptionsError`': 'at startup, not a request',

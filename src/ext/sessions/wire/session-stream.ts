@@ -1,3 +1,4 @@
+import { endWithPieces, jsonPieces } from '../../../util/encoded-json';
 import type { ServerResponse } from 'node:http';
 import { withinBacklog } from '../../../transport/stream-fan-out';
 
@@ -111,14 +112,14 @@ export class SessionStream {
       return this.end();
     }
     this.ended = true;
-    const body = JSON.stringify(message);
+    const { pieces, byteLength } = jsonPieces(message);
     this.res.writeHead(status, {
       ...headers,
       'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(body),
+      'Content-Length': byteLength,
       'Mcp-Session-Id': this.options.sessionId,
     });
-    this.res.end(body);
+    endWithPieces(this.res, pieces);
   }
 
   /** Ends the response (`202` with no body when nothing was sent). */
