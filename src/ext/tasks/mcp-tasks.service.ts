@@ -10,6 +10,8 @@ import {
 } from '../../keyring/record-integrity';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 import { loggableFailure } from '../../redis/bounded-redis-command';
+import { OutageLog } from '../../redis/outage-log';
+import { outageOf } from '../../redis/redis-outage';
 import { clip } from '../../util/clip';
 import type { McpJsonValue } from '../../util/json-value';
 import { InProcessTaskRunner } from './runner/in-process-task.runner';
@@ -21,7 +23,7 @@ import { TERMINAL_TASK_STATUSES, type McpTaskRecord } from './store/mcp-task.typ
 import { TaskCapacityError } from './store/task-capacity.error';
 import { newTaskId } from './store/task-id';
 import { boundedAnswerForms, withAnswers } from './task-answers';
-import { taskBusyError } from './task-busy';
+import { taskBusyError, taskRunnerUnavailable } from './task-busy';
 import { failedStep } from './task-outcomes';
 import { TaskRecords } from './task-records';
 import { TASK_OPTIONS, type ResolvedTaskOptions } from './task.options';
@@ -40,6 +42,7 @@ const NOT_SCHEDULED = { code: McpErrorCode.InternalError, message: 'Internal err
 @Injectable()
 export class McpTasksService implements OnApplicationShutdown {
   private readonly logger = new Logger('McpTasks');
+  private readonly runnerOutage = new OutageLog(this.logger, 'The task runner');
   private readonly runner: TaskRunner;
   /** Steps running in a request of this process (deferred creation), for cancel to reach. */
   private readonly inRequestSteps = new Map<string, AbortController>();
@@ -102,28 +105,30 @@ export class McpTasksService implements OnApplicationShutdown {
   /**
    * Schedules the first step of a task just created, on `exchange`. When the runner cannot take it
    * the task is abandoned (failed, expiring at once, so its caller's slot is free again) and the
-   * call answers a bare -32603, the reason logged.
+   * call answers `-32000 Server busy: the task runner is unavailable` when the runner is away (its
+   * Redis unreachable, read-only, out of memory…; logged once per outage), else a bare -32603.
    */
   async start(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
     try {
       await this.schedule(task, exchange);
-    } catch {
+    } catch (error) {
       await this.records.abandon(task, NOT_SCHEDULED);
-      throw internalError();
+      throw this.notScheduled(error);
     }
   }
 
   /**
    * Schedules the step that answers resumed, on `exchange` (the `tasks/update` request). When the
-   * runner cannot take it the call answers -32603, and the task is failed and gone a moment later,
-   * its caller's slot given back — as a task whose first step could not be scheduled is.
+   * runner cannot take it the call answers as {@link start} does, and the task is failed and gone
+   * a moment later, its caller's slot given back — as a task whose first step could not be
+   * scheduled is.
    */
   async resume(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
     try {
       await this.schedule(task, exchange);
-    } catch {
+    } catch (error) {
       await this.records.abandon(task, NOT_SCHEDULED);
-      throw internalError();
+      throw this.notScheduled(error);
     }
   }
 
@@ -131,13 +136,22 @@ export class McpTasksService implements OnApplicationShutdown {
     this.requests.hold(task.taskId, exchange, task.version);
     try {
       await this.runner.schedule(task.taskId);
+      this.runnerOutage.answered();
     } catch (error) {
       this.requests.release(task.taskId);
-      this.logger.error(
-        `Task ${clip(task.taskId)}: its step could not be scheduled (${loggableFailure(error)})`,
-      );
+      const unavailable = outageOf(error);
+      if (unavailable !== undefined) this.runnerOutage.failed(unavailable);
+      else
+        this.logger.error(
+          `Task ${clip(task.taskId)}: its step could not be scheduled (${loggableFailure(error)})`,
+        );
       throw error;
     }
+  }
+
+  /** What a call whose step could not be scheduled answers: busy for an outage, else -32603. */
+  private notScheduled(error: unknown): ProtocolError {
+    return outageOf(error) === undefined ? internalError() : taskRunnerUnavailable();
   }
 
   /**
@@ -194,9 +208,11 @@ export class McpTasksService implements OnApplicationShutdown {
   }
 
   /**
-   * Cancels a task that has not ended; a task that has is left as it is. When the store or the
-   * runner cannot be reached (Redis down or out of memory) the call answers a bare -32603, the
-   * reason logged — never what Redis said, which may quote scripts and limits.
+   * Cancels a task that has not ended; a task that has is left as it is. When the store cannot be
+   * reached (Redis down or out of memory) the call answers `-32000 Server busy`, nothing changed.
+   * Once the store recorded the cancel it stands: a runner that cannot be told now (its Redis
+   * away) is logged and the call answers as cancelled — the step's outcome is refused anyway, its
+   * task no longer working. Never what Redis said, which may quote scripts and limits.
    */
   async cancel(taskId: string, partition: string): Promise<void> {
     const written = await this.failingBare(taskId, 'could not be cancelled', () =>
@@ -210,9 +226,19 @@ export class McpTasksService implements OnApplicationShutdown {
     // A step still waiting for its turn will not run: nothing is held for it any more.
     this.requests.release(taskId);
     this.inRequestSteps.get(taskId)?.abort();
-    await this.failingBare(taskId, 'was cancelled, but its runner could not be told', () =>
-      this.runner.cancel(taskId),
-    );
+    try {
+      await this.runner.cancel(taskId);
+      this.runnerOutage.answered();
+    } catch (error) {
+      const unavailable = outageOf(error);
+      if (unavailable === undefined) {
+        this.logger.error(
+          `Task ${clip(taskId)} was cancelled, but its runner could not be told (${loggableFailure(error)})`,
+        );
+        throw internalError();
+      }
+      this.runnerOutage.failed(unavailable);
+    }
   }
 
   /** `work`, or a bare -32603 with the reason logged when it fails for anything but the protocol. */

@@ -1,0 +1,87 @@
+/** How often the offset between this process's clock and Redis's is measured again. */
+const RESAMPLE_MS = 30_000;
+
+/**
+ * Lua helpers of the deadline every write of the module carries: `redis_now_ms()` is Redis's
+ * clock in ms, `past_deadline(ms)` whether it is past a deadline sent by {@link RedisClock}.
+ * A script that finds itself past its deadline changes nothing and answers `late`: the caller
+ * has been told the write failed, so it must never be applied afterwards (ioredis resends
+ * unfulfilled commands on reconnect, and a paused Redis runs what waited in its socket).
+ * @internal
+ */
+export const DEADLINE_LUA = `
+local function redis_now_ms()
+  local clock = redis.call('TIME')
+  return tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+end
+local function past_deadline(deadline)
+  return redis_now_ms() > tonumber(deadline)
+end`;
+
+/** What a script answers when it ran past its deadline and changed nothing. @internal */
+export const LATE_REPLY = 'late';
+
+/**
+ * Deadlines on Redis's clock, so that Redis's clock need not agree with this process's: the
+ * offset between the two is measured and added — once before the first deadline, then every 30 s
+ * in the background, and again at once after a script found itself late (a failover to a server
+ * whose clock differs). While Redis cannot be asked, the offset last measured (or zero) is used.
+ * @internal
+ */
+export class RedisClock {
+  private offsetMs = 0;
+  private sampledAt = Number.NEGATIVE_INFINITY;
+  private sampling: Promise<void> | undefined;
+
+  constructor(
+    /** Reads Redis's `TIME` (`[seconds, microseconds]`). */
+    private readonly readTime: () => Promise<unknown>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The moment `budgetMs` from now, in ms on Redis's clock, for the script's `past_deadline`. */
+  async deadline(budgetMs: number): Promise<number> {
+    const sampling = this.refresh();
+    // Only the first deadline waits for a measurement; later ones use the last one.
+    if (this.sampledAt === Number.NEGATIVE_INFINITY && sampling) await sampling;
+    return Math.ceil(this.now() + this.offsetMs + budgetMs);
+  }
+
+  /** A script found itself past its deadline: measure again before the next deadline. */
+  late(): void {
+    if (this.sampledAt !== Number.NEGATIVE_INFINITY) this.sampledAt = this.now() - RESAMPLE_MS;
+  }
+
+  private refresh(): Promise<void> | undefined {
+    if (this.sampling || this.now() - this.sampledAt < RESAMPLE_MS) return this.sampling;
+    const sent = this.now();
+    let reading: Promise<unknown>;
+    try {
+      reading = this.readTime();
+    } catch (error) {
+      reading = Promise.reject(error);
+    }
+    this.sampling = reading
+      .then(
+        (reply) => {
+          const received = this.now();
+          const redisMs = millisecondsOf(reply);
+          if (redisMs === undefined) return;
+          // Off by at most half the round trip, far below any command timeout.
+          this.sampledAt = received;
+          this.offsetMs = redisMs - (sent + received) / 2;
+        },
+        () => undefined,
+      )
+      .finally(() => (this.sampling = undefined));
+    return this.sampling;
+  }
+}
+
+function millisecondsOf(reply: unknown): number | undefined {
+  if (!Array.isArray(reply) || reply.length < 2) return undefined;
+  const [seconds, micros] = reply.map(Number) as [number, number];
+  return Number.isFinite(seconds) && Number.isFinite(micros)
+    ? seconds * 1000 + Math.floor(micros / 1000)
+    : undefined;
+}
