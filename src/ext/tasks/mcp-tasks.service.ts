@@ -210,22 +210,27 @@ export class McpTasksService implements OnApplicationShutdown {
   /**
    * Cancels a task that has not ended; a task that has is left as it is. When the store cannot be
    * reached (Redis down or out of memory) the call answers `-32000 Server busy`, nothing changed.
-   * Once the store recorded the cancel it stands: a runner that cannot be told now (its Redis
-   * away) is logged and the call answers as cancelled — the step's outcome is refused anyway, its
-   * task no longer working. Never what Redis said, which may quote scripts and limits.
+   * When the store recorded the cancel but the runner cannot be told now (its Redis away), the
+   * call answers `-32000 Server busy: the task runner is unavailable`: the cancel stands (the
+   * step's outcome is refused anyway), and the client's retry, finding the task cancelled, tells
+   * the runner again. Never what Redis said, which may quote scripts and limits.
    */
   async cancel(taskId: string, partition: string): Promise<void> {
+    let cancelledBefore = false;
     const written = await this.failingBare(taskId, 'could not be cancelled', () =>
-      this.records.write(taskId, partition, (task) =>
-        TERMINAL_TASK_STATUSES.has(task.status)
+      this.records.write(taskId, partition, (task) => {
+        cancelledBefore = task.status === 'cancelled';
+        return TERMINAL_TASK_STATUSES.has(task.status)
           ? undefined
-          : { ...task, status: 'cancelled', inputRequests: undefined, statusMessage: undefined },
-      ),
+          : { ...task, status: 'cancelled', inputRequests: undefined, statusMessage: undefined };
+      }),
     );
-    if (!written) return;
-    // A step still waiting for its turn will not run: nothing is held for it any more.
-    this.requests.release(taskId);
-    this.inRequestSteps.get(taskId)?.abort();
+    if (!written && !cancelledBefore) return;
+    if (written) {
+      // A step still waiting for its turn will not run: nothing is held for it any more.
+      this.requests.release(taskId);
+      this.inRequestSteps.get(taskId)?.abort();
+    }
     try {
       await this.runner.cancel(taskId);
       this.runnerOutage.answered();
@@ -238,6 +243,7 @@ export class McpTasksService implements OnApplicationShutdown {
         throw internalError();
       }
       this.runnerOutage.failed(unavailable);
+      throw taskRunnerUnavailable();
     }
   }
 
