@@ -32,6 +32,7 @@ const SERIAL = [
   'redis-sentinel',
   'sample-rolling-restart',
   'redis-replica-acks',
+  'redis-round-trip',
 ];
 
 /** The serial suites the inner loop runs too: they measure the server, they do not soak it. */
