@@ -1,5 +1,7 @@
 /** How often the offset between this process's clock and Redis's is measured again. */
 const RESAMPLE_MS = 30_000;
+/** A round trip longer than this is measured again at once (the first one may include connecting). */
+const FAST_ROUND_TRIP_MS = 20;
 
 /**
  * Lua helpers of the deadline every write of the module carries: `redis_now_ms()` is Redis's
@@ -54,27 +56,41 @@ export class RedisClock {
 
   private refresh(): Promise<void> | undefined {
     if (this.sampling || this.now() - this.sampledAt < RESAMPLE_MS) return this.sampling;
-    const sent = this.now();
-    let reading: Promise<unknown>;
-    try {
-      reading = this.readTime();
-    } catch (error) {
-      reading = Promise.reject(error);
-    }
-    this.sampling = reading
-      .then(
-        (reply) => {
-          const received = this.now();
-          const redisMs = millisecondsOf(reply);
-          if (redisMs === undefined) return;
-          // Off by at most half the round trip, far below any command timeout.
-          this.sampledAt = received;
-          this.offsetMs = redisMs - (sent + received) / 2;
-        },
-        () => undefined,
-      )
-      .finally(() => (this.sampling = undefined));
+    this.sampling = this.measure().finally(() => (this.sampling = undefined));
     return this.sampling;
+  }
+
+  /**
+   * Takes the offset from a `TIME`: Redis read it at some moment between sending and receiving, so
+   * `redisMs - received` is the lowest the offset can be; taken so, a deadline is never later on
+   * Redis's clock than intended (only earlier, by at most the round trip). A slow first round trip
+   * (a connection being made) is measured again at once, and the faster kept.
+   */
+  private async measure(): Promise<void> {
+    let best: { offset: number; roundTrip: number } | undefined;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const sample = await this.sample();
+      if (sample && (!best || sample.roundTrip < best.roundTrip)) best = sample;
+      if (!sample || sample.roundTrip <= FAST_ROUND_TRIP_MS) break;
+    }
+    if (!best) return;
+    this.offsetMs = best.offset;
+    this.sampledAt = this.now();
+  }
+
+  private async sample(): Promise<{ offset: number; roundTrip: number } | undefined> {
+    const sent = this.now();
+    let reply: unknown;
+    try {
+      reply = await this.readTime();
+    } catch {
+      return undefined;
+    }
+    const received = this.now();
+    const redisMs = millisecondsOf(reply);
+    return redisMs === undefined
+      ? undefined
+      : { offset: redisMs - received, roundTrip: received - sent };
   }
 }
 
