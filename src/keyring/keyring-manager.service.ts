@@ -13,8 +13,6 @@ import {
 import type { KeyMaterial, KeyringFingerprint, KeyringSnapshot } from './keyring-fingerprint';
 import type { KeyringFleet } from './fleet/keyring-fleet';
 import { KeyringError } from './keyring.error';
-import { outageOf } from '../redis/redis-outage';
-import { STORE_RETRY_AFTER_MS } from '../errors/store-unavailable';
 import { ProtectionKey } from './protection-key';
 import type { KeyWrapper } from './wrapping/key-wrapper.interface';
 
@@ -124,8 +122,7 @@ export class KeyringManager implements OnApplicationShutdown {
       );
     const key = await keyFromEntry(id, entry, this.wrapper);
     this.adopt(key);
-    const fleet = this.fleet;
-    return fleet ? this.fleetCall(() => fleet.staged(key)) : this.snapshot();
+    return this.fleet ? this.fleet.staged(key) : this.snapshot();
   }
 
   /**
@@ -135,8 +132,7 @@ export class KeyringManager implements OnApplicationShutdown {
    */
   async activate(id: string): Promise<KeyringSnapshot> {
     if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not staged`);
-    const fleet = this.fleet;
-    if (fleet) return this.fleetCall(() => fleet.activate(id));
+    if (this.fleet) return this.fleet.activate(id);
     this.activateStagedKey(id);
     return this.snapshot();
   }
@@ -145,35 +141,14 @@ export class KeyringManager implements OnApplicationShutdown {
   async remove(id: string): Promise<KeyringSnapshot> {
     // The fleet's record may be tagged under this very key (the one active when it was last
     // written): the fleet reads it before anything is removed, then removes the key here too.
-    const fleet = this.fleet;
-    if (fleet) return this.fleetCall(() => fleet.removed(id));
+    if (this.fleet) return this.fleet.removed(id);
     this.removeVerificationKey(id);
     return this.snapshot();
   }
 
   /** {@link snapshot}, with what every live instance reports when the module has the `redis` option. */
   async fleetSnapshot(): Promise<KeyringSnapshot> {
-    const fleet = this.fleet;
-    return fleet ? this.fleetCall(() => fleet.view()) : this.snapshot();
-  }
-
-  /**
-   * A fleet operation; Redis away (unreachable, timing out, read-only, out of memory…) is a
-   * {@link KeyringError} with `retryAfterMs`, never Redis's own words. The operations are
-   * idempotent, so the same call may be made again; a change written before the outage struck
-   * reaches the other instances at their next heartbeat.
-   */
-  private async fleetCall<T>(operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch (error) {
-      const unavailable = outageOf(error);
-      if (unavailable === undefined) throw error;
-      throw new KeyringError(
-        `The fleet's keyring in Redis cannot be reached (${unavailable}); try again`,
-        STORE_RETRY_AFTER_MS,
-      );
-    }
+    return this.fleet ? this.fleet.view() : this.snapshot();
   }
 
   /** Adds key material that can open state but does not seal yet, here only. Idempotent for identical bytes. */

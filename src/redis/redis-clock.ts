@@ -1,3 +1,5 @@
+import { RedisCommandError } from './redis-command.error';
+
 /** How often the offset between this process's clock and Redis's is measured again. */
 const RESAMPLE_MS = 30_000;
 /** A round trip longer than this is measured again at once (the first one may include connecting). */
@@ -52,6 +54,16 @@ export class RedisClock {
   /** A script found itself past its deadline: measure again before the next deadline. */
   late(): void {
     if (this.sampledAt !== Number.NEGATIVE_INFINITY) this.sampledAt = this.now() - RESAMPLE_MS;
+  }
+
+  /**
+   * A write's reply, unless its script ran past its deadline and changed nothing: then a
+   * `RedisCommandError('late')`, an outage as a timeout is.
+   */
+  inTime<T>(reply: T): T {
+    if (reply !== LATE_REPLY) return reply;
+    this.late();
+    throw new RedisCommandError('late');
   }
 
   private refresh(): Promise<void> | undefined {

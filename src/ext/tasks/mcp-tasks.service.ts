@@ -10,12 +10,11 @@ import {
 } from '../../keyring/record-integrity';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 import { loggableFailure } from '../../redis/bounded-redis-command';
-import { OutageLog } from '../../redis/outage-log';
-import { outageOf } from '../../redis/redis-outage';
 import { clip } from '../../util/clip';
 import type { McpJsonValue } from '../../util/json-value';
 import { InProcessTaskRunner } from './runner/in-process-task.runner';
 import type { TaskRunner } from './runner/task-runner.interface';
+import { TaskRunnerCalls } from './runner/task-runner-calls';
 import type { TaskStepOutcome } from './steps/task-step-outcome';
 import { SHARED_RUNNER_HOLD_MS, TaskStepRequests } from './steps/task-step-requests';
 import { TaskStepWork } from './steps/task-step.work';
@@ -23,7 +22,7 @@ import { TERMINAL_TASK_STATUSES, type McpTaskRecord } from './store/mcp-task.typ
 import { TaskCapacityError } from './store/task-capacity.error';
 import { newTaskId } from './store/task-id';
 import { boundedAnswerForms, withAnswers } from './task-answers';
-import { taskBusyError, taskRunnerUnavailable } from './task-busy';
+import { taskBusyError } from './task-busy';
 import { failedStep } from './task-outcomes';
 import { TaskRecords } from './task-records';
 import { TASK_OPTIONS, type ResolvedTaskOptions } from './task.options';
@@ -42,8 +41,8 @@ const NOT_SCHEDULED = { code: McpErrorCode.InternalError, message: 'Internal err
 @Injectable()
 export class McpTasksService implements OnApplicationShutdown {
   private readonly logger = new Logger('McpTasks');
-  private readonly runnerOutage = new OutageLog(this.logger, 'The task runner');
   private readonly runner: TaskRunner;
+  private readonly runnerCalls: TaskRunnerCalls;
   /** Steps running in a request of this process (deferred creation), for cancel to reach. */
   private readonly inRequestSteps = new Map<string, AbortController>();
 
@@ -64,6 +63,7 @@ export class McpTasksService implements OnApplicationShutdown {
     if (!(this.runner instanceof InProcessTaskRunner))
       this.requests.expireAfter(SHARED_RUNNER_HOLD_MS);
     this.runner.attach((taskId, signal, lease) => work.run(taskId, signal, lease));
+    this.runnerCalls = new TaskRunnerCalls(this.runner, this.logger);
   }
 
   /** Creates a working task for a tool call; it exists in the store when this resolves. */
@@ -104,54 +104,41 @@ export class McpTasksService implements OnApplicationShutdown {
 
   /**
    * Schedules the first step of a task just created, on `exchange`. When the runner cannot take it
-   * the task is abandoned (failed, expiring at once, so its caller's slot is free again) and the
-   * call answers `-32000 Server busy: the task runner is unavailable` when the runner is away (its
-   * Redis unreachable, read-only, out of memory…; logged once per outage), else a bare -32603.
+   * the task is abandoned (its caller's slot free again) and the call answers as
+   * {@link TaskRunnerCalls} says: `-32000` when the runner is away, else -32603.
    */
   async start(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
     try {
       await this.schedule(task, exchange);
     } catch (error) {
       await this.records.abandon(task, NOT_SCHEDULED);
-      throw this.notScheduled(error);
+      throw error instanceof ProtocolError ? error : internalError();
     }
   }
 
   /**
-   * Schedules the step that answers resumed, on `exchange` (the `tasks/update` request). When the
-   * runner cannot take it the call answers as {@link start} does, and the task is failed and gone
-   * a moment later, its caller's slot given back — as a task whose first step could not be
-   * scheduled is.
+   * Schedules the step that answers resumed, on `exchange` (the `tasks/update` request); when the
+   * runner cannot take it, answered and abandoned as in {@link start}.
    */
   async resume(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
     try {
       await this.schedule(task, exchange);
     } catch (error) {
       await this.records.abandon(task, NOT_SCHEDULED);
-      throw this.notScheduled(error);
+      throw error instanceof ProtocolError ? error : internalError();
     }
   }
 
   private async schedule(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
     this.requests.hold(task.taskId, exchange, task.version);
     try {
-      await this.runner.schedule(task.taskId);
-      this.runnerOutage.answered();
+      await this.runnerCalls.call(task.taskId, ': its step could not be scheduled', (runner) =>
+        runner.schedule(task.taskId),
+      );
     } catch (error) {
       this.requests.release(task.taskId);
-      const unavailable = outageOf(error);
-      if (unavailable !== undefined) this.runnerOutage.failed(unavailable);
-      else
-        this.logger.error(
-          `Task ${clip(task.taskId)}: its step could not be scheduled (${loggableFailure(error)})`,
-        );
       throw error;
     }
-  }
-
-  /** What a call whose step could not be scheduled answers: busy for an outage, else -32603. */
-  private notScheduled(error: unknown): ProtocolError {
-    return outageOf(error) === undefined ? internalError() : taskRunnerUnavailable();
   }
 
   /**
@@ -208,12 +195,9 @@ export class McpTasksService implements OnApplicationShutdown {
   }
 
   /**
-   * Cancels a task that has not ended; a task that has is left as it is. When the store cannot be
-   * reached (Redis down or out of memory) the call answers `-32000 Server busy`, nothing changed.
-   * When the store recorded the cancel but the runner cannot be told now (its Redis away), the
-   * call answers `-32000 Server busy: the task runner is unavailable`: the cancel stands (the
-   * step's outcome is refused anyway), and the client's retry, finding the task cancelled, tells
-   * the runner again. Never what Redis said, which may quote scripts and limits.
+   * Cancels a task that has not ended; a task that has is left as it is. A store that cannot answer
+   * now is `-32000`, nothing changed. A runner that cannot be told now is `-32000` too, the cancel
+   * standing: the client's retry, finding the task cancelled, tells the runner again.
    */
   async cancel(taskId: string, partition: string): Promise<void> {
     let cancelledBefore = false;
@@ -231,20 +215,11 @@ export class McpTasksService implements OnApplicationShutdown {
       this.requests.release(taskId);
       this.inRequestSteps.get(taskId)?.abort();
     }
-    try {
-      await this.runner.cancel(taskId);
-      this.runnerOutage.answered();
-    } catch (error) {
-      const unavailable = outageOf(error);
-      if (unavailable === undefined) {
-        this.logger.error(
-          `Task ${clip(taskId)} was cancelled, but its runner could not be told (${loggableFailure(error)})`,
-        );
-        throw internalError();
-      }
-      this.runnerOutage.failed(unavailable);
-      throw taskRunnerUnavailable();
-    }
+    await this.runnerCalls.call(
+      taskId,
+      ' was cancelled, but its runner could not be told',
+      (runner) => runner.cancel(taskId),
+    );
   }
 
   /** `work`, or a bare -32603 with the reason logged when it fails for anything but the protocol. */

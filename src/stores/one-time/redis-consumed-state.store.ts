@@ -12,27 +12,12 @@ import { ConsumedStateStoreError } from './consumed-state-store.error';
 import type { ConsumedStateStore } from './consumed-state-store.interface';
 import { adapterKeyPrefix } from '../../redis/cluster-key-prefix';
 import { CONSUME, RELEASE, SETTLE } from './redis-consumed-state.scripts';
+import {
+  checkedReplicaWait,
+  type RedisConsumedStateStoreOptions,
+} from './redis-consumed-state.options';
 
-/** Options of {@link RedisConsumedStateStore}. @publicApi */
-export interface RedisConsumedStateStoreOptions {
-  /** Prefix of its keys, `<keyPrefix>consumed:<id>`. Default `nestjs-mcp:`. */
-  keyPrefix?: string;
-  /** Longest wait for Redis's answer, in ms, before the presentation is refused (`timeout`). Default 1,000. */
-  commandTimeoutMs?: number;
-  /** Consumed states the fleet holds at once; past it a presentation is refused (`full`). Default 1,000,000. */
-  maxEntries?: number;
-  /** Consumed states one owner (caller) holds at once (`share`). Default: `maxEntries`. */
-  maxEntriesPerOwner?: number;
-  /** The clock, in ms since the epoch. Default `Date.now`. */
-  now?: () => number;
-  /**
-   * After recording a presentation, wait for this many replicas to acknowledge it (`WAIT`) before
-   * accepting it, for at most `timeoutMs` (less than `commandTimeoutMs`); fewer acknowledgements
-   * refuse the presentation (`not replicated`), the state staying spent. Narrows what a failover
-   * can lose (docs/redis.md, "Durability"). Not on a Redis Cluster. Default: no wait.
-   */
-  waitForReplicas?: { replicas: number; timeoutMs: number };
-}
+export type { RedisConsumedStateStoreOptions } from './redis-consumed-state.options';
 
 /** Longest id accepted; the module's ids are 43 characters (base64url SHA-256). */
 const MAX_ID_LENGTH = 512;
@@ -252,26 +237,4 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
       throw error;
     }
   }
-}
-
-function checkedReplicaWait(
-  wait: RedisConsumedStateStoreOptions['waitForReplicas'],
-  commandTimeoutMs: number,
-  client: Partial<Pick<McpRedisClient, 'call' | 'isCluster'>>,
-): { replicas: number; timeoutMs: number } | undefined {
-  if (wait === undefined) return undefined;
-  const { replicas, timeoutMs } = wait ?? {};
-  if (!Number.isSafeInteger(replicas) || replicas < 1 || replicas > 16)
-    throw new RangeError('waitForReplicas.replicas must be an integer from 1 to 16');
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs >= commandTimeoutMs)
-    throw new RangeError(
-      'waitForReplicas.timeoutMs must be a positive integer below commandTimeoutMs',
-    );
-  if (client.isCluster === true)
-    throw new TypeError(
-      'waitForReplicas is not available on a Redis Cluster (WAIT has no key to route by)',
-    );
-  if (typeof client.call !== 'function')
-    throw new TypeError('waitForReplicas needs a client with call()');
-  return { replicas, timeoutMs };
 }

@@ -5,8 +5,7 @@ import {
   type RecordIntegrity,
 } from '../../../keyring/record-integrity';
 import type { McpRedisClient } from '../../../redis/mcp-redis-client';
-import { DEADLINE_LUA, LATE_REPLY, RedisClock } from '../../../redis/redis-clock';
-import { RedisCommandError } from '../../../redis/redis-command.error';
+import { DEADLINE_LUA, RedisClock } from '../../../redis/redis-clock';
 import { SHARE_REFUSAL_LUA } from '../../../util/fair-share';
 import { sha256Base64Url } from '../../../util/sha256';
 import { SessionCapacityError } from './session-capacity.error';
@@ -214,11 +213,7 @@ export class RedisSessionStore implements SessionStore, AuthenticatesRecords {
 
   /** A write's reply, unless it reached Redis past its deadline (then nothing changed). */
   private inTime(reply: unknown): unknown {
-    if (reply === LATE_REPLY) {
-      this.clock.late();
-      throw new RedisCommandError('late');
-    }
-    return reply;
+    return this.clock.inTime(reply);
   }
 
   private tag(member: string, version: number, data: string): string {

@@ -9,8 +9,7 @@ import { sha256Base64Url } from '../../../util/sha256';
 import type { McpTaskRecord } from './mcp-task.types';
 import { CREATE, REPLACE, REMOVE_BODY, REMOVE } from './redis-task.scripts';
 import type { McpRedisClient } from '../../../redis/mcp-redis-client';
-import { LATE_REPLY, RedisClock } from '../../../redis/redis-clock';
-import { RedisCommandError } from '../../../redis/redis-command.error';
+import { RedisClock } from '../../../redis/redis-clock';
 import { DEFAULT_MAX_TASK_BYTES, DEFAULT_MAX_TASKS } from './memory-task.store';
 import { TaskCapacityError } from './task-capacity.error';
 import { isTaskId } from './task-id';
@@ -25,11 +24,7 @@ export interface RedisTaskStoreOptions {
   maxTasks?: number;
   /** JSON bytes the unexpired tasks may take in Redis. Default 1,073,741,824 (1 GiB). */
   maxBytes?: number;
-  /**
-   * How long a write may take, in ms: one that reaches Redis later (a paused server, a command
-   * resent on reconnection) changes nothing and rejects (`late`), so a caller told that its
-   * `tasks/update` failed never finds it applied afterwards. Default 1,000.
-   */
+  /** How long a write may take, in ms; one that reaches Redis later changes nothing (`late`). Default 1,000. */
   commandTimeoutMs?: number;
 }
 
@@ -111,7 +106,7 @@ export class RedisTaskStore implements TaskStore, AuthenticatesRecords {
       owner,
       await this.clock.deadline(this.commandTimeoutMs),
     );
-    if (reply === LATE_REPLY) throw this.late();
+    this.clock.inTime(reply);
     if (Array.isArray(reply)) throw this.capacityError(reply, limits);
     if (Number(reply) !== 1) throw new Error('Task id already exists');
   }
@@ -165,7 +160,7 @@ export class RedisTaskStore implements TaskStore, AuthenticatesRecords {
       owner,
       await this.clock.deadline(this.commandTimeoutMs),
     );
-    if (reply === LATE_REPLY) throw this.late();
+    this.clock.inTime(reply);
     if (Array.isArray(reply)) throw this.capacityError(reply, limits);
     return Number(reply) === 1;
   }
@@ -184,12 +179,6 @@ export class RedisTaskStore implements TaskStore, AuthenticatesRecords {
       if (!/shebang|flags/i.test(String((error as { message?: unknown })?.message))) throw error;
       await this.client.call('EVAL', REMOVE_BODY, 4, ...keys, task.taskId);
     }
-  }
-
-  /** A write that reached Redis past its deadline changed nothing: an outage, as a timeout is. */
-  private late(): RedisCommandError {
-    this.clock.late();
-    return new RedisCommandError('late');
   }
 
   /** The record, when its tag (if the module tags records) and its fields agree with its key. */
