@@ -200,7 +200,8 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
     const evaluate = this.client.eval as NonNullable<McpRedisClient['eval']>;
     this.followUps.add(
       `settle ${claim.keys[0]}`,
-      () => this.bounded(() => evaluate.call(this.client, SETTLE, 1, claim.keys[0], claim.attempt)),
+      () =>
+        this.followUp(() => evaluate.call(this.client, SETTLE, 1, claim.keys[0], claim.attempt)),
       claim.givesUpAt + CLAIM_LEASE_MS,
     );
   }
@@ -210,11 +211,16 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
     this.followUps.add(
       `release ${claim.keys[0]}`,
       () =>
-        this.bounded(() =>
+        this.followUp(() =>
           evaluate.call(this.client, RELEASE, 3, ...claim.keys, claim.attempt, claim.id),
         ),
       claim.givesUpAt + CLAIM_LEASE_MS,
     );
+  }
+
+  /** A follow-up write; none once the client was closed for good (the app shut down). */
+  private async followUp(write: () => Promise<unknown>): Promise<void> {
+    if (this.client.status !== 'end') await this.bounded(write);
   }
 
   /** Refuses (`not replicated`) unless `replicas` acknowledge this connection's writes in time. */
