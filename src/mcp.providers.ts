@@ -144,6 +144,7 @@ function portChoices(
                 keyPrefix: redis.key(TASK_KEY_SEGMENT, ''),
                 maxTasks: options.tasks.maxTasks,
                 maxBytes: options.tasks.maxStoreBytes,
+                commandTimeoutMs: redis.commandTimeoutMs,
               },
             )
           : new MemoryTaskStore({
@@ -164,7 +165,11 @@ function portChoices(
             call: (command: string, ...args: (string | number)[]) =>
               redis.run((client) => client.call(command, ...args)),
           },
-          { keyPrefix: redis.key('session', ''), integrity },
+          {
+            keyPrefix: redis.key('session', ''),
+            integrity,
+            commandTimeoutMs: redis.commandTimeoutMs,
+          },
         );
       },
       adopt: authenticated,

@@ -36,6 +36,8 @@ const SERIAL = [
   'browser-client',
   'key-custody-load',
   'skill-read-load',
+  'redis-round-trip',
+  'redis-outages',
 ];
 
 /** The serial suites the inner loop runs too: they measure the server, they do not soak it. */

@@ -6,6 +6,9 @@ import { ANONYMOUS_PARTITION } from '../../identity/authorization-partition.reso
 import { sha256Base64Url } from '../../util/sha256';
 import { SessionGate } from './calls/session-gate';
 import { serverBusy } from '../../errors/server-busy';
+import { storeUnavailable } from '../../errors/store-unavailable';
+import { OutageLog } from '../../redis/outage-log';
+import { outageOf } from '../../redis/redis-outage';
 import { McpTelemetry } from '../../observability/mcp-telemetry.service';
 import { McpPorts } from '../../ports/mcp-ports.service';
 import type { McpJsonValue } from '../../util/json-value';
@@ -36,6 +39,7 @@ export interface SessionOpening {
 @Injectable()
 export class McpSessions {
   private readonly logger = new Logger('McpSessions');
+  private readonly outage = new OutageLog(this.logger, 'The session store');
 
   constructor(
     @Inject(SESSION_OPTIONS) private readonly options: SessionOptions,
@@ -53,6 +57,24 @@ export class McpSessions {
 
   private get store(): SessionStore {
     return this.ports.get(SESSION_STORE_PORT);
+  }
+
+  /**
+   * A store operation; an outage (the store unreachable, timing out, read-only, out of memory…)
+   * becomes `-32000 Server busy: the store is unavailable`, logged once per outage, so the request
+   * is answered as one to retry (HTTP 503 before a session request is served, 200 inside a call).
+   */
+  private async stored<T>(operation: (store: SessionStore) => Promise<T>): Promise<T> {
+    try {
+      const result = await operation(this.store);
+      this.outage.answered();
+      return result;
+    } catch (error) {
+      const unavailable = outageOf(error);
+      if (unavailable === undefined) throw error;
+      this.outage.failed(unavailable);
+      throw storeUnavailable();
+    }
   }
 
   /**
@@ -75,7 +97,10 @@ export class McpSessions {
     return JSON.stringify([ANONYMOUS_PARTITION, sha256Base64Url(address)]);
   }
 
-  /** Opens a session for `partition`; rejects with `SessionCapacityError` over the limits. */
+  /**
+   * Opens a session for `partition`; rejects with `SessionCapacityError` over the limits, with the
+   * busy `ProtocolError` when the store is unavailable.
+   */
   async create(opening: SessionOpening, partition: string): Promise<McpSessionRecord> {
     const now = Date.now();
     const record: McpSessionRecord = {
@@ -88,10 +113,12 @@ export class McpSessions {
       subscriptions: [],
       taskIds: [],
     };
-    await this.store.create(record, {
-      maxSessions: this.options.maxSessions,
-      maxPerPartition: this.options.maxSessionsPerCaller,
-    });
+    await this.stored((store) =>
+      store.create(record, {
+        maxSessions: this.options.maxSessions,
+        maxPerPartition: this.options.maxSessionsPerCaller,
+      }),
+    );
     return record;
   }
 
@@ -101,7 +128,7 @@ export class McpSessions {
    */
   async open(sessionId: unknown, partition: string): Promise<McpSessionRecord | undefined> {
     if (!isSessionId(sessionId)) return undefined;
-    const record = await this.store.get(sessionId);
+    const record = await this.stored((store) => store.get(sessionId));
     if (!record || record.partition !== partition) return undefined;
     const now = Date.now();
     const idle = this.options.idleTimeoutMs;
@@ -128,9 +155,10 @@ export class McpSessions {
     for (let attempt = 0; attempt < WRITE_ATTEMPTS && current; attempt++) {
       const changed = change(current);
       if (!changed) return undefined;
-      const next = { ...changed, version: current.version + 1 };
-      if (await this.store.replace(next, current.version)) return next;
-      current = await this.store.get(record.sessionId);
+      const expected = current.version;
+      const next = { ...changed, version: expected + 1 };
+      if (await this.stored((store) => store.replace(next, expected))) return next;
+      current = await this.stored((store) => store.get(record.sessionId));
     }
     if (!current) return undefined;
     this.logger.warn('A session kept changing under a write; the request is refused to retry');
@@ -142,7 +170,7 @@ export class McpSessions {
    * `mcp.server.session.duration` is recorded once, by the instance whose delete removed it.
    */
   async close(record: McpSessionRecord): Promise<void> {
-    const existed = await this.store.delete(record.sessionId);
+    const existed = await this.stored((store) => store.delete(record.sessionId));
     this.bus.publish({ kind: 'closed', sessionId: record.sessionId });
     if (existed)
       this.telemetry.sessionEnded(record.protocolVersion, (Date.now() - record.createdAt) / 1000);

@@ -1,8 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { internalError } from '../../../errors/internal-error';
+import { storeUnavailable } from '../../../errors/store-unavailable';
 import { McpPorts } from '../../../ports/mcp-ports.service';
 import { loggableFailure } from '../../../redis/bounded-redis-command';
+import { OutageLog } from '../../../redis/outage-log';
+import { outageOf } from '../../../redis/redis-outage';
 import type { McpTaskRecord } from './mcp-task.types';
 import { TaskCapacityError } from './task-capacity.error';
 import { TASK_STORE_PORT, type TaskCreationLimits, type TaskStore } from './task-store.interface';
@@ -11,14 +14,17 @@ import { TASK_STORE_PORT, type TaskCreationLimits, type TaskStore } from './task
 export const TASK_KEY_SEGMENT = 'task';
 
 /**
- * The task store as the tasks engine uses it: the `tasks.store` port, whose failures answer the
- * caller with the bare -32603 and are logged only by why (a Redis failure's reason, or the
- * error's name), never by the error's message, which may quote the store's own secrets.
+ * The task store as the tasks engine uses it: the `tasks.store` port, whose outages (unreachable,
+ * timing out, read-only, out of memory…) answer the caller `-32000 Server busy: the store is
+ * unavailable` (logged once per outage) and whose other failures answer the bare -32603, logged
+ * only by why (a Redis failure's reason, or the error's name), never by the error's message,
+ * which may quote the store's own secrets.
  * @internal
  */
 @Injectable()
 export class GuardedTaskStore implements Omit<TaskStore, 'remove'> {
   private readonly logger = new Logger('McpTasks');
+  private readonly outage = new OutageLog(this.logger, 'The task store');
 
   constructor(private readonly ports: McpPorts) {}
 
@@ -53,9 +59,16 @@ export class GuardedTaskStore implements Omit<TaskStore, 'remove'> {
     use: (store: TaskStore) => Promise<T>,
   ): Promise<T> {
     try {
-      return await use(this.ports.get(TASK_STORE_PORT));
+      const result = await use(this.ports.get(TASK_STORE_PORT));
+      this.outage.answered();
+      return result;
     } catch (error) {
       if (error instanceof TaskCapacityError || error instanceof ProtocolError) throw error;
+      const unavailable = outageOf(error);
+      if (unavailable !== undefined) {
+        this.outage.failed(unavailable);
+        throw storeUnavailable();
+      }
       const reason = loggableFailure(error);
       this.logger.error(`A task could not be ${failedTo} (${reason})`);
       throw internalError();

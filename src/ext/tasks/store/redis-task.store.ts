@@ -9,6 +9,7 @@ import { sha256Base64Url } from '../../../util/sha256';
 import type { McpTaskRecord } from './mcp-task.types';
 import { CREATE, REPLACE, REMOVE_BODY, REMOVE } from './redis-task.scripts';
 import type { McpRedisClient } from '../../../redis/mcp-redis-client';
+import { RedisClock } from '../../../redis/redis-clock';
 import { DEFAULT_MAX_TASK_BYTES, DEFAULT_MAX_TASKS } from './memory-task.store';
 import { TaskCapacityError } from './task-capacity.error';
 import { isTaskId } from './task-id';
@@ -23,6 +24,8 @@ export interface RedisTaskStoreOptions {
   maxTasks?: number;
   /** JSON bytes the unexpired tasks may take in Redis. Default 1,073,741,824 (1 GiB). */
   maxBytes?: number;
+  /** How long a write may take, in ms; one that reaches Redis later changes nothing (`late`). Default 1,000. */
+  commandTimeoutMs?: number;
 }
 
 /** Domain of a task record's integrity tag. */
@@ -50,6 +53,8 @@ export class RedisTaskStore implements TaskStore, AuthenticatesRecords {
   private readonly maxTasks: number;
   private readonly maxBytes: number;
   private integrity: RecordIntegrity | undefined;
+  private readonly commandTimeoutMs: number;
+  private readonly clock: RedisClock;
 
   constructor(
     private readonly client: Pick<McpRedisClient, 'call'>,
@@ -58,12 +63,15 @@ export class RedisTaskStore implements TaskStore, AuthenticatesRecords {
     this.prefix = adapterKeyPrefix(client, options.keyPrefix, 'nestjs-mcp:task:', 'RedisTaskStore');
     this.maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_TASK_BYTES;
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 1_000;
     for (const [name, value] of [
       ['maxTasks', this.maxTasks],
       ['maxBytes', this.maxBytes],
+      ['commandTimeoutMs', this.commandTimeoutMs],
     ] as const)
       if (!Number.isSafeInteger(value) || value <= 0)
         throw new RangeError(`RedisTaskStore: ${name} must be a positive integer`);
+    this.clock = new RedisClock(() => client.call('TIME'));
   }
 
   /** @internal The module's keyring tags and checks every record from now on. */
@@ -96,7 +104,9 @@ export class RedisTaskStore implements TaskStore, AuthenticatesRecords {
       Math.min(limits.maxBytesPerPartition ?? this.maxBytes, this.maxBytes),
       weight,
       owner,
+      await this.clock.deadline(this.commandTimeoutMs),
     );
+    this.clock.inTime(reply);
     if (Array.isArray(reply)) throw this.capacityError(reply, limits);
     if (Number(reply) !== 1) throw new Error('Task id already exists');
   }
@@ -148,7 +158,9 @@ export class RedisTaskStore implements TaskStore, AuthenticatesRecords {
       this.maxBytes,
       Math.min(limits.maxBytesPerPartition ?? this.maxBytes, this.maxBytes),
       owner,
+      await this.clock.deadline(this.commandTimeoutMs),
     );
+    this.clock.inTime(reply);
     if (Array.isArray(reply)) throw this.capacityError(reply, limits);
     return Number(reply) === 1;
   }
