@@ -55,6 +55,7 @@ export {
 export { portProvider } from './options/port.provider';
 export { port, type Port } from './options/port';
 export { envelopeContext } from './pipeline/envelope-context';
+export { GlobalGuards } from './pipeline/global-guards';
 export type { HttpExchange } from './pipeline/http-exchange';
 export type { CallHttp, OperationCallProfile } from './pipeline/operation-call';
 export { createOperationContext, progressReporter } from './pipeline/operation-context.factory';
@@ -76,6 +77,9 @@ export { duplicateConnection } from './redis/duplicate-connection';
 export type { McpRedisClient } from './redis/mcp-redis-client';
 export type { McpRedisConnectionClient } from './redis/mcp-redis-connection-client';
 export { McpRedisConnection } from './redis/mcp-redis.connection';
+export { OutageLog } from './redis/outage-log';
+export { DEADLINE_LUA, RedisClock } from './redis/redis-clock';
+export { outageOf } from './redis/redis-outage';
 export { newFlowId } from './request-state/sealing/sealed-flow';
 export {
   CONSUMED_STATE_STORE_PORT,
@@ -86,7 +90,7 @@ export type { JsonRpcId, SessionEvent } from './wire/fleet/session-event';
 export { McpEndpointRoutes, type LegacyHttpExchange } from './wire/http/endpoint-routes';
 export { McpListenRoutes, type McpListenRoute } from './wire/listen/listen-routes';
 export { McpNotifier } from './wire/listen/mcp-notifier.service';
-export { StreamFanOut } from './wire/listen/stream-fan-out';
+export { StreamFanOut, withinBacklog } from './wire/listen/stream-fan-out';
 export { DivertedCall, McpCallDiverts } from './wire/protocol/call-divert';
 export { McpDispatcher, type OperationRun } from './wire/protocol/mcp-dispatcher.service';
 export { McpMethodTable, type McpMethodParams } from './wire/protocol/method-table';

@@ -15,6 +15,7 @@ import { KeyringRecordIntegrity } from './keyring/record-integrity';
 import { McpConfigurableModuleClass } from './mcp.module-definition';
 import { MCP_OPTION_PROVIDERS } from './mcp.providers';
 import { CapabilityGatingInterceptor } from './pipeline/capability-gating.interceptor';
+import { GlobalGuards } from './pipeline/global-guards';
 import { OperationRunner } from './pipeline/operation-runner';
 import { McpFlowEvents } from './observability/mcp-flow-events.service';
 import { McpTelemetry } from './observability/mcp-telemetry.service';
@@ -69,6 +70,7 @@ import { SdkHandlers } from './wire/http/sdk-handlers';
     StateProtectionInterceptor,
     McpReplayStep,
     OperationRunner,
+    GlobalGuards,
     McpTelemetry,
     McpFlowEvents,
     McpOperationRegistry,

@@ -34,10 +34,14 @@ const SERIAL = [
   'sample-drain',
   'redis-replica-acks',
   'browser-client',
+  'key-custody-load',
+  'skill-read-load',
+  'redis-round-trip',
+  'redis-outages',
 ];
 
 /** The serial suites the inner loop runs too: they measure the server, they do not soak it. */
-const SERIAL_IN_LOOP = ['hostile-input', 'sample-telemetry', 'redis-integrity'];
+const SERIAL_IN_LOOP = ['hostile-input', 'sample-telemetry', 'redis-integrity', 'skill-read-load'];
 
 /** A path regex matching exactly the suites `names`, in any folder under test/. */
 const pathsOf = (names) => `/test/(?:.+/)?(${names.join('|')})\\.e2e-spec\\.ts$`;

@@ -1,4 +1,4 @@
-import { Module, ValidationPipe } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
 import { McpModule } from '../../src/index';
 // Importing package.json also makes tsc copy it to dist-sample/, where the library's own
@@ -12,6 +12,7 @@ import { ExpensesModule } from './expenses/expenses.module';
 import { TasksModule } from './tasks/tasks.module';
 import { ProbesModule } from './probes/probes.module';
 import { sampleMcpOptions } from './sample-config';
+import { BoundedValidationPipe } from './bounded-validation.pipe';
 
 @Module({
   imports: [
@@ -27,7 +28,10 @@ import { sampleMcpOptions } from './sample-config';
     ProbesModule,
   ],
   providers: [
-    { provide: APP_PIPE, useValue: new ValidationPipe({ transform: true, whitelist: true }) },
+    {
+      provide: APP_PIPE,
+      useValue: new BoundedValidationPipe({ transform: true, whitelist: true }),
+    },
   ],
 })
 export class AppModule {}

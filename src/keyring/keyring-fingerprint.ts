@@ -1,4 +1,39 @@
+import { createHash } from 'node:crypto';
+import type { ProtectionKey } from './protection-key';
 import type { KeyWrapper } from './wrapping/key-wrapper.interface';
+
+const FINGERPRINT_PROFILE = 'nestjs-mcp-aes-256-gcm-v1';
+
+/** The {@link KeyringFingerprint} of `keys` with `activeId` active. @internal */
+export function fingerprintOf(
+  keys: ReadonlyMap<string, ProtectionKey>,
+  activeId: string | undefined,
+): KeyringFingerprint {
+  const hash = createHash('sha256').update(`${FINGERPRINT_PROFILE}\n`);
+  for (const id of [...keys.keys()].sort()) {
+    const key = keys.get(id) as ProtectionKey;
+    hash.update(`${id === activeId ? 'active' : 'verification'}\t${id}\t${key.digest()}\n`);
+  }
+  return { version: 2, profile: FINGERPRINT_PROFILE, value: hash.digest('hex') };
+}
+
+/** The {@link KeyringSnapshot} of `keys` with `activeId` active, without the fleet. @internal */
+export function snapshotOf(
+  keys: ReadonlyMap<string, ProtectionKey>,
+  activeId: string | undefined,
+  ephemeral: boolean,
+): KeyringSnapshot {
+  const others = [...keys.keys()].filter((id) => id !== activeId).sort();
+  return {
+    activeKeyId: activeId,
+    keys: [
+      ...(activeId === undefined ? [] : [{ id: activeId, role: 'active' as const }]),
+      ...others.map((id) => ({ id, role: 'verification' as const })),
+    ],
+    ephemeral,
+    fingerprint: fingerprintOf(keys, activeId),
+  };
+}
 
 /**
  * A secret-free digest of a keyring: equal on two servers exactly when they hold the same key ids

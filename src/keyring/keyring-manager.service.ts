@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { InvalidModuleOptionsError } from '../kit/errors/invalid-module-options.error';
 import { KEYRING_OPTIONS, type KeyringOptions } from './keyring.options';
 import { KeyInUseError } from './key-in-use.error';
@@ -10,13 +10,12 @@ import {
   keyFromMaterial,
   type KeyringEntry,
 } from './keyring-entry';
+import { fingerprintOf, snapshotOf } from './keyring-fingerprint';
 import type { KeyMaterial, KeyringFingerprint, KeyringSnapshot } from './keyring-fingerprint';
 import type { KeyringFleet } from './fleet/keyring-fleet';
 import { KeyringError } from './keyring.error';
 import { ProtectionKey } from './protection-key';
 import type { KeyWrapper } from './wrapping/key-wrapper.interface';
-
-const FINGERPRINT_PROFILE = 'nestjs-mcp-aes-256-gcm-v1';
 
 /**
  * The keys that seal and open framework-protected request state. New state is sealed with the
@@ -121,14 +120,21 @@ export class KeyringManager implements OnApplicationShutdown {
         `Key "${id}" is raw material, which never travels to the fleet: stage a wrapped key, or raw material on each instance with stageVerificationKey`,
       );
     const key = await keyFromEntry(id, entry, this.wrapper);
+    const held = this.keys.has(id);
     this.adopt(key);
-    return this.fleet ? this.fleet.staged(key) : this.snapshot();
+    if (!this.fleet) return this.snapshot();
+    // Refused by the fleet: this instance does not keep a key the others will not hold.
+    return this.fleet.staged(key).catch((error: unknown) => {
+      if (!held) this.keys.delete(id);
+      throw error;
+    });
   }
 
   /**
    * Makes a staged key the one that seals new state. With the `redis` option it first waits (up
    * to `keyring.fleet.waitMs`) until every live instance has staged the key, and otherwise fails
-   * with a {@link KeyringError} naming those that have not; then every instance activates it.
+   * with a {@link KeyringError} naming those that have not; then every instance activates it. A
+   * `remove` of the same key that wins the race makes it fail with a {@link KeyringError}.
    */
   async activate(id: string): Promise<KeyringSnapshot> {
     if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not staged`);
@@ -137,7 +143,11 @@ export class KeyringManager implements OnApplicationShutdown {
     return this.snapshot();
   }
 
-  /** Removes a verification key here and, with the `redis` option, on every instance. */
+  /**
+   * Removes a verification key here and, with the `redis` option, on every instance. Refused with
+   * a {@link KeyringError} for the active key (also when an `activate` of it won the race) and for
+   * a key no keyring holds.
+   */
   async remove(id: string): Promise<KeyringSnapshot> {
     // The fleet's record may be tagged under this very key (the one active when it was last
     // written): the fleet reads it before anything is removed, then removes the key here too.
@@ -187,26 +197,13 @@ export class KeyringManager implements OnApplicationShutdown {
 
   /** A view of this instance's keyring without secrets, with the fingerprint. */
   snapshot(): KeyringSnapshot {
-    const others = [...this.keys.keys()].filter((id) => id !== this.activeId).sort();
-    return {
-      activeKeyId: this.activeId,
-      keys: [
-        ...(this.activeId === undefined ? [] : [{ id: this.activeId, role: 'active' as const }]),
-        ...others.map((id) => ({ id, role: 'verification' as const })),
-      ],
-      ephemeral: this.activeId !== undefined && this.ephemeralIds.has(this.activeId),
-      fingerprint: this.fingerprint(),
-    };
+    const ephemeral = this.activeId !== undefined && this.ephemeralIds.has(this.activeId);
+    return snapshotOf(this.keys, this.activeId, ephemeral);
   }
 
   /** A digest that differs whenever any key id, key bytes or the active key differ. */
   fingerprint(): KeyringFingerprint {
-    const hash = createHash('sha256').update(`${FINGERPRINT_PROFILE}\n`);
-    for (const id of [...this.keys.keys()].sort()) {
-      const key = this.keys.get(id) as ProtectionKey;
-      hash.update(`${id === this.activeId ? 'active' : 'verification'}\t${id}\t${key.digest()}\n`);
-    }
-    return { version: 2, profile: FINGERPRINT_PROFILE, value: hash.digest('hex') };
+    return fingerprintOf(this.keys, this.activeId);
   }
 
   /** The key that seals, held until `release` is called so that it cannot be removed meanwhile. @internal */

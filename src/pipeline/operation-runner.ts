@@ -1,14 +1,14 @@
 import { HttpException, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../kit/errors/mcp-error-codes';
-import { McpHttpRefusal, unauthorizedRefusal } from '../kit/errors/mcp-http-refusal.error';
+import { McpHttpRefusal } from '../kit/errors/mcp-http-refusal.error';
 import { internalError } from '../kit/errors/internal-error';
 import { McpInputRequiredResult } from '../input/mcp-input-required.result';
 import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 import { undeclaredInputMessage } from '../input/undeclared-input.message';
 import type { McpOperationContext } from '../input/mcp-operation-context.interface';
 import { clip } from '../kit/clip';
-import type { MaybePromise } from '../kit/maybe-promise';
+import { andThen, type MaybePromise } from '../kit/maybe-promise';
 import { McpSealedInputRequired } from './innermost-outcome';
 import {
   OperationCall,
@@ -46,6 +46,9 @@ function retryAfterMsOf(call: OperationCall): number | undefined {
   const seconds = Number(Array.isArray(header) ? header[0] : header);
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
+
+/** What an operation's guards say of listing it for one request ({@link OperationRunner.listingVerdict}). */
+export type ListingVerdict = 'shown' | 'hidden' | 'unauthenticated';
 
 /** How one run of an operation ended. */
 export type OperationOutcome =
@@ -156,50 +159,45 @@ export class OperationRunner {
   }
 
   /**
-   * Whether a list shows the operation to this caller: its guards (the scope check of a scoped
-   * operation included) let a call through. Nothing else runs — no interceptor, pipe or method; a
-   * guard that refuses or throws hides the operation (one that throws something other than a
-   * refusal is logged at debug level). An authentication failure of a request whose
-   * `Authorization` header nothing verified is thrown instead, so a bad or expired token gets the
-   * 401 challenge.
+   * What the operation's guards (the scope check of a scoped operation included) say of showing it
+   * to this caller in a list: `shown` when they let a call through; `unauthenticated` when one
+   * answered 401 (it may be the endpoint's authentication refusing the credential, or one entry's
+   * guard: the list decides, see `McpOperationVisibility`); `hidden` for any other refusal or
+   * error (one that is not a refusal is logged at debug level). Nothing else runs — no interceptor,
+   * pipe or method — and nothing is thrown.
    */
-  visible(input: OperationRunInput): MaybePromise<boolean> {
+  listingVerdict(input: OperationRunInput): MaybePromise<ListingVerdict> {
     const handler = input.operation.guardsHandler;
     // No guard: listed for everyone, and a list of such operations stays synchronous.
-    if (!handler) return true;
-    return this.guardsLetThrough(handler, input);
+    if (!handler) return 'shown';
+    return this.judge(handler, input);
   }
 
-  private async guardsLetThrough(
+  /** Whether the operation's guards let this caller see it ({@link listingVerdict} `shown`). */
+  visible(input: OperationRunInput): MaybePromise<boolean> {
+    return andThen(this.listingVerdict(input), (verdict) => verdict === 'shown');
+  }
+
+  private async judge(
     handler: OperationHandler,
     input: OperationRunInput,
-  ): Promise<boolean> {
+  ): Promise<ListingVerdict> {
     const call = this.callOf('visibility', input, undefined);
     try {
       await handler(call);
-      return true;
+      return 'shown';
     } catch (error) {
-      const unauthenticated =
+      if (
         (error instanceof McpHttpRefusal && error.httpStatus === 401) ||
-        (error instanceof HttpException && error.getStatus() === 401);
-      if (unauthenticated && this.credentialUnverified(input))
-        throw error instanceof McpHttpRefusal ? error : unauthorizedRefusal();
+        (error instanceof HttpException && error.getStatus() === 401)
+      )
+        return 'unauthenticated';
       if (!(error instanceof HttpException) && !(error instanceof ProtocolError))
         this.logger.debug(
           `A guard of MCP ${call.profile.kind} "${clip(call.target)}" threw while a list was built; not listed`,
         );
-      return false;
+      return 'hidden';
     }
-  }
-
-  /**
-   * Whether the request carries a credential nothing has accepted yet: an `Authorization` header,
-   * and no principal the built-in resource server (or bearer-auth middleware) put on `req.auth`. A
-   * guard's 401 then speaks of that credential; once a token is verified, it only hides the entry.
-   */
-  private credentialUnverified(input: OperationRunInput): boolean {
-    const raw = input.http.raw as { headers: Record<string, unknown>; auth?: unknown };
-    return raw.headers.authorization !== undefined && raw.auth === undefined;
   }
 
   private callOf(

@@ -9,6 +9,7 @@ import { CallerPartitions } from '../auth/identity/caller-partitions';
 import type { RequestStateBinding } from '../request-state/sealing/request-state-binding';
 import { RequestStateSealer } from '../request-state/sealing/request-state.sealer';
 import { KeyringRecordIntegrity } from '../keyring/record-integrity';
+import { OutageLog } from '../redis/outage-log';
 import { MCP_ENDPOINT } from '../kit/mcp.constants';
 import { andThen, type MaybePromise } from '../kit/maybe-promise';
 import { McpTelemetry } from '../observability/mcp-telemetry.service';
@@ -37,6 +38,7 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
   private readonly incoming: IncomingStateOpener;
   private readonly outgoing: OutgoingStateSealer;
   private readonly refusals: StateRefusals;
+  private readonly singleUseOutage = new OutageLog(this.logger, 'The single-use store');
 
   constructor(
     @Inject(MCP_ENDPOINT) endpoint: string,
@@ -100,6 +102,7 @@ export class StateProtectionInterceptor extends LibraryInterceptor {
           { raw: incoming.raw, expiresAt: incoming.framework.header.exp },
           (incoming.binding as RequestStateBinding).partition,
           this.logger,
+          this.singleUseOutage,
         ).then((first) => {
           if (!first) throw this.refusals.reject(call, 'replayed');
           return this.round(call, incoming, responses);

@@ -17,16 +17,21 @@ export function failureOf(error: unknown): RedisCommandFailure {
     const code = /^[A-Z][A-Z_-]{1,31}(?=\s|$)/.exec(message)?.[0];
     return `rejected ${code ?? 'ERR'}`;
   }
+  // A programming error (a client without the method, a bad argument) is not Redis being away.
+  if (error instanceof Error && PROGRAMMING_ERRORS.has(error.name)) return `failed ${error.name}`;
   if (typeof message === 'string' && /timed out/i.test(message)) return 'timeout';
   return 'unavailable';
 }
+
+const PROGRAMMING_ERRORS = new Set(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError']);
 
 /**
  * Runs one Redis command so that it fails fast and closed whatever the client is configured with:
  * refused at once unless the client is connected (an app's client may queue offline commands
  * without limit), and rejected after `timeoutMs` (an app's client may have no command timeout).
  * Every failure is a {@link RedisCommandError}. A command that timed out may still reach Redis
- * later; callers must treat that outcome as possible.
+ * later (`maybeApplied`): the module's writes carry a deadline their script checks
+ * (`RedisClock`), so one that arrives after its caller gave up changes nothing.
  * @internal
  */
 export function boundedRedisCommand<T>(
@@ -37,7 +42,7 @@ export function boundedRedisCommand<T>(
   if (!SENDING_STATUSES.has(client.status))
     return Promise.reject(new RedisCommandError('unavailable'));
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new RedisCommandError('timeout')), timeoutMs);
+    const timer = setTimeout(() => reject(new RedisCommandError('timeout', true)), timeoutMs);
     let sent: Promise<T>;
     try {
       sent = command();
@@ -51,7 +56,10 @@ export function boundedRedisCommand<T>(
       },
       (error: unknown) => {
         clearTimeout(timer);
-        reject(new RedisCommandError(failureOf(error)));
+        const reason = failureOf(error);
+        // An error reply refused the command and one that could not be made was never sent; a lost
+        // connection may have come after Redis applied it.
+        reject(new RedisCommandError(reason, reason === 'unavailable' || reason === 'timeout'));
       },
     );
   });
@@ -67,9 +75,13 @@ export function loggableFailure(error: unknown): string {
   if (error instanceof RedisCommandError) return error.reason;
   const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
   if (name === 'ReplyError' || name === 'MaxRetriesPerRequestError') return failureOf(error);
+  // A cluster that cannot find a node, or sentinels that cannot name a master, is away too.
+  if (name === 'ClusterAllFailedError') return 'unavailable';
   if (
     typeof message === 'string' &&
-    /connection|closed|writeable|offline|ECONNREFUSED|ECONNRESET|timed out/i.test(message)
+    /connection|closed|writeable|offline|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|timed out|slots cache|startup nodes|sentinels/i.test(
+      message,
+    )
   )
     return failureOf(error);
   return typeof name === 'string' ? clip(name, 64) : 'unknown';

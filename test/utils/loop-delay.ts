@@ -18,11 +18,13 @@ export interface ServerCost {
   readonly cpuMs: number;
   /** The wall-clock time the CPU time was measured over, ms. */
   readonly wallMs: number;
+  /** How far its RSS rose above where it was when the action began, at its peak, bytes (Linux). */
+  readonly peakRssGrowthBytes: number;
 }
 
 /**
- * What the server spent while `action` ran: reset the delay histogram, settle, read the CPU
- * clock, act, let the delayed tick fire, read both. The CPU window also holds the two health
+ * What the server spent while `action` ran: reset the delay histogram and the peak RSS, settle,
+ * read the CPU clock and RSS, act, let the delayed tick fire, read them again. The CPU window also holds the two health
  * exchanges around the action (the same for every action, so measure a trivial one to subtract).
  */
 export async function costDuring(
@@ -40,6 +42,7 @@ export async function costDuring(
     stallMs: after.eventLoopDelayMs.max,
     cpuMs: after.cpuMs - before.cpuMs,
     wallMs: performance.now() - started,
+    peakRssGrowthBytes: Math.max(0, after.maxRssBytes - before.rssBytes),
   };
 }
 

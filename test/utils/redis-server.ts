@@ -13,6 +13,8 @@ export interface RedisServerHandle {
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again on the same port, empty. */
   start(): Promise<void>;
+  /** Sends `signal` to the server without waiting: `SIGSTOP` pauses it (commands time out), `SIGCONT` resumes it. */
+  signal(signal: NodeJS.Signals): void;
   /** Stops it for good and removes its working directory. */
   close(): Promise<void>;
 }
@@ -114,6 +116,8 @@ export async function startRedisServer(
     if (!running || running.exitCode !== null) return;
     const exited = new Promise((done) => running.once('exit', done));
     running.kill(signal);
+    // A paused server handles its signals once it runs again.
+    if (signal !== 'SIGKILL') running.kill('SIGCONT');
     await exited;
   };
 
@@ -139,6 +143,9 @@ export async function startRedisServer(
     },
     stop,
     start,
+    signal: (signal) => {
+      child?.kill(signal);
+    },
     close: async () => {
       await stop();
       rmSync(dir, { recursive: true, force: true });

@@ -54,6 +54,8 @@ export interface SampleHealth {
   /** CPU time since the process started (user + system, all threads), ms. */
   cpuMs: number;
   rssBytes: number;
+  /** The most RSS the process has had since the last reset (`resetHealth`, on Linux). */
+  maxRssBytes: number;
   heapUsedBytes: number;
 }
 

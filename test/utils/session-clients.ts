@@ -95,6 +95,8 @@ export function textOf(result: unknown): string {
 export interface SessionResponse {
   status: number;
   sessionId: string | undefined;
+  /** The HTTP response headers, names in lower case. */
+  headers: Record<string, string>;
   /** Every JSON-RPC message of the answer (one for a JSON answer, each event of a stream). */
   messages: {
     id?: unknown;
@@ -147,6 +149,7 @@ export async function sessionPost(
   return {
     status: response.status,
     sessionId: response.headers['mcp-session-id'] as string | undefined,
+    headers: response.headers as Record<string, string>,
     messages: messagesOf(response.headers['content-type'] as string | undefined, text),
     text,
   };

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { sha256Base64Url } from '../../kit/sha256';
 import { SessionGate } from './calls/session-gate';
 import { serverBusy } from '../../kit/errors/server-busy';
+import { storeUnavailable } from '../../kit/errors/store-unavailable';
 import type { McpJsonValue } from '../../kit/json-value';
 import { SESSION_OPTIONS, type SessionOptions } from './session.options';
 import { isSessionId, newSessionId } from './store/session-id';
@@ -12,7 +13,9 @@ import {
   ANONYMOUS_PARTITION,
   CallerPartitions,
   McpTelemetry,
+  OutageLog,
   SessionEventBus,
+  outageOf,
   type CallHttp,
 } from '../../extension-api';
 
@@ -37,6 +40,7 @@ export interface SessionOpening {
 @Injectable()
 export class McpSessions {
   private readonly logger = new Logger('McpSessions');
+  private readonly outage = new OutageLog(this.logger, 'The session store');
 
   constructor(
     @Inject(SESSION_OPTIONS) private readonly options: SessionOptions,
@@ -50,6 +54,24 @@ export class McpSessions {
   /** Declarations plus subscriptions one session may hold (`sessions.maxSessionBytes`). */
   get maxSessionBytes(): number {
     return this.options.maxSessionBytes;
+  }
+
+  /**
+   * A store operation; an outage (the store unreachable, timing out, read-only, out of memory…)
+   * becomes `-32000 Server busy: the store is unavailable`, logged once per outage, so the request
+   * is answered as one to retry (HTTP 503 before a session request is served, 200 inside a call).
+   */
+  private async stored<T>(operation: (store: SessionStore) => Promise<T>): Promise<T> {
+    try {
+      const result = await operation(this.store);
+      this.outage.answered();
+      return result;
+    } catch (error) {
+      const unavailable = outageOf(error);
+      if (unavailable === undefined) throw error;
+      this.outage.failed(unavailable);
+      throw storeUnavailable();
+    }
   }
 
   /**
@@ -72,7 +94,10 @@ export class McpSessions {
     return JSON.stringify([ANONYMOUS_PARTITION, sha256Base64Url(address)]);
   }
 
-  /** Opens a session for `partition`; rejects with `SessionCapacityError` over the limits. */
+  /**
+   * Opens a session for `partition`; rejects with `SessionCapacityError` over the limits, with the
+   * busy `ProtocolError` when the store is unavailable.
+   */
   async create(opening: SessionOpening, partition: string): Promise<McpSessionRecord> {
     const now = Date.now();
     const record: McpSessionRecord = {
@@ -85,10 +110,12 @@ export class McpSessions {
       subscriptions: [],
       taskIds: [],
     };
-    await this.store.create(record, {
-      maxSessions: this.options.maxSessions,
-      maxPerPartition: this.options.maxSessionsPerCaller,
-    });
+    await this.stored((store) =>
+      store.create(record, {
+        maxSessions: this.options.maxSessions,
+        maxPerPartition: this.options.maxSessionsPerCaller,
+      }),
+    );
     return record;
   }
 
@@ -98,7 +125,7 @@ export class McpSessions {
    */
   async open(sessionId: unknown, partition: string): Promise<McpSessionRecord | undefined> {
     if (!isSessionId(sessionId)) return undefined;
-    const record = await this.store.get(sessionId);
+    const record = await this.stored((store) => store.get(sessionId));
     if (!record || record.partition !== partition) return undefined;
     const now = Date.now();
     const idle = this.options.idleTimeoutMs;
@@ -125,9 +152,10 @@ export class McpSessions {
     for (let attempt = 0; attempt < WRITE_ATTEMPTS && current; attempt++) {
       const changed = change(current);
       if (!changed) return undefined;
-      const next = { ...changed, version: current.version + 1 };
-      if (await this.store.replace(next, current.version)) return next;
-      current = await this.store.get(record.sessionId);
+      const expected = current.version;
+      const next = { ...changed, version: expected + 1 };
+      if (await this.stored((store) => store.replace(next, expected))) return next;
+      current = await this.stored((store) => store.get(record.sessionId));
     }
     if (!current) return undefined;
     this.logger.warn('A session kept changing under a write; the request is refused to retry');
@@ -139,7 +167,7 @@ export class McpSessions {
    * `mcp.server.session.duration` is recorded once, by the instance whose delete removed it.
    */
   async close(record: McpSessionRecord): Promise<void> {
-    const existed = await this.store.delete(record.sessionId);
+    const existed = await this.stored((store) => store.delete(record.sessionId));
     this.bus.publish({ kind: 'closed', sessionId: record.sessionId });
     if (existed)
       this.telemetry.sessionEnded(record.protocolVersion, (Date.now() - record.createdAt) / 1000);

@@ -6,7 +6,7 @@ import { MCP_KEEP_ALIVE_MS } from '../../kit/mcp.constants';
 import { McpSessions } from './mcp-sessions.service';
 import { SessionFinder } from './session-finder';
 import { SessionGetStreams } from './streams/session-get-streams';
-import { requestStreamLost } from './wire/session-errors';
+import { answeredBusy, requestStreamLost } from './wire/session-errors';
 import { accepts, header, sessionStreamOf, type SessionHttpExchange } from './wire/session-http';
 import { requestIdOfEventId } from './wire/stream-event-id';
 
@@ -40,7 +40,12 @@ export class SessionBodiless {
     const session = await this.finder.find(exchange, req.method === 'GET' ? 'GET' : 'DELETE');
     if (!session) return;
     if (req.method === 'DELETE') {
-      await this.sessions.close(session);
+      try {
+        await this.sessions.close(session);
+      } catch (error) {
+        if (answeredBusy(error, res, null)) return;
+        throw error;
+      }
       res.writeHead(200).end();
       return;
     }

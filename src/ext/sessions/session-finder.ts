@@ -4,7 +4,7 @@ import { writeJsonRpcHttpError } from '../../kit/json-rpc-http-error';
 import { McpSessions } from './mcp-sessions.service';
 import type { McpSessionRecord } from './store/session-record';
 import { answerCallerRefusal } from './wire/caller-refusal';
-import { SESSION_NOT_FOUND_MESSAGE } from './wire/session-errors';
+import { answeredBusy, SESSION_NOT_FOUND_MESSAGE } from './wire/session-errors';
 import { header, paramsOf, type SessionHttpExchange } from './wire/session-http';
 import { SESSION_PROTOCOL_VERSIONS } from './wire/session-initialize';
 import { ProtectedResource } from '../../extension-api';
@@ -12,7 +12,7 @@ import { ProtectedResource } from '../../extension-api';
 /**
  * Finds the session a request names, for the caller the app's global guards authenticate on it: an
  * unknown, expired, deleted or another caller's session is answered 404 exactly alike; a guard's
- * refusal with its HTTP status.
+ * refusal with its HTTP status; a session store that cannot answer now, 503 with `Retry-After`.
  * @internal
  */
 @Injectable()
@@ -55,7 +55,13 @@ export class SessionFinder {
       if (answerCallerRefusal(error, this.resource, req, res, id)) return undefined;
       throw error;
     }
-    const session = await this.sessions.open(sessionId, partition);
+    let session: McpSessionRecord | undefined;
+    try {
+      session = await this.sessions.open(sessionId, partition);
+    } catch (error) {
+      if (answeredBusy(error, res, id)) return undefined;
+      throw error;
+    }
     if (!session)
       writeJsonRpcHttpError(res, 404, McpErrorCode.SessionNotFound, SESSION_NOT_FOUND_MESSAGE, id);
     return session;

@@ -8,6 +8,7 @@ import { SessionMethods } from './session-methods';
 import { SessionCapacityError } from './store/session-capacity.error';
 import type { McpSessionRecord } from './store/session-record';
 import { answerCallerRefusal } from './wire/caller-refusal';
+import { answeredBusy } from './wire/session-errors';
 import { paramsOf, sessionStreamOf, type SessionHttpExchange } from './wire/session-http';
 import { initializeResult, sessionOpening } from './wire/session-initialize';
 import {
@@ -73,6 +74,8 @@ export class SessionOpener {
     try {
       session = await this.sessions.create(opening, partition);
     } catch (error) {
+      if (answeredBusy(error, res, message.id))
+        return { errorType: String(McpErrorCode.ServerBusy) };
       if (!(error instanceof SessionCapacityError)) throw error;
       this.logger.warn(`initialize refused: ${error.message}`);
       const caller = error.scope === 'caller';

@@ -4,10 +4,12 @@ import {
   DIRECTORY_MIME_TYPE,
   type DirectoryResource,
 } from '@modelcontextprotocol/server/ext/skills';
+import { EncodedJsonString } from '../../kit/encoded-json';
 import { InvalidSkillError } from './invalid-skill.error';
 import type { DirectoryChild, ServedSkill, SkillAccess, SkillFileContents } from './served-skill';
 import type { SkillFileSet } from './skill-files';
 import { skillFrontmatter } from './skill-frontmatter';
+import type { SkillLimits } from './skill.options';
 import { skillMimeType } from './skill-mime-type';
 import { SKILL_MANIFEST, skillPathUri, skillRootUri } from './skill-uri';
 import { PagedListing } from '../../extension-api';
@@ -36,6 +38,22 @@ function byUri(a: { uri: string }, b: { uri: string }): number {
   return a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0;
 }
 
+/** A file's `resources/read` contents, its text or base64 encoded as JSON once, here. */
+function fileContents(
+  uri: string,
+  mimeType: string,
+  content: Buffer,
+  text: string | undefined,
+): SkillFileContents {
+  const value = new EncodedJsonString(text ?? content.toString('base64'));
+  const entry = Object.freeze(
+    text === undefined ? { uri, mimeType, blob: value } : { uri, mimeType, text: value },
+  );
+  // The entry's JSON: its encoded value, and the few bytes of its URI, media type and keys.
+  const bytes = value.byteLength + Buffer.byteLength(JSON.stringify({ uri, mimeType, text: '' }));
+  return Object.freeze({ entry, bytes });
+}
+
 /** A skill's entries never run as operations: lists and reads run only their guards. */
 const NEVER_RUN = (): Promise<unknown> =>
   Promise.reject(new Error('A skill has no method to run; only its guards run'));
@@ -53,13 +71,14 @@ export function buildServedSkill(
   folderName: string,
   access: SkillAccess,
   pageSize: number,
+  limits: SkillLimits,
 ): ServedSkill {
   const manifestAt = `${set.location}/${SKILL_MANIFEST}`;
   const manifest = set.files.get(SKILL_MANIFEST);
   if (!manifest) throw new InvalidSkillError(set.location, `has no ${SKILL_MANIFEST} at its root`);
   const markdown = losslessText(manifest);
   if (markdown === undefined) throw new InvalidSkillError(manifestAt, 'is not valid UTF-8');
-  const parsed = skillFrontmatter(markdown, folderName);
+  const parsed = skillFrontmatter(markdown, folderName, limits.maxFrontmatterBytes);
   if (parsed.problem !== undefined) throw new InvalidSkillError(manifestAt, parsed.problem);
   const frontmatter = parsed.frontmatter;
   const name = frontmatter.name;
@@ -74,14 +93,14 @@ export function buildServedSkill(
       throw new InvalidSkillError(`${set.location}/${path}`, 'its name cannot be written as a URI');
     const text = losslessText(content);
     const mimeType = skillMimeType(baseName(path), text !== undefined);
-    files.set(
-      uri,
-      Object.freeze(
-        text === undefined
-          ? { uri, mimeType, blob: content.toString('base64') }
-          : { uri, mimeType, text },
-      ),
-    );
+    const contents = fileContents(uri, mimeType, content, text);
+    // Counted against one caller's share while it is sent: larger, it could never be sent.
+    if (contents.bytes > limits.maxInFlightReadBytesPerCaller)
+      throw new InvalidSkillError(
+        `${set.location}/${path}`,
+        `its resources/read answer would be ${contents.bytes} bytes of JSON, more than ${limits.maxInFlightReadBytesPerCaller} (skills.maxInFlightReadBytesPerCaller)`,
+      );
+    files.set(uri, contents);
     const digest = `sha256:${createHash('sha256').update(content).digest('hex')}`;
     resources.push({ uri, digest, size: content.length });
     children

@@ -1,11 +1,19 @@
 import type { Resource } from '@modelcontextprotocol/server';
 import type { DirectoryResource, Skill } from '@modelcontextprotocol/server/ext/skills';
+import type { EncodedJsonString } from '../../kit/encoded-json';
 import type { ContributedResource, PagedListing, RunnableOperation } from '../../extension-api';
 
-/** What `resources/read` of one skill file answers (built once, at load). @internal */
-export type SkillFileContents =
-  | { readonly uri: string; readonly mimeType: string; readonly text: string }
-  | { readonly uri: string; readonly mimeType: string; readonly blob: string };
+/**
+ * What `resources/read` of one skill file answers, built once, at load: its `text` or `blob`
+ * already JSON-encoded, so an answer is never escaped again, and `bytes`, what the answer's
+ * contents weigh in flight (their JSON). @internal
+ */
+export interface SkillFileContents {
+  readonly entry:
+    | { readonly uri: string; readonly mimeType: string; readonly text: EncodedJsonString }
+    | { readonly uri: string; readonly mimeType: string; readonly blob: EncodedJsonString };
+  readonly bytes: number;
+}
 
 /** One entry of a skill folder's `resources/directory/read`, keyed by its URI. @internal */
 export interface DirectoryChild {

@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { quoted } from '../../kit/quoted';
 import { InvalidSkillError } from './invalid-skill.error';
 import type { SkillLimits } from './skill.options';
 
@@ -20,18 +21,26 @@ function hidden(name: string): boolean {
   return name.startsWith('.');
 }
 
-/** Fails when `files` more files, or `bytes` more bytes, would exceed a skill's bounds. */
-function checkSkillBounds(
-  location: string,
-  files: number,
-  bytes: number,
-  limits: SkillLimits,
-): void {
-  if (files > limits.maxFilesPerSkill)
+/** Fails when a skill holds more than its bound of files and folders together. */
+function checkEntryCount(location: string, entries: number, limits: SkillLimits): void {
+  if (entries > limits.maxFilesPerSkill)
     throw new InvalidSkillError(
       location,
-      `more than ${limits.maxFilesPerSkill} files (skills.maxFilesPerSkill)`,
+      `more than ${limits.maxFilesPerSkill} files and folders (skills.maxFilesPerSkill)`,
     );
+}
+
+/** Fails when a folder `depth` levels below a skill's root is deeper than its bound. */
+function checkDepth(location: string, depth: number, limits: SkillLimits, file = ''): void {
+  if (depth > limits.maxFolderDepth)
+    throw new InvalidSkillError(
+      location,
+      `${file}folders nested more than ${limits.maxFolderDepth} deep (skills.maxFolderDepth)`,
+    );
+}
+
+/** Fails when `bytes` of files exceed a skill's bound. */
+function checkSkillBytes(location: string, bytes: number, limits: SkillLimits): void {
   if (bytes > limits.maxSkillBytes)
     throw new InvalidSkillError(
       location,
@@ -58,31 +67,33 @@ async function inTurn<T, R>(items: readonly T[], work: (item: T) => Promise<R>):
 
 /**
  * Reads one skill folder: every file under it (hidden ones left out), each checked against the
- * bounds before it is read — every size is known (stat) before any file is read, so an oversized
- * folder fails before it fills memory. Files are read a few at a time. A symlink or special file
- * fails, naming it.
+ * bounds before it is read — files and folders are counted as they are found, and every size is
+ * known (stat) before any file is read, so an oversized folder fails before it fills memory. Files
+ * are read a few at a time. A symlink or special file fails, naming it.
  * @internal
  */
 export async function readSkillFolder(folder: string, limits: SkillLimits): Promise<SkillFileSet> {
   const paths: string[] = [];
   const folders = new Set<string>();
-  const visit = async (path: string): Promise<void> => {
+  const visit = async (path: string, depth: number): Promise<void> => {
     const entries = await readdir(join(folder, path), { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (hidden(entry.name)) continue;
       const child = path === '' ? entry.name : `${path}/${entry.name}`;
       if (entry.isDirectory()) {
+        checkDepth(join(folder, child), depth + 1, limits);
         folders.add(child);
-        await visit(child);
+        checkEntryCount(folder, paths.length + folders.size, limits);
+        await visit(child, depth + 1);
         continue;
       }
       if (!entry.isFile()) throw new InvalidSkillError(join(folder, child), NOT_FOLLOWED);
       paths.push(child);
-      checkSkillBounds(folder, paths.length, 0, limits);
+      checkEntryCount(folder, paths.length + folders.size, limits);
     }
   };
-  await visit('');
+  await visit('', 0);
   const sizes = await inTurn(paths, async (path) => (await stat(join(folder, path))).size);
   let bytes = 0;
   for (const [index, size] of sizes.entries()) {
@@ -92,7 +103,7 @@ export async function readSkillFolder(folder: string, limits: SkillLimits): Prom
         `larger than ${limits.maxFileBytes} bytes (skills.maxFileBytes)`,
       );
     bytes += size;
-    checkSkillBounds(folder, index + 1, bytes, limits);
+    checkSkillBytes(folder, bytes, limits);
   }
   const contents = await inTurn(paths, (path) => readFile(join(folder, path)));
   const files = new Map<string, Buffer>();
@@ -105,7 +116,7 @@ export async function readSkillFolder(folder: string, limits: SkillLimits): Prom
         `larger than ${limits.maxFileBytes} bytes (skills.maxFileBytes)`,
       );
     bytes += content.length;
-    checkSkillBounds(folder, index + 1, bytes, limits);
+    checkSkillBytes(folder, bytes, limits);
     files.set(paths[index], content);
   }
   return { location: folder, files, folders };
@@ -129,7 +140,8 @@ export async function skillFoldersIn(root: string): Promise<string[]> {
 
 /**
  * The files an application built (`@McpSkill()` returning `{ name, files }`): text as UTF-8, each
- * path checked (relative, `/`-separated, no empty, `.` or `..` segment) and held to the bounds.
+ * path checked (relative, `/`-separated, no empty, `.` or `..` segment) and held to the bounds (its
+ * folders, which its paths imply, counted with its files).
  * @internal
  */
 export function skillFilesOf(
@@ -143,6 +155,7 @@ export function skillFilesOf(
   const folders = new Set<string>();
   let bytes = 0;
   for (const [path, content] of Object.entries(record)) {
+    const file = `file ${quoted(path)}: `;
     const segments = path.split('/');
     if (
       segments.some(
@@ -151,13 +164,13 @@ export function skillFilesOf(
       )
     )
       throw new InvalidSkillError(
-        `${location} file "${path}"`,
-        'a path must be relative and /-separated, without empty, "." or ".." segments',
+        location,
+        file + 'a path must be relative and /-separated, without empty, "." or ".." segments',
       );
     if (segments.some(hidden))
       throw new InvalidSkillError(
-        `${location} file "${path}"`,
-        'hidden files and folders (".name") are not served',
+        location,
+        file + 'hidden files and folders (".name") are not served',
       );
     const buffer =
       typeof content === 'string'
@@ -165,22 +178,20 @@ export function skillFilesOf(
         : content instanceof Uint8Array
           ? Buffer.from(content.buffer, content.byteOffset, content.byteLength)
           : undefined;
-    if (!buffer)
-      throw new InvalidSkillError(
-        `${location} file "${path}"`,
-        'content must be a string or bytes',
-      );
+    if (!buffer) throw new InvalidSkillError(location, file + 'content must be a string or bytes');
     if (buffer.length > limits.maxFileBytes)
       throw new InvalidSkillError(
-        `${location} file "${path}"`,
-        `larger than ${limits.maxFileBytes} bytes (skills.maxFileBytes)`,
+        location,
+        file + `larger than ${limits.maxFileBytes} bytes (skills.maxFileBytes)`,
       );
     bytes += buffer.length;
-    checkSkillBounds(location, files.size + 1, bytes, limits);
+    checkSkillBytes(location, bytes, limits);
+    checkDepth(location, segments.length - 1, limits, file);
     // A copy: what was digested is what is served, whatever the application does to its array later.
     files.set(path, typeof content === 'string' ? buffer : Buffer.from(buffer));
     for (let end = path.lastIndexOf('/'); end > 0; end = path.lastIndexOf('/', end - 1))
       folders.add(path.slice(0, end));
+    checkEntryCount(location, files.size + folders.size, limits);
   }
   return { location, files, folders };
 }

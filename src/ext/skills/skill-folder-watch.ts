@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { Logger } from '@nestjs/common';
+import { quoted } from '../../kit/quoted';
 
 /** How long the folder must be quiet before it is read again: an editor's save is several events. */
 const SETTLE_MS = 250;
@@ -21,7 +22,7 @@ export class SkillFolderWatch {
   ) {
     this.watcher = watch(folder, { recursive: true }, () => this.changed());
     this.watcher.on('error', (error) =>
-      this.logger.warn(`The skills folder is no longer watched: ${error.message}`),
+      this.logger.warn(`The skills folder is no longer watched: ${quoted(error.message)}`),
     );
   }
 

@@ -1,6 +1,7 @@
 import { skillFrontmatter } from './skill-frontmatter';
 
 const skill = (yaml: string, body = '\nBody.\n') => `---\n${yaml}\n---\n${body}`;
+const MAX_BYTES = 65_536;
 
 describe('skillFrontmatter', () => {
   it('parses YAML 1.2 into the JSON the entry carries, BOM and CRLF allowed', () => {
@@ -10,7 +11,7 @@ describe('skillFrontmatter', () => {
         '\n',
         '\r\n',
       );
-    expect(skillFrontmatter(markdown, 'pdf-tools')).toEqual({
+    expect(skillFrontmatter(markdown, 'pdf-tools', MAX_BYTES)).toEqual({
       frontmatter: {
         name: 'pdf-tools',
         description: 'Fill PDF forms.',
@@ -60,10 +61,66 @@ describe('skillFrontmatter', () => {
     [
       'a value JSON cannot carry',
       skill('name: pdf-tools\ndescription: d\nwhen: .inf'),
-      'frontmatter.when is not a JSON value',
+      '"frontmatter.when" is not a JSON value',
     ],
   ])('names the rule broken by %s', (_case, markdown, rule) => {
-    const outcome = skillFrontmatter(markdown, 'pdf-tools');
+    const outcome = skillFrontmatter(markdown, 'pdf-tools', MAX_BYTES);
     expect(outcome.problem).toContain(rule);
+  });
+
+  it('bounds what YAML aliases expand to, as JSON, and how many there are', () => {
+    // The red team's shape: one 9,000-character anchor, 99 aliases — 10 KB of YAML, 901 KB of JSON.
+    const anchor = 'a'.repeat(9_000);
+    const aliases = Array.from({ length: 99 }, (_, index) => `  k${index}: *big`).join('\n');
+    const expanded = skill(
+      `name: pdf-tools\ndescription: d\nbig: &big ${anchor}\nmore:\n${aliases}`,
+    );
+    expect(expanded.length).toBeLessThan(12_000);
+    expect(skillFrontmatter(expanded, 'pdf-tools', MAX_BYTES).problem).toContain(
+      'Excessive alias count',
+    );
+    // Fewer aliases, each within the parser's count: what they expand to is still bounded.
+    const twenty = aliases.split('\n').slice(0, 20).join('\n');
+    expect(
+      skillFrontmatter(
+        skill(`name: pdf-tools\ndescription: d\nbig: &big ${anchor}\nmore:\n${twenty}`),
+        'pdf-tools',
+        MAX_BYTES,
+      ).problem,
+    ).toBe(
+      'the frontmatter takes more than 65536 bytes as JSON, YAML aliases expanded (skills.maxFrontmatterBytes)',
+    );
+    const few = skill('name: pdf-tools\ndescription: &d Fill forms.\nmetadata:\n  a: *d\n  b: *d');
+    expect(skillFrontmatter(few, 'pdf-tools', MAX_BYTES)).toEqual({
+      frontmatter: {
+        name: 'pdf-tools',
+        description: 'Fill forms.',
+        metadata: { a: 'Fill forms.', b: 'Fill forms.' },
+      },
+    });
+    const many = Array.from({ length: 40 }, (_, index) => `  k${index}: *d`).join('\n');
+    expect(
+      skillFrontmatter(
+        skill(`name: pdf-tools\ndescription: &d Fill forms.\nmetadata:\n${many}`),
+        'pdf-tools',
+        MAX_BYTES,
+      ).problem,
+    ).toContain('Excessive alias count');
+  });
+
+  it('counts the frontmatter as the entry carries it: its JSON, not its YAML', () => {
+    const markdown = skill(`name: pdf-tools\ndescription: d\nnotes: "${'\\u0001'.repeat(100)}"`);
+    // 100 characters of YAML-escaped U+0001 are 600 bytes of JSON.
+    expect(skillFrontmatter(markdown, 'pdf-tools', 600).problem).toContain(
+      'more than 600 bytes as JSON',
+    );
+    expect(skillFrontmatter(markdown, 'pdf-tools', 700).problem).toBeUndefined();
+  });
+
+  it('quotes and escapes the names it puts in a rule', () => {
+    const outcome = skillFrontmatter(skill('name: x\ndescription: d'), 'x\u001b[2J\ny', MAX_BYTES);
+    expect(outcome.problem).toBe(
+      'the frontmatter "name" ("x") must equal the skill\'s folder name ("x\\u001b[2J\\ny")',
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
 import type { McpJsonValue } from '../../kit/json-value';
+import { quoted } from '../../kit/quoted';
 
 /** The frontmatter of a `SKILL.md`, as JSON: what a skill's entry carries verbatim. @internal */
 export type SkillFrontmatter = { readonly name: string; readonly description: string } & Readonly<
@@ -24,6 +25,40 @@ function characters(text: string): number {
 }
 
 const broken = (problem: string): FrontmatterOutcome => ({ problem });
+
+/**
+ * Uses of YAML aliases a frontmatter may make (each weighted by the nodes it repeats, as the `yaml`
+ * package counts them). Aliases are for sharing, not for multiplying a skill's entry:
+ * {@link jsonBytesOver} bounds what they expand to.
+ */
+const MAX_ALIAS_COUNT = 32;
+
+/**
+ * Whether `value` as JSON takes more than `most` UTF-8 bytes, counted without serializing it (an
+ * alias repeats a node without copying it, so its JSON can be far larger than the YAML) and without
+ * recursion; it stops as soon as the count passes `most`.
+ */
+function jsonBytesOver(value: unknown, most: number): boolean {
+  let bytes = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') bytes += Buffer.byteLength(JSON.stringify(next));
+    else if (Array.isArray(next)) {
+      bytes += 1 + next.length; // brackets and commas
+      for (const item of next) pending.push(item);
+    } else if (next !== null && typeof next === 'object') {
+      const entries = Object.entries(next);
+      bytes += 1 + entries.length;
+      for (const [key, item] of entries) {
+        bytes += Buffer.byteLength(JSON.stringify(key)) + 1;
+        pending.push(item);
+      }
+    } else bytes += String(next).length;
+    if (bytes > most) return true;
+  }
+  return false;
+}
 
 /**
  * The YAML between a `SKILL.md`'s leading `---` lines (a byte-order mark and CRLF line ends
@@ -68,7 +103,7 @@ function ruleBroken(fields: Record<string, McpJsonValue>, folderName: string): s
   if (typeof name !== 'string' || name.length > 64 || !SKILL_NAME.test(name))
     return 'the frontmatter "name" must be 1-64 lowercase letters, digits and single hyphens (no leading, trailing or double hyphen)';
   if (name !== folderName)
-    return `the frontmatter "name" ("${name}") must equal the skill's folder name ("${folderName}")`;
+    return `the frontmatter "name" (${quoted(name)}) must equal the skill's folder name (${quoted(folderName)})`;
   if (
     typeof description !== 'string' ||
     description.trim() === '' ||
@@ -90,7 +125,7 @@ function ruleBroken(fields: Record<string, McpJsonValue>, folderName: string): s
     return 'the frontmatter "metadata" must map strings to strings';
   const reserved = Object.keys(metadata).find((key) => key.startsWith(RESERVED_METADATA_PREFIX));
   return reserved
-    ? `the frontmatter "metadata" key "${reserved}" is reserved for MCP extensions`
+    ? `the frontmatter "metadata" key ${quoted(reserved)} is reserved for MCP extensions`
     : undefined;
 }
 
@@ -98,25 +133,36 @@ function ruleBroken(fields: Record<string, McpJsonValue>, folderName: string): s
  * The frontmatter of skill `folderName`'s `SKILL.md`, checked against the Agent Skills rules
  * (name 1–64 lowercase letters, digits and single hyphens, equal to the folder; a description of
  * 1–1,024 characters; `compatibility` 1–500 characters; `metadata` strings to strings) and
- * SEP-2640's (no `metadata` key under `io.modelcontextprotocol/`) — or the first rule it breaks.
- * Parsed by a full YAML 1.2 parser (core schema), as the conformance suite reads it.
+ * SEP-2640's (no `metadata` key under `io.modelcontextprotocol/`), and at most `maxBytes` as JSON
+ * (what every entry of the skill carries) — or the first rule it breaks. Parsed by a full YAML 1.2
+ * parser (core schema), as the conformance suite reads it, with at most {@link MAX_ALIAS_COUNT}
+ * alias uses.
  * @internal
  */
-export function skillFrontmatter(markdown: string, folderName: string): FrontmatterOutcome {
+export function skillFrontmatter(
+  markdown: string,
+  folderName: string,
+  maxBytes: number,
+): FrontmatterOutcome {
   const block = frontmatterBlock(markdown);
   if (typeof block !== 'string') return block;
   let parsed: unknown;
   try {
-    parsed = parse(block, { prettyErrors: false });
+    parsed = parse(block, { prettyErrors: false, maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
-    return broken(`the frontmatter is not valid YAML (${(error as Error).message})`);
+    // The parser's message may quote the file (an alias's name): escaped like any name.
+    return broken(`the frontmatter is not valid YAML (${quoted((error as Error).message)})`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
     return broken('the frontmatter must be a YAML mapping');
+  if (jsonBytesOver(parsed, maxBytes))
+    return broken(
+      `the frontmatter takes more than ${maxBytes} bytes as JSON, YAML aliases expanded (skills.maxFrontmatterBytes)`,
+    );
   const bad = unrepresentable(parsed, 'frontmatter');
   if (bad)
     return broken(
-      `${bad} is not a JSON value (a string, finite number, true, false, null, list or mapping)`,
+      `${quoted(bad)} is not a JSON value (a string, finite number, true, false, null, list or mapping)`,
     );
   const fields = parsed as Record<string, McpJsonValue>;
   const problem = ruleBroken(fields, folderName);

@@ -6,7 +6,7 @@ import { buildServedSkill } from './build-served-skill';
 import { InvalidSkillError } from './invalid-skill.error';
 import { MCP_SKILL_METADATA, type McpSkillOptions } from './mcp-skill.decorator';
 import type { ServedSkill, SkillAccess } from './served-skill';
-import { readSkillFolder, skillFilesOf, skillFoldersIn } from './skill-files';
+import { readSkillFolder, skillFilesOf, skillFoldersIn, type SkillFileSet } from './skill-files';
 import { SKILL_OPTIONS, type ResolvedSkillOptions } from './skill.options';
 import {
   DISCOVERY_OPTIONS,
@@ -16,6 +16,26 @@ import {
   type DiscoveryOptions,
   type OperationCallProfile,
 } from '../../extension-api';
+
+/**
+ * A skill folder's files; a folder the filesystem refuses (gone, unreadable, changed while read)
+ * fails naming it and the error's code — never with the system's message, which quotes the path raw.
+ */
+async function readFolder(
+  folder: string,
+  limits: ResolvedSkillOptions['limits'],
+  returnedBy = '',
+): Promise<SkillFileSet> {
+  try {
+    return await readSkillFolder(folder, limits);
+  } catch (error) {
+    if (error instanceof InvalidSkillError) throw error;
+    throw new InvalidSkillError(
+      folder,
+      `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})${returnedBy}`,
+    );
+  }
+}
 
 /** What a skill's guards check beyond the guards themselves: its scopes, nothing else. */
 function skillProfile(scopes: readonly string[]): OperationCallProfile {
@@ -84,9 +104,15 @@ export class SkillLoader {
     }
     const skills: ServedSkill[] = [];
     for (const name of names) {
-      const set = await readSkillFolder(resolve(root, name), this.options.limits);
+      const set = await readFolder(resolve(root, name), this.options.limits);
       skills.push(
-        buildServedSkill(set, name, this.folderAccess, this.discoveryOptions.listPageSize),
+        buildServedSkill(
+          set,
+          name,
+          this.folderAccess,
+          this.discoveryOptions.listPageSize,
+          this.options.limits,
+        ),
       );
     }
     return skills;
@@ -133,14 +159,8 @@ export class SkillLoader {
     const given = (source ?? {}) as Partial<Record<'name' | 'files' | 'directory', unknown>>;
     if (typeof given.directory === 'string' && given.directory !== '') {
       const folder = resolve(given.directory);
-      const set = await readSkillFolder(folder, this.options.limits).catch((error: unknown) => {
-        if (error instanceof InvalidSkillError) throw error;
-        throw new InvalidSkillError(
-          folder,
-          `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}), returned by ${where}`,
-        );
-      });
-      return buildServedSkill(set, basename(folder), access, pageSize);
+      const set = await readFolder(folder, this.options.limits, `, returned by ${where}`);
+      return buildServedSkill(set, basename(folder), access, pageSize, this.options.limits);
     }
     if (typeof given.name === 'string' && given.files !== null && typeof given.files === 'object') {
       const set = skillFilesOf(
@@ -148,7 +168,7 @@ export class SkillLoader {
         given.files as Record<string, string | Uint8Array>,
         this.options.limits,
       );
-      return buildServedSkill(set, given.name, access, pageSize);
+      return buildServedSkill(set, given.name, access, pageSize, this.options.limits);
     }
     throw new InvalidSkillError(
       where,

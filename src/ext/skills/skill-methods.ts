@@ -7,11 +7,16 @@ import {
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import { clip } from '../../kit/clip';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../kit/mcp.constants';
+import type { ServedSkill } from './served-skill';
+import { sha256Base64Url } from '../../kit/sha256';
 import { SkillCatalog } from './skill-catalog';
+import { SkillReadBudget } from './skill-read-budget';
 import { SKILL_OPTIONS, type ResolvedSkillOptions } from './skill.options';
-import { SkillVisibility } from './skill-visibility';
 import {
+  ANONYMOUS_PARTITION,
+  CallerPartitions,
   McpOperationVisibility,
+  createOperationContext,
   type HttpExchange,
   type McpMethodParams,
 } from '../../extension-api';
@@ -53,14 +58,19 @@ function notADirectory(uri: string): ProtocolError {
 @Injectable()
 export class SkillMethods {
   private readonly cacheFields: Readonly<Record<string, unknown>>;
+  private readonly budget: SkillReadBudget;
 
   constructor(
     private readonly catalog: SkillCatalog,
     private readonly visibility: McpOperationVisibility,
-    private readonly skillVisibility: SkillVisibility,
+    private readonly partitions: CallerPartitions,
     @Inject(SKILL_OPTIONS) options: ResolvedSkillOptions,
   ) {
     this.cacheFields = Object.freeze({ ...options.cacheHint });
+    this.budget = new SkillReadBudget({
+      capacity: options.limits.maxInFlightReadBytes,
+      perPartition: options.limits.maxInFlightReadBytesPerCaller,
+    });
   }
 
   async list(
@@ -88,8 +98,7 @@ export class SkillMethods {
   ): Promise<McpMethodParams> {
     const uri = uriOf(params);
     const skill = this.catalog.skill(uri);
-    if (!skill || !(await this.skillVisibility.sees(skill, sdk, exchange)))
-      throw skillNotFound(uri);
+    if (!skill || !(await this.sees(skill, sdk, exchange))) throw skillNotFound(uri);
     return { skill: skill.listing, ...this.cacheFieldsFor(sdk) };
   }
 
@@ -101,8 +110,7 @@ export class SkillMethods {
     const uri = uriOf(params);
     const cursor = cursorOf(params);
     const folder = this.catalog.folder(uri);
-    if (!folder || !(await this.skillVisibility.sees(folder.skill, sdk, exchange)))
-      throw notADirectory(uri);
+    if (!folder || !(await this.sees(folder.skill, sdk, exchange))) throw notADirectory(uri);
     const page = folder.children.page(cursor);
     return {
       resources: page.items,
@@ -118,8 +126,32 @@ export class SkillMethods {
     exchange: HttpExchange,
   ): Promise<ReadResourceResult | undefined> {
     const file = this.catalog.file(uri);
-    if (!file || !(await this.skillVisibility.sees(file.skill, sdk, exchange))) return undefined;
-    return { contents: [file.contents] };
+    if (!file || !(await this.sees(file.skill, sdk, exchange))) return undefined;
+    const { bytes } = file.contents;
+    if (this.budget.counts(bytes))
+      this.budget.reserve(await this.callerOf(sdk, exchange, uri), bytes, exchange.response);
+    // The encoded text or blob is written as its bytes by the module's writers, and serializes to
+    // the same JSON anywhere else: it stands for the string the result's type names.
+    return { contents: [file.contents.entry as unknown as ReadResourceResult['contents'][number]] };
+  }
+
+  /**
+   * Who a read is counted against: a digest of the caller's partition, named after the skill's
+   * guards ran (a passport-style guard sets `req.user` there); callers the resolver cannot tell
+   * apart are told apart by address, as the listen limits and the sessions do.
+   */
+  private async callerOf(sdk: ServerContext, exchange: HttpExchange, uri: string): Promise<string> {
+    const partition = await this.partitions.resolve(
+      createOperationContext(sdk, uri, exchange, undefined),
+    );
+    if (partition !== ANONYMOUS_PARTITION) return sha256Base64Url(partition);
+    const address = exchange.request.ip || exchange.raw.socket?.remoteAddress || 'unknown';
+    return sha256Base64Url(JSON.stringify([ANONYMOUS_PARTITION, address]));
+  }
+
+  /** Whether the caller may see `skill`: as `skills/list` and `resources/list` show it. */
+  private sees(skill: ServedSkill, sdk: ServerContext, exchange: HttpExchange): Promise<boolean> {
+    return this.visibility.sees(skill, skill.name, sdk, exchange);
   }
 
   /** `ttlMs` and `cacheScope`, which 2026-07-28 results carry (2025-era ones have no such fields). */

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/server/ext/skills';
+import { quoted } from '../../kit/quoted';
 import { InvalidSkillError } from './invalid-skill.error';
 import type { ServedSkill } from './served-skill';
 import { SkillCatalog } from './skill-catalog';
@@ -30,10 +31,7 @@ export class SkillShelf {
   serve(skills: readonly ServedSkill[]): void {
     const { maxSkills, maxTotalBytes } = this.options.limits;
     if (skills.length > maxSkills)
-      throw new InvalidSkillError(
-        '(every source)',
-        `more than ${maxSkills} skills (skills.maxSkills)`,
-      );
+      throw new InvalidSkillError(undefined, `more than ${maxSkills} skills (skills.maxSkills)`);
     let bytes = 0;
     const seen = new Map<string, ServedSkill>();
     for (const skill of skills) {
@@ -41,7 +39,7 @@ export class SkillShelf {
       if (first)
         throw new InvalidSkillError(
           skill.name,
-          `two sources serve a skill of this name (${first.location} and ${skill.location})`,
+          `two sources serve a skill of this name (${quoted(first.location)} and ${quoted(skill.location)})`,
         );
       seen.set(skill.name, skill);
       if (this.registry.findResource(skill.name))
@@ -49,7 +47,7 @@ export class SkillShelf {
       bytes += skill.bytes;
       if (bytes > maxTotalBytes)
         throw new InvalidSkillError(
-          '(every source)',
+          undefined,
           `more than ${maxTotalBytes} bytes of files (skills.maxTotalBytes)`,
         );
     }

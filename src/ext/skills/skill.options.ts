@@ -30,14 +30,39 @@ export interface McpSkillsOptions {
   cacheHint?: CacheHint;
   /** Skills served at once, from every source; more fail startup. Default 1,000. */
   maxSkills?: number;
-  /** Files of one skill, `SKILL.md` included; more fail startup. Default and most 512 (the spec's). */
+  /**
+   * Files and folders of one skill together, `SKILL.md` included; more fail startup. Default and
+   * most 512 (the spec's bound on files).
+   */
   maxFilesPerSkill?: number;
+  /** How deep folders nest in one skill (`a/b` is 2); deeper fails startup. Default 16. */
+  maxFolderDepth?: number;
   /** Bytes of one skill's files together. Default and most 16,777,216 (16 MiB, the spec's). */
   maxSkillBytes?: number;
   /** Bytes of any one file. Default 4,194,304 (4 MiB). */
   maxFileBytes?: number;
-  /** Bytes of every skill's files together, which the module holds in memory. Default 268,435,456 (256 MiB). */
+  /**
+   * Bytes of every skill's files together. The module holds each file JSON-encoded (about its size
+   * for text, 4/3 for bytes). Default 268,435,456 (256 MiB).
+   */
   maxTotalBytes?: number;
+  /**
+   * Bytes of a `SKILL.md`'s frontmatter as JSON, YAML aliases expanded: what every `skills/list`
+   * and `skills/get` entry of the skill carries. More fail startup. Default 65,536 (64 KiB).
+   */
+  maxFrontmatterBytes?: number;
+  /**
+   * Bytes of skill files being sent at once (each answer counted by its contents' JSON: escaped
+   * text or base64, from the read until its response ends; answers of at most 64 KiB are not
+   * counted). A read past it answers the retryable -32000. Default 67,108,864 (64 MiB).
+   */
+  maxInFlightReadBytes?: number;
+  /**
+   * The same, for one caller (its partition; an anonymous one by address), and less for the heaviest
+   * callers once the total is three-quarters full. A file whose answer is larger fails startup, as it
+   * could never be sent. Default 33,554,432 (32 MiB), at most `maxInFlightReadBytes`.
+   */
+  maxInFlightReadBytesPerCaller?: number;
   /**
    * Reads `directory` again when something in it changes and tells listening clients
    * (`notifications/resources/list_changed`); a folder that no longer loads keeps the skills
@@ -50,9 +75,13 @@ export interface McpSkillsOptions {
 export interface SkillLimits {
   readonly maxSkills: number;
   readonly maxFilesPerSkill: number;
+  readonly maxFolderDepth: number;
   readonly maxSkillBytes: number;
   readonly maxFileBytes: number;
   readonly maxTotalBytes: number;
+  readonly maxFrontmatterBytes: number;
+  readonly maxInFlightReadBytes: number;
+  readonly maxInFlightReadBytesPerCaller: number;
 }
 
 /** Skills options with defaults filled in and values checked. @internal */
@@ -93,9 +122,38 @@ export function resolveSkillOptions(skills: McpSkillsOptions | undefined): Resol
       ),
       maxFileBytes: positiveInteger('skills.maxFileBytes', skills?.maxFileBytes, 4_194_304),
       maxTotalBytes: positiveInteger('skills.maxTotalBytes', skills?.maxTotalBytes, 268_435_456),
+      maxFolderDepth: positiveInteger('skills.maxFolderDepth', skills?.maxFolderDepth, 16),
+      maxFrontmatterBytes: positiveInteger(
+        'skills.maxFrontmatterBytes',
+        skills?.maxFrontmatterBytes,
+        65_536,
+      ),
+      ...inFlightReadBytesOf(skills),
     },
     watch: booleanOption('skills.watch', skills?.watch, false),
   };
+}
+
+/** The in-flight read bounds: the caller's share at most the total (and by default within it). */
+function inFlightReadBytesOf(
+  skills: McpSkillsOptions | undefined,
+): Pick<SkillLimits, 'maxInFlightReadBytes' | 'maxInFlightReadBytesPerCaller'> {
+  const total = positiveInteger(
+    'skills.maxInFlightReadBytes',
+    skills?.maxInFlightReadBytes,
+    67_108_864,
+  );
+  const perCaller = atMost(
+    'skills.maxInFlightReadBytesPerCaller',
+    positiveInteger(
+      'skills.maxInFlightReadBytesPerCaller',
+      skills?.maxInFlightReadBytesPerCaller,
+      Math.min(33_554_432, total),
+    ),
+    total,
+    'skills.maxInFlightReadBytes',
+  );
+  return { maxInFlightReadBytes: total, maxInFlightReadBytesPerCaller: perCaller };
 }
 
 function directoryOf(value: unknown): string | undefined {
@@ -105,9 +163,9 @@ function directoryOf(value: unknown): string | undefined {
   return isAbsolute(value) ? value : resolve(value);
 }
 
-function atMost(option: string, value: number, most: number): number {
+function atMost(option: string, value: number, most: number, bound = "SEP-2640's bound"): number {
   if (value > most)
-    throw new InvalidModuleOptionsError(option, `must be at most ${most} (SEP-2640's bound)`);
+    throw new InvalidModuleOptionsError(option, `must be at most ${most} (${bound})`);
   return value;
 }
 

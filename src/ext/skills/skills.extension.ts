@@ -13,6 +13,8 @@ import {
   SKILLS_GET_METHOD,
   SKILLS_LIST_METHOD,
 } from '@modelcontextprotocol/server/ext/skills';
+import { quoted } from '../../kit/quoted';
+import { InvalidSkillError } from './invalid-skill.error';
 import type { ServedSkill } from './served-skill';
 import { SkillCatalog } from './skill-catalog';
 import { SkillFolderWatch } from './skill-folder-watch';
@@ -26,7 +28,6 @@ import {
   type ResolvedSkillOptions,
 } from './skill.options';
 import { SKILL_URI_PREFIX } from './skill-uri';
-import { SkillVisibility } from './skill-visibility';
 import {
   McpExplorer,
   McpExtensionMarks,
@@ -118,19 +119,18 @@ export class McpSkillsInstaller implements OnModuleInit, OnApplicationBootstrap,
     try {
       this.shelf.serve([...this.provided, ...(await this.loader.fromFolder())]);
     } catch (error) {
-      this.logger.error(
-        `The skills folder changed but was not served again: ${(error as Error).message}`,
-      );
+      const why =
+        error instanceof InvalidSkillError ? error.message : quoted((error as Error).message);
+      this.logger.error(`The skills folder changed but was not served again: ${why}`);
       return;
     }
     this.notifier.resourcesChanged();
   }
 }
 
-/** The skills extension's providers, which join the `McpModule` that composes it. @internal */
+/** The skills extension's providers, which join the `McpModule` that composes it. */
 const SKILLS_EXTENSION_PROVIDERS: Provider[] = [
   SkillCatalog,
-  SkillVisibility,
   SkillMethods,
   SkillLoader,
   SkillShelf,

@@ -140,6 +140,48 @@ describe('McpTasksService', () => {
     expect(await store.get(task.taskId)).toBeUndefined();
   });
 
+  it('answers the retryable -32000 when the runner is away (its Redis out of memory), and gives the slot back', async () => {
+    const { tasks, runner, store } = service();
+    const task = await parked(tasks);
+    const resumed = await tasks.update(task.taskId, 'alice', {
+      approve: YES,
+      note: { action: 'decline' },
+    });
+    runner.schedule = () =>
+      Promise.reject(
+        Object.assign(new Error('OOM command not allowed when used memory > maxmemory'), {
+          name: 'ReplyError',
+        }),
+      );
+    const exchange = { request: {}, raw: {}, response: {} } as HttpExchange;
+    const refusal = await tasks.resume(resumed as McpTaskRecord, exchange).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(ProtocolError);
+    expect(refusal).toMatchObject({
+      code: -32000,
+      message: 'Server busy: the task runner is unavailable',
+      data: { retryAfterMs: 1_000 },
+    });
+    expect(await store.get(task.taskId)).toBeUndefined();
+  });
+
+  it('keeps a cancel the runner could not hear, answers -32000, and tells the runner on the retry', async () => {
+    const { tasks, runner } = service();
+    const task = await parked(tasks);
+    const cancel = runner.cancel.bind(runner);
+    runner.cancel = () => Promise.reject(new Error('Connection is closed.'));
+    await expect(tasks.cancel(task.taskId, 'alice')).rejects.toMatchObject({
+      code: -32000,
+      message: 'Server busy: the task runner is unavailable',
+    });
+    expect((await tasks.find(task.taskId, 'alice')).status).toBe('cancelled');
+    runner.cancel = cancel;
+    await tasks.cancel(task.taskId, 'alice');
+    expect(runner.cancelled).toEqual([task.taskId]);
+  });
+
   it('refuses answers over maxInputResponseBytes and keeps the task as it was', async () => {
     const { tasks } = service();
     const task = await parked(tasks);

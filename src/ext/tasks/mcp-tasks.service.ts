@@ -6,6 +6,7 @@ import { clip } from '../../kit/clip';
 import type { McpJsonValue } from '../../kit/json-value';
 import { InProcessTaskRunner } from './runner/in-process-task.runner';
 import type { TaskRunner } from './runner/task-runner.interface';
+import { TaskRunnerCalls } from './runner/task-runner-calls';
 import type { TaskStepOutcome } from './steps/task-step-outcome';
 import { SHARED_RUNNER_HOLD_MS, TaskStepRequests } from './steps/task-step-requests';
 import { TaskStepWork } from './steps/task-step.work';
@@ -40,6 +41,7 @@ const NOT_SCHEDULED = { code: McpErrorCode.InternalError, message: 'Internal err
 export class McpTasksService implements OnApplicationShutdown {
   private readonly logger = new Logger('McpTasks');
   private readonly runner: TaskRunner;
+  private readonly runnerCalls: TaskRunnerCalls;
   /** Steps running in a request of this process (deferred creation), for cancel to reach. */
   private readonly inRequestSteps = new Map<string, AbortController>();
 
@@ -60,6 +62,7 @@ export class McpTasksService implements OnApplicationShutdown {
     if (!(this.runner instanceof InProcessTaskRunner))
       this.requests.expireAfter(SHARED_RUNNER_HOLD_MS);
     this.runner.attach((taskId, signal, lease) => work.run(taskId, signal, lease));
+    this.runnerCalls = new TaskRunnerCalls(this.runner, this.logger);
   }
 
   /** Creates a working task for a tool call; it exists in the store when this resolves. */
@@ -100,41 +103,39 @@ export class McpTasksService implements OnApplicationShutdown {
 
   /**
    * Schedules the first step of a task just created, on `exchange`. When the runner cannot take it
-   * the task is abandoned (failed, expiring at once, so its caller's slot is free again) and the
-   * call answers a bare -32603, the reason logged.
+   * the task is abandoned (its caller's slot free again) and the call answers as
+   * {@link TaskRunnerCalls} says: `-32000` when the runner is away, else -32603.
    */
   async start(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
     try {
       await this.schedule(task, exchange);
-    } catch {
+    } catch (error) {
       await this.records.abandon(task, NOT_SCHEDULED);
-      throw internalError();
+      throw error instanceof ProtocolError ? error : internalError();
     }
   }
 
   /**
-   * Schedules the step that answers resumed, on `exchange` (the `tasks/update` request). When the
-   * runner cannot take it the call answers -32603, and the task is failed and gone a moment later,
-   * its caller's slot given back — as a task whose first step could not be scheduled is.
+   * Schedules the step that answers resumed, on `exchange` (the `tasks/update` request); when the
+   * runner cannot take it, answered and abandoned as in {@link start}.
    */
   async resume(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
     try {
       await this.schedule(task, exchange);
-    } catch {
+    } catch (error) {
       await this.records.abandon(task, NOT_SCHEDULED);
-      throw internalError();
+      throw error instanceof ProtocolError ? error : internalError();
     }
   }
 
   private async schedule(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
     this.requests.hold(task.taskId, exchange, task.version);
     try {
-      await this.runner.schedule(task.taskId);
+      await this.runnerCalls.call(task.taskId, ': its step could not be scheduled', (runner) =>
+        runner.schedule(task.taskId),
+      );
     } catch (error) {
       this.requests.release(task.taskId);
-      this.logger.error(
-        `Task ${clip(task.taskId)}: its step could not be scheduled (${loggableFailure(error)})`,
-      );
       throw error;
     }
   }
@@ -193,24 +194,30 @@ export class McpTasksService implements OnApplicationShutdown {
   }
 
   /**
-   * Cancels a task that has not ended; a task that has is left as it is. When the store or the
-   * runner cannot be reached (Redis down or out of memory) the call answers a bare -32603, the
-   * reason logged — never what Redis said, which may quote scripts and limits.
+   * Cancels a task that has not ended; a task that has is left as it is. A store that cannot answer
+   * now is `-32000`, nothing changed. A runner that cannot be told now is `-32000` too, the cancel
+   * standing: the client's retry, finding the task cancelled, tells the runner again.
    */
   async cancel(taskId: string, partition: string): Promise<void> {
+    let cancelledBefore = false;
     const written = await this.failingBare(taskId, 'could not be cancelled', () =>
-      this.records.write(taskId, partition, (task) =>
-        TERMINAL_TASK_STATUSES.has(task.status)
+      this.records.write(taskId, partition, (task) => {
+        cancelledBefore = task.status === 'cancelled';
+        return TERMINAL_TASK_STATUSES.has(task.status)
           ? undefined
-          : { ...task, status: 'cancelled', inputRequests: undefined, statusMessage: undefined },
-      ),
+          : { ...task, status: 'cancelled', inputRequests: undefined, statusMessage: undefined };
+      }),
     );
-    if (!written) return;
-    // A step still waiting for its turn will not run: nothing is held for it any more.
-    this.requests.release(taskId);
-    this.inRequestSteps.get(taskId)?.abort();
-    await this.failingBare(taskId, 'was cancelled, but its runner could not be told', () =>
-      this.runner.cancel(taskId),
+    if (!written && !cancelledBefore) return;
+    if (written) {
+      // A step still waiting for its turn will not run: nothing is held for it any more.
+      this.requests.release(taskId);
+      this.inRequestSteps.get(taskId)?.abort();
+    }
+    await this.runnerCalls.call(
+      taskId,
+      ' was cancelled, but its runner could not be told',
+      (runner) => runner.cancel(taskId),
     );
   }
 

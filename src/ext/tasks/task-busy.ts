@@ -27,3 +27,18 @@ export function taskBusyError(error: TaskCapacityError): ProtocolError {
     },
   );
 }
+
+/** When a client is told to try again after the task runner (BullMQ's Redis) did not answer. */
+const RUNNER_RETRY_AFTER_MS = 1_000;
+
+/**
+ * The -32000 a task-creating call or a `tasks/update` gets when the runner cannot schedule the
+ * step now (BullMQ's Redis unreachable, timing out, read-only, out of memory): the task is
+ * abandoned, giving its caller's slot back, and the call may be sent again.
+ * @internal
+ */
+export function taskRunnerUnavailable(): ProtocolError {
+  return new ProtocolError(McpErrorCode.ServerBusy, 'Server busy: the task runner is unavailable', {
+    retryAfterMs: RUNNER_RETRY_AFTER_MS,
+  });
+}

@@ -1,4 +1,5 @@
 import type { KeyWrapper } from '../wrapping/key-wrapper.interface';
+import { kmsFailure } from './aws-kms-failure';
 
 /** The part of `@aws-sdk/client-kms` the wrapper uses (the real `KMSClient` and commands). @internal */
 interface KmsSdk {
@@ -64,7 +65,6 @@ export class AwsKmsKeyWrapper implements KeyWrapper {
         }),
       );
     } catch (error) {
-      // The SDK's message names the failure (AccessDenied, InvalidCiphertext…), never the key.
       throw new Error(`AWS KMS Decrypt failed: ${kmsFailure(error)}`, { cause: error });
     }
     const plaintext = answer.Plaintext;
@@ -81,13 +81,18 @@ export class AwsKmsKeyWrapper implements KeyWrapper {
    * answers is zeroed here and never leaves.
    */
   async generateDataKey(keyId: string): Promise<{ kms: string }> {
-    const answer = await this.client.send(
-      new this.sdk.GenerateDataKeyCommand({
-        KeyId: this.options.kmsKeyId,
-        KeySpec: 'AES_256',
-        EncryptionContext: this.contextOf(keyId),
-      }),
-    );
+    let answer: Record<string, unknown>;
+    try {
+      answer = await this.client.send(
+        new this.sdk.GenerateDataKeyCommand({
+          KeyId: this.options.kmsKeyId,
+          KeySpec: 'AES_256',
+          EncryptionContext: this.contextOf(keyId),
+        }),
+      );
+    } catch (error) {
+      throw new Error(`AWS KMS GenerateDataKey failed: ${kmsFailure(error)}`, { cause: error });
+    }
     if (answer.Plaintext instanceof Uint8Array) answer.Plaintext.fill(0);
     if (!(answer.CiphertextBlob instanceof Uint8Array))
       throw new Error('AWS KMS GenerateDataKey answered no CiphertextBlob');
@@ -101,12 +106,6 @@ export class AwsKmsKeyWrapper implements KeyWrapper {
   private contextOf(keyId: string): Record<string, string> {
     return { 'nestjs-mcp:endpoint': this.options.endpoint, 'nestjs-mcp:key-id': keyId };
   }
-}
-
-/** The error's name and message, as the SDK made them. */
-function kmsFailure(error: unknown): string {
-  if (!(error instanceof Error)) return 'unknown error';
-  return `${error.name}: ${error.message}`.slice(0, 300);
 }
 
 function loadKmsSdk(): KmsSdk {

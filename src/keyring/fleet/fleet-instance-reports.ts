@@ -1,7 +1,7 @@
 import type { McpRedisConnection } from '../../redis/mcp-redis.connection';
 import { clip } from '../../kit/clip';
 import type { RecordIntegrity } from '../record-integrity';
-import { decodeReport, encodeReport } from './fleet-records';
+import { decodeReport, encodeReport, type InstanceReport } from './fleet-records';
 import type { FleetReconciler } from './fleet-reconciler';
 import { instanceView } from './fleet-view';
 import type { FleetInstanceView } from './keyring-fleet';
@@ -51,6 +51,26 @@ export class FleetInstanceReports {
 
   /** Every live instance's report (this one's as it is now); unverifiable ones as such. */
   async instances(): Promise<FleetInstanceView[]> {
+    const views = [instanceView(this.self, this.reconciler.report(this.self), true)];
+    for (const { name, report } of await this.others())
+      views.push(instanceView(clip(name), report, false));
+    return views;
+  }
+
+  /**
+   * The highest `seq` of the fleet's keyring a live instance reports it applied (its report is
+   * authentic, so it can only be replayed lower): what a change must number above, and what an
+   * instance that starts with no memory of the fleet must not go below.
+   */
+  async highestSeq(): Promise<number> {
+    let highest = 0;
+    for (const { report } of await this.others())
+      if (report && report.seq > highest) highest = report.seq;
+    return highest;
+  }
+
+  /** The other live instances' reports, `undefined` for an unverifiable one; expired ones leave the set. */
+  private async others(): Promise<{ name: string; report: InstanceReport | undefined }[]> {
     const self = this.self;
     const names = (await this.redis.run((client) =>
       client.call('SMEMBERS', this.namesKey),
@@ -61,17 +81,17 @@ export class FleetInstanceReports {
     const raws = await Promise.all(
       others.map((name) => this.redis.run((client) => client.call('GET', this.reportKey(name)))),
     );
-    const views = [instanceView(self, this.reconciler.report(self), true)];
+    const live: { name: string; report: InstanceReport | undefined }[] = [];
     const gone: string[] = [];
     others.forEach((name, index) => {
       if (raws[index] === null) return void gone.push(name);
-      views.push(instanceView(clip(name), decodeReport(name, raws[index], this.integrity), false));
+      live.push({ name, report: decodeReport(name, raws[index], this.integrity) });
     });
     if (gone.length > 0)
       await this.redis
         .run((client) => client.call('SREM', this.namesKey, ...gone))
         .catch(() => undefined);
-    return views;
+    return live;
   }
 
   private reportKey(name: string): string {

@@ -2,7 +2,7 @@ import type { Logger } from '@nestjs/common';
 import { KeyInUseError } from '../key-in-use.error';
 import { reasonOf } from '../keyring-entry';
 import type { KeyringManager } from '../keyring-manager.service';
-import type { DesiredKeyring, InstanceReport } from './fleet-records';
+import { recordOf, type DesiredKeyring, type InstanceReport } from './fleet-records';
 
 /** A key that failed to unwrap is tried again after this long (or when the fleet changes). */
 const UNWRAP_RETRY_MS = 30_000;
@@ -26,7 +26,7 @@ export class FleetReconciler {
   /** Applies `desired`; answers whether something is left to try again soon (a key in use). */
   async apply(desired: DesiredKeyring): Promise<boolean> {
     let again = false;
-    for (const [id, entry] of Object.entries(desired.keys)) {
+    for (const [id, entry] of desired.keys) {
       if (this.keyring.findKey(id)) {
         this.failures.delete(id);
         continue;
@@ -82,15 +82,15 @@ export class FleetReconciler {
   /** What this instance holds, for the fleet. */
   report(name: string): InstanceReport {
     const snapshot = this.keyring.snapshot();
-    const failures: Record<string, string> = {};
-    for (const [id, failure] of this.failures)
-      if (!this.keyring.findKey(id)) failures[id] = failure.reason;
+    const failures = [...this.failures]
+      .filter(([id]) => !this.keyring.findKey(id))
+      .map(([id, failure]) => [id, failure.reason] as const);
     return {
       name,
       active: snapshot.activeKeyId,
       keys: snapshot.keys.map((key) => key.id),
       fingerprint: snapshot.fingerprint.value,
-      failures,
+      failures: recordOf(failures),
       seq: this.appliedSeq,
     };
   }

@@ -7,13 +7,15 @@ import { checkedWrappedEntry } from '../keyring-entry';
 /**
  * The keyring a fleet is rotated to: every key staged through it (wrapped entries and key labels
  * only, never material), the active key, and the keys removed (so an instance that starts from an
- * older configuration drops them too). `seq` grows with every change.
+ * older configuration drops them too). `seq` grows with every change, and no instance ever applies
+ * a lower one than it has seen: a replayed record is refused. Keys are a Map, so any key id (even
+ * `constructor` or `__proto__`) is only ever data.
  * @internal
  */
 export interface DesiredKeyring {
   readonly seq: number;
   readonly active: string | undefined;
-  readonly keys: Readonly<Record<string, KeyWrapper.Entry>>;
+  readonly keys: ReadonlyMap<string, KeyWrapper.Entry>;
   readonly removed: readonly string[];
 }
 
@@ -39,7 +41,8 @@ const FINGERPRINT = /^[0-9a-f]{64}$/;
 
 /** `<tag> <json>`: the record and its tag under the keyring. @internal */
 export function encodeDesired(desired: DesiredKeyring, integrity: RecordIntegrity): string {
-  const json = JSON.stringify(desired);
+  // Object.fromEntries defines own properties: "__proto__" stays a key like any other.
+  const json = JSON.stringify({ ...desired, keys: Object.fromEntries(desired.keys) });
   return `${integrity.tag(DESIRED_DOMAIN, [json])} ${json}`;
 }
 
@@ -60,13 +63,14 @@ export function decodeDesired(
   const removed = value.removed;
   if (keys === null || typeof keys !== 'object' || Array.isArray(keys)) return undefined;
   if (!Array.isArray(removed) || !removed.every(isKeyId)) return undefined;
+  // JSON.parse makes own properties, "__proto__" included: Object.entries sees every key id.
   const entries = Object.entries(keys as Record<string, unknown>);
   if (entries.length + removed.length > MAX_FLEET_KEYS * 2) return undefined;
-  const checked: Record<string, KeyWrapper.Entry> = {};
+  const checked = new Map<string, KeyWrapper.Entry>();
   for (const [id, entry] of entries) {
     if (!isKeyId(id) || entry === null || typeof entry !== 'object') return undefined;
     try {
-      checked[id] = checkedWrappedEntry(id, entry);
+      checked.set(id, checkedWrappedEntry(id, entry));
     } catch {
       return undefined;
     }
@@ -110,7 +114,7 @@ export function decodeReport(
     active: value.active,
     keys: value.keys,
     fingerprint: value.fingerprint,
-    failures: failures as Record<string, string>,
+    failures: recordOf(Object.entries(failures as Record<string, string>)),
     seq: value.seq as number,
   };
 }
@@ -144,22 +148,26 @@ function isKeyId(value: unknown): value is string {
   return typeof value === 'string' && KEY_ID.test(value);
 }
 
-/** The fleet's keyring before its first change: this instance's. @internal */
-export function initialDesired(keyring: KeyringManager): DesiredKeyring {
-  const snapshot = keyring.snapshot();
-  const keys: Record<string, NonNullable<ProtectionKey['entry']>> = {};
-  for (const { id } of snapshot.keys) {
-    const entry = keyring.findKey(id)?.entry;
-    if (entry) keys[id] = entry;
-  }
-  return { seq: 0, active: snapshot.activeKeyId, keys, removed: [] };
+/**
+ * A record keyed by key id without a prototype, so that no id (`constructor`, `toString`,
+ * `__proto__`) reads or writes anything but its own entry. @internal
+ */
+export function recordOf(entries: Iterable<readonly [string, string]>): Record<string, string> {
+  const record = Object.create(null) as Record<string, string>;
+  for (const [id, value] of entries) record[id] = value;
+  return record;
 }
 
-/** Sets KEYS[1] to ARGV[2] only while it is still ARGV[1] ('' for absent): the record's one writer. @internal */
-export const COMPARE_AND_SET = `local current = redis.call('GET', KEYS[1])
-if (current or '') ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2])
-return 1`;
+/** The fleet's keyring before its first change: this instance's, numbered from `seq`. @internal */
+export function initialDesired(keyring: KeyringManager, seq = 0): DesiredKeyring {
+  const snapshot = keyring.snapshot();
+  const keys = new Map<string, NonNullable<ProtectionKey['entry']>>();
+  for (const { id } of snapshot.keys) {
+    const entry = keyring.findKey(id)?.entry;
+    if (entry) keys.set(id, entry);
+  }
+  return { seq, active: snapshot.activeKeyId, keys, removed: [] };
+}
 
 const NUDGE_DOMAIN = 'keyring-nudge';
 

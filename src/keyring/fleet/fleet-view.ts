@@ -1,5 +1,5 @@
 import type { KeyringSnapshot } from '../keyring-fingerprint';
-import type { InstanceReport } from './fleet-records';
+import { recordOf, type InstanceReport } from './fleet-records';
 import type { FleetInstanceView } from './keyring-fleet';
 
 /** A report that failed its integrity check (another keyring, or edited), as the view shows it. */
@@ -17,7 +17,7 @@ export function instanceView(
     activeKeyId: report?.active,
     keyIds: report?.keys ?? [],
     fingerprint: report?.fingerprint ?? UNVERIFIED,
-    failures: report?.failures ?? {},
+    failures: report?.failures ?? recordOf([]),
   };
 }
 
@@ -41,11 +41,13 @@ export function lacking(
   id: string,
   lacks: (instance: FleetInstanceView) => boolean,
 ): string[] {
-  return instances
-    .filter(lacks)
-    .map((instance) =>
-      instance.failures[id] === undefined
-        ? instance.name
-        : `${instance.name} (${instance.failures[id]})`,
-    );
+  return instances.filter(lacks).map((instance) => {
+    const failure = failureOf(instance, id);
+    return failure === undefined ? instance.name : `${instance.name} (${failure})`;
+  });
+}
+
+/** The reason `instance` reported for failing to stage `id`, if it did. @internal */
+export function failureOf(instance: FleetInstanceView, id: string): string | undefined {
+  return Object.hasOwn(instance.failures, id) ? instance.failures[id] : undefined;
 }

@@ -3,6 +3,7 @@ import { McpRedisConnection } from '../../redis/mcp-redis.connection';
 import { KeyringManager } from '../keyring-manager.service';
 import { KEYRING_OPTIONS, type KeyringOptions } from '../keyring.options';
 import { KeyringRecordIntegrity } from '../record-integrity';
+import { withFleetOutagesAsKeyringErrors } from './fleet-outages';
 import { RedisKeyringFleet } from './redis-keyring-fleet';
 
 /** Injection token of the fleet rotation (unset without the `redis` option). @internal */
@@ -25,7 +26,8 @@ export const KeyringFleetProvider: Provider = {
     // The fleet's records are tagged under the keyring: it needs a key, as the Redis stores do.
     integrity.ensureKey();
     const fleet = new RedisKeyringFleet(keyring, integrity, redis, options.fleet);
-    keyring.attachFleet(fleet);
+    // Redis away is a KeyringError with retryAfterMs, never Redis's words.
+    keyring.attachFleet(withFleetOutagesAsKeyringErrors(fleet));
     return fleet;
   },
   inject: [KeyringManager, KeyringRecordIntegrity, McpRedisConnection, KEYRING_OPTIONS],

@@ -67,17 +67,21 @@ export function rateLimitedRefusal(retryAfterMs: number): McpHttpRefusal {
   );
 }
 
+/** When a client is told to try again after the authorization server did not answer. */
+const AUTHORIZATION_RETRY_AFTER_MS = 5_000;
+
 /**
- * 503 -32000 with `Retry-After`: the bearer token could not be checked because the authorization
- * server did not answer (its keys, its introspection endpoint). @internal
+ * 503 -32000 with `Retry-After` and `data.retryAfterMs`, as every busy answer has: the bearer
+ * token could not be checked because the authorization server did not answer (its keys, its
+ * introspection endpoint). @internal
  */
 export function authorizationUnavailableRefusal(): McpHttpRefusal {
   return new McpHttpRefusal(
     503,
     McpErrorCode.ServerBusy,
     'Server busy: the authorization server is unavailable',
+    { retryAfterMs: AUTHORIZATION_RETRY_AFTER_MS },
     undefined,
-    undefined,
-    5,
+    AUTHORIZATION_RETRY_AFTER_MS / 1000,
   );
 }

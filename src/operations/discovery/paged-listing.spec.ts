@@ -60,7 +60,7 @@ describe('PagedListing', () => {
     );
   });
 
-  it('filters per caller over the cached entries, scanning only what a page needs', async () => {
+  it('filters per caller over the cached entries, scanning only what a page needs and the next entry it shows', async () => {
     const listing = new PagedListing<{ name: string; n: number }, (typeof operations)[number]>(
       'tools',
       operations,
@@ -73,7 +73,7 @@ describe('PagedListing', () => {
     };
     const first = await listing.filteredPage(undefined, odd);
     expect(first.items.map((item) => item.name)).toEqual(['t1', 't3']);
-    expect(scanned).toEqual(['t0', 't1', 't2', 't3']);
+    expect(scanned).toEqual(['t0', 't1', 't2', 't3', 't4', 't5']);
     expect(`{${first.membersJson}}`).toBe(
       JSON.stringify({ tools: first.items, nextCursor: first.nextCursor }),
     );
@@ -111,6 +111,32 @@ describe('PagedListing', () => {
         operation.listing.n % 2 === 0 ? notThree(operation) : Promise.resolve(notThree(operation)),
       ),
     ).toEqual(expected);
+  });
+
+  it("ends a caller's pages where the entries it sees end, as if the hidden ones did not exist", async () => {
+    type Entry = (typeof operations)[number];
+    // t2 and the last two hidden: the caller's entries fill its second page exactly.
+    const include = (operation: Entry) => operation.listing.n < 5 && operation.listing.n !== 2;
+    const listing = new PagedListing<{ name: string; n: number }, Entry>('tools', operations, 2);
+    const without = new PagedListing<{ name: string; n: number }, Entry>(
+      'tools',
+      operations.filter(include),
+      2,
+    );
+    for (const filter of [include, (operation: Entry) => Promise.resolve(include(operation))]) {
+      const pages: string[][] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listing.filteredPage(cursor, filter);
+        expect(page).toEqual(without.page(cursor));
+        pages.push(page.items.map((item) => item.name));
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      expect(pages).toEqual([
+        ['t0', 't1'],
+        ['t3', 't4'],
+      ]);
+    }
   });
 
   it('answers the page everybody gets when the filter shows every entry it scans', async () => {

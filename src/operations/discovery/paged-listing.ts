@@ -77,27 +77,43 @@ export class PagedListing<T, E extends ListedOperation<T> = ListedOperation<T>> 
     return this.scanned(start, include);
   }
 
-  /** The page of what `include` admits from `start` on. */
+  /**
+   * The page of what `include` admits from `start` on. A full page looks on for one more entry
+   * `include` admits, and carries a `nextCursor` only when there is one: a caller's pages end where
+   * the entries it sees end, exactly as if the hidden ones were not there.
+   */
   private scanned(start: number, include: ListingFilter<E>): MaybePromise<ListingPage<T>> {
     const picked: number[] = [];
     const scanFrom = (from: number): MaybePromise<ListingPage<T>> => {
-      let index = from;
-      for (; index < this.operations.length && picked.length < this.pageSize; index++) {
+      for (let index = from; index < this.operations.length; index++) {
         const admitted = include(this.operations[index]);
         if (isPromiseLike(admitted)) {
           const at = index;
           return (admitted as Promise<boolean>).then((yes) => {
-            if (yes) picked.push(at);
+            if (!yes) return scanFrom(at + 1);
+            if (picked.length === this.pageSize) return this.settled(start, picked, true);
+            picked.push(at);
             return scanFrom(at + 1);
           });
         }
-        if (admitted) picked.push(index);
+        if (!admitted) continue;
+        if (picked.length === this.pageSize) return this.settled(start, picked, true);
+        picked.push(index);
       }
-      if (picked.length === index - start) return this.pageAt(start);
-      const more = index < this.operations.length;
-      return this.pageOf(picked, more ? picked[picked.length - 1] : undefined);
+      return this.settled(start, picked, false);
     };
     return scanFrom(start);
+  }
+
+  /** The page of the entries `picked` from `start` on; `more` when an entry this caller sees follows. */
+  private settled(start: number, picked: readonly number[], more: boolean): ListingPage<T> {
+    const whole = Math.min(this.pageSize, this.operations.length - start);
+    const everyOne =
+      picked.length === whole && (whole === 0 || picked[whole - 1] === start + whole - 1);
+    // Every entry of the page everybody gets, and a next page exactly when it has one: that page.
+    if (everyOne && more === start + this.pageSize < this.operations.length)
+      return this.pageAt(start);
+    return this.pageOf(picked, more ? picked[picked.length - 1] : undefined);
   }
 
   private startOf(cursor: string | undefined): number {

@@ -12,6 +12,9 @@ import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { clip } from '../../kit/clip';
 import { sha256Base64Url } from '../../kit/sha256';
 import { serverBusy } from '../../kit/errors/server-busy';
+import { storeUnavailable } from '../../kit/errors/store-unavailable';
+import { OutageLog } from '../../redis/outage-log';
+import { outageOf } from '../../redis/redis-outage';
 import { INVALID_REQUEST_STATE_MESSAGE } from '../../kit/errors/invalid-request-state.message';
 import {
   McpStateHandleFlow,
@@ -62,6 +65,7 @@ import {
 @Injectable()
 export class McpStateHandles {
   private readonly logger = new Logger('McpRequestState');
+  private readonly outage = new OutageLog(this.logger, 'The state handle repository');
   /** One flow per call, so a second `resume` neither redeems again nor fails. */
   private readonly flows = new WeakMap<McpOperationContext, Promise<McpStateHandleFlow<unknown>>>();
 
@@ -75,7 +79,8 @@ export class McpStateHandles {
   /**
    * This call's flow. With no request state it starts one (`data` undefined, nothing stored yet);
    * with a handle it redeems it, or rejects with `-32602 Invalid request state` (reason logged), or
-   * with `-32603` when the repository cannot answer. Call it before anything with a side effect.
+   * with `-32000 Server busy: the store is unavailable` when the repository cannot answer now.
+   * Call it before anything with a side effect.
    * Calling it again for the same call returns the same flow.
    */
   resume<T = McpJsonValue>(ctx: McpOperationContext): Promise<McpStateHandleFlow<T>> {
@@ -189,14 +194,20 @@ export class McpStateHandles {
     return handle;
   }
 
-  /** Runs a repository operation; any failure is a logged -32603, never an accepted handle. */
+  /**
+   * Runs a repository operation; a failure is never an accepted handle: no room or an outage (the
+   * repository unreachable, timing out, read-only, out of memory…) a -32000 the client may retry,
+   * anything else a logged -32603.
+   */
   private async guard<R>(
     ctx: McpOperationContext,
     what: string,
     operation: () => Promise<R>,
   ): Promise<R> {
     try {
-      return await operation();
+      const result = await operation();
+      this.outage.answered();
+      return result;
     } catch (error) {
       const reason =
         error instanceof StateHandleRepositoryError ? error.reason : 'repository_failure';
@@ -209,6 +220,11 @@ export class McpStateHandles {
             : 'Server busy: too many state handles',
           (error as StateHandleRepositoryError).retryAfterMs,
         );
+      }
+      const unavailable = outageOf(error);
+      if (unavailable !== undefined) {
+        this.outage.failed(unavailable);
+        throw storeUnavailable();
       }
       this.logger.error(`${this.where(ctx)}: state handle could not be ${what} (${clip(reason)})`);
       throw internalError();

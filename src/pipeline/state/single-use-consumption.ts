@@ -1,6 +1,9 @@
 import type { Logger } from '@nestjs/common';
 import { internalError } from '../../kit/errors/internal-error';
 import { serverBusy } from '../../kit/errors/server-busy';
+import { storeUnavailable } from '../../kit/errors/store-unavailable';
+import type { OutageLog } from '../../redis/outage-log';
+import { outageOf } from '../../redis/redis-outage';
 import { ConsumedStateStoreError } from '../../request-state/stores/one-time/consumed-state-store.error';
 import type { ConsumedStateStore } from '../../request-state/stores/one-time/consumed-state-store.interface';
 import { clip } from '../../kit/clip';
@@ -11,8 +14,10 @@ import { callSite } from './call-state-binder';
 
 /**
  * Accepts a single-use state once: answers whether this is its first presentation (a later one,
- * at any time before its expiry, is `false`). A store with no room answers -32000 with a retry hint (nothing consumed);
- * one that cannot record, a bare -32603; the reason is logged either way.
+ * at any time before its expiry, is `false`). A store with no room, or one that cannot answer now
+ * (an outage: unreachable, timing out, read-only, out of memory…), answers -32000 with a retry
+ * hint, nothing consumed; any other failure is a fault, a bare -32603. The reason is logged (an
+ * outage once, however many calls it refuses).
  * @internal
  */
 export async function consumeSingleUse(
@@ -21,6 +26,7 @@ export async function consumeSingleUse(
   state: { readonly raw: string; readonly expiresAt: number },
   partition: string,
   logger: Logger,
+  outage: OutageLog,
 ): Promise<boolean> {
   let first: boolean;
   try {
@@ -45,8 +51,15 @@ export async function consumeSingleUse(
         ),
       );
     }
+    const unavailable = outageOf(error);
+    if (unavailable !== undefined) {
+      // Nothing was consumed (or what may have been is released once the store answers).
+      outage.failed(unavailable);
+      throw refusal(call, storeUnavailable());
+    }
     logger.error(`${callSite(call)}: single-use state could not be recorded (${clip(reason)})`);
     throw refusal(call, internalError());
   }
+  outage.answered();
   return first === true;
 }

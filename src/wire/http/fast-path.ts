@@ -14,6 +14,7 @@ import type { McpServedRequests } from '../protocol/served-requests';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 import type { ListingPage } from '../../operations/discovery/listing-page';
 import type { MaybePromise } from '../../kit/maybe-promise';
+import { endWithPieces, jsonPieces } from '../../kit/encoded-json';
 import { errorAnswerOf } from './fast-path-error';
 import { fastPathContextOf } from './fast-path-context';
 import { ModernRequestClassifier } from './modern-request.classifier';
@@ -212,13 +213,20 @@ export class McpFastPath {
     return decorated;
   }
 
+  /** Writes `body` as JSON; an encoded string inside it (a skill file) goes out as its own bytes. */
   private write(
     res: ServerResponse,
     status: number,
     body: unknown,
     headers: Record<string, string> = {},
   ): void {
-    this.writeText(res, status, JSON.stringify(body), headers);
+    const { pieces, byteLength } = jsonPieces(body);
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': byteLength,
+      ...headers,
+    });
+    endWithPieces(res, pieces);
   }
 
   private writeText(

@@ -7,7 +7,32 @@ import { refusalOf } from '../protocol/http-refusals';
 import { sdkRequestExchange } from '../protocol/sdk-request-exchange';
 import { SdkServerFactory } from '../protocol/sdk-server.factory';
 import { LISTEN_LIMITS, type ListenLimits } from '../listen/listen-limits';
+import type { HttpExchange } from '../../pipeline/http-exchange';
+import { serializeEncodedStringsInto, withEncodedStrings } from '../../kit/encoded-json';
+import { quoted } from '../../kit/quoted';
 import { TRANSPORT_OPTIONS, type TransportOptions } from './transport.options';
+
+/** The most of an SDK's rejection reason a debug line keeps. */
+const MAX_LOGGED_REASON = 512;
+
+/** The encoded strings the SDK left out of the answer to each exchange (see the constructor). */
+const encodedStrings = new WeakMap<HttpExchange, Buffer[]>();
+
+/**
+ * `response` with the encoded strings left out of it written in: a JSON answer when it held any, a
+ * stream always (its messages are serialized after it opened).
+ */
+function withEncodedStringsOf(response: Response, parts: Buffer[]): Response {
+  const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+  if (response.body === null || (!streamed && parts.length === 0)) return response;
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(withEncodedStrings(response.body, parts), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
 
 type NodeHandler = (
   req: IncomingMessage,
@@ -44,7 +69,9 @@ export class SdkHandlers implements OnApplicationShutdown {
       legacy: 'reject' as const,
       keepAliveMs: options.keepAliveMs,
       maxRequestBodySize: options.body.maxBytes,
-      onerror: (error: Error) => this.logger.debug(`MCP request rejected: ${error.message}`),
+      // The SDK's reasons may quote what the client sent.
+      onerror: (error: Error) =>
+        this.logger.debug(`MCP request rejected: ${quoted(error.message, MAX_LOGGED_REASON)}`),
     };
     this.main = createMcpHandler(() => serverFactory.create(), handlerOptions);
     this.listen = createMcpHandler(() => serverFactory.create(), {
@@ -54,9 +81,20 @@ export class SdkHandlers implements OnApplicationShutdown {
       maxSubscriptions: listen.maxStreams,
     });
     const main = this.main;
+    // Large strings the module encoded once (skill files) stay out of the SDK's JSON text: the SDK
+    // serializes a placeholder for each, for the request being served, and the bytes go out here.
+    serializeEncodedStringsInto(() => {
+      const exchange = sdkRequestExchange.peek();
+      return exchange && encodedStrings.get(exchange);
+    });
     this.node = toNodeHandler({
-      fetch: async (request: Request, fetchOptions?: Parameters<McpHttpHandler['fetch']>[1]) =>
-        this.withRefusalStatus(await main.fetch(request, fetchOptions)),
+      fetch: async (request: Request, fetchOptions?: Parameters<McpHttpHandler['fetch']>[1]) => {
+        const exchange = sdkRequestExchange.peek();
+        const parts: Buffer[] = [];
+        if (exchange) encodedStrings.set(exchange, parts);
+        const response = this.withRefusalStatus(await main.fetch(request, fetchOptions));
+        return exchange ? withEncodedStringsOf(response, parts) : response;
+      },
     } as McpHttpHandler) as NodeHandler;
   }
 

@@ -13,6 +13,8 @@ export const KEEP_ALIVE_FRAME = ': keepalive\n\n';
  * shares `head` and `tail`, and only its own JSON-encoded id goes between them.
  */
 export interface NotificationFrame {
+  /** What the frame says (the method, and the URI of an update): equal keys, equal frames. */
+  readonly key: string;
   readonly head: string;
   readonly tail: string;
 }
@@ -42,8 +44,10 @@ const LIST_CHANGED_METHODS = {
 /** The frame of a change event, or undefined for events that are not listen notifications. */
 export function notificationFrameOf(event: SessionEvent): NotificationFrame | undefined {
   if (event.kind === 'listChanged') return frameOf(LIST_CHANGED_METHODS[event.list], '');
-  if (event.kind === 'resourceUpdated')
-    return frameOf('notifications/resources/updated', `"uri":${JSON.stringify(event.uri)},`);
+  if (event.kind === 'resourceUpdated') {
+    const uri = JSON.stringify(event.uri);
+    return frameOf('notifications/resources/updated', `"uri":${uri},`, uri);
+  }
   return undefined;
 }
 
@@ -60,8 +64,9 @@ export function closingFrameOf(idJson: string, serverInfo: unknown): string {
   return `event: message\ndata: {"jsonrpc":"2.0","id":${idJson},"result":{"resultType":"complete","_meta":${meta}}}\n\n`;
 }
 
-function frameOf(method: string, params: string): NotificationFrame {
+function frameOf(method: string, params: string, about = ''): NotificationFrame {
   return {
+    key: `${method} ${about}`,
     head: `event: message\ndata: {"jsonrpc":"2.0","method":"${method}","params":{${params}"_meta":{"${SUBSCRIPTION_ID_KEY}":`,
     tail: '}}}\n\n',
   };

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { ServerOptions } from '../protocol/server.options';
 import { ListenInterest, type ListenFilter } from './listen-stream-frames';
 import { ListenStreams } from './listen-streams';
-import { FAN_OUT_SLICE, MAX_STREAM_BACKLOG_BYTES } from './stream-fan-out';
+import { FAN_OUT_COALESCE_AFTER, FAN_OUT_SLICE, MAX_STREAM_BACKLOG_BYTES } from './stream-fan-out';
 import type { TransportOptions } from '../http/transport.options';
 
 /** A response that records what is written to it. */
@@ -71,6 +71,28 @@ describe('ListenStreams', () => {
         `event: message\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":${i}}}}\n\n`,
       ]);
     }
+  });
+
+  it('keeps what waits for a stream bounded in a storm: past the bound, a change already waiting is not queued again', async () => {
+    const registry = streams();
+    const [res] = hold(registry, 1, { interests: 7, uris: new Set(['a://x', 'a://y']) });
+    for (let storm = 0; storm < 10_000; storm++) {
+      registry.announce({ kind: 'listChanged', list: 'tools' });
+      registry.announce({ kind: 'resourceUpdated', uri: 'a://x' });
+    }
+    registry.announce({ kind: 'resourceUpdated', uri: 'a://y' });
+    await nextMacrotask();
+    const said = res.written.map((frame) =>
+      frame.includes('"uri":"a://y"') ? 'y' : frame.includes('"uri":"a://x"') ? 'x' : 'tools',
+    );
+    // Every change while few wait, as the SDK writes them; then only what says something new.
+    expect(said).toEqual([
+      ...Array.from({ length: FAN_OUT_COALESCE_AFTER / 2 }, () => ['tools', 'x']).flat(),
+      'y',
+    ]);
+    registry.announce({ kind: 'listChanged', list: 'tools' });
+    await nextMacrotask();
+    expect(res.written).toHaveLength(FAN_OUT_COALESCE_AFTER + 2);
   });
 
   it('writes resource updates only to the streams following that URI', async () => {

@@ -24,8 +24,9 @@ interface OpenStream {
  * The open 2026-07-28 `subscriptions/listen` streams of this instance, served on Node's response
  * with the SDK's framing: each keeps only its response, its id and a compact filter. A change is
  * written to the streams open when it is announced, through the {@link StreamFanOut} both kinds of
- * held stream share (in slices; a stream too far behind is destroyed, without a final result: the
- * client sees the connection drop and listens again). Keep-alive comments go out on one timer for
+ * held stream share (in slices; a change announced while the same one still waits for a stream is
+ * that one; a stream too far behind is destroyed, without a final result: the client sees the
+ * connection drop and listens again). Keep-alive comments go out on one timer for
  * all streams.
  * @internal
  */
@@ -95,8 +96,11 @@ export class ListenStreams {
   }
 
   private enqueue(targets: readonly OpenStream[], frame: NotificationFrame | undefined): void {
-    this.fanOut.enqueue(targets, (stream) =>
-      frame ? frame.head + stream.idJson + frame.tail : KEEP_ALIVE_FRAME,
+    this.fanOut.enqueue(
+      targets,
+      frame
+        ? { key: frame.key, textOf: (stream) => frame.head + stream.idJson + frame.tail }
+        : { key: KEEP_ALIVE_FRAME, textOf: () => KEEP_ALIVE_FRAME },
     );
   }
 

@@ -10,42 +10,84 @@ const FAN_OUT_SLICE_MS = 4;
 const CLOCK_EVERY = 16;
 
 /**
- * Bytes a stream may have waiting in its response and socket buffers when its next frame is due.
- * A client that reads slower than changes arrive is closed there rather than queued without end.
+ * Bytes a held stream may have waiting in its response and socket buffers when its next frame is
+ * due. A client that reads slower than messages arrive is cut there rather than queued without end.
  */
 export const MAX_STREAM_BACKLOG_BYTES = 64 * 1024;
+
+/**
+ * Whether a stream may be written its next frame: open, and no more than
+ * {@link MAX_STREAM_BACKLOG_BYTES} unsent beyond `inFlightBytes` (the last message written, where
+ * one message may be bigger than the bound). A stream over the bound is destroyed here (its client
+ * sees the connection drop), so what a client that stopped reading holds stays bounded.
+ */
+export function withinBacklog(res: ServerResponse, inFlightBytes = 0): boolean {
+  if (res.destroyed || res.writableEnded) return false;
+  if (res.writableLength <= MAX_STREAM_BACKLOG_BYTES + inFlightBytes) return true;
+  res.destroy();
+  return false;
+}
 
 /** A held stream: what the fan-out writes to. */
 export interface FannedStream {
   readonly res: ServerResponse;
 }
 
-/** One frame being written to the streams that were open and wanted it when it was announced. */
-interface FanOut<S> {
-  readonly targets: readonly S[];
-  /** The text written to each stream (its own id spliced in, where it has one). */
+/**
+ * Messages that may wait for one stream before a message saying what one of them says is dropped
+ * (below it, every message announced is written, as the SDK writes them).
+ */
+export const FAN_OUT_COALESCE_AFTER = 256;
+
+/** One message for the streams a fan-out writes to. */
+export interface FanOutFrame<S> {
+  /**
+   * What the message says, such that two messages of one key say the same thing (a list changed, a
+   * resource was updated): once many wait for a stream, a later one of a key already waiting is
+   * dropped.
+   */
+  readonly key: string;
+  /** The text written to `stream`, made when it is written (a stream's event ids follow its writes). */
   readonly textOf: (stream: S) => string;
-  next: number;
+}
+
+/** What waits for one stream: its messages, and — once there are many — the keys among them. */
+interface Waiting<S> {
+  readonly frames: FanOutFrame<S>[];
+  keys: Set<string> | undefined;
 }
 
 /**
  * Writes notifications to many held streams without holding the event loop: at most
- * {@link FAN_OUT_SLICE} streams (and about `FAN_OUT_SLICE_MS` of writing) per macrotask, one
- * notification after another (so each stream gets them in the order they were announced). A
- * stream backed up beyond {@link MAX_STREAM_BACKLOG_BYTES} when its next frame is due is destroyed:
- * its client sees the connection drop and reconnects. The one fan-out of both kinds of held
- * stream: 2026-07-28 listen streams and 2025-era sessions' `GET` streams.
+ * {@link FAN_OUT_SLICE} streams (and about `FAN_OUT_SLICE_MS` of writing) per macrotask, each
+ * stream's messages in the order they were announced. What waits for a stream is bounded whatever
+ * the rate of changes: past {@link FAN_OUT_COALESCE_AFTER} messages waiting, one that says what a
+ * waiting one says is dropped (a storm of list changes is a bounded queue, and the client still
+ * learns of the last change after it happened); and a stream whose client reads slower than its
+ * messages are written is destroyed once its backlog passes {@link MAX_STREAM_BACKLOG_BYTES} (its
+ * client sees the connection drop and reconnects). The one fan-out of both kinds of held stream:
+ * 2026-07-28 listen streams and 2025-era sessions' `GET` streams.
  * @internal
  */
 export class StreamFanOut<S extends FannedStream> {
-  private readonly pending: FanOut<S>[] = [];
+  /** What waits for each stream, streams in the order they got something to write. */
+  private readonly waiting = new Map<S, Waiting<S>>();
   private scheduled = false;
 
-  /** Queues `textOf(stream)` for each of `targets`, after what is already queued. */
-  enqueue(targets: readonly S[], textOf: (stream: S) => string): void {
-    if (targets.length === 0) return;
-    this.pending.push({ targets, textOf, next: 0 });
-    this.schedule();
+  /** Queues `frame` for each of `targets`, after what already waits for it. */
+  enqueue(targets: readonly S[], frame: FanOutFrame<S>): void {
+    for (const stream of targets) {
+      const waiting = this.waiting.get(stream);
+      if (!waiting) this.waiting.set(stream, { frames: [frame], keys: undefined });
+      else if (waiting.frames.length < FAN_OUT_COALESCE_AFTER) waiting.frames.push(frame);
+      else {
+        waiting.keys ??= new Set(waiting.frames.map((waiter) => waiter.key));
+        if (waiting.keys.has(frame.key)) continue;
+        waiting.keys.add(frame.key);
+        waiting.frames.push(frame);
+      }
+    }
+    if (this.waiting.size > 0) this.schedule();
   }
 
   /** Writes everything queued now (before the streams are ended on shutdown). */
@@ -59,30 +101,20 @@ export class StreamFanOut<S extends FannedStream> {
     setImmediate(() => {
       this.scheduled = false;
       this.flush(FAN_OUT_SLICE, performance.now() + FAN_OUT_SLICE_MS);
-      if (this.pending.length > 0) this.schedule();
+      if (this.waiting.size > 0) this.schedule();
     });
   }
 
-  /** Writes up to `budget` stream frames of the pending fan-outs, oldest first, until `deadline`. */
+  /** Writes what waits for up to `budget` streams, those waiting longest first, until `deadline`. */
   private flush(budget: number, deadline = Number.POSITIVE_INFINITY): void {
-    while (budget > 0 && this.pending.length > 0) {
-      const fanOut = this.pending[0];
-      const { targets, textOf } = fanOut;
-      while (fanOut.next < targets.length && budget > 0) {
-        const stream = targets[fanOut.next++];
-        if (--budget % CLOCK_EVERY === 0 && performance.now() > deadline) budget = 0;
-        write(stream.res, () => textOf(stream));
+    for (const [stream, { frames }] of this.waiting) {
+      if (budget-- <= 0) return;
+      this.waiting.delete(stream);
+      for (const frame of frames) {
+        if (!withinBacklog(stream.res)) break;
+        stream.res.write(frame.textOf(stream));
       }
-      if (fanOut.next === targets.length) this.pending.shift();
+      if (budget % CLOCK_EVERY === 0 && performance.now() > deadline) return;
     }
   }
-}
-
-function write(res: ServerResponse, text: () => string): void {
-  if (res.destroyed || res.writableEnded) return;
-  if (res.writableLength > MAX_STREAM_BACKLOG_BYTES) {
-    res.destroy();
-    return;
-  }
-  res.write(text());
 }

@@ -16,6 +16,7 @@ import { initializeRaw } from '../../utils/session-clients';
 const UNAVAILABLE = {
   code: -32000,
   message: 'Server busy: the authorization server is unavailable',
+  data: { retryAfterMs: 5_000 },
 };
 
 type Answer = (res: ServerResponse) => void;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -170,6 +170,50 @@ describe('keys in an HSM over PKCS#11 (SoftHSM2)', () => {
     expect(result).toBe('Transferred 12.50 to bob');
   });
 
+  it('serves with a token made by the exact commands docs/key-rotation.md gives (no repository script)', async () => {
+    const page = readFileSync(join(__dirname, '../../../docs/key-rotation.md'), 'utf8');
+    const commands = /<!-- softhsm-token-commands -->\n```bash\n([\s\S]*?)\n```/.exec(page)?.[1];
+    expect(commands).toContain('softhsm2-util --init-token');
+    const dir = mkdtempSync(join(tmpdir(), 'hsm-docs-'));
+    try {
+      const pin = '7315';
+      const made = spawnSync('bash', ['-euo', 'pipefail', '-c', commands as string], {
+        cwd: dir,
+        env: { ...process.env, PKCS11_PIN: pin, PKCS11_SO_PIN: '86420' },
+        encoding: 'utf8',
+      });
+      expect({ status: made.status, stderr: made.stderr }).toEqual({ status: 0, stderr: '' });
+      // No key's bytes are left on disk: only the token, its configuration and the wrapped blob.
+      expect(readdirSync(dir).sort()).toEqual(['d1.wrapped', 'mcp-hsm']);
+      const server = await start({
+        MCP_KEYRING: JSON.stringify({
+          active: 'k1',
+          keys: {
+            k1: { pkcs11: 'k1' },
+            d1: { pkcs11Wrapped: readFileSync(join(dir, 'd1.wrapped'), 'utf8') },
+          },
+        }),
+        SOFTHSM2_CONF: join(dir, 'mcp-hsm/softhsm2.conf'),
+        PKCS11_TOKEN_LABEL: 'mcp',
+        PKCS11_PIN: pin,
+      } as SampleEnv);
+      const underK1 = await transfer(server);
+      expect({ kid: kidOf(underK1.state), result: underK1.result }).toEqual({
+        kid: 'k1',
+        result: 'Transferred 12.50 to bob',
+      });
+      expect((await admin(server, 'activate', { id: 'd1' })).status).toBe(200);
+      const underD1 = await transfer(server);
+      expect({ kid: kidOf(underD1.state), result: underD1.result }).toEqual({
+        kid: 'd1',
+        result: 'Transferred 12.50 to bob',
+      });
+      expect(server.log()).not.toContain(pin);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('fails startup, closed and without the PIN, for a wrong PIN or a key the token lacks', async () => {
     const wrongPin = await start({
       MCP_KEYRING: JSON.stringify({ active: 'k1', keys: { k1: { pkcs11: 'k1' } } }),
@@ -235,8 +279,42 @@ describe('data keys wrapped by AWS KMS (the official AWS SDK v3 against moto)', 
       () => undefined,
       (failure: Error) => failure,
     );
-    expect(error?.message).toContain('Key "k3"');
-    expect(error?.message).toContain('AWS KMS Decrypt failed');
+    expect(error?.message).toContain(
+      'Key "k3" could not be unwrapped (kms): AWS KMS Decrypt failed: InvalidCiphertextException (the blob is not one KMS made for this key id, endpoint and KMS key (its encryption context))',
+    );
+  });
+
+  it("names KMS's error, never its message (which names the account): a KMS key or alias that does not exist", async () => {
+    const entry = await newEntry('k1');
+    const account = kms.keyArn.split(':')[4];
+    const absentKey = kms.keyArn.replace(/key\/.*$/, 'key/00000000-1111-2222-3333-444444444444');
+    const failures = [];
+    for (const kmsKeyId of [absentKey, 'alias/no-such-alias']) {
+      const wrapper = new AwsKmsKeyWrapper({ kmsKeyId, endpoint: 'nestjs-mcp-sample' });
+      try {
+        failures.push(
+          await wrapper.unwrap('k1', entry).then(
+            () => 'unwrapped',
+            (e: Error) => e.message,
+          ),
+        );
+        failures.push(
+          await wrapper.generateDataKey('k2').then(
+            () => 'made',
+            (e: Error) => e.message,
+          ),
+        );
+      } finally {
+        wrapper.close();
+      }
+    }
+    expect(failures).toEqual([
+      'AWS KMS Decrypt failed: NotFoundException (no such KMS key)',
+      'AWS KMS GenerateDataKey failed: NotFoundException (no such KMS key)',
+      'AWS KMS Decrypt failed: NotFoundException (no such KMS key)',
+      'AWS KMS GenerateDataKey failed: NotFoundException (no such KMS key)',
+    ]);
+    for (const failure of failures) expect(failure).not.toContain(account);
   });
 
   it('unwraps at load and at stage; with KMS gone, every round is still served and a stage changes nothing', async () => {
@@ -255,7 +333,14 @@ describe('data keys wrapped by AWS KMS (the official AWS SDK v3 against moto)', 
       expect(result).toBe('Transferred 12.50 to bob');
     }
     const refused = await admin(server, 'stage', { id: 'k5', ...k5 });
-    expect(refused.status).toBeGreaterThanOrEqual(400);
+    // The failure is named, not the endpoint: no address, no port.
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      statusCode: 400,
+      message:
+        'Key "k5" could not be unwrapped (kms): AWS KMS Decrypt failed: KMS unreachable (ECONNREFUSED)',
+    });
+    expect(refused.text).not.toContain(new URL(kms.url).port);
     expect(refused.text).not.toContain(k5.kms);
     const snapshot = (await admin(server, 'keyring')).body as { keys: { id: string }[] };
     expect(snapshot.keys.map((key) => key.id).sort()).toEqual(['k1', 'k2']);
@@ -267,8 +352,10 @@ describe('data keys wrapped by AWS KMS (the official AWS SDK v3 against moto)', 
       () => undefined,
       (failure: Error) => failure,
     );
-    expect(error?.message).toContain('Key "k1"');
-    expect(error?.message).toContain('AWS KMS Decrypt failed');
+    expect(error?.message).toContain(
+      'Key "k1" could not be unwrapped (kms): AWS KMS Decrypt failed: KMS unreachable (ECONNREFUSED)',
+    );
+    expect(error?.message).not.toContain(new URL(kms.url).port);
   });
 });
 

@@ -22,6 +22,12 @@ import { until } from '../../utils/wait';
 
 const FORM = { elicitation: {} };
 
+const STORE_UNAVAILABLE = {
+  code: -32000,
+  message: 'Server busy: the store is unavailable',
+  data: { retryAfterMs: 1_000 },
+};
+
 describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
   const keyring = newKeyring(['k1']);
   const keys = { active: keyring.active, keys: keyring.keys };
@@ -205,10 +211,11 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
       );
       const mark = logger.lines.length;
       const refused = await singleUseFlow(server);
-      expect(refused.body.error).toEqual({ code: -32603, message: 'Internal error' });
+      // An outage, not a bug: the retryable -32000, nothing consumed, nothing run.
+      expect(refused.body.error).toEqual(STORE_UNAVAILABLE);
       expect(server.app.get(HandlerRuns).count('once_delete:deleted')).toBe(0);
       const log = logger.lines.slice(mark).map((line) => line.text);
-      expect(log.join('\n')).toMatch(/single-use state could not be recorded \(unavailable\)/);
+      expect(log.join('\n')).toMatch(/The single-use store is unavailable \(unavailable\)/);
       await redis.start();
       const response = await until(() => singleUseFlow(server), {
         done: (answer) => answer.body.result !== undefined,
@@ -216,6 +223,11 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
         everyMs: 100,
       });
       expect(resultText(response)).toBe('Deleted /srv/report.pdf');
+      expect(logger.lines.slice(mark).map((line) => line.text)).toContainEqual(
+        expect.stringMatching(
+          /^The single-use store answers again \(\d+ calls? answered Server busy/,
+        ),
+      );
     } finally {
       await server.close();
     }

@@ -19,7 +19,7 @@ import { until } from '../../utils/wait';
 // Issue #17 (items 5 and 7): whoever can write to Redis is not whoever may act as a caller. Records
 // and queued steps carry the keyring's tag; an edited one — by `redis-cli`, as an attacker with
 // Redis write access would — is treated as missing and logged with its key; control messages
-// without a tag are ignored; a step Redis refuses to queue answers a bare -32603 and gives its
+// without a tag are ignored; a step Redis refuses to queue answers the retryable -32000 and gives its
 // caller's slot back.
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
@@ -387,7 +387,8 @@ describe('a step Redis refuses to queue (out of memory)', () => {
 
   /**
    * Sends `request` while Redis refuses writes (maxmemory 1, noeviction), and checks the answer is
-   * the bare -32603 with nothing of Redis on the wire nor its limits in the log; the log lines.
+   * the retryable -32000 of an unavailable store or runner, with nothing of Redis on the wire nor
+   * its limits in the log; the log lines.
    */
   async function refusedOutOfMemory(request: () => Promise<RawRoundResponse>): Promise<string[]> {
     const mark = logger.lines.length;
@@ -399,24 +400,30 @@ describe('a step Redis refuses to queue (out of memory)', () => {
     } finally {
       await client.config('SET', 'maxmemory', '0');
     }
-    expect(refused.body.error).toEqual({ code: -32603, message: 'Internal error' });
+    expect(refused.body.error).toEqual({
+      code: -32000,
+      message: expect.stringMatching(
+        /^Server busy: the (store|task runner) is unavailable$/,
+      ) as unknown as string,
+      data: { retryAfterMs: 1_000 },
+    });
     expect(refused.text).not.toMatch(/OOM|script|maxmemory/i);
     const logged = logger.lines.slice(mark).map((line) => line.text);
     expect(logged.join('\n')).not.toMatch(/maxmemory|script:/);
     return logged;
   }
 
-  it('answers a bare -32603, says nothing of Redis on the wire, and gives the caller its slot back', async () => {
+  it('answers the retryable -32000, says nothing of Redis on the wire, and gives the caller its slot back', async () => {
     const logged = await refusedOutOfMemory(() => create());
     expect(
-      logged.some((text) => /could not be (scheduled|created) \(rejected OOM\)/.test(text)),
+      logged.some((text) => /The task (store|runner) is unavailable \(rejected OOM\)/.test(text)),
     ).toBe(true);
     // Nothing of the task is left holding carol's one slot: she creates a task at once.
     const again = await create();
     expect(again.body.result).toMatchObject({ resultType: 'task' });
   });
 
-  it('answers tasks/cancel with a bare -32603 while Redis is out of memory, and cancels once it is not', async () => {
+  it('answers tasks/cancel with the retryable -32000 while Redis is out of memory, and cancels once it is not', async () => {
     const created = await create('dave');
     const taskId = (created.body.result as { taskId: string }).taskId;
     const cancel = () =>

@@ -75,7 +75,7 @@ describe('single use acknowledged by a replica (waitForReplicas)', () => {
     for (const id of ids) expect(await afterFailover.consume(id, LATER())).toBe(false);
   });
 
-  it('refuses a presentation no replica acknowledged, leaving the state spent', async () => {
+  it('refuses a presentation no replica acknowledged (retryable), and releases its claim: the method never ran, so a retry may be accepted', async () => {
     const store = new RedisConsumedStateStore(await connect(master), {
       commandTimeoutMs: 3_000,
       waitForReplicas: ONE_REPLICA,
@@ -87,8 +87,10 @@ describe('single use acknowledged by a replica (waitForReplicas)', () => {
     );
     expect(refusal).toBeInstanceOf(ConsumedStateStoreError);
     expect((refusal as ConsumedStateStoreError).reason).toBe('not replicated');
-    // Refused, and spent: the safe side, since the master may still hand it to the replica later.
+    // Released: a replica that got the claim and not its release holds it in doubt, then spent;
+    // one that got neither never saw it. Either way the method ran nowhere.
     const plain = new RedisConsumedStateStore(await connect(master));
+    expect(await plain.consume('unacked', LATER())).toBe(true);
     expect(await plain.consume('unacked', LATER())).toBe(false);
   });
 
@@ -117,7 +119,7 @@ describe('single use acknowledged by a replica (waitForReplicas)', () => {
     expect(await onReplica.exists('nestjs-mcp:consumed:acked-299')).toBe(1);
   });
 
-  it('answers the documented -32603 through the module when no replica acknowledges, running nothing', async () => {
+  it('answers the retryable -32000 through the module when no replica acknowledges, running nothing', async () => {
     const logger = new CapturingLogger();
     const keyring = newKeyring(['k1']);
     const server: TestServer = await startTestServer(
@@ -140,10 +142,14 @@ describe('single use acknowledged by a replica (waitForReplicas)', () => {
       await replica.stop();
       const state = await askToDelete(server, 'once_delete');
       const refused = await confirmDelete(server, 'once_delete', state);
-      expect(refused.body.error).toEqual({ code: -32603, message: 'Internal error' });
+      expect(refused.body.error).toEqual({
+        code: -32000,
+        message: 'Server busy: the store is unavailable',
+        data: { retryAfterMs: 1_000 },
+      });
       expect(server.app.get(HandlerRuns).count('once_delete:deleted')).toBe(1);
       expect(logger.lines.map((line) => line.text).join('\n')).toMatch(
-        /single-use state could not be recorded \(not replicated\)/,
+        /The single-use store is unavailable \(not replicated\)/,
       );
     } finally {
       await server.close();

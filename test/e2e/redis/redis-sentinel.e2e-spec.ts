@@ -14,9 +14,9 @@ import { until } from '../../utils/wait';
 /*
  * `redis: { sentinel }` on a real Sentinel set (one master, one replica, three sentinels): the
  * module's client finds the master through the sentinels, and when the master dies it follows the
- * replica the sentinels promote. Meanwhile a single-use retry is refused with the documented bare
- * -32603 (nothing recorded, nothing run); afterwards flows complete again, and a state accepted
- * once is never accepted twice.
+ * replica the sentinels promote. Meanwhile a single-use retry is refused with the retryable -32000
+ * `Server busy: the store is unavailable` (nothing recorded, nothing run); afterwards flows
+ * complete again, and a state accepted once is never accepted twice.
  */
 describe('the redis option on a Sentinel set, two instances', () => {
   const keyring = newKeyring(['k1']);
@@ -90,9 +90,13 @@ describe('the redis option on a Sentinel set, two instances', () => {
       `Sentinel failover: ${failures.length} flow(s) refused, ${successes} completed, until flows completed again on both instances`,
     );
     expect(await set.currentMaster()).toBe(`127.0.0.1:${set.replica.port}`);
-    // Refused while no master answered: the documented bare -32603, and the method never ran.
+    // Refused while no master answered: the retryable -32000 of an outage, the method never ran.
     for (const failure of failures)
-      expect(failure).toEqual({ code: -32603, message: 'Internal error' });
+      expect(failure).toEqual({
+        code: -32000,
+        message: 'Server busy: the store is unavailable',
+        data: { retryAfterMs: 1_000 },
+      });
     expect(deleted()).toBe(1 + successes);
 
     // On the promoted master single use holds across the fleet: a state accepted on one instance

@@ -9,6 +9,7 @@ import {
   RecordingConsumedStateStoreModule,
   SingleUseWithoutFrameworkState,
   UNREACHABLE_STORE,
+  FAULTY_STORE,
 } from './one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
 import { ADAPTERS, startTestServer, startupError, type TestServer } from '../../utils/bootstrap';
@@ -17,6 +18,11 @@ import { expectExactlyOneAccepted } from '../../utils/expect-rpc';
 
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
+const STORE_UNAVAILABLE = {
+  code: -32000,
+  message: 'Server busy: the store is unavailable',
+  data: { retryAfterMs: 1_000 },
+};
 
 /** The state with one base64url character in the middle of its ciphertext changed. */
 function flipMiddle(state: string): string {
@@ -34,6 +40,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
   let appStore: TestServer;
   /** A `consumedStateStore` option that always fails. */
   let unreachable: TestServer;
+  let faulty: TestServer;
   /** Room for one consumed state. */
   let tiny: TestServer;
 
@@ -58,11 +65,12 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
     singleUseByDefault = await start({ requestState: { singleUse: true } });
     appStore = await start({}, [RecordingConsumedStateStoreModule]);
     unreachable = await start({ requestState: { consumedStateStore: UNREACHABLE_STORE } });
+    faulty = await start({ requestState: { consumedStateStore: FAULTY_STORE } });
     tiny = await start({ requestState: { maxConsumedStates: 1 } });
   });
 
   afterAll(async () => {
-    for (const server of [main, singleUseByDefault, appStore, unreachable, tiny])
+    for (const server of [main, singleUseByDefault, appStore, unreachable, faulty, tiny])
       await server?.close();
   });
 
@@ -169,19 +177,30 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
     expect(deletions(appStore, 'once_delete')).toBe(1);
   });
 
-  it('answers -32603 and runs nothing when the store fails, logging why', async () => {
+  it('answers the retryable -32000 and runs nothing while the store is unavailable, logging the outage once', async () => {
     const state = await askToDelete(unreachable, 'once_delete');
     const mark = logger.lines.length;
-    expect((await confirmDelete(unreachable, 'once_delete', state)).body.error).toEqual(
-      INTERNAL_ERROR,
-    );
-    expect(logSince(mark)).toContain('single-use state could not be recorded (unreachable)');
+    for (let attempt = 0; attempt < 3; attempt++)
+      expect((await confirmDelete(unreachable, 'once_delete', state)).body.error).toEqual(
+        STORE_UNAVAILABLE,
+      );
+    expect(
+      logSince(mark).match(/The single-use store is unavailable \(unavailable\)/g),
+    ).toHaveLength(1);
     expect(deletions(unreachable, 'once_delete')).toBe(0);
     // Operations that are not single-use never touch the store.
     const repeatable = await askToDelete(unreachable, 'repeatable_delete');
     expect(resultText(await confirmDelete(unreachable, 'repeatable_delete', repeatable))).toBe(
       'Deleted /srv/report.pdf',
     );
+  });
+
+  it('answers -32603 and runs nothing when the store has a bug (a fault, not an outage), logging why', async () => {
+    const state = await askToDelete(faulty, 'once_delete');
+    const mark = logger.lines.length;
+    expect((await confirmDelete(faulty, 'once_delete', state)).body.error).toEqual(INTERNAL_ERROR);
+    expect(logSince(mark)).toContain('single-use state could not be recorded (store_failure)');
+    expect(deletions(faulty, 'once_delete')).toBe(0);
   });
 
   it('refuses with -32000 and a retry hint rather than accept a state when the memory store is full', async () => {

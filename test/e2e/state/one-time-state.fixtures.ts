@@ -125,7 +125,13 @@ export class RecordingConsumedStateStoreModule {}
 
 /** A store that cannot be reached. */
 export const UNREACHABLE_STORE: ConsumedStateStore = {
-  consume: () => Promise.reject(new ConsumedStateStoreError('unreachable')),
+  consume: () => Promise.reject(new ConsumedStateStoreError('unavailable')),
+};
+
+/** A store with a bug: a programming error is a fault, never an outage to retry. */
+export const FAULTY_STORE: ConsumedStateStore = {
+  consume: () =>
+    Promise.reject(new TypeError("Cannot read properties of undefined (reading 'set')")),
 };
 
 /** What the deleting tools above are asked to delete, and the answer that confirms it. */

@@ -142,7 +142,11 @@ describe('RedisConsumedStateStore on a real Redis', () => {
     const store = new RedisConsumedStateStore(client);
     const issued = Date.now();
     expect(await store.consume('layout', issued + 30_000)).toBe(true);
-    expect(await admin.get('nestjs-mcp:consumed:layout')).toBe('1');
+    // Claimed, then settled right after the claim's reply (a write the caller does not wait for).
+    await until(() => admin.get('nestjs-mcp:consumed:layout'), {
+      done: (value) => value === '1',
+      what: 'the claim to be settled',
+    });
     const ttl = await admin.pttl('nestjs-mcp:consumed:layout');
     // The state's time left, less what has passed since (and a millisecond of rounding).
     expect(ttl).toBeGreaterThanOrEqual(30_000 - (Date.now() - issued) - 1);
@@ -170,10 +174,11 @@ describe('RedisConsumedStateStore on a real Redis', () => {
     expect(await store.consume('skewed', hourBehind() + 30_000)).toBe(false);
   });
 
-  it('refuses with "timeout" after commandTimeoutMs when Redis does not answer; the late SET still spends the state', async () => {
+  it('refuses with "timeout" after commandTimeoutMs when Redis does not answer; the late claim then changes nothing', async () => {
     const store = new RedisConsumedStateStore(client, { commandTimeoutMs: 200 });
+    expect(await store.consume('warm-up', LATER())).toBe(true);
     // Paused far longer than the timeout, and unpaused by the test: refused while Redis still
-    // holds the SET (the key is not written yet), the store did not wait for Redis.
+    // holds the claim (the key is not written yet), the store did not wait for Redis.
     await admin.call('CLIENT', 'PAUSE', '30000', 'WRITE');
     try {
       expect((await rejection(store.consume('paused', LATER()))).reason).toBe('timeout');
@@ -181,7 +186,9 @@ describe('RedisConsumedStateStore on a real Redis', () => {
     } finally {
       await admin.call('CLIENT', 'UNPAUSE');
     }
-    // The late SET runs before the next command on the same connection.
+    // The claim runs once Redis takes writes again, past its deadline: it writes nothing, so the
+    // client told to retry is not refused as a replay.
+    expect(await store.consume('paused', LATER())).toBe(true);
     expect(await store.consume('paused', LATER())).toBe(false);
   });
 

@@ -1,16 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { SESSION_OPTIONS, type SessionOptions } from '../session.options';
-import { ExternalContextCreator } from '@nestjs/core';
 import type { ServerContext } from '@modelcontextprotocol/server';
+import { SESSION_OPTIONS, type SessionOptions } from '../session.options';
 import {
+  GlobalGuards,
   McpOperationRegistry,
-  McpRequestStateMode,
-  OperationPipelineFactory,
-  OperationRunner,
   ResourceServer,
   type CallHttp,
   type McpOperationContext,
-  type RunnableOperation,
 } from '../../../extension-api';
 
 const NEVER = new AbortController().signal;
@@ -28,27 +24,17 @@ const NEVER = new AbortController().signal;
  */
 @Injectable()
 export class SessionGate implements OnApplicationBootstrap {
-  private readonly pipelines: OperationPipelineFactory;
-  private gate: RunnableOperation | undefined;
-
   private readonly logger = new Logger('McpSessions');
 
   constructor(
-    contextCreator: ExternalContextCreator,
-    private readonly runner: OperationRunner,
+    private readonly globalGuards: GlobalGuards,
     private readonly registry: McpOperationRegistry,
     private readonly resourceServer: ResourceServer,
     @Inject(SESSION_OPTIONS) private readonly options: SessionOptions,
-  ) {
-    this.pipelines = new OperationPipelineFactory(contextCreator);
-  }
+  ) {}
 
-  /**
-   * Built once the app's global guards are all registered (`useGlobalGuards` included); then says
-   * at startup when sessions cannot learn their caller the way the operations do.
-   */
+  /** Says at startup when sessions cannot learn their caller the way the operations do. */
   onApplicationBootstrap(): void {
-    this.build();
     this.registry.whenExplored(() => this.warnIfOnlyOperationsAuthenticate());
   }
 
@@ -58,7 +44,7 @@ export class SessionGate implements OnApplicationBootstrap {
    * sessions are then told apart by client address only: said once, with the fix.
    */
   private warnIfOnlyOperationsAuthenticate(): void {
-    if (this.gate?.guardsHandler || this.resourceServer.enabled || !this.sessionsServed()) return;
+    if (this.globalGuards.present || this.resourceServer.enabled || !this.options.enabled) return;
     const guarded = [...this.registry.getTools(), ...this.registry.getPrompts()].filter(
       (operation) => operation.guardsHandler !== undefined,
     );
@@ -70,23 +56,6 @@ export class SessionGate implements OnApplicationBootstrap {
         'told apart by client address alone. If those guards authenticate, make the authenticating ' +
         'guard global (APP_GUARD), or authenticate in middleware that sets req.user.',
     );
-  }
-
-  private build(): void {
-    this.gate = {
-      profile: {
-        kind: 'tool',
-        declarations: [],
-        stateMode: McpRequestStateMode.NONE,
-        singleUse: false,
-        replay: false,
-        scopes: [],
-        public: false,
-        argumentsValidator: undefined,
-      },
-      handler: async () => undefined,
-      guardsHandler: this.pipelines.forGuards(this, 'session'),
-    };
   }
 
   /**
@@ -102,25 +71,6 @@ export class SessionGate implements OnApplicationBootstrap {
     const sdk = {
       mcpReq: { id: 0, method, _meta: {}, envelope: {}, signal: NEVER, notify: async () => {} },
     } as unknown as ServerContext;
-    return this.runner.authorize({
-      operation: this.gate ?? this.fallback(),
-      target: method,
-      params,
-      args: {},
-      http,
-      sdk,
-    });
-  }
-
-  private sessionsServed(): boolean {
-    return this.options.enabled;
-  }
-
-  /** The session requests' stand-in operation: it only carries the global guards. */
-  session(): void {}
-
-  private fallback(): RunnableOperation {
-    this.build();
-    return this.gate as RunnableOperation;
+    return this.globalGuards.authorize(method, sdk, http, params);
   }
 }

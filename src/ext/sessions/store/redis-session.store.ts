@@ -5,6 +5,8 @@ import { SessionCapacityError } from './session-capacity.error';
 import type { McpSessionRecord } from './session-record';
 import type { SessionCreationLimits, SessionStore } from './session-store.interface';
 import {
+  DEADLINE_LUA,
+  RedisClock,
   adapterKeyPrefix,
   type McpRedisClient,
   type RecordIntegrity,
@@ -20,6 +22,12 @@ export interface RedisSessionStoreOptions {
    * @internal
    */
   integrity?: RecordIntegrity;
+  /**
+   * How long a write may take, in ms: one that reaches Redis later (a paused server, a command
+   * resent on reconnection) changes nothing and rejects (`late`), so a request told that its
+   * change failed never finds it applied afterwards. Default 1,000.
+   */
+  commandTimeoutMs?: number;
 }
 
 /** Domain of the records' integrity tags. */
@@ -28,14 +36,17 @@ const RECORD_DOMAIN = 'session-record';
 // Each session is a hash (`v` its version, `d` its JSON, `t` its tag) under a digest of its id, so
 // the key space never shows a usable session id. Two sorted sets, all sessions and one per
 // partition, hold the same digests scored by expiry, for the limits; each lives as long as its
-// latest member.
+// latest member. Every write gets its caller's deadline (on Redis's clock) last, and changes
+// nothing past it ('late').
 const EXPIRE_SET = `
+${DEADLINE_LUA}
 local function expireSet(key)
   local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
   if last[2] then redis.call('PEXPIREAT', key, last[2]) end
 end`;
 const CREATE = `${EXPIRE_SET}
 ${SHARE_REFUSAL_LUA}
+if past_deadline(ARGV[9]) then return 'late' end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[5])
@@ -51,6 +62,7 @@ expireSet(KEYS[2])
 expireSet(KEYS[3])
 return 1`;
 const REPLACE = `${EXPIRE_SET}
+if past_deadline(ARGV[7]) then return 'late' end
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'd', ARGV[3], 't', ARGV[4])
 redis.call('PEXPIREAT', KEYS[1], ARGV[5])
@@ -59,7 +71,8 @@ redis.call('ZADD', KEYS[3], 'XX', ARGV[5], ARGV[6])
 expireSet(KEYS[2])
 expireSet(KEYS[3])
 return 1`;
-const DELETE = `
+const DELETE = `${DEADLINE_LUA}
+if past_deadline(ARGV[2]) then return 'late' end
 local deleted = redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
@@ -76,6 +89,8 @@ export class RedisSessionStore implements SessionStore {
   private readonly logger = new Logger('McpSessions');
   private readonly prefix: string;
   private integrity: RecordIntegrity | undefined;
+  private readonly commandTimeoutMs: number;
+  private readonly clock: RedisClock;
 
   constructor(
     private readonly client: Pick<McpRedisClient, 'call'>,
@@ -88,6 +103,10 @@ export class RedisSessionStore implements SessionStore {
       'RedisSessionStore',
     );
     this.integrity = options.integrity;
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 1_000;
+    if (!Number.isSafeInteger(this.commandTimeoutMs) || this.commandTimeoutMs <= 0)
+      throw new RangeError('RedisSessionStore: commandTimeoutMs must be a positive integer');
+    this.clock = new RedisClock(() => client.call('TIME'));
   }
 
   /**
@@ -104,21 +123,24 @@ export class RedisSessionStore implements SessionStore {
     const data = JSON.stringify(record);
     const member = sha256Base64Url(record.sessionId);
     const created = Number(
-      await this.client.call(
-        'EVAL',
-        CREATE,
-        3,
-        this.key(member),
-        this.allKey(),
-        this.partitionKey(record.partition),
-        record.version,
-        data,
-        this.tag(member, record.version, data),
-        record.expiresAt,
-        Date.now(),
-        limits.maxSessions,
-        limits.maxPerPartition,
-        member,
+      this.inTime(
+        await this.client.call(
+          'EVAL',
+          CREATE,
+          3,
+          this.key(member),
+          this.allKey(),
+          this.partitionKey(record.partition),
+          record.version,
+          data,
+          this.tag(member, record.version, data),
+          record.expiresAt,
+          Date.now(),
+          limits.maxSessions,
+          limits.maxPerPartition,
+          member,
+          await this.deadline(),
+        ),
       ),
     );
     if (created === -2) throw new SessionCapacityError(limits.maxPerPartition, 'caller');
@@ -167,8 +189,9 @@ export class RedisSessionStore implements SessionStore {
       this.tag(member, next.version, data),
       next.expiresAt,
       member,
+      await this.deadline(),
     );
-    return Number(replaced) === 1;
+    return Number(this.inTime(replaced)) === 1;
   }
 
   async delete(sessionId: string): Promise<boolean> {
@@ -183,8 +206,18 @@ export class RedisSessionStore implements SessionStore {
       this.allKey(),
       this.partitionKey(record.partition),
       member,
+      await this.deadline(),
     );
-    return Number(deleted) === 1;
+    return Number(this.inTime(deleted)) === 1;
+  }
+
+  private deadline(): Promise<number> {
+    return this.clock.deadline(this.commandTimeoutMs);
+  }
+
+  /** A write's reply, unless it reached Redis past its deadline (then nothing changed). */
+  private inTime(reply: unknown): unknown {
+    return this.clock.inTime(reply);
   }
 
   private tag(member: string, version: number, data: string): string {

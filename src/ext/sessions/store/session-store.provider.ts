@@ -21,7 +21,7 @@ export const SESSION_STORE_PROVIDER = portProvider(SESSION_STORE_PORT, {
         call: (command: string, ...args: (string | number)[]) =>
           redis.run((client) => client.call(command, ...args)),
       },
-      { keyPrefix: redis.key('session', ''), integrity },
+      { keyPrefix: redis.key('session', ''), integrity, commandTimeoutMs: redis.commandTimeoutMs },
     );
   },
   adopt: (

@@ -33,7 +33,7 @@ const LIST_CHANGED = {
 @Injectable()
 export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('McpSessions');
-  private readonly streams = new Map<string, SessionStream>();
+  private readonly streams = new Map<string, HeldStream>();
   /** Writes a change to the held streams in slices, as listen streams are written. */
   private readonly fanOut = new StreamFanOut<HeldStream>();
 
@@ -49,9 +49,10 @@ export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdow
   /** Holds `stream` for the session; `false` when this instance already holds one for it. */
   hold(sessionId: string, stream: SessionStream, closed: Promise<unknown>): boolean {
     if (this.streams.has(sessionId)) return false;
-    this.streams.set(sessionId, stream);
+    const held: HeldStream = { res: stream.response, stream };
+    this.streams.set(sessionId, held);
     void closed.finally(() => {
-      if (this.streams.get(sessionId) === stream) this.streams.delete(sessionId);
+      if (this.streams.get(sessionId) === held) this.streams.delete(sessionId);
     });
     return true;
   }
@@ -63,7 +64,7 @@ export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdow
 
   beforeApplicationShutdown(): void {
     this.fanOut.flushAll();
-    for (const stream of this.streams.values()) stream.end();
+    for (const { stream } of this.streams.values()) stream.end();
     this.streams.clear();
   }
 
@@ -72,13 +73,14 @@ export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdow
       case 'listChanged':
         return this.announce(
           [...this.streams.values()],
+          LIST_CHANGED[event.list],
           JSON.stringify({ jsonrpc: '2.0', method: LIST_CHANGED[event.list] }),
         );
       case 'resourceUpdated':
         void this.updated(event.uri);
         return;
       case 'closed':
-        this.streams.get(event.sessionId)?.end();
+        this.streams.get(event.sessionId)?.stream.end();
         this.streams.delete(event.sessionId);
         return;
       default:
@@ -86,12 +88,12 @@ export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdow
     }
   }
 
-  /** Writes `json` to `streams` through the fan-out, each with its own event id. */
-  private announce(streams: readonly SessionStream[], json: string): void {
-    this.fanOut.enqueue(
-      streams.map((stream) => ({ res: stream.response, stream })),
-      ({ stream }) => stream.frameOf(json),
-    );
+  /**
+   * Writes `json` to `streams` through the fan-out, each with its own event id; `key` says what it
+   * says, so the same change announced again while it still waits for a stream is written once.
+   */
+  private announce(streams: readonly HeldStream[], key: string, json: string): void {
+    this.fanOut.enqueue(streams, { key, textOf: ({ stream }) => stream.frameOf(json) });
   }
 
   /** Announces a resource's update to the held streams of sessions that subscribed to it. */
@@ -112,6 +114,7 @@ export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdow
     );
     this.announce(
       held.filter((_, index) => subscribed[index]).map(([, stream]) => stream),
+      `notifications/resources/updated ${uri}`,
       JSON.stringify({
         jsonrpc: '2.0',
         method: 'notifications/resources/updated',

@@ -14,13 +14,14 @@ import { ownMeta, sessionEnvelope } from '../calls/session-server-context';
 import { McpSessions } from '../mcp-sessions.service';
 import { SESSION_OPTIONS, type SessionOptions } from '../session.options';
 import { createTaskResult2025, task2025, taskPayload2025 } from './task-wire-2025';
+import { quoted } from '../../../kit/quoted';
 import {
+  ConsumedStateStore,
   DivertedCall,
   McpDispatcher,
   type HttpExchange,
   type ToolEntry,
 } from '../../../extension-api';
-import { ConsumedStateStore } from '../../../extension-api';
 
 type Params = Record<string, unknown>;
 type Detailed = Record<string, unknown> & { taskId: string; status: string };
@@ -191,7 +192,10 @@ export class SessionTasks implements OnModuleDestroy {
     const urlTagged = new UrlElicitations().idsFor(claimed);
     const asking = this.rounds.ask(urlTagged, channel, task.taskId, from).then(async (asked) => {
       if (!asked.ok) {
-        this.logger.debug(`Task ${task.taskId}: input not answered (${asked.error.message})`);
+        // The client's own error message: quoted, as anything a client chose.
+        this.logger.debug(
+          `Task ${task.taskId}: input not answered (${quoted(asked.error.message, 256)})`,
+        );
         return;
       }
       const answers = asked.responses;

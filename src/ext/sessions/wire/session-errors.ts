@@ -1,6 +1,8 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
+import type { ServerResponse } from 'node:http';
 import { McpErrorCode } from '../../../kit/errors/mcp-error-codes';
 import { clip } from '../../../kit/clip';
+import { writeJsonRpcHttpError } from '../../../kit/json-rpc-http-error';
 
 /** The one answer to a session that is not this caller's to use (HTTP 404). @internal */
 export const SESSION_NOT_FOUND_MESSAGE = 'Session not found';
@@ -47,4 +49,16 @@ export function requestStreamLost(): ProtocolError {
     McpErrorCode.RequestStreamLost,
     'The stream of this request was lost before its answer; the request did not complete',
   );
+}
+
+/**
+ * Answers a session request that could not be served now (`-32000 Server busy`, e.g. its store
+ * unavailable) before anything of it ran: HTTP 503 with `Retry-After`, as `initialize` past
+ * `sessions.maxSessions` is. Answers whether `error` was such a refusal.
+ * @internal
+ */
+export function answeredBusy(error: unknown, res: ServerResponse, id: unknown): boolean {
+  if (!(error instanceof ProtocolError) || error.code !== McpErrorCode.ServerBusy) return false;
+  writeJsonRpcHttpError(res, 503, error.code, error.message, id, error.data);
+  return true;
 }

@@ -1,4 +1,6 @@
+import { endWithPieces, jsonPieces } from '../../../kit/encoded-json';
 import type { ServerResponse } from 'node:http';
+import { withinBacklog } from '../../../extension-api';
 
 /** SSE headers of every stream, as the SDK's streamable HTTP transport sends them. */
 const SSE_HEADERS = {
@@ -26,7 +28,8 @@ export interface SessionStreamOptions {
  * The response of one request of a 2025-era session: a single JSON body when nothing is sent
  * before the answer, else an SSE stream (the streamable HTTP transport of 2025) that opens with a
  * priming event and numbers its events, so a client whose connection drops can ask what became
- * of its request. `signal` aborts when the client goes away before the answer.
+ * of its request. `signal` aborts when the client goes away before the answer — or stops reading:
+ * no stream holds more than its backlog bound unsent (`MAX_STREAM_BACKLOG_BYTES`).
  * @internal
  */
 export class SessionStream {
@@ -34,6 +37,8 @@ export class SessionStream {
   private streaming = false;
   private ended = false;
   private sequence = 0;
+  /** Bytes of the last message written: not a backlog while it is still on its way. */
+  private inFlightBytes = 0;
   private keepAlive: NodeJS.Timeout | undefined;
 
   constructor(
@@ -65,16 +70,23 @@ export class SessionStream {
       this.res.write(`id: ${this.nextId()}\nretry: ${RETRY_MS}\ndata: \n\n`);
     const every = this.options.keepAliveMs;
     if (every > 0) {
-      this.keepAlive = setInterval(() => this.res.write(': keepalive\n\n'), every);
+      this.keepAlive = setInterval(() => this.write(': keepalive\n\n'), every);
       this.keepAlive.unref();
     }
   }
 
-  /** Sends a message ahead of the answer (a notification, a server-to-client request). */
+  /**
+   * Sends a message ahead of the answer (a notification, a server-to-client request); `false` when
+   * the stream is over. A client that stopped reading is cut here, as a held stream is, once more
+   * than the backlog bound waits unsent beyond the last message: the request is then as one whose
+   * client went away.
+   */
   send(message: unknown): boolean {
     if (!this.open) return false;
     this.start();
-    this.res.write(this.frameOf(JSON.stringify(message)));
+    const frame = this.frameOf(JSON.stringify(message));
+    if (!this.write(frame)) return false;
+    this.inFlightBytes = Buffer.byteLength(frame);
     return true;
   }
 
@@ -100,14 +112,14 @@ export class SessionStream {
       return this.end();
     }
     this.ended = true;
-    const body = JSON.stringify(message);
+    const { pieces, byteLength } = jsonPieces(message);
     this.res.writeHead(status, {
       ...headers,
       'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(body),
+      'Content-Length': byteLength,
       'Mcp-Session-Id': this.options.sessionId,
     });
-    this.res.end(body);
+    endWithPieces(this.res, pieces);
   }
 
   /** Ends the response (`202` with no body when nothing was sent). */
@@ -118,6 +130,16 @@ export class SessionStream {
     if (this.res.writableEnded || this.closed.signal.aborted) return;
     if (!this.streaming) this.res.writeHead(status, { 'Mcp-Session-Id': this.options.sessionId });
     this.res.end();
+  }
+
+  /**
+   * Writes `text` unless more than the backlog bound waits unsent beyond the last message: then the
+   * client stopped reading (or reads far slower than the call sends), and the stream is cut.
+   */
+  private write(text: string): boolean {
+    if (!withinBacklog(this.res, this.inFlightBytes)) return false;
+    this.res.write(text);
+    return true;
   }
 
   private nextId(): string {

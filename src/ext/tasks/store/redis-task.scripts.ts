@@ -1,4 +1,5 @@
 import { SHARE_REFUSAL_LUA } from '../../../kit/fair-share';
+import { DEADLINE_LUA } from '../../../extension-api';
 
 /** The Lua scripts of {@link RedisTaskStore}, each atomic on the server. @internal */
 // Each task is a hash — `v` its version, `d` its JSON, `t` the keyring's tag over both and the
@@ -30,11 +31,16 @@ local function first_expiry(key)
   return first[2] or ''
 end`;
 
+// CREATE and REPLACE get their caller's deadline (on Redis's clock) last and change nothing past
+// it, answering 'late': the caller was told the write failed, so it must never land afterwards.
+
 // KEYS: task, partition index, all, bytes. ARGV: version, json, expiresAt, now, per-partition
-// count, taskId, tag, maxTasks, maxBytes, per-partition bytes, weight, partition digest.
-// Answers 1, 0 (id taken) or {unit, refusal, total, first expiry}.
+// count, taskId, tag, maxTasks, maxBytes, per-partition bytes, weight, partition digest, deadline.
+// Answers 1, 0 (id taken), 'late' or {unit, refusal, total, first expiry}.
 export const CREATE = `${SHARE_REFUSAL_LUA}
 ${PRUNE}
+${DEADLINE_LUA}
+if past_deadline(ARGV[13]) then return 'late' end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local now = tonumber(ARGV[4])
 prune(now)
@@ -64,9 +70,11 @@ redis.call('PEXPIREAT', KEYS[2], last[2])
 return 1`;
 
 // KEYS: task, partition index, all, bytes. ARGV: expected version, next version, json,
-// expiresAt, tag, now, taskId, weight, maxBytes, per-partition bytes, partition digest.
-// Answers 1, 0 (version moved on) or {unit, refusal, total, first expiry}.
+// expiresAt, tag, now, taskId, weight, maxBytes, per-partition bytes, partition digest, deadline.
+// Answers 1, 0 (version moved on), 'late' or {unit, refusal, total, first expiry}.
 export const REPLACE = `${PRUNE}
+${DEADLINE_LUA}
+if past_deadline(ARGV[12]) then return 'late' end
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
 local now = tonumber(ARGV[6])
 prune(now)

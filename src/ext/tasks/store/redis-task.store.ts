@@ -8,6 +8,7 @@ import { TaskCapacityError } from './task-capacity.error';
 import { isTaskId } from './task-id';
 import type { TaskCreationLimits, TaskStore } from './task-store.interface';
 import {
+  RedisClock,
   adapterKeyPrefix,
   type McpRedisClient,
   type RecordIntegrity,
@@ -21,6 +22,8 @@ export interface RedisTaskStoreOptions {
   maxTasks?: number;
   /** JSON bytes the unexpired tasks may take in Redis. Default 1,073,741,824 (1 GiB). */
   maxBytes?: number;
+  /** How long a write may take, in ms; one that reaches Redis later changes nothing (`late`). Default 1,000. */
+  commandTimeoutMs?: number;
 }
 
 /** Domain of a task record's integrity tag. */
@@ -48,6 +51,8 @@ export class RedisTaskStore implements TaskStore {
   private readonly maxTasks: number;
   private readonly maxBytes: number;
   private integrity: RecordIntegrity | undefined;
+  private readonly commandTimeoutMs: number;
+  private readonly clock: RedisClock;
 
   constructor(
     private readonly client: Pick<McpRedisClient, 'call'>,
@@ -56,12 +61,15 @@ export class RedisTaskStore implements TaskStore {
     this.prefix = adapterKeyPrefix(client, options.keyPrefix, 'nestjs-mcp:task:', 'RedisTaskStore');
     this.maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_TASK_BYTES;
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 1_000;
     for (const [name, value] of [
       ['maxTasks', this.maxTasks],
       ['maxBytes', this.maxBytes],
+      ['commandTimeoutMs', this.commandTimeoutMs],
     ] as const)
       if (!Number.isSafeInteger(value) || value <= 0)
         throw new RangeError(`RedisTaskStore: ${name} must be a positive integer`);
+    this.clock = new RedisClock(() => client.call('TIME'));
   }
 
   /**
@@ -99,7 +107,9 @@ export class RedisTaskStore implements TaskStore {
       Math.min(limits.maxBytesPerPartition ?? this.maxBytes, this.maxBytes),
       weight,
       owner,
+      await this.clock.deadline(this.commandTimeoutMs),
     );
+    this.clock.inTime(reply);
     if (Array.isArray(reply)) throw this.capacityError(reply, limits);
     if (Number(reply) !== 1) throw new Error('Task id already exists');
   }
@@ -151,7 +161,9 @@ export class RedisTaskStore implements TaskStore {
       this.maxBytes,
       Math.min(limits.maxBytesPerPartition ?? this.maxBytes, this.maxBytes),
       owner,
+      await this.clock.deadline(this.commandTimeoutMs),
     );
+    this.clock.inTime(reply);
     if (Array.isArray(reply)) throw this.capacityError(reply, limits);
     return Number(reply) === 1;
   }

@@ -23,6 +23,7 @@ export const TASK_STORE_PROVIDER = portProvider(TASK_STORE_PORT, {
             keyPrefix: redis.key(TASK_KEY_SEGMENT, ''),
             maxTasks: options.maxTasks,
             maxBytes: options.maxStoreBytes,
+            commandTimeoutMs: redis.commandTimeoutMs,
           },
         )
       : new MemoryTaskStore({ maxTasks: options.maxTasks, maxBytes: options.maxStoreBytes }),

@@ -3,6 +3,7 @@ import { type RecordIntegrity } from '../../../keyring/record-integrity';
 import { retryAfterMs, type ShareLimits } from '../../../kit/fair-share';
 import { loggableFailure } from '../../../redis/bounded-redis-command';
 import type { McpRedisClient } from '../../../redis/mcp-redis-client';
+import { LATE_REPLY, RedisClock } from '../../../redis/redis-clock';
 import { handleShares } from './handle-shares';
 import { SCRIPTS, type Script } from './redis-state-handle.scripts';
 import { StateHandleRepositoryError } from './state-handle-repository.error';
@@ -17,7 +18,7 @@ export interface RedisStateHandleRepositoryOptions {
    * `"nestjs-mcp:handle:"`.
    */
   keyPrefix?: string;
-  /** Longest wait for Redis per operation, in ms; then the call fails with -32603 (`timeout`). Default 2,000. */
+  /** Longest wait for Redis per operation, in ms; then the call fails with -32000 (`timeout`). Default 2,000. */
   commandTimeoutMs?: number;
   /** Records the fleet holds at once; a new flow past it is refused (`full`). Default 100,000. */
   maxEntries?: number;
@@ -38,9 +39,10 @@ const RECORD_OVERHEAD_BYTES = 256;
  * A {@link StateHandleRepository} on Redis, shared by every instance of a fleet: each operation is
  * one script (one round trip, atomic on the server). Records expire with the flow (`PEXPIREAT`).
  * When Redis does not answer within `commandTimeoutMs`, or answers with an error, the operation rejects
- * with {@link StateHandleRepositoryError} (`timeout`, `unavailable`), so the call fails closed with
- * `-32603`; a redemption that reached Redis after its caller gave up still consumed the handle,
- * and the client starts the flow again.
+ * with {@link StateHandleRepositoryError} (`timeout`, `unavailable`, `rejected <CODE>`), so the
+ * call fails closed with `-32000 Server busy` (`-32603` for an error that is no outage). Every
+ * script carries its caller's deadline, checked on Redis's clock: one that reaches Redis after
+ * its caller gave up changes nothing (`late`).
  *
  * @example
  * ```ts
@@ -58,6 +60,7 @@ export class RedisStateHandleRepository implements StateHandleRepository {
   private readonly count: ShareLimits;
   private readonly bytes: ShareLimits;
   private integrity: RecordIntegrity | undefined;
+  private readonly clock: RedisClock;
 
   constructor(
     private readonly client: Pick<McpRedisClient, 'evalsha' | 'eval' | 'del'>,
@@ -81,6 +84,10 @@ export class RedisStateHandleRepository implements StateHandleRepository {
       maxEntriesPerOwner: options.maxEntriesPerOwner ?? maxEntries,
       maxBytes: options.maxBytes ?? 1_073_741_824,
     }));
+    this.clock = new RedisClock(
+      () => this.withTimeout(this.client.eval("return redis.call('TIME')", 0)),
+      this.now,
+    );
   }
 
   /**
@@ -169,19 +176,29 @@ export class RedisStateHandleRepository implements StateHandleRepository {
     return `${this.keyPrefix}${handle}`;
   }
 
-  /** EVALSHA, and EVAL once when the server does not know the script yet (restarted, flushed). */
+  /**
+   * EVALSHA, and EVAL once when the server does not know the script yet (restarted, flushed), with
+   * the caller's deadline last: a script that reaches Redis after the caller gave up (the command
+   * waited in ioredis's offline queue, or was resent on reconnection) changes nothing.
+   */
   private async run(
     { source, sha1 }: Script,
     keys: string[],
     args: (string | number)[],
   ): Promise<unknown> {
-    return this.withTimeout(
-      this.client.evalsha(sha1, keys.length, ...keys, ...args).catch((error: unknown) => {
+    const withDeadline = [...args, await this.clock.deadline(this.commandTimeoutMs)];
+    const reply = await this.withTimeout(
+      this.client.evalsha(sha1, keys.length, ...keys, ...withDeadline).catch((error: unknown) => {
         if (error instanceof Error && error.message.startsWith('NOSCRIPT'))
-          return this.client.eval(source, keys.length, ...keys, ...args);
+          return this.client.eval(source, keys.length, ...keys, ...withDeadline);
         throw error;
       }),
     );
+    if (reply === LATE_REPLY) {
+      this.clock.late();
+      throw new StateHandleRepositoryError('late');
+    }
+    return reply;
   }
 
   private withTimeout<T>(operation: Promise<T>): Promise<T> {

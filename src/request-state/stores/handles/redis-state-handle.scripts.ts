@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DEADLINE_LUA } from '../../../redis/redis-clock';
 import { SHARE_REFUSAL_LUA } from '../../../kit/fair-share';
 
 // A record is a hash (b = binding, d = data, e = expiry, r = round, o = owner, t = the keyring's
@@ -8,6 +9,7 @@ import { SHARE_REFUSAL_LUA } from '../../../kit/fair-share';
 // expired records leave them at the next write. The per-owner keys are built here from the
 // prefix, so on Redis Cluster the prefix needs a hash tag (it does anyway: RENAME).
 const ACCOUNTING = `${SHARE_REFUSAL_LUA}
+${DEADLINE_LUA}
 local prefix = ARGV[1]
 local all, bytes = prefix .. '~all', prefix .. '~bytes'
 local function unaccount(handle)
@@ -44,9 +46,14 @@ local function first_expiry()
   return first[2] or ''
 end`;
 
+// Every script gets the deadline of its caller (on Redis's clock) as its last argument and
+// changes nothing past it, answering 'late': its caller has been told it failed.
+
 // KEYS: the record. ARGV: prefix, handle, b, d, e, r, o, t, now, weight, maxEntries,
-// maxEntriesPerOwner, maxBytes, per-owner bytes. Answers 1 or {'full' | 'share', first expiry}.
+// maxEntriesPerOwner, maxBytes, per-owner bytes, deadline. Answers 1, 'late' or
+// {'full' | 'share', first expiry}.
 const PUT = `${ACCOUNTING}
+if past_deadline(ARGV[15]) then return 'late' end
 local handle, owner, weight = ARGV[2], ARGV[7], tonumber(ARGV[10])
 prune(tonumber(ARGV[9]))
 local by = prefix .. '~by:' .. owner
@@ -80,8 +87,9 @@ account(handle, owner, weight, ARGV[5])
 return 1`;
 
 // Compare-and-swap in one step: a foreign binding changes nothing; RENAME keeps the key's expiry.
-// KEYS: the record, its replacement. ARGV: prefix, handle, replacement, binding, now.
+// KEYS: the record, its replacement. ARGV: prefix, handle, replacement, binding, now, deadline.
 const REDEEM = `${ACCOUNTING}
+if past_deadline(ARGV[6]) then return 'late' end
 local f = redis.call('HMGET', KEYS[1], 'b', 'd', 'e', 'r', 'o', 't')
 if f[1] ~= ARGV[4] then return false end
 if tonumber(f[3]) <= tonumber(ARGV[5]) then
@@ -98,8 +106,9 @@ if entry then
 end
 return {f[2], f[3], f[4], f[5] or '', f[6] or ''}`;
 
-// KEYS: the record. ARGV: prefix, handle.
+// KEYS: the record. ARGV: prefix, handle, deadline.
 const DELETE = `${ACCOUNTING}
+if past_deadline(ARGV[3]) then return 'late' end
 redis.call('DEL', KEYS[1])
 unaccount(ARGV[2])
 return 1`;

@@ -30,9 +30,11 @@ export interface StateHandleRecord {
  * own (e.g. a SQL table keyed by handle), as the `stateHandleRepository` module option or as the
  * `StateHandleRepository` token in any module.
  *
- * When a record cannot be read or written (store full, unreachable, too slow), reject, preferably
- * with {@link StateHandleRepositoryError}: the call fails with `-32603` and the reason is logged.
- * Never resolve as if a redemption succeeded when it could not be recorded.
+ * When a record cannot be read or written now (store full, unreachable, too slow), reject with
+ * {@link StateHandleRepositoryError} naming why (`unavailable`, `timeout`, `full`…): the call is
+ * answered `-32000 Server busy`, which the client may retry, and the reason is logged; any other
+ * rejection is answered `-32603` as a fault. Never resolve as if a redemption succeeded when it
+ * could not be recorded.
  *
  * @publicApi
  */

@@ -12,9 +12,11 @@ export interface ConsumedStateStore {
    * Records `id` as consumed until `expiresAt` (ms since the epoch) and resolves `true` only for
    * the first presentation of `id` before `expiresAt`; every later or concurrent presentation, and
    * any presentation at or after `expiresAt`, resolves `false`. Must be atomic: two concurrent calls
-   * with the same id never both resolve `true`. When the presentation cannot be recorded (store
-   * full or unreachable), reject — preferably with {@link ConsumedStateStoreError} — rather than
-   * resolve `true`: the call then fails with `-32603` and the reason is logged.
+   * with the same id never both resolve `true`. When the presentation cannot be recorded now (the
+   * store unreachable or too slow), reject with {@link ConsumedStateStoreError} naming why
+   * (`unavailable`, `timeout`…) rather than resolve `true`: the call is then answered `-32000
+   * Server busy`, which the client may retry, and the reason is logged; any other rejection is
+   * answered `-32603` as a fault.
    *
    * `owner` names who presents the state (a digest of the caller's authorization partition), for
    * stores that share their capacity fairly, as the module's do: a store with no room for the

@@ -1,70 +1,59 @@
+import { Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { boundedRedisCommand } from '../../../redis/bounded-redis-command';
 import type { McpRedisClient } from '../../../redis/mcp-redis-client';
+import { RedisClock } from '../../../redis/redis-clock';
 import { RedisCommandError } from '../../../redis/redis-command.error';
+import { RedisFollowUps } from '../../../redis/redis-follow-ups';
 import { DEFAULT_REDIS_KEY_PREFIX } from '../../../redis/redis-options.resolver';
-import { retryAfterMs, SHARE_REFUSAL_LUA, type ShareLimits } from '../../../kit/fair-share';
+import { MIN_RETRY_AFTER_MS, retryAfterMs, type ShareLimits } from '../../../kit/fair-share';
 import { ConsumedStateStoreError } from './consumed-state-store.error';
 import type { ConsumedStateStore } from './consumed-state-store.interface';
 import { adapterKeyPrefix } from '../../../redis/cluster-key-prefix';
+import { CONSUME, RELEASE, SETTLE } from './redis-consumed-state.scripts';
+import {
+  checkedReplicaWait,
+  type RedisConsumedStateStoreOptions,
+} from './redis-consumed-state.options';
 
-/** Options of {@link RedisConsumedStateStore}. @publicApi */
-export interface RedisConsumedStateStoreOptions {
-  /** Prefix of its keys, `<keyPrefix>consumed:<id>`. Default `nestjs-mcp:`. */
-  keyPrefix?: string;
-  /** Longest wait for Redis's answer, in ms, before the presentation is refused (`timeout`). Default 1,000. */
-  commandTimeoutMs?: number;
-  /** Consumed states the fleet holds at once; past it a presentation is refused (`full`). Default 1,000,000. */
-  maxEntries?: number;
-  /** Consumed states one owner (caller) holds at once (`share`). Default: `maxEntries`. */
-  maxEntriesPerOwner?: number;
-  /** The clock, in ms since the epoch. Default `Date.now`. */
-  now?: () => number;
-  /**
-   * After recording a presentation, wait for this many replicas to acknowledge it (`WAIT`) before
-   * accepting it, for at most `timeoutMs` (less than `commandTimeoutMs`); fewer acknowledgements
-   * refuse the presentation (`not replicated`), the state staying spent. Narrows what a failover
-   * can lose (docs/redis.md, "Durability"). Not on a Redis Cluster. Default: no wait.
-   */
-  waitForReplicas?: { replicas: number; timeoutMs: number };
-}
-
-// One presentation, atomically: the state's key (`SET … PX`, as ever), and beside it every unexpired
-// state scored by expiry in `<prefix>consumed~all` and per owner in `<prefix>consumed~by:<owner>`,
-// which the fair shares are counted from. KEYS: the state, all, the owner's. ARGV: time left,
-// expiresAt, now, maxEntries, per owner, id. Answers 1, 0 (presented before) or {reason, first}.
-const CONSUME = `${SHARE_REFUSAL_LUA}
--- The SET comes first: a script's first write decides whether an out-of-memory Redis refuses it.
-if not redis.call('SET', KEYS[1], '1', 'PX', ARGV[1], 'NX') then return 0 end
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[3])
-local refused = share_refusal(tonumber(ARGV[4]), tonumber(ARGV[5]),
-  redis.call('ZCARD', KEYS[3]), redis.call('ZCARD', KEYS[2]), 1)
-if refused then
-  -- Not recorded after all: the state stays presentable once there is room.
-  redis.call('DEL', KEYS[1])
-  local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-  return {refused == 'store' and 'full' or 'share', first[2] or ''}
-end
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[6])
-redis.call('ZADD', KEYS[3], ARGV[2], ARGV[6])
-local last = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')
-redis.call('PEXPIREAT', KEYS[3], last[2])
-return 1`;
+export type { RedisConsumedStateStoreOptions } from './redis-consumed-state.options';
 
 /** Longest id accepted; the module's ids are 43 characters (base64url SHA-256). */
 const MAX_ID_LENGTH = 512;
+/**
+ * How long a claim whose instance could neither confirm nor release it (the instance died, or
+ * Redis stayed away) holds its state in doubt before it counts as spent.
+ */
+export const CLAIM_LEASE_MS = 60_000;
+/** First wait before a presentation asks again about a state another one holds in doubt. */
+const FIRST_DOUBT_WAIT_MS = 5;
+
+/** One presentation's claim: its keys, and the attempt that names it in Redis. */
+interface Claim {
+  readonly keys: readonly [string, string, string];
+  readonly id: string;
+  readonly attempt: string;
+  /** When the caller gives up waiting, in ms on this process's clock. */
+  readonly givesUpAt: number;
+}
 
 /**
- * A {@link ConsumedStateStore} on Redis, shared by every instance of a fleet: one atomic
- * `SET <prefix>consumed:<id> 1 PX <time left> NX` per presentation, so of any number of concurrent
- * presentations on any number of instances exactly one wins. The record expires with the state.
- * Chosen automatically when the module's `redis` option is set and no other store is given.
+ * A {@link ConsumedStateStore} on Redis, shared by every instance of a fleet: one atomic script
+ * per presentation claims `<prefix>consumed:<id>`, so of any number of concurrent presentations on
+ * any number of instances exactly one wins. The record expires with the state. Chosen
+ * automatically when the module's `redis` option is set and no other store is given.
  *
  * It fails closed and fast: while the client is disconnected a presentation is refused at once
  * (`unavailable`), an answer that does not come within `commandTimeoutMs` refuses it (`timeout`),
  * and an error reply refuses it (`rejected <CODE>`) — each a {@link ConsumedStateStoreError},
- * never `true`. A timed-out `SET` may still reach Redis later, spending the state: the safe side.
- * The expiry is sent as time left (`PX`), so Redis's clock need not agree with the app's.
+ * never `true`, answered `-32000 Server busy` with nothing consumed. Each claim carries a deadline
+ * Redis checks on its own clock, so a claim that reaches Redis after its caller gave up (a paused
+ * server, a resent command) changes nothing; one Redis applied whose reply was lost is released
+ * once Redis answers again, so the client's retry is not refused as a replay. While a claim is in
+ * doubt so, another presentation of the state waits for it (up to `commandTimeoutMs`), then is
+ * refused `in doubt`. The expiry is sent as time left (`PX`) and the deadline on Redis's clock
+ * (measured), so Redis's clock need not agree with the app's.
  *
  * @example
  * ```ts
@@ -73,11 +62,14 @@ const MAX_ID_LENGTH = 512;
  * @publicApi
  */
 export class RedisConsumedStateStore implements ConsumedStateStore {
+  private readonly logger = new Logger('McpRequestState');
   private readonly keyPrefix: string;
   private readonly commandTimeoutMs: number;
   private readonly now: () => number;
   private readonly limits: ShareLimits;
   private readonly waitForReplicas: { replicas: number; timeoutMs: number } | undefined;
+  private readonly clock: RedisClock | undefined;
+  private readonly followUps: RedisFollowUps;
 
   constructor(
     private readonly client: Pick<McpRedisClient, 'status' | 'set'> &
@@ -106,6 +98,11 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
       this.commandTimeoutMs,
       client,
     );
+    const evaluate = client.eval?.bind(client);
+    this.clock = evaluate
+      ? new RedisClock(() => this.bounded(() => evaluate("return redis.call('TIME')", 0)), this.now)
+      : undefined;
+    this.followUps = new RedisFollowUps(this.logger, this.now);
   }
 
   async consume(id: string, expiresAt: number, owner = ''): Promise<boolean> {
@@ -116,77 +113,134 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
     if (!(timeLeftMs > 0)) return false;
     if (!Number.isSafeInteger(timeLeftMs)) throw new ConsumedStateStoreError('invalid_expiry');
     const key = `${this.keyPrefix}consumed:${id}`;
-    const client = this.client;
-    let reply: unknown;
+    if (!this.clock) {
+      // A client without EVAL: one-time still, without the shares or the deadline.
+      const client = this.client;
+      const reply = await this.bounded(() => client.set(key, '1', 'PX', timeLeftMs, 'NX'));
+      return reply === 'OK';
+    }
+    const deadline = await this.clock.deadline(this.commandTimeoutMs);
+    const claim: Claim = {
+      keys: [key, `${this.keyPrefix}consumed~all`, `${this.keyPrefix}consumed~by:${owner}`],
+      id,
+      attempt: randomBytes(9).toString('base64url'),
+      givesUpAt: this.now() + this.commandTimeoutMs,
+    };
+    for (let wait = FIRST_DOUBT_WAIT_MS; ; wait *= 2) {
+      const reply = await this.claim(claim, deadline, timeLeftMs, expiresAt, now);
+      if (!Array.isArray(reply)) {
+        if (Number(reply) !== 1) return false;
+        await this.claimed(claim);
+        return true;
+      }
+      const [reason, detail] = reply.map(String) as [string, string];
+      if (reason === 'late') {
+        this.clock.late();
+        throw new ConsumedStateStoreError('late');
+      }
+      if (reason !== 'doubt')
+        throw new ConsumedStateStoreError(
+          reason,
+          retryAfterMs(detail === '' ? undefined : Number(detail), now),
+        );
+      // Another presentation's claim is in doubt: its instance settles it in a moment, unless
+      // Redis is away from it (then this one is told to retry).
+      if (this.now() + wait >= claim.givesUpAt)
+        throw new ConsumedStateStoreError('in doubt', MIN_RETRY_AFTER_MS);
+      await sleep(wait);
+    }
+  }
+
+  /** Runs the claim script; a claim that may have been applied unanswered is released later. */
+  private async claim(
+    claim: Claim,
+    deadline: number,
+    timeLeftMs: number,
+    expiresAt: number,
+    now: number,
+  ): Promise<unknown> {
+    const evaluate = this.client.eval as NonNullable<McpRedisClient['eval']>;
     try {
-      reply = await boundedRedisCommand(client, this.commandTimeoutMs, () =>
-        typeof client.eval === 'function'
-          ? client.eval(
-              CONSUME,
-              3,
-              key,
-              `${this.keyPrefix}consumed~all`,
-              `${this.keyPrefix}consumed~by:${owner}`,
-              timeLeftMs,
-              Math.ceil(expiresAt),
-              now,
-              this.limits.capacity,
-              this.limits.perPartition,
-              id,
-            )
-          : // A client without EVAL: one-time still, without the shares.
-            client.set(key, '1', 'PX', timeLeftMs, 'NX'),
+      return await this.bounded(
+        () =>
+          evaluate.call(
+            this.client,
+            CONSUME,
+            3,
+            ...claim.keys,
+            timeLeftMs,
+            Math.ceil(expiresAt),
+            now,
+            this.limits.capacity,
+            this.limits.perPartition,
+            claim.id,
+            claim.attempt,
+            deadline,
+            CLAIM_LEASE_MS,
+          ),
+        Math.max(1, claim.givesUpAt - this.now()),
       );
     } catch (error) {
-      if (error instanceof RedisCommandError) throw new ConsumedStateStoreError(error.reason);
+      if (error instanceof ConsumedStateStoreError && error.maybeApplied) this.release(claim);
       throw error;
     }
-    if (Array.isArray(reply)) {
-      const [reason, first] = reply.map(String) as [string, string];
-      throw new ConsumedStateStoreError(
-        reason,
-        retryAfterMs(first === '' ? undefined : Number(first), now),
-      );
+  }
+
+  /** The claim is this presentation's: confirmed (after the replicas, if asked), or released. */
+  private async claimed(claim: Claim): Promise<void> {
+    if (this.waitForReplicas) {
+      try {
+        await this.replicated(this.waitForReplicas);
+      } catch (error) {
+        // The caller is told to retry and the method does not run: the state is presentable again.
+        this.release(claim);
+        throw error;
+      }
     }
-    const recorded = reply === 'OK' || Number(reply) === 1;
-    if (recorded && this.waitForReplicas) await this.replicated(this.waitForReplicas);
-    return recorded;
+    const evaluate = this.client.eval as NonNullable<McpRedisClient['eval']>;
+    this.followUps.add(
+      `settle ${claim.keys[0]}`,
+      () =>
+        this.followUp(() => evaluate.call(this.client, SETTLE, 1, claim.keys[0], claim.attempt)),
+      claim.givesUpAt + CLAIM_LEASE_MS,
+    );
+  }
+
+  private release(claim: Claim): void {
+    const evaluate = this.client.eval as NonNullable<McpRedisClient['eval']>;
+    this.followUps.add(
+      `release ${claim.keys[0]}`,
+      () =>
+        this.followUp(() =>
+          evaluate.call(this.client, RELEASE, 3, ...claim.keys, claim.attempt, claim.id),
+        ),
+      claim.givesUpAt + CLAIM_LEASE_MS,
+    );
+  }
+
+  /** A follow-up write; none once the client was closed for good (the app shut down). */
+  private async followUp(write: () => Promise<unknown>): Promise<void> {
+    if (this.client.status !== 'end') await this.bounded(write);
   }
 
   /** Refuses (`not replicated`) unless `replicas` acknowledge this connection's writes in time. */
   private async replicated({ replicas, timeoutMs }: { replicas: number; timeoutMs: number }) {
     const client = this.client as Pick<McpRedisClient, 'status' | 'call'>;
-    let acknowledged: unknown;
-    try {
-      acknowledged = await boundedRedisCommand(client, this.commandTimeoutMs, () =>
-        client.call('WAIT', replicas, timeoutMs),
-      );
-    } catch (error) {
-      if (error instanceof RedisCommandError) throw new ConsumedStateStoreError(error.reason);
-      throw error;
-    }
+    const acknowledged = await this.bounded(() => client.call('WAIT', replicas, timeoutMs));
     if (Number(acknowledged) < replicas) throw new ConsumedStateStoreError('not replicated');
   }
-}
 
-function checkedReplicaWait(
-  wait: RedisConsumedStateStoreOptions['waitForReplicas'],
-  commandTimeoutMs: number,
-  client: Partial<Pick<McpRedisClient, 'call' | 'isCluster'>>,
-): { replicas: number; timeoutMs: number } | undefined {
-  if (wait === undefined) return undefined;
-  const { replicas, timeoutMs } = wait ?? {};
-  if (!Number.isSafeInteger(replicas) || replicas < 1 || replicas > 16)
-    throw new RangeError('waitForReplicas.replicas must be an integer from 1 to 16');
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs >= commandTimeoutMs)
-    throw new RangeError(
-      'waitForReplicas.timeoutMs must be a positive integer below commandTimeoutMs',
-    );
-  if (client.isCluster === true)
-    throw new TypeError(
-      'waitForReplicas is not available on a Redis Cluster (WAIT has no key to route by)',
-    );
-  if (typeof client.call !== 'function')
-    throw new TypeError('waitForReplicas needs a client with call()');
-  return { replicas, timeoutMs };
+  /** One command through {@link boundedRedisCommand}; its failure as a ConsumedStateStoreError. */
+  private async bounded<T>(
+    command: () => Promise<T>,
+    timeoutMs = this.commandTimeoutMs,
+  ): Promise<T> {
+    try {
+      return await boundedRedisCommand(this.client, timeoutMs, command);
+    } catch (error) {
+      if (error instanceof RedisCommandError)
+        throw new ConsumedStateStoreError(error.reason, undefined, error.maybeApplied);
+      throw error;
+    }
+  }
 }

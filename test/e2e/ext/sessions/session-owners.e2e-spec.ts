@@ -282,8 +282,9 @@ describe("a 2025-era session's GET stream", () => {
     const reading = await getStream(true);
     expect(streams.size).toBe(2);
     const notifier = server.app.get(McpNotifier);
-    // Far more than the socket buffers take: the stalled stream's backlog passes 64 KiB.
-    for (let burst = 0; burst < 40 && streams.size === 2; burst++) {
+    // Until the socket buffers are full and the stalled stream's backlog passes 64 KiB (of each
+    // burst, what waits for a stream past the fan-out's bound is written once: a hang guard).
+    for (let burst = 0; burst < 1_000 && streams.size === 2; burst++) {
       for (let change = 0; change < 2_000; change++) notifier.toolsChanged();
       await new Promise((resolve) => setImmediate(resolve));
       await sleep(20);

@@ -3,7 +3,12 @@ import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { startSampleApp } from '../../../fixtures/sample-app';
 import { ADAPTERS, type TestServer } from '../../../utils/bootstrap';
 import { connectClient, rawRound } from '../../../utils/mcp';
-import { connectV2Legacy, SampleUser } from '../../../utils/session-clients';
+import {
+  connectV2Legacy,
+  openSession,
+  SampleUser,
+  sessionPost,
+} from '../../../utils/session-clients';
 
 const TRIAGE = 'skill://ticket-triage';
 /** A URI nobody serves, of the same length as each of ticket-triage's. */
@@ -95,3 +100,101 @@ describe.each(ADAPTERS)("the sample's skills, over %s", (adapter) => {
     },
   );
 });
+
+/*
+ * Red team IV, finding 1: with the admin-only `key-rotation` skill present (MCP_ADMIN_TOKEN set,
+ * its guard a 401 for anyone else), every caller's lists answer, with what it may see: signed-in
+ * callers who are not the admin included, in both eras.
+ */
+describe.each(ADAPTERS)("the sample's admin-only skill, over %s", (adapter) => {
+  const ADMIN_TOKEN = 'sample-admin-token-for-lists';
+  const ROTATION = 'skill://key-rotation';
+  let server: TestServer;
+  let saved: string | undefined;
+
+  beforeAll(async () => {
+    saved = process.env.MCP_ADMIN_TOKEN;
+    process.env.MCP_ADMIN_TOKEN = ADMIN_TOKEN;
+    server = await startSampleApp(adapter, {});
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    if (saved === undefined) delete process.env.MCP_ADMIN_TOKEN;
+    else process.env.MCP_ADMIN_TOKEN = saved;
+  });
+
+  const callers: [string, Record<string, string>, boolean][] = [
+    ['alice', { authorization: 'Bearer alice' }, false],
+    ['bob', { authorization: 'Bearer bob' }, false],
+    ['nobody', {}, false],
+    ['the admin', { authorization: `Bearer ${ADMIN_TOKEN}` }, true],
+  ];
+
+  /** `method` in a 2026-07-28 request, or in a 2025-era session opened by the same caller. */
+  const eras: [string, (headers: Record<string, string>) => Promise<Ask>][] = [
+    [
+      '2026-07-28',
+      async (headers) => async (method, params) => {
+        const { status, text } = await rawRound(server.url, method, params, { id: 3, headers });
+        return { status, text };
+      },
+    ],
+    [
+      'a 2025-11-25 session',
+      async (headers) => {
+        const sessionId = await openSession(server.url, headers);
+        return async (method, params) => {
+          const { status, text } = await sessionPost(
+            server.url,
+            { id: 3, method, params },
+            sessionId,
+            headers,
+          );
+          return { status, text };
+        };
+      },
+    ],
+  ];
+
+  describe.each(eras)('in %s', (_era, askerFor) => {
+    it.each(callers)(
+      'answers %s skills/list, resources/list and the skill folders with what it may see',
+      async (_name, headers, admin) => {
+        const ask = await askerFor(headers);
+        const skills = await ask('skills/list', {});
+        const resources = await ask('resources/list', {});
+        for (const answer of [skills, resources]) expect(answer.status).toBe(200);
+        const uris = [
+          ...(JSON.parse(skills.text) as { result: { skills: { uri: string }[] } }).result.skills,
+          ...(JSON.parse(resources.text) as { result: { resources: { uri: string }[] } }).result
+            .resources,
+        ].map((entry) => entry.uri);
+        expect(uris.includes(`${ROTATION}/SKILL.md`)).toBe(admin);
+        expect(uris).toContain('skill://expense-approval/SKILL.md');
+        for (const uri of [ROTATION, `${ROTATION}/references`]) {
+          const folder = await ask('resources/directory/read', { uri });
+          if (admin) {
+            expect(folder.status).toBe(200);
+            expect(folder.text).toContain(`${ROTATION}/`);
+            continue;
+          }
+          const nobody = await ask('resources/directory/read', { uri: unservedRotation(uri) });
+          expect(folder.status).toBe(nobody.status);
+          expect(folder.text.split(uri).join('URI')).toBe(
+            nobody.text.split(unservedRotation(uri)).join('URI'),
+          );
+        }
+      },
+    );
+  });
+});
+
+/** A URI nobody serves, of the same length as each of key-rotation's. */
+const unservedRotation = (uri: string) => uri.replace('key-rotation', 'key-rotatiom');
+
+/** One answer as the client gets it: the HTTP status and the body's bytes. */
+type Ask = (
+  method: string,
+  params: Record<string, unknown>,
+) => Promise<{ status: number; text: string }>;

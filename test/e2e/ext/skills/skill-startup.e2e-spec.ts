@@ -66,7 +66,7 @@ describe('skills that cannot be served fail startup, naming the file and the rul
       imports: [app({ directory: join(root, 'missing') })],
     });
     expect(error?.message).toContain(
-      `Invalid MCP skill ${join(root, 'missing')}: cannot be read (ENOENT)`,
+      `Invalid MCP skill "${join(root, 'missing')}": cannot be read (ENOENT)`,
     );
   });
 
@@ -76,7 +76,7 @@ describe('skills that cannot be served fail startup, naming the file and the rul
       imports: [app({ directory: root }, [OneSkill])],
     });
     expect(error?.message).toContain(
-      `Invalid MCP skill skill://guide/SKILL.md: two sources serve a skill of this name (OneSkill.guide(): guide and ${join(root, 'guide')})`,
+      `Invalid MCP skill "skill://guide/SKILL.md": two sources serve a skill of this name ("OneSkill.guide(): guide" and "${join(root, 'guide')}")`,
     );
   });
 
@@ -93,6 +93,98 @@ describe('skills that cannot be served fail startup, naming the file and the rul
     const error = await startupError('express', { imports: [app(undefined, [OneSkill])] });
     expect(error?.message).toContain('OneSkill.guide() is decorated with @McpSkill()');
     expect(error?.message).toContain('set the "skills" option');
+  });
+
+  it('a folder name that would forge a log line or drive a terminal, escaped', async () => {
+    // Red team IV, finding 8: the name was written raw into the startup error.
+    const hostile = 'triage\u001b[2J\u001b[31m\nInvalid MCP skill forged: ok\u009b';
+    await skillAt(hostile, '---\nname: triage\ndescription: d\n---\n');
+    const error = await startupError('express', { imports: [app({ directory: root })] });
+    const message = error?.message ?? '';
+    expect(message).toContain(
+      'must equal the skill\'s folder name ("triage\\u001b[2J\\u001b[31m\\nInvalid MCP skill forged: ok\\u009b")',
+    );
+    expect(message).toContain(
+      `Invalid MCP skill ${JSON.stringify(join(root, hostile, 'SKILL.md')).replace('\u009b', '\\u009b')}:`,
+    );
+    // One line, and nothing a terminal acts on.
+    // eslint-disable-next-line no-control-regex -- the point of the check
+    expect(message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
+  it('more folders than skills.maxFilesPerSkill, and folders nested deeper than skills.maxFolderDepth', async () => {
+    // Red team IV, finding 9: 5,000 empty folders and 150 nested ones started and were listed.
+    await skillAt('folders', '---\nname: folders\ndescription: d\n---\n');
+    for (let index = 0; index < 5_000; index++)
+      await mkdir(join(root, 'folders', `f${String(index).padStart(4, '0')}`));
+    const tooMany = await startupError('express', { imports: [app({ directory: root })] });
+    expect(tooMany?.message).toBe(
+      `Invalid MCP skill "${join(root, 'folders')}": more than 512 files and folders (skills.maxFilesPerSkill)`,
+    );
+    await rm(join(root, 'folders'), { recursive: true });
+
+    await skillAt('nested', '---\nname: nested\ndescription: d\n---\n');
+    const levels = Array.from({ length: 150 }, (_, index) => `d${index}`);
+    await mkdir(join(root, 'nested', ...levels), { recursive: true });
+    const tooDeep = await startupError('express', { imports: [app({ directory: root })] });
+    expect(tooDeep?.message).toBe(
+      `Invalid MCP skill "${join(root, 'nested', ...levels.slice(0, 17))}": folders nested more than 16 deep (skills.maxFolderDepth)`,
+    );
+    // Within both bounds it is served, its deepest folder readable.
+    await rm(join(root, 'nested', ...levels.slice(0, 16)), { recursive: true });
+    await mkdir(join(root, 'nested', ...levels.slice(0, 16)), { recursive: true });
+    const server = await startTestServer('express', { imports: [app({ directory: root })] });
+    try {
+      const deepest = `skill://nested/${levels.slice(0, 15).join('/')}`;
+      const read = await rawRound(server.url, 'resources/directory/read', { uri: deepest });
+      expect(read.body.result).toMatchObject({
+        resources: [{ uri: `${deepest}/d15`, mimeType: 'inode/directory' }],
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a frontmatter whose YAML aliases expand past skills.maxFrontmatterBytes', async () => {
+    // Red team IV, finding 10: 99 aliases of a 9,000-character anchor, 10 KB of YAML, were a
+    // 901 KB entry in every skills/list and skills/get.
+    const anchor = 'a'.repeat(9_000);
+    const aliasesOf = (count: number) =>
+      Array.from({ length: count }, (_, index) => `  k${index}: *big`).join('\n');
+    const frontmatter = (count: number) =>
+      `---\nname: aliases\ndescription: d\nbig: &big ${anchor}\nmore:\n${aliasesOf(count)}\n---\n`;
+    await skillAt('aliases', frontmatter(99));
+    const many = await startupError('express', { imports: [app({ directory: root })] });
+    expect(many?.message).toContain(`Invalid MCP skill "${join(root, 'aliases', 'SKILL.md')}":`);
+    expect(many?.message).toContain('Excessive alias count');
+    await writeFile(join(root, 'aliases', 'SKILL.md'), frontmatter(20));
+    const large = await startupError('express', { imports: [app({ directory: root })] });
+    expect(large?.message).toBe(
+      `Invalid MCP skill "${join(root, 'aliases', 'SKILL.md')}": the frontmatter takes more than 65536 bytes as JSON, YAML aliases expanded (skills.maxFrontmatterBytes)`,
+    );
+    await writeFile(join(root, 'aliases', 'SKILL.md'), frontmatter(3));
+    const server = await startTestServer('express', { imports: [app({ directory: root })] });
+    try {
+      const got = await rawRound(server.url, 'skills/get', { uri: 'skill://aliases/SKILL.md' });
+      const entry = (got.body.result as { skill: { frontmatter: { more: object } } }).skill;
+      expect(entry.frontmatter.more).toEqual({ k0: anchor, k1: anchor, k2: anchor });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a file whose answer could never be sent within skills.maxInFlightReadBytesPerCaller', async () => {
+    await skillAt('controls', '---\nname: controls\ndescription: d\n---\n');
+    // 100 KB of U+0001: 600 KB of JSON once each is escaped as \u0001.
+    await writeFile(join(root, 'controls', 'ones.txt'), Buffer.alloc(100_000, 1));
+    const error = await startupError('express', {
+      imports: [app({ directory: root, maxInFlightReadBytesPerCaller: 500_000 })],
+    });
+    expect(error?.message).toMatch(
+      new RegExp(
+        `^Invalid MCP skill "${join(root, 'controls', 'ones.txt')}": its resources/read answer would be 6000\\d\\d bytes of JSON, more than 500000 \\(skills.maxInFlightReadBytesPerCaller\\)$`,
+      ),
+    );
   });
 
   it('a spec bound past SEP-2640', async () => {
@@ -155,6 +247,29 @@ describe('a watched skills folder', () => {
       );
       expect(refused.text).toContain('must equal the skill\'s folder name ("beta")');
       expect(await listed(server.url)).toEqual(['skill://alpha/SKILL.md', 'skill://beta/SKILL.md']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('logs a broken folder with its name escaped', async () => {
+    const logger = new CapturingLogger();
+    const server = await startTestServer(
+      'express',
+      { imports: [app({ directory: root, watch: true })] },
+      '/mcp',
+      { logger },
+    );
+    try {
+      const hostile = 'x\u001b]0;owned\u0007\n[Nest] 1  - LOG forged';
+      await mkdir(join(root, hostile));
+      await writeFile(join(root, hostile, 'SKILL.md'), '---\nname: x\ndescription: d\n---\n');
+      const refused = await until(() =>
+        logger.lines.find((line) => line.text.includes('was not served again')),
+      );
+      expect(refused.text).toContain('("x\\u001b]0;owned\\u0007\\n[Nest] 1  - LOG forged")');
+      // eslint-disable-next-line no-control-regex -- the point of the check
+      expect(refused.text).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     } finally {
       await server.close();
     }

@@ -177,6 +177,26 @@ describe.each(ADAPTERS)('skills, over %s', (adapter) => {
     });
   });
 
+  it('answers a file read byte for byte alike on the fast path and the SDK path', async () => {
+    // A progress token takes a request to the SDK, which writes the file's encoded bytes in place.
+    for (const uri of [
+      'skill://incident-triage/SKILL.md',
+      'skill://incident-triage/references/SEVERITY.md',
+      'skill://release-notes/templates/notes.md',
+    ]) {
+      const fast = await rawRound(server.url, 'resources/read', { uri }, { id: 7 });
+      const sdk = await rawRound(
+        server.url,
+        'resources/read',
+        { uri },
+        { id: 7, extraMeta: { progressToken: 'p' } },
+      );
+      expect(sdk.status).toBe(fast.status);
+      expect(sdk.text).toBe(fast.text);
+      expect(fast.body.result).toMatchObject({ contents: [{ uri }] });
+    }
+  });
+
   it('carries ttlMs and cacheScope on 2026-07-28 results', async () => {
     const listed = await rawRound(
       server.url,
