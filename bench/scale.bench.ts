@@ -436,7 +436,7 @@ async function operationsCurve(): Promise<void> {
     largest.count >= 10_000 ? largest.listCpu / smallest.listCpu <= 2 : undefined,
   );
   section('Registered operations', before, [
-    `One server per count, each with that many generated tools (test/e2e/discovery/generated-operations.fixtures.ts) ` +
+    `One server per count, each with that many generated tools (test/e2e/operations/generated-operations.fixtures.ts) ` +
       `and the default page size (100). Startup is \`NestFactory.create\` + \`listen\` inside the server; heap ` +
       `after a full GC. tools/list is the first page; tools/call calls the last registered tool. The ratios ` +
       `are to ${base} tools, same run.`,

@@ -9,8 +9,8 @@
 //   --adapters  the platforms of every suite whose subject is not the HTTP adapter (sets
 //               MCP_TEST_ADAPTERS, read by test/utils/bootstrap.ts; the others always run on both).
 //               Default: all, or express with --loop.
-//   --loop      the inner loop (`npm test`): of the serial suites only SERIAL_IN_LOOP; the load, fleet
-//               and failover suites are left to `npm run test:all`.
+//   --loop      the inner loop (`npm test`): of the serial suites only `*.serial.e2e-spec.ts`; the
+//               load, fleet and failover suites (`*.load.e2e-spec.ts`) are left to `npm run test:all`.
 //   --pass      one pass only (scripts/test-all.mjs runs the side-by-side pass beside other work
 //               and the serial pass with the machine to itself).
 // Other arguments go to Jest (a suite to pick, say); a pass they leave empty passes.

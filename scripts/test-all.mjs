@@ -12,7 +12,7 @@
 // The inner loop: typecheck, lint, format check and unit tests, one conformance run (Nest 11,
 // Express) and the e2e suites on Nest 11 — on Express, but for the suites whose subject is the
 // adapter, which run on both (test/utils/bootstrap.ts) — of the serial ones only those that measure
-// the server (SERIAL_IN_LOOP). The full matrix: every e2e suite on both adapters on Nest 11, with
+// the server (`*.serial.e2e-spec.ts`; `*.load.e2e-spec.ts` only in the full matrix). The full matrix: every e2e suite on both adapters on Nest 11, with
 // the load, fleet and failover suites; on Nest 12 the same suites on both adapters but the load,
 // fleet and failover ones (they test Redis and the fleet, not the Nest major); conformance on both majors and adapters; the pack test; the
 // tarball in a user's Nest 11 and 12 apps.

@@ -1,6 +1,6 @@
 /**
  * The server of `bench/scale.bench.ts`: nestjs-mcp with SCALE_TOOLS generated tools (the app of
- * test/e2e/discovery/generated-operations.fixtures.ts) and the tools the curves call:
+ * test/e2e/operations/generated-operations.fixtures.ts) and the tools the curves call:
  * - `measure`: returns the length of its `text` argument (arguments up to 2 MB, a small answer);
  * - `rounds`: FRAMEWORK_PROTECTED, asks for a form until it has asked `rounds` times;
  * - `ledger`: `replay: true`, asks `asks` questions one after the other with `ctx.elicit()`;
@@ -33,7 +33,7 @@ import { RedisTaskStore } from '../../src/entry/redis';
 import type { TaskStore } from '../../src/ext/tasks/store/task-store.interface';
 import Redis from 'ioredis';
 import { ListenEndpoint } from '../../src/wire/listen/listen-endpoint';
-import { generatedOperationsApp } from '../../test/e2e/discovery/generated-operations.fixtures';
+import { generatedOperationsApp } from '../../test/e2e/operations/generated-operations.fixtures';
 import { BENCH_SERVER_INFO, portOf, serveBench } from './harness';
 
 const TOOLS = Number(process.env.SCALE_TOOLS ?? 10);

@@ -5,7 +5,7 @@ import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import { bodylessWebRequestOf } from '../../src/wire/listen/listen-stream.opener';
 
 /**
- * The reference for the module's own listen streams (test/e2e/transport/listen-differential.e2e-spec.ts): how
+ * The reference for the module's own listen streams (test/e2e/wire/listen-differential.e2e-spec.ts): how
  * the module served `subscriptions/listen` before it held streams itself. Serves a parsed message
  * through an SDK handler and pipes the SDK's stream to `res`, resolving once the stream has ended
  * for any reason (client gone, handler closed, error).

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { RequestStateFixturesModule } from '../state/request-state.fixtures';
+import { RequestStateFixturesModule } from '../request-state/request-state.fixtures';
 import {
   CapturingLogger,
   keyringOf,

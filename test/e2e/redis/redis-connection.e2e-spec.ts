@@ -7,9 +7,12 @@ import {
   OneTimeStateFixturesModule,
   RecordingConsumedStateStore,
   singleUseFlow,
-} from '../state/one-time-state.fixtures';
+} from '../request-state/one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
-import { HEADER_PARTITIONS, StateHandleFixturesModule } from '../handles/state-handles.fixtures';
+import {
+  HEADER_PARTITIONS,
+  StateHandleFixturesModule,
+} from '../request-state/state-handles.fixtures';
 import { ADAPTERS, startTestServer, startupError } from '../../utils/bootstrap';
 import { rawToolCall, resultText } from '../../utils/mcp';
 import {

@@ -5,7 +5,10 @@ import { BullMqTaskRunner, RedisTaskStore } from '../../../src/entry/redis';
 import { FleetProbe, fleetTasksApp } from '../ext/tasks/fleet-tasks.fixtures';
 import { HandlerRuns } from '../../fixtures/handler-runs';
 import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
-import { HEADER_PARTITIONS, StateHandleFixturesModule } from '../handles/state-handles.fixtures';
+import {
+  HEADER_PARTITIONS,
+  StateHandleFixturesModule,
+} from '../request-state/state-handles.fixtures';
 import { TaskProbe, tasksApp } from '../ext/tasks/tasks.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawRound, rawToolCall, type RawRoundResponse } from '../../utils/mcp';

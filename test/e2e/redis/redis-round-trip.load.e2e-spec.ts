@@ -16,7 +16,7 @@ import {
   askToDelete,
   confirmDelete,
   OneTimeStateFixturesModule,
-} from '../state/one-time-state.fixtures';
+} from '../request-state/one-time-state.fixtures';
 
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const STORE_UNAVAILABLE = {

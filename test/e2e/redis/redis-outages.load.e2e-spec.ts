@@ -13,12 +13,15 @@ import {
 } from '../../utils/redis-server';
 import { initializeRaw, sessionPost, type SessionResponse } from '../../utils/session-clients';
 import { sleep, until } from '../../utils/wait';
-import { HEADER_PARTITIONS, StateHandleFixturesModule } from '../handles/state-handles.fixtures';
+import {
+  HEADER_PARTITIONS,
+  StateHandleFixturesModule,
+} from '../request-state/state-handles.fixtures';
 import {
   askToDelete,
   confirmDelete,
   OneTimeStateFixturesModule,
-} from '../state/one-time-state.fixtures';
+} from '../request-state/one-time-state.fixtures';
 
 /*
  * Redis stopped (SIGKILL), paused (SIGSTOP: every command times out), made read-only (a replica,

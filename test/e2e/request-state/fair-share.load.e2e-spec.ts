@@ -11,7 +11,7 @@ import {
   type McpModuleOptions,
   type McpOperationContext,
 } from '../../../src/index';
-import { HEADER_PARTITIONS } from '../handles/state-handles.fixtures';
+import { HEADER_PARTITIONS } from './state-handles.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawRound, type RawRoundResponse } from '../../utils/mcp';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';

@@ -7,10 +7,10 @@ import { DifferentialFixturesModule, THROWN_KINDS } from './differential.fixture
 import { ErrorMappingModule } from '../pipeline/error-mapping.fixtures';
 import { InputRequestFixturesModule } from '../input/input-requests.fixtures';
 import { MALFORMED_PARAMS } from './malformed-params';
-import { ReplayFixturesModule } from '../input/replay.fixtures';
-import { RequestStateFixturesModule } from '../state/request-state.fixtures';
+import { ReplayFixturesModule } from '../request-state/replay.fixtures';
+import { RequestStateFixturesModule } from '../request-state/request-state.fixtures';
 import { newKeyring, startSampleApp, type SampleEnv } from '../../fixtures/sample-app';
-import { StateHandleFixturesModule } from '../handles/state-handles.fixtures';
+import { StateHandleFixturesModule } from '../request-state/state-handles.fixtures';
 import { tasksApp } from '../ext/tasks/tasks.fixtures';
 import {
   ALL_ADAPTERS,
@@ -1450,9 +1450,9 @@ async function createTask(server: TestServer, user: string): Promise<void> {
  */
 const NOT_HOT: Record<string, string> = {
   'State handle repository unreachable':
-    'a Redis outage, answered by the runner on both paths (test/e2e/redis/redis-outages.e2e-spec.ts)',
+    'a Redis outage, answered by the runner on both paths (test/e2e/redis/redis-outages.load.e2e-spec.ts)',
   'A request on a keep-alive connection opened before the instance':
-    'answered before routing, whatever the method (test/e2e/sample/sample-drain.e2e-spec.ts)',
+    'answered before routing, whatever the method (test/e2e/sample/sample-drain.load.e2e-spec.ts)',
   'A session request (`initialize`, `POST`, `GET`, `DELETE`) your global guards refuse':
     '2025-era sessions only (test/session-owners.e2e-spec.ts)',
   '`initialize` whose declarations': '2025-era initialize only (test/session-owners.e2e-spec.ts)',
@@ -1473,7 +1473,7 @@ const NOT_HOT: Record<string, string> = {
     'only a sealing key can make one; the framework-state row is covered by its other reasons',
   '`listen.': 'subscriptions/listen only',
   'Backlog of a `subscriptions/listen` stream':
-    'a listen stream whose client stops reading: test/e2e/transport/listen-limits.e2e-spec.ts',
+    'a listen stream whose client stops reading: test/e2e/wire/listen-limits.e2e-spec.ts',
   "Backlog of a 2025-era session's `GET` stream":
     'a GET: test/e2e/ext/sessions/session-stream-backlog.e2e-spec.ts',
   'Backlog of the SSE answer to a 2025-era `POST`':
@@ -1495,7 +1495,7 @@ const NOT_HOT: Record<string, string> = {
     'a 2025-era session: test/e2e/ext/sessions/session-clients.e2e-spec.ts',
   'The client answered a server-to-client request':
     'a 2025-era session: test/e2e/ext/sessions/session-clients.e2e-spec.ts',
-  'The client resumed': 'a GET: test/e2e/ext/sessions/session-fleet.e2e-spec.ts',
+  'The client resumed': 'a GET: test/e2e/ext/sessions/session-fleet.load.e2e-spec.ts',
   'A call that would have more than `sessions.maxPendingRequests`':
     'a 2025-era session: test/e2e/ext/sessions/session-clients.e2e-spec.ts',
   'A 2025-era `tools/call` of a':
@@ -1514,9 +1514,9 @@ const NOT_HOT: Record<string, string> = {
   '`skills/list`, `skills/get` or':
     'an option the corpus apps leave off; skill-startup.e2e-spec.ts',
   '`resources/read` of a skill file whose answer (over 64 KiB)':
-    'needs answers held in flight: test/e2e/ext/skills/skill-read-load.e2e-spec.ts runs it on both paths',
+    'needs answers held in flight: test/e2e/ext/skills/skill-reads.serial.e2e-spec.ts runs it on both paths',
   '`resources/read` of a skill file whose answer would take every caller':
-    'needs answers held in flight: test/e2e/ext/skills/skill-read-load.e2e-spec.ts runs it on both paths',
+    'needs answers held in flight: test/e2e/ext/skills/skill-reads.serial.e2e-spec.ts runs it on both paths',
   'A skill that breaks a rule':
     'at startup, not a request: test/e2e/ext/skills/skill-startup.e2e-spec.ts',
   '`InvalidModuleOptionsError`': 'at startup, not a request',
@@ -1639,7 +1639,7 @@ describe('the corpus against docs/errors.md', () => {
   /**
    * The first cell of every row of every table in the document but the first: "Server busy: try
    * again" indexes the busy causes of the whole page. Its outage rows are proven by their own suites
-   * (test/e2e/redis/redis-outages.e2e-spec.ts, key-sources, oauth-outage): the operation runner
+   * (test/e2e/redis/redis-outages.load.e2e-spec.ts, key-sources, oauth-outage): the operation runner
    * answers them, the same on both paths; the others are rows of the sections below.
    */
   const errorsPage = readFileSync(join(__dirname, '../../../docs/errors.md'), 'utf8');

@@ -5,7 +5,7 @@ import {
   askToDelete,
   confirmDelete,
   OneTimeStateFixturesModule,
-} from '../state/one-time-state.fixtures';
+} from '../request-state/one-time-state.fixtures';
 import { startTestServer, type TestServer } from '../../utils/bootstrap';
 import { resultText } from '../../utils/mcp';
 import { startSentinelSet, type SentinelSetHandle } from '../../utils/redis-sentinel';

@@ -1,11 +1,11 @@
 import { Injectable, Module } from '@nestjs/common';
-import { McpModule, McpTool } from '../../../src/index';
-import { configured, type AnyMcpExtension } from '../../../src/options/mcp-extension';
-import { MemoryNoteStore, NoteStore } from '../../fixtures/notes-extension/note-store';
-import { notesExtension } from '../../fixtures/notes-extension/notes.extension';
-import { NOTES_EXTENSION_ID } from '../../fixtures/notes-extension/notes.installer';
-import { ADAPTERS, startTestServer, startupError, type TestServer } from '../../utils/bootstrap';
-import { rawRound } from '../../utils/mcp';
+import { McpModule, McpTool } from '../../../../src/index';
+import { configured, type AnyMcpExtension } from '../../../../src/options/mcp-extension';
+import { MemoryNoteStore, NoteStore } from '../../../fixtures/notes-extension/note-store';
+import { notesExtension } from '../../../fixtures/notes-extension/notes.extension';
+import { NOTES_EXTENSION_ID } from '../../../fixtures/notes-extension/notes.installer';
+import { ADAPTERS, startTestServer, startupError, type TestServer } from '../../../utils/bootstrap';
+import { rawRound } from '../../../utils/mcp';
 
 /*
  * The door, proven by a fourth extension that is not in src/: `test/fixtures/notes-extension/` is

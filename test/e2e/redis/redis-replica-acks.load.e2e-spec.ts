@@ -9,7 +9,7 @@ import {
   askToDelete,
   confirmDelete,
   OneTimeStateFixturesModule,
-} from '../state/one-time-state.fixtures';
+} from '../request-state/one-time-state.fixtures';
 import { startTestServer, type TestServer } from '../../utils/bootstrap';
 import {
   closeRedisClient,

@@ -6,7 +6,7 @@ import {
   askToDelete,
   confirmDelete,
   OneTimeStateFixturesModule,
-} from '../state/one-time-state.fixtures';
+} from '../request-state/one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { resultText, type RawRoundResponse } from '../../utils/mcp';
