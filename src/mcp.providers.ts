@@ -2,6 +2,7 @@ import { SHUTDOWN_OPTIONS } from './lifecycle/shutdown.options';
 import type { Provider } from '@nestjs/common';
 import { AUTH_OPTIONS, type AuthOptions } from './auth/auth.options';
 import { ProtectedResource } from './auth/protected-resource';
+import { DPOP_REPLAY_CACHE_PORT } from './auth/dpop-replay-cache';
 import { ResourceServer } from './auth/resource-server';
 import { DISCOVERY_OPTIONS } from './discovery/discovery.options';
 import { McpOperationRegistry } from './discovery/mcp-operation.registry';
@@ -119,6 +120,7 @@ function portChoices(
             })
           : new MemoryConsumedStateStore(consumedCapacity),
     }),
+    ...dpopReplayCacheChoice(options, redis),
     choice({
       port: STATE_HANDLE_REPOSITORY_PORT,
       fromOptions: ports.stateHandleRepository,
@@ -173,6 +175,37 @@ function portChoices(
 }
 
 /**
+ * Where DPoP proofs' `jti`s are recorded, when the resource server verifies proofs: a consumed-state
+ * store of their own (keys under `dpop:`, their own capacity), on Redis when it is configured.
+ */
+function dpopReplayCacheChoice(
+  options: ResolvedMcpOptions,
+  redis: McpRedisConnection,
+): PortChoice<unknown>[] {
+  const dpop = options.auth.resourceServer?.dpop;
+  if (!dpop || dpop.mode === 'off') return [];
+  const capacity = {
+    maxEntries: dpop.maxReplayEntries,
+    maxEntriesPerOwner: dpop.maxReplayEntriesPerSubject,
+  };
+  return [
+    choice({
+      port: DPOP_REPLAY_CACHE_PORT,
+      fromOptions: dpop.replayCache,
+      fallback: () =>
+        redis.configured
+          ? new RedisConsumedStateStore(redis.client, {
+              keyPrefix: redis.key('dpop', ''),
+              commandTimeoutMs: redis.commandTimeoutMs,
+              ...(redis.waitForReplicas && { waitForReplicas: redis.waitForReplicas }),
+              ...capacity,
+            })
+          : new MemoryConsumedStateStore(capacity),
+    }),
+  ];
+}
+
+/**
  * The module's configuration providers: the options resolved once, one provider per subsystem
  * slice under its own token, and the ports (stores, protector, partition resolver) chosen in one
  * place.
@@ -209,9 +242,9 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   },
   {
     provide: ResourceServer,
-    useFactory: (auth: AuthOptions, resource: ProtectedResource) =>
-      new ResourceServer(auth, resource),
-    inject: [AUTH_OPTIONS, ProtectedResource],
+    useFactory: (auth: AuthOptions, resource: ProtectedResource, ports: McpPorts) =>
+      new ResourceServer(auth, resource, () => ports.get(DPOP_REPLAY_CACHE_PORT)),
+    inject: [AUTH_OPTIONS, ProtectedResource, McpPorts],
   },
   {
     provide: MCP_PORT_CHOICES,

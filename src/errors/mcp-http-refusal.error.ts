@@ -1,14 +1,25 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
+import { MIN_RETRY_AFTER_MS } from '../util/fair-share';
 import { McpErrorCode } from './mcp-error-codes';
 
-/** What a `WWW-Authenticate: Bearer` challenge says (RFC 6750 §3), besides `resource_metadata`. */
+/**
+ * What a `WWW-Authenticate` challenge says (RFC 6750 §3, RFC 9449 §7.1), besides
+ * `resource_metadata` and `algs`: the `Bearer` one, and the `DPoP` one where DPoP is accepted.
+ */
 export interface BearerChallenge {
-  /** `insufficient_scope` for a step-up; `invalid_token` only for a token the module verified itself. */
-  readonly error?: 'invalid_token' | 'insufficient_scope';
+  /**
+   * `insufficient_scope` for a step-up; `invalid_token`, `invalid_dpop_proof` and `use_dpop_nonce`
+   * only for a credential the module verified itself.
+   */
+  readonly error?: 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof' | 'use_dpop_nonce';
   /** Client-safe text for `error_description`. */
   readonly description?: string;
   /** The scopes the operation needs, for the `scope` parameter. */
   readonly scopes?: readonly string[];
+  /** The challenge that carries the error; default: the scheme the request used. */
+  readonly scheme?: 'Bearer' | 'DPoP';
+  /** A fresh server nonce, sent as `DPoP-Nonce` (RFC 9449 §9). */
+  readonly dpopNonce?: string;
 }
 
 /**
@@ -61,6 +72,23 @@ export function rateLimitedRefusal(retryAfterMs: number): McpHttpRefusal {
     429,
     McpErrorCode.RateLimited,
     'Too many requests',
+    { retryAfterMs: ms },
+    undefined,
+    Math.ceil(ms / 1000),
+  );
+}
+
+/**
+ * 503 -32000 with `Retry-After` and `data.retryAfterMs`: a DPoP proof could not be recorded as used
+ * (its replay cache is unreachable, or has no room for the caller now), so it is not accepted;
+ * trying again later may succeed. @internal
+ */
+export function dpopReplayUnavailableRefusal(retryAfterMs: number): McpHttpRefusal {
+  const ms = Math.max(MIN_RETRY_AFTER_MS, Math.ceil(retryAfterMs));
+  return new McpHttpRefusal(
+    503,
+    McpErrorCode.ServerBusy,
+    'Server busy',
     { retryAfterMs: ms },
     undefined,
     Math.ceil(ms / 1000),
