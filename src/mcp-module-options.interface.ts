@@ -65,6 +65,16 @@ export interface McpModuleOptions {
      */
     roundParent?: 'client' | 'first-round';
   };
+  /**
+   * How a rate limit's refusal (`McpThrottlerGuard`, `@nestjs/throttler`'s guard, any guard's 429)
+   * is answered. `errors: '-32029'` (default): HTTP 429, `Retry-After`, -32029 `Too many requests`
+   * with `data.retryAfterMs`. `errors: 'sep-3304'`: as the draft SEP-3304 says it — HTTP 429,
+   * `Retry-After`, -32023 `Rate limited` with `data.retryAfterMs`, and `data.limit` /
+   * `data.remaining` with the `RateLimit-Limit` / `RateLimit-Remaining` headers when the limiter
+   * says them (`McpThrottlerGuard` does). The default changes when the SEP is accepted. See
+   * `docs/errors.md`.
+   */
+  rateLimits?: { errors?: '-32029' | 'sep-3304' };
   /** Framework-protected request state: its limits, single use, handles, and the ports that seal and record it. */
   requestState?: McpRequestStateOptions;
   /**

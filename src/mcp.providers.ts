@@ -22,6 +22,7 @@ import type { McpModuleOptions } from './mcp-module-options.interface';
 import { MCP_MODULE_OPTIONS } from './mcp.module-definition';
 import { resolveMcpOptions, type ResolvedMcpOptions } from './mcp-options.resolver';
 import { MCP_PORT_CHOICES, McpPorts, type PortChoice } from './ports/mcp-ports.service';
+import { RATE_LIMIT_OPTIONS } from './pipeline/rate-limit.options';
 import { SERVER_OPTIONS } from './protocol/server.options';
 import { McpRedisConnection } from './redis/mcp-redis.connection';
 import { REDIS_OPTIONS } from './redis/redis-options.resolver';
@@ -234,6 +235,7 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   slice(AUTH_OPTIONS, (options) => options.auth),
   slice(TRACING_OPTIONS, (options) => options.tracing),
   slice(SHUTDOWN_OPTIONS, (options) => options.shutdown),
+  slice(RATE_LIMIT_OPTIONS, (options) => options.rateLimits),
   {
     provide: ProtectedResource,
     useFactory: (auth: AuthOptions, endpoint: string, registry: McpOperationRegistry) =>

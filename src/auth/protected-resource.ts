@@ -122,6 +122,7 @@ export class ProtectedResource {
     }
     if (refusal.retryAfterSeconds !== undefined)
       headers['retry-after'] = String(refusal.retryAfterSeconds);
+    Object.assign(headers, refusal.headers);
     return headers;
   }
 }

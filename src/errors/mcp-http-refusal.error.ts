@@ -1,6 +1,7 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { MIN_RETRY_AFTER_MS } from '../util/fair-share';
 import { McpErrorCode } from './mcp-error-codes';
+import type { RateLimitFacts } from './rate-limit-facts';
 
 /**
  * What a `WWW-Authenticate` challenge says (RFC 6750 §3, RFC 9449 §7.1), besides
@@ -36,6 +37,8 @@ export class McpHttpRefusal extends ProtocolError {
     data: unknown,
     readonly challenge: BearerChallenge | undefined,
     readonly retryAfterSeconds: number | undefined,
+    /** More headers of the answer (`RateLimit-Limit`, `RateLimit-Remaining`). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(code, message, data);
   }
@@ -65,16 +68,41 @@ export function insufficientScopeRefusal(scopes: readonly string[]): McpHttpRefu
   );
 }
 
-/** 429 -32029 with `Retry-After`; `data.retryAfterMs` says how long to wait. @internal */
-export function rateLimitedRefusal(retryAfterMs: number): McpHttpRefusal {
+/**
+ * How a rate limit's refusal is answered: `-32029` (the default: -32029 `Too many requests`) or
+ * `sep-3304` (the draft: -32023 `Rate limited`, with `limit` and `remaining` in `data` and in the
+ * `RateLimit-Limit` / `RateLimit-Remaining` headers when the limiter said them). Both are HTTP 429
+ * with `Retry-After` and `data.retryAfterMs`.
+ * @internal
+ */
+export type RateLimitErrorFormat = '-32029' | 'sep-3304';
+
+/** 429 with `Retry-After`; `data.retryAfterMs` says how long to wait. @internal */
+export function rateLimitedRefusal(
+  retryAfterMs: number,
+  format: RateLimitErrorFormat = '-32029',
+  facts?: RateLimitFacts,
+): McpHttpRefusal {
   const ms = Math.max(0, Math.ceil(retryAfterMs));
+  if (format === '-32029')
+    return new McpHttpRefusal(
+      429,
+      McpErrorCode.RateLimited,
+      'Too many requests',
+      { retryAfterMs: ms },
+      undefined,
+      Math.ceil(ms / 1000),
+    );
   return new McpHttpRefusal(
     429,
-    McpErrorCode.RateLimited,
-    'Too many requests',
-    { retryAfterMs: ms },
+    McpErrorCode.RateLimitedSep3304,
+    'Rate limited',
+    { retryAfterMs: ms, ...(facts && { limit: facts.limit, remaining: facts.remaining }) },
     undefined,
     Math.ceil(ms / 1000),
+    facts
+      ? { 'ratelimit-limit': String(facts.limit), 'ratelimit-remaining': String(facts.remaining) }
+      : {},
   );
 }
 

@@ -590,3 +590,44 @@ describe('DPoP-bound opaque tokens by introspection', () => {
     );
   });
 });
+
+describe('the DPoP replay cache, bounded with a fair share per token subject', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('express', {
+      imports: [
+        accessApp(true, {
+          resourceServer: {
+            issuer: as.issuer,
+            dpop: { maxReplayEntries: 10, maxReplayEntriesPerSubject: 3 },
+          },
+        }),
+      ],
+    });
+  });
+  afterAll(() => server?.close());
+
+  it('refuses a subject past its share with the retryable -32000, whatever keys it mints, and still serves another subject', async () => {
+    const call = async (client: string) => {
+      // A fresh key each time: keys cost a client nothing, its subject is what is counted.
+      const key = await TestDpopKey.create();
+      const token = await as.token(client, {
+        scope: 'mcp:tools',
+        resource: server.url.href,
+        dpop: key,
+      });
+      const proof = await key.proof({ htm: 'POST', htu: server.url, accessToken: token });
+      return rawToolCall(server.url, 'public_echo', {}, { headers: dpopHeaders(token, proof) });
+    };
+    for (let i = 0; i < 3; i++) expect((await call('alice')).status).toBe(200);
+    const refused = await call('alice');
+    expect(refused.status).toBe(503);
+    expect(refused.body.error).toEqual({
+      code: -32000,
+      message: 'Server busy',
+      data: { retryAfterMs: expect.any(Number) },
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await call('admin')).status).toBe(200);
+  });
+});
