@@ -25,8 +25,26 @@ export interface McpModuleOptions {
    * See `docs/authorization.md`.
    */
   auth?: McpAuthOptions;
-  /** Name and version the server reports in `server/discover`. Default `{ name: 'nestjs-mcp', version: <package version> }`. */
-  serverInfo?: { name: string; version: string; title?: string };
+  /**
+   * What the server calls itself (the MCP `Implementation`, in every result's `_meta` and in
+   * `initialize`). Default `{ name: 'nestjs-mcp', version: <package version> }`.
+   */
+  serverInfo?: {
+    name: string;
+    version: string;
+    title?: string;
+    /** What the server does, in a sentence (the server card needs it, at most 100 characters). */
+    description?: string;
+    websiteUrl?: string;
+  };
+  /**
+   * Experimental: serve the server card of the draft SEP-2127 at `GET <endpoint>/server-card`
+   * (`application/mcp-server-card+json`, readable from any origin, cached for an hour): the
+   * name, version, title, description and website of `serverInfo` (so `serverInfo.name` must be
+   * reverse-DNS with one slash, `com.example/orders`, and `description` is required), the
+   * endpoint's URL and the protocol versions it serves. Default `false`. See `docs/server-card.md`.
+   */
+  serverCard?: boolean;
   /** Free-text instructions advertised to clients in `server/discover`. */
   instructions?: string;
   /** What the HTTP endpoint admits and how it reads bodies and streams. */
