@@ -15,6 +15,7 @@ import type { AccessTokenVerifier } from './access-token.verifier';
 import { boundKeyOf } from './access-token-claims';
 import type { DpopOptions } from './dpop.options';
 import { DpopNonces } from './dpop-nonces';
+import { DpopProofKeys } from './dpop-proof-keys';
 import { dpopProofOf, verifyDpopProof, type VerifiedDpopProof } from './dpop-proof.verifier';
 import { TokenRejectedError } from './token-rejected.error';
 
@@ -47,6 +48,7 @@ export class DpopAuthentication {
   private readonly unrecorded = new OccasionalWarning((message) => this.logger.warn(message));
   /** The nonces this server issues and accepts, when it asks for them. */
   readonly nonces: DpopNonces | undefined;
+  private readonly keys: DpopProofKeys;
 
   constructor(
     private readonly options: DpopOptions,
@@ -55,6 +57,7 @@ export class DpopAuthentication {
     this.nonces = options.nonce
       ? new DpopNonces(options.nonce.key, options.nonce.rotationSeconds)
       : undefined;
+    this.keys = new DpopProofKeys(options);
   }
 
   /** Throws `TokenRejectedError` (its `error` the challenge's) for what the client must fix. */
@@ -68,6 +71,7 @@ export class DpopAuthentication {
       dpopProofOf(req),
       { method: req.method ?? '', url: resource, accessToken: token },
       this.options,
+      this.keys,
     );
     if (this.nonces && !this.nonces.accepts(proof.nonce))
       throw new TokenRejectedError('A fresh DPoP nonce is required', false, 'use_dpop_nonce');

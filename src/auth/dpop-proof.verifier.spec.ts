@@ -11,6 +11,7 @@ import {
 } from 'jose';
 import { DEFAULT_DPOP_ALGORITHMS } from './dpop.options';
 import { dpopProofOf, verifyDpopProof } from './dpop-proof.verifier';
+import { DpopProofKeys } from './dpop-proof-keys';
 import { TokenRejectedError } from './token-rejected.error';
 
 const URL_OF = new URL('https://api.example.com/mcp');
@@ -49,7 +50,13 @@ describe('verifyDpopProof', () => {
       .sign(key);
 
   const verify = (jwt: string, method = 'POST') =>
-    verifyDpopProof(jwt, { method, url: URL_OF, accessToken: TOKEN }, OPTIONS, NOW);
+    verifyDpopProof(
+      jwt,
+      { method, url: URL_OF, accessToken: TOKEN },
+      OPTIONS,
+      new DpopProofKeys(OPTIONS),
+      NOW,
+    );
 
   const refusal = async (jwt: Promise<string> | string, method?: string) => {
     const error = await verify(await jwt, method).catch((reason: unknown) => reason);
@@ -140,6 +147,7 @@ describe('verifyDpopProof', () => {
       await proof(),
       { method: 'POST', url: URL_OF, accessToken: TOKEN },
       { algorithms: ['RS256'], proofWindowSeconds: 60 },
+      new DpopProofKeys({ algorithms: ['RS256'] }),
       NOW,
     ).catch((error: TokenRejectedError) => error.reason);
     expect(onlyRsa).toBe('The DPoP proof is signed with an algorithm not accepted');

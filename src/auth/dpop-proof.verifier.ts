@@ -1,14 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import {
-  calculateJwkThumbprint,
-  decodeProtectedHeader,
-  EmbeddedJWK,
-  errors,
-  jwtVerify,
-  type JWK,
-} from 'jose';
+import { errors, jwtVerify } from 'jose';
 import { sha256Base64Url } from '../util/sha256';
 import type { DpopOptions } from './dpop.options';
+import type { DpopProofKeys } from './dpop-proof-keys';
 import { TokenRejectedError } from './token-rejected.error';
 
 /** Longest `DPoP` header read; an RSA-4096 proof is about 2 KiB. */
@@ -17,8 +11,6 @@ const MAX_PROOF_LENGTH = 8 * 1024;
 const MAX_JTI_LENGTH = 256;
 /** A compact JWS: three base64url parts (one header field, so no comma of a second one). */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-/** JWK members of private or symmetric keys (RFC 7518 §6). */
-const SECRET_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
 /** What a verified proof says: the key's RFC 7638 thumbprint, its `jti`, `iat` and `nonce`. */
 export interface VerifiedDpopProof {
@@ -82,7 +74,7 @@ export function dpopProofOf(req: IncomingMessage): string {
 
 /**
  * Checks a DPoP proof as RFC 9449 §4.3 says, with `jose`: `typ: dpop+jwt`, an accepted asymmetric
- * `alg`, a public `jwk` in the header and the signature by it, `htm` and `htu` of this request,
+ * `alg`, a public `jwk` in the header ({@link DpopProofKeys}) and the signature by it, `htm` and `htu` of this request,
  * `iat` within the window, `ath` the hash of the access token, a `jti`. Whether the `jti` was seen
  * before, the token's binding and the nonce are the caller's to check (the `jti` is recorded only
  * once everything else passed).
@@ -92,25 +84,13 @@ export async function verifyDpopProof(
   proof: string,
   target: DpopProofTarget,
   options: Pick<DpopOptions, 'algorithms' | 'proofWindowSeconds'>,
+  keys: DpopProofKeys,
   now = Date.now(),
 ): Promise<VerifiedDpopProof> {
-  let header: ReturnType<typeof decodeProtectedHeader>;
-  try {
-    header = decodeProtectedHeader(proof);
-  } catch {
-    throw rejected('The DPoP proof is malformed');
-  }
-  if (header.typ !== 'dpop+jwt') throw rejected('The DPoP proof is not of type dpop+jwt');
-  if (typeof header.alg !== 'string' || !options.algorithms.includes(header.alg))
-    throw rejected('The DPoP proof is signed with an algorithm not accepted');
-  const jwk = header.jwk as JWK | undefined;
-  if (jwk === null || typeof jwk !== 'object' || Array.isArray(jwk))
-    throw rejected('The DPoP proof carries no jwk');
-  if (SECRET_MEMBERS.some((member) => Object.hasOwn(jwk, member)))
-    throw rejected('The DPoP proof jwk is not a public key');
+  const { key, jkt } = await keys.keyOf(proof);
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(proof, EmbeddedJWK, {
+    ({ payload } = await jwtVerify(proof, key, {
       algorithms: [...options.algorithms],
       typ: 'dpop+jwt',
       currentDate: new Date(now),
@@ -127,5 +107,5 @@ export async function verifyDpopProof(
     throw rejected('The DPoP proof was not issued recently enough');
   if (ath !== sha256Base64Url(target.accessToken))
     throw rejected('The DPoP proof is for another access token');
-  return { jkt: await calculateJwkThumbprint(jwk, 'sha256'), jti, iat, nonce: payload.nonce };
+  return { jkt, jti, iat, nonce: payload.nonce };
 }
