@@ -113,7 +113,9 @@ export class DpopAuthentication {
       this.unrecorded.report(
         `DPoP proof refused with 503: its jti could not be recorded (${clip(reason, 64)})`,
       );
-      return dpopReplayUnavailableRefusal((store && error.retryAfterMs) || MIN_RETRY_AFTER_MS);
+      if (store && (reason === 'full' || reason === 'share'))
+        return dpopReplayUnavailableRefusal(reason, error.retryAfterMs ?? MIN_RETRY_AFTER_MS);
+      return dpopReplayUnavailableRefusal('unavailable', MIN_RETRY_AFTER_MS);
     }
     if (!first)
       throw new TokenRejectedError('The DPoP proof was used before', false, 'invalid_dpop_proof');

@@ -107,16 +107,25 @@ export function rateLimitedRefusal(
 }
 
 /**
- * 503 -32000 with `Retry-After` and `data.retryAfterMs`: a DPoP proof could not be recorded as used
- * (its replay cache is unreachable, or has no room for the caller now), so it is not accepted;
- * trying again later may succeed. @internal
+ * 503 -32000 with `Retry-After` and `data.retryAfterMs`: a DPoP proof could not be recorded as used,
+ * so it is not accepted and nothing ran — its replay cache is unreachable (`Server busy: the store
+ * is unavailable`, as every store outage answers), or has no room for it now (`Server busy: too
+ * many DPoP proofs`, `… for this caller`); the same request may be sent again with a new proof.
+ * @internal
  */
-export function dpopReplayUnavailableRefusal(retryAfterMs: number): McpHttpRefusal {
+export function dpopReplayUnavailableRefusal(
+  cause: 'unavailable' | 'full' | 'share',
+  retryAfterMs: number,
+): McpHttpRefusal {
   const ms = Math.max(MIN_RETRY_AFTER_MS, Math.ceil(retryAfterMs));
+  const message =
+    cause === 'unavailable'
+      ? 'Server busy: the store is unavailable'
+      : `Server busy: too many DPoP proofs${cause === 'share' ? ' for this caller' : ''}`;
   return new McpHttpRefusal(
     503,
     McpErrorCode.ServerBusy,
-    'Server busy',
+    message,
     { retryAfterMs: ms },
     undefined,
     Math.ceil(ms / 1000),

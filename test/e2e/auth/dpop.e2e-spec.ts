@@ -624,7 +624,7 @@ describe('the DPoP replay cache, bounded with a fair share per token subject', (
     expect(refused.status).toBe(503);
     expect(refused.body.error).toEqual({
       code: -32000,
-      message: 'Server busy',
+      message: 'Server busy: too many DPoP proofs for this caller',
       data: { retryAfterMs: expect.any(Number) },
     });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
