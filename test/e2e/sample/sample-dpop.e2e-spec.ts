@@ -146,6 +146,31 @@ describe.each(ADAPTERS)('the sample requiring DPoP over %s', (adapter) => {
     }
   });
 
+  it('serves skills with a proof, like every other door', async () => {
+    const SKILLS = { extensions: { 'io.modelcontextprotocol/skills': {} } };
+    const listed = await rawRound(
+      server.url,
+      'skills/list',
+      {},
+      {
+        capabilities: SKILLS,
+        headers: await signed(),
+      },
+    );
+    expect(listed.status).toBe(200);
+    expect(listed.body.result?.skills).toEqual(expect.arrayContaining([expect.anything()]));
+    const unsigned = await rawRound(
+      server.url,
+      'skills/list',
+      {},
+      {
+        capabilities: SKILLS,
+        headers: { Authorization: `DPoP ${token}` },
+      },
+    );
+    expect(unsigned.status).toBe(401);
+  });
+
   it('refuses the bound token sent as a Bearer token', async () => {
     const stolen = await rawToolCall(
       server.url,
