@@ -2,7 +2,7 @@ import { SHUTDOWN_OPTIONS } from './lifecycle/shutdown.options';
 import type { Provider } from '@nestjs/common';
 import { AUTH_OPTIONS, type AuthOptions } from './auth/auth.options';
 import { ProtectedResource } from './auth/protected-resource';
-import { DPOP_REPLAY_CACHE_PORT } from './auth/dpop-replay-cache';
+import { DPOP_REPLAY_CACHE_PORT, dpopReplayCacheChoice } from './auth/dpop-replay-cache';
 import { ResourceServer } from './auth/resource-server';
 import { DISCOVERY_OPTIONS } from './discovery/discovery.options';
 import { McpOperationRegistry } from './discovery/mcp-operation.registry';
@@ -121,7 +121,7 @@ function portChoices(
             })
           : new MemoryConsumedStateStore(consumedCapacity),
     }),
-    ...dpopReplayCacheChoice(options, redis),
+    ...dpopReplayCacheChoice(options.auth.resourceServer?.dpop, redis),
     choice({
       port: STATE_HANDLE_REPOSITORY_PORT,
       fromOptions: ports.stateHandleRepository,
@@ -171,37 +171,6 @@ function portChoices(
         );
       },
       adopt: authenticated,
-    }),
-  ];
-}
-
-/**
- * Where DPoP proofs' `jti`s are recorded, when the resource server verifies proofs: a consumed-state
- * store of their own (keys under `dpop:`, their own capacity), on Redis when it is configured.
- */
-function dpopReplayCacheChoice(
-  options: ResolvedMcpOptions,
-  redis: McpRedisConnection,
-): PortChoice<unknown>[] {
-  const dpop = options.auth.resourceServer?.dpop;
-  if (!dpop || dpop.mode === 'off') return [];
-  const capacity = {
-    maxEntries: dpop.maxReplayEntries,
-    maxEntriesPerOwner: dpop.maxReplayEntriesPerSubject,
-  };
-  return [
-    choice({
-      port: DPOP_REPLAY_CACHE_PORT,
-      fromOptions: dpop.replayCache,
-      fallback: () =>
-        redis.configured
-          ? new RedisConsumedStateStore(redis.client, {
-              keyPrefix: redis.key('dpop', ''),
-              commandTimeoutMs: redis.commandTimeoutMs,
-              ...(redis.waitForReplicas && { waitForReplicas: redis.waitForReplicas }),
-              ...capacity,
-            })
-          : new MemoryConsumedStateStore(capacity),
     }),
   ];
 }
