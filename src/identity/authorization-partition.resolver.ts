@@ -38,8 +38,7 @@ function isIdentifier(value: unknown): value is Identifier {
  * The default resolver, for the principals Nest apps actually have: the user a passport-style
  * guard or middleware put on `req.user` (identified by `identity.userIdField`, or by the first of `id`,
  * `sub`, `userId`, `username`, `email` it has), and the OAuth client and subject of `req.auth`
- * set by bearer-auth middleware (and, for a DPoP-bound token, the key it is bound to, `extra.jkt`).
- * The partition is a JSON array of typed parts, so no two
+ * set by bearer-auth middleware. The partition is a JSON array of typed parts, so no two
  * principals share one (`["user", 42]` and `["user", "42"]` differ, a client id cannot pose as
  * a subject); with neither it is `anonymous`.
  *
@@ -55,12 +54,10 @@ export class DefaultAuthorizationPartitionResolver implements McpAuthorizationPa
     const userId = this.userIdOf(user);
     if (userId !== undefined) parts.push(['user', userId]);
     const auth = context.http.authInfo as
-      { clientId?: unknown; extra?: { sub?: unknown; jkt?: unknown } } | undefined;
+      { clientId?: unknown; extra?: { sub?: unknown } } | undefined;
     if (auth && isIdentifier(auth.clientId)) {
       const subject = isIdentifier(auth.extra?.sub) ? auth.extra.sub : null;
       parts.push(['oauth', auth.clientId, subject]);
-      // A DPoP-bound token's caller is its subject holding its key: state, tasks and sessions too.
-      if (typeof auth.extra?.jkt === 'string') parts.push(['dpop', auth.extra.jkt]);
     }
     return parts.length === 0 ? ANONYMOUS_PARTITION : JSON.stringify(parts);
   }
