@@ -2,6 +2,7 @@ import { SHUTDOWN_OPTIONS } from './lifecycle/shutdown.options';
 import type { Provider } from '@nestjs/common';
 import { AUTH_OPTIONS, type AuthOptions } from './auth/auth.options';
 import { ProtectedResource } from './auth/protected-resource';
+import { DPOP_REPLAY_CACHE_PORT, dpopReplayCacheChoice } from './auth/dpop-replay-cache';
 import { ResourceServer } from './auth/resource-server';
 import { DISCOVERY_OPTIONS } from './discovery/discovery.options';
 import { McpOperationRegistry } from './discovery/mcp-operation.registry';
@@ -21,6 +22,7 @@ import type { McpModuleOptions } from './mcp-module-options.interface';
 import { MCP_MODULE_OPTIONS } from './mcp.module-definition';
 import { resolveMcpOptions, type ResolvedMcpOptions } from './mcp-options.resolver';
 import { MCP_PORT_CHOICES, McpPorts, type PortChoice } from './ports/mcp-ports.service';
+import { RATE_LIMIT_OPTIONS } from './pipeline/rate-limit.options';
 import { SERVER_OPTIONS } from './protocol/server.options';
 import { McpRedisConnection } from './redis/mcp-redis.connection';
 import { REDIS_OPTIONS } from './redis/redis-options.resolver';
@@ -119,6 +121,7 @@ function portChoices(
             })
           : new MemoryConsumedStateStore(consumedCapacity),
     }),
+    ...dpopReplayCacheChoice(options.auth.resourceServer?.dpop, redis),
     choice({
       port: STATE_HANDLE_REPOSITORY_PORT,
       fromOptions: ports.stateHandleRepository,
@@ -206,6 +209,7 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   slice(AUTH_OPTIONS, (options) => options.auth),
   slice(TRACING_OPTIONS, (options) => options.tracing),
   slice(SHUTDOWN_OPTIONS, (options) => options.shutdown),
+  slice(RATE_LIMIT_OPTIONS, (options) => options.rateLimits),
   {
     provide: ProtectedResource,
     useFactory: (auth: AuthOptions, endpoint: string, registry: McpOperationRegistry) =>
@@ -214,9 +218,9 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   },
   {
     provide: ResourceServer,
-    useFactory: (auth: AuthOptions, resource: ProtectedResource) =>
-      new ResourceServer(auth, resource),
-    inject: [AUTH_OPTIONS, ProtectedResource],
+    useFactory: (auth: AuthOptions, resource: ProtectedResource, ports: McpPorts) =>
+      new ResourceServer(auth, resource, () => ports.get(DPOP_REPLAY_CACHE_PORT)),
+    inject: [AUTH_OPTIONS, ProtectedResource, McpPorts],
   },
   {
     provide: MCP_PORT_CHOICES,

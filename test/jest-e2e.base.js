@@ -38,6 +38,7 @@ const SERIAL = [
   'skill-read-load',
   'redis-round-trip',
   'redis-outages',
+  'dpop-fleet',
 ];
 
 /** The serial suites the inner loop runs too: they measure the server, they do not soak it. */

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
+import { boundKeyOf } from '../../auth/access-token-claims';
 import { CallerPartitions } from '../../identity/caller-partitions';
 import type { CallHttp } from '../../pipeline/operation-call';
 import { ANONYMOUS_PARTITION } from '../../identity/authorization-partition.resolver';
@@ -82,7 +83,8 @@ export class McpSessions {
    * ({@link SessionGate}: a passport-style guard puts the user on `req.user`), then the partition
    * resolver (the one request state uses) names the caller. Callers it cannot tell apart are told
    * apart by address, as the listen limits and the rate limiter key them: one anonymous client
-   * cannot take the session allowance of every other. A guard's refusal is thrown.
+   * cannot take the session allowance of every other. A caller with a DPoP-bound token is told
+   * apart by its key as well. A guard's refusal is thrown.
    */
   async partitionOf(
     http: CallHttp,
@@ -91,6 +93,10 @@ export class McpSessions {
   ): Promise<string> {
     const context = await this.gate.authenticate(http, method, params);
     const partition = await this.partitions.resolve(context);
+    // A session opened with a DPoP-bound token is its subject's holding that key (RFC 9449): the
+    // same subject with a token bound to another key does not find it.
+    const key = context.http.authInfo ? boundKeyOf(context.http.authInfo) : undefined;
+    if (key !== undefined) return JSON.stringify([partition, ['dpop', key]]);
     if (partition !== ANONYMOUS_PARTITION) return partition;
     const raw = http.raw as IncomingMessage;
     const address = http.request.ip || raw.socket?.remoteAddress || 'unknown';
