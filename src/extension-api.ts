@@ -5,6 +5,7 @@
 // an extension needs one, and say in docs/architecture.md which seam it belongs to.
 // @internal
 
+export { boundKeyOf } from './auth/access-token-claims';
 export { AUTH_OPTIONS, type AuthOptions } from './auth/auth.options';
 export { ANONYMOUS_PARTITION } from './auth/identity/authorization-partition.resolver';
 export { CallerPartitions } from './auth/identity/caller-partitions';

@@ -24,8 +24,26 @@ export interface McpCoreModuleOptions {
    * See `docs/authorization.md`.
    */
   auth?: McpAuthOptions;
-  /** Name and version the server reports in `server/discover`. Default `{ name: 'nestjs-mcp', version: <package version> }`. */
-  serverInfo?: { name: string; version: string; title?: string };
+  /**
+   * What the server calls itself (the MCP `Implementation`, in every result's `_meta` and in
+   * `initialize`). Default `{ name: 'nestjs-mcp', version: <package version> }`.
+   */
+  serverInfo?: {
+    name: string;
+    version: string;
+    title?: string;
+    /** What the server does, in a sentence (the server card needs it, at most 100 characters). */
+    description?: string;
+    websiteUrl?: string;
+  };
+  /**
+   * Experimental: serve the server card of the draft SEP-2127 at `GET <endpoint>/server-card`
+   * (`application/mcp-server-card+json`, readable from any origin, cached for an hour): the
+   * name, version, title, description and website of `serverInfo` (so `serverInfo.name` must be
+   * reverse-DNS with one slash, `com.example/orders`, and `description` is required), the
+   * endpoint's URL and the protocol versions it serves. Default `false`. See `docs/server-card.md`.
+   */
+  serverCard?: boolean;
   /** Free-text instructions advertised to clients in `server/discover`. */
   instructions?: string;
   /** What the HTTP endpoint admits and how it reads bodies and streams. */
@@ -64,6 +82,16 @@ export interface McpCoreModuleOptions {
      */
     roundParent?: 'client' | 'first-round';
   };
+  /**
+   * How a rate limit's refusal (`McpThrottlerGuard`, `@nestjs/throttler`'s guard, any guard's 429)
+   * is answered. `errors: '-32029'` (default): HTTP 429, `Retry-After`, -32029 `Too many requests`
+   * with `data.retryAfterMs`. `errors: 'sep-3304'`: as the draft SEP-3304 says it — HTTP 429,
+   * `Retry-After`, -32023 `Rate limited` with `data.retryAfterMs`, and `data.limit` /
+   * `data.remaining` with the `RateLimit-Limit` / `RateLimit-Remaining` headers when the limiter
+   * says them (`McpThrottlerGuard` does). The default changes when the SEP is accepted. See
+   * `docs/errors.md`.
+   */
+  rateLimits?: { errors?: '-32029' | 'sep-3304' };
   /** Framework-protected request state: its limits, single use, handles, and the ports that seal and record it. */
   requestState?: McpRequestStateOptions;
   /**

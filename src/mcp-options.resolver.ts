@@ -14,6 +14,7 @@ import {
   objectOption,
   positiveInteger,
 } from './options/option-checks';
+import { resolveRateLimitOptions, type RateLimitOptions } from './pipeline/rate-limit.options';
 import { resolveServerOptions, type ServerOptions } from './wire/protocol/server.options';
 import { resolveRedisOptions, type RedisOptionsSlice } from './redis/redis-options.resolver';
 import type { RequestStatePortOptions } from './request-state/request-state-ports';
@@ -52,6 +53,7 @@ export interface ResolvedMcpOptions {
   readonly shutdown: ShutdownOptions;
   readonly auth: AuthOptions;
   readonly tracing: TracingOptions;
+  readonly rateLimits: RateLimitOptions;
 }
 
 /** Fills defaults and validates; throws {@link InvalidModuleOptionsError} naming the first bad option. */
@@ -125,6 +127,7 @@ export function resolveMcpOptions(
     notifications: resolveNotificationOptions(transport.body.maxBytes),
     auth,
     tracing: resolveTracingOptions(options.tracing),
+    rateLimits: resolveRateLimitOptions(options.rateLimits),
     shutdown: resolveShutdownOptions(options.shutdown),
   };
 }

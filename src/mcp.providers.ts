@@ -3,6 +3,9 @@ import type { Provider } from '@nestjs/common';
 import { AUTH_OPTIONS, type AuthOptions } from './auth/auth.options';
 import { ProtectedResource } from './auth/protected-resource';
 import { ResourceServer } from './auth/resource-server';
+import { DPOP_REPLAY_CACHE_PROVIDER, DpopReplayCache } from './auth/dpop-replay-cache';
+import type { ConsumedStateStore } from './request-state/stores/one-time/consumed-state-store.interface';
+import { RATE_LIMIT_OPTIONS } from './pipeline/rate-limit.options';
 import { DISCOVERY_OPTIONS } from './operations/discovery/discovery.options';
 import { McpOperationRegistry } from './operations/discovery/mcp-operation.registry';
 import { INPUT_REQUEST_POLICY } from './input/input-request-policy';
@@ -67,17 +70,19 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   slice(AUTH_OPTIONS, (options) => options.auth),
   slice(TRACING_OPTIONS, (options) => options.tracing),
   slice(SHUTDOWN_OPTIONS, (options) => options.shutdown),
+  slice(RATE_LIMIT_OPTIONS, (options) => options.rateLimits),
   {
     provide: ProtectedResource,
     useFactory: (auth: AuthOptions, endpoint: string, registry: McpOperationRegistry) =>
       new ProtectedResource(auth, endpoint, () => registry.declaredScopes()),
     inject: [AUTH_OPTIONS, MCP_ENDPOINT, McpOperationRegistry],
   },
+  DPOP_REPLAY_CACHE_PROVIDER,
   {
     provide: ResourceServer,
-    useFactory: (auth: AuthOptions, resource: ProtectedResource) =>
-      new ResourceServer(auth, resource),
-    inject: [AUTH_OPTIONS, ProtectedResource],
+    useFactory: (auth: AuthOptions, resource: ProtectedResource, replayCache: ConsumedStateStore) =>
+      new ResourceServer(auth, resource, () => replayCache),
+    inject: [AUTH_OPTIONS, ProtectedResource, DpopReplayCache],
   },
   McpPorts,
   ...REQUEST_STATE_PORT_PROVIDERS,

@@ -124,7 +124,8 @@ function tasksFromEnv(redis: McpModuleOptions['redis']): McpModuleOptions['tasks
 export function sampleMcpOptions(version: string): McpModuleOptions {
   const redis = redisFromEnv();
   return {
-    serverInfo: { name: 'nestjs-mcp-sample', version },
+    ...serverDescriptionFromEnv(version),
+    rateLimits: rateLimitsFromEnv(),
     endpoint: process.env.MCP_ENDPOINT ?? '/mcp',
     keyring: keyringFromEnv(),
     auth: authFromEnv(),
@@ -150,6 +151,38 @@ export function sampleMcpOptions(version: string): McpModuleOptions {
       drainDelayMs: optionalInteger('MCP_SHUTDOWN_DRAIN_DELAY_MS'),
     },
   };
+}
+
+/**
+ * `MCP_SERVER_CARD=1` serves the experimental server card (`GET /mcp/server-card`): the card's name
+ * is `serverInfo.name`, which must then be reverse-DNS (`dev.nestjs-mcp/sample`), and it needs a
+ * description.
+ */
+function serverDescriptionFromEnv(
+  version: string,
+): Pick<McpModuleOptions, 'serverInfo' | 'serverCard'> {
+  const card = process.env.MCP_SERVER_CARD;
+  if (card === undefined || card === '' || card === '0')
+    return { serverInfo: { name: 'nestjs-mcp-sample', version } };
+  if (card !== '1') throw new Error('MCP_SERVER_CARD must be "1" or "0"');
+  return {
+    serverInfo: {
+      name: 'dev.nestjs-mcp/sample',
+      title: 'nestjs-mcp sample',
+      version,
+      description: 'Tickets, sealed approval flows, tasks and skills: the nestjs-mcp sample',
+    },
+    serverCard: true,
+  };
+}
+
+/** `MCP_RATE_LIMIT_ERRORS=sep-3304`: rate limits answered as the draft SEP-3304 says (-32023). */
+function rateLimitsFromEnv(): McpModuleOptions['rateLimits'] {
+  const errors = process.env.MCP_RATE_LIMIT_ERRORS;
+  if (errors === undefined || errors === '') return undefined;
+  if (errors !== '-32029' && errors !== 'sep-3304')
+    throw new Error('MCP_RATE_LIMIT_ERRORS must be "-32029" or "sep-3304"');
+  return { errors };
 }
 
 function roundParentFromEnv(): 'client' | 'first-round' | undefined {

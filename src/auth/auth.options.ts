@@ -6,6 +6,7 @@ import {
   positiveInteger,
   stringList,
 } from '../options/option-checks';
+import { resolveDpopOptions, type DpopOptions } from './dpop.options';
 import type {
   McpAuthOptions,
   McpResourceServerOptions,
@@ -23,6 +24,7 @@ export interface ResourceServerOptions {
   readonly introspection: Required<McpTokenIntrospectionOptions> | undefined;
   readonly acceptTokensWithoutAudience: boolean;
   readonly requireToken: boolean;
+  readonly dpop: DpopOptions;
 }
 
 /** What the transport and the discovery need of the `auth` option. @internal */
@@ -125,6 +127,7 @@ function resourceServer(
       false,
     ),
     requireToken: booleanOption(`${option}.requireToken`, value.requireToken, true),
+    dpop: resolveDpopOptions(value.dpop),
   };
 }
 

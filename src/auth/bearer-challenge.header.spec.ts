@@ -1,4 +1,5 @@
 import { bearerChallengeHeader } from './bearer-challenge.header';
+import { dpopChallengeHeader } from './dpop-challenge.header';
 
 describe('bearerChallengeHeader', () => {
   const metadata = 'https://api.example.com/.well-known/oauth-protected-resource/mcp';
@@ -26,5 +27,27 @@ describe('bearerChallengeHeader', () => {
     ).toBe(
       'Bearer error="insufficient_scope", error_description="needs \\"more\\"\\\\ ", scope="pay"',
     );
+  });
+
+  it('leaves the error to the other scheme when told to', () => {
+    expect(bearerChallengeHeader({ error: 'invalid_dpop_proof' }, true, metadata, false)).toBe(
+      `Bearer resource_metadata="${metadata}"`,
+    );
+  });
+});
+
+describe('dpopChallengeHeader', () => {
+  it('writes the parameters of a Bearer challenge, then algs (RFC 9449 §7.1)', () => {
+    expect(
+      dpopChallengeHeader(
+        { error: 'use_dpop_nonce', description: 'A fresh DPoP nonce is required' },
+        true,
+        'https://a/m',
+        ['ES256', 'RS256'],
+      ),
+    ).toBe(
+      'DPoP error="use_dpop_nonce", error_description="A fresh DPoP nonce is required", resource_metadata="https://a/m", algs="ES256 RS256"',
+    );
+    expect(dpopChallengeHeader({}, false, undefined, ['ES256'])).toBe('DPoP algs="ES256"');
   });
 });

@@ -1,21 +1,25 @@
 import type { BearerChallenge } from '../kit/errors/mcp-http-refusal.error';
 
 /** An HTTP quoted-string: `\` and `"` escaped, anything outside printable ASCII a space. */
-function quoted(value: string): string {
+export function quoted(value: string): string {
   return `"${value.replace(/[\\"]/g, '\\$&').replace(/[^\u0020-\u007E]/g, ' ')}"`;
 }
 
 /**
- * The `WWW-Authenticate` value of a Bearer challenge (RFC 6750 §3, RFC 9728 §5.1), parameters in
- * the order the official SDK writes them. A request that carried no credential gets no `error`
- * (RFC 6750 §3.1); one that did, and was refused without a more precise reason, `invalid_token`.
+ * The parameters of a challenge (RFC 6750 §3, RFC 9728 §5.1), in the order the official SDK
+ * writes them. A request that carried no credential gets no `error` (RFC 6750 §3.1); one that did,
+ * and was refused without a more precise reason, `invalid_token`. `withError: false` leaves the
+ * error out (it belongs to the other scheme's challenge).
  */
-export function bearerChallengeHeader(
+export function challengeParameters(
   challenge: BearerChallenge,
   credentialed: boolean,
   resourceMetadataUrl: string | undefined,
-): string {
-  const error = challenge.error ?? (credentialed ? 'invalid_token' : undefined);
+  withError = true,
+): string[] {
+  const error = withError
+    ? (challenge.error ?? (credentialed ? 'invalid_token' : undefined))
+    : undefined;
   const params: string[] = [];
   if (error !== undefined) {
     params.push(`error=${quoted(error)}`);
@@ -28,5 +32,16 @@ export function bearerChallengeHeader(
     params.push(`scope=${quoted(challenge.scopes.join(' '))}`);
   if (resourceMetadataUrl !== undefined)
     params.push(`resource_metadata=${quoted(resourceMetadataUrl)}`);
+  return params;
+}
+
+/** The `WWW-Authenticate` value of a Bearer challenge. */
+export function bearerChallengeHeader(
+  challenge: BearerChallenge,
+  credentialed: boolean,
+  resourceMetadataUrl: string | undefined,
+  withError = true,
+): string {
+  const params = challengeParameters(challenge, credentialed, resourceMetadataUrl, withError);
   return params.length === 0 ? 'Bearer' : `Bearer ${params.join(', ')}`;
 }

@@ -1,3 +1,5 @@
+import type { ConsumedStateStore } from '../request-state/stores/one-time/consumed-state-store.interface';
+
 /**
  * Opaque access tokens checked at the authorization server's RFC 7662 introspection endpoint.
  *
@@ -13,6 +15,43 @@ export interface McpTokenIntrospectionOptions {
   cacheTtlMs?: number;
   /** Answers kept at most (least recently used dropped first). Default 10,000. */
   maxCacheEntries?: number;
+}
+
+/**
+ * DPoP (RFC 9449) on the built-in resource server: access tokens bound to a key the client holds,
+ * each request signed with a proof of that key. See `docs/authorization.md` ("DPoP").
+ *
+ * @publicApi
+ */
+export interface McpDpopOptions {
+  /**
+   * `allowed` (default): a DPoP-bound token must come with the `DPoP` scheme and a valid proof, a
+   * plain bearer token still works; `required`: only DPoP-bound tokens with a proof; `off`: DPoP
+   * is not supported (a bound token is then served as a bearer token, as by a resource server that
+   * does not know DPoP).
+   */
+  mode?: 'off' | 'allowed' | 'required';
+  /** Proof signature algorithms accepted. Default `['ES256', 'RS256', 'PS256', 'EdDSA']`; never `none` or HS*. */
+  algorithms?: string[];
+  /** A proof's `iat` is accepted this many seconds either side of now. Default 60, at most 300. */
+  proofWindowSeconds?: number;
+  /**
+   * Server nonces (RFC 9449 §9): a proof must carry a recent `nonce` this server issued
+   * (`DPoP-Nonce`), else it is refused with `use_dpop_nonce` and a fresh one. Nonces are derived
+   * from `secret` (at least 32 bytes; give every instance of a fleet the same one, and never a key
+   * of the keyring) and a time window of `rotationSeconds` (default 300, at most 3,600); the
+   * current and the previous window are accepted, on every instance, with nothing shared.
+   */
+  nonce?: { secret: string | Uint8Array; rotationSeconds?: number };
+  /**
+   * Where each proof's `jti` is recorded so that it is accepted once. Default: Redis when the
+   * module's `redis` option is set (one record for the whole fleet), else this process's memory.
+   */
+  replayCache?: ConsumedStateStore;
+  /** Proofs remembered at once (per fleet on Redis); past it proofs are refused with -32000 until older ones expire. Default 200,000. */
+  maxReplayEntries?: number;
+  /** Proofs remembered at once for one token subject (client and subject). Default 20,000. */
+  maxReplayEntriesPerSubject?: number;
 }
 
 /**
@@ -50,6 +89,11 @@ export interface McpResourceServerOptions {
    * on anonymously to your guards (logged once at startup).
    */
   requireToken?: boolean;
+  /**
+   * DPoP-bound access tokens (RFC 9449): a mode, or the full options. Default `'allowed'`: a bound
+   * token must come with a valid proof; plain bearer tokens still work.
+   */
+  dpop?: 'off' | 'allowed' | 'required' | McpDpopOptions;
 }
 
 /**

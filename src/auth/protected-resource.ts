@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import type { McpHttpRefusal } from '../kit/errors/mcp-http-refusal.error';
+import type { BearerChallenge, McpHttpRefusal } from '../kit/errors/mcp-http-refusal.error';
 import type { AuthOptions } from './auth.options';
 import { bearerChallengeHeader } from './bearer-challenge.header';
+import { dpopChallengeHeader } from './dpop-challenge.header';
+import type { DpopOptions } from './dpop.options';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
@@ -12,11 +14,19 @@ export interface ProtectedResourceMetadata {
   readonly authorization_servers: readonly string[];
   readonly scopes_supported?: readonly string[];
   readonly bearer_methods_supported: readonly string[];
+  /** RFC 9449 §5.1: the proof algorithms accepted, when DPoP is. */
+  readonly dpop_signing_alg_values_supported?: readonly string[];
+  /** RFC 9449 §5.1: set when only DPoP-bound tokens are accepted. */
+  readonly dpop_bound_access_tokens_required?: boolean;
 }
 
-function credentialed(req: IncomingMessage): boolean {
+/** The scheme of the request's credential, if it has one this module reads. */
+function presentedScheme(req: IncomingMessage): 'Bearer' | 'DPoP' | undefined {
   const authorization = req.headers.authorization;
-  return typeof authorization === 'string' && /^bearer\s/i.test(authorization);
+  if (typeof authorization !== 'string') return undefined;
+  if (/^bearer\s/i.test(authorization)) return 'Bearer';
+  if (/^dpop\s/i.test(authorization)) return 'DPoP';
+  return undefined;
 }
 
 /**
@@ -73,20 +83,46 @@ export class ProtectedResource {
       authorization_servers: this.options.authorizationServers,
       ...(scopes.length > 0 && { scopes_supported: scopes }),
       bearer_methods_supported: ['header'],
+      ...(this.dpop && { dpop_signing_alg_values_supported: this.dpop.algorithms }),
+      ...(this.dpop?.mode === 'required' && { dpop_bound_access_tokens_required: true }),
     };
+  }
+
+  /** DPoP as the built-in resource server verifies it, when it does. */
+  private get dpop(): DpopOptions | undefined {
+    const dpop = this.options.resourceServer?.dpop;
+    return dpop && dpop.mode !== 'off' ? dpop : undefined;
+  }
+
+  /**
+   * The challenges of a refusal: `Bearer`, then `DPoP` when DPoP is accepted too (in one header,
+   * comma-separated, RFC 9110 §11.6.1), or `DPoP` alone when it is required. The error goes on
+   * the challenge of the scheme the request used (or the one the refusal names).
+   */
+  private challengeOf(challenge: BearerChallenge, req: IncomingMessage): string {
+    const presented = presentedScheme(req);
+    const credentialed = presented !== undefined;
+    const metadataUrl = this.metadataUrlOf(req);
+    const dpop = this.dpop;
+    if (!dpop) return bearerChallengeHeader(challenge, credentialed, metadataUrl);
+    const dpopChallenge = (withError: boolean) =>
+      dpopChallengeHeader(challenge, credentialed, metadataUrl, dpop.algorithms, withError);
+    if (dpop.mode === 'required') return dpopChallenge(true);
+    const onDpop = (challenge.scheme ?? presented) === 'DPoP';
+    return `${bearerChallengeHeader(challenge, credentialed, metadataUrl, !onDpop)}, ${dpopChallenge(onDpop)}`;
   }
 
   /** The headers a refusal adds to its JSON-RPC answer. */
   headersOf(refusal: McpHttpRefusal, req: IncomingMessage): Record<string, string> {
     const headers: Record<string, string> = {};
-    if (refusal.challenge)
-      headers['www-authenticate'] = bearerChallengeHeader(
-        refusal.challenge,
-        credentialed(req),
-        this.metadataUrlOf(req),
-      );
+    if (refusal.challenge) {
+      headers['www-authenticate'] = this.challengeOf(refusal.challenge, req);
+      if (refusal.challenge.dpopNonce !== undefined)
+        headers['dpop-nonce'] = refusal.challenge.dpopNonce;
+    }
     if (refusal.retryAfterSeconds !== undefined)
       headers['retry-after'] = String(refusal.retryAfterSeconds);
+    Object.assign(headers, refusal.headers);
     return headers;
   }
 }

@@ -2,7 +2,12 @@ import { HttpException, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../kit/errors/mcp-error-codes';
 import { McpToolError } from '../kit/errors/mcp-tool.error';
-import { rateLimitedRefusal, unauthorizedRefusal } from '../kit/errors/mcp-http-refusal.error';
+import {
+  rateLimitedRefusal,
+  unauthorizedRefusal,
+  type RateLimitErrorFormat,
+} from '../kit/errors/mcp-http-refusal.error';
+import { rateLimitFactsOf } from '../kit/errors/rate-limit-facts';
 import { internalError } from '../kit/errors/internal-error';
 import { clip } from '../kit/clip';
 import type { McpOperationKind } from '../input/mcp-operation-kind';
@@ -30,7 +35,8 @@ function validationDetails(exception: HttpException): unknown {
  * Maps what an operation threw onto the wire. The table is documented in `docs/errors.md`:
  * protocol errors pass through; 401 becomes -32001 answered with HTTP 401 and a Bearer challenge
  * (the reason logged, never sent); 403 becomes -32003; 429 (`@nestjs/throttler`) becomes -32029
- * with HTTP 429, `Retry-After` and `data.retryAfterMs` (`retryAfterMs` reads what the guard set); 400 (e.g. `ValidationPipe`) becomes
+ * with HTTP 429, `Retry-After` and `data.retryAfterMs` (`retryAfterMs` reads what the guard set),
+ * or -32023 as the draft SEP-3304 says with `rateLimitErrors: 'sep-3304'`; 400 (e.g. `ValidationPipe`) becomes
  * -32602 with the validation messages; other 4xx become an `isError` tool result (or -32602 for
  * prompts and resources); `McpToolError` becomes an `isError` result; anything else (including a
  * 5xx `HttpException`) is a bug, answered with a bare -32603 and logged once at error level with
@@ -41,6 +47,7 @@ export function mapOperationError(
   kind: McpOperationKind,
   target: string,
   retryAfterMs: () => number | undefined = () => undefined,
+  rateLimitErrors: RateLimitErrorFormat = '-32029',
 ): OperationFailure {
   if (error instanceof ProtocolError) return { type: 'error', error };
   if (error instanceof McpToolError && kind === 'tool')
@@ -53,7 +60,11 @@ export function mapOperationError(
       );
       return { type: 'error', error: unauthorizedRefusal() };
     }
-    if (status === 429) return { type: 'error', error: rateLimitedRefusal(retryAfterMs() ?? 1000) };
+    if (status === 429)
+      return {
+        type: 'error',
+        error: rateLimitedRefusal(retryAfterMs() ?? 1000, rateLimitErrors, rateLimitFactsOf(error)),
+      };
     if (status === 403)
       return { type: 'error', error: new ProtocolError(McpErrorCode.Forbidden, 'Forbidden') };
     if (status === 400) {

@@ -1,4 +1,4 @@
-import { HttpException, Injectable, Logger } from '@nestjs/common';
+import { HttpException, Inject, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../kit/errors/mcp-error-codes';
 import { McpHttpRefusal } from '../kit/errors/mcp-http-refusal.error';
@@ -17,7 +17,8 @@ import {
   type OperationCallProfile,
 } from './operation-call';
 import { createOperationContext } from './operation-context.factory';
-import { mapOperationError } from './operation-error.mapper';
+import { mapOperationError, type OperationFailure } from './operation-error.mapper';
+import { RATE_LIMIT_OPTIONS, type RateLimitOptions } from './rate-limit.options';
 import type { OperationHandler } from './operation-pipeline.factory';
 import { McpTelemetry } from '../observability/mcp-telemetry.service';
 import { observedCallOf, observedRoundOf } from './call-observation';
@@ -90,7 +91,10 @@ export function answerOf<T>(outcome: OperationOutcome, complete: (value: unknown
 export class OperationRunner {
   private readonly logger = new Logger('McpModule');
 
-  constructor(private readonly telemetry: McpTelemetry) {}
+  constructor(
+    private readonly telemetry: McpTelemetry,
+    @Inject(RATE_LIMIT_OPTIONS) private readonly rateLimits: RateLimitOptions,
+  ) {}
 
   /** Runs the operation's method. A cancelled task's method that gave up rejects with its error. */
   async run(input: OperationRunInput): Promise<OperationOutcome> {
@@ -147,9 +151,7 @@ export class OperationRunner {
       try {
         await handler(call);
       } catch (error) {
-        const failure = mapOperationError(error, call.profile.kind, call.target, () =>
-          retryAfterMsOf(call),
-        );
+        const failure = this.failureOf(error, call);
         throw failure.type === 'error'
           ? failure.error
           : new ProtocolError(McpErrorCode.Forbidden, 'Forbidden');
@@ -233,9 +235,7 @@ export class OperationRunner {
       if (recorded?.kind === 'refused') return { kind: 'error', error: recorded.error };
       // A cancelled task's method gave up as asked: nothing to report, the task is cancelled.
       if (input.task?.signal.aborted) throw error;
-      const failure = mapOperationError(error, call.profile.kind, call.target, () =>
-        retryAfterMsOf(call),
-      );
+      const failure = this.failureOf(error, call);
       return failure.type === 'error'
         ? { kind: 'error', error: failure.error }
         : { kind: 'tool_error', message: failure.message };
@@ -248,6 +248,16 @@ export class OperationRunner {
       return { kind: 'error', error: internalError() };
     }
     return { kind: 'complete', value };
+  }
+
+  private failureOf(error: unknown, call: OperationCall): OperationFailure {
+    return mapOperationError(
+      error,
+      call.profile.kind,
+      call.target,
+      () => retryAfterMsOf(call),
+      this.rateLimits.errors,
+    );
   }
 
   private unrecordedMessage(

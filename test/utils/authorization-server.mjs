@@ -1,6 +1,6 @@
 // A real OAuth 2.1 authorization server for the e2e suites (oidc-provider, ESM only, so it runs as
 // a child process): client credentials with RFC 8707 resource indicators, JWT access tokens for
-// the resource named in the request, RFC 7662 introspection. It listens on 127.0.0.1, port 0, and
+// the resource named in the request, RFC 7662 introspection, DPoP-bound tokens (RFC 9449). It listens on 127.0.0.1, port 0, and
 // prints one JSON line: { "issuer": "http://127.0.0.1:<port>" }.
 import { createServer } from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
@@ -38,6 +38,8 @@ const provider = new Provider(issuer, {
     devInteractions: { enabled: false },
     clientCredentials: { enabled: true },
     introspection: { enabled: true },
+    // RFC 9449: a token request with a DPoP proof gets a token bound to its key (cnf.jkt).
+    dPoP: { enabled: true },
     resourceIndicators: {
       enabled: true,
       // A client that omits `resource` gets a token for no resource in particular (no `aud`).

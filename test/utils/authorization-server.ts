@@ -2,11 +2,22 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
+/** What signs DPoP proofs: the official client's `DpopSession`, or anything shaped like it. */
+export interface DpopProofSigner {
+  buildProof(request: { htm: string; htu: string | URL; accessToken?: string }): Promise<string>;
+}
+
 /** A running oidc-provider (test/utils/authorization-server.mjs) and how to get its tokens. */
 export interface AuthorizationServer {
   readonly issuer: string;
-  /** A client-credentials token of `client` (its secret is `<client>-secret`) for `resource`. */
-  token(client: string, options: { scope?: string; resource?: string }): Promise<string>;
+  /**
+   * A client-credentials token of `client` (its secret is `<client>-secret`) for `resource`;
+   * with `dpop`, bound to its key (the token request carries its proof).
+   */
+  token(
+    client: string,
+    options: { scope?: string; resource?: string; dpop?: DpopProofSigner },
+  ): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -24,15 +35,17 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
   const { issuer } = JSON.parse(line) as { issuer: string };
   return {
     issuer,
-    async token(client, { scope, resource }) {
+    async token(client, { scope, resource, dpop }) {
       const body = new URLSearchParams({ grant_type: 'client_credentials' });
       if (scope !== undefined) body.set('scope', scope);
       if (resource !== undefined) body.set('resource', resource);
-      const response = await fetch(`${issuer}/token`, {
+      const tokenUrl = `${issuer}/token`;
+      const response = await fetch(tokenUrl, {
         method: 'POST',
         headers: {
           authorization: `Basic ${Buffer.from(`${client}:${client}-secret`).toString('base64')}`,
           'content-type': 'application/x-www-form-urlencoded',
+          ...(dpop && { dpop: await dpop.buildProof({ htm: 'POST', htu: tokenUrl }) }),
         },
         body,
       });

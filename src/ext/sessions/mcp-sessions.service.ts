@@ -15,6 +15,7 @@ import {
   McpTelemetry,
   OutageLog,
   SessionEventBus,
+  boundKeyOf,
   outageOf,
   type CallHttp,
 } from '../../extension-api';
@@ -79,7 +80,8 @@ export class McpSessions {
    * ({@link SessionGate}: a passport-style guard puts the user on `req.user`), then the partition
    * resolver (the one request state uses) names the caller. Callers it cannot tell apart are told
    * apart by address, as the listen limits and the rate limiter key them: one anonymous client
-   * cannot take the session allowance of every other. A guard's refusal is thrown.
+   * cannot take the session allowance of every other. A caller with a DPoP-bound token is told
+   * apart by its key as well. A guard's refusal is thrown.
    */
   async partitionOf(
     http: CallHttp,
@@ -88,6 +90,10 @@ export class McpSessions {
   ): Promise<string> {
     const context = await this.gate.authenticate(http, method, params);
     const partition = await this.partitions.resolve(context);
+    // A session opened with a DPoP-bound token is its subject's holding that key (RFC 9449): the
+    // same subject with a token bound to another key does not find it.
+    const key = context.http.authInfo ? boundKeyOf(context.http.authInfo) : undefined;
+    if (key !== undefined) return JSON.stringify([partition, ['dpop', key]]);
     if (partition !== ANONYMOUS_PARTITION) return partition;
     const raw = http.raw as IncomingMessage;
     const address = http.request.ip || raw.socket?.remoteAddress || 'unknown';

@@ -15,6 +15,7 @@ import { SessionCalls } from './session-calls';
 import { SessionFinder } from './session-finder';
 import { SessionOpener } from './session-opener';
 import { accepts, header, type SessionHttpExchange } from './wire/session-http';
+import { SESSION_PROTOCOL_VERSIONS } from './wire/session-initialize';
 
 export type { SessionHttpExchange } from './wire/session-http';
 
@@ -38,6 +39,9 @@ export class SessionEndpoint {
     private readonly answers: SessionAnswers,
     private readonly registry: SessionCallRegistry,
   ) {}
+
+  /** The 2025-era revisions `initialize` negotiates. */
+  readonly protocolVersions = SESSION_PROTOCOL_VERSIONS;
 
   async serve(exchange: SessionHttpExchange): Promise<void> {
     const { raw: req, response: res } = exchange;

@@ -19,6 +19,11 @@ export const McpErrorCode = {
   HeaderMismatch: -32020,
   /** HTTP 429 with `Retry-After`: a rate limit (`@nestjs/throttler`) refused the call; `data.retryAfterMs`. */
   RateLimited: -32029,
+  /**
+   * HTTP 429 with `Retry-After`, as the draft SEP-3304 says it, with `rateLimits.errors:
+   * 'sep-3304'`: `data.retryAfterMs`, and `data.limit` / `data.remaining` when the limiter said them.
+   */
+  RateLimitedSep3304: -32023,
   /** HTTP 503: large request bodies in flight exceed `maxInFlightRequestBytes`; retry later. */
   ServerBusy: -32000,
   /**

@@ -1,14 +1,26 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
+import { MIN_RETRY_AFTER_MS } from '../fair-share';
 import { McpErrorCode } from './mcp-error-codes';
+import type { RateLimitFacts } from './rate-limit-facts';
 
-/** What a `WWW-Authenticate: Bearer` challenge says (RFC 6750 §3), besides `resource_metadata`. */
+/**
+ * What a `WWW-Authenticate` challenge says (RFC 6750 §3, RFC 9449 §7.1), besides
+ * `resource_metadata` and `algs`: the `Bearer` one, and the `DPoP` one where DPoP is accepted.
+ */
 export interface BearerChallenge {
-  /** `insufficient_scope` for a step-up; `invalid_token` only for a token the module verified itself. */
-  readonly error?: 'invalid_token' | 'insufficient_scope';
+  /**
+   * `insufficient_scope` for a step-up; `invalid_token`, `invalid_dpop_proof` and `use_dpop_nonce`
+   * only for a credential the module verified itself.
+   */
+  readonly error?: 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof' | 'use_dpop_nonce';
   /** Client-safe text for `error_description`. */
   readonly description?: string;
   /** The scopes the operation needs, for the `scope` parameter. */
   readonly scopes?: readonly string[];
+  /** The challenge that carries the error; default: the scheme the request used. */
+  readonly scheme?: 'Bearer' | 'DPoP';
+  /** A fresh server nonce, sent as `DPoP-Nonce` (RFC 9449 §9). */
+  readonly dpopNonce?: string;
 }
 
 /**
@@ -25,6 +37,8 @@ export class McpHttpRefusal extends ProtocolError {
     data: unknown,
     readonly challenge: BearerChallenge | undefined,
     readonly retryAfterSeconds: number | undefined,
+    /** More headers of the answer (`RateLimit-Limit`, `RateLimit-Remaining`). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(code, message, data);
   }
@@ -54,13 +68,64 @@ export function insufficientScopeRefusal(scopes: readonly string[]): McpHttpRefu
   );
 }
 
-/** 429 -32029 with `Retry-After`; `data.retryAfterMs` says how long to wait. @internal */
-export function rateLimitedRefusal(retryAfterMs: number): McpHttpRefusal {
+/**
+ * How a rate limit's refusal is answered: `-32029` (the default: -32029 `Too many requests`) or
+ * `sep-3304` (the draft: -32023 `Rate limited`, with `limit` and `remaining` in `data` and in the
+ * `RateLimit-Limit` / `RateLimit-Remaining` headers when the limiter said them). Both are HTTP 429
+ * with `Retry-After` and `data.retryAfterMs`.
+ * @internal
+ */
+export type RateLimitErrorFormat = '-32029' | 'sep-3304';
+
+/** 429 with `Retry-After`; `data.retryAfterMs` says how long to wait. @internal */
+export function rateLimitedRefusal(
+  retryAfterMs: number,
+  format: RateLimitErrorFormat = '-32029',
+  facts?: RateLimitFacts,
+): McpHttpRefusal {
   const ms = Math.max(0, Math.ceil(retryAfterMs));
+  if (format === '-32029')
+    return new McpHttpRefusal(
+      429,
+      McpErrorCode.RateLimited,
+      'Too many requests',
+      { retryAfterMs: ms },
+      undefined,
+      Math.ceil(ms / 1000),
+    );
   return new McpHttpRefusal(
     429,
-    McpErrorCode.RateLimited,
-    'Too many requests',
+    McpErrorCode.RateLimitedSep3304,
+    'Rate limited',
+    { retryAfterMs: ms, ...(facts && { limit: facts.limit, remaining: facts.remaining }) },
+    undefined,
+    Math.ceil(ms / 1000),
+    facts
+      ? { 'ratelimit-limit': String(facts.limit), 'ratelimit-remaining': String(facts.remaining) }
+      : {},
+  );
+}
+
+/**
+ * 503 -32000 with `Retry-After` and `data.retryAfterMs`: a DPoP proof could not be recorded as used,
+ * so it is not accepted and nothing ran — its replay cache is unreachable (`Server busy: the store
+ * is unavailable`, as every store outage answers), or has no room for it now (`Server busy: too
+ * many DPoP proofs`, `… for this caller`); the same request may be sent again with a new proof.
+ * @internal
+ */
+export function dpopReplayUnavailableRefusal(
+  cause: 'unavailable' | 'full' | 'share',
+  retryAfterMs: number,
+): McpHttpRefusal {
+  const ms = Math.max(MIN_RETRY_AFTER_MS, Math.ceil(retryAfterMs));
+  const message =
+    cause === 'unavailable'
+      ? 'Server busy: the store is unavailable'
+      : `Server busy: too many DPoP proofs${cause === 'share' ? ' for this caller' : ''}`;
+  return new McpHttpRefusal(
+    503,
+    McpErrorCode.ServerBusy,
+    message,
     { retryAfterMs: ms },
     undefined,
     Math.ceil(ms / 1000),

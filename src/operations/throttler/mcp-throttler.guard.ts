@@ -4,9 +4,11 @@ import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
   ThrottlerGuard,
+  type ThrottlerLimitDetail,
   type ThrottlerModuleOptions,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
+import { recordRateLimitFacts } from '../../kit/errors/rate-limit-facts';
 import { ANONYMOUS_PARTITION } from '../../auth/identity/authorization-partition.resolver';
 import { CallerPartitions } from '../../auth/identity/caller-partitions';
 import { operationCallOf } from '../../pipeline/operation-call';
@@ -18,8 +20,10 @@ import { operationCallOf } from '../../pipeline/operation-call';
  * address, so one anonymous client cannot spend everybody's budget. Lists, task look-ups and
  * completions are not counted (they run the guards only to decide what a caller may see or
  * whose a task is). Over the limit the call answers HTTP 429 with `Retry-After` and the JSON-RPC
- * error -32029 whose `data.retryAfterMs` says how long to wait. Anything that is not an MCP call
- * is throttled as `ThrottlerGuard` does it.
+ * error -32029 whose `data.retryAfterMs` says how long to wait — or, with the module's
+ * `rateLimits: { errors: 'sep-3304' }`, the draft's -32023 with the limit and what remains of it
+ * (`data.limit`, `data.remaining`, `RateLimit-Limit`, `RateLimit-Remaining`). Anything that is not
+ * an MCP call is throttled as `ThrottlerGuard` does it.
  *
  * @example
  * ```ts
@@ -43,6 +47,23 @@ export class McpThrottlerGuard extends ThrottlerGuard {
     const call = operationCallOf(context.getArgs());
     if (call && call.purpose !== 'operation') return true;
     return super.shouldSkip(context);
+  }
+
+  /** Refuses as `ThrottlerGuard` does, noting the limit for the draft's error (`rateLimits.errors`). */
+  protected override async throwThrottlingException(
+    context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
+    try {
+      await super.throwThrottlingException(context, detail);
+    } catch (exception) {
+      if (exception !== null && typeof exception === 'object')
+        recordRateLimitFacts(exception, {
+          limit: detail.limit,
+          remaining: Math.max(0, detail.limit - detail.totalHits),
+        });
+      throw exception;
+    }
   }
 
   protected override async getTracker(

@@ -7,8 +7,8 @@ import type { AnonymousAccess } from './anonymous-access';
 
 /**
  * The endpoint's authentication with the built-in resource server (`auth.resourceServer`): every
- * request's bearer token verified before any guard and before routing, so both paths, both eras and
- * every method see the same `req.auth` or the same 401 challenge.
+ * request's access token (and DPoP proof) verified before any guard and before routing, so both
+ * paths, both eras and every method see the same `req.auth` or the same 401 challenge.
  * @internal
  */
 export class EndpointAuthentication {
@@ -35,6 +35,7 @@ export class EndpointAuthentication {
   ): Promise<boolean> {
     const found = await this.resourceServer.authenticate(req, this.anonymous.of(message));
     if (found.kind === 'principal') {
+      for (const [name, value] of Object.entries(found.headers ?? {})) res.setHeader(name, value);
       if (found.auth !== undefined) {
         (req as { auth?: unknown }).auth = found.auth;
         (request as { auth?: unknown }).auth = found.auth;

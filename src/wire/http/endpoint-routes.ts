@@ -14,6 +14,8 @@ export interface LegacyHttpExchange extends HttpExchange {
  */
 export interface McpLegacyRoute {
   serve(exchange: LegacyHttpExchange): Promise<void>;
+  /** The 2025-era protocol revisions it negotiates (what the server card lists beside 2026-07-28). */
+  readonly protocolVersions: readonly string[];
 }
 
 /**

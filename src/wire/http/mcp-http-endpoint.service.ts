@@ -29,6 +29,7 @@ import { mountMetadataRoutes } from './metadata-route';
 import { MessageChecks } from './message-checks';
 import { RequestAdmission } from './request-admission';
 import { SdkHandlers } from './sdk-handlers';
+import { ServerCard, serverCardPath } from './server-card';
 import { TRANSPORT_OPTIONS, type TransportOptions } from './transport.options';
 
 /**
@@ -91,6 +92,18 @@ export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {
         mountMetadataRoutes(adapterHost.httpAdapter, this.resource.metadataPaths, (req, res) =>
           serveMetadataDocument(this.resource, req, res),
         );
+        if (server.serverCard) {
+          const card = new ServerCard(
+            server.serverInfo,
+            this.resource,
+            () => this.routes.legacy?.protocolVersions ?? [],
+          );
+          mountMetadataRoutes(
+            adapterHost.httpAdapter,
+            [serverCardPath(options.endpoint)],
+            (req, res) => card.serve(req, res),
+          );
+        }
       } catch (error) {
         this.mountFailure = error;
       }

@@ -163,16 +163,18 @@ export class AccessOperations {
 
 /**
  * The access fixtures with `auth` options, a global {@link HeaderAuthGuard} and the fast path on
- * or off; `after` are more imports and global guards, run after the authentication guard.
+ * or off; `after` are more imports and global guards, run after the authentication guard;
+ * `options`, more module options (`redis`, `keyring`).
  */
 export function accessApp(
   fastPath: boolean,
   auth: NonNullable<McpModuleOptions['auth']> = {},
   after: { imports?: ModuleMetadata['imports']; guards?: Type<CanActivate>[] } = {},
+  options: Omit<McpModuleOptions, 'auth' | 'http'> = {},
 ): DynamicModule {
   @Module({
     imports: [
-      McpModule.forRoot({ auth, allowEphemeralKey: true, http: { fastPath } }),
+      McpModule.forRoot({ auth, allowEphemeralKey: true, http: { fastPath }, ...options }),
       ...(after.imports ?? []),
     ],
     providers: [

@@ -25,6 +25,8 @@ import { sleep } from '../../utils/wait';
  */
 
 const FORM = { elicitation: { form: {} } };
+/** The `algs` of the DPoP challenge every refusal carries beside the Bearer one (DPoP is allowed by default). */
+const ALGS = 'algs="ES256 RS256 PS256 EdDSA"';
 const CONFIRM = { confirm: { action: 'accept', content: { ok: true } } };
 
 let as: AuthorizationServer;
@@ -71,6 +73,7 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
           authorization_servers: [as.issuer],
           scopes_supported: ['payments:write'],
           bearer_methods_supported: ['header'],
+          dpop_signing_alg_values_supported: ['ES256', 'RS256', 'PS256', 'EdDSA'],
         });
       }
     });
@@ -80,7 +83,8 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
       expect(pay.status).toBe(401);
       // The scopes of the operation called are named, so the client asks for them at once.
       expect(pay.headers['www-authenticate']).toBe(
-        `Bearer scope="payments:write", resource_metadata="${metadataUrl()}"`,
+        `Bearer scope="payments:write", resource_metadata="${metadataUrl()}", ` +
+          `DPoP scope="payments:write", resource_metadata="${metadataUrl()}", ${ALGS}`,
       );
       expect(pay.body.error).toEqual({ code: -32001, message: 'Unauthorized' });
       for (const response of [
@@ -91,8 +95,9 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
         await rawRound(server().url, 'server/discover', {}),
       ]) {
         expect(response.status).toBe(401);
+        // Bearer and, since DPoP is allowed by default, DPoP (RFC 9449 §7.1).
         expect(response.headers['www-authenticate']).toBe(
-          `Bearer resource_metadata="${metadataUrl()}"`,
+          `Bearer resource_metadata="${metadataUrl()}", DPoP resource_metadata="${metadataUrl()}", ${ALGS}`,
         );
         expect(response.body.error).toEqual({ code: -32001, message: 'Unauthorized' });
       }
@@ -142,7 +147,8 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
       );
       expect(response.status).toBe(403);
       expect(response.headers['www-authenticate']).toBe(
-        `Bearer error="insufficient_scope", error_description="The operation needs more scopes", scope="payments:write", resource_metadata="${metadataUrl()}"`,
+        `Bearer error="insufficient_scope", error_description="The operation needs more scopes", scope="payments:write", resource_metadata="${metadataUrl()}", ` +
+          `DPoP scope="payments:write", resource_metadata="${metadataUrl()}", ${ALGS}`,
       );
     });
 
@@ -159,7 +165,8 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
       ]) {
         expect(response.status).toBe(401);
         expect(response.headers['www-authenticate']).toBe(
-          `Bearer error="invalid_token", error_description="${description}", resource_metadata="${metadataUrl()}"`,
+          `Bearer error="invalid_token", error_description="${description}", resource_metadata="${metadataUrl()}", ` +
+            `DPoP resource_metadata="${metadataUrl()}", ${ALGS}`,
         );
         expect(response.body.error).toEqual({ code: -32001, message: 'Unauthorized' });
         expect(response.text).not.toContain(token);
@@ -454,7 +461,8 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
     const response = await rawToolCall(optional.url, 'pay', {}, { capabilities: FORM });
     expect(response.status).toBe(401);
     expect(response.headers['www-authenticate']).toBe(
-      `Bearer scope="payments:write", resource_metadata="${metadataUrl}"`,
+      `Bearer scope="payments:write", resource_metadata="${metadataUrl}", ` +
+        `DPoP scope="payments:write", resource_metadata="${metadataUrl}", ${ALGS}`,
     );
     const listed = await rawRound(optional.url, 'tools/list', {});
     expect(listed.status).toBe(200);

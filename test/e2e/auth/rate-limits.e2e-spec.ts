@@ -1,5 +1,5 @@
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import { ThrottlerModule } from '@nestjs/throttler';
+import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { McpThrottlerGuard } from '../../../src/entry/throttler';
 import { accessApp } from './access.fixtures';
@@ -14,7 +14,8 @@ import {
 /*
  * Rate limits per MCP caller with @nestjs/throttler and McpThrottlerGuard: counted per caller
  * partition and operation, lists not counted, over the limit HTTP 429 with Retry-After and
- * -32029 (never an isError result); on Redis, shared by two instances.
+ * -32029 (never an isError result), or with rateLimits.errors 'sep-3304' the draft's -32023 with
+ * the limit and what remains; on Redis, shared by two instances.
  */
 
 const LIMIT = 3;
@@ -71,6 +72,69 @@ describe.each(ALL_ADAPTERS)('rate limits per caller over %s', (adapter) => {
         (await rawRound(server.url, 'prompts/get', { name: 'public_prompt' }, { headers: ALICE }))
           .status,
       ).toBe(200);
+    });
+  });
+});
+
+describe.each(ALL_ADAPTERS)('rate limits as the draft SEP-3304 says, over %s', (adapter) => {
+  describe.each([true, false])('fast path %s', (fastPath) => {
+    let server: TestServer;
+    let plain: TestServer;
+    beforeAll(async () => {
+      const app = (guard: typeof McpThrottlerGuard | typeof ThrottlerGuard) =>
+        startTestServer(adapter, {
+          imports: [
+            accessApp(
+              fastPath,
+              {},
+              {
+                imports: [ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: LIMIT }] })],
+                guards: [guard],
+              },
+              { rateLimits: { errors: 'sep-3304' } },
+            ),
+          ],
+        });
+      server = await app(McpThrottlerGuard);
+      plain = await app(ThrottlerGuard);
+    });
+    afterAll(async () => {
+      await server?.close();
+      await plain?.close();
+    });
+
+    it('answers -32023 with retryAfterMs, limit and remaining, HTTP 429, Retry-After and RateLimit-Limit/-Remaining', async () => {
+      for (let i = 0; i < LIMIT; i++)
+        expect((await rawToolCall(server.url, 'public_echo', {}, { headers: ALICE })).status).toBe(
+          200,
+        );
+      const refused = await rawToolCall(server.url, 'public_echo', {}, { headers: ALICE });
+      expect(refused.status).toBe(429);
+      const retryAfter = Number(refused.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(refused.body.result).toBeUndefined();
+      expect(refused.body.error).toEqual({
+        code: -32023,
+        message: 'Rate limited',
+        data: { retryAfterMs: retryAfter * 1000, limit: LIMIT, remaining: 0 },
+      });
+      expect(refused.headers['ratelimit-limit']).toBe(String(LIMIT));
+      expect(refused.headers['ratelimit-remaining']).toBe('0');
+    });
+
+    it("answers the plain ThrottlerGuard's refusal the same way, without the limit it does not say", async () => {
+      for (let i = 0; i < LIMIT; i++)
+        expect((await rawToolCall(plain.url, 'public_echo', {}, { headers: ALICE })).status).toBe(
+          200,
+        );
+      const refused = await rawToolCall(plain.url, 'public_echo', {}, { headers: ALICE });
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toEqual({
+        code: -32023,
+        message: 'Rate limited',
+        data: { retryAfterMs: Number(refused.headers['retry-after']) * 1000 },
+      });
+      expect(refused.headers['ratelimit-limit']).toBeUndefined();
     });
   });
 });

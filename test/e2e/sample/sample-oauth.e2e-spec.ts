@@ -24,6 +24,7 @@ import { initializeRaw } from '../../utils/session-clients';
 
 const TRANSFER = { amount: '12.50', to: 'bob' };
 const FORM = { elicitation: { form: {} } };
+const ALGS = 'algs="ES256 RS256 PS256 EdDSA"';
 
 let as: AuthorizationServer;
 const saved = { ...process.env };
@@ -81,19 +82,24 @@ describe.each(ADAPTERS)('the sample as an OAuth protected resource over %s', (ad
       authorization_servers: [as.issuer],
       scopes_supported: ['payments:write'],
       bearer_methods_supported: ['header'],
+      dpop_signing_alg_values_supported: ['ES256', 'RS256', 'PS256', 'EdDSA'],
     });
   });
 
   it('answers a request without a token 401 with the resource_metadata challenge, on both eras', async () => {
     const plain = await rawToolCall(server.url, 'test_simple_text', {});
     expect(plain.status).toBe(401);
-    expect(plain.headers['www-authenticate']).toBe(`Bearer resource_metadata="${metadataUrl()}"`);
+    // Bearer, and DPoP beside it (OAUTH_DPOP unset: the module's default, allowed).
+    expect(plain.headers['www-authenticate']).toBe(
+      `Bearer resource_metadata="${metadataUrl()}", DPoP resource_metadata="${metadataUrl()}", ${ALGS}`,
+    );
     const transfer = await rawToolCall(server.url, 'transfer_funds', TRANSFER, {
       capabilities: FORM,
     });
     expect(transfer.status).toBe(401);
     expect(transfer.headers['www-authenticate']).toBe(
-      `Bearer scope="payments:write", resource_metadata="${metadataUrl()}"`,
+      `Bearer scope="payments:write", resource_metadata="${metadataUrl()}", ` +
+        `DPoP scope="payments:write", resource_metadata="${metadataUrl()}", ${ALGS}`,
     );
     const session = await initializeRaw(server.url);
     expect(session.status).toBe(401);

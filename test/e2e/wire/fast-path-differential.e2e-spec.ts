@@ -1483,7 +1483,10 @@ const NOT_HOT: Record<string, string> = {
   '`initialize` that is not': 'initialize is not a hot method',
   '`initialize` past `sessions.maxSessionsPerCaller`': 'initialize is not a hot method',
   '`initialize` past `sessions.maxSessions` unexpired': 'initialize is not a hot method',
-  'A JSON-RPC batch': 'a 2025-era session: test/e2e/ext/sessions/session-clients.e2e-spec.ts',
+  'A JSON-RPC batch (an array body), on 2026-07-28':
+    'no single hot method: test/e2e/transport/batches.e2e-spec.ts, every member kind, both eras and adapters',
+  'A JSON-RPC batch (an array body) — whatever':
+    'a 2025-era session: test/e2e/transport/batches.e2e-spec.ts',
   'A second `GET` stream': 'no JSON-RPC request at all',
   '`GET` whose `Accept`': 'no JSON-RPC request at all',
   '2025-era traffic with `sessions.enabled: false`': 'a module option the corpus apps keep on',
@@ -1504,6 +1507,17 @@ const NOT_HOT: Record<string, string> = {
     'a 2025-era session: test/e2e/ext/sessions/session-clients.e2e-spec.ts',
   'With `auth.resourceServer`: a bearer token':
     'needs an authorization server: test/e2e/auth/oauth-resource-server.e2e-spec.ts runs it on both paths',
+  'With `auth.resourceServer` and DPoP':
+    'needs an authorization server: test/e2e/auth/dpop.e2e-spec.ts runs it on both paths',
+  'With DPoP: a DPoP-bound token':
+    'needs an authorization server: test/e2e/auth/dpop.e2e-spec.ts runs it on both paths',
+  'With DPoP nonces': 'needs an authorization server: test/e2e/auth/dpop.e2e-spec.ts',
+  'With DPoP: a valid proof whose `jti` cannot be recorded':
+    'needs an authorization server and Redis: test/e2e/auth/dpop-fleet.load.e2e-spec.ts',
+  "A rate limit's refusal with `rateLimits.errors: '-32029'`":
+    'the `ThrottlerException` row; test/e2e/auth/rate-limits.e2e-spec.ts runs it on both paths',
+  "A rate limit's refusal with `rateLimits.errors: 'sep-3304'`":
+    'an option the corpus apps leave at its default: test/e2e/auth/rate-limits.e2e-spec.ts runs it on both paths',
   'With `auth.resourceServer`, the token cannot be checked':
     'needs an authorization server that does not answer: src/auth/jwt-access-token.verifier.spec.ts',
   '`skills/get` of a URI': 'skills methods are not hot: test/e2e/ext/skills/skills.e2e-spec.ts',
