@@ -38,6 +38,8 @@ import { ListenEndpoint } from './wire/listen/listen-endpoint';
 import { ListenStreams } from './wire/listen/listen-streams';
 import { McpNotifier } from './wire/listen/mcp-notifier.service';
 import { SdkHandlers } from './wire/http/sdk-handlers';
+import { AnonymousAccess } from './wire/http/anonymous-access';
+import { ENDPOINT_STAGE_PROVIDERS } from './wire/http/endpoint-stages.provider';
 
 /**
  * Serves the application's `@McpTool`, `@McpPrompt` and `@McpResource` methods as an MCP
@@ -95,6 +97,8 @@ import { SdkHandlers } from './wire/http/sdk-handlers';
     SdkHandlers,
     ListenEndpoint,
     ListenStreams,
+    ...ENDPOINT_STAGE_PROVIDERS,
+    AnonymousAccess,
     McpHttpEndpoint,
     McpNotifier,
     // The lifecycle

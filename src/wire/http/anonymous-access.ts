@@ -1,4 +1,5 @@
-import type { McpOperationRegistry } from '../../operations/discovery/mcp-operation.registry';
+import { Injectable } from '@nestjs/common';
+import { McpOperationRegistry } from '../../operations/discovery/mcp-operation.registry';
 import type { OperationEntry } from '../../operations/discovery/operation-entry.interface';
 
 /** Methods that show or open nothing but public operations to a caller without a token. */
@@ -19,6 +20,7 @@ const DISCOVERY_METHODS: ReadonlySet<string> = new Set([
  * session's stream and end (a session is its opener's; another caller's id is an unknown session).
  * @internal
  */
+@Injectable()
 export class AnonymousAccess {
   private publicOperations: boolean | undefined;
   private seenGeneration = -1;

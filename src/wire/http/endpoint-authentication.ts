@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ProtectedResource } from '../../auth/protected-resource';
-import type { ResourceServer } from '../../auth/resource-server';
+import { Injectable } from '@nestjs/common';
+import { ProtectedResource } from '../../auth/protected-resource';
+import { ResourceServer } from '../../auth/resource-server';
 import type { McpHttpRequest } from '../../input/mcp-operation-context.interface';
 import { writeJsonRpcHttpError } from '../../kit/json-rpc-http-error';
-import type { AnonymousAccess } from './anonymous-access';
+import { AnonymousAccess } from './anonymous-access';
+import type { EndpointRequest, EndpointStage } from './endpoint-stage';
 
 /**
  * The endpoint's authentication with the built-in resource server (`auth.resourceServer`): every
@@ -11,12 +13,24 @@ import type { AnonymousAccess } from './anonymous-access';
  * paths, both eras and every method see the same `req.auth` or the same 401 challenge.
  * @internal
  */
-export class EndpointAuthentication {
+@Injectable()
+export class EndpointAuthentication implements EndpointStage {
   constructor(
     private readonly resourceServer: ResourceServer,
     private readonly resource: ProtectedResource,
     private readonly anonymous: AnonymousAccess,
   ) {}
+
+  /** The endpoint's stage: a request the resource server refuses is answered here, with its challenge. */
+  take(current: EndpointRequest): boolean | Promise<boolean> {
+    if (!this.enabled) return false;
+    return this.authenticate(
+      current.request,
+      current.raw,
+      current.response,
+      current.checked?.message,
+    ).then((authenticated) => !authenticated);
+  }
 
   /** Whether the resource server checks tokens at all. */
   get enabled(): boolean {

@@ -5,12 +5,16 @@ import {
   type CacheHint,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { Logger } from '@nestjs/common';
-import type { ProtectedResource } from '../../auth/protected-resource';
-import type { McpCacheableMethod, ServerOptions } from '../protocol/server.options';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ProtectedResource } from '../../auth/protected-resource';
+import {
+  SERVER_OPTIONS,
+  type McpCacheableMethod,
+  type ServerOptions,
+} from '../protocol/server.options';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../kit/mcp.constants';
-import type { McpDispatcher } from '../protocol/mcp-dispatcher.service';
-import type { McpServedRequests } from '../protocol/served-requests';
+import { McpDispatcher } from '../protocol/mcp-dispatcher.service';
+import { McpServedRequests } from '../protocol/served-requests';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 import type { ListingPage } from '../../operations/discovery/listing-page';
 import type { MaybePromise } from '../../kit/maybe-promise';
@@ -18,6 +22,8 @@ import { endWithPieces, jsonPieces } from '../../kit/encoded-json';
 import { errorAnswerOf } from './fast-path-error';
 import { fastPathContextOf } from './fast-path-context';
 import { ModernRequestClassifier } from './modern-request.classifier';
+import { exchangeOf, taken, type EndpointRequest, type EndpointStage } from './endpoint-stage';
+import { TRANSPORT_OPTIONS, type TransportOptions } from './transport.options';
 
 type Message = { jsonrpc: '2.0'; id: string | number; method: string; params: Params };
 type Params = Record<string, unknown> & { _meta: Record<string, unknown> };
@@ -69,22 +75,34 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * bridging to web `Request`/`Response`. Only requests the SDK would certainly serve take it — the
  * SDK's own classifier says "modern request" ({@link ModernRequestClassifier}), every header agrees
  * with the body, the envelope is complete, and nothing asks for a stream (progress or logging);
- * anything else goes to the SDK.
+ * anything else goes to the SDK. Off with `http.fastPath: false`.
+ * @internal
  */
-export class McpFastPath {
+@Injectable()
+export class McpFastPath implements EndpointStage {
   private readonly logger = new Logger('McpModule');
   private readonly serverInfoMeta: Record<string, unknown>;
   /** What follows a list page's members in its result, by method: the kind, cache hints, server info. */
   private readonly listTails = new Map<string, string>();
   private readonly classifier = new ModernRequestClassifier();
+  private readonly enabled: boolean;
 
   constructor(
-    private readonly options: ServerOptions,
+    @Inject(SERVER_OPTIONS) private readonly options: ServerOptions,
+    @Inject(TRANSPORT_OPTIONS) transport: TransportOptions,
     private readonly dispatcher: McpDispatcher,
     private readonly served: McpServedRequests,
     private readonly resource: ProtectedResource,
   ) {
     this.serverInfoMeta = { [SERVER_INFO_META_KEY]: options.serverInfo };
+    this.enabled = transport.fastPath;
+  }
+
+  /** The endpoint's stage: a request it can serve directly is taken, any other passed on. */
+  take(current: EndpointRequest): boolean | Promise<boolean> {
+    if (!this.enabled) return false;
+    const message = this.accepts(current.raw, current.checked?.message);
+    return message !== undefined && taken(this.serve(message, exchangeOf(current)));
   }
 
   /** The message, when this request can be served directly. */

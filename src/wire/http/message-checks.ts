@@ -1,9 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Inject, Injectable } from '@nestjs/common';
 import { McpOperationRegistry } from '../../operations/discovery/mcp-operation.registry';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import { writeJsonRpcHttpError } from '../../kit/json-rpc-http-error';
 import { bodyRefusal } from './body-refusal';
 import type { JsonBodyLimits } from './json-body-limits';
+import type { CheckedMessage } from './checked-message';
+import type { EndpointRequest, EndpointStage } from './endpoint-stage';
+import { TRANSPORT_OPTIONS, type TransportOptions } from './transport.options';
 import { scanJsonStructure } from './json-structure.scanner';
 import { parseJsonBody } from './lossless-json-body';
 import {
@@ -14,14 +18,6 @@ import {
 import { malformedParamsField } from './request-params.validator';
 import { longNameHeaderMismatch } from './name-header.check';
 
-/** A POST body that passed the message checks. */
-export interface CheckedMessage {
-  /** The JSON-RPC message (`JSON.parse` semantics, keys as data). */
-  readonly message: unknown;
-  /** Its `params.inputResponses` with exact number text, when present. */
-  readonly exactInputResponses: unknown;
-}
-
 /**
  * The checks a POST body passes before anything serves it: bounded lossless parsing (depth,
  * nodes, keys, items, string and number lengths), an `Mcp-Name` that disagrees with a name too
@@ -30,13 +26,29 @@ export interface CheckedMessage {
  * answered here, with the documented status and JSON-RPC error.
  * @internal
  */
-export class MessageChecks {
+@Injectable()
+export class MessageChecks implements EndpointStage {
   private readonly paramHeaders = new Map<string, readonly ParamHeaderDeclaration[]>();
+  private readonly limits: JsonBodyLimits;
 
   constructor(
-    private readonly limits: JsonBodyLimits,
+    @Inject(TRANSPORT_OPTIONS) options: TransportOptions,
     private readonly registry: McpOperationRegistry,
-  ) {}
+  ) {
+    this.limits = options.body;
+  }
+
+  /**
+   * The endpoint's stage: a body that passes goes on with its checked message (which guards that
+   * read the body see, as after Nest's own JSON parser); one that fails has been answered.
+   */
+  take(current: EndpointRequest): boolean {
+    const checked = this.check(current.raw, current.response, current.text as string);
+    if (!checked) return true;
+    current.checked = checked;
+    (current.request as { body?: unknown }).body = checked.message;
+    return false;
+  }
 
   /** The checked message, or `undefined` once the refusal has been answered. */
   check(req: IncomingMessage, res: ServerResponse, text: string): CheckedMessage | undefined {

@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import { writeJsonRpcHttpError } from '../../kit/json-rpc-http-error';
 import { BodyByteBudget, type BodyReservation } from './body-byte-budget';
 import { HostOriginPolicy, type HostOriginRefusal } from './host-origin-policy';
 import { clip } from '../../kit/clip';
 import { discardRequestBody, readRequestBody } from './request-body.reader';
-import type { TransportOptions } from './transport.options';
+import { TRANSPORT_OPTIONS, type TransportOptions } from './transport.options';
+import type { EndpointRequest, EndpointStage } from './endpoint-stage';
 
 /** The first bytes of every body, which the shared budget never refuses. */
 const SMALL_BODY_BYTES = 65_536;
@@ -26,7 +27,8 @@ const REFUSAL_LOG_INTERVAL_MS = 1_000;
  * step reads its body only to drop it, so nothing down the stack parses it.
  * @internal
  */
-export class RequestAdmission {
+@Injectable()
+export class RequestAdmission implements EndpointStage {
   private readonly policy: HostOriginPolicy;
   /** Memory large bodies hold until their response ends. */
   private readonly budget: BodyByteBudget;
@@ -37,7 +39,7 @@ export class RequestAdmission {
   private lastRefusalLoggedAt = -Infinity;
   private unloggedRefusals = 0;
 
-  constructor(private readonly options: TransportOptions) {
+  constructor(@Inject(TRANSPORT_OPTIONS) private readonly options: TransportOptions) {
     this.policy = new HostOriginPolicy(options.allowedHosts, options.allowedOrigins);
     this.budget = new BodyByteBudget(options.body.maxInFlightBytes, SMALL_BODY_BYTES);
   }
@@ -147,6 +149,23 @@ export class RequestAdmission {
       });
     }
     return false;
+  }
+
+  /**
+   * The endpoint's first stage: a request the early step did not take in (a route hook that runs
+   * after it, an app mounted without the early step) is admitted here; then its body is the
+   * request's text, and the request goes on.
+   */
+  take(current: EndpointRequest): boolean | Promise<boolean> {
+    if (this.admitted(current.raw)) {
+      current.text = this.takeBody(current.raw);
+      return false;
+    }
+    return this.admit(current.raw, current.response).then((admitted) => {
+      if (!admitted) return true;
+      current.text = this.takeBody(current.raw);
+      return false;
+    });
   }
 
   /** Whether the early step has run for `req` (a framework that skipped it gets it late). */
