@@ -36,7 +36,9 @@ export function forwardingPort<T extends object>(
   };
   const value = new Proxy(Object.create(null) as T, {
     get(_, key) {
-      if (HIDDEN.has(key)) return undefined;
+      // Nest reads `constructor` of a factory's value while it builds instances (Nest 12's
+      // discovery): unfilled, the port has none.
+      if (HIDDEN.has(key) || (key === 'constructor' && target === undefined)) return undefined;
       const of = instance();
       const property = Reflect.get(of, key, of) as unknown;
       if (typeof property !== 'function') return property;

@@ -108,6 +108,16 @@ export class McpRedisConnection implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
+   * The shared client's `call`, each command as {@link run} runs it (refused at once while
+   * disconnected, bounded by `commandTimeoutMs`): the client the module gives the Redis adapters
+   * it makes that send raw commands (the task and session stores).
+   */
+  readonly bounded: Pick<McpRedisClient, 'call'> = {
+    call: ((command: string, ...args: (string | number)[]) =>
+      this.run((client) => client.call(command, ...args))) as McpRedisClient['call'],
+  };
+
+  /**
    * Runs a command on the shared client, refused at once while it is disconnected and rejected
    * after `commandTimeoutMs`; every failure is a `RedisCommandError` with a loggable reason.
    */

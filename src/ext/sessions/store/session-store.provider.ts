@@ -16,13 +16,11 @@ export const SESSION_STORE_PROVIDER = portProvider(SESSION_STORE_PORT, {
   fallback: (_: SessionOptions, redis: McpRedisConnection, integrity: KeyringRecordIntegrity) => {
     if (!redis.configured) return new MemorySessionStore();
     integrity.ensureKey();
-    return new RedisSessionStore(
-      {
-        call: (command: string, ...args: (string | number)[]) =>
-          redis.run((client) => client.call(command, ...args)),
-      },
-      { keyPrefix: redis.key('session', ''), integrity, commandTimeoutMs: redis.commandTimeoutMs },
-    );
+    return new RedisSessionStore(redis.bounded, {
+      keyPrefix: redis.key('session', ''),
+      integrity,
+      commandTimeoutMs: redis.commandTimeoutMs,
+    });
   },
   adopt: (
     store: SessionStore,

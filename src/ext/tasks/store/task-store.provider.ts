@@ -16,16 +16,12 @@ export const TASK_STORE_PROVIDER = portProvider(TASK_STORE_PORT, {
   fromOptions: (options: ResolvedTaskOptions) => options.store,
   fallback: (options: ResolvedTaskOptions, redis: McpRedisConnection) =>
     redis.configured
-      ? new RedisTaskStore(
-          // Through run(): refused at once while disconnected, bounded by redis.commandTimeoutMs.
-          { call: (command, ...args) => redis.run((client) => client.call(command, ...args)) },
-          {
-            keyPrefix: redis.key(TASK_KEY_SEGMENT, ''),
-            maxTasks: options.maxTasks,
-            maxBytes: options.maxStoreBytes,
-            commandTimeoutMs: redis.commandTimeoutMs,
-          },
-        )
+      ? new RedisTaskStore(redis.bounded, {
+          keyPrefix: redis.key(TASK_KEY_SEGMENT, ''),
+          maxTasks: options.maxTasks,
+          maxBytes: options.maxStoreBytes,
+          commandTimeoutMs: redis.commandTimeoutMs,
+        })
       : new MemoryTaskStore({ maxTasks: options.maxTasks, maxBytes: options.maxStoreBytes }),
   adopt: (
     store: TaskStore,
