@@ -19,6 +19,7 @@ import { ListenStreams } from './listen-streams';
 export class McpNotifier implements OnModuleInit, OnModuleDestroy {
   private unsubscribe: (() => void) | undefined;
 
+  /** Made by the module (inject it): its dependencies are the module's own. @internal */
   constructor(
     private readonly listenStreams: ListenStreams,
     private readonly sessions: SessionEventBus,
