@@ -5,61 +5,100 @@
 // an extension needs one, and say in docs/architecture.md which seam it belongs to.
 // @internal
 
+/** @internal */
 export { AUTH_OPTIONS, type AuthOptions } from './auth/auth.options';
+/** @internal */
 export { ANONYMOUS_PARTITION } from './auth/identity/authorization-partition.resolver';
+/** @internal */
 export { CallerPartitions } from './auth/identity/caller-partitions';
+/** @internal */
 export { detachedStepHttp } from './auth/identity/detached-task-step';
+/** @internal */
 export { captureTaskPrincipal, type TaskPrincipal } from './auth/identity/task-principal';
+/** @internal */
 export { ProtectedResource } from './auth/protected-resource';
+/** @internal */
 export { ResourceServer } from './auth/resource-server';
+/** @internal */
 export { parseInputResponse } from './input/input-response.parser';
+/** @internal */
 export type { McpInputResponse } from './input/mcp-input-response';
+/** @internal */
 export type { McpHttpRequest, McpOperationContext } from './input/mcp-operation-context.interface';
+/** @internal */
 export { McpRequestStateMode } from './input/mcp-request-state-mode.enum';
+/** @internal */
 export type { McpTaskContext } from './input/mcp-task-context.interface';
+/** @internal */
 export { KeyringRecordIntegrity, type RecordIntegrity } from './keyring/record-integrity';
+/** @internal */
 export { McpTelemetry } from './observability/mcp-telemetry.service';
+/** @internal */
 export type { ObservedCall } from './observability/observed-call';
+/** @internal */
 export type {
   ClientRequestOutcome,
   ObservedClientRequest,
   ObservedRequest,
   RequestEnd,
 } from './observability/observed-request';
+/** @internal */
 export type {
   McpTaskCreation,
   McpTaskSupport,
 } from './operations/decorators/mcp-operation-options.interface';
+/** @internal */
 export { DISCOVERY_OPTIONS, type DiscoveryOptions } from './operations/discovery/discovery.options';
+/** @internal */
 export { McpExtensionMarks, type McpExtensionMark } from './operations/discovery/extension-marks';
+/** @internal */
 export {
   McpListedResources,
   unguardedResource,
   type ContributedResource,
 } from './operations/discovery/listed-resources';
+/** @internal */
 export { listResultOf } from './operations/discovery/listing-page';
+/** @internal */
 export { McpOperationRegistry } from './operations/discovery/mcp-operation.registry';
+/** @internal */
 export { McpExplorer } from './operations/discovery/mcp.explorer';
+/** @internal */
 export type { ToolEntry } from './operations/discovery/operation-entry.interface';
+/** @internal */
 export { scopesOf } from './operations/discovery/operation-profile';
+/** @internal */
 export { PagedListing } from './operations/discovery/paged-listing';
+/** @internal */
 export { TOOL_TASK_SUPPORT, type ToolTaskSupport } from './operations/discovery/tool-task-support';
+// Public (nestjs-mcp/extension, nestjs-mcp/redis): the shipped declarations name it through here.
 export { configured, defineMcpExtension, type McpExtension } from './options/mcp-extension';
+/** @internal */
 export { McpPorts } from './options/mcp-ports.service';
+/** @internal */
 export {
   booleanOption,
   implementing,
   objectOption,
   positiveInteger,
 } from './options/option-checks';
+/** @internal */
 export { portProvider } from './options/port.provider';
+/** @internal */
 export { port, type Port } from './options/port';
+/** @internal */
 export { envelopeContext } from './pipeline/envelope-context';
+/** @internal */
 export type { HttpExchange } from './pipeline/http-exchange';
+/** @internal */
 export type { CallHttp, OperationCallProfile } from './pipeline/operation-call';
+/** @internal */
 export { createOperationContext, progressReporter } from './pipeline/operation-context.factory';
+/** @internal */
 export { OperationPipelineFactory } from './pipeline/operation-pipeline.factory';
+/** @internal */
 export { normalizeToolResult } from './pipeline/operation-result.normalizer';
+/** @internal */
 export {
   OperationRunner,
   answerOf,
@@ -67,32 +106,58 @@ export {
   type OperationRunInput,
   type RunnableOperation,
 } from './pipeline/operation-runner';
+/** @internal */
 export { OPERATION_SCOPES_GUARD } from './pipeline/operation-scopes.guard';
+/** @internal */
 export { callParamsOf, ownArguments, ownRequestParams } from './pipeline/own-request-params';
+/** @internal */
 export { loggableFailure } from './redis/bounded-redis-command';
+/** @internal */
 export { ChannelPublishing } from './redis/channel-publishing';
+/** @internal */
 export { adapterKeyPrefix } from './redis/cluster-key-prefix';
+/** @internal */
 export { duplicateConnection } from './redis/duplicate-connection';
+// Public (nestjs-mcp/extension, nestjs-mcp/redis): the shipped declarations name it through here.
 export type { McpRedisClient } from './redis/mcp-redis-client';
+/** @internal */
 export type { McpRedisConnectionClient } from './redis/mcp-redis-connection-client';
+/** @internal */
 export { McpRedisConnection } from './redis/mcp-redis.connection';
+/** @internal */
 export { newFlowId } from './request-state/sealing/sealed-flow';
+/** @internal */
 export {
   CONSUMED_STATE_STORE_PORT,
   ConsumedStateStore,
 } from './request-state/stores/one-time/consumed-state-store.interface';
+/** @internal */
 export { SessionEventBus } from './wire/fleet/session-event-bus';
+/** @internal */
 export type { JsonRpcId, SessionEvent } from './wire/fleet/session-event';
+/** @internal */
 export { McpEndpointRoutes, type LegacyHttpExchange } from './wire/http/endpoint-routes';
+/** @internal */
 export { McpListenRoutes, type McpListenRoute } from './wire/listen/listen-routes';
+/** @internal */
 export { McpNotifier } from './wire/listen/mcp-notifier.service';
+/** @internal */
 export { StreamFanOut } from './wire/listen/stream-fan-out';
+/** @internal */
 export { DivertedCall, McpCallDiverts } from './wire/protocol/call-divert';
+/** @internal */
 export { McpDispatcher, type OperationRun } from './wire/protocol/mcp-dispatcher.service';
+/** @internal */
 export { McpMethodTable, type McpMethodParams } from './wire/protocol/method-table';
+/** @internal */
 export { McpOperationVisibility } from './wire/protocol/operation-visibility';
+/** @internal */
 export { McpResourceReaders } from './wire/protocol/resource-readers';
+/** @internal */
 export { OPERATION_METHODS, observedRequestOf } from './wire/protocol/served-request';
+/** @internal */
 export { McpServedRequests } from './wire/protocol/served-requests';
+/** @internal */
 export { McpServerCapabilities } from './wire/protocol/server-capabilities';
+/** @internal */
 export { SERVER_OPTIONS, type ServerOptions } from './wire/protocol/server.options';

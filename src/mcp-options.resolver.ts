@@ -54,7 +54,10 @@ export interface ResolvedMcpOptions {
   readonly tracing: TracingOptions;
 }
 
-/** Fills defaults and validates; throws {@link InvalidModuleOptionsError} naming the first bad option. */
+/**
+ * Fills defaults and validates; throws {@link InvalidModuleOptionsError} naming the first bad option.
+ * @internal
+ */
 export function resolveMcpOptions(
   options: McpModuleOptions = {},
   defaultVersion = '0.0.0',

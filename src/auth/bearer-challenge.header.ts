@@ -9,6 +9,7 @@ function quoted(value: string): string {
  * The `WWW-Authenticate` value of a Bearer challenge (RFC 6750 §3, RFC 9728 §5.1), parameters in
  * the order the official SDK writes them. A request that carried no credential gets no `error`
  * (RFC 6750 §3.1); one that did, and was refused without a more precise reason, `invalid_token`.
+ * @internal
  */
 export function bearerChallengeHeader(
   challenge: BearerChallenge,

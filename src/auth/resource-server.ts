@@ -19,7 +19,10 @@ const BEARER = /^bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)$/i;
 /** Longest token read; a longer one is refused before any verification. */
 const MAX_TOKEN_LENGTH = 16 * 1024;
 
-/** What authenticating a request found: its principal (none for an anonymous one), or a refusal. */
+/**
+ * What authenticating a request found: its principal (none for an anonymous one), or a refusal.
+ * @internal
+ */
 export type Authentication =
   | { readonly kind: 'principal'; readonly auth: AuthInfo | undefined }
   | { readonly kind: 'refused'; readonly refusal: McpHttpRefusal };

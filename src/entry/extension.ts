@@ -10,8 +10,5 @@ export { port } from '../options/port';
 export { portProvider } from '../options/port.provider';
 export { McpMethodTable } from '../wire/protocol/method-table';
 export { McpServerCapabilities } from '../wire/protocol/server-capabilities';
-export {
-  McpListedResources,
-  unguardedResource,
-} from '../operations/discovery/listed-resources';
+export { McpListedResources, unguardedResource } from '../operations/discovery/listed-resources';
 export { McpResourceReaders } from '../wire/protocol/resource-readers';

@@ -16,6 +16,7 @@ import { SessionFinder } from './session-finder';
 import { SessionOpener } from './session-opener';
 import { accepts, header, type SessionHttpExchange } from './wire/session-http';
 
+/** @internal */
 export type { SessionHttpExchange } from './wire/session-http';
 
 /**

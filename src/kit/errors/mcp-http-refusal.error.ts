@@ -1,7 +1,10 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from './mcp-error-codes';
 
-/** What a `WWW-Authenticate: Bearer` challenge says (RFC 6750 §3), besides `resource_metadata`. */
+/**
+ * What a `WWW-Authenticate: Bearer` challenge says (RFC 6750 §3), besides `resource_metadata`.
+ * @internal
+ */
 export interface BearerChallenge {
   /** `insufficient_scope` for a step-up; `invalid_token` only for a token the module verified itself. */
   readonly error?: 'invalid_token' | 'insufficient_scope';

@@ -69,6 +69,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * SDK's own classifier says "modern request" ({@link ModernRequestClassifier}), every header agrees
  * with the body, the envelope is complete, and nothing asks for a stream (progress or logging);
  * anything else goes to the SDK.
+ * @internal
  */
 export class McpFastPath {
   private readonly logger = new Logger('McpModule');

@@ -41,6 +41,7 @@ import { TRANSPORT_OPTIONS, type TransportOptions } from './transport.options';
  * the per-request envelope, posted answers, `GET` and `DELETE`) to the extension that serves it
  * ({@link McpEndpointRoutes}: the sessions extension), everything else to the official SDK's
  * handler with the exchange it came on.
+ * @internal
  */
 @Injectable()
 export class McpHttpEndpoint implements MountableEndpoint, OnModuleInit {

@@ -14,7 +14,7 @@ import {
 import { malformedParamsField } from './request-params.validator';
 import { longNameHeaderMismatch } from './name-header.check';
 
-/** A POST body that passed the message checks. */
+/** A POST body that passed the message checks. @internal */
 export interface CheckedMessage {
   /** The JSON-RPC message (`JSON.parse` semantics, keys as data). */
   readonly message: unknown;

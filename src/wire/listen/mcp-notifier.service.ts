@@ -25,7 +25,7 @@ export class McpNotifier implements OnModuleInit, OnModuleDestroy {
     private readonly sessions: SessionEventBus,
   ) {}
 
-  /** @internal */
+  /** Nest's hook: follows the changes other instances of a fleet announce. */
   onModuleInit(): void {
     // Another instance's change reaches this instance's listen streams too.
     this.unsubscribe = this.sessions.subscribe((event, origin) => {
@@ -33,7 +33,7 @@ export class McpNotifier implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /** @internal */
+  /** Nest's hook: stops following them. */
   onModuleDestroy(): void {
     this.unsubscribe?.();
   }

@@ -1,6 +1,9 @@
 import type { ServerResponse } from 'node:http';
 
-/** Most streams written to per macrotask of a fan-out (each write's socket flush follows it). */
+/**
+ * Most streams written to per macrotask of a fan-out (each write's socket flush follows it).
+ * @internal
+ */
 export const FAN_OUT_SLICE = 128;
 
 /** Time a fan-out macrotask may spend writing before it yields, on a busy machine. */
@@ -12,10 +15,11 @@ const CLOCK_EVERY = 16;
 /**
  * Bytes a stream may have waiting in its response and socket buffers when its next frame is due.
  * A client that reads slower than changes arrive is closed there rather than queued without end.
+ * @internal
  */
 export const MAX_STREAM_BACKLOG_BYTES = 64 * 1024;
 
-/** A held stream: what the fan-out writes to. */
+/** A held stream: what the fan-out writes to. @internal */
 export interface FannedStream {
   readonly res: ServerResponse;
 }

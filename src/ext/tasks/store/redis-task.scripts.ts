@@ -30,6 +30,7 @@ local function first_expiry(key)
   return first[2] or ''
 end`;
 
+/** @internal */
 // KEYS: task, partition index, all, bytes. ARGV: version, json, expiresAt, now, per-partition
 // count, taskId, tag, maxTasks, maxBytes, per-partition bytes, weight, partition digest.
 // Answers 1, 0 (id taken) or {unit, refusal, total, first expiry}.
@@ -63,6 +64,7 @@ local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
 redis.call('PEXPIREAT', KEYS[2], last[2])
 return 1`;
 
+/** @internal */
 // KEYS: task, partition index, all, bytes. ARGV: expected version, next version, json,
 // expiresAt, tag, now, taskId, weight, maxBytes, per-partition bytes, partition digest.
 // Answers 1, 0 (version moved on) or {unit, refusal, total, first expiry}.
@@ -99,6 +101,7 @@ redis.call('HINCRBY', KEYS[4], '~total', growth)
 redis.call('HINCRBY', KEYS[4], owner_bytes, growth)
 return 1`;
 
+/** @internal */
 // KEYS: task, partition index, all, bytes. ARGV: taskId. Allowed while Redis is out of memory
 // (Redis 7): it only frees memory, and a task that failed to start must give its slot back then.
 export const REMOVE_BODY = `
@@ -114,5 +117,6 @@ if entry then
   redis.call('HDEL', KEYS[4], ARGV[1])
 end
 return 1`;
+/** @internal */
 export const REMOVE = `#!lua flags=allow-oom
 ${REMOVE_BODY}`;
