@@ -55,7 +55,8 @@ export interface ResolvedMcpOptions {
 }
 
 /**
- * Fills defaults and validates; throws {@link InvalidModuleOptionsError} naming the first bad option.
+ * Fills defaults and validates; throws {@link InvalidModuleOptionsError} naming the first bad
+ * option.
  * @internal
  */
 export function resolveMcpOptions(

@@ -6,7 +6,8 @@ import {
 } from '@modelcontextprotocol/server';
 
 /**
- * Metadata key under which `@McpTool`, `@McpPrompt` and `@McpResource` store an operation definition.
+ * Metadata key under which `@McpTool`, `@McpPrompt` and `@McpResource` store an operation
+ * definition.
  * @internal
  */
 export const MCP_OPERATION_METADATA = 'mcp:operation';

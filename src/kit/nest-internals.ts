@@ -145,7 +145,8 @@ export function mayHaveGuards(
 }
 
 /**
- * Whether the application applies any interceptor to `method` of `instance` (see {@link mayHaveEnhancers}).
+ * Whether the application applies any interceptor to `method` of `instance` (see {@link
+ * mayHaveEnhancers}).
  * @internal
  */
 export function appliesInterceptors(

@@ -34,7 +34,8 @@ type EndedAs =
   | { readonly kind: 'error'; readonly error: { readonly code: number } };
 
 /**
- * How `call` ended, for its span and metrics; `outcome` is absent when its method gave up (a cancelled task).
+ * How `call` ended, for its span and metrics; `outcome` is absent when its method gave up (a
+ * cancelled task).
  * @internal
  */
 export function observedRoundOf(call: OperationCall, outcome: EndedAs | undefined): ObservedRound {

@@ -27,7 +27,10 @@ export type McpSkillSource =
       readonly files: Readonly<Record<string, string | Uint8Array>>;
     };
 
-/** What an `@McpSkill()` method returns: one skill or several, at once or as a promise. @publicApi */
+/**
+ * What an `@McpSkill()` method returns: one skill or several, at once or as a promise.
+ * @publicApi
+ */
 export type McpSkillSources =
   McpSkillSource | readonly McpSkillSource[] | Promise<McpSkillSource | readonly McpSkillSource[]>;
 

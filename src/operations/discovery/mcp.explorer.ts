@@ -41,7 +41,8 @@ import { ConsumedStateStore } from '../../request-state/stores/one-time/consumed
 import { MemoryConsumedStateStore } from '../../request-state/stores/one-time/memory-consumed-state.store';
 
 /**
- * Finds `@McpTool`, `@McpPrompt` and `@McpResource` methods and registers them with Nest-pipeline handlers.
+ * Finds `@McpTool`, `@McpPrompt` and `@McpResource` methods and registers them with Nest-pipeline
+ * handlers.
  * @internal
  */
 @Injectable()

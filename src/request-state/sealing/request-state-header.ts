@@ -16,7 +16,8 @@ const HEADER =
 /** A W3C `traceparent` of version 00, as a traced first round spells its span context. @internal */
 export const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 /**
- * A header of format 3, sealed by an earlier build: refused as malformed, with that said in the log.
+ * A header of format 3, sealed by an earlier build: refused as malformed, with that said in the
+ * log.
  * @internal
  */
 export const EARLIER_FORMAT_HEADER = /^[1-3]_/;

@@ -32,7 +32,10 @@ export type RequestStateFailureDetail =
  * @publicApi
  */
 export class RequestStateProtectionError extends NestjsMcpError {
-  /** The flow of a state that was authentic but refused (expired, bound elsewhere, replayed). @internal */
+  /**
+   * The flow of a state that was authentic but refused (expired, bound elsewhere, replayed).
+   * @internal
+   */
   readonly flow?: SealedFlow;
 
   constructor(reason: RequestStateFailureReason, detail?: RequestStateFailureDetail);

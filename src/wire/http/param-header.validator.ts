@@ -33,7 +33,8 @@ export function scanParamHeaders(schema: unknown, path: string[] = []): ParamHea
 }
 
 /**
- * Decodes a header value: `=?base64?…?=` strictly, anything else literally; `undefined` when invalid.
+ * Decodes a header value: `=?base64?…?=` strictly, anything else literally; `undefined` when
+ * invalid.
  * @internal
  */
 export function decodeParamHeader(value: string): string | undefined {

@@ -47,7 +47,10 @@ export class McpServerCapabilities {
     this.added.push(capabilities);
   }
 
-  /** The capabilities the server declares: the core's, what extensions added, their entries. @internal */
+  /**
+   * The capabilities the server declares: the core's, what extensions added, their entries.
+   * @internal
+   */
   of(core: ServerCapabilities): ServerCapabilities {
     const merged: Record<string, unknown> = { ...core };
     for (const capabilities of this.added)
