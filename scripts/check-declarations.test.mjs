@@ -109,7 +109,8 @@ describe('checkDeclarations', () => {
 describe('checkDeclarationContents', () => {
   // Self-contained declarations (no package imports), as the build leaves them after stripInternal.
   const SHIPPED = {
-    'dist/index.d.ts': "export { Store } from './store';\nexport type { Options } from './options';",
+    'dist/index.d.ts':
+      "export { Store } from './store';\nexport type { Options } from './options';",
     'dist/store.d.ts': [
       "import type { Record } from './record';",
       '/** A store. */',
@@ -129,7 +130,7 @@ describe('checkDeclarationContents', () => {
   it('refuses a public signature that names a type the build stripped', () => {
     const root = pkg({ ...SHIPPED, 'dist/record.d.ts': 'export {};' });
     assert.deepEqual(checkDeclarationContents(root, ts), [
-      'dist/store.d.ts:1: Module \'"./record"\' has no exported member \'Record\'.',
+      "dist/store.d.ts:1: Module '\"./record\"' has no exported member 'Record'.",
     ]);
   });
 
