@@ -8,6 +8,7 @@ import type { Port } from './port';
  * @publicApi
  */
 export interface PortFill<T> {
+  /** The providers each function below receives, in this order (after the instance, for `adopt`). */
   readonly inject?: readonly InjectionToken[];
   /** The module option's value, if it sets the port. */
   readonly fromOptions: (...deps: never[]) => T | undefined;
