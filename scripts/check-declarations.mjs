@@ -8,6 +8,12 @@
 // - every relative import must resolve to a shipped declaration file.
 // Imports are read with TypeScript's own scanner (import/export … from, import("…") types,
 // require, triple-slash references), so type-only and inline imports count too.
+// Then what they declare (the build strips every `@internal` declaration, stripInternal):
+// - every declaration type-checks with `skipLibCheck: false`, so no public signature names a type
+//   that was stripped;
+// - no `@internal` is left in them;
+// - every exported declaration is reached from an entry point (by name, or through the types of
+//   one that is): anything else is internal and must say so (`@internal`), so it does not ship.
 //
 // Usage: node scripts/check-declarations.mjs   (run by `npm run build`)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -165,6 +171,91 @@ export function checkDeclarations(root, ts, optionalPeerSubpaths = OPTIONAL_PEER
   return problems;
 }
 
+/** The names an exported top-level statement of a declaration file declares. */
+function declaredNamesOf(ts, statement) {
+  if (!statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword))
+    return [];
+  if (ts.isVariableStatement(statement))
+    return statement.declarationList.declarations.flatMap((declaration) =>
+      ts.isIdentifier(declaration.name) ? [declaration.name.text] : [],
+    );
+  return statement.name && ts.isIdentifier(statement.name) ? [statement.name.text] : [];
+}
+
+/**
+ * The problems of what the declarations under `root/dist` declare (an empty list when there are
+ * none): type errors under `skipLibCheck: false` (packages resolved from `root`), a leftover
+ * `@internal`, and exported declarations no `exports` entry reaches. `ts` is the TypeScript module.
+ */
+export function checkDeclarationContents(root, ts) {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const files = declarationsUnder(root, 'dist').map((file) => join(root, file));
+  const program = ts.createProgram(files, {
+    noEmit: true,
+    strict: true,
+    skipLibCheck: false,
+    experimentalDecorators: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    types: existsSync(join(root, 'node_modules/@types/node')) ? ['node'] : [],
+  });
+  const checker = program.getTypeChecker();
+  const shipped = new Set(files);
+  const name = (file) => relative(root, file).split(sep).join('/');
+  const problems = [];
+
+  for (const file of files) {
+    const source = program.getSourceFile(file);
+    for (const diagnostic of [
+      ...program.getSyntacticDiagnostics(source),
+      ...program.getSemanticDiagnostics(source),
+    ]) {
+      const { line } = source.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
+      const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
+      problems.push(`${name(file)}:${line + 1}: ${text}`);
+    }
+    if (source.text.includes('@internal'))
+      problems.push(`${name(file)}: still says @internal (a comment the build did not strip)`);
+  }
+
+  // Every top-level declaration an entry point exports, and every one their declarations name.
+  const reached = new Set();
+  const queue = [];
+  const reach = (symbol) => {
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+    for (const declaration of symbol?.declarations ?? []) {
+      if (!shipped.has(declaration.getSourceFile().fileName)) continue;
+      let statement = declaration;
+      while (!ts.isSourceFile(statement.parent) && !ts.isModuleBlock(statement.parent))
+        statement = statement.parent;
+      if (declaration !== statement && !ts.isVariableDeclaration(declaration)) continue;
+      if (reached.has(statement)) continue;
+      reached.add(statement);
+      queue.push(statement);
+    }
+  };
+  for (const entryFiles of typesEntries(manifest).values())
+    for (const file of entryFiles) {
+      const source = program.getSourceFile(join(root, file));
+      const moduleSymbol = source && checker.getSymbolAtLocation(source);
+      if (moduleSymbol) checker.getExportsOfModule(moduleSymbol).forEach(reach);
+    }
+  const visit = (node) => {
+    if (ts.isIdentifier(node)) reach(checker.getSymbolAtLocation(node));
+    ts.forEachChild(node, visit);
+  };
+  while (queue.length > 0) visit(queue.pop());
+  for (const file of files)
+    for (const statement of program.getSourceFile(file).statements)
+      if (!reached.has(statement))
+        for (const declared of declaredNamesOf(ts, statement))
+          problems.push(
+            `${name(file)}: declares ${declared}, which no entry point reaches (mark it @internal)`,
+          );
+  return problems;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const ts = createRequire(import.meta.url)('typescript');
   const files = declarationsUnder(ROOT, 'dist');
@@ -172,11 +263,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error('check-declarations: no dist/**/*.d.ts; run the build first');
     process.exit(1);
   }
-  const problems = checkDeclarations(ROOT, ts);
+  const problems = [...checkDeclarations(ROOT, ts), ...checkDeclarationContents(ROOT, ts)];
   for (const problem of problems) console.error(`  ✗ ${problem}`);
   if (problems.length > 0) {
     console.error(`check-declarations: ${problems.length} problem(s) in dist/**/*.d.ts`);
     process.exit(1);
   }
-  console.log(`check-declarations: ${files.length} declaration files import only what they may`);
+  console.log(
+    `check-declarations: ${files.length} declaration files import only what they may, type-check, and declare only what the entry points reach`,
+  );
 }

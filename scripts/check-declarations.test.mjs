@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { checkDeclarations } from './check-declarations.mjs';
+import { checkDeclarationContents, checkDeclarations } from './check-declarations.mjs';
 
 const ts = createRequire(import.meta.url)('typescript');
 const MANIFEST = {
@@ -102,6 +102,58 @@ describe('checkDeclarations', () => {
     const root = pkg({ 'dist/index.d.ts': 'export {};' });
     assert.deepEqual(checkDeclarations(root, ts), [
       'exports["./redis"]: dist/redis/index.d.ts is not shipped',
+    ]);
+  });
+});
+
+describe('checkDeclarationContents', () => {
+  // Self-contained declarations (no package imports), as the build leaves them after stripInternal.
+  const SHIPPED = {
+    'dist/index.d.ts':
+      "export { Store } from './store';\nexport type { Options } from './options';",
+    'dist/store.d.ts': [
+      "import type { Record } from './record';",
+      '/** A store. */',
+      'export declare class Store {',
+      '  get(id: string): Record | undefined;',
+      '}',
+    ].join('\n'),
+    'dist/record.d.ts': 'export interface Record {\n  readonly id: string;\n}',
+    'dist/options.d.ts': 'export interface Options {\n  readonly size?: number;\n}',
+    'dist/redis/index.d.ts': 'export {};',
+  };
+
+  it('passes declarations that type-check and that the entry points reach, by name or by type', () => {
+    assert.deepEqual(checkDeclarationContents(pkg(SHIPPED), ts), []);
+  });
+
+  it('refuses a public signature that names a type the build stripped', () => {
+    const root = pkg({ ...SHIPPED, 'dist/record.d.ts': 'export {};' });
+    assert.deepEqual(checkDeclarationContents(root, ts), [
+      "dist/store.d.ts:1: Module '\"./record\"' has no exported member 'Record'.",
+    ]);
+  });
+
+  it('refuses an exported declaration no entry point reaches: it should have been internal', () => {
+    const root = pkg({
+      ...SHIPPED,
+      'dist/options.d.ts': `${SHIPPED['dist/options.d.ts']}\nexport declare const DEFAULT_SIZE = 10;`,
+      'dist/helper.d.ts': 'export declare function helper(): void;',
+    });
+    assert.deepEqual(checkDeclarationContents(root, ts), [
+      'dist/helper.d.ts: declares helper, which no entry point reaches (mark it @internal)',
+      'dist/options.d.ts: declares DEFAULT_SIZE, which no entry point reaches (mark it @internal)',
+    ]);
+  });
+
+  it('refuses an @internal the build left in a comment', () => {
+    const root = pkg({
+      ...SHIPPED,
+      'dist/options.d.ts':
+        'export interface Options {\n  /** @internal For tests. */\n  readonly size?: number;\n}',
+    });
+    assert.deepEqual(checkDeclarationContents(root, ts), [
+      'dist/options.d.ts: still says @internal (a comment the build did not strip)',
     ]);
   });
 });

@@ -1,8 +1,10 @@
 // The public face of `nestjs-mcp`: what applications write against. The other faces, side by side in
 // src/entry/: `nestjs-mcp/stores` (the single-use and handle store ports), `/tasks` and `/sessions`
-// (each extension's ports), `/redis` (the Redis and BullMQ adapters), `/health`, `/throttler`, and
-// `/testing` (test helpers and the ports' contract suites).
-// `src/index.spec.ts` pins this list; it changes only on purpose.
+// (each extension's ports), `/redis` (the Redis and BullMQ adapters), `/health`, `/throttler`,
+// `/testing` (test helpers and the ports' contract suites), and `/extension` (an extension of an
+// application's own: its definition, ports and the seams it installs into).
+// `src/index.spec.ts` pins this list; it changes only on purpose. Only what these faces reach ships
+// in the declarations: every other exported declaration is tagged internal (stripInternal).
 
 // The module
 export { McpModule } from './mcp.module';

@@ -56,7 +56,11 @@ export interface ResolvedMcpOptions {
   readonly rateLimits: RateLimitOptions;
 }
 
-/** Fills defaults and validates; throws {@link InvalidModuleOptionsError} naming the first bad option. */
+/**
+ * Fills defaults and validates; throws {@link InvalidModuleOptionsError} naming the first bad
+ * option.
+ * @internal
+ */
 export function resolveMcpOptions(
   options: McpModuleOptions = {},
   defaultVersion = '0.0.0',

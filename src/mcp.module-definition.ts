@@ -4,10 +4,7 @@ import type { McpModuleOptions } from './mcp-module-options.interface';
 import { MCP_EXTENSIONS } from './mcp.extensions';
 import type { AnyMcpExtension } from './options/mcp-extension';
 
-export const {
-  ConfigurableModuleClass: McpConfigurableModuleClass,
-  MODULE_OPTIONS_TOKEN: MCP_MODULE_OPTIONS,
-} = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })
+const definition = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })
   .setClassMethodName('forRoot')
   .setExtras(
     { isGlobal: true, extensions: [] as readonly AnyMcpExtension[] },
@@ -21,6 +18,16 @@ export const {
     }),
   )
   .build();
+
+/**
+ * What `McpModule` extends: `forRoot`/`forRootAsync` with `McpModuleOptions`, and the extras
+ * `isGlobal` (default `true`) and `extensions` (an application's own, beside the built-in ones).
+ * @publicApi
+ */
+export const McpConfigurableModuleClass = definition.ConfigurableModuleClass;
+
+/** The DI token of the module options as given. @internal */
+export const MCP_MODULE_OPTIONS = definition.MODULE_OPTIONS_TOKEN;
 
 /**
  * The providers of the extensions this `McpModule` composes: the built-in list and the

@@ -4,7 +4,12 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(`${process.cwd()}/package.json`);
 const missing = {};
-for (const entry of ['nestjs-mcp', 'nestjs-mcp/redis', 'nestjs-mcp/testing']) {
+for (const entry of [
+  'nestjs-mcp',
+  'nestjs-mcp/redis',
+  'nestjs-mcp/testing',
+  'nestjs-mcp/extension',
+]) {
   const esm = await import(entry);
   const names = Object.keys(require(entry)).filter((name) => name !== '__esModule');
   missing[entry] = { exports: names.length, missing: names.filter((name) => !(name in esm)) };

@@ -61,7 +61,7 @@ function url(option: string, value: unknown): URL | undefined {
   return parsed;
 }
 
-/** Scopes as the OAuth grammar allows them. */
+/** Scopes as the OAuth grammar allows them. @internal */
 export function scopeList(option: string, value: unknown): string[] {
   const scopes = stringList(option, value);
   const bad = scopes.find((scope) => !SCOPE_TOKEN.test(scope));

@@ -1,6 +1,6 @@
 import type { BearerChallenge } from '../kit/errors/mcp-http-refusal.error';
 
-/** An HTTP quoted-string: `\` and `"` escaped, anything outside printable ASCII a space. */
+/** An HTTP quoted-string: `\` and `"` escaped, anything outside printable ASCII a space. @internal */
 export function quoted(value: string): string {
   return `"${value.replace(/[\\"]/g, '\\$&').replace(/[^\u0020-\u007E]/g, ' ')}"`;
 }
@@ -10,6 +10,7 @@ export function quoted(value: string): string {
  * writes them. A request that carried no credential gets no `error` (RFC 6750 §3.1); one that did,
  * and was refused without a more precise reason, `invalid_token`. `withError: false` leaves the
  * error out (it belongs to the other scheme's challenge).
+ * @internal
  */
 export function challengeParameters(
   challenge: BearerChallenge,
@@ -35,7 +36,7 @@ export function challengeParameters(
   return params;
 }
 
-/** The `WWW-Authenticate` value of a Bearer challenge. */
+/** The `WWW-Authenticate` value of a Bearer challenge. @internal */
 export function bearerChallengeHeader(
   challenge: BearerChallenge,
   credentialed: boolean,

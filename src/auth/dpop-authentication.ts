@@ -26,7 +26,7 @@ import { TokenRejectedError } from './token-rejected.error';
  */
 const CLOCK_MARGIN_MS = 5_000;
 
-/** What a DPoP request's check found: the principal (and headers for its answer), or a refusal. */
+/** What a DPoP request's check found: the principal (and headers for its answer), or a refusal. @internal */
 export type DpopOutcome =
   | {
       readonly kind: 'principal';

@@ -4,6 +4,7 @@ import { challengeParameters, quoted } from './bearer-challenge.header';
 /**
  * The `WWW-Authenticate` value of a DPoP challenge (RFC 9449 §7.1): the parameters of a Bearer
  * one, then `algs`, the proof algorithms accepted.
+ * @internal
  */
 export function dpopChallengeHeader(
   challenge: BearerChallenge,

@@ -13,7 +13,7 @@ const SECRET_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 /** Client keys remembered; past it the oldest is dropped (a client minting keys only misses). */
 const MAX_KEYS = 10_000;
 
-/** A proof key: what verifies the signature, and its RFC 7638 thumbprint (the token's `cnf.jkt`). */
+/** A proof key: what verifies the signature, and its RFC 7638 thumbprint (the token's `cnf.jkt`). @internal */
 export interface DpopProofKey {
   readonly key: KeyLike | Uint8Array;
   readonly jkt: string;

@@ -12,7 +12,7 @@ const MAX_JTI_LENGTH = 256;
 /** A compact JWS: three base64url parts (one header field, so no comma of a second one). */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
-/** What a verified proof says: the key's RFC 7638 thumbprint, its `jti`, `iat` and `nonce`. */
+/** What a verified proof says: the key's RFC 7638 thumbprint, its `jti`, `iat` and `nonce`. @internal */
 export interface VerifiedDpopProof {
   readonly jkt: string;
   readonly jti: string;
@@ -20,7 +20,7 @@ export interface VerifiedDpopProof {
   readonly nonce: unknown;
 }
 
-/** What the proof must match: this request, and the access token it comes with. */
+/** What the proof must match: this request, and the access token it comes with. @internal */
 export interface DpopProofTarget {
   readonly method: string;
   /** The resource URL the request addresses (the configured public one behind a proxy). */
@@ -61,6 +61,7 @@ function sameTarget(htu: unknown, url: URL): boolean {
 /**
  * The one `DPoP` header field of a request, bounded; a missing, repeated or oversized one is
  * refused before anything is parsed.
+ * @internal
  */
 export function dpopProofOf(req: IncomingMessage): string {
   const proof = req.headers.dpop;

@@ -4,7 +4,7 @@ import { implementing, objectOption, positiveInteger, stringList } from '../opti
 import type { ConsumedStateStore } from '../request-state/stores/one-time/consumed-state-store.interface';
 import type { McpDpopOptions } from './mcp-auth-options.interface';
 
-/** Whether the resource server accepts DPoP-bound tokens, and whether it accepts anything else. */
+/** Whether the resource server accepts DPoP-bound tokens, and whether it accepts anything else. @internal */
 export type DpopMode = 'off' | 'allowed' | 'required';
 
 /** The DPoP options, checked and defaulted. @internal */
@@ -20,7 +20,7 @@ export interface DpopOptions {
   readonly maxReplayEntriesPerSubject: number;
 }
 
-/** RFC 9449's asymmetric algorithms this module verifies proofs with by default. */
+/** RFC 9449's asymmetric algorithms this module verifies proofs with by default. @internal */
 export const DEFAULT_DPOP_ALGORITHMS = ['ES256', 'RS256', 'PS256', 'EdDSA'];
 /** Algorithms `jose` verifies that are asymmetric: the only ones a proof may use. */
 const ASYMMETRIC = /^(RS|PS|ES)(256|384|512)$|^EdDSA$/;

@@ -8,7 +8,7 @@ import type { DpopOptions } from './dpop.options';
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
-/** The RFC 9728 document (the members this module fills). */
+/** The RFC 9728 document (the members this module fills). @internal */
 export interface ProtectedResourceMetadata {
   readonly resource: string;
   readonly authorization_servers: readonly string[];

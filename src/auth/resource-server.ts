@@ -22,7 +22,10 @@ const CREDENTIAL = /^(bearer|dpop)[ \t]+([A-Za-z0-9\-._~+/]+=*)$/i;
 /** Longest token read; a longer one is refused before any verification. */
 const MAX_TOKEN_LENGTH = 16 * 1024;
 
-/** What authenticating a request found: its principal (none for an anonymous one), or a refusal. */
+/**
+ * What authenticating a request found: its principal (none for an anonymous one), or a refusal.
+ * @internal
+ */
 export type Authentication =
   | {
       readonly kind: 'principal';

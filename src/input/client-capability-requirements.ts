@@ -4,12 +4,15 @@ import type { McpInputRequestType } from './mcp-input-request-type';
 
 type CapabilityTree = Record<string, unknown>;
 
-/** The client capability (as a `ClientCapabilities` fragment) each input request type needs. */
+/**
+ * The client capability (as a `ClientCapabilities` fragment) each input request type needs.
+ * @internal
+ */
 export function capabilityFor(type: McpInputRequestType): ClientCapabilities {
   return INPUT_REQUEST_DESCRIPTORS[type].capability;
 }
 
-/** Whether the client's declared capabilities cover an input request type. */
+/** Whether the client's declared capabilities cover an input request type. @internal */
 export function clientSupports(
   capabilities: ClientCapabilities,
   type: McpInputRequestType,
@@ -17,7 +20,10 @@ export function clientSupports(
   return INPUT_REQUEST_DESCRIPTORS[type].isSupportedBy(capabilities);
 }
 
-/** Merges the capabilities of every unsupported type into one `requiredCapabilities` object. */
+/**
+ * Merges the capabilities of every unsupported type into one `requiredCapabilities` object.
+ * @internal
+ */
 export function missingCapabilities(
   capabilities: ClientCapabilities,
   types: Iterable<McpInputRequestType>,

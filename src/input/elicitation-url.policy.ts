@@ -14,7 +14,7 @@ function parsed(raw: unknown): URL {
   }
 }
 
-/** What a URL elicitation may be built with: an absolute URL. */
+/** What a URL elicitation may be built with: an absolute URL. @internal */
 export function validateElicitationUrlShape(raw: unknown): void {
   if (typeof raw !== 'string') throw new InvalidInputRequestError('URL elicitation needs a URL');
   parsed(raw);
@@ -25,6 +25,7 @@ export function validateElicitationUrlShape(raw: unknown): void {
  * http only to a local host in development), no userinfo, and no secret-looking query parameter
  * or fragment. The URL should carry an opaque, single-purpose handle that the server maps to the
  * initiating user.
+ * @internal
  */
 export function validateElicitationUrl(
   raw: string,

@@ -130,6 +130,7 @@ function checkProperty(path: string, property: unknown): void {
  * {@link InvalidInputRequestError} otherwise. Without `secrets` only the shape is checked (what a
  * request may be built with); the module checks the secrets with its own policy when the request
  * is emitted.
+ * @internal
  */
 export function validateFormSchema(schema: unknown, secrets?: SecretFieldPolicy): void {
   if (!isObject(schema) || schema.type !== 'object')

@@ -3,7 +3,7 @@ import { validateFormSchema } from './form-schema.validator';
 import type { McpInputRequest } from './mcp-input-request';
 import type { SecretFieldPolicy } from './secret-field.policy';
 
-/** The safety policy input requests are checked against when an operation emits them. */
+/** The safety policy input requests are checked against when an operation emits them. @internal */
 export interface InputRequestPolicy {
   readonly secrets: SecretFieldPolicy;
   /** Allows `http://localhost` URL elicitations. */
@@ -15,6 +15,7 @@ export interface InputRequestPolicy {
  * https or carries a credential), throwing `InvalidInputRequestError`. Requests are built in
  * handler code without the module's options, so their factories check only the protocol shape and
  * the module checks the policy here, where the options are at hand.
+ * @internal
  */
 export function checkInputRequestPolicy(
   request: McpInputRequest,

@@ -88,6 +88,7 @@ const PARSERS: ReadonlyMap<string, ResponseParser> = new Map<
  * Reads one input response against the protocol's result union, or `undefined` when it matches
  * none of elicitation, sampling or roots. `expected`, when known, restricts it to one kind (an
  * unknown kind matches nothing).
+ * @internal
  */
 export function parseInputResponse(
   value: unknown,

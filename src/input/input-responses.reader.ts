@@ -9,6 +9,7 @@ import { McpInputResponses } from './mcp-input-responses';
  * A round's `inputResponses` as sent, their protocol shapes checked (as the kinds the previous
  * round asked for, when the state says), or a -32602 naming the first key that is not a valid
  * result. Keys are the client's: kept as data, even `"__proto__"`, and found as own properties.
+ * @internal
  */
 export function readInputResponses(
   raw: unknown,

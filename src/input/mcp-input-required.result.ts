@@ -3,7 +3,7 @@ import { InvalidInputRequestError } from './invalid-input-request.error';
 import type { McpJsonCompatible, McpJsonValue } from '../kit/json-value';
 import type { McpInputRequest } from './mcp-input-request';
 
-/** The state an input-required result carries to the next round. */
+/** The state an input-required result carries to the next round. @publicApi */
 export type McpCarriedState =
   { mode: 'framework'; value: McpJsonValue } | { mode: 'application'; value: string };
 

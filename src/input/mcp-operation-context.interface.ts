@@ -5,7 +5,7 @@ import type { McpInputResponses } from './mcp-input-responses';
 import type { McpReplayAsks } from './mcp-replay-asks.interface';
 import type { McpTaskContext } from './mcp-task-context.interface';
 
-/** Log levels of `notifications/message`, lowest first. */
+/** Log levels of `notifications/message`, lowest first. @publicApi */
 export type McpLogLevel =
   'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 

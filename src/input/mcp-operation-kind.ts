@@ -1,2 +1,2 @@
-/** Which kind of MCP operation a method serves. */
+/** Which kind of MCP operation a method serves. @internal */
 export type McpOperationKind = 'tool' | 'prompt' | 'resource';

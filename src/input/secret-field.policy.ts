@@ -18,6 +18,7 @@ export interface SecretFieldPolicy {
 /**
  * The reviewed default concepts, each a pattern over space-separated lower-case words. Token counts
  * (`maxTokens`, `tokenCount`) are not secrets; a bare `token` field is.
+ * @internal
  */
 export const DEFAULT_SECRET_CONCEPTS: Readonly<Record<string, RegExp>> = {
   password:
@@ -33,7 +34,7 @@ export const DEFAULT_SECRET_CONCEPTS: Readonly<Record<string, RegExp>> = {
     /\b(otp|one ?time (pass ?word|code|pin)|verification ?code|auth(entication)? code|security code|2fa|mfa|totp|sms code|recovery code|backup code|code (that )?(we )?(texted|sent|emailed)|texted code)\b/,
 };
 
-/** Splits camelCase, snake_case, kebab-case and punctuation into lower-case words. */
+/** Splits camelCase, snake_case, kebab-case and punctuation into lower-case words. @internal */
 export function normaliseWords(text: string): string {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -43,7 +44,7 @@ export function normaliseWords(text: string): string {
     .toLowerCase();
 }
 
-/** The default policy: {@link DEFAULT_SECRET_CONCEPTS}, plus `format: "password"`. */
+/** The default policy: {@link DEFAULT_SECRET_CONCEPTS}, plus `format: "password"`. @publicApi */
 export class ConceptSecretFieldPolicy implements SecretFieldPolicy {
   /** The reviewed concepts the default policy knows; spread them to extend the policy. */
   static readonly DEFAULT_CONCEPTS: Readonly<Record<string, RegExp>> = DEFAULT_SECRET_CONCEPTS;

@@ -1,7 +1,10 @@
 import { clip } from '../kit/clip';
 import type { McpInputRequest } from './mcp-input-request';
 
-/** The log line for input requests an operation emitted without declaring them (a server bug). */
+/**
+ * The log line for input requests an operation emitted without declaring them (a server bug).
+ * @internal
+ */
 export function undeclaredInputMessage(
   method: string,
   target: string,

@@ -40,6 +40,7 @@ export class KeyringManager implements OnApplicationShutdown {
   private wrapper: KeyWrapper | undefined;
   private fleet: KeyringFleet | undefined;
 
+  /** Made by the module (inject it): its dependencies are the module's own. @internal */
   constructor(@Inject(KEYRING_OPTIONS) options: KeyringOptions) {
     this.allowEphemeralKey = options.allowEphemeralKey === true;
     const config = options.keyring;

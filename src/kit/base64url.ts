@@ -1,3 +1,4 @@
+/** @internal */
 export function toBase64Url(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('base64url');
 }
@@ -8,6 +9,7 @@ export function toBase64Url(bytes: Uint8Array): string {
  * could decode to the same bytes: only the text the bytes encode back to, exactly, is accepted.
  * (Decoding and encoding again, both native, costs less than checking the alphabet in a regular
  * expression and the last character's bits in JavaScript.)
+ * @internal
  */
 export function fromBase64Url(text: string): Buffer | undefined {
   const bytes = Buffer.from(text, 'base64url');

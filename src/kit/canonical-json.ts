@@ -2,7 +2,7 @@ import { LosslessNumber } from 'lossless-json';
 
 const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
-/** A number's value in one spelling: `1`, `1.0` and `10e-1` all become `1e0`. */
+/** A number's value in one spelling: `1`, `1.0` and `10e-1` all become `1e0`. @internal */
 export function canonicalNumber(text: string): string {
   const match = NUMBER.exec(text);
   if (!match) throw new TypeError('not a JSON number');
@@ -31,6 +31,7 @@ function canonicalInteger(value: number): string {
 /**
  * Deterministic JSON: object keys sorted, numbers in canonical form, no whitespace. Used for
  * associated data and parameter digests, never for what clients see.
+ * @internal
  */
 export function canonicalJson(value: unknown): string {
   if (value instanceof LosslessNumber) return canonicalNumber(value.value);
@@ -83,6 +84,7 @@ function encodeMember(_key: string, value: unknown): string | undefined {
  * {@link canonicalJson} of an object, each member encoded by `encode` (which may leave it out by
  * returning `undefined`, or encode another value); `alsoKeys` are offered to `encode` even when the
  * object lacks them. Spares callers a filtered copy of the object.
+ * @internal
  */
 export function canonicalObject(
   record: Readonly<Record<string, unknown>>,

@@ -4,6 +4,7 @@ const MAX_ECHO = 128;
  * A client-supplied value made safe to echo in a message or log line: control characters replaced
  * and at most `maxLength` (128) characters, so a hostile name can neither flood logs nor forge log
  * lines.
+ * @internal
  */
 export function clip(value: unknown, maxLength = MAX_ECHO): string {
   // eslint-disable-next-line no-control-regex -- matching control characters is the point

@@ -5,7 +5,7 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
-/** A frozen deep copy of a JSON-like value. */
+/** A frozen deep copy of a JSON-like value. @internal */
 export function frozenCopy<T>(value: T): T {
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
   if (isJsonObject(value)) {

@@ -7,6 +7,7 @@ const declaredProperties = new WeakMap<Type<unknown>, ReadonlySet<string>>();
  * The properties a DTO declares with class-validator rules, its own and inherited: what
  * `whitelist` keeps. Reading only these before any conversion keeps a hostile input with thousands
  * of extra fields from costing anything.
+ * @internal
  */
 export function declaredPropertiesOf(dto: Type<unknown>): ReadonlySet<string> {
   let names = declaredProperties.get(dto);
@@ -21,7 +22,7 @@ export function declaredPropertiesOf(dto: Type<unknown>): ReadonlySet<string> {
   return names;
 }
 
-/** The members of `input` the DTO declares, in a fresh object (never `__proto__`). */
+/** The members of `input` the DTO declares, in a fresh object (never `__proto__`). @internal */
 export function pickDeclared(
   dto: Type<unknown>,
   input: Readonly<Record<string, unknown>>,

@@ -30,6 +30,7 @@ const hasSourceTextAccess =
  * elsewhere each number token is first rewritten as a string carrying a marker no client can
  * imitate, and turned back into a `LosslessNumber` as the native parser hands it over. Either is far
  * cheaper than a parser written in JavaScript on string-heavy bodies. Throws on malformed JSON.
+ * @internal
  */
 export function parseWithExactNumbers(text: string): unknown {
   if (hasSourceTextAccess) return JSON.parse(text, exactNumberReviver as Reviver);

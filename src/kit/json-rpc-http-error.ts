@@ -1,6 +1,9 @@
 import type { ServerResponse } from 'node:http';
 
-/** Writes a JSON-RPC error response with the given HTTP status, unless the response already started. */
+/**
+ * Writes a JSON-RPC error response with the given HTTP status, unless the response already started.
+ * @internal
+ */
 export function writeJsonRpcHttpError(
   res: ServerResponse,
   status: number,

@@ -1,2 +1,2 @@
-/** A JSON Schema object, advertised exactly as written. */
+/** A JSON Schema object, advertised exactly as written. @publicApi */
 export type JsonSchemaObject = Record<string, unknown>;

@@ -1,7 +1,10 @@
-/** A value now, or a promise of it: what a step returns when it only sometimes has to wait. */
+/**
+ * A value now, or a promise of it: what a step returns when it only sometimes has to wait.
+ * @internal
+ */
 export type MaybePromise<T> = T | Promise<T>;
 
-/** Whether `value` is a promise (or any thenable) to wait for. */
+/** Whether `value` is a promise (or any thenable) to wait for. @internal */
 export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return (
     value !== null &&
@@ -14,6 +17,7 @@ export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
  * `next(value)`: at once when `value` is already there, once it resolves when it is a promise.
  * Each promise and microtask turn costs a hot call path more than the work it wraps, so steps that
  * are synchronous in the common case stay synchronous.
+ * @internal
  */
 export function andThen<T, R>(
   value: MaybePromise<T>,

@@ -27,7 +27,7 @@ export {
 };
 export type { InstanceWrapper, ParamsFactory };
 
-/** Runs the exception filters that apply to one handler; `null` when none matches. */
+/** Runs the exception filters that apply to one handler; `null` when none matches. @internal */
 export interface HandlerExceptionFilters {
   invokeCustomFilters(exception: unknown, host: ArgumentsHost): Promise<unknown> | null;
 }
@@ -67,6 +67,7 @@ function moved(what: string): Error {
 /**
  * Checks that the Nest internals the module relies on are where it expects them, so a Nest
  * release that moves one fails at startup with its version named, not on the first call.
+ * @internal
  */
 export function assertNestInternals(contextCreator: ExternalContextCreator): void {
   if (typeof ExecutionContextHost !== 'function' || !('setType' in ExecutionContextHost.prototype))
@@ -85,6 +86,7 @@ export function assertNestInternals(contextCreator: ExternalContextCreator): voi
  * The exception filters (global, class and method) of a handler, as `ExternalContextCreator` would
  * apply them. The module runs them itself so it keeps the original exception next to what a filter
  * made of it.
+ * @internal
  */
 export function handlerExceptionFilters(
   contextCreator: ExternalContextCreator,
@@ -133,7 +135,7 @@ function mayHaveEnhancers(
   return global.call(config).length > 0 || requestScoped.call(config).length > 0;
 }
 
-/** Whether `method` of `instance` may run guards (see {@link mayHaveEnhancers}). */
+/** Whether `method` of `instance` may run guards (see {@link mayHaveEnhancers}). @internal */
 export function mayHaveGuards(
   contextCreator: ExternalContextCreator,
   instance: object,
@@ -142,7 +144,11 @@ export function mayHaveGuards(
   return mayHaveEnhancers('guards', contextCreator, instance, method);
 }
 
-/** Whether the application applies any interceptor to `method` of `instance` (see {@link mayHaveEnhancers}). */
+/**
+ * Whether the application applies any interceptor to `method` of `instance` (see {@link
+ * mayHaveEnhancers}).
+ * @internal
+ */
 export function appliesInterceptors(
   contextCreator: ExternalContextCreator,
   instance: object,

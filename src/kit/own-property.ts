@@ -2,6 +2,7 @@
  * The value a client could have given `target[key]`: an own property, or a member its class
  * declares (a DTO accessor). Never something every object inherits from `Object.prototype`, so a
  * name like `constructor`, `toString` or `__proto__` is `undefined` unless it was really sent.
+ * @internal
  */
 export function ownValue(target: object, key: string): unknown {
   for (
@@ -14,7 +15,7 @@ export function ownValue(target: object, key: string): unknown {
   return undefined;
 }
 
-/** A record without a prototype, so every key (`__proto__` included) is plain data. */
+/** A record without a prototype, so every key (`__proto__` included) is plain data. @internal */
 export function nullPrototypeRecord<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }

@@ -23,4 +23,5 @@ function readPackageVersion(): string {
   }
 }
 
+/** @internal */
 export const PACKAGE_VERSION: string = readPackageVersion();

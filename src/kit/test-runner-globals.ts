@@ -1,4 +1,4 @@
-/** The matchers the contract suites use: the same in Jest and Vitest. */
+/** The matchers the contract suites use: the same in Jest and Vitest. @internal */
 export interface ContractMatchers<R> {
   toBe(expected: unknown): R;
   toEqual(expected: unknown): R;
@@ -13,7 +13,7 @@ export interface ContractMatchers<R> {
   toThrow(expected?: string | RegExp): R;
 }
 
-/** `expect(value)` as the contract suites use it. */
+/** `expect(value)` as the contract suites use it. @internal */
 export interface ContractExpectation extends ContractMatchers<void> {
   readonly resolves: ContractMatchers<Promise<void>>;
   readonly rejects: ContractMatchers<Promise<void>>;
@@ -21,7 +21,7 @@ export interface ContractExpectation extends ContractMatchers<void> {
 
 type Body = () => void | Promise<unknown>;
 
-/** The globals of the test runner the contract suites are declared in. */
+/** The globals of the test runner the contract suites are declared in. @internal */
 export interface TestRunnerGlobals {
   describe(name: string, body: () => void): void;
   it(name: string, body: Body, timeoutMs?: number): void;
@@ -36,6 +36,7 @@ const NAMES = ['describe', 'it', 'beforeEach', 'afterEach', 'expect'] as const;
  * The running test runner's globals, read when a contract suite is declared. The contracts take
  * them from `globalThis` rather than importing a runner, so the same suite runs under Jest and
  * under Vitest (`globals: true`), and the package's declarations name no runner's types.
+ * @internal
  */
 export function testRunnerGlobals(): TestRunnerGlobals {
   const scope = globalThis as Record<string, unknown>;

@@ -14,6 +14,7 @@ function member(path: string, key: string): string {
  * `1e400` or a 400-digit integer — as a path from `path` (`params.arguments.amount`,
  * `params._meta.x[2]`), clipped for echoing; `undefined` when it holds none. Such a number cannot
  * be bound, kept or compared as the client wrote it.
+ * @internal
  */
 export function unrepresentableNumberAt(value: unknown, path: string): string | undefined {
   const found = walk(value, path, 0);
@@ -41,6 +42,7 @@ function walk(value: unknown, path: string, depth: number): string | undefined {
 /**
  * {@link unrepresentableNumberAt} over a request's params (`params.arguments…`, `params._meta…`,
  * any other param), leaving out `inputResponses`, whose numbers the HTTP layer keeps exact.
+ * @internal
  */
 export function unrepresentableParamAt(
   params: Readonly<Record<string, unknown>>,

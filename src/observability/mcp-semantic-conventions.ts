@@ -24,15 +24,19 @@ export const MCP_SEMCONV = {
 /**
  * Bucket boundaries of `mcp.server.operation.duration` (and `mcp.server.session.duration`), in
  * seconds, as the conventions advise.
+ * @internal
  */
 export const OPERATION_DURATION_BUCKETS = [
   0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300,
 ];
 
-/** Prefix of this module's own attributes and instruments. */
+/** Prefix of this module's own attributes and instruments. @internal */
 export const OWN_PREFIX = 'nestjs_mcp.';
 
-/** This module's own attributes (docs/operations.md). Never contents, answers, arguments or keys. */
+/**
+ * This module's own attributes (docs/operations.md). Never contents, answers, arguments or keys.
+ * @internal
+ */
 export const OWN_ATTRIBUTES = {
   flowId: 'nestjs_mcp.flow.id',
   round: 'nestjs_mcp.round',
@@ -45,7 +49,7 @@ export const OWN_ATTRIBUTES = {
   inputOutcome: 'nestjs_mcp.input.outcome',
 } as const;
 
-/** This module's own instruments (docs/operations.md). */
+/** This module's own instruments (docs/operations.md). @internal */
 export const OWN_INSTRUMENTS = {
   flowsStarted: 'nestjs_mcp.flows.started',
   flowsCompleted: 'nestjs_mcp.flows.completed',

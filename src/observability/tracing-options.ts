@@ -6,10 +6,11 @@ import { objectOption } from '../options/option-checks';
  * (`_meta`, else the `traceparent` header), as the MCP conventions say, the flow's first round
  * linked; `first-round` — the flow's first round, so every round of a flow is one trace, the
  * client's context linked.
+ * @internal
  */
 export type RoundParent = 'client' | 'first-round';
 
-/** How the module's spans are tied together. */
+/** How the module's spans are tied together. @internal */
 export interface TracingOptions {
   readonly roundParent: RoundParent;
 }

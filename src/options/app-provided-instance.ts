@@ -43,6 +43,7 @@ function findAppProvidedInstance<T>(
  * or what the application provides under the token, never two different ones; `undefined` when
  * neither is given (the caller then uses its default). `isModulesOwn` tells the module's own
  * providers of the token (its ports' forwarding objects) from the application's.
+ * @internal
  */
 export function providedInstance<T>(
   modules: ModulesContainer,

@@ -76,11 +76,15 @@ export function configured<Key extends string, Options, Resolved>(
   return Object.freeze({ ...extension, configuredOptions: options });
 }
 
-/** Any extension, whatever its options (a list of them holds different ones). */
+/** Any extension, whatever its options (a list of them holds different ones). @publicApi */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyMcpExtension = McpExtension<string, any, any>;
 
-/** The module options an extension list adds: each extension's key, optional, with its options' type. */
+/**
+ * The module options an extension list adds: each extension's key, optional, with its options'
+ * type.
+ * @publicApi
+ */
 export type McpExtensionOptionsOf<List extends readonly AnyMcpExtension[]> = {
   [
     Extension in List[number] as Extension extends McpExtension<infer Key, infer _Options, infer _R>

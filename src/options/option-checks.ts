@@ -1,6 +1,9 @@
 import { InvalidModuleOptionsError } from '../kit/errors/invalid-module-options.error';
 
-/** `value`, or `fallback` when it is not set; anything but a positive safe integer fails startup. */
+/**
+ * `value`, or `fallback` when it is not set; anything but a positive safe integer fails startup.
+ * @internal
+ */
 export function positiveInteger(option: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
@@ -9,7 +12,10 @@ export function positiveInteger(option: string, value: unknown, fallback: number
   return value;
 }
 
-/** `value`, or `fallback` when it is not set; anything but an integer ≥ 0 fails startup. */
+/**
+ * `value`, or `fallback` when it is not set; anything but an integer ≥ 0 fails startup.
+ * @internal
+ */
 export function nonNegativeInteger(option: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
@@ -18,14 +24,14 @@ export function nonNegativeInteger(option: string, value: unknown, fallback: num
   return value;
 }
 
-/** `value`, or `fallback` when it is not set; anything but a boolean fails startup. */
+/** `value`, or `fallback` when it is not set; anything but a boolean fails startup. @internal */
 export function booleanOption(option: string, value: unknown, fallback: boolean): boolean {
   if (value === undefined) return fallback;
   if (typeof value !== 'boolean') throw new InvalidModuleOptionsError(option, 'must be a boolean');
   return value;
 }
 
-/** A list of non-empty strings; `[]` when it is not set. */
+/** A list of non-empty strings; `[]` when it is not set. @internal */
 export function stringList(option: string, value: unknown): string[] {
   if (value === undefined) return [];
   if (
@@ -37,7 +43,7 @@ export function stringList(option: string, value: unknown): string[] {
   return value as string[];
 }
 
-/** An object option, or `undefined` when it is not set. */
+/** An object option, or `undefined` when it is not set. @internal */
 export function objectOption<T extends object>(
   option: string,
   value: T | undefined,
@@ -50,6 +56,7 @@ export function objectOption<T extends object>(
 /**
  * `value` when it is unset or has every method in `methods` (an object an app plugs in, such as a
  * store or a protector); startup fails naming the option and the methods otherwise.
+ * @internal
  */
 export function implementing<T>(
   option: string,

@@ -33,7 +33,11 @@ type EndedAs =
   | { readonly kind: 'complete' | 'input_required' | 'tool_error' }
   | { readonly kind: 'error'; readonly error: { readonly code: number } };
 
-/** How `call` ended, for its span and metrics; `outcome` is absent when its method gave up (a cancelled task). */
+/**
+ * How `call` ended, for its span and metrics; `outcome` is absent when its method gave up (a
+ * cancelled task).
+ * @internal
+ */
 export function observedRoundOf(call: OperationCall, outcome: EndedAs | undefined): ObservedRound {
   const rejection = call.rejection;
   const header = call.opened?.header;

@@ -1,7 +1,10 @@
 import type { McpInputRequiredResult } from '../input/mcp-input-required.result';
 import { McpSealedInputRequired } from './innermost-outcome';
 
-/** The wire form of an input-required result, with the state token state protection produced. */
+/**
+ * The wire form of an input-required result, with the state token state protection produced.
+ * @internal
+ */
 export function toSealedInputRequired(
   result: McpInputRequiredResult,
   encodedState: string | undefined,

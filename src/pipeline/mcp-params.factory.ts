@@ -7,6 +7,7 @@ import { McpParamtype } from './mcp-paramtype.enum';
  * Maps `@McpArgs()` / `@McpContext()` slots onto an operation handler's arguments
  * `(httpRequest, httpResponse, next, call)`: the arguments as validated and the context of the
  * opened round, once the library's steps produced them.
+ * @internal
  */
 export class McpParamsFactory implements ParamsFactory {
   exchangeKeyForValue(type: number, data: unknown, args: unknown[]): unknown {

@@ -34,7 +34,10 @@ export interface OperationCallProfile {
   readonly argumentsValidator: ArgumentsValidator | undefined;
 }
 
-/** What a call running as (or possibly becoming) a task sees instead of its request's own. */
+/**
+ * What a call running as (or possibly becoming) a task sees instead of its request's own.
+ * @internal
+ */
 export interface TaskCallScope {
   readonly task: McpTaskContext;
   /** The flow of the request that created the task, when known. */
@@ -45,7 +48,7 @@ export interface TaskCallScope {
   readonly progress?: McpProgressReporter;
 }
 
-/** Why a call's incoming state was refused: safe to log and to count. */
+/** Why a call's incoming state was refused: safe to log and to count. @internal */
 export interface StateRejection {
   readonly reason: RequestStateFailureReason;
   readonly detail?: RequestStateFailureDetail;
@@ -53,10 +56,10 @@ export interface StateRejection {
   readonly flowId?: string;
 }
 
-/** The HTTP side of a call: what `switchToHttp()` shows the application's enhancers. */
+/** The HTTP side of a call: what `switchToHttp()` shows the application's enhancers. @internal */
 export type CallHttp = Pick<HttpExchange, 'request' | 'raw' | 'response'>;
 
-/** For `completion/complete`: the argument being completed and its partial value. */
+/** For `completion/complete`: the argument being completed and its partial value. @internal */
 export interface CompletionRequest {
   readonly argument: string;
   readonly value: string;

@@ -51,7 +51,10 @@ const NO_LOGS: McpRequestLogger = Object.freeze({ log: () => Promise.resolve() }
 /** The `_meta` keys of the envelope, which the operation's `meta` leaves out. */
 const ENVELOPE_KEYS = new Set<string>(Object.values(MCP_META_KEYS));
 
-/** Progress on the request's own response stream, when the request carried a `progressToken`. */
+/**
+ * Progress on the request's own response stream, when the request carried a `progressToken`.
+ * @internal
+ */
 export function progressReporter(sdk: ServerContext): McpProgressReporter {
   const token = (sdk.mcpReq._meta as { progressToken?: string | number } | undefined)
     ?.progressToken;
@@ -88,6 +91,7 @@ function requestLogger(sdk: ServerContext, envelope: Envelope): McpRequestLogger
  * The context of a call as it arrives: who asks for what, on which request. It carries no answers
  * and no state (those exist only once state protection has opened the round, see
  * {@link openedOperationContext}), and its replay asks are unavailable.
+ * @internal
  */
 export function createOperationContext(
   sdk: ServerContext,
@@ -127,7 +131,7 @@ export function createOperationContext(
   };
 }
 
-/** What an opened round adds to a call's context. */
+/** What an opened round adds to a call's context. @internal */
 export interface OpenedValues {
   readonly responses: McpInputResponses;
   readonly applicationState: string | undefined;
@@ -137,7 +141,10 @@ export interface OpenedValues {
   readonly flowId: string | undefined;
 }
 
-/** The context the method sees once its round is open: `base` with the answers, state and asks. */
+/**
+ * The context the method sees once its round is open: `base` with the answers, state and asks.
+ * @internal
+ */
 export function openedOperationContext(
   base: McpOperationContext,
   opened: OpenedValues,

@@ -12,7 +12,10 @@ import { internalError } from '../kit/errors/internal-error';
 import { clip } from '../kit/clip';
 import type { McpOperationKind } from '../input/mcp-operation-kind';
 
-/** What a failed operation turns into: a JSON-RPC error, or (tools only) an `isError` result. */
+/**
+ * What a failed operation turns into: a JSON-RPC error, or (tools only) an `isError` result.
+ * @internal
+ */
 export type OperationFailure =
   { type: 'error'; error: ProtocolError } | { type: 'tool-error-result'; message: string };
 
@@ -41,6 +44,7 @@ function validationDetails(exception: HttpException): unknown {
  * prompts and resources); `McpToolError` becomes an `isError` result; anything else (including a
  * 5xx `HttpException`) is a bug, answered with a bare -32603 and logged once at error level with
  * its message and stack.
+ * @internal
  */
 export function mapOperationError(
   error: unknown,

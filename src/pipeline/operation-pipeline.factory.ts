@@ -24,13 +24,16 @@ import { McpHttpResponse } from './mcp-http-response';
 import { McpParamsFactory } from './mcp-params.factory';
 import { operationCallOf, type OperationCall } from './operation-call';
 
-/** Runs one MCP call through the Nest pipeline of an operation. */
+/** Runs one MCP call through the Nest pipeline of an operation. @internal */
 export type OperationHandler = (call: OperationCall) => Promise<unknown>;
 
 type Callback = (...args: unknown[]) => unknown;
 type NestHandler = (...args: unknown[]) => Promise<unknown>;
 
-/** What the module adds to an operation's pipeline, innermost of everything the app applies. */
+/**
+ * What the module adds to an operation's pipeline, innermost of everything the app applies.
+ * @internal
+ */
 export interface LibrarySteps {
   /** Validates the arguments first, when the operation advertises a schema. */
   readonly argumentsValidator: ArgumentsValidator | undefined;
@@ -99,6 +102,7 @@ function withAppended(method: Callback, key: string, innermost: readonly object[
 const ARGUMENTS_VALIDATION = new ArgumentsValidationInterceptor();
 const ARGUMENTS_VALIDATION_GUARD = new ArgumentsValidationGuard();
 
+/** @internal */
 export class OperationPipelineFactory {
   private readonly paramsFactory = new McpParamsFactory();
 

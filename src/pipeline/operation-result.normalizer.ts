@@ -12,7 +12,7 @@ function asText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value ?? null);
 }
 
-/** Turns what a tool method returned into a `CallToolResult`. */
+/** Turns what a tool method returned into a `CallToolResult`. @internal */
 export function normalizeToolResult(value: unknown, hasOutputSchema: boolean): CallToolResult {
   if (isObject(value) && Array.isArray(value.content)) return value as CallToolResult;
   if (hasOutputSchema && isObject(value)) {
@@ -21,13 +21,13 @@ export function normalizeToolResult(value: unknown, hasOutputSchema: boolean): C
   return { content: [{ type: 'text', text: asText(value) }] };
 }
 
-/** Turns what a prompt method returned into a `GetPromptResult`. */
+/** Turns what a prompt method returned into a `GetPromptResult`. @internal */
 export function normalizePromptResult(value: unknown): GetPromptResult {
   if (isObject(value) && Array.isArray(value.messages)) return value as GetPromptResult;
   return { messages: [{ role: 'user', content: { type: 'text', text: asText(value) } }] };
 }
 
-/** Turns what a resource method returned into a `ReadResourceResult` for `uri`. */
+/** Turns what a resource method returned into a `ReadResourceResult` for `uri`. @internal */
 export function normalizeResourceResult(
   value: unknown,
   uri: string,

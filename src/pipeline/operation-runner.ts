@@ -23,7 +23,10 @@ import type { OperationHandler } from './operation-pipeline.factory';
 import { McpTelemetry } from '../observability/mcp-telemetry.service';
 import { observedCallOf, observedRoundOf } from './call-observation';
 
-/** What the runner needs to know of an operation: how it runs, and what its steps need. */
+/**
+ * What the runner needs to know of an operation: how it runs, and what its steps need.
+ * @internal
+ */
 export interface RunnableOperation {
   readonly profile: OperationCallProfile;
   readonly handler: OperationHandler;
@@ -33,7 +36,10 @@ export interface RunnableOperation {
   readonly guardsHandler?: OperationHandler;
 }
 
-/** One call to run, whatever its entry point: the fast path, the SDK path, a task step. */
+/**
+ * One call to run, whatever its entry point: the fast path, the SDK path, a task step.
+ * @internal
+ */
 export interface OperationRunInput extends Pick<
   OperationCallInit,
   'target' | 'params' | 'args' | 'http' | 'detached' | 'sdk' | 'task'
@@ -48,10 +54,10 @@ function retryAfterMsOf(call: OperationCall): number | undefined {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
-/** What an operation's guards say of listing it for one request ({@link OperationRunner.listingVerdict}). */
+/** What an operation's guards say of listing it for one request ({@link OperationRunner.listingVerdict}). @internal */
 export type ListingVerdict = 'shown' | 'hidden' | 'unauthenticated';
 
-/** How one run of an operation ended. */
+/** How one run of an operation ended. @internal */
 export type OperationOutcome =
   | { readonly kind: 'complete'; readonly value: unknown }
   | {
@@ -64,7 +70,10 @@ export type OperationOutcome =
   | { readonly kind: 'tool_error'; readonly message: string }
   | { readonly kind: 'error'; readonly error: ProtocolError };
 
-/** A complete outcome as `complete` makes it; any other as the wire answers it (an error throws). */
+/**
+ * A complete outcome as `complete` makes it; any other as the wire answers it (an error throws).
+ * @internal
+ */
 export function answerOf<T>(outcome: OperationOutcome, complete: (value: unknown) => T): T {
   switch (outcome.kind) {
     case 'complete':
@@ -86,6 +95,7 @@ export function answerOf<T>(outcome: OperationOutcome, complete: (value: unknown
  * round or a refusal of the module's own — whatever the application's outer interceptors made of
  * the result; an input-required result nothing recorded (returned by an operation that declares no
  * input, or replayed from a cache by an interceptor) is refused.
+ * @internal
  */
 @Injectable()
 export class OperationRunner {

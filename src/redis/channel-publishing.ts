@@ -1,7 +1,10 @@
 import type { Logger } from '@nestjs/common';
 import { RedisCommandError } from './redis-command.error';
 
-/** What a channel's publisher logs when its messages stop reaching, and again reach, the fleet. */
+/**
+ * What a channel's publisher logs when its messages stop reaching, and again reach, the fleet.
+ * @internal
+ */
 export interface ChannelPublishingMessages {
   readonly restored: string;
   readonly failing: (reason: string) => string;

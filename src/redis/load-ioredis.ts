@@ -4,6 +4,7 @@ import { InvalidModuleOptionsError } from '../kit/errors/invalid-module-options.
  * What this file promises of the `ioredis` module: a `Redis` client class. Structural, so that no
  * declaration file of this package imports the optional peer; the caller narrows it to
  * `typeof import('ioredis')`.
+ * @internal
  */
 export interface IoredisModule {
   readonly Redis: abstract new (...args: never[]) => unknown;

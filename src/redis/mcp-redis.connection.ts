@@ -19,7 +19,7 @@ import { loadIoredis } from './load-ioredis';
 import type { McpRedisClient } from './mcp-redis-client';
 import type { McpRedisConnectionClient } from './mcp-redis-connection-client';
 
-/** Name the module's own connections show in `CLIENT LIST`. */
+/** Name the module's own connections show in `CLIENT LIST`. @internal */
 export const MCP_REDIS_CONNECTION_NAME = 'nestjs-mcp';
 /** Reconnect quickly and keep trying: an outage fails calls, it never needs a restart. */
 const RECONNECT_DELAY_MS = { step: 100, max: 1_000 };

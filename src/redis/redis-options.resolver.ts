@@ -56,6 +56,7 @@ export interface RedisOptionsSlice {
 /** Injection token of the {@link RedisOptionsSlice}. @internal */
 export const REDIS_OPTIONS = Symbol('RedisOptions');
 
+/** @internal */
 export const DEFAULT_REDIS_KEY_PREFIX = 'nestjs-mcp:';
 const MAX_KEY_PREFIX_LENGTH = 256;
 const COMMAND_TIMEOUT_MS = { fallback: 1_000, min: 1, max: 60_000 };

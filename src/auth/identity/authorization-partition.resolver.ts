@@ -25,7 +25,10 @@ export const PARTITION_RESOLVER_PORT = port<McpAuthorizationPartitionResolver>(
 /** The partition of callers the resolver cannot tell apart. @publicApi */
 export const ANONYMOUS_PARTITION = 'anonymous';
 
-/** Fields tried, in order, to identify a `req.user` object when no `userIdField` is configured. */
+/**
+ * Fields tried, in order, to identify a `req.user` object when no `userIdField` is configured.
+ * @internal
+ */
 export const DEFAULT_USER_ID_FIELDS = ['id', 'sub', 'userId', 'username', 'email'] as const;
 
 type Identifier = string | number;

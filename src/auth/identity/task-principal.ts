@@ -1,10 +1,13 @@
 import type { McpJsonValue } from '../../kit/json-value';
 import type { McpHttpRequest } from '../../input/mcp-operation-context.interface';
 
-/** Largest principal a task keeps, in JSON bytes; a bigger one is not kept. */
+/** Largest principal a task keeps, in JSON bytes; a bigger one is not kept. @internal */
 export const MAX_TASK_PRINCIPAL_BYTES = 16_384;
 
-/** What a task keeps of who its caller was, for a step that runs away from its request. */
+/**
+ * What a task keeps of who its caller was, for a step that runs away from its request.
+ * @internal
+ */
 export interface TaskPrincipal {
   /** `req.user` as your guards or middleware set it, as JSON. */
   readonly user?: McpJsonValue;

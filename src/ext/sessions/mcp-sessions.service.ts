@@ -24,7 +24,7 @@ const WRITE_ATTEMPTS = 8;
 /** A session's expiry moves forward once a tenth of its idle timeout has passed, not on every request. */
 const REFRESH_FRACTION = 0.1;
 
-/** What `initialize` declared. */
+/** What `initialize` declared. @internal */
 export interface SessionOpening {
   readonly protocolVersion: string;
   readonly clientCapabilities: Record<string, McpJsonValue>;

@@ -17,6 +17,7 @@ import { SessionOpener } from './session-opener';
 import { accepts, header, type SessionHttpExchange } from './wire/session-http';
 import { SESSION_PROTOCOL_VERSIONS } from './wire/session-initialize';
 
+/** @internal */
 export type { SessionHttpExchange } from './wire/session-http';
 
 /**

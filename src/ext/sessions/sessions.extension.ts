@@ -21,7 +21,7 @@ import { SESSION_STORE_PROVIDER } from './store/session-store.provider';
 import { SessionGetStreams } from './streams/session-get-streams';
 import { SessionTasks } from './tasks/session-tasks';
 import { McpEndpointRoutes } from '../../extension-api';
-import { defineMcpExtension } from '../../extension-api';
+import { defineMcpExtension, type McpExtension } from '../../extension-api';
 
 /**
  * Installs 2025-era sessions into the core's seams: the endpoint's 2025-era traffic (`initialize`,
@@ -71,15 +71,17 @@ function sessionsExtensionProviders(withTasks: boolean): Provider[] {
  * false; built on the tasks extension for 2025-11-25 tasks when it is composed too.
  * @internal
  */
-export const sessionsExtension = defineMcpExtension<'sessions', McpSessionsOptions, SessionOptions>(
-  {
-    name: 'sessions',
-    options: {
-      key: 'sessions',
-      token: SESSION_OPTIONS,
-      resolve: (options) => resolveSessionOptions(options as SessionOptionsInput | undefined),
-    },
-    dependsOn: ['tasks'],
-    providers: (composed) => sessionsExtensionProviders(composed.has('tasks')),
+export const sessionsExtension: McpExtension<'sessions', McpSessionsOptions> = defineMcpExtension<
+  'sessions',
+  McpSessionsOptions,
+  SessionOptions
+>({
+  name: 'sessions',
+  options: {
+    key: 'sessions',
+    token: SESSION_OPTIONS,
+    resolve: (options) => resolveSessionOptions(options as SessionOptionsInput | undefined),
   },
-);
+  dependsOn: ['tasks'],
+  providers: (composed) => sessionsExtensionProviders(composed.has('tasks')),
+});

@@ -6,7 +6,7 @@ import { OPERATION_SCOPES_GUARD, type McpExtensionMark } from '../../extension-a
 /** Metadata key of an `@McpSkill()` method's options. @internal */
 export const MCP_SKILL_METADATA = 'mcp:skill';
 
-/** Options of `@McpSkill()`. */
+/** Options of `@McpSkill()`. @publicApi */
 export interface McpSkillOptions {
   /**
    * OAuth scopes a caller's token needs to see the skills (checked after the global and class
@@ -18,6 +18,7 @@ export interface McpSkillOptions {
 /**
  * Where one skill's files come from: a folder holding its `SKILL.md` (whose name is the skill's),
  * or the files themselves, by path under the skill's folder (`SKILL.md`, `references/FORMS.md`).
+ * @publicApi
  */
 export type McpSkillSource =
   | { readonly directory: string }
@@ -26,7 +27,10 @@ export type McpSkillSource =
       readonly files: Readonly<Record<string, string | Uint8Array>>;
     };
 
-/** What an `@McpSkill()` method returns: one skill or several, at once or as a promise. @internal */
+/**
+ * What an `@McpSkill()` method returns: one skill or several, at once or as a promise.
+ * @publicApi
+ */
 export type McpSkillSources =
   McpSkillSource | readonly McpSkillSource[] | Promise<McpSkillSource | readonly McpSkillSource[]>;
 

@@ -8,7 +8,7 @@ import {
   type ShareLimits,
 } from '../../kit/fair-share';
 
-/** Answers this small are never counted: ordinary skill files cost a read nothing here. */
+/** Answers this small are never counted: ordinary skill files cost a read nothing here. @internal */
 export const UNCOUNTED_READ_BYTES = 65_536;
 
 /**

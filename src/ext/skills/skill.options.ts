@@ -7,6 +7,7 @@ import { booleanOption, objectOption, positiveInteger } from '../../extension-ap
 /**
  * The skills extension (`io.modelcontextprotocol/skills`, SEP-2640): skills read from a folder
  * and from `@McpSkill()` methods, served per caller. See `docs/skills.md`.
+ * @publicApi
  */
 export interface McpSkillsOptions {
   /**

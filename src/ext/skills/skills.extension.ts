@@ -37,7 +37,7 @@ import {
   McpResourceReaders,
   McpServerCapabilities,
 } from '../../extension-api';
-import { defineMcpExtension } from '../../extension-api';
+import { defineMcpExtension, type McpExtension } from '../../extension-api';
 
 /**
  * Installs the skills extension (`io.modelcontextprotocol/skills`, SEP-2640) into the core's
@@ -142,11 +142,13 @@ const SKILLS_EXTENSION_PROVIDERS: Provider[] = [
  * unless given.
  * @internal
  */
-export const skillsExtension = defineMcpExtension<'skills', McpSkillsOptions, ResolvedSkillOptions>(
-  {
-    name: 'skills',
-    options: { key: 'skills', token: SKILL_OPTIONS, resolve: resolveSkillOptions },
-    enabledBy: (options) => options !== undefined && options.enabled !== false,
-    providers: () => SKILLS_EXTENSION_PROVIDERS,
-  },
-);
+export const skillsExtension: McpExtension<'skills', McpSkillsOptions> = defineMcpExtension<
+  'skills',
+  McpSkillsOptions,
+  ResolvedSkillOptions
+>({
+  name: 'skills',
+  options: { key: 'skills', token: SKILL_OPTIONS, resolve: resolveSkillOptions },
+  enabledBy: (options) => options !== undefined && options.enabled !== false,
+  providers: () => SKILLS_EXTENSION_PROVIDERS,
+});

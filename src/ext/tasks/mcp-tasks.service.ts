@@ -26,6 +26,7 @@ import {
   type TaskPrincipal,
 } from '../../extension-api';
 
+/** @internal */
 export { UNKNOWN_TASK_MESSAGE } from './task-records';
 
 /** What a task whose next step could not be scheduled ends with (the reason is logged). */

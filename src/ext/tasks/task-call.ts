@@ -13,6 +13,7 @@ import type { TaskStepOutcome } from './steps/task-step-outcome';
  * with -32602 before anything runs when a number in them is one a double cannot hold (JSON would
  * keep it as `null`), or when they are over `maxBytes` (`tasks.maxCallBytes`): a task keeps its
  * call for its whole life, so what it keeps is bounded.
+ * @internal
  */
 export function storedCall(
   name: string,
@@ -35,6 +36,7 @@ export function storedCall(
 /**
  * A JSON copy of a plain object whose numbers keep their exact text (`LosslessNumber`s, as the HTTP
  * layer parses input responses); `{}` for anything else.
+ * @internal
  */
 export function exactJsonOf(value: unknown): Record<string, McpJsonValue> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -42,14 +44,17 @@ export function exactJsonOf(value: unknown): Record<string, McpJsonValue> {
     : {};
 }
 
-/** A JSON copy of a plain object; `{}` for anything else. */
+/** A JSON copy of a plain object; `{}` for anything else. @internal */
 export function jsonOf(value: unknown): Record<string, McpJsonValue> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
     ? (JSON.parse(JSON.stringify(value)) as Record<string, McpJsonValue>)
     : {};
 }
 
-/** The task's answer to a run: input required (with its protected state) or a complete result. */
+/**
+ * The task's answer to a run: input required (with its protected state) or a complete result.
+ * @internal
+ */
 export function stepOutcome(wire: CallToolResult): TaskStepOutcome {
   const { resultType, ...rest } = wire as Record<string, unknown>;
   if (resultType === 'input_required')
@@ -62,11 +67,12 @@ export function stepOutcome(wire: CallToolResult): TaskStepOutcome {
   return { kind: 'complete', result: { ...jsonOf(rest), resultType: 'complete' } };
 }
 
-/** A progress report as a task's status message. */
+/** A progress report as a task's status message. @internal */
 export function progressMessage(progress: number, total?: number, message?: string): string {
   return message ?? (total === undefined ? String(progress) : `${progress}/${total}`);
 }
 
+/** @internal */
 export function initialState(params: Record<string, unknown>): string | undefined {
   return typeof params.requestState === 'string' ? params.requestState : undefined;
 }

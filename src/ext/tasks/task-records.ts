@@ -14,17 +14,20 @@ import { settledFields, withoutUndefined } from './task-outcomes';
 import { TASK_OPTIONS, type ResolvedTaskOptions } from './task.options';
 import { McpTelemetry } from '../../extension-api';
 
-/** The one answer to an unknown, expired or foreign task id. */
+/** The one answer to an unknown, expired or foreign task id. @internal */
 export const UNKNOWN_TASK_MESSAGE = 'Unknown task';
 const WRITE_ATTEMPTS = 8;
 
-/** What a step's outcome becomes when the store has no room left to keep it. */
+/** What a step's outcome becomes when the store has no room left to keep it. @internal */
 export const NO_ROOM_FOR_OUTCOME: McpTaskError = {
   code: McpErrorCode.ServerBusy,
   message: 'Server busy: no room to keep the task result',
 };
 
-/** A step that claimed its task: only the holder of `token` commits what the step ends with. */
+/**
+ * A step that claimed its task: only the holder of `token` commits what the step ends with.
+ * @internal
+ */
 export interface TaskClaim {
   readonly task: McpTaskRecord;
   readonly token: string;

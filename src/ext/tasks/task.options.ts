@@ -7,6 +7,7 @@ import { booleanOption, implementing, objectOption, positiveInteger } from '../.
 /**
  * What one caller's tasks may hold of the module's stores by default: 64 MiB, a sixteenth of the
  * 1 GiB the stores hold in all (see docs/tasks.md for the arithmetic).
+ * @internal
  */
 export const DEFAULT_MAX_TASK_BYTES_PER_CALLER = 67_108_864;
 

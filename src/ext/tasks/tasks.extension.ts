@@ -26,7 +26,12 @@ import {
   McpMethodTable,
   McpServerCapabilities,
 } from '../../extension-api';
-import { TOOL_TASK_SUPPORT, defineMcpExtension, type ToolTaskSupport } from '../../extension-api';
+import {
+  TOOL_TASK_SUPPORT,
+  defineMcpExtension,
+  type McpExtension,
+  type ToolTaskSupport,
+} from '../../extension-api';
 
 /**
  * Installs the tasks extension (`io.modelcontextprotocol/tasks`) into the core's seams: its
@@ -104,7 +109,11 @@ const TASKS_EXTENSION_PROVIDERS: Provider[] = [
  * unless `tasks.enabled` is false.
  * @internal
  */
-export const tasksExtension = defineMcpExtension<'tasks', McpTasksOptions, ResolvedTaskOptions>({
+export const tasksExtension: McpExtension<'tasks', McpTasksOptions> = defineMcpExtension<
+  'tasks',
+  McpTasksOptions,
+  ResolvedTaskOptions
+>({
   name: 'tasks',
   options: {
     key: 'tasks',

@@ -40,9 +40,11 @@ export class AwsKmsKeyWrapper implements KeyWrapper {
   private readonly sdk: KmsSdk;
   private readonly client: InstanceType<KmsSdk['KMSClient']>;
 
+  constructor(options: AwsKmsKeyWrapper.Options);
+  /** With the SDK module given (tests). @internal */
+  constructor(options: AwsKmsKeyWrapper.Options, sdk: KmsSdk | undefined);
   constructor(
     private readonly options: AwsKmsKeyWrapper.Options,
-    /** @internal The SDK module, for tests. */
     sdk?: KmsSdk,
   ) {
     for (const field of ['kmsKeyId', 'endpoint'] as const)

@@ -30,7 +30,7 @@ export interface InstanceReport {
   readonly seq: number;
 }
 
-/** Keys a desired keyring names at most (staged and removed alike). */
+/** Keys a desired keyring names at most (staged and removed alike). @internal */
 export const MAX_FLEET_KEYS = 64;
 const MAX_RECORD_LENGTH = 65_536;
 const MAX_REPORT_LENGTH = 16_384;

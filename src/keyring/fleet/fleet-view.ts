@@ -2,7 +2,10 @@ import type { KeyringSnapshot } from '../keyring-fingerprint';
 import { recordOf, type InstanceReport } from './fleet-records';
 import type { FleetInstanceView } from './keyring-fleet';
 
-/** A report that failed its integrity check (another keyring, or edited), as the view shows it. */
+/**
+ * A report that failed its integrity check (another keyring, or edited), as the view shows it.
+ * @internal
+ */
 export const UNVERIFIED = 'unverified';
 
 /** One instance as the view shows it. @internal */

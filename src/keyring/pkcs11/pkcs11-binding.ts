@@ -1,13 +1,13 @@
-/** A PKCS#11 object or session handle, as `pkcs11js` gives it. */
+/** A PKCS#11 object or session handle, as `pkcs11js` gives it. @internal */
 export type Pkcs11Handle = Buffer;
 
-/** One attribute of a template. */
+/** One attribute of a template. @internal */
 export interface Pkcs11Attribute {
   type: number;
   value?: number | boolean | string | Buffer;
 }
 
-/** A mechanism and its parameter. */
+/** A mechanism and its parameter. @internal */
 export interface Pkcs11Mechanism {
   mechanism: number;
   parameter?: Buffer | number | { type: number; [field: string]: unknown };

@@ -43,9 +43,11 @@ export class Pkcs11KeyWrapper implements KeyWrapper {
   private readonly options: Required<Omit<Pkcs11KeyWrapper.Options, 'wrappingKeyLabel'>> &
     Pick<Pkcs11KeyWrapper.Options, 'wrappingKeyLabel'>;
 
+  constructor(options: Pkcs11KeyWrapper.Options);
+  /** With the binding given (tests). @internal */
+  constructor(options: Pkcs11KeyWrapper.Options, binding: Pkcs11Module | undefined);
   constructor(
     options: Pkcs11KeyWrapper.Options,
-    /** @internal The binding, for tests. */
     private readonly binding?: Pkcs11Module,
   ) {
     for (const field of ['module', 'tokenLabel', 'pin'] as const)

@@ -21,7 +21,7 @@ const FAILED_BACKOFF_MS = 1_000;
 /** Calls waiting for a session at most; past it the token counts as unavailable. */
 const MAX_WAITING = 10_000;
 
-/** A PKCS#11 return value, when `error` is one (`pkcs11js` puts it on `code`). */
+/** A PKCS#11 return value, when `error` is one (`pkcs11js` puts it on `code`). @internal */
 export function pkcs11Code(error: unknown): number | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'number' ? code : undefined;

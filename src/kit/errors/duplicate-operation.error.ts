@@ -1,6 +1,6 @@
 import { NestjsMcpError } from './nestjs-mcp.error';
 
-/** Where an operation was declared, for messages. */
+/** Where an operation was declared, for messages. @publicApi */
 export interface OperationSite {
   className: string;
   methodName: string;

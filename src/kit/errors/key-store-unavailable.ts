@@ -1,7 +1,10 @@
 import type { ProtocolError } from '@modelcontextprotocol/server';
 import { serverBusy } from './server-busy';
 
-/** When a client is told to try again after the token holding the keyring's key failed. */
+/**
+ * When a client is told to try again after the token holding the keyring's key failed.
+ * @internal
+ */
 export const KEY_STORE_RETRY_AFTER_MS = 1_000;
 
 /**

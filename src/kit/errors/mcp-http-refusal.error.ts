@@ -6,6 +6,7 @@ import type { RateLimitFacts } from './rate-limit-facts';
 /**
  * What a `WWW-Authenticate` challenge says (RFC 6750 §3, RFC 9449 §7.1), besides
  * `resource_metadata` and `algs`: the `Bearer` one, and the `DPoP` one where DPoP is accepted.
+ * @internal
  */
 export interface BearerChallenge {
   /**

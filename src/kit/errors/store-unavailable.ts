@@ -1,7 +1,7 @@
 import type { ProtocolError } from '@modelcontextprotocol/server';
 import { serverBusy } from './server-busy';
 
-/** When a client is told to try again after a store (Redis) did not answer. */
+/** When a client is told to try again after a store (Redis) did not answer. @internal */
 export const STORE_RETRY_AFTER_MS = 1_000;
 
 /**

@@ -3,7 +3,7 @@ import type { McpOperationContext } from '../../input/mcp-operation-context.inte
 import { operationCallOf, type OperationCall } from '../../pipeline/operation-call';
 import { ExecutionContextHost } from '../../kit/nest-internals';
 
-/** Context types an enhancer can see once MCP operations exist. @publicApi */
+/** Context types an enhancer can see once MCP operations exist. @internal */
 export type McpContextType = 'mcp' | ContextType;
 
 /**

@@ -5,7 +5,6 @@ import type { McpRequestStateMode } from '../../input/mcp-request-state-mode.enu
 import type { McpOperationContext } from '../../input/mcp-operation-context.interface';
 import type { JsonSchemaObject } from '../../kit/json-schema-object';
 import type { McpStandardSchema } from '../../pipeline/validation/standard-schema';
-import type { McpOperationKind } from '../../input/mcp-operation-kind';
 
 /** Input and state options shared by every operation decorator. @publicApi */
 export interface McpInputOptions {
@@ -164,7 +163,7 @@ export interface McpResourceOptions extends McpInputOptions {
   _meta?: Record<string, unknown>;
 }
 
-/** What an operation decorator stores on its method. */
+/** What an operation decorator stores on its method. @internal */
 export type McpOperationMetadata =
   | { kind: 'tool'; options: McpToolOptions }
   | { kind: 'prompt'; options: McpPromptOptions }
@@ -187,5 +186,3 @@ export type McpTaskSupport = 'forbidden' | 'optional' | 'required';
  * @publicApi
  */
 export type McpTaskCreation = 'immediate' | 'deferred';
-
-export type { JsonSchemaObject, McpOperationKind };

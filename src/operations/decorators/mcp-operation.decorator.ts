@@ -9,6 +9,7 @@ import { OPERATION_SCOPES_GUARD } from '../../pipeline/operation-scopes.guard';
  * The module's own steps (argument validation, then the capability-gating and state-protection
  * interceptors) are added when it builds the operation's handler, innermost of everything the
  * application applies.
+ * @internal
  */
 export function mcpOperation(metadata: McpOperationMetadata): MethodDecorator {
   const set = SetMetadata(MCP_OPERATION_METADATA, metadata);

@@ -10,6 +10,7 @@ const logger = new Logger('McpModule');
  * What a `completion/complete` call runs inside the operation's pipeline: the completer of the
  * requested argument (looked up as an own property only), or no suggestions. The suggestions are
  * recorded on the call, so result-mapping interceptors of the app cannot reshape the answer.
+ * @internal
  */
 export function completionBody(
   where: string,

@@ -14,6 +14,7 @@ export interface ListingPage<T> {
 /**
  * A list method's result from one page: the entries under `member`, and `nextCursor` when there is
  * more. A fresh object each time, since the SDK adds to the result it is given.
+ * @internal
  */
 export function listResultOf<K extends string, T>(
   member: K,

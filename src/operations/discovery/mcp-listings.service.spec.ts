@@ -1,5 +1,5 @@
 import type { DiscoveryOptions } from './discovery.options';
-import { McpListedResources, type ContributedResource } from './listed-resources';
+import { McpListedResources, unguardedResource } from './listed-resources';
 import { McpListings } from './mcp-listings.service';
 import { McpOperationRegistry } from './mcp-operation.registry';
 import type { ToolEntry } from './operation-entry.interface';
@@ -43,8 +43,7 @@ describe('McpListings', () => {
     const registry = new McpOperationRegistry();
     const contributed = new McpListedResources();
     const listings = new McpListings(registry, options, contributed);
-    const skill = (uri: string) =>
-      ({ name: uri, listing: { uri, name: uri } }) as unknown as ContributedResource;
+    const skill = (uri: string) => unguardedResource({ uri, name: uri });
     contributed.replace('skills', [skill('skill://a/SKILL.md')]);
     const first = listings.resources(undefined);
     expect(first.items.map((item) => item.uri)).toEqual(['skill://a/SKILL.md']);

@@ -10,7 +10,7 @@ import type {
 /**
  * Every MCP operation found at bootstrap, by kind and name. Read it to list what the server offers.
  *
- * @publicApi
+ * @internal
  */
 @Injectable()
 export class McpOperationRegistry {

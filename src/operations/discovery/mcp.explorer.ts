@@ -40,7 +40,11 @@ import { singleUseInMemoryWarning } from './single-use-store.warning';
 import { ConsumedStateStore } from '../../request-state/stores/one-time/consumed-state-store.interface';
 import { MemoryConsumedStateStore } from '../../request-state/stores/one-time/memory-consumed-state.store';
 
-/** Finds `@McpTool`, `@McpPrompt` and `@McpResource` methods and registers them with Nest-pipeline handlers. */
+/**
+ * Finds `@McpTool`, `@McpPrompt` and `@McpResource` methods and registers them with Nest-pipeline
+ * handlers.
+ * @internal
+ */
 @Injectable()
 export class McpExplorer implements OnApplicationBootstrap {
   private readonly logger = new Logger('McpModule');

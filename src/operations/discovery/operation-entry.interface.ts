@@ -11,7 +11,7 @@ import type { OperationCallProfile } from '../../pipeline/operation-call';
 import type { OperationHandler } from '../../pipeline/operation-pipeline.factory';
 import type { ToolTaskProfile } from './tool-task-profile';
 
-/** A `resources/templates/list` entry. */
+/** A `resources/templates/list` entry. @internal */
 export type ResourceTemplateListing = ListResourceTemplatesResult['resourceTemplates'][number];
 
 interface OperationBase {
@@ -30,6 +30,7 @@ interface OperationBase {
   readonly guardsHandler: OperationHandler | undefined;
 }
 
+/** @internal */
 export interface ToolEntry extends OperationBase {
   readonly kind: 'tool';
   readonly name: string;
@@ -39,6 +40,7 @@ export interface ToolEntry extends OperationBase {
   readonly task: ToolTaskProfile;
 }
 
+/** @internal */
 export interface PromptEntry extends OperationBase {
   readonly kind: 'prompt';
   readonly name: string;
@@ -46,6 +48,7 @@ export interface PromptEntry extends OperationBase {
   readonly metadata: Extract<McpOperationMetadata, { kind: 'prompt' }>;
 }
 
+/** @internal */
 export interface ResourceEntry extends OperationBase {
   readonly kind: 'resource';
   /** The fixed URI or the URI template. */
@@ -56,4 +59,5 @@ export interface ResourceEntry extends OperationBase {
   readonly metadata: Extract<McpOperationMetadata, { kind: 'resource' }>;
 }
 
+/** @internal */
 export type OperationEntry = ToolEntry | PromptEntry | ResourceEntry;

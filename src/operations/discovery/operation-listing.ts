@@ -2,8 +2,8 @@ import type { Type } from '@nestjs/common';
 import type { Prompt, PromptArgument, Resource, Tool } from '@modelcontextprotocol/server';
 import type { ResourceTemplateListing } from './operation-entry.interface';
 import { InvalidOperationDefinitionError } from '../../kit/errors/invalid-operation-definition.error';
+import type { JsonSchemaObject } from '../../kit/json-schema-object';
 import type {
-  JsonSchemaObject,
   McpPromptOptions,
   McpResourceOptions,
   McpToolOptions,
@@ -35,7 +35,10 @@ function requireDescription(site: string, description: string | undefined): void
   }
 }
 
-/** The `tools/list` entry of a tool. `argsType` is the `@McpArgs()` parameter type, if any. */
+/**
+ * The `tools/list` entry of a tool. `argsType` is the `@McpArgs()` parameter type, if any.
+ * @internal
+ */
 export function toolListing(
   site: string,
   name: string,
@@ -74,7 +77,7 @@ function resolveInputSchema(
   return schema as Tool['inputSchema'];
 }
 
-/** The `prompts/list` entry of a prompt. */
+/** The `prompts/list` entry of a prompt. @internal */
 export function promptListing(
   site: string,
   name: string,
@@ -102,7 +105,7 @@ function argumentsFromSchema(schema: JsonSchemaObject): PromptArgument[] {
   );
 }
 
-/** The `resources/list` or `resources/templates/list` entry of a resource. */
+/** The `resources/list` or `resources/templates/list` entry of a resource. @internal */
 export function resourceListing(
   site: string,
   name: string,

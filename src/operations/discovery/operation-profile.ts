@@ -48,6 +48,7 @@ function publicOf(where: string, value: unknown, scopes: unknown): boolean {
  * What an operation declares that the module's steps need, checked at startup: its input
  * declarations (decorators and options merged), its request-state mode, single use, replay, and
  * the validator of its arguments. A contradictory declaration fails startup naming the method.
+ * @internal
  */
 export function operationProfile(
   where: string,

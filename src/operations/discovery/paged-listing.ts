@@ -4,14 +4,17 @@ import { isPromiseLike, type MaybePromise } from '../../kit/maybe-promise';
 import { decodeListCursor, encodeListCursor } from './list-cursor';
 import type { ListingPage } from './listing-page';
 
-/** What a list holds of one operation: the key a cursor names and the listing entry sent. */
+/**
+ * What a list holds of one operation: the key a cursor names and the listing entry sent.
+ * @internal
+ */
 export interface ListedOperation<T> {
   /** The operation's name, fixed URI or URI template: unique within its list. */
   readonly name: string;
   readonly listing: T;
 }
 
-/** Which entries one caller may see; evaluated only for the entries a page scans. */
+/** Which entries one caller may see; evaluated only for the entries a page scans. @internal */
 export type ListingFilter<E> = (operation: E) => MaybePromise<boolean>;
 
 /**

@@ -16,6 +16,7 @@ export interface ToolTaskProfile {
 const SUPPORT: readonly McpTaskSupport[] = ['forbidden', 'optional', 'required'];
 const CREATION: readonly McpTaskCreation[] = ['immediate', 'deferred'];
 
+/** @internal */
 export function toolTaskProfile(
   where: string,
   options: McpToolOptions,

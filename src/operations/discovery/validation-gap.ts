@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { McpOperationMetadata } from '../decorators/mcp-operation-options.interface';
 import { hasValidationRules, isSchemaCandidate } from '../../pipeline/validation/dto-json-schema';
 
-/** How an operation takes its arguments, as its method's parameters say. */
+/** How an operation takes its arguments, as its method's parameters say. @internal */
 export interface ArgumentsParameter {
   /** Whether a parameter takes the whole arguments (`@McpArgs()` without a name). */
   readonly whole: boolean;
@@ -16,6 +16,7 @@ export interface ArgumentsParameter {
  * Why an operation that looks like it should be validated is not, in a sentence that names the
  * fix; `undefined` when its arguments are validated (or it advertises nothing to validate them
  * against on purpose: a resource, a raw `inputSchema`, no `@McpArgs()` parameter).
+ * @internal
  */
 export function validationGap(
   where: string,

@@ -69,6 +69,7 @@ export class McpStateHandles {
   /** One flow per call, so a second `resume` neither redeems again nor fails. */
   private readonly flows = new WeakMap<McpOperationContext, Promise<McpStateHandleFlow<unknown>>>();
 
+  /** Made by the module (inject it): its dependencies are the module's own. @internal */
   constructor(
     @Inject(REQUEST_STATE_LIMITS) private readonly limits: RequestStateLimits,
     private readonly partitions: CallerPartitions,

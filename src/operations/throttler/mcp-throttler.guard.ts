@@ -34,6 +34,7 @@ import { operationCallOf } from '../../pipeline/operation-call';
  */
 @Injectable()
 export class McpThrottlerGuard extends ThrottlerGuard {
+  /** Made by the module (inject it): its dependencies are the module's own. @internal */
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,

@@ -14,6 +14,7 @@ import { createStandardSchemaArgumentsValidator } from './standard-schema-argume
  *
  * @param where the operation, as `Class.method()`, named by errors about its definition
  * @throws InvalidOperationDefinitionError when a raw `inputSchema` cannot be compiled
+ * @internal
  */
 export function createArgumentsValidator(
   source: ArgumentsValidatorSource,

@@ -4,12 +4,13 @@ import type { JsonSchemaObject } from '../../kit/json-schema-object';
 import type { MaybePromise } from '../../kit/maybe-promise';
 import type { McpStandardSchema } from './standard-schema';
 
-/** The outcome of validating one call's arguments. */
+/** The outcome of validating one call's arguments. @internal */
 export type ArgumentsValidation = { ok: true; value: unknown } | { ok: false; errors: string[] };
 
 /**
  * Validates the arguments of one operation against what the operation advertises: synchronously,
  * unless a Standard Schema validator with asynchronous rules answers later.
+ * @internal
  */
 export interface ArgumentsValidator {
   /**
@@ -20,12 +21,15 @@ export interface ArgumentsValidator {
   validate(args: Readonly<Record<string, unknown>>): MaybePromise<ArgumentsValidation>;
 }
 
-/** A validator whose answer is always at hand (class-validator DTOs, JSON Schema). */
+/** A validator whose answer is always at hand (class-validator DTOs, JSON Schema). @internal */
 export interface SyncArgumentsValidator extends ArgumentsValidator {
   validate(args: Readonly<Record<string, unknown>>): ArgumentsValidation;
 }
 
-/** What an operation advertises about its arguments, as its decorator and method declare it. */
+/**
+ * What an operation advertises about its arguments, as its decorator and method declare it.
+ * @internal
+ */
 export interface ArgumentsValidatorSource {
   kind: McpOperationKind;
   /** The `input` option (a class-validator DTO or a Standard Schema); wins over `argsType`. */
@@ -36,5 +40,5 @@ export interface ArgumentsValidatorSource {
   inputSchema?: JsonSchemaObject;
 }
 
-/** How many validation messages a failure reports at most. */
+/** How many validation messages a failure reports at most. @internal */
 export const MAX_REPORTED_ERRORS = 20;

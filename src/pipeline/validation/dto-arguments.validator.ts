@@ -47,6 +47,7 @@ function withoutSkippedKeys(value: unknown): unknown {
  * run (validation is synchronous). The given arguments are never changed: class-transformer builds
  * new objects, and `__proto__` and `constructor` keys, which it skips, are left out beforehand at
  * every depth (see {@link withoutSkippedKeys}).
+ * @internal
  */
 export function createDtoArgumentsValidator(dto: Type<unknown>): SyncArgumentsValidator {
   return {

@@ -13,7 +13,7 @@ const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
   defaultMetadataStorage: MetadataStorage;
 };
 
-/** Whether class-validator holds any rule for `dto`, its own or inherited. */
+/** Whether class-validator holds any rule for `dto`, its own or inherited. @internal */
 export function hasValidationRules(dto: Type<unknown>): boolean {
   return getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).length > 0;
 }
@@ -87,6 +87,7 @@ function classSchema(dto: Type<unknown>, names: DefinitionNames): JsonSchemaObje
  * DTOs live under `$defs`. A class with no class-validator metadata yields an open object schema.
  * Classes are told apart by identity, so same-named DTOs from different modules keep their own
  * schemas.
+ * @internal
  */
 export function dtoToJsonSchema(dto: Type<unknown>): JsonSchemaObject {
   if (!hasValidationRules(dto)) return { type: 'object', properties: {} };
@@ -105,7 +106,10 @@ export function dtoToJsonSchema(dto: Type<unknown>): JsonSchemaObject {
   };
 }
 
-/** Whether a parameter type is a user class worth turning into a schema (not a primitive wrapper). */
+/**
+ * Whether a parameter type is a user class worth turning into a schema (not a primitive wrapper).
+ * @internal
+ */
 export function isSchemaCandidate(type: unknown): type is Type<unknown> {
   return (
     typeof type === 'function' &&

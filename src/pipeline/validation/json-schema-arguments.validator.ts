@@ -73,6 +73,7 @@ function declaresProtoProperty(schema: unknown, seen = new Set<unknown>()): bool
  * draft-07), compiled once, here. Types are checked strictly (no coercion) and formats are
  * asserted. A schema that cannot be compiled throws {@link InvalidOperationDefinitionError}
  * naming `where`.
+ * @internal
  */
 export function createJsonSchemaArgumentsValidator(
   schema: JsonSchemaObject,

@@ -34,6 +34,7 @@ function outcomeOf(result: McpStandardSchemaResult<unknown>): ArgumentsValidatio
  * Validates arguments with a Standard Schema validator itself (zod 4, valibot, arktype): its
  * output — transforms and defaults applied — is what the method receives; its issues become the
  * `-32602` `data.errors` (`path: message`, capped like every other validator's).
+ * @internal
  */
 export function createStandardSchemaArgumentsValidator(
   schema: McpStandardSchema,
@@ -50,6 +51,7 @@ export function createStandardSchemaArgumentsValidator(
  * The JSON Schema (2020-12) a Standard Schema validator produces of its input, to advertise; a
  * validator that cannot describe itself, or describes something other than an object, fails
  * startup naming the operation.
+ * @internal
  */
 export function standardSchemaToJsonSchema(
   schema: McpStandardSchema,

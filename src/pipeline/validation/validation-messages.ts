@@ -3,7 +3,10 @@ import type { ValidationError } from 'class-validator';
 import type { ErrorObject } from 'ajv';
 import { MAX_REPORTED_ERRORS } from './arguments-validator.interface';
 
-/** The last message of a list that was cut short (the wording of Nest's `ValidationPipe`). */
+/**
+ * The last message of a list that was cut short (the wording of Nest's `ValidationPipe`).
+ * @internal
+ */
 export const OMITTED_ERRORS_MESSAGE = 'Further validation errors were omitted';
 
 const MAX_MESSAGE_LENGTH = 256;
@@ -13,6 +16,7 @@ const MAX_MESSAGE_LENGTH = 256;
  * nested messages are prefixed with their parent path (`child.prop must be a string`), children
  * come before the constraints of their own parent, and a parent's constraints are dropped at the
  * top level when it has children.
+ * @internal
  */
 export function* classValidatorMessages(errors: Iterable<ValidationError>): Generator<string> {
   for (const error of errors) {
@@ -30,7 +34,10 @@ function* nestedMessages(parent: ValidationError, path: string): Generator<strin
   }
 }
 
-/** Messages of ajv errors: the instance path, if any, then ajv's message (`/title must be string`). */
+/**
+ * Messages of ajv errors: the instance path, if any, then ajv's message (`/title must be string`).
+ * @internal
+ */
 export function* ajvMessages(errors: Iterable<ErrorObject>): Generator<string> {
   for (const error of errors) {
     const path = error.instancePath === '' ? '' : `${error.instancePath} `;
@@ -46,12 +53,15 @@ function detail(error: ErrorObject): string {
 }
 
 // Property names in ajv's messages come from the client: keep them short and on one line.
-/** A message bounded in length and free of control characters. */
+/** A message bounded in length and free of control characters. @internal */
 export function readable(message: string): string {
   return clip(message, MAX_MESSAGE_LENGTH);
 }
 
-/** The first {@link MAX_REPORTED_ERRORS} messages, then {@link OMITTED_ERRORS_MESSAGE} if more came. */
+/**
+ * The first {@link MAX_REPORTED_ERRORS} messages, then {@link OMITTED_ERRORS_MESSAGE} if more came.
+ * @internal
+ */
 export function cappedMessages(messages: Iterable<string>): string[] {
   const kept: string[] = [];
   for (const message of messages) {

@@ -11,7 +11,7 @@ import type { McpJsonValue } from '../../kit/json-value';
 import { ReplayExecution } from './replay-execution';
 import { decodeLedger, isSlotKey, MAX_REPLAY_SLOTS } from './replay-ledger';
 
-/** Which call a replay step serves, for its log lines. */
+/** Which call a replay step serves, for its log lines. @internal */
 export interface ReplayCallSite {
   readonly method: string;
   readonly target: string;
@@ -21,6 +21,7 @@ export interface ReplayCallSite {
 /**
  * How a replay round ended: with what the round answers (`value`), with the handler's own error
  * (`thrown`, the application's to report), or refused by the step itself (`refused`).
+ * @internal
  */
 export type ReplaySettlement =
   | { readonly kind: 'value'; readonly value: unknown }

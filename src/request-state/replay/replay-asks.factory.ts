@@ -9,7 +9,10 @@ import type { McpReplayAsks } from '../../input/mcp-replay-asks.interface';
 import type { AnsweredAsk } from './replay-execution';
 import { ReplayUnavailableError } from './replay-unavailable.error';
 
-/** Where the asks of one call go: its ledger, or nowhere (`undefined`: not a replay operation). */
+/**
+ * Where the asks of one call go: its ledger, or nowhere (`undefined`: not a replay operation).
+ * @internal
+ */
 export type AskSink = () => { ask(request: McpInputRequest): Promise<AnsweredAsk> } | undefined;
 
 /** Keeps the caller's rejection handled, like the promise it derives from. */

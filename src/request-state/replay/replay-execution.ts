@@ -8,7 +8,7 @@ import { questionFingerprint } from './question-fingerprint';
 import { encodeLedger, MAX_REPLAY_SLOTS, slotKey, type LedgerSlot } from './replay-ledger';
 import { ReplayPendingSignal } from './replay-pending.signal';
 
-/** An answered ask: its slot key (for messages about it) and the answer. */
+/** An answered ask: its slot key (for messages about it) and the answer. @internal */
 export interface AnsweredAsk {
   readonly key: string;
   readonly answer: McpInputResponse;
@@ -26,6 +26,7 @@ function handled<T>(promise: Promise<T>): Promise<T> {
  * does every other unanswered ask made before the handler next waits on I/O or a timer (the asks of
  * one `Promise.all`), which makes them one round with several keys. Each slot keeps the
  * fingerprint of its question; another question at a recorded slot is a broken contract.
+ * @internal
  */
 export class ReplayExecution {
   private readonly slots: LedgerSlot[];

@@ -2,7 +2,10 @@ import { parse, stringify } from 'lossless-json';
 import { parseInputResponse } from '../../input/input-response.parser';
 import type { McpInputResponse } from '../../input/mcp-input-response';
 
-/** One ask of a replay-style flow: the question's fingerprint, and the answer once it arrived. */
+/**
+ * One ask of a replay-style flow: the question's fingerprint, and the answer once it arrived.
+ * @internal
+ */
 export interface LedgerSlot {
   readonly fingerprint: string;
   readonly kind: McpInputResponse['kind'];
@@ -12,18 +15,22 @@ export interface LedgerSlot {
 /**
  * Most asks one flow may make. Every ask is a slot carried in the state of every later round; a
  * conversation needing more belongs in a task, and a handler reaching this is asking in a loop.
+ * @internal
  */
 export const MAX_REPLAY_SLOTS = 64;
 
 const KINDS: readonly McpInputResponse['kind'][] = ['elicitation', 'sampling', 'roots'];
 const DIGEST = /^[A-Za-z0-9_-]{43}$/;
 
-/** The input request key of slot `index` (0-based): `ask-1`, `ask-2`, … */
+/** The input request key of slot `index` (0-based): `ask-1`, `ask-2`, … @internal */
 export function slotKey(index: number): string {
   return `ask-${index + 1}`;
 }
 
-/** Whether a key has the shape of a slot key, which replay-style operations keep for themselves. */
+/**
+ * Whether a key has the shape of a slot key, which replay-style operations keep for themselves.
+ * @internal
+ */
 export function isSlotKey(key: string): boolean {
   return /^ask-[1-9]\d*$/.test(key);
 }
@@ -45,7 +52,7 @@ function answerWire(answer: McpInputResponse): Record<string, unknown> {
   }
 }
 
-/** The ledger as sealed: exact JSON text, so an answer of `3.50` comes back as `3.50`. */
+/** The ledger as sealed: exact JSON text, so an answer of `3.50` comes back as `3.50`. @internal */
 export function encodeLedger(slots: readonly LedgerSlot[]): string {
   return stringify(
     slots.map((slot) => ({
@@ -56,7 +63,7 @@ export function encodeLedger(slots: readonly LedgerSlot[]): string {
   ) as string;
 }
 
-/** The slots of a sealed ledger, or `undefined` when it is not one this module wrote. */
+/** The slots of a sealed ledger, or `undefined` when it is not one this module wrote. @internal */
 export function decodeLedger(text: string): LedgerSlot[] | undefined {
   let raw: unknown;
   try {

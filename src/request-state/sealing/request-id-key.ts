@@ -7,6 +7,7 @@ const MAX_CLEAR_REQUEST_ID_CHARS = 64;
 /**
  * A JSON-RPC id as JSON-RPC compares ids: its canonical JSON (`1`, `1.0` and `1e0` alike, `1` and
  * `"1"` different), or `#` and its SHA-256 when that is longer than 64 characters.
+ * @internal
  */
 export function requestIdKey(id: string | number): string {
   // JSON has no spelling for a non-finite number; keep one anyway, distinct from every string.

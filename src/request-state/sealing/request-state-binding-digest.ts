@@ -14,6 +14,7 @@ function canonicalBindingJson(binding: RequestStateBinding): string {
   return `{"endpoint":${JSON.stringify(endpoint)},"method":${JSON.stringify(method)},"params":${stableParams},"partition":${JSON.stringify(partition)},"protocolVersion":${JSON.stringify(protocolVersion)},"target":${JSON.stringify(target)}}`;
 }
 
+/** @internal */
 export function bindingDigest(binding: RequestStateBinding): string {
   return sha256Base64Url(canonicalBindingJson(binding));
 }
@@ -38,6 +39,7 @@ function fieldValue(binding: RequestStateBinding, field: RequestStateBindingFiel
   }
 }
 
+/** @internal */
 export function fieldDigests(binding: RequestStateBinding): string {
   let digests = '';
   for (const field of BINDING_FIELDS)
@@ -45,7 +47,10 @@ export function fieldDigests(binding: RequestStateBinding): string {
   return digests;
 }
 
-/** The first field whose digest differs; `params` when none does (another bound member changed). */
+/**
+ * The first field whose digest differs; `params` when none does (another bound member changed).
+ * @internal
+ */
 export function differingField(
   sealed: string,
   binding: RequestStateBinding,

@@ -1,6 +1,6 @@
 import { canonicalJson, canonicalObject } from '../../kit/canonical-json';
 
-/** What framework state is bound to, besides its own header. */
+/** What framework state is bound to, besides its own header. @internal */
 export interface RequestStateBinding {
   /** Normalised endpoint path. */
   readonly endpoint: string;
@@ -36,7 +36,7 @@ export const BINDING_FIELDS: readonly RequestStateBindingField[] = [
   'params',
 ];
 
-/** The canonical JSON of the request's `arguments` (`{}` when absent). */
+/** The canonical JSON of the request's `arguments` (`{}` when absent). @internal */
 export function stableArguments(params: Readonly<Record<string, unknown>>): string {
   return canonicalJson(params.arguments ?? {});
 }
@@ -71,6 +71,7 @@ const ALWAYS_BOUND_PARAMS = ['arguments'];
  * `inputResponses`, `requestState` and transient progress/trace/baggage `_meta` (a `_meta` left
  * empty counts as absent, absent `arguments` as `{}`). Bound whole as associated data: the AEAD
  * authenticates any length, so no digest of it is needed.
+ * @internal
  */
 export function stableParams(params: Readonly<Record<string, unknown>>): string {
   return canonicalObject(params, encodeStableParam, ALWAYS_BOUND_PARAMS);

@@ -1,6 +1,6 @@
 import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
 
-/** Bounds of framework-protected request state. */
+/** Bounds of framework-protected request state. @internal */
 export interface RequestStateLimits {
   /** Longest accepted or emitted state token, in bytes. */
   maxEncodedBytes: number;

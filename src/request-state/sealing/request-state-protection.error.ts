@@ -32,13 +32,26 @@ export type RequestStateFailureDetail =
  * @publicApi
  */
 export class RequestStateProtectionError extends NestjsMcpError {
+  /**
+   * The flow of a state that was authentic but refused (expired, bound elsewhere, replayed).
+   * @internal
+   */
+  readonly flow?: SealedFlow;
+
+  constructor(reason: RequestStateFailureReason, detail?: RequestStateFailureDetail);
+  /** With the flow of a state that was authentic but refused. @internal */
+  constructor(
+    reason: RequestStateFailureReason,
+    detail: RequestStateFailureDetail | undefined,
+    flow: SealedFlow | undefined,
+  );
   constructor(
     readonly reason: RequestStateFailureReason,
     readonly detail?: RequestStateFailureDetail,
-    /** The flow of a state that was authentic but refused (expired, bound elsewhere, replayed). */
-    readonly flow?: SealedFlow,
+    flow?: SealedFlow,
   ) {
     super(`Request state rejected: ${reason}${detail === undefined ? '' : ` (${detail})`}`);
+    this.flow = flow;
   }
 }
 

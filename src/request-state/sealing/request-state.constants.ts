@@ -1,2 +1,2 @@
-/** Largest application-protected state, in UTF-8 bytes. */
+/** Largest application-protected state, in UTF-8 bytes. @internal */
 export const MAX_APPLICATION_STATE_BYTES = 65_536;

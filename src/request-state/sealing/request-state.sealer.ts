@@ -25,10 +25,13 @@ import {
 } from './request-state-protection.error';
 import { type RequestStateProtector } from './request-state-protector.interface';
 
-/** How far in the future a state's issue time may be (clocks of a fleet differ a little). */
+/**
+ * How far in the future a state's issue time may be (clocks of a fleet differ a little).
+ * @internal
+ */
 export const CLOCK_SKEW_TOLERANCE_MS = 5_000;
 
-/** A verified state, as opened. */
+/** A verified state, as opened. @internal */
 export interface OpenedRequestState {
   readonly header: RequestStateHeader;
   /** The operation's own JSON; absent when only a replay ledger was sealed. */
@@ -78,6 +81,7 @@ function associatedData(header: string): Buffer {
  * Seals and opens framework-protected request state: a header (issue and expiry time, round,
  * emitting request id) and the application's JSON, bound through the protector's associated data
  * to the endpoint, protocol version, method, target, caller partition and stable parameters.
+ * @internal
  */
 export class RequestStateSealer {
   constructor(

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import { writeJsonRpcHttpError } from '../../kit/json-rpc-http-error';
 
-/** The fixed message of the refusal (docs/errors.md). */
+/** The fixed message of the refusal (docs/errors.md). @internal */
 export const DRAINING_MESSAGE = 'Server busy: the server is shutting down';
 
 /** When to send it again: at once on a new connection, which reaches another instance. */

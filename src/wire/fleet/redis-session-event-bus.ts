@@ -8,7 +8,10 @@ import { SessionEventBus } from './session-event-bus';
 import type { SessionEvent } from './session-event';
 import { decodeSessionEvent, encodeSessionEvent } from './session-event-message';
 
-/** Channel (under the `redis.keyPrefix`) that carries session events between instances. */
+/**
+ * Channel (under the `redis.keyPrefix`) that carries session events between instances.
+ * @internal
+ */
 export const SESSION_EVENTS_CHANNEL = 'session-events';
 
 /**

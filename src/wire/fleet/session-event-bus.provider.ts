@@ -6,7 +6,10 @@ import { MemorySessionEventBus } from './memory-session-event-bus';
 import { RedisSessionEventBus } from './redis-session-event-bus';
 import { SessionEventBus } from './session-event-bus';
 
-/** Fleet events travel over Redis (authenticated) when the `redis` option is set, else stay here. */
+/**
+ * Fleet events travel over Redis (authenticated) when the `redis` option is set, else stay here.
+ * @internal
+ */
 export const SessionEventBusProvider: Provider = {
   provide: SessionEventBus,
   useFactory: (

@@ -1,4 +1,4 @@
-/** A request id of JSON-RPC. */
+/** A request id of JSON-RPC. @internal */
 export type JsonRpcId = string | number;
 
 /**

@@ -3,6 +3,7 @@
  * free, so ordinary requests are never refused and many stalled small bodies cost nothing here;
  * bytes beyond them are reserved as they arrive and given back when the response ends. A body
  * that would overdraw the budget is refused (503) instead of buffered.
+ * @internal
  */
 export class BodyByteBudget {
   private used = 0;
@@ -43,7 +44,7 @@ export class BodyByteBudget {
   }
 }
 
-/** One body's share of a {@link BodyByteBudget}. */
+/** One body's share of a {@link BodyByteBudget}. @internal */
 export interface BodyReservation {
   /** Reserves `bytes` more; false (nothing reserved) when the budget cannot cover them. */
   take(bytes: number): boolean;

@@ -2,7 +2,7 @@ import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import type { JsonBodyLimits } from './json-body-limits';
 import type { JsonStructureProblem } from './json-structure.scanner';
 
-/** How a body the module will not parse is answered. */
+/** How a body the module will not parse is answered. @internal */
 export interface BodyRefusal {
   readonly status: number;
   readonly code: number;
@@ -19,7 +19,7 @@ function tooLarge(limit: string, max: number, what: string): BodyRefusal {
   };
 }
 
-/** The documented answer to a body that breaks a limit (see `docs/errors.md`). */
+/** The documented answer to a body that breaks a limit (see `docs/errors.md`). @internal */
 export function bodyRefusal(
   problem: JsonStructureProblem | 'unparsable',
   limits: JsonBodyLimits,

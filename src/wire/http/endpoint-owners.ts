@@ -6,6 +6,7 @@ import { MODULE_METADATA } from '@nestjs/common/constants';
  * `@Module({ imports })` name a module of the kind that holds them (a global module is linked into
  * every module, so Nest's own import graph would name them all): how a second `McpModule` on the
  * same endpoint is named at startup.
+ * @internal
  */
 export function providerOwners<T>(
   modules: ModulesContainer,

@@ -14,6 +14,7 @@ function hostnameOf(hostHeader: string): string {
 /**
  * A refused request: which header failed, its value as sent, the option that would allow it (by
  * its full path, as the logs and the wire name it) and the fixed wire message.
+ * @internal
  */
 export interface HostOriginRefusal {
   readonly header: 'Host' | 'Origin';
@@ -36,6 +37,7 @@ const ORIGIN_REFUSAL = {
 /**
  * DNS-rebinding protection: which `Host` and `Origin` headers the endpoint accepts. Local names on
  * any port always pass; configured extras pass too.
+ * @internal
  */
 export class HostOriginPolicy {
   private readonly hosts: Set<string>;

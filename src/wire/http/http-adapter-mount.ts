@@ -2,7 +2,7 @@ import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHttpRequest } from '../../input/mcp-operation-context.interface';
 
-/** What the endpoint offers the host framework. */
+/** What the endpoint offers the host framework. @internal */
 export interface MountableEndpoint {
   /**
    * The early step, ahead of the app's middleware and body parsers: the raw body (a request the
@@ -38,7 +38,7 @@ function pathOf(url: string | undefined): string {
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
 }
 
-/** Mounts the endpoint on an adapter, in the two steps the framework allows. */
+/** Mounts the endpoint on an adapter, in the two steps the framework allows. @internal */
 export interface EndpointMounting {
   /** Right after the HTTP adapter exists, before any middleware or body parser. */
   early(): void;
@@ -52,6 +52,7 @@ export interface EndpointMounting {
  * every `app.use()` middleware, module middleware and CORS handler. On Fastify it is a route whose
  * own `onRequest` hook takes over after the global hooks (middleware, CORS, helmet) ran, ahead of
  * Fastify's content parsers.
+ * @internal
  */
 export function endpointMounting(
   adapter: AbstractHttpAdapter,

@@ -1,4 +1,4 @@
-/** Bounds applied while reading and parsing a request body. */
+/** Bounds applied while reading and parsing a request body. @internal */
 export interface JsonBodyLimits {
   maxBytes: number;
   /** Time a body may take to arrive, in ms. */

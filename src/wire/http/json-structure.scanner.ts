@@ -7,7 +7,7 @@ import {
   startsNumber,
 } from '../../kit/json-lexing';
 
-/** Which bound a JSON text breaks, found before it is parsed. */
+/** Which bound a JSON text breaks, found before it is parsed. @internal */
 export type JsonStructureProblem =
   | 'too_deep'
   | 'too_many_nodes'
@@ -43,6 +43,7 @@ function numberWithinBounds(text: string, start: number, end: number, limits: Js
  * hostile body is refused before any work proportional to its values is done: nesting depth,
  * values in total, members per object, items per array, string and number lengths, exponents.
  * Malformed text is left for the parser to refuse.
+ * @internal
  */
 export function scanJsonStructure(
   text: string,

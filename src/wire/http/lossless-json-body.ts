@@ -2,7 +2,7 @@ import { parseWithExactNumbers } from '../../kit/exact-number.parser';
 import type { JsonBodyLimits } from './json-body-limits';
 import { scanJsonStructure, type JsonStructureProblem } from './json-structure.scanner';
 
-/** The outcome of parsing a request body. */
+/** The outcome of parsing a request body. @internal */
 export type ParsedJsonBody =
   | {
       ok: true;
@@ -44,6 +44,7 @@ function containsNumber(value: unknown): boolean {
  * (which must keep their exact digits) is it parsed a second time, natively too, with every number kept
  * as its exact text — a body the structure check has already bounded. `__proto__` keys stay
  * ordinary data in both parses.
+ * @internal
  */
 export function parseJsonBody(text: string, limits: JsonBodyLimits): ParsedJsonBody {
   const problem = scanJsonStructure(text, limits);

@@ -31,6 +31,7 @@ function pathOf(url: string | undefined): string {
 /**
  * Serves a GET (and its CORS preflight) at each of `paths` on the host app's HTTP stack, ahead of
  * the app's own routes: the RFC 9728 protected-resource metadata, the server card.
+ * @internal
  */
 export function mountMetadataRoutes(
   adapter: AbstractHttpAdapter,

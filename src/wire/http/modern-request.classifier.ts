@@ -1,7 +1,10 @@
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../kit/mcp.constants';
 
-/** What the classification of one POST looks at: its standard headers and its parsed body. */
+/**
+ * What the classification of one POST looks at: its standard headers and its parsed body.
+ * @internal
+ */
 export interface InboundPost {
   readonly protocolVersionHeader: string | undefined;
   readonly mcpMethodHeader: string | undefined;
@@ -37,6 +40,7 @@ function hasEdgeWhitespace(value: string): boolean {
  * the validity of `clientInfo` and `clientCapabilities`: that verdict, the SDK's own, is
  * remembered by their JSON text (client sends the same ones on every call). Anything else, and
  * any envelope not remembered, is classified by the SDK itself.
+ * @internal
  */
 export class ModernRequestClassifier {
   /** The SDK's verdict on an envelope, by the JSON text of its client capabilities and info. */

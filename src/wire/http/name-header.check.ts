@@ -15,7 +15,7 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 /** Values this long are answered here: the SDK's own answer would echo them, twice. */
 const MAX_ECHOED = 128;
 
-/** The -32020 a request gets when `Mcp-Name` and its body disagree. */
+/** The -32020 a request gets when `Mcp-Name` and its body disagree. @internal */
 export interface NameHeaderMismatch {
   readonly message: string;
   readonly data: { readonly mismatch: { readonly header: string; readonly body: string } };

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
-/** One `x-mcp-header` declaration of a tool's input schema. */
+/** One `x-mcp-header` declaration of a tool's input schema. @internal */
 export interface ParamHeaderDeclaration {
   /** Property path from `arguments`. */
   readonly path: readonly string[];
@@ -13,7 +13,10 @@ const BASE64_SENTINEL = /^=\?base64\?(.*)\?=$/;
 const STRICT_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const CANONICAL_DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
-/** Finds `x-mcp-header` properties reachable through chains of `properties` (SEP-2243). */
+/**
+ * Finds `x-mcp-header` properties reachable through chains of `properties` (SEP-2243).
+ * @internal
+ */
 export function scanParamHeaders(schema: unknown, path: string[] = []): ParamHeaderDeclaration[] {
   const properties = (schema as { properties?: Record<string, unknown> } | null)?.properties;
   if (properties === null || typeof properties !== 'object') return [];
@@ -29,7 +32,11 @@ export function scanParamHeaders(schema: unknown, path: string[] = []): ParamHea
   return found;
 }
 
-/** Decodes a header value: `=?base64?…?=` strictly, anything else literally; `undefined` when invalid. */
+/**
+ * Decodes a header value: `=?base64?…?=` strictly, anything else literally; `undefined` when
+ * invalid.
+ * @internal
+ */
 export function decodeParamHeader(value: string): string | undefined {
   const sentinel = BASE64_SENTINEL.exec(value);
   if (!sentinel) return value;
@@ -59,6 +66,7 @@ function matches(decoded: string, bodyValue: unknown, type: string | undefined):
 /**
  * Checks the `Mcp-Param-*` headers of a `tools/call` against the arguments: each declared value in
  * the body needs its header, decoding to the same value. Returns the problem, or `undefined`.
+ * @internal
  */
 export function paramHeaderProblem(
   declarations: readonly ParamHeaderDeclaration[],

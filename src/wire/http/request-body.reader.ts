@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { BodyReservation } from './body-byte-budget';
 
-/** The body of a request, or why it could not be read. */
+/** The body of a request, or why it could not be read. @internal */
 export type RequestBodyRead =
   | { ok: true; text: string }
   | { ok: false; reason: 'too_large' | 'aborted' | 'timeout' | 'over_budget' };
@@ -12,6 +12,7 @@ function ignoreLateError(): void {}
  * Reads a request body as UTF-8, giving up as soon as it exceeds `maxBytes`, has not arrived
  * within `timeoutMs` (a stalled or trickling body is cut in seconds, not held for minutes), or
  * cannot be covered by the shared `reservation`.
+ * @internal
  */
 export function readRequestBody(
   req: IncomingMessage,
@@ -81,6 +82,7 @@ export function readRequestBody(
  * Reads a request body to its end and drops it, within the bounds of {@link readRequestBody}
  * (nothing is kept, so nothing is reserved); resolves whether it ended within them. After it the
  * request is finished, so a body parser further down leaves it alone.
+ * @internal
  */
 export function discardRequestBody(
   req: IncomingMessage,

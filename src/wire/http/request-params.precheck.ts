@@ -40,6 +40,7 @@ function allStrings(record: Record<string, unknown>): boolean {
  * Whether `params` of `method` are certainly what the SDK's params schema accepts, by plain
  * checks of the shape well-formed calls have. `false` says nothing: the schema then decides (and
  * names the field). Methods it does not know (completion/complete among them) are always `false`.
+ * @internal
  */
 export function paramsSurelyWellFormed(method: string, params: unknown): boolean {
   if (!isObject(params) || !isPlainRequestMeta(params._meta)) return false;

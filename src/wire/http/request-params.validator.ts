@@ -26,6 +26,7 @@ const PARAMS_SCHEMAS: ReadonlyMap<string, ParamsSchemaName> = new Map([
  * dotted path (`argument.name`, `params` for a params value that is not an object). The SDK would
  * answer such a request with -32603 and its validator's text; the module answers -32602 with a
  * fixed message and this field.
+ * @internal
  */
 export function malformedParamsField(method: unknown, params: unknown): string | undefined {
   if (typeof method !== 'string') return undefined;

@@ -1,7 +1,10 @@
 import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
 import { objectOption, positiveInteger } from '../../options/option-checks';
 
-/** Bounds on `subscriptions/listen` streams, which stay open until the client goes away. */
+/**
+ * Bounds on `subscriptions/listen` streams, which stay open until the client goes away.
+ * @internal
+ */
 export interface ListenLimits {
   /** Listen streams open at once in this process. */
   maxStreams: number;

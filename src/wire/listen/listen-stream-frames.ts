@@ -5,12 +5,13 @@ const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 /** The `_meta` key of the server's identity on a stream's final result. */
 const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 
-/** The SSE comment the SDK writes to keep an idle stream's connection open. */
+/** The SSE comment the SDK writes to keep an idle stream's connection open. @internal */
 export const KEEP_ALIVE_FRAME = ': keepalive\n\n';
 
 /**
  * One change notification framed as the SDK frames it, less the subscription id: every stream
  * shares `head` and `tail`, and only its own JSON-encoded id goes between them.
+ * @internal
  */
 export interface NotificationFrame {
   /** What the frame says (the method, and the URI of an update): equal keys, equal frames. */
@@ -19,7 +20,7 @@ export interface NotificationFrame {
   readonly tail: string;
 }
 
-/** The listen filter's part that decides whether a stream gets a change event. */
+/** The listen filter's part that decides whether a stream gets a change event. @internal */
 export interface ListenFilter {
   /** {@link ListenInterest} bits. */
   readonly interests: number;
@@ -27,7 +28,7 @@ export interface ListenFilter {
   readonly uris: ReadonlySet<string> | undefined;
 }
 
-/** Bits of {@link ListenFilter.interests}. */
+/** Bits of {@link ListenFilter.interests}. @internal */
 export const ListenInterest = {
   tools: 1,
   prompts: 2,
@@ -41,7 +42,10 @@ const LIST_CHANGED_METHODS = {
   resources: 'notifications/resources/list_changed',
 } as const;
 
-/** The frame of a change event, or undefined for events that are not listen notifications. */
+/**
+ * The frame of a change event, or undefined for events that are not listen notifications.
+ * @internal
+ */
 export function notificationFrameOf(event: SessionEvent): NotificationFrame | undefined {
   if (event.kind === 'listChanged') return frameOf(LIST_CHANGED_METHODS[event.list], '');
   if (event.kind === 'resourceUpdated') {
@@ -51,14 +55,14 @@ export function notificationFrameOf(event: SessionEvent): NotificationFrame | un
   return undefined;
 }
 
-/** Whether a stream with this filter gets the event (the SDK's `listenFilterAccepts`). */
+/** Whether a stream with this filter gets the event (the SDK's `listenFilterAccepts`). @internal */
 export function filterAccepts(filter: ListenFilter, event: SessionEvent): boolean {
   if (event.kind === 'resourceUpdated') return filter.uris?.has(event.uri) === true;
   if (event.kind !== 'listChanged') return false;
   return (filter.interests & ListenInterest[event.list]) !== 0;
 }
 
-/** The stream's final result, written when the server ends it (application shutdown). */
+/** The stream's final result, written when the server ends it (application shutdown). @internal */
 export function closingFrameOf(idJson: string, serverInfo: unknown): string {
   const meta = `{"${SUBSCRIPTION_ID_KEY}":${idJson},"${SERVER_INFO_KEY}":${JSON.stringify(serverInfo)}}`;
   return `event: message\ndata: {"jsonrpc":"2.0","id":${idJson},"result":{"resultType":"complete","_meta":${meta}}}\n\n`;

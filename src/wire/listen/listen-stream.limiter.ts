@@ -8,7 +8,7 @@ import { MIN_RETRY_AFTER_MS, partitionLimit, shareRefusal } from '../../kit/fair
 /** A stream slot frees when any stream ends, which nothing predicts: try again in a second. */
 const LISTEN_RETRY_AFTER_MS = MIN_RETRY_AFTER_MS;
 
-/** The JSON-RPC error a `subscriptions/listen` request gets instead of a stream. */
+/** The JSON-RPC error a `subscriptions/listen` request gets instead of a stream. @internal */
 export interface ListenRefusal {
   readonly status: number;
   readonly code: number;
@@ -17,7 +17,10 @@ export interface ListenRefusal {
   readonly data: { limit: string; max: number; retryAfterMs?: number };
 }
 
-/** A stream slot taken, or the refusal. `release` frees the slot; later calls do nothing. */
+/**
+ * A stream slot taken, or the refusal. `release` frees the slot; later calls do nothing.
+ * @internal
+ */
 export type ListenAdmission =
   | { readonly admitted: true; readonly release: () => void }
   | { readonly admitted: false; readonly refusal: ListenRefusal };
@@ -28,6 +31,7 @@ export type ListenAdmission =
  * credential is kept and keys stay small, else the client address (`request.ip`, which honours
  * the framework's trust-proxy setting, else the socket's address). The header is not verified
  * here, so this is a fairness bound; `maxStreams` is the bound that holds against anyone.
+ * @internal
  */
 export function listenCallerKey(request: McpHttpRequest, raw: IncomingMessage): string {
   const authorization = raw.headers.authorization;
@@ -41,6 +45,7 @@ export function listenCallerKey(request: McpHttpRequest, raw: IncomingMessage): 
 /**
  * Counts the `subscriptions/listen` streams of this process, in total and per caller, and checks
  * a listen request's resource subscriptions, so that held streams cannot exhaust memory.
+ * @internal
  */
 export class ListenStreamLimiter {
   private total = 0;

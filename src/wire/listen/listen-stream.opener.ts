@@ -22,7 +22,7 @@ export function bodylessWebRequestOf(req: IncomingMessage, signal: AbortSignal):
   });
 }
 
-/** A stream the SDK acknowledged and left open: what the stream needs to be served on. */
+/** A stream the SDK acknowledged and left open: what the stream needs to be served on. @internal */
 export interface AcknowledgedListen {
   /** The listen request's id as JSON, as the SDK stamps it on every frame. */
   readonly idJson: string;
@@ -44,6 +44,7 @@ interface HonoredFilter {
  * gives what serving it takes. The SDK's request is aborted before it is made, so the SDK
  * validates, acknowledges and forgets: no web stream, timer or bus listener of its outlives this
  * call, and every byte written so far is the SDK's own.
+ * @internal
  */
 export async function openListenStream(
   handler: McpHttpHandler,

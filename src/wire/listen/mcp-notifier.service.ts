@@ -19,12 +19,13 @@ import { ListenStreams } from './listen-streams';
 export class McpNotifier implements OnModuleInit, OnModuleDestroy {
   private unsubscribe: (() => void) | undefined;
 
+  /** Made by the module (inject it): its dependencies are the module's own. @internal */
   constructor(
     private readonly listenStreams: ListenStreams,
     private readonly sessions: SessionEventBus,
   ) {}
 
-  /** @internal */
+  /** Nest's hook: follows the changes other instances of a fleet announce. */
   onModuleInit(): void {
     // Another instance's change reaches this instance's listen streams too.
     this.unsubscribe = this.sessions.subscribe((event, origin) => {
@@ -32,7 +33,7 @@ export class McpNotifier implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /** @internal */
+  /** Nest's hook: stops following them. */
   onModuleDestroy(): void {
     this.unsubscribe?.();
   }

@@ -1,6 +1,9 @@
 import type { ServerResponse } from 'node:http';
 
-/** Most streams written to per macrotask of a fan-out (each write's socket flush follows it). */
+/**
+ * Most streams written to per macrotask of a fan-out (each write's socket flush follows it).
+ * @internal
+ */
 export const FAN_OUT_SLICE = 128;
 
 /** Time a fan-out macrotask may spend writing before it yields, on a busy machine. */
@@ -12,6 +15,7 @@ const CLOCK_EVERY = 16;
 /**
  * Bytes a held stream may have waiting in its response and socket buffers when its next frame is
  * due. A client that reads slower than messages arrive is cut there rather than queued without end.
+ * @internal
  */
 export const MAX_STREAM_BACKLOG_BYTES = 64 * 1024;
 
@@ -20,6 +24,7 @@ export const MAX_STREAM_BACKLOG_BYTES = 64 * 1024;
  * {@link MAX_STREAM_BACKLOG_BYTES} unsent beyond `inFlightBytes` (the last message written, where
  * one message may be bigger than the bound). A stream over the bound is destroyed here (its client
  * sees the connection drop), so what a client that stopped reading holds stays bounded.
+ * @internal
  */
 export function withinBacklog(res: ServerResponse, inFlightBytes = 0): boolean {
   if (res.destroyed || res.writableEnded) return false;
@@ -28,7 +33,7 @@ export function withinBacklog(res: ServerResponse, inFlightBytes = 0): boolean {
   return false;
 }
 
-/** A held stream: what the fan-out writes to. */
+/** A held stream: what the fan-out writes to. @internal */
 export interface FannedStream {
   readonly res: ServerResponse;
 }
@@ -36,10 +41,11 @@ export interface FannedStream {
 /**
  * Messages that may wait for one stream before a message saying what one of them says is dropped
  * (below it, every message announced is written, as the SDK writes them).
+ * @internal
  */
 export const FAN_OUT_COALESCE_AFTER = 256;
 
-/** One message for the streams a fan-out writes to. */
+/** One message for the streams a fan-out writes to. @internal */
 export interface FanOutFrame<S> {
   /**
    * What the message says, such that two messages of one key say the same thing (a list changed, a

@@ -46,10 +46,14 @@ import { resourceNotFound, unknownOperation as unknown } from './unknown-operati
 /**
  * How a call is run: once through the runner (the default), or by an entry point that runs it
  * again while it asks for input (a 2025-era session asks its client in between).
+ * @internal
  */
 export type OperationRun = (input: OperationRunInput) => Promise<OperationOutcome>;
 
-/** How an entry point has a call served: who runs it, and whether an extension may divert it. */
+/**
+ * How an entry point has a call served: who runs it, and whether an extension may divert it.
+ * @internal
+ */
 export interface CallVia {
   /** Runs the call (default: once through the runner). */
   readonly run?: OperationRun;
@@ -64,6 +68,7 @@ export interface CallVia {
  * The method table: serves each MCP operation method from the operation registry, running the
  * operation through the {@link OperationRunner}. Both the fast path and the SDK path call it, each
  * with the HTTP exchange the request came on.
+ * @internal
  */
 @Injectable()
 export class McpDispatcher {

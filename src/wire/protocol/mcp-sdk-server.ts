@@ -3,7 +3,7 @@ import { DivertedCall } from './call-divert';
 
 type Handler = Parameters<Server['_wrapHandler']>[1];
 
-/** What observes the requests of the SDK path (the dispatcher's spans). */
+/** What observes the requests of the SDK path (the dispatcher's spans). @internal */
 export interface ObserveRequest {
   /** Whether anything observes now; when not, a request is served as if nothing were there. */
   observing(): boolean;

@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 
-/** The params of a request, as the client sent them (an object). @internal */
+/** The params of a request, as the client sent them (an object). @publicApi */
 export type McpMethodParams = Record<string, unknown>;
 
 /**
  * Serves one request of an extension's method: its params (checked by the handler itself), the
  * SDK's context of the request and the HTTP exchange it came on. Throw a `ProtocolError` to answer
- * a JSON-RPC error; an `McpHttpRefusal` also sets the HTTP status.
- * @internal
+ * a JSON-RPC error.
+ * @publicApi
  */
 export type McpMethodHandler = (
   params: McpMethodParams,
@@ -34,7 +34,7 @@ const CORE_METHODS: ReadonlySet<string> = new Set([
   'subscriptions/listen',
 ]);
 
-/** Which protocol eras an added method is served on. @internal */
+/** Which protocol eras an added method is served on. @publicApi */
 export interface McpMethodEras {
   /**
    * Also served to 2025-era clients (a 2025-11-25 session), whose requests carry no per-request
@@ -48,8 +48,14 @@ export interface McpMethodEras {
  * The seam where an extension adds methods (`tasks/get`, `skills/list`…): method → handler, filled
  * while the module initializes and read by the SDK server with one lookup per method, and by a
  * 2025-era session for the methods added for that era too. The core's own methods are served by
- * the dispatcher and cannot be registered here.
- * @internal
+ * the dispatcher and cannot be registered here. Inject it in an extension's provider and register
+ * in `onModuleInit`.
+ *
+ * @example
+ * ```ts
+ * this.methods.register('notes/list', async () => ({ notes: await this.store.list() }));
+ * ```
+ * @publicApi
  */
 @Injectable()
 export class McpMethodTable {
@@ -64,17 +70,20 @@ export class McpMethodTable {
     if (eras.legacy === true) this.legacyHandlers.set(method, handler);
   }
 
-  /** The handler of `method`, if an extension added it. */
+  /** The handler of `method`, if an extension added it. @internal */
   get(method: string): McpMethodHandler | undefined {
     return this.handlers.get(method);
   }
 
-  /** The handler of `method` for a 2025-era client, if an extension added it for that era too. */
+  /**
+   * The handler of `method` for a 2025-era client, if an extension added it for that era too.
+   * @internal
+   */
   legacy(method: string): McpMethodHandler | undefined {
     return this.legacyHandlers.get(method);
   }
 
-  /** Every added method with its handler. */
+  /** Every added method with its handler. @internal */
   entries(): IterableIterator<[string, McpMethodHandler]> {
     return this.handlers.entries();
   }

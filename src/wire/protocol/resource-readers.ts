@@ -6,7 +6,7 @@ import { resourceNotFound } from './unknown-operation';
 /**
  * Reads one resource an extension serves itself: its result, or `undefined` when it serves no
  * such resource to this caller (the dispatcher then answers as for any URI nobody serves).
- * @internal
+ * @publicApi
  */
 export type McpResourceReader = (
   uri: string,
@@ -18,7 +18,12 @@ export type McpResourceReader = (
  * The seam where an extension serves `resources/read` for URIs of its own (the skills extension's
  * `skill://…` files), by URI prefix. The dispatcher asks it only for a URI no resource operation
  * serves, on every path (fast path, SDK path, 2025-era sessions).
- * @internal
+ *
+ * @example
+ * ```ts
+ * this.readers.add('note://', async (uri) => notes.contentsOf(uri)); // undefined: no such note
+ * ```
+ * @publicApi
  */
 @Injectable()
 export class McpResourceReaders {
@@ -35,7 +40,10 @@ export class McpResourceReaders {
     this.readers.push({ prefix, read });
   }
 
-  /** `uri` as the extension serving its prefix reads it; what a URI nobody serves answers otherwise. */
+  /**
+   * `uri` as the extension serving its prefix reads it; what a URI nobody serves answers otherwise.
+   * @internal
+   */
   async read(uri: string, sdk: ServerContext, exchange: HttpExchange): Promise<ReadResourceResult> {
     const reader = this.readers.find((candidate) => uri.startsWith(candidate.prefix));
     const result = reader && (await reader.read(uri, sdk, exchange));

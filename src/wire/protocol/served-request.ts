@@ -14,7 +14,10 @@ export const OPERATION_METHODS: ReadonlySet<string> = new Set([
   'resources/read',
 ]);
 
-/** What the span of a request that runs no operation is made from, out of its SDK-shaped context. */
+/**
+ * What the span of a request that runs no operation is made from, out of its SDK-shaped context.
+ * @internal
+ */
 export function observedRequestOf(
   method: string,
   sdk: ServerContext | undefined,
@@ -39,6 +42,7 @@ export function observedRequestOf(
 /**
  * What the span of a request is made from, out of its JSON-RPC message alone (a listen request
  * has no SDK context): its id, its `_meta` and the protocol version its envelope names.
+ * @internal
  */
 export function observedMessageOf(
   method: string,

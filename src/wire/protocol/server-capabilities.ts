@@ -5,8 +5,13 @@ import type { ServerCapabilities } from '@modelcontextprotocol/server';
  * The seam where an extension declares itself: its entry under `capabilities.extensions` (with its
  * settings inline) and any capability it needs the server to have. Read each time a server is
  * built, after the module initialized; a 2025-era session's `initialize` reads the entries
- * declared for that era too ({@link legacyExtensions}).
- * @internal
+ * declared for that era too.
+ *
+ * @example
+ * ```ts
+ * this.capabilities.declareExtension('com.example/notes', { maxNotes: 100 });
+ * ```
+ * @publicApi
  */
 @Injectable()
 export class McpServerCapabilities {
@@ -29,7 +34,10 @@ export class McpServerCapabilities {
     if (eras.legacy === true) this.legacy[id] = settings;
   }
 
-  /** The extension entries a 2025-era session's `initialize` declares; `undefined` when none. */
+  /**
+   * The extension entries a 2025-era session's `initialize` declares; `undefined` when none.
+   * @internal
+   */
   legacyExtensions(): Record<string, Record<string, unknown>> | undefined {
     return Object.keys(this.legacy).length > 0 ? { ...this.legacy } : undefined;
   }
@@ -39,7 +47,10 @@ export class McpServerCapabilities {
     this.added.push(capabilities);
   }
 
-  /** The capabilities the server declares: the core's, what extensions added, their entries. */
+  /**
+   * The capabilities the server declares: the core's, what extensions added, their entries.
+   * @internal
+   */
   of(core: ServerCapabilities): ServerCapabilities {
     const merged: Record<string, unknown> = { ...core };
     for (const capabilities of this.added)

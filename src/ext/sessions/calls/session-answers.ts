@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { SESSION_OPTIONS, type SessionOptions } from '../session.options';
 import { SessionEventBus, type JsonRpcId } from '../../../extension-api';
 
-/** Why an answer did not come. */
+/** Why an answer did not come. @internal */
 export type UnansweredReason = 'timeout' | 'aborted' | 'too_many_pending';
 
-/** What a waiting server-to-client request ended with. */
+/** What a waiting server-to-client request ended with. @internal */
 export type AwaitedAnswer =
   | { readonly kind: 'answer'; readonly response: string }
   | { readonly kind: 'unanswered'; readonly reason: UnansweredReason };

@@ -5,7 +5,7 @@ import type { McpSessionRecord } from '../store/session-record';
 
 const ENVELOPE_KEYS = new Set<string>(Object.values(MCP_META_KEYS));
 
-/** What a request of a session is, for its SDK-shaped context. */
+/** What a request of a session is, for its SDK-shaped context. @internal */
 export interface SessionRequestMessage {
   readonly id: string | number;
   readonly method: string;
@@ -42,7 +42,10 @@ export function sessionEnvelope(
   };
 }
 
-/** The request's own `_meta` without envelope keys a 2025 client has no business sending. */
+/**
+ * The request's own `_meta` without envelope keys a 2025 client has no business sending.
+ * @internal
+ */
 export function ownMeta(message: SessionRequestMessage): Record<string, unknown> {
   const sent = message.params?._meta;
   const meta: Record<string, unknown> = {};

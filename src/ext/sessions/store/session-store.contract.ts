@@ -4,7 +4,7 @@ import type { SessionStore } from './session-store.interface';
 import { newSessionId } from './session-id';
 import { testRunnerGlobals } from '../../../kit/test-runner-globals';
 
-/** A session record as `initialize` would create it, idle-expiring `idleMs` from now. */
+/** A session record as `initialize` would create it, idle-expiring `idleMs` from now. @publicApi */
 export function createTestSessionRecord(
   idleMs = 60_000,
   overrides: Partial<McpSessionRecord> = {},
@@ -33,6 +33,7 @@ const freshPartition = () => `caller-${process.pid}-${Date.now()}-${counter++}`;
  * The behaviour every {@link SessionStore} must have: run it against each implementation.
  * `makeStore` gives the store under test, afresh for each case; `maxSessions` is checked against
  * the store's whole content, so give a store that starts empty.
+ * @publicApi
  */
 export function describeSessionStoreContract(
   name: string,

@@ -3,7 +3,10 @@ import type { McpSessionRecord } from '../store/session-record';
 import { SessionStream } from './session-stream';
 import type { LegacyHttpExchange } from '../../../extension-api';
 
-/** A request of the 2025 era as the HTTP layer hands it over: a POST's checked body and its text. */
+/**
+ * A request of the 2025 era as the HTTP layer hands it over: a POST's checked body and its text.
+ * @internal
+ */
 export type SessionHttpExchange = LegacyHttpExchange;
 
 /** A request header's value, when it is given once. @internal */

@@ -13,7 +13,7 @@ const SSE_HEADERS = {
 /** How long a client waits before resuming a lost stream (the `retry` of the priming event). */
 const RETRY_MS = 500;
 
-/** Options of a {@link SessionStream}. */
+/** Options of a {@link SessionStream}. @internal */
 export interface SessionStreamOptions {
   readonly sessionId: string;
   /** The session's protocol version: priming events (empty data) need 2025-11-25 or later. */

@@ -10,7 +10,10 @@ import {
   type McpRedisConnectionClient,
 } from '../../../extension-api';
 
-/** Channel (under the `redis.keyPrefix`) that carries task status changes between instances. */
+/**
+ * Channel (under the `redis.keyPrefix`) that carries task status changes between instances.
+ * @internal
+ */
 export const TASK_EVENTS_CHANNEL = 'task-events';
 
 /**

@@ -4,7 +4,10 @@ import { RedisTaskEventBus } from './redis-task-event-bus';
 import { TaskEventBus } from './task-event-bus';
 import { KeyringRecordIntegrity, McpRedisConnection } from '../../../extension-api';
 
-/** Task status changes travel over Redis when the `redis` option is set, else stay in this process. */
+/**
+ * Task status changes travel over Redis when the `redis` option is set, else stay in this process.
+ * @internal
+ */
 export const TaskEventBusProvider: Provider = {
   provide: TaskEventBus,
   useFactory: (redis: McpRedisConnection, integrity: KeyringRecordIntegrity): TaskEventBus =>

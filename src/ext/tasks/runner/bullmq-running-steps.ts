@@ -1,9 +1,11 @@
 /** Why a running step's signal aborted: the task was cancelled or superseded, or this runner closes. @internal */
 export const STEP_CANCELLED = 'cancelled';
+/** @internal */
 export const RUNNER_CLOSING = 'closing';
-/** This worker's lock on the step lapsed: another worker may be running it. */
+/** This worker's lock on the step lapsed: another worker may be running it. @internal */
 export const LOCK_LOST = 'lock lost';
 
+/** @internal */
 export interface RunningStep {
   readonly taskId: string;
   readonly generation: number;

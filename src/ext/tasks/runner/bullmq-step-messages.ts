@@ -17,7 +17,7 @@ export interface StepTarget {
 
 const STEP_DOMAIN = 'bullmq-step';
 const ABORT_DOMAIN = 'bullmq-abort';
-/** Longest abort message read: generation, task id, tag. */
+/** Longest abort message read: generation, task id, tag. @internal */
 export const MAX_ABORT_MESSAGE = 400;
 
 /** The job id of a task's step of one generation. @internal */

@@ -1,14 +1,17 @@
 import type { TaskRunner } from './task-runner.interface';
 import { testRunnerGlobals } from '../../../kit/test-runner-globals';
 
-/** One step as the work saw it: its task id, its signal and how to end it. */
+/** One step as the work saw it: its task id, its signal and how to end it. @internal */
 export interface SeenStep {
   readonly taskId: string;
   readonly signal: AbortSignal;
   finish(): void;
 }
 
-/** Work that records every step it is given and runs until the test ends it or it is aborted. */
+/**
+ * Work that records every step it is given and runs until the test ends it or it is aborted.
+ * @internal
+ */
 export function recordingWork() {
   const steps: SeenStep[] = [];
   const waiters: (() => void)[] = [];
@@ -33,7 +36,7 @@ export function recordingWork() {
   return { work, steps, nth };
 }
 
-/** Waits until `signal` aborts (at most `timeoutMs`). */
+/** Waits until `signal` aborts (at most `timeoutMs`). @internal */
 export function aborted(signal: AbortSignal, timeoutMs = 10_000): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((done, fail) => {
@@ -43,7 +46,7 @@ export function aborted(signal: AbortSignal, timeoutMs = 10_000): Promise<void> 
 }
 
 let counter = 0;
-/** A fresh task id, in the module's alphabet. */
+/** A fresh task id, in the module's alphabet. @internal */
 export const freshTaskId = () => `run${process.pid}_${Date.now()}_${counter++}`;
 
 /**

@@ -14,6 +14,7 @@ export interface TaskStepLease {
  * Runs one step of a task (its first run or a resume), honouring `signal` (cancellation, or the
  * runner losing the step) and, when given, `lease` (checked before the method starts and before
  * each commit).
+ * @publicApi
  */
 export type TaskWork = (
   taskId: string,

@@ -9,11 +9,12 @@ interface HeldRequest {
   readonly heldAt: number;
 }
 
-/** Requests held at once; past it the oldest is let go (its step then runs detached). */
+/** Requests held at once; past it the oldest is let go (its step then runs detached). @internal */
 export const MAX_HELD_STEP_REQUESTS = 10_000;
 /**
  * How long a request is held for a step a shared runner may run on another instance: once that
  * instance has run it, nothing here would let the request go but this.
+ * @internal
  */
 export const SHARED_RUNNER_HOLD_MS = 60_000;
 

@@ -7,7 +7,7 @@ import { TaskCapacityError } from './task-capacity.error';
 import { TaskStore, type TaskCreationLimits } from './task-store.interface';
 import { OutageLog, loggableFailure, outageOf } from '../../../extension-api';
 
-/** Key segment of tasks under the `redis.keyPrefix`: `<prefix>task:<taskId>`. */
+/** Key segment of tasks under the `redis.keyPrefix`: `<prefix>task:<taskId>`. @internal */
 export const TASK_KEY_SEGMENT = 'task';
 
 /**

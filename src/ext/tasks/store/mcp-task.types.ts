@@ -1,13 +1,17 @@
 import type { McpJsonValue } from '../../../kit/json-value';
+/** @internal */
 export type { McpTaskCreation, McpTaskSupport } from '../../../extension-api';
 
-/** Extension id of the tasks extension (SEP-2663), as advertised and as clients declare it. */
+/**
+ * Extension id of the tasks extension (SEP-2663), as advertised and as clients declare it.
+ * @publicApi
+ */
 export const MCP_TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** Status of a task. @publicApi */
 export type McpTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
-/** Statuses a task never leaves. */
+/** Statuses a task never leaves. @internal */
 export const TERMINAL_TASK_STATUSES: ReadonlySet<McpTaskStatus> = new Set([
   'completed',
   'failed',

@@ -37,7 +37,9 @@ interface PartitionUsage {
   bytes: number;
 }
 
+/** @internal */
 export const DEFAULT_MAX_TASKS = 10_000;
+/** @internal */
 export const DEFAULT_MAX_TASK_BYTES = 1_073_741_824;
 
 /**

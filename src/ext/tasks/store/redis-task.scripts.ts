@@ -37,6 +37,7 @@ end`;
 // KEYS: task, partition index, all, bytes. ARGV: version, json, expiresAt, now, per-partition
 // count, taskId, tag, maxTasks, maxBytes, per-partition bytes, weight, partition digest, deadline.
 // Answers 1, 0 (id taken), 'late' or {unit, refusal, total, first expiry}.
+/** @internal */
 export const CREATE = `${SHARE_REFUSAL_LUA}
 ${PRUNE}
 ${DEADLINE_LUA}
@@ -69,6 +70,7 @@ local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
 redis.call('PEXPIREAT', KEYS[2], last[2])
 return 1`;
 
+/** @internal */
 // KEYS: task, partition index, all, bytes. ARGV: expected version, next version, json,
 // expiresAt, tag, now, taskId, weight, maxBytes, per-partition bytes, partition digest, deadline.
 // Answers 1, 0 (version moved on), 'late' or {unit, refusal, total, first expiry}.
@@ -107,6 +109,7 @@ redis.call('HINCRBY', KEYS[4], '~total', growth)
 redis.call('HINCRBY', KEYS[4], owner_bytes, growth)
 return 1`;
 
+/** @internal */
 // KEYS: task, partition index, all, bytes. ARGV: taskId. Allowed while Redis is out of memory
 // (Redis 7): it only frees memory, and a task that failed to start must give its slot back then.
 export const REMOVE_BODY = `
@@ -122,5 +125,6 @@ if entry then
   redis.call('HDEL', KEYS[4], ARGV[1])
 end
 return 1`;
+/** @internal */
 export const REMOVE = `#!lua flags=allow-oom
 ${REMOVE_BODY}`;

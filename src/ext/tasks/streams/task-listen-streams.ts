@@ -24,7 +24,7 @@ import {
   type ToolEntry,
 } from '../../../extension-api';
 
-/** Task ids one listen stream may follow. */
+/** Task ids one listen stream may follow. @internal */
 export const MAX_FOLLOWED_TASKS = 100;
 
 type Message = { id?: unknown; params?: { _meta?: unknown; notifications?: unknown } };

@@ -15,7 +15,10 @@ import {
 
 type Params = Record<string, unknown>;
 
-/** Params of the `tasks/*` methods are checked by the handlers, after the capability gate. */
+/**
+ * Params of the `tasks/*` methods are checked by the handlers, after the capability gate.
+ * @internal
+ */
 export const ANY_PARAMS = {
   '~standard': {
     version: 1 as const,

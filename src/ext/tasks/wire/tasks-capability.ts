@@ -6,7 +6,10 @@ import {
 import { MCP_META_KEYS } from '../../../kit/mcp.constants';
 import { MCP_TASKS_EXTENSION } from '../store/mcp-task.types';
 
-/** The -32021 a client that did not declare the tasks extension gets where it is needed. */
+/**
+ * The -32021 a client that did not declare the tasks extension gets where it is needed.
+ * @internal
+ */
 export function tasksCapabilityMissing(what: string): MissingRequiredClientCapabilityError {
   return new MissingRequiredClientCapabilityError(
     { requiredCapabilities: { extensions: { [MCP_TASKS_EXTENSION]: {} } } as ClientCapabilities },
@@ -14,7 +17,10 @@ export function tasksCapabilityMissing(what: string): MissingRequiredClientCapab
   );
 }
 
-/** Whether the request declares the tasks extension in its `_meta` client capabilities. */
+/**
+ * Whether the request declares the tasks extension in its `_meta` client capabilities.
+ * @internal
+ */
 export function declaresTasks(sdk: ServerContext): boolean {
   const envelope = (sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
   const capabilities = envelope[MCP_META_KEYS.clientCapabilities] as

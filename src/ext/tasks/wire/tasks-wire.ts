@@ -13,7 +13,7 @@ function taskFields(task: McpTaskRecord): Record<string, unknown> {
   };
 }
 
-/** The flat `CreateTaskResult` a task-creating `tools/call` answers with. */
+/** The flat `CreateTaskResult` a task-creating `tools/call` answers with. @internal */
 export function createTaskResult(task: McpTaskRecord): Record<string, unknown> {
   return { resultType: 'task', ...taskFields(task) };
 }
@@ -22,6 +22,7 @@ export function createTaskResult(task: McpTaskRecord): Record<string, unknown> {
  * The `DetailedTask` of `tasks/get` and `notifications/tasks`: the result inlined once completed,
  * the error once failed, the outstanding input requests while input is required. Never the
  * protected state.
+ * @internal
  */
 export function detailedTask(task: McpTaskRecord): Record<string, unknown> {
   const detailed = taskFields(task);

@@ -1,6 +1,9 @@
 import type { ShareLimits } from '../../../kit/fair-share';
 
-/** A handle repository's capacity as given: records in all, records per owner, bytes in all. */
+/**
+ * A handle repository's capacity as given: records in all, records per owner, bytes in all.
+ * @internal
+ */
 export interface HandleCapacity {
   readonly maxEntries: number;
   readonly maxEntriesPerOwner: number;

@@ -22,6 +22,7 @@ export interface MemoryStateHandleRepositoryOptions {
 
 /** Heap a record costs besides its data: the entry, the record object, handle, binding, owner. */
 const RECORD_OVERHEAD_BYTES = 256;
+/** @internal */
 export const DEFAULT_MAX_HANDLE_BYTES = 67_108_864;
 
 interface Held {

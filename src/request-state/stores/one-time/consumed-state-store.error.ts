@@ -16,7 +16,7 @@ export class ConsumedStateStoreError extends NestjsMcpError {
     readonly reason: string,
     /** For `full` and `share`: when trying again may succeed (the first record expires). */
     readonly retryAfterMs?: number,
-    /** Whether the store may have recorded the presentation though it could not say so. @internal */
+    /** Whether the store may have recorded the presentation though it could not say so (a lost reply). */
     readonly maybeApplied = false,
   ) {
     super(`Consumed-state store failed: ${reason}`);

@@ -24,6 +24,7 @@ const MAX_ID_LENGTH = 512;
 /**
  * How long a claim whose instance could neither confirm nor release it (the instance died, or
  * Redis stayed away) holds its state in doubt before it counts as spent.
+ * @internal
  */
 export const CLAIM_LEASE_MS = 60_000;
 /** First wait before a presentation asks again about a state another one holds in doubt. */

@@ -1,6 +1,7 @@
 import { Injectable, Module } from '@nestjs/common';
 import { McpModule, McpTool } from '../../../../src/index';
-import { configured, type AnyMcpExtension } from '../../../../src/options/mcp-extension';
+import { configured } from '../../../../src/entry/extension';
+import type { AnyMcpExtension } from '../../../../src/options/mcp-extension';
 import { MemoryNoteStore, NoteStore } from '../../../fixtures/notes-extension/note-store';
 import { notesExtension } from '../../../fixtures/notes-extension/notes.extension';
 import { NOTES_EXTENSION_ID } from '../../../fixtures/notes-extension/notes.installer';
@@ -10,8 +11,9 @@ import { rawRound } from '../../../utils/mcp';
 /*
  * The door, proven by a fourth extension that is not in src/: `test/fixtures/notes-extension/` is
  * one folder (its options, a store port, two methods, a list contribution and a reader) built only
- * on `src/extension-api.ts` and the kit, and an application composes it with one line. What the
- * core gives the built-in extensions it gives this one.
+ * on the package's public faces (`nestjs-mcp/extension` and `nestjs-mcp`), as a third-party
+ * package would be, and an application composes it with one line. What the core gives the
+ * built-in extensions it gives this one.
  */
 
 @Injectable()
