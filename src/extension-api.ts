@@ -50,6 +50,17 @@ export type { ToolEntry } from './operations/discovery/operation-entry.interface
 export { scopesOf } from './operations/discovery/operation-profile';
 export { PagedListing } from './operations/discovery/paged-listing';
 export { TOOL_TASK_SUPPORT, type ToolTaskSupport } from './operations/discovery/tool-task-support';
+export type {
+  McpCallEvent,
+  McpCallStart,
+  McpCoreEvent,
+  McpKeyringEvent,
+  McpRefusalReason,
+  McpSessionChangeEvent,
+  McpSkillServedEvent,
+  McpTaskChangeEvent,
+} from './options/mcp-core-event';
+export { McpCoreEvents, type McpCoreEventObserver } from './options/mcp-core-events';
 export { configured, defineMcpExtension, type McpExtension } from './options/mcp-extension';
 export { McpPorts } from './options/mcp-ports.service';
 export {

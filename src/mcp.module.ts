@@ -18,6 +18,7 @@ import { CapabilityGatingInterceptor } from './pipeline/capability-gating.interc
 import { OperationRunner } from './pipeline/operation-runner';
 import { McpFlowEvents } from './observability/mcp-flow-events.service';
 import { McpTelemetry } from './observability/mcp-telemetry.service';
+import { McpCoreEvents } from './options/mcp-core-events';
 import { StateProtectionInterceptor } from './pipeline/state-protection.interceptor';
 import { McpDispatcher } from './wire/protocol/mcp-dispatcher.service';
 import { McpServedRequests } from './wire/protocol/served-requests';
@@ -71,6 +72,7 @@ import { SdkHandlers } from './wire/http/sdk-handlers';
     OperationRunner,
     McpTelemetry,
     McpFlowEvents,
+    McpCoreEvents,
     McpOperationRegistry,
     McpListings,
     McpExplorer,

@@ -15,6 +15,11 @@ import type { KeyringFleet } from './fleet/keyring-fleet';
 import { KeyringError } from './keyring.error';
 import { ProtectionKey } from './protection-key';
 import type { KeyWrapper } from './wrapping/key-wrapper.interface';
+import type { McpCoreEvents } from '../options/mcp-core-events';
+import type { McpKeyringEvent } from '../options/mcp-core-event';
+
+/** Who changed a key: this instance alone, this instance for the fleet, or the fleet here. */
+type KeyChangeScope = McpKeyringEvent['scope'];
 
 const FINGERPRINT_PROFILE = 'nestjs-mcp-aes-256-gcm-v1';
 
@@ -40,6 +45,9 @@ export class KeyringManager implements OnApplicationShutdown {
   private pending: [string, KeyWrapper.Entry][] = [];
   private wrapper: KeyWrapper | undefined;
   private fleet: KeyringFleet | undefined;
+
+  /** The core's events, for an audit trail of key changes. @internal */
+  events: McpCoreEvents | undefined;
 
   constructor(@Inject(KEYRING_OPTIONS) options: KeyringOptions) {
     this.allowEphemeralKey = options.allowEphemeralKey === true;
@@ -122,7 +130,9 @@ export class KeyringManager implements OnApplicationShutdown {
       );
     const key = await keyFromEntry(id, entry, this.wrapper);
     this.adopt(key);
-    return this.fleet ? this.fleet.staged(key) : this.snapshot();
+    const snapshot = this.fleet ? await this.fleet.staged(key) : this.snapshot();
+    this.announce('staged', id, this.fleet ? 'fleet' : 'instance');
+    return snapshot;
   }
 
   /**
@@ -132,18 +142,26 @@ export class KeyringManager implements OnApplicationShutdown {
    */
   async activate(id: string): Promise<KeyringSnapshot> {
     if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not staged`);
-    if (this.fleet) return this.fleet.activate(id);
-    this.activateStagedKey(id);
-    return this.snapshot();
+    if (!this.fleet) {
+      this.activateStagedKey(id);
+      return this.snapshot();
+    }
+    const snapshot = await this.fleet.activate(id);
+    this.announce('activated', id, 'fleet');
+    return snapshot;
   }
 
   /** Removes a verification key here and, with the `redis` option, on every instance. */
   async remove(id: string): Promise<KeyringSnapshot> {
     // The fleet's record may be tagged under this very key (the one active when it was last
     // written): the fleet reads it before anything is removed, then removes the key here too.
-    if (this.fleet) return this.fleet.removed(id);
-    this.removeVerificationKey(id);
-    return this.snapshot();
+    if (!this.fleet) {
+      this.removeVerificationKey(id);
+      return this.snapshot();
+    }
+    const snapshot = await this.fleet.removed(id);
+    this.announce('removed', id, 'fleet');
+    return snapshot;
   }
 
   /** {@link snapshot}, with what every live instance reports when the module has the `redis` option. */
@@ -154,6 +172,7 @@ export class KeyringManager implements OnApplicationShutdown {
   /** Adds key material that can open state but does not seal yet, here only. Idempotent for identical bytes. */
   stageVerificationKey(id: string, material: KeyMaterial): void {
     this.adopt(keyFromMaterial(id, material));
+    this.announce('staged', id, 'instance');
   }
 
   /** Adds a key; the same key again is a no-op, another key under a held id is refused. @internal */
@@ -165,18 +184,25 @@ export class KeyringManager implements OnApplicationShutdown {
   }
 
   /** Makes a staged key the one that seals new state, here only; the former active key keeps opening. */
-  activateStagedKey(id: string): void {
+  activateStagedKey(id: string, /** @internal */ scope: KeyChangeScope = 'instance'): void {
     if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not staged`);
     this.activeId = id;
+    this.announce('activated', id, scope);
   }
 
   /** Removes a verification-only key here only; state sealed with it stops opening. */
-  removeVerificationKey(id: string): void {
+  removeVerificationKey(id: string, /** @internal */ scope: KeyChangeScope = 'instance'): void {
     if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not in the keyring`);
     if (id === this.activeId)
       throw new KeyringError(`Key "${id}" is active; activate another key first`);
     if ((this.reservations.get(id) ?? 0) > 0) throw new KeyInUseError(id);
     this.keys.delete(id);
+    this.announce('removed', id, scope);
+  }
+
+  /** Tells the core's observers (an audit trail) that a key changed. @internal */
+  announce(action: McpKeyringEvent['action'], keyId: string, scope: KeyChangeScope): void {
+    if (this.events?.watched) this.events.publish({ kind: 'keyring', action, keyId, scope });
   }
 
   /** Stages and activates in one step, for a single server. Safe to retry. */

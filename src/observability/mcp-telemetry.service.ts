@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Context, MeterProvider, Span, Tracer, TracerProvider } from '@opentelemetry/api';
 import { PACKAGE_VERSION } from '../kit/package-version';
 import { McpFlowEvents } from './mcp-flow-events.service';
+import { McpCoreEvents } from '../options/mcp-core-events';
 import { MCP_SEMCONV, OWN_ATTRIBUTES } from './mcp-semantic-conventions';
 import { INSTRUMENTATION_SCOPE, instrumentsOf, type Instruments } from './mcp-instruments';
 import { countRound, flowEnded, flowStarted } from './flow-metrics';
@@ -40,11 +41,15 @@ export class McpTelemetry {
   constructor(
     private readonly events: McpFlowEvents,
     @Inject(TRACING_OPTIONS) private readonly tracing: TracingOptions,
+    private readonly coreEvents: McpCoreEvents,
   ) {}
 
-  /** Whether a call is worth observing: a tracer or meter provider, or an event subscriber. */
+  /**
+   * Whether a call is worth observing: a tracer or meter provider, an event subscriber, or an
+   * observer of the core's events (an audit trail).
+   */
   observing(): boolean {
-    if (this.events.observed) return true;
+    if (this.events.observed || this.coreEvents.watched) return true;
     if (!anyProviderRegistered()) return false;
     return this.tracerProvider() !== undefined || this.metrics() !== undefined;
   }
@@ -208,10 +213,39 @@ export class McpTelemetry {
     return context && api.isSpanContextValid(context) ? traceparentOf(context) : undefined;
   }
 
-  /** Counts a task's status change and reports it to subscribers. */
-  taskStatus(taskId: string, flowId: string | undefined, status: string): void {
+  /**
+   * Counts a task's status change and reports it to subscribers and the core's observers;
+   * `previousStatus` is absent for a task just created.
+   */
+  taskStatus(
+    taskId: string,
+    flowId: string | undefined,
+    status: string,
+    task?: { previousStatus?: string; principal: string; toolName: string },
+  ): void {
     this.metrics()?.tasks.add(1, { [OWN_ATTRIBUTES.taskStatus]: status });
     if (this.events.observed) this.events.emit({ kind: 'task', taskId, flowId, status });
+    if (this.coreEvents.watched)
+      this.coreEvents.publish({
+        kind: 'task',
+        taskId,
+        status,
+        flowId,
+        previousStatus: task?.previousStatus,
+        principal: task?.principal,
+        toolName: task?.toolName,
+      });
+  }
+
+  /**
+   * Counts records an audit trail could not keep (`mcp.server.audit.records.dropped`, by sink and
+   * reason), on the module's meter provider.
+   */
+  auditRecordsDropped(count: number, sink: string, reason: string): void {
+    this.metrics()?.auditDropped.add(count, {
+      [OWN_ATTRIBUTES.auditSink]: sink,
+      [OWN_ATTRIBUTES.auditReason]: reason,
+    });
   }
 
   private tracerProvider(): TracerProvider | undefined {

@@ -21,6 +21,10 @@ import { mapOperationError } from './operation-error.mapper';
 import type { OperationHandler } from './operation-pipeline.factory';
 import { McpTelemetry } from '../observability/mcp-telemetry.service';
 import { observedCallOf, observedRoundOf } from './call-observation';
+import { McpCoreEvents } from '../options/mcp-core-events';
+import { CallerPartitions } from '../auth/identity/caller-partitions';
+import { andThen } from '../kit/maybe-promise';
+import { callEventOf } from './call-events';
 
 /** What the runner needs to know of an operation: how it runs, and what its steps need. */
 export interface RunnableOperation {
@@ -87,7 +91,11 @@ export function answerOf<T>(outcome: OperationOutcome, complete: (value: unknown
 export class OperationRunner {
   private readonly logger = new Logger('McpModule');
 
-  constructor(private readonly telemetry: McpTelemetry) {}
+  constructor(
+    private readonly telemetry: McpTelemetry,
+    private readonly coreEvents: McpCoreEvents,
+    private readonly partitions: CallerPartitions,
+  ) {}
 
   /** Runs the operation's method. A cancelled task's method that gave up rejects with its error. */
   async run(input: OperationRunInput): Promise<OperationOutcome> {
@@ -106,12 +114,28 @@ export class OperationRunner {
       });
     } catch (error) {
       observation.end(observedRoundOf(call, undefined));
+      this.publish(call, undefined);
       throw error;
     }
     observation.end(observedRoundOf(call, outcome));
-    return outcome.kind === 'input_required' && trace !== undefined
-      ? { ...outcome, trace }
-      : outcome;
+    const answered =
+      outcome.kind === 'input_required' && trace !== undefined ? { ...outcome, trace } : outcome;
+    this.publish(call, answered);
+    return answered;
+  }
+
+  /** The call's outcome to the core's observers (the audit trail), when anyone observes. */
+  private publish(call: OperationCall, outcome: OperationOutcome | undefined): void {
+    if (!this.coreEvents.watched) return;
+    try {
+      void Promise.resolve(
+        andThen(this.partitions.resolve(call.context, call.detached), (principal) =>
+          this.coreEvents.publish(callEventOf(call, outcome, principal)),
+        ),
+      ).catch(() => undefined);
+    } catch {
+      // A partition resolver that throws was answered by the call already; nothing to observe.
+    }
   }
 
   /**

@@ -12,6 +12,7 @@ import {
   ANONYMOUS_PARTITION,
   CallerPartitions,
   McpTelemetry,
+  McpCoreEvents,
   SessionEventBus,
   type CallHttp,
 } from '../../extension-api';
@@ -45,6 +46,7 @@ export class McpSessions {
     private readonly gate: SessionGate,
     private readonly bus: SessionEventBus,
     private readonly telemetry: McpTelemetry,
+    private readonly events: McpCoreEvents,
   ) {}
 
   /** Declarations plus subscriptions one session may hold (`sessions.maxSessionBytes`). */
@@ -89,6 +91,7 @@ export class McpSessions {
       maxSessions: this.options.maxSessions,
       maxPerPartition: this.options.maxSessionsPerCaller,
     });
+    this.announce('opened', record);
     return record;
   }
 
@@ -141,7 +144,19 @@ export class McpSessions {
   async close(record: McpSessionRecord): Promise<void> {
     const existed = await this.store.delete(record.sessionId);
     this.bus.publish({ kind: 'closed', sessionId: record.sessionId });
-    if (existed)
-      this.telemetry.sessionEnded(record.protocolVersion, (Date.now() - record.createdAt) / 1000);
+    if (!existed) return;
+    this.telemetry.sessionEnded(record.protocolVersion, (Date.now() - record.createdAt) / 1000);
+    this.announce('closed', record);
+  }
+
+  private announce(action: 'opened' | 'closed', record: McpSessionRecord): void {
+    if (!this.events.watched) return;
+    this.events.publish({
+      kind: 'session',
+      action,
+      sessionId: record.sessionId,
+      principal: record.partition,
+      protocolVersion: record.protocolVersion,
+    });
   }
 }

@@ -11,6 +11,9 @@ import { SkillCatalog } from './skill-catalog';
 import { SKILL_OPTIONS, type ResolvedSkillOptions } from './skill.options';
 import { SkillVisibility } from './skill-visibility';
 import {
+  CallerPartitions,
+  createOperationContext,
+  McpCoreEvents,
   McpOperationVisibility,
   type HttpExchange,
   type McpMethodParams,
@@ -59,6 +62,8 @@ export class SkillMethods {
     private readonly visibility: McpOperationVisibility,
     private readonly skillVisibility: SkillVisibility,
     @Inject(SKILL_OPTIONS) options: ResolvedSkillOptions,
+    private readonly events: McpCoreEvents,
+    private readonly partitions: CallerPartitions,
   ) {
     this.cacheFields = Object.freeze({ ...options.cacheHint });
   }
@@ -90,6 +95,7 @@ export class SkillMethods {
     const skill = this.catalog.skill(uri);
     if (!skill || !(await this.skillVisibility.sees(skill, sdk, exchange)))
       throw skillNotFound(uri);
+    if (this.events.watched) await this.served('skills/get', uri, sdk, exchange);
     return { skill: skill.listing, ...this.cacheFieldsFor(sdk) };
   }
 
@@ -104,6 +110,7 @@ export class SkillMethods {
     if (!folder || !(await this.skillVisibility.sees(folder.skill, sdk, exchange)))
       throw notADirectory(uri);
     const page = folder.children.page(cursor);
+    if (this.events.watched) await this.served('resources/directory/read', uri, sdk, exchange);
     return {
       resources: page.items,
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
@@ -119,7 +126,20 @@ export class SkillMethods {
   ): Promise<ReadResourceResult | undefined> {
     const file = this.catalog.file(uri);
     if (!file || !(await this.skillVisibility.sees(file.skill, sdk, exchange))) return undefined;
+    if (this.events.watched) await this.served('resources/read', uri, sdk, exchange);
     return { contents: [file.contents] };
+  }
+
+  /** Tells the core's observers (an audit trail) which caller a skill's `uri` was served to. */
+  private async served(
+    method: string,
+    uri: string,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): Promise<void> {
+    const context = createOperationContext(sdk, uri, exchange, undefined);
+    const principal = await this.partitions.resolve(context);
+    this.events.publish({ kind: 'skill', method, uri, principal });
   }
 
   /** `ttlMs` and `cacheScope`, which 2026-07-28 results carry (2025-era ones have no such fields). */
