@@ -44,7 +44,7 @@ import type { MaybePromise } from '../../kit/maybe-promise';
 import { resourceNotFound, unknownOperation as unknown } from './unknown-operation';
 import { McpCoreEvents } from '../../options/mcp-core-events';
 import { CallerPartitions } from '../../auth/identity/caller-partitions';
-import { announceUnknownTarget } from './unknown-target.events';
+import { UnknownTargets } from './unknown-target.events';
 
 /**
  * How a call is run: once through the runner (the default), or by an entry point that runs it
@@ -82,9 +82,13 @@ export class McpDispatcher {
     private readonly visibility: McpOperationVisibility,
     /** Extensions' own resources (skill files), read when no operation serves a URI. */
     private readonly readers: McpResourceReaders,
-    private readonly coreEvents: McpCoreEvents,
-    private readonly partitions: CallerPartitions,
-  ) {}
+    coreEvents: McpCoreEvents,
+    partitions: CallerPartitions,
+  ) {
+    this.unknowns = new UnknownTargets(coreEvents, partitions);
+  }
+
+  private readonly unknowns: UnknownTargets;
 
   listTools(
     cursor: string | undefined,
@@ -130,7 +134,7 @@ export class McpDispatcher {
   ): Promise<CallToolResult> {
     const { name } = request.params;
     const tool = this.registry.findTool(name);
-    if (!tool) throw this.unknownTarget('tool', name, request.params.arguments, sdk, exchange);
+    if (!tool) throw this.unknowns.refuse('tool', name, request.params.arguments, sdk, exchange);
     const divert = via.divert === false ? undefined : this.diverts.for(tool, sdk);
     if (divert) {
       const caller = await this.visibility.authorizeTool(tool, sdk, exchange);
@@ -161,7 +165,8 @@ export class McpDispatcher {
   ): Promise<GetPromptResult> {
     const { name } = request.params;
     const prompt = this.registry.findPrompt(name);
-    if (!prompt) throw this.unknownTarget('prompt', name, request.params.arguments, sdk, exchange);
+    if (!prompt)
+      throw this.unknowns.refuse('prompt', name, request.params.arguments, sdk, exchange);
     const params = callParamsOf(exchange, sdk, request.params);
     const input: OperationRunInput = {
       operation: prompt,
@@ -225,26 +230,6 @@ export class McpDispatcher {
       target,
       this.logger,
     );
-  }
-
-  /** The refusal of a call of nothing served, told to the core's observers (an audit trail). */
-  private unknownTarget(
-    kind: 'tool' | 'prompt',
-    name: string,
-    args: Readonly<Record<string, unknown>> | undefined,
-    sdk: ServerContext,
-    exchange: HttpExchange,
-  ): ProtocolError {
-    const error = unknown(kind, name);
-    if (this.coreEvents.watched)
-      announceUnknownTarget(
-        this.coreEvents,
-        this.partitions,
-        { kind, name, args, error },
-        sdk,
-        exchange,
-      );
-    return error;
   }
 
   private completionTarget(ref: CompleteRequest['params']['ref']): OperationEntry {

@@ -4,6 +4,33 @@ import { andThen } from '../../kit/maybe-promise';
 import type { McpCoreEvents } from '../../options/mcp-core-events';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 import { createOperationContext } from '../../pipeline/operation-context.factory';
+import { unknownOperation } from './unknown-operation';
+
+/**
+ * What a call of a tool or prompt nobody serves is answered, told to the core's observers (an audit
+ * trail) when anyone observes: no operation ran, so no guard named the caller — its partition is
+ * what the request shows.
+ * @internal
+ */
+export class UnknownTargets {
+  constructor(
+    private readonly events: McpCoreEvents,
+    private readonly partitions: CallerPartitions,
+  ) {}
+
+  refuse(
+    kind: 'tool' | 'prompt',
+    name: string,
+    args: Readonly<Record<string, unknown>> | undefined,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): ProtocolError {
+    const error = unknownOperation(kind, name);
+    if (this.events.watched)
+      announce(this.events, this.partitions, { kind, name, args, error }, sdk, exchange);
+    return error;
+  }
+}
 
 /** A call of a tool or prompt nobody serves, and what it was answered. */
 interface UnknownTarget {
@@ -13,12 +40,7 @@ interface UnknownTarget {
   readonly error: ProtocolError;
 }
 
-/**
- * Tells the core's observers (an audit trail) that a call of nothing served was refused: no
- * operation ran, so no guard named the caller — its partition is what the request shows.
- * @internal
- */
-export function announceUnknownTarget(
+function announce(
   events: McpCoreEvents,
   partitions: CallerPartitions,
   target: UnknownTarget,
@@ -26,7 +48,7 @@ export function announceUnknownTarget(
   exchange: HttpExchange,
 ): void {
   const context = createOperationContext(sdk, target.name, exchange, undefined);
-  const announce = (principal: string) =>
+  const publish = (principal: string) =>
     events.publish({
       kind: 'call',
       handle: target.error,
@@ -47,7 +69,7 @@ export function announceUnknownTarget(
       refusal: { reason: 'unknown_target' },
     });
   try {
-    void Promise.resolve(andThen(partitions.resolve(context), announce)).catch(() => undefined);
+    void Promise.resolve(andThen(partitions.resolve(context), publish)).catch(() => undefined);
   } catch {
     // A partition resolver that throws: the refusal was answered; nothing to observe.
   }
