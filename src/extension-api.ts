@@ -24,6 +24,8 @@ export {
   type AuthenticatesRecords,
   type RecordIntegrity,
 } from './keyring/record-integrity';
+export type { Pkcs11Api } from './keyring/pkcs11/pkcs11-binding';
+export { Pkcs11Token } from './keyring/pkcs11/pkcs11-token';
 export { McpTelemetry } from './observability/mcp-telemetry.service';
 export type { ObservedCall } from './observability/observed-call';
 export type {

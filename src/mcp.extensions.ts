@@ -1,3 +1,4 @@
+import { auditExtension } from './ext/audit/audit.extension';
 import { sessionsExtension } from './ext/sessions/sessions.extension';
 import { skillsExtension } from './ext/skills/skills.extension';
 import { tasksExtension } from './ext/tasks/tasks.extension';
@@ -8,4 +9,9 @@ import { tasksExtension } from './ext/tasks/tasks.extension';
  * a line here; an application's own goes in `McpModule.forRoot({ extensions })`.
  * @internal
  */
-export const MCP_EXTENSIONS = [tasksExtension, sessionsExtension, skillsExtension] as const;
+export const MCP_EXTENSIONS = [
+  tasksExtension,
+  sessionsExtension,
+  skillsExtension,
+  auditExtension,
+] as const;

@@ -1,0 +1,267 @@
+import type { Logger } from '@nestjs/common';
+import { chained } from './audit-chain';
+import { numbered, signedCheckpoint } from './audit-checkpoint';
+import { droppedDraft } from './audit-drafts';
+import type { AuditDraft, AuditRecord } from './audit-record';
+import type { AuditSigner } from './audit-signer';
+import type { AuditSink } from './sinks/audit-sink';
+import { AuditUnavailableError } from './audit-unavailable.error';
+
+/** Records written in one batch at most. */
+const BATCH = 256;
+const FIRST_BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 5_000;
+
+/** What the writer is set to. @internal */
+export interface AuditWriterSettings {
+  readonly instance: string;
+  readonly sinkName: string;
+  readonly checkpointEvery: number;
+  readonly checkpointIntervalMs: number;
+  readonly queueBound: number;
+  readonly strictTimeoutMs: number;
+  /** Counts records dropped (the `nestjs_mcp.audit.records.dropped` metric). */
+  readonly countDropped: (count: number, reason: string) => void;
+}
+
+interface Pending {
+  readonly draft: AuditDraft;
+  readonly done?: { resolve(): void; reject(error: Error): void };
+}
+
+/**
+ * One instance's chain: records queue (bounded), are linked and hashed in order, and are written
+ * to the sink a batch at a time, a signed checkpoint after every `checkpointEvery` records or
+ * `checkpointIntervalMs`. The head moves only once a batch is written, so a batch the sink refused
+ * is linked again, unchanged, when it is retried. A strict record's writer waits for it; while the
+ * sink is down it is refused at once, with how long to wait.
+ * @internal
+ */
+export class AuditWriter {
+  private readonly queue: Pending[] = [];
+  private head: string | null = null;
+  private seq = 0;
+  private sinceCheckpoint = 0;
+  private lastCheckpointAt = Date.now();
+  private draining = false;
+  private downUntil = 0;
+  private backoffMs = 0;
+  private droppedSince = 0;
+  private droppedLogged = false;
+  private closed = false;
+  private readonly timer: NodeJS.Timeout;
+  private retry: NodeJS.Timeout | undefined;
+  private idle: (() => void)[] = [];
+
+  constructor(
+    private readonly sink: AuditSink,
+    private readonly signer: AuditSigner,
+    private readonly settings: AuditWriterSettings,
+    private readonly logger: Logger,
+  ) {
+    this.timer = setInterval(() => this.tick(), Math.min(settings.checkpointIntervalMs, 1_000));
+    this.timer.unref();
+  }
+
+  /** Queues a record; one that does not fit is dropped and counted (best effort). */
+  add(draft: AuditDraft): void {
+    if (this.closed) return;
+    if (this.queue.length >= this.settings.queueBound) return this.drop(1, 'queue_full');
+    this.queue.push({ draft });
+    this.drain();
+  }
+
+  /** Queues a record and waits until it is written; rejects with {@link AuditUnavailableError}. */
+  addAndWait(draft: AuditDraft): Promise<void> {
+    const now = Date.now();
+    if (this.closed) return Promise.reject(new AuditUnavailableError(1_000));
+    if (now < this.downUntil)
+      return Promise.reject(new AuditUnavailableError(this.downUntil - now));
+    if (this.queue.length >= this.settings.queueBound)
+      return Promise.reject(new AuditUnavailableError(FIRST_BACKOFF_MS));
+    return new Promise<void>((resolve, reject) => {
+      const timeout = setTimeout(() => {
+        const at = this.queue.indexOf(pending);
+        if (at >= 0) this.queue.splice(at, 1);
+        reject(new AuditUnavailableError(FIRST_BACKOFF_MS));
+      }, this.settings.strictTimeoutMs);
+      const pending: Pending = {
+        draft,
+        done: {
+          resolve: () => {
+            clearTimeout(timeout);
+            resolve();
+          },
+          reject: (error) => {
+            clearTimeout(timeout);
+            reject(error);
+          },
+        },
+      };
+      this.queue.push(pending);
+      this.drain();
+    });
+  }
+
+  /** The public key that verifies this trail's checkpoints. */
+  publicKeyPem(): Promise<string> {
+    return this.signer.publicKeyPem();
+  }
+
+  /** Writes what is queued and a final checkpoint; nothing is taken after. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.whenIdle();
+    this.closed = true;
+    if (Date.now() >= this.downUntil && this.seq > 0) {
+      try {
+        await this.writeBatch([], true);
+      } catch {
+        this.logger.warn('The audit trail could not write its final checkpoint');
+      }
+    }
+    if (this.retry) clearTimeout(this.retry);
+    const left = this.queue.splice(0);
+    if (left.length > 0) this.drop(left.length, 'shutdown');
+  }
+
+  private whenIdle(): Promise<void> {
+    if (!this.draining && (this.queue.length === 0 || Date.now() < this.downUntil))
+      return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private tick(): void {
+    const due = Date.now() - this.lastCheckpointAt >= this.settings.checkpointIntervalMs;
+    if (due && this.sinceCheckpoint > 0) this.drain(true);
+  }
+
+  private drain(checkpointNow = false): void {
+    if (this.draining || this.closed) return;
+    if (Date.now() < this.downUntil) return this.retryLater();
+    if (this.queue.length === 0 && !checkpointNow) return;
+    this.draining = true;
+    void this.drainLoop(checkpointNow).finally(() => {
+      this.draining = false;
+      for (const resolve of this.idle.splice(0)) resolve();
+    });
+  }
+
+  private async drainLoop(checkpointNow: boolean): Promise<void> {
+    let forceCheckpoint = checkpointNow;
+    while ((this.queue.length > 0 || forceCheckpoint) && !this.closed) {
+      if (Date.now() < this.downUntil) return this.retryLater();
+      const batch = this.queue.splice(0, BATCH);
+      // What was dropped is said in the chain itself, so that the trail shows its own gap.
+      const reported = this.droppedSince;
+      this.droppedSince = 0;
+      if (reported > 0) batch.unshift({ draft: droppedDraft(reported, 'queue_full') });
+      const due =
+        forceCheckpoint ||
+        this.sinceCheckpoint + batch.length >= this.settings.checkpointEvery ||
+        Date.now() - this.lastCheckpointAt >= this.settings.checkpointIntervalMs;
+      try {
+        await this.writeBatch(
+          batch.map((pending) => pending.draft),
+          due,
+        );
+      } catch (error) {
+        this.droppedSince += reported;
+        this.failed(batch, error);
+        return this.retryLater();
+      }
+      forceCheckpoint = false;
+      for (const pending of batch) pending.done?.resolve();
+    }
+  }
+
+  /** Links, hashes and writes `drafts` (and a checkpoint after them when `checkpoint`). */
+  private async writeBatch(drafts: readonly AuditDraft[], checkpoint: boolean): Promise<void> {
+    const records: AuditRecord[] = [];
+    let head = this.head;
+    let seq = this.seq;
+    for (const each of drafts) {
+      seq++;
+      const record = chained(numbered(each, this.settings.instance, seq), head);
+      records.push(record);
+      head = record.event_hash;
+    }
+    let signed = false;
+    if (checkpoint && seq > 0) {
+      const made = await signedCheckpoint(this.signer, this.sink, {
+        instance: this.settings.instance,
+        seq: seq + 1,
+        head,
+        final: this.closed,
+      }).catch((error: unknown) => {
+        this.logger.warn(
+          `An audit checkpoint could not be signed (${(error as Error).message}); the next one will be`,
+        );
+        return undefined;
+      });
+      if (made) {
+        seq++;
+        records.push(made);
+        head = made.event_hash;
+        signed = true;
+      }
+    }
+    if (records.length === 0) return;
+    await this.sink.write(records, {
+      instance: this.settings.instance,
+      previousHash: this.head,
+      lastSeq: String(seq),
+    });
+    this.written(head, seq, drafts.length, signed);
+  }
+
+  private written(head: string | null, seq: number, count: number, signed: boolean): void {
+    if (this.backoffMs > 0) this.logger.log('The audit sink is writing again');
+    this.head = head;
+    this.seq = seq;
+    this.backoffMs = 0;
+    this.downUntil = 0;
+    this.sinceCheckpoint = signed ? 0 : this.sinceCheckpoint + count;
+    if (signed) this.lastCheckpointAt = Date.now();
+  }
+
+  /** A batch the sink refused: strict records are refused, the rest wait for the retry. */
+  private failed(batch: Pending[], error: unknown): void {
+    this.backoffMs = Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 || FIRST_BACKOFF_MS);
+    this.downUntil = Date.now() + this.backoffMs;
+    if (this.backoffMs === FIRST_BACKOFF_MS)
+      this.logger.error(
+        `The audit sink (${this.settings.sinkName}) failed: ${(error as Error)?.message ?? error}; records wait (best effort) or calls are refused (strict) until it writes again`,
+      );
+    const kept = batch.filter(
+      (pending) => !pending.done && pending.draft.event_type !== 'audit.records_dropped',
+    );
+    for (const pending of batch) pending.done?.reject(new AuditUnavailableError(this.backoffMs));
+    const room = Math.max(0, this.settings.queueBound - this.queue.length);
+    this.queue.unshift(...kept.slice(0, room));
+    if (kept.length > room) this.drop(kept.length - room, 'queue_full');
+  }
+
+  private retryLater(): void {
+    if (this.retry || this.closed) return;
+    this.retry = setTimeout(
+      () => {
+        this.retry = undefined;
+        this.drain();
+      },
+      Math.max(0, this.downUntil - Date.now()),
+    );
+    this.retry.unref();
+  }
+
+  private drop(count: number, reason: string): void {
+    this.droppedSince += count;
+    this.settings.countDropped(count, reason);
+    if (this.droppedLogged) return;
+    this.droppedLogged = true;
+    this.logger.error(
+      `The audit trail dropped records (${reason}: its queue holds ${this.settings.queueBound}); ` +
+        'they are counted in nestjs_mcp.audit.records.dropped and an audit.records_dropped record says how many. Logged once.',
+    );
+  }
+}
