@@ -99,7 +99,13 @@ export async function verifyAuditTrail(
         message: `${after.length} record(s) of instance ${instance} come after its last checkpoint: nothing signed them (a trail still being written, or a truncated one)`,
       });
   }
-  problems.sort((a, b) => a.entry.position - b.entry.position);
+  // A record after the last good checkpoint is unsigned because of what went wrong before it (a
+  // signature, a break): that is named first.
+  problems.sort(
+    (a, b) =>
+      Number(a.problem === 'unsigned') - Number(b.problem === 'unsigned') ||
+      a.entry.position - b.entry.position,
+  );
   const first = problems[0];
   return {
     ok: first === undefined,
