@@ -143,6 +143,8 @@ export class AuditWriter {
     this.draining = true;
     void this.drainLoop(checkpointNow).finally(() => {
       this.draining = false;
+      // Records queued while the last batch was settling (its writers woke up and wrote again).
+      if (this.queue.length > 0 && Date.now() >= this.downUntil) return this.drain();
       for (const resolve of this.idle.splice(0)) resolve();
     });
   }

@@ -32,8 +32,10 @@ export function chainProblem(
       message,
     });
     const next = chain[at + 1];
-    // The next record carries on from before this one: this one was put in between.
-    if (next && next.seq === expectedSeq && next.previous === expectedPrevious)
+    // The next record carries on from before this one, and nothing links to this one: it was put
+    // in between (a record merely out of order is linked to by its successor).
+    const linkedTo = chain.some((each) => each.previous === record.hash);
+    if (next && next.seq === expectedSeq && next.previous === expectedPrevious && !linkedTo)
       return bad(record, 'inserted', `it does not belong in the chain of instance ${instance}`);
     // This record links past the one before it, which claims its place: that one was put in.
     const before = chain[at - 1];
