@@ -4,7 +4,7 @@ import { numbered, signedCheckpoint } from './audit-checkpoint';
 import { droppedDraft } from './audit-drafts';
 import type { AuditDraft, AuditRecord } from './audit-record';
 import type { AuditSigner } from './audit-signer';
-import type { AuditSink } from './sinks/audit-sink';
+import { AuditChainLostError, type AuditSink } from './sinks/audit-sink';
 import { AuditUnavailableError } from './audit-unavailable.error';
 
 /** Records written in one batch at most. */
@@ -39,6 +39,9 @@ interface Pending {
  */
 export class AuditWriter {
   private readonly queue: Pending[] = [];
+  /** This chain's instance id: the settings', and a new one after the sink lost the chain. */
+  private instance: string;
+  private restarts = 0;
   private head: string | null = null;
   private seq = 0;
   private sinceCheckpoint = 0;
@@ -59,6 +62,7 @@ export class AuditWriter {
     private readonly settings: AuditWriterSettings,
     private readonly logger: Logger,
   ) {
+    this.instance = settings.instance;
     this.timer = setInterval(() => this.tick(), Math.min(settings.checkpointIntervalMs, 1_000));
     this.timer.unref();
   }
@@ -168,6 +172,7 @@ export class AuditWriter {
           due,
         );
       } catch (error) {
+        if (error instanceof AuditChainLostError) this.restartChain();
         this.droppedSince += reported;
         this.failed(batch, error);
         return this.retryLater();
@@ -184,14 +189,14 @@ export class AuditWriter {
     let seq = this.seq;
     for (const each of drafts) {
       seq++;
-      const record = chained(numbered(each, this.settings.instance, seq), head);
+      const record = chained(numbered(each, this.instance, seq), head);
       records.push(record);
       head = record.event_hash;
     }
     let signed = false;
     if (checkpoint && seq > 0) {
       const made = await signedCheckpoint(this.signer, this.sink, {
-        instance: this.settings.instance,
+        instance: this.instance,
         seq: seq + 1,
         head,
         final: this.closed,
@@ -210,7 +215,7 @@ export class AuditWriter {
     }
     if (records.length === 0) return;
     await this.sink.write(records, {
-      instance: this.settings.instance,
+      instance: this.instance,
       previousHash: this.head,
       lastSeq: String(seq),
     });
@@ -242,6 +247,21 @@ export class AuditWriter {
     const room = Math.max(0, this.settings.queueBound - this.queue.length);
     this.queue.unshift(...kept.slice(0, room));
     if (kept.length > room) this.drop(kept.length - room, 'queue_full');
+  }
+
+  /**
+   * The sink lost this chain's head (a Redis that restarted without persistence): the chain cannot
+   * go on, so a new one starts, under a new instance id; the verifier reports the records lost.
+   */
+  private restartChain(): void {
+    this.restarts++;
+    this.instance = `${this.settings.instance}.${this.restarts}`;
+    this.head = null;
+    this.seq = 0;
+    this.sinceCheckpoint = 0;
+    this.logger.error(
+      `The audit sink lost this instance's chain (its records are gone); a new chain starts as ${this.instance}`,
+    );
   }
 
   private retryLater(): void {

@@ -25,3 +25,9 @@ export interface AuditSink {
   heads?(): Promise<Readonly<Record<string, { readonly seq: string; readonly hash: string }>>>;
   close?(): void | Promise<void>;
 }
+
+/**
+ * What a sink throws when it no longer holds the chain's head (a Redis that restarted without
+ * persistence): the writer starts a new chain. @internal
+ */
+export class AuditChainLostError extends Error {}

@@ -1,6 +1,6 @@
 import type { McpRedisConnection } from '../../../extension-api';
 import type { AuditRecord } from '../audit-record';
-import type { AuditChainPosition, AuditSink } from './audit-sink';
+import { AuditChainLostError, type AuditChainPosition, type AuditSink } from './audit-sink';
 
 /**
  * Appends a batch to the fleet's stream and moves this instance's head, in one step: refused
@@ -18,9 +18,13 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 return #ARGV - 3
 `;
 
-/** The default stream key under the module's Redis prefix: hash-tagged, so one cluster slot. @internal */
+/**
+ * The default stream key under the module's Redis prefix: hash-tagged (the prefix's own tag, or
+ * the whole key), so the stream and its heads share one cluster slot. @internal
+ */
 export function defaultAuditStream(redis: McpRedisConnection): string {
-  return `{${redis.key('audit')}}`;
+  const key = redis.key('audit');
+  return /\{[^}]+\}/.test(key) ? key : `{${key}}`;
 }
 
 /**
@@ -42,18 +46,24 @@ export class RedisStreamAuditSink implements AuditSink {
 
   async write(records: readonly AuditRecord[], position: AuditChainPosition): Promise<void> {
     const last = records[records.length - 1];
-    await this.redis.run((client) =>
-      client.eval(
-        APPEND_LUA,
-        2,
-        this.stream,
-        this.headsKey,
-        position.instance,
-        position.previousHash ?? '',
-        `${position.lastSeq} ${last.event_hash}`,
-        ...records.map((record) => JSON.stringify(record)),
-      ),
-    );
+    await this.redis
+      .run((client) =>
+        client.eval(
+          APPEND_LUA,
+          2,
+          this.stream,
+          this.headsKey,
+          position.instance,
+          position.previousHash ?? '',
+          `${position.lastSeq} ${last.event_hash}`,
+          ...records.map((record) => JSON.stringify(record)),
+        ),
+      )
+      .catch((error: unknown) => {
+        if (String((error as Error)?.message).includes('AUDIT_CHAIN_MOVED'))
+          throw new AuditChainLostError("the stream lost this instance's chain head");
+        throw error;
+      });
   }
 
   async heads(): Promise<Record<string, { seq: string; hash: string }>> {

@@ -24,7 +24,10 @@ const DEFAULT_STREAM = '{nestjs-mcp:audit}';
 class UsageError extends Error {}
 
 /** Runs the command; answers its exit status. @internal */
-export async function main(argv: readonly string[], out = process.stdout): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  out: { write(text: string): unknown } = process.stdout,
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({

@@ -59,7 +59,7 @@ async function verify(
   const file = join(folder, `case-${Math.random().toString(36).slice(2)}.jsonl`);
   writeFileSync(file, `${body.join('\n')}\n`);
   let out = '';
-  const sink = { write: (text: string) => ((out += text), true) } as unknown as NodeJS.WriteStream;
+  const sink = { write: (text: string) => ((out += text), true) };
   const status = await main(['verify', '--file', file, '--public-key', publicKey, ...extra], sink);
   return { status, out };
 }
@@ -143,7 +143,7 @@ describe('nestjs-mcp-audit verify', () => {
   });
 
   it('exits 2 for usage and I/O errors', async () => {
-    const sink = { write: () => true } as unknown as NodeJS.WriteStream;
+    const sink = { write: () => true };
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       expect(await main(['verify', '--file', trail], sink)).toBe(2);

@@ -84,7 +84,7 @@ describe.each(ADAPTERS)('the audit trail in JSON lines over %s', (adapter) => {
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
   const records = () => recordsOf(readFileSync(file, 'utf8'));
-  const ours = (record: Record<string, any>) => record.extensions['nestjs-mcp'];
+  const ours = (record: Record<string, any> | undefined) => record?.extensions['nestjs-mcp'];
 
   it('records each round of a flow, its ask and its answer by key, with two fields in clear', () => {
     const transfer = records().filter((record) => record.tool_name === 'transfer');
