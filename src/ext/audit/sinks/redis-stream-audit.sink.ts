@@ -3,28 +3,36 @@ import type { AuditRecord } from '../audit-record';
 import { AuditChainLostError, type AuditChainPosition, type AuditSink } from './audit-sink';
 
 /**
- * Appends a batch to the fleet's stream and moves this instance's head, in one step: refused
- * (nothing written) unless the head stored for the instance is the batch's `previous_hash`, so
- * two writers can never fork one chain. Heads are `<seq> <hash>`.
- * KEYS: stream, heads. ARGV: instance, expected head hash ('' for none), new head, records…
+ * Appends a batch to the fleet's stream and moves this instance's head, in one step, only where
+ * the chain is: when the stored head is the batch's `previous_hash`, all of it; when it is the
+ * head after one of the batch's records (an attempt that timed out on the client but ran), the
+ * rest; otherwise nothing (another writer, or a Redis that lost the chain). Heads are
+ * `<seq> <hash>`. KEYS: stream, heads. ARGV: instance, expected head ('' for none), n, the n heads
+ * after each record, the n records.
  */
 const APPEND_LUA = `
 local current = redis.call('HGET', KEYS[2], ARGV[1])
-local hash = ''
-if current then hash = string.match(current, ' (%x+)$') or '' end
-if hash ~= ARGV[2] then return redis.error_reply('AUDIT_CHAIN_MOVED the chain head moved') end
-for i = 4, #ARGV do redis.call('XADD', KEYS[1], '*', 'r', ARGV[i]) end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
-return #ARGV - 3
+local n = tonumber(ARGV[3])
+local from = nil
+if (current or '') == ARGV[2] then from = 1 end
+if not from and current then
+  for i = 1, n do
+    if ARGV[3 + i] == current then from = i + 1 break end
+  end
+end
+if not from then return redis.error_reply('AUDIT_CHAIN_MOVED the chain head moved') end
+for i = from, n do redis.call('XADD', KEYS[1], '*', 'r', ARGV[3 + n + i]) end
+if from <= n then redis.call('HSET', KEYS[2], ARGV[1], ARGV[3 + n]) end
+return n - from + 1
 `;
 
 /**
- * The default stream key under the module's Redis prefix: hash-tagged (the prefix's own tag, or
- * the whole key), so the stream and its heads share one cluster slot. @internal
+ * The default stream key: `{<redis.keyPrefix>audit}`, the prefix's own hash tag taken out, so it
+ * is the same on one Redis and on a cluster (`{nestjs-mcp:audit}`) and the stream and its heads
+ * share one slot. @internal
  */
 export function defaultAuditStream(redis: McpRedisConnection): string {
-  const key = redis.key('audit');
-  return /\{[^}]+\}/.test(key) ? key : `{${key}}`;
+  return `{${redis.key('audit').replace(/[{}]/g, '')}}`;
 }
 
 /**
@@ -45,7 +53,9 @@ export class RedisStreamAuditSink implements AuditSink {
   }
 
   async write(records: readonly AuditRecord[], position: AuditChainPosition): Promise<void> {
-    const last = records[records.length - 1];
+    const first = Number(position.lastSeq) - records.length + 1;
+    const heads = records.map((record, at) => `${first + at} ${record.event_hash}`);
+    const expected = position.previousHash === null ? '' : `${first - 1} ${position.previousHash}`;
     await this.redis
       .run((client) =>
         client.eval(
@@ -54,8 +64,9 @@ export class RedisStreamAuditSink implements AuditSink {
           this.stream,
           this.headsKey,
           position.instance,
-          position.previousHash ?? '',
-          `${position.lastSeq} ${last.event_hash}`,
+          expected,
+          records.length,
+          ...heads,
           ...records.map((record) => JSON.stringify(record)),
         ),
       )
