@@ -24,8 +24,7 @@ function auditArgumentsOf(where: string, audit: unknown): readonly string[] {
     audit === null ||
     typeof audit !== 'object' ||
     (fields !== undefined &&
-      (!Array.isArray(fields) ||
-        fields.some((field) => typeof field !== 'string' || field === '')))
+      (!Array.isArray(fields) || fields.some((field) => typeof field !== 'string' || field === '')))
   )
     throw new InvalidOperationDefinitionError(
       where,

@@ -10,6 +10,9 @@ import { PemAuditSigner } from '../signing/pem-audit-signer';
 import { JsonLinesAuditSink } from '../sinks/jsonl-audit.sink';
 import { main } from './audit-cli';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AuditJson = Record<string, any>;
+
 /*
  * The verifier against a real trail (12 records, a checkpoint every 5, a final one) and each way
  * of tampering with it the issue names: the command exits 1 and names the first bad record — its
@@ -99,8 +102,8 @@ describe('nestjs-mcp-audit verify', () => {
   });
 
   it('names a forged record inserted with a valid hash and link', async () => {
-    const before = JSON.parse(lines[6]) as Record<string, any>;
-    const forged: Record<string, any> = {
+    const before = JSON.parse(lines[6]) as AuditJson;
+    const forged: AuditJson = {
       ...before,
       event_id: 'forged-0001',
       principal_id: 'user:mallory',
@@ -120,7 +123,7 @@ describe('nestjs-mcp-audit verify', () => {
   });
 
   it('names a checkpoint whose signature was changed (and its hash made to match)', async () => {
-    const last = JSON.parse(lines[lines.length - 1]) as Record<string, any>;
+    const last = JSON.parse(lines[lines.length - 1]) as AuditJson;
     const checkpoint = last.extensions['nestjs-mcp'].checkpoint;
     const signature = Buffer.from(checkpoint.signature, 'base64url');
     signature[10] ^= 0xff;

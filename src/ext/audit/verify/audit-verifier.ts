@@ -155,7 +155,7 @@ function checkCheckpoint(
     trail.problems.push({ entry, eventId, problem, message });
   const signature = Buffer.from(String(checkpoint.signature ?? ''), 'base64url');
   const algorithm = checkpoint.alg === 'EdDSA' ? null : 'sha256';
-  let good = false;
+  let good: boolean;
   try {
     good =
       checkpoint.key_id === trail.keyId &&

@@ -7,6 +7,7 @@ import { newKeyring } from '../../../fixtures/sample-app';
 import {
   AuditSideEffects,
   AuditTools,
+  type AuditJson,
   tokenUserPartition,
 } from '../../../fixtures/audit/audit-tools';
 import { startTestServer, type AdapterName, type TestServer } from '../../../utils/bootstrap';
@@ -90,12 +91,9 @@ async function thousandCalls(first: TestServer, second: TestServer): Promise<voi
 
 type Reader = Redis | Cluster;
 
-async function streamRecords(
-  reader: Reader,
-  stream: string,
-): Promise<[string, Record<string, any>][]> {
+async function streamRecords(reader: Reader, stream: string): Promise<[string, AuditJson][]> {
   const entries = (await reader.call('XRANGE', stream, '-', '+')) as [string, string[]][];
-  return entries.map(([id, fields]) => [id, JSON.parse(fields[1]) as Record<string, any>]);
+  return entries.map(([id, fields]) => [id, JSON.parse(fields[1]) as AuditJson]);
 }
 
 function fleetCases(

@@ -11,6 +11,7 @@ import {
   ANSWER_SECRET,
   AuditSideEffects,
   AuditTools,
+  type AuditJson,
   recordsOf,
   spellings,
   tokenUserPartition,
@@ -18,7 +19,7 @@ import {
   USER_TOKENS,
 } from '../../../fixtures/audit/audit-tools';
 import { ADAPTERS, startTestServer, type TestServer } from '../../../utils/bootstrap';
-import { rawRound, rawToolCall, stateOf } from '../../../utils/mcp';
+import { rawToolCall, stateOf } from '../../../utils/mcp';
 
 const FORM = { elicitation: { form: {} } };
 const ALICE = { authorization: 'Bearer tok-alice-7d0c1e4b9a' };
@@ -84,7 +85,7 @@ describe.each(ADAPTERS)('the audit trail in JSON lines over %s', (adapter) => {
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
   const records = () => recordsOf(readFileSync(file, 'utf8'));
-  const ours = (record: Record<string, any> | undefined) => record?.extensions['nestjs-mcp'];
+  const ours = (record: AuditJson | undefined) => record?.extensions['nestjs-mcp'];
 
   it('records each round of a flow, its ask and its answer by key, with two fields in clear', () => {
     const transfer = records().filter((record) => record.tool_name === 'transfer');
