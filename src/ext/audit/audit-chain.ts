@@ -25,7 +25,9 @@ export function eventHashOf(record: Readonly<Record<string, unknown>>): string {
 /** `draft` linked after `previousHash` and hashed. @internal */
 export function chained(draft: AuditDraft, previousHash: string | null): AuditRecord {
   const linked = { ...draft, previous_hash: previousHash };
-  return { ...linked, event_hash: eventHashOf(linked) };
+  // A draft has no event_hash to leave out: its RFC 8785 form is hashed as it is.
+  const eventHash = createHash('sha256').update(rfc8785Json(linked)).digest('hex');
+  return { ...linked, event_hash: eventHash };
 }
 
 /** Our extension's fields of a record. @internal */

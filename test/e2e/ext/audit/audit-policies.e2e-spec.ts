@@ -1,8 +1,8 @@
-import { Module } from '@nestjs/common';
-import { McpModule } from '../../../../src/index';
+import { Injectable, Module } from '@nestjs/common';
+import { McpModule, McpTool } from '../../../../src/index';
 import type { AuditRecord, AuditSink } from '../../../../src/entry/audit';
 import { AuditSideEffects, AuditTools } from '../../../fixtures/audit/audit-tools';
-import { ADAPTERS, startTestServer, type TestServer } from '../../../utils/bootstrap';
+import { ADAPTERS, startTestServer, startupError, type TestServer } from '../../../utils/bootstrap';
 import { rawToolCall, resultText } from '../../../utils/mcp';
 import { installTestTelemetry, type TestTelemetry } from '../../../utils/otel';
 import { until } from '../../../utils/wait';
@@ -104,5 +104,25 @@ describe.each(ADAPTERS)('the audit failure policies over %s', (adapter) => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe.each(ADAPTERS)('the audit options, checked at startup, over %s', (adapter) => {
+  it('fails startup for a secret field listed in clear, and for stdout while serving stdio', async () => {
+    @Injectable()
+    class PinTool {
+      @McpTool({ name: 'unlock', description: 'Unlocks', audit: { arguments: ['door', 'pin'] } })
+      unlock(): string {
+        return 'open';
+      }
+    }
+    @Module({ imports: [McpModule.forRoot({ audit: {} })], providers: [PinTool] })
+    class PinApp {}
+    expect((await startupError(adapter, { imports: [PinApp] }))?.message).toContain(
+      'audit.arguments names "pin", a secret (password)',
+    );
+    @Module({ imports: [McpModule.forRoot({ audit: { stdio: true } })] })
+    class StdioApp {}
+    expect((await startupError(adapter, { imports: [StdioApp] }))?.message).toContain('audit.file');
   });
 });
