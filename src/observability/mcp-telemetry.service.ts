@@ -250,7 +250,8 @@ export class McpTelemetry {
 
   private tracerProvider(): TracerProvider | undefined {
     const api = this.api;
-    if (!api) return undefined;
+    // Observed only by events (an audit trail): one property read instead of the API's getters.
+    if (!api || !anyProviderRegistered()) return undefined;
     const global = api.trace.getTracerProvider() as TracerProvider & {
       getDelegate?: () => TracerProvider;
     };
@@ -269,7 +270,7 @@ export class McpTelemetry {
 
   private metrics(): Instruments | undefined {
     const api = this.api;
-    if (!api) return undefined;
+    if (!api || !anyProviderRegistered()) return undefined;
     const provider = api.metrics.getMeterProvider();
     if (provider !== this.seenMeterProvider) {
       this.seenMeterProvider = provider;

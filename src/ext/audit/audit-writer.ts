@@ -72,7 +72,19 @@ export class AuditWriter {
     if (this.closed) return;
     if (this.queue.length >= this.settings.queueBound) return this.drop(1, 'queue_full');
     this.queue.push({ draft });
-    this.drain();
+    this.drainSoon();
+  }
+
+  private drainScheduled = false;
+
+  /** Drains once the calls of this turn of the event loop have queued theirs: fewer, larger batches. */
+  private drainSoon(): void {
+    if (this.drainScheduled || this.draining) return;
+    this.drainScheduled = true;
+    setImmediate(() => {
+      this.drainScheduled = false;
+      this.drain();
+    });
   }
 
   /** Queues a record and waits until it is written; rejects with {@link AuditUnavailableError}. */
