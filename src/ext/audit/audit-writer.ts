@@ -115,7 +115,7 @@ export class AuditWriter {
         },
       };
       this.queue.push(pending);
-      this.drain();
+      this.drainSoon();
     });
   }
 

@@ -1,4 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../../../src/ext/audit/verify/audit-cli';
 import { Module } from '@nestjs/common';
 import Redis, { type Cluster } from 'ioredis';
 import { McpModule } from '../../../../src/index';
@@ -99,6 +103,8 @@ async function streamRecords(reader: Reader, stream: string): Promise<[string, A
 function fleetCases(
   name: string,
   setup: () => Promise<{
+    /** How `nestjs-mcp-audit verify` reaches the stream. */
+    cli: string[];
     option: RedisOption;
     reader: Reader;
     stream: string;
@@ -110,12 +116,13 @@ function fleetCases(
     let second: TestServer;
     let reader: Reader;
     let stream: string;
+    let cli: string[];
     let done: () => Promise<void>;
     const effects = new AuditSideEffects();
 
     beforeAll(async () => {
       const made = await setup();
-      ({ reader, stream, done } = made);
+      ({ reader, stream, done, cli } = made);
       first = await instance(made.option, effects);
       second = await instance(made.option, effects);
       expect(await crossingTransfer(first, second)).toBe('Moved 75 to acct-3');
@@ -148,6 +155,14 @@ function fleetCases(
       expect(fleetCheckpoint).toBeDefined();
     });
 
+    it('is what the command verifies over Redis (--redis, --stream): exit 0', async () => {
+      const key = join(tmpdir(), `audit-fleet-${process.pid}.pem`);
+      writeFileSync(key, publicKeyPem);
+      const out = { text: '', write: (text: string) => (out.text += text) };
+      expect(await main(['verify', ...cli, '--stream', stream, '--public-key', key], out)).toBe(0);
+      expect(out.text).toContain('OK');
+    });
+
     it('finds a record deleted from the stream', async () => {
       const entries = await streamRecords(reader, stream);
       const [victimId, victim] = entries[Math.floor(entries.length / 2)];
@@ -170,6 +185,7 @@ describe('the audit trail on Redis', () => {
   fleetCases('one Redis', async () => {
     const reader = new Redis(redis.url);
     return {
+      cli: ['--redis', redis.url],
       option: { url: redis.url },
       reader,
       stream: '{nestjs-mcp:audit}',
@@ -242,6 +258,7 @@ describe('the audit trail on a Redis Cluster', () => {
   fleetCases('a Redis Cluster', async () => {
     const reader = cluster.client();
     return {
+      cli: ['--redis', `redis://${cluster.nodes[0]}`, '--cluster'],
       option: { cluster: { nodes: cluster.nodes } },
       reader,
       stream: '{nestjs-mcp:audit}',
