@@ -128,11 +128,11 @@ export class OperationRunner {
   private publish(call: OperationCall, outcome: OperationOutcome | undefined): void {
     if (!this.coreEvents.watched) return;
     try {
-      void Promise.resolve(
-        andThen(this.partitions.resolve(call.context, call.detached), (principal) =>
-          this.coreEvents.publish(callEventOf(call, outcome, principal)),
-        ),
-      ).catch(() => undefined);
+      const published = andThen(this.partitions.resolve(call.context, call.detached), (principal) =>
+        this.coreEvents.publish(callEventOf(call, outcome, principal)),
+      );
+      // An asynchronous resolver's failure was the call's to answer; nothing to observe then.
+      if (published instanceof Promise) published.catch(() => undefined);
     } catch {
       // A partition resolver that throws was answered by the call already; nothing to observe.
     }

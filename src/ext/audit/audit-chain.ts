@@ -22,12 +22,12 @@ export function eventHashOf(record: Readonly<Record<string, unknown>>): string {
   return createHash('sha256').update(rfc8785Json(body)).digest('hex');
 }
 
-/** `draft` linked after `previousHash` and hashed. @internal */
+/** `draft` linked after `previousHash` and hashed (a new record; the draft is not changed). @internal */
 export function chained(draft: AuditDraft, previousHash: string | null): AuditRecord {
-  const linked = { ...draft, previous_hash: previousHash };
+  const linked: Record<string, unknown> = { ...draft, previous_hash: previousHash };
   // A draft has no event_hash to leave out: its RFC 8785 form is hashed as it is.
-  const eventHash = createHash('sha256').update(rfc8785Json(linked)).digest('hex');
-  return { ...linked, event_hash: eventHash };
+  linked.event_hash = createHash('sha256').update(rfc8785Json(linked)).digest('hex');
+  return linked as unknown as AuditRecord;
 }
 
 /** Our extension's fields of a record. @internal */
