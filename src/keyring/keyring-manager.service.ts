@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { InvalidModuleOptionsError } from '../kit/errors/invalid-module-options.error';
 import { KEYRING_OPTIONS, type KeyringOptions } from './keyring.options';
 import { KeyInUseError } from './key-in-use.error';
@@ -15,13 +15,10 @@ import type { KeyringFleet } from './fleet/keyring-fleet';
 import { KeyringError } from './keyring.error';
 import { ProtectionKey } from './protection-key';
 import type { KeyWrapper } from './wrapping/key-wrapper.interface';
+import { keyringFingerprint, keyringSnapshot } from './keyring-view';
+import { KeyReservations } from './key-reservations';
 import type { McpCoreEvents } from '../options/mcp-core-events';
-import type { McpKeyringEvent } from '../options/mcp-core-event';
-
-/** Who changed a key: this instance alone, this instance for the fleet, or the fleet here. */
-type KeyChangeScope = McpKeyringEvent['scope'];
-
-const FINGERPRINT_PROFILE = 'nestjs-mcp-aes-256-gcm-v1';
+import type { McpKeyringEvent as KeyChange } from '../options/mcp-core-event';
 
 /**
  * The keys that seal and open framework-protected request state. New state is sealed with the
@@ -37,7 +34,7 @@ const FINGERPRINT_PROFILE = 'nestjs-mcp-aes-256-gcm-v1';
 export class KeyringManager implements OnApplicationShutdown {
   private readonly logger = new Logger('McpKeyring');
   private readonly keys = new Map<string, ProtectionKey>();
-  private readonly reservations = new Map<string, number>();
+  private readonly reservations = new KeyReservations();
   private activeId: string | undefined;
   private readonly ephemeralIds = new Set<string>();
   private readonly allowEphemeralKey: boolean;
@@ -130,9 +127,9 @@ export class KeyringManager implements OnApplicationShutdown {
       );
     const key = await keyFromEntry(id, entry, this.wrapper);
     this.adopt(key);
-    const snapshot = this.fleet ? await this.fleet.staged(key) : this.snapshot();
-    this.announce('staged', id, this.fleet ? 'fleet' : 'instance');
-    return snapshot;
+    if (this.fleet) return this.fleet.staged(key).then(this.afterFleet('staged', id));
+    this.announce('staged', id, 'instance');
+    return this.snapshot();
   }
 
   /**
@@ -142,26 +139,18 @@ export class KeyringManager implements OnApplicationShutdown {
    */
   async activate(id: string): Promise<KeyringSnapshot> {
     if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not staged`);
-    if (!this.fleet) {
-      this.activateStagedKey(id);
-      return this.snapshot();
-    }
-    const snapshot = await this.fleet.activate(id);
-    this.announce('activated', id, 'fleet');
-    return snapshot;
+    if (this.fleet) return this.fleet.activate(id).then(this.afterFleet('activated', id));
+    this.activateStagedKey(id);
+    return this.snapshot();
   }
 
   /** Removes a verification key here and, with the `redis` option, on every instance. */
   async remove(id: string): Promise<KeyringSnapshot> {
     // The fleet's record may be tagged under this very key (the one active when it was last
     // written): the fleet reads it before anything is removed, then removes the key here too.
-    if (!this.fleet) {
-      this.removeVerificationKey(id);
-      return this.snapshot();
-    }
-    const snapshot = await this.fleet.removed(id);
-    this.announce('removed', id, 'fleet');
-    return snapshot;
+    if (this.fleet) return this.fleet.removed(id).then(this.afterFleet('removed', id));
+    this.removeVerificationKey(id);
+    return this.snapshot();
   }
 
   /** {@link snapshot}, with what every live instance reports when the module has the `redis` option. */
@@ -184,25 +173,33 @@ export class KeyringManager implements OnApplicationShutdown {
   }
 
   /** Makes a staged key the one that seals new state, here only; the former active key keeps opening. */
-  activateStagedKey(id: string, /** @internal */ scope: KeyChangeScope = 'instance'): void {
+  activateStagedKey(id: string, /** @internal */ scope: KeyChange['scope'] = 'instance'): void {
     if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not staged`);
     this.activeId = id;
     this.announce('activated', id, scope);
   }
 
   /** Removes a verification-only key here only; state sealed with it stops opening. */
-  removeVerificationKey(id: string, /** @internal */ scope: KeyChangeScope = 'instance'): void {
+  removeVerificationKey(id: string, /** @internal */ scope: KeyChange['scope'] = 'instance'): void {
     if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not in the keyring`);
     if (id === this.activeId)
       throw new KeyringError(`Key "${id}" is active; activate another key first`);
-    if ((this.reservations.get(id) ?? 0) > 0) throw new KeyInUseError(id);
+    if (this.reservations.held(id)) throw new KeyInUseError(id);
     this.keys.delete(id);
     this.announce('removed', id, scope);
   }
 
   /** Tells the core's observers (an audit trail) that a key changed. @internal */
-  announce(action: McpKeyringEvent['action'], keyId: string, scope: KeyChangeScope): void {
+  announce(action: KeyChange['action'], keyId: string, scope: KeyChange['scope']): void {
     if (this.events?.watched) this.events.publish({ kind: 'keyring', action, keyId, scope });
+  }
+
+  /** Tells the observers once the fleet made the change this instance asked for. */
+  private afterFleet(action: KeyChange['action'], keyId: string) {
+    return (snapshot: KeyringSnapshot): KeyringSnapshot => {
+      this.announce(action, keyId, 'fleet');
+      return snapshot;
+    };
   }
 
   /** Stages and activates in one step, for a single server. Safe to retry. */
@@ -213,44 +210,20 @@ export class KeyringManager implements OnApplicationShutdown {
 
   /** A view of this instance's keyring without secrets, with the fingerprint. */
   snapshot(): KeyringSnapshot {
-    const others = [...this.keys.keys()].filter((id) => id !== this.activeId).sort();
-    return {
-      activeKeyId: this.activeId,
-      keys: [
-        ...(this.activeId === undefined ? [] : [{ id: this.activeId, role: 'active' as const }]),
-        ...others.map((id) => ({ id, role: 'verification' as const })),
-      ],
-      ephemeral: this.activeId !== undefined && this.ephemeralIds.has(this.activeId),
-      fingerprint: this.fingerprint(),
-    };
+    const ephemeral = this.activeId !== undefined && this.ephemeralIds.has(this.activeId);
+    return keyringSnapshot(this.keys, this.activeId, ephemeral);
   }
 
   /** A digest that differs whenever any key id, key bytes or the active key differ. */
   fingerprint(): KeyringFingerprint {
-    const hash = createHash('sha256').update(`${FINGERPRINT_PROFILE}\n`);
-    for (const id of [...this.keys.keys()].sort()) {
-      const key = this.keys.get(id) as ProtectionKey;
-      hash.update(`${id === this.activeId ? 'active' : 'verification'}\t${id}\t${key.digest()}\n`);
-    }
-    return { version: 2, profile: FINGERPRINT_PROFILE, value: hash.digest('hex') };
+    return keyringFingerprint(this.keys, this.activeId);
   }
 
   /** The key that seals, held until `release` is called so that it cannot be removed meanwhile. @internal */
   reserveActiveKey(): { key: ProtectionKey; release: () => void } {
     const key = this.activeId === undefined ? undefined : this.keys.get(this.activeId);
     if (!key) throw new KeyringError('The keyring has no active key');
-    this.reservations.set(key.id, (this.reservations.get(key.id) ?? 0) + 1);
-    let released = false;
-    return {
-      key,
-      release: () => {
-        if (released) return;
-        released = true;
-        const remaining = (this.reservations.get(key.id) ?? 1) - 1;
-        if (remaining > 0) this.reservations.set(key.id, remaining);
-        else this.reservations.delete(key.id);
-      },
-    };
+    return { key, release: this.reservations.hold(key.id) };
   }
 
   /** A key by id, for opening. @internal */

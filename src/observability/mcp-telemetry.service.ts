@@ -3,6 +3,7 @@ import type { Context, MeterProvider, Span, Tracer, TracerProvider } from '@open
 import { PACKAGE_VERSION } from '../kit/package-version';
 import { McpFlowEvents } from './mcp-flow-events.service';
 import { McpCoreEvents } from '../options/mcp-core-events';
+import { auditDropAttributes, taskChangeOf, type TaskOwner } from './core-event-parts';
 import { MCP_SEMCONV, OWN_ATTRIBUTES } from './mcp-semantic-conventions';
 import { INSTRUMENTATION_SCOPE, instrumentsOf, type Instruments } from './mcp-instruments';
 import { countRound, flowEnded, flowStarted } from './flow-metrics';
@@ -11,6 +12,7 @@ import type { CallObservation, ClientRequestObservation, RequestObservation } fr
 import { TRACING_OPTIONS, type TracingOptions } from './tracing-options';
 import { requestAttributes, spanName, startAttributes, type AttributeMap } from './span-attributes';
 import { spanContextOf, traceparentOf } from './trace-context';
+import { clientRequestAttributes, clientRequestEnd } from './client-request-span';
 import { endRoundSpan } from './round-span';
 import { spanParentOf } from './span-parents';
 import type * as OpenTelemetryApi from '@opentelemetry/api';
@@ -44,10 +46,7 @@ export class McpTelemetry {
     private readonly coreEvents: McpCoreEvents,
   ) {}
 
-  /**
-   * Whether a call is worth observing: a tracer or meter provider, an event subscriber, or an
-   * observer of the core's events (an audit trail).
-   */
+  /** Whether a call is worth observing: a provider, an event subscriber, a core event observer. */
   observing(): boolean {
     if (this.events.observed || this.coreEvents.watched) return true;
     if (!anyProviderRegistered()) return false;
@@ -142,24 +141,10 @@ export class McpTelemetry {
     const parentContext = spanContextOf(api, request.parent);
     const active = api.context.active();
     const parent = parentContext ? api.trace.setSpanContext(active, parentContext) : active;
-    const attributes: AttributeMap = { [MCP_SEMCONV.methodName]: request.method };
-    if (request.sessionId !== undefined) attributes[MCP_SEMCONV.sessionId] = request.sessionId;
-    if (request.protocolVersion !== undefined)
-      attributes[MCP_SEMCONV.protocolVersion] = request.protocolVersion;
-    const span = this.tracerOf(provider).startSpan(
-      request.method,
-      { kind: api.SpanKind.CLIENT, attributes },
-      parent,
-    );
-    return {
-      end: (outcome, errorType) => {
-        span.setAttribute(OWN_ATTRIBUTES.inputOutcome, outcome);
-        if (errorType !== undefined) span.setAttribute(MCP_SEMCONV.errorType, errorType);
-        if (outcome === 'error' || outcome === 'timed_out' || outcome === 'refused')
-          span.setStatus({ code: api.SpanStatusCode.ERROR });
-        span.end();
-      },
-    };
+    const kind = api.SpanKind.CLIENT;
+    const attributes = clientRequestAttributes(request);
+    const span = this.tracerOf(provider).startSpan(request.method, { kind, attributes }, parent);
+    return clientRequestEnd(span, api.SpanStatusCode.ERROR);
   }
 
   /**
@@ -213,45 +198,22 @@ export class McpTelemetry {
     return context && api.isSpanContextValid(context) ? traceparentOf(context) : undefined;
   }
 
-  /**
-   * Counts a task's status change and reports it to subscribers and the core's observers;
-   * `previousStatus` is absent for a task just created.
-   */
-  taskStatus(
-    taskId: string,
-    flowId: string | undefined,
-    status: string,
-    task?: { previousStatus?: string; principal: string; toolName: string },
-  ): void {
+  /** Counts a task's status change and reports it to subscribers and the core's observers. */
+  taskStatus(taskId: string, flowId: string | undefined, status: string, task?: TaskOwner): void {
     this.metrics()?.tasks.add(1, { [OWN_ATTRIBUTES.taskStatus]: status });
     if (this.events.observed) this.events.emit({ kind: 'task', taskId, flowId, status });
     if (this.coreEvents.watched)
-      this.coreEvents.publish({
-        kind: 'task',
-        taskId,
-        status,
-        flowId,
-        previousStatus: task?.previousStatus,
-        principal: task?.principal,
-        toolName: task?.toolName,
-      });
+      this.coreEvents.publish(taskChangeOf(taskId, flowId, status, task));
   }
 
-  /**
-   * Counts records an audit trail could not keep (`mcp.server.audit.records.dropped`, by sink and
-   * reason), on the module's meter provider.
-   */
+  /** Counts records an audit trail could not keep (`nestjs_mcp.audit.records.dropped`). */
   auditRecordsDropped(count: number, sink: string, reason: string): void {
-    this.metrics()?.auditDropped.add(count, {
-      [OWN_ATTRIBUTES.auditSink]: sink,
-      [OWN_ATTRIBUTES.auditReason]: reason,
-    });
+    this.metrics()?.auditDropped.add(count, auditDropAttributes(sink, reason));
   }
 
   private tracerProvider(): TracerProvider | undefined {
     const api = this.api;
-    // Observed only by events (an audit trail): one property read instead of the API's getters.
-    if (!api || !anyProviderRegistered()) return undefined;
+    if (!api || !anyProviderRegistered()) return undefined; // one read, not the API's getters
     const global = api.trace.getTracerProvider() as TracerProvider & {
       getDelegate?: () => TracerProvider;
     };

@@ -1,11 +1,12 @@
 import type { Logger } from '@nestjs/common';
-import { chained } from './audit-chain';
-import { numbered, signedCheckpoint } from './audit-checkpoint';
+import { linkedBatch } from './audit-batch';
 import { droppedDraft } from './audit-drafts';
-import type { AuditDraft, AuditRecord } from './audit-record';
+import type { AuditDraft } from './audit-record';
 import type { AuditSigner } from './audit-signer';
 import { AuditChainLostError, type AuditSink } from './sinks/audit-sink';
 import { AuditUnavailableError } from './audit-unavailable.error';
+import { AuditDrops } from './audit-drops';
+import { awaitedRecord, type AuditPending } from './audit-pending';
 
 /** Records written in one batch at most. */
 const BATCH = 256;
@@ -24,11 +25,6 @@ export interface AuditWriterSettings {
   readonly countDropped: (count: number, reason: string) => void;
 }
 
-interface Pending {
-  readonly draft: AuditDraft;
-  readonly done?: { resolve(): void; reject(error: Error): void };
-}
-
 /**
  * One instance's chain: records queue (bounded), are linked and hashed in order, and are written
  * to the sink a batch at a time, a signed checkpoint after every `checkpointEvery` records or
@@ -38,7 +34,7 @@ interface Pending {
  * @internal
  */
 export class AuditWriter {
-  private readonly queue: Pending[] = [];
+  private readonly queue: AuditPending[] = [];
   /** This chain's instance id: the settings', and a new one after the sink lost the chain. */
   private instance: string;
   private restarts = 0;
@@ -49,8 +45,7 @@ export class AuditWriter {
   private draining = false;
   private downUntil = 0;
   private backoffMs = 0;
-  private droppedSince = 0;
-  private droppedLogged = false;
+  private readonly drops: AuditDrops;
   private closed = false;
   private readonly timer: NodeJS.Timeout;
   private retry: NodeJS.Timeout | undefined;
@@ -63,6 +58,7 @@ export class AuditWriter {
     private readonly logger: Logger,
   ) {
     this.instance = settings.instance;
+    this.drops = new AuditDrops(settings.countDropped, logger, settings.queueBound);
     this.timer = setInterval(() => this.tick(), Math.min(settings.checkpointIntervalMs, 1_000));
     this.timer.unref();
   }
@@ -70,7 +66,7 @@ export class AuditWriter {
   /** Queues a record; one that does not fit is dropped and counted (best effort). */
   add(draft: AuditDraft): void {
     if (this.closed) return;
-    if (this.queue.length >= this.settings.queueBound) return this.drop(1, 'queue_full');
+    if (this.queue.length >= this.settings.queueBound) return this.drops.drop(1, 'queue_full');
     this.queue.push({ draft });
     this.drainSoon();
   }
@@ -95,33 +91,18 @@ export class AuditWriter {
       return Promise.reject(new AuditUnavailableError(this.downUntil - now));
     if (this.queue.length >= this.settings.queueBound)
       return Promise.reject(new AuditUnavailableError(FIRST_BACKOFF_MS));
-    return new Promise<void>((resolve, reject) => {
-      const timeout = setTimeout(() => {
-        const at = this.queue.indexOf(pending);
+    const { pending, written } = awaitedRecord(
+      draft,
+      this.settings.strictTimeoutMs,
+      FIRST_BACKOFF_MS,
+      (withdrawn) => {
+        const at = this.queue.indexOf(withdrawn);
         if (at >= 0) this.queue.splice(at, 1);
-        reject(new AuditUnavailableError(FIRST_BACKOFF_MS));
-      }, this.settings.strictTimeoutMs);
-      const pending: Pending = {
-        draft,
-        done: {
-          resolve: () => {
-            clearTimeout(timeout);
-            resolve();
-          },
-          reject: (error) => {
-            clearTimeout(timeout);
-            reject(error);
-          },
-        },
-      };
-      this.queue.push(pending);
-      this.drainSoon();
-    });
-  }
-
-  /** The public key that verifies this trail's checkpoints. */
-  publicKeyPem(): Promise<string> {
-    return this.signer.publicKeyPem();
+      },
+    );
+    this.queue.push(pending);
+    this.drainSoon();
+    return written;
   }
 
   /** Writes what is queued and a final checkpoint; nothing is taken after. */
@@ -138,7 +119,7 @@ export class AuditWriter {
     }
     if (this.retry) clearTimeout(this.retry);
     const left = this.queue.splice(0);
-    if (left.length > 0) this.drop(left.length, 'shutdown');
+    if (left.length > 0) this.drops.drop(left.length, 'shutdown');
   }
 
   private whenIdle(): Promise<void> {
@@ -171,8 +152,7 @@ export class AuditWriter {
       if (Date.now() < this.downUntil) return this.retryLater();
       const batch = this.queue.splice(0, BATCH);
       // What was dropped is said in the chain itself, so that the trail shows its own gap.
-      const reported = this.droppedSince;
-      this.droppedSince = 0;
+      const reported = this.drops.take();
       if (reported > 0) batch.unshift({ draft: droppedDraft(reported, 'queue_full') });
       const due =
         forceCheckpoint ||
@@ -185,7 +165,7 @@ export class AuditWriter {
         );
       } catch (error) {
         if (error instanceof AuditChainLostError) this.restartChain();
-        this.droppedSince += reported;
+        this.drops.giveBack(reported);
         this.failed(batch, error);
         return this.retryLater();
       }
@@ -196,42 +176,16 @@ export class AuditWriter {
 
   /** Links, hashes and writes `drafts` (and a checkpoint after them when `checkpoint`). */
   private async writeBatch(drafts: readonly AuditDraft[], checkpoint: boolean): Promise<void> {
-    const records: AuditRecord[] = [];
-    let head = this.head;
-    let seq = this.seq;
-    for (const each of drafts) {
-      seq++;
-      const record = chained(numbered(each, this.instance, seq), head);
-      records.push(record);
-      head = record.event_hash;
-    }
-    let signed = false;
-    if (checkpoint && seq > 0) {
-      const made = await signedCheckpoint(this.signer, this.sink, {
-        instance: this.instance,
-        seq: seq + 1,
-        head,
-        final: this.closed,
-      }).catch((error: unknown) => {
-        this.logger.warn(
-          `An audit checkpoint could not be signed (${(error as Error).message}); the next one will be`,
-        );
-        return undefined;
-      });
-      if (made) {
-        seq++;
-        records.push(made);
-        head = made.event_hash;
-        signed = true;
-      }
-    }
-    if (records.length === 0) return;
-    await this.sink.write(records, {
+    const end = { instance: this.instance, head: this.head, seq: this.seq };
+    const signing = { signer: this.signer, sink: this.sink, final: this.closed };
+    const batch = await linkedBatch(drafts, end, checkpoint ? signing : undefined, this.logger);
+    if (batch.records.length === 0) return;
+    await this.sink.write(batch.records, {
       instance: this.instance,
       previousHash: this.head,
-      lastSeq: String(seq),
+      lastSeq: String(batch.seq),
     });
-    this.written(head, seq, drafts.length, signed);
+    this.written(batch.head, batch.seq, drafts.length, batch.signed);
   }
 
   private written(head: string | null, seq: number, count: number, signed: boolean): void {
@@ -245,7 +199,7 @@ export class AuditWriter {
   }
 
   /** A batch the sink refused: strict records are refused, the rest wait for the retry. */
-  private failed(batch: Pending[], error: unknown): void {
+  private failed(batch: AuditPending[], error: unknown): void {
     this.backoffMs = Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 || FIRST_BACKOFF_MS);
     this.downUntil = Date.now() + this.backoffMs;
     if (this.backoffMs === FIRST_BACKOFF_MS)
@@ -258,7 +212,7 @@ export class AuditWriter {
     for (const pending of batch) pending.done?.reject(new AuditUnavailableError(this.backoffMs));
     const room = Math.max(0, this.settings.queueBound - this.queue.length);
     this.queue.unshift(...kept.slice(0, room));
-    if (kept.length > room) this.drop(kept.length - room, 'queue_full');
+    if (kept.length > room) this.drops.drop(kept.length - room, 'queue_full');
   }
 
   /**
@@ -286,16 +240,5 @@ export class AuditWriter {
       Math.max(0, this.downUntil - Date.now()),
     );
     this.retry.unref();
-  }
-
-  private drop(count: number, reason: string): void {
-    this.droppedSince += count;
-    this.settings.countDropped(count, reason);
-    if (this.droppedLogged) return;
-    this.droppedLogged = true;
-    this.logger.error(
-      `The audit trail dropped records (${reason}: its queue holds ${this.settings.queueBound}); ` +
-        'they are counted in nestjs_mcp.audit.records.dropped and an audit.records_dropped record says how many. Logged once.',
-    );
   }
 }
