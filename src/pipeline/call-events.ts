@@ -9,6 +9,9 @@ import type {
 } from '../options/mcp-core-event';
 import { claimedHeader } from '../request-state/sealing/request-state-header';
 import type { OperationCall } from './operation-call';
+import type { CallerPartitions } from '../auth/identity/caller-partitions';
+import { andThen } from '../kit/maybe-promise';
+import type { McpCoreEvents } from '../options/mcp-core-events';
 
 /** What the runner's outcome says, as far as the events go (the runner's own type, structurally). */
 type EndedAs =
@@ -16,7 +19,6 @@ type EndedAs =
   | {
       readonly kind: 'input_required';
       readonly wire: { readonly inputRequests?: Readonly<Record<string, unknown>> };
-      readonly trace?: string;
     }
   | { readonly kind: 'tool_error' }
   | { readonly kind: 'error'; readonly error: ProtocolError };
@@ -56,6 +58,7 @@ export function callEventOf(
   call: OperationCall,
   outcome: EndedAs | undefined,
   principal: string,
+  trace?: string,
 ): McpCallEvent {
   const rejection = call.rejection;
   const claimed = rejection ? claimedHeader(call.params.requestState) : undefined;
@@ -65,6 +68,7 @@ export function callEventOf(
     flowId: rejection ? rejection.flowId : call.methodContext.flowId,
     round: rejection ? (claimed?.r ?? 0) + 1 : (call.opened?.header?.r ?? 0) + 1,
     answered: answeredOf(call),
+    ...(trace !== undefined && { trace }),
   };
   switch (outcome?.kind) {
     case undefined:
@@ -78,7 +82,6 @@ export function callEventOf(
         ...base,
         outcome: 'input_required',
         asked: askedOf(outcome.wire.inputRequests),
-        ...(outcome.trace !== undefined && { trace: outcome.trace }),
       };
     case 'error': {
       const refusal = refusalOf(call, outcome.error);
@@ -151,4 +154,28 @@ function answeredOf(call: OperationCall): { key: string; action: string }[] | un
     answered.push({ key, action: typeof action === 'string' ? action : 'answered' });
   }
   return answered;
+}
+
+/**
+ * Tells the core's observers (an audit trail) how `call` ended, once its partition is known; a
+ * no-op while nobody observes.
+ * @internal
+ */
+export function publishCall(
+  events: McpCoreEvents,
+  partitions: CallerPartitions,
+  call: OperationCall,
+  outcome: EndedAs | undefined,
+  trace: string | undefined,
+): void {
+  if (!events.watched) return;
+  try {
+    const published = andThen(partitions.resolve(call.context, call.detached), (principal) =>
+      events.publish(callEventOf(call, outcome, principal, trace)),
+    );
+    // An asynchronous resolver's failure was the call's to answer; nothing to observe then.
+    if (published instanceof Promise) published.catch(() => undefined);
+  } catch {
+    // A partition resolver that throws was answered by the call already; nothing to observe.
+  }
 }

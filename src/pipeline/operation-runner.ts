@@ -23,8 +23,7 @@ import { McpTelemetry } from '../observability/mcp-telemetry.service';
 import { observedCallOf, observedRoundOf } from './call-observation';
 import { McpCoreEvents } from '../options/mcp-core-events';
 import { CallerPartitions } from '../auth/identity/caller-partitions';
-import { andThen } from '../kit/maybe-promise';
-import { callEventOf } from './call-events';
+import { publishCall } from './call-events';
 
 /** What the runner needs to know of an operation: how it runs, and what its steps need. */
 export interface RunnableOperation {
@@ -114,28 +113,14 @@ export class OperationRunner {
       });
     } catch (error) {
       observation.end(observedRoundOf(call, undefined));
-      this.publish(call, undefined);
+      publishCall(this.coreEvents, this.partitions, call, undefined, trace);
       throw error;
     }
     observation.end(observedRoundOf(call, outcome));
     const answered =
       outcome.kind === 'input_required' && trace !== undefined ? { ...outcome, trace } : outcome;
-    this.publish(call, answered);
+    publishCall(this.coreEvents, this.partitions, call, answered, trace);
     return answered;
-  }
-
-  /** The call's outcome to the core's observers (the audit trail), when anyone observes. */
-  private publish(call: OperationCall, outcome: OperationOutcome | undefined): void {
-    if (!this.coreEvents.watched) return;
-    try {
-      const published = andThen(this.partitions.resolve(call.context, call.detached), (principal) =>
-        this.coreEvents.publish(callEventOf(call, outcome, principal)),
-      );
-      // An asynchronous resolver's failure was the call's to answer; nothing to observe then.
-      if (published instanceof Promise) published.catch(() => undefined);
-    } catch {
-      // A partition resolver that throws was answered by the call already; nothing to observe.
-    }
   }
 
   /**
