@@ -17,7 +17,7 @@
  *      interleaved passes, and the report compares the two).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -121,6 +121,36 @@ const SERVERS: ServerSpec[] = [
     label: 'nestjs-mcp, Express, OpenTelemetry metrics + tracing sampled at 10 % (parent-based)',
     file: 'nestjs-mcp.ts',
     variant: 'traced-sampled',
+    extra: true,
+  },
+  {
+    key: 'audit-jsonl',
+    label: 'nestjs-mcp, Express, audit trail best-effort to JSON lines',
+    file: 'nestjs-mcp.ts',
+    variant: 'audit-jsonl',
+    extra: true,
+  },
+  {
+    key: 'audit-jsonl-fastify',
+    label: 'nestjs-mcp, Fastify, audit trail best-effort to JSON lines',
+    file: 'nestjs-mcp.ts',
+    variant: 'audit-jsonl-fastify',
+    baseline: 'bare-fastify',
+    extra: true,
+  },
+  {
+    key: 'audit-strict-redis',
+    label: 'nestjs-mcp, Express, audit trail strict on a Redis stream',
+    file: 'nestjs-mcp.ts',
+    variant: 'audit-strict-redis',
+    extra: true,
+  },
+  {
+    key: 'audit-strict-redis-fastify',
+    label: 'nestjs-mcp, Fastify, audit trail strict on a Redis stream',
+    file: 'nestjs-mcp.ts',
+    variant: 'audit-strict-redis-fastify',
+    baseline: 'bare-fastify',
     extra: true,
   },
   {
@@ -825,6 +855,7 @@ async function main(): Promise<void> {
     );
     wrong += summaries.reduce((sum, s) => sum + s.mismatches, 0);
     const wallSeconds = Number(process.hrtime.bigint() - wallStart) / 1e9;
+    mkdirSync(OUT_DIR, { recursive: true });
     writeFileSync(join(OUT_DIR, 'RESULTS.md'), report(summaries, started, wallSeconds));
     writeFileSync(join(OUT_DIR, 'results.svg'), chart(summaries));
     console.log(`wrote ${join(OUT_DIR, 'RESULTS.md')} and ${join(OUT_DIR, 'results.svg')}`);

@@ -8,8 +8,13 @@
 import { McpFlowEvents } from '../src/observability/mcp-flow-events.service';
 import { McpTelemetry } from '../src/observability/mcp-telemetry.service';
 import { DEFAULT_TRACING_OPTIONS } from '../src/observability/tracing-options';
+import { McpCoreEvents } from '../src/options/mcp-core-events';
 
-const telemetry = new McpTelemetry(new McpFlowEvents(), DEFAULT_TRACING_OPTIONS);
+const telemetry = new McpTelemetry(
+  new McpFlowEvents(),
+  DEFAULT_TRACING_OPTIONS,
+  new McpCoreEvents(),
+);
 const N = 5_000_000;
 for (let i = 0; i < 100_000; i++) telemetry.observing();
 if (global.gc) global.gc();

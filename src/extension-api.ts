@@ -32,6 +32,10 @@ export { McpRequestStateMode } from './input/mcp-request-state-mode.enum';
 /** @internal */
 export type { McpTaskContext } from './input/mcp-task-context.interface';
 /** @internal */
+export type { Pkcs11Api } from './keyring/pkcs11/pkcs11-binding';
+/** @internal */
+export { Pkcs11Token } from './keyring/pkcs11/pkcs11-token';
+/** @internal */
 export { KeyringRecordIntegrity, type RecordIntegrity } from './keyring/record-integrity';
 /** @internal */
 export { McpTelemetry } from './observability/mcp-telemetry.service';
@@ -70,6 +74,19 @@ export { scopesOf } from './operations/discovery/operation-profile';
 export { PagedListing } from './operations/discovery/paged-listing';
 /** @internal */
 export { TOOL_TASK_SUPPORT, type ToolTaskSupport } from './operations/discovery/tool-task-support';
+/** @internal */
+export type {
+  McpCallEvent,
+  McpCallStart,
+  McpCoreEvent,
+  McpKeyringEvent,
+  McpRefusalReason,
+  McpSessionChangeEvent,
+  McpSkillServedEvent,
+  McpTaskChangeEvent,
+} from './options/mcp-core-event';
+/** @internal */
+export { McpCoreEvents, type McpCoreEventObserver } from './options/mcp-core-events';
 export { configured, defineMcpExtension, type McpExtension } from './options/mcp-extension';
 /** @internal */
 export { McpPorts } from './options/mcp-ports.service';

@@ -109,8 +109,9 @@ describe('the public API', () => {
       .reduce((sum, entry) => sum + declaredNames(entry).length, 0);
     // 108 when the extensions were cut out of the core; skills (3) and keys held elsewhere (3) paid
     // for themselves: one Redis client type and one contract function per port took 4 names out.
-    // A new face pays for its names here, deliberately.
-    expect(total).toBeLessThanOrEqual(110);
+    // A new face pays for its names here, deliberately: nestjs-mcp/audit (9) — its options and
+    // record types, the signer port and its three signers, the sink port, the verifier and its verdict.
+    expect(total).toBeLessThanOrEqual(119);
   });
 
   it('exports what an extension of its own needs from nestjs-mcp/extension, and nothing else', () => {
@@ -207,6 +208,27 @@ describe('the public API', () => {
       'MemorySessionStore',
       'SessionCapacityError',
       'SessionStore',
+    ]);
+  });
+
+  it('ships nestjs-mcp-audit as the build of its command, and the audit face with its names', () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+    };
+    expect(manifest.bin).toEqual({ 'nestjs-mcp-audit': 'dist/ext/audit/verify/audit-cli.js' });
+    expect(readFileSync(join(__dirname, 'ext/audit/verify/audit-cli.ts'), 'utf8')).toMatch(
+      /^#!\/usr\/bin\/env node\n/,
+    );
+    expect(declaredNames('entry/audit.ts')).toEqual([
+      'AuditRecord',
+      'AuditSigner',
+      'AuditSink',
+      'AuditVerdict',
+      'AwsKmsAuditSigner',
+      'McpAuditOptions',
+      'PemAuditSigner',
+      'Pkcs11AuditSigner',
+      'verifyAuditTrail',
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { auditExtension } from './ext/audit/audit.extension';
 import { sessionsExtension } from './ext/sessions/sessions.extension';
 import { skillsExtension } from './ext/skills/skills.extension';
 import { tasksExtension } from './ext/tasks/tasks.extension';
@@ -10,4 +11,9 @@ import { tasksExtension } from './ext/tasks/tasks.extension';
  * value is typed with its options only (`McpExtension<'tasks', McpTasksOptions>`).
  * @publicApi
  */
-export const MCP_EXTENSIONS = [tasksExtension, sessionsExtension, skillsExtension] as const;
+export const MCP_EXTENSIONS = [
+  tasksExtension,
+  sessionsExtension,
+  skillsExtension,
+  auditExtension,
+] as const;

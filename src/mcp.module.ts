@@ -19,6 +19,7 @@ import { GlobalGuards } from './pipeline/global-guards';
 import { OperationRunner } from './pipeline/operation-runner';
 import { McpFlowEvents } from './observability/mcp-flow-events.service';
 import { McpTelemetry } from './observability/mcp-telemetry.service';
+import { McpCoreEvents } from './options/mcp-core-events';
 import { StateProtectionInterceptor } from './pipeline/state-protection.interceptor';
 import { McpDispatcher } from './wire/protocol/mcp-dispatcher.service';
 import { McpServedRequests } from './wire/protocol/served-requests';
@@ -75,6 +76,7 @@ import { ENDPOINT_STAGE_PROVIDERS } from './wire/http/endpoint-stages.provider';
     GlobalGuards,
     McpTelemetry,
     McpFlowEvents,
+    McpCoreEvents,
     McpOperationRegistry,
     McpListings,
     McpExplorer,

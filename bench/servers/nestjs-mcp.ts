@@ -13,9 +13,16 @@
  * - `aead-floor`: the plain echo tool, whose handler also opens one AES-256-GCM token with node:crypto
  *   (sealed at startup, the size of the sealed flow's state): what any authenticated-encrypted state
  *   costs a request on this platform, whoever opens it.
+ * - `audit-jsonl` / `audit-jsonl-fastify`: the `express` app with the audit trail on, best-effort,
+ *   JSON lines to a file in the OS temp folder (docs/audit.md);
+ * - `audit-strict-redis` / `audit-strict-redis-fastify`: the audit trail strict, on a Redis stream
+ *   (a private redis-server this process starts; its CPU is not counted in the server's).
  */
 import 'reflect-metadata';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type CanActivate,
   type ExecutionContext,
@@ -40,6 +47,7 @@ import {
 } from '../../src/index';
 import { BENCH_SERVER_INFO, portOf, serveBench } from './harness';
 import { installBenchTelemetry } from './telemetry-setup';
+import { startRedisServer } from '../../test/utils/redis-server';
 
 const ECHO_SCHEMA = {
   type: 'object',
@@ -212,7 +220,46 @@ const modules: Record<string, Type<unknown>> = {
   'traced-sampled': RawSchemaModule,
 };
 
+/** The echo app with the audit trail: best-effort JSON lines, or strict on a Redis stream. */
+async function auditedModule(strictOnRedis: boolean): Promise<{
+  module: Type<unknown>;
+  close: () => Promise<void>;
+}> {
+  const folder = mkdtempSync(join(tmpdir(), 'bench-audit-'));
+  const redis = strictOnRedis ? await startRedisServer() : undefined;
+  const audited = McpModule.forRoot({
+    serverInfo: BENCH_SERVER_INFO,
+    keyring: { active: 'bench', keys: { bench: randomBytes(32) } },
+    ...(redis && { redis: { url: redis.url } }),
+    audit: redis
+      ? { sink: 'redis', policy: 'strict' }
+      : { sink: 'jsonl', file: join(folder, 'audit.jsonl') },
+  });
+  @Module({ imports: [audited], providers: [RawSchemaEchoTool] })
+  class AuditedModule {}
+  return {
+    module: AuditedModule,
+    close: async () => {
+      await redis?.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
 serveBench(async () => {
+  if (variant.startsWith('audit-')) {
+    const audited = await auditedModule(variant.startsWith('audit-strict-redis'));
+    const adapter = variant.endsWith('-fastify') ? new FastifyAdapter() : new ExpressAdapter();
+    const app = await NestFactory.create(audited.module, adapter, { logger: ['error'] });
+    await app.listen(0, '127.0.0.1');
+    return {
+      port: portOf(app.getHttpServer()),
+      close: async () => {
+        await app.close();
+        await audited.close();
+      },
+    };
+  }
   const module = modules[variant];
   if (!module) throw new Error(`unknown BENCH_VARIANT ${variant}`);
   if (variant === 'traced') installBenchTelemetry();

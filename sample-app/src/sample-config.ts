@@ -5,6 +5,7 @@ import { SampleTaskRunner } from './sample-task-runner';
 import { authFromEnv, OAUTH_MODE } from './demo-auth/sample-auth';
 import { BearerPartitionResolver } from './flows/bearer-partition.resolver';
 import { sampleSkillsFolder } from './skills/skills-folder';
+import { auditFromEnv } from './audit/sample-audit';
 
 function optionalInteger(name: string): number | undefined {
   const raw = process.env[name];
@@ -131,6 +132,8 @@ export function sampleMcpOptions(version: string): McpModuleOptions {
     auth: authFromEnv(),
     redis,
     tasks: tasksFromEnv(redis),
+    // MCP_AUDIT: the audit trail (docs/audit.md), off by default.
+    audit: auditFromEnv(redis),
     requestState: {
       maxLifetimeMs: optionalInteger('MCP_STATE_MAX_LIFETIME_MS'),
       maxRounds: optionalInteger('MCP_STATE_MAX_ROUNDS'),

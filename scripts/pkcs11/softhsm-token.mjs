@@ -5,12 +5,13 @@
 //   CKA_SENSITIVE true, CKA_EXTRACTABLE false; CKA_ENCRYPT, CKA_DECRYPT and CKA_SIGN (AES-CMAC, for
 //   the derived record-integrity key) true; CKA_WRAP, CKA_UNWRAP and CKA_DERIVE false;
 // - a wrapping key (CKA_WRAP and CKA_UNWRAP only, sensitive, non-extractable) and data keys wrapped
-//   under it with CKM_AES_KEY_WRAP (`{"pkcs11Wrapped":"<base64>"}` entries).
+//   under it with CKM_AES_KEY_WRAP (`{"pkcs11Wrapped":"<base64>"}` entries);
+// - ECDSA P-256 key pairs that sign audit checkpoints (Pkcs11AuditSigner, docs/audit.md).
 // The tests and the benchmark make their tokens with it; against another PKCS#11 module (your
 // HSM's) it creates the same keys there (pass --module and skip --dir).
 //
 // Usage: node scripts/pkcs11/softhsm-token.mjs --dir <new dir> [--label mcp] [--pin 1234]
-//          [--resident k1,k2] [--wrapping wrap] [--wrapped d1,d2]
+//          [--resident k1,k2] [--wrapping wrap] [--wrapped d1,d2] [--signing audit]
 //        prints JSON: { SOFTHSM2_CONF, PKCS11_MODULE, PKCS11_TOKEN_LABEL, PKCS11_PIN, wrapped: {id: base64} }
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -153,6 +154,40 @@ export function createWrappedDataKey(token, wrappingLabel) {
   }
 }
 
+/** The DER of the P-256 curve's OID (prime256v1), as CKA_EC_PARAMS holds it. */
+const P256_PARAMS = Buffer.from('06082a8648ce3d030107', 'hex');
+
+/**
+ * An ECDSA P-256 key pair for signing audit checkpoints: the private key sensitive, not
+ * extractable, CKA_SIGN only; the public key CKA_VERIFY, readable (CKA_EC_POINT). Both labelled
+ * `label`.
+ */
+export function createSigningKeyPair(token, label) {
+  const { api, pkcs11js, session } = token;
+  api.C_GenerateKeyPair(
+    session,
+    { mechanism: pkcs11js.CKM_EC_KEY_PAIR_GEN },
+    [
+      { type: pkcs11js.CKA_CLASS, value: pkcs11js.CKO_PUBLIC_KEY },
+      { type: pkcs11js.CKA_KEY_TYPE, value: pkcs11js.CKK_EC },
+      { type: pkcs11js.CKA_EC_PARAMS, value: P256_PARAMS },
+      { type: pkcs11js.CKA_LABEL, value: label },
+      { type: pkcs11js.CKA_TOKEN, value: true },
+      { type: pkcs11js.CKA_VERIFY, value: true },
+    ],
+    [
+      { type: pkcs11js.CKA_CLASS, value: pkcs11js.CKO_PRIVATE_KEY },
+      { type: pkcs11js.CKA_KEY_TYPE, value: pkcs11js.CKK_EC },
+      { type: pkcs11js.CKA_LABEL, value: label },
+      { type: pkcs11js.CKA_TOKEN, value: true },
+      { type: pkcs11js.CKA_PRIVATE, value: true },
+      { type: pkcs11js.CKA_SENSITIVE, value: true },
+      { type: pkcs11js.CKA_EXTRACTABLE, value: false },
+      { type: pkcs11js.CKA_SIGN, value: true },
+    ],
+  );
+}
+
 /** Everything at once: a token in `dir` with the keys asked for, as environment variables. */
 export function makeSoftHsmToken({
   dir,
@@ -161,6 +196,7 @@ export function makeSoftHsmToken({
   resident = [],
   wrapping,
   wrapped = [],
+  signing = [],
 }) {
   const { conf, module } = createSoftHsmToken({ dir, label, pin });
   // SoftHSM reads its configuration when the library initializes.
@@ -171,6 +207,7 @@ export function makeSoftHsmToken({
     for (const id of resident) createResidentKey(token, id);
     if (wrapping) createWrappingKey(token, wrapping);
     for (const id of wrapped) keys[id] = createWrappedDataKey(token, wrapping);
+    for (const id of signing) createSigningKeyPair(token, id);
   } finally {
     token.close();
   }
@@ -192,11 +229,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       resident: { type: 'string', default: '' },
       wrapping: { type: 'string' },
       wrapped: { type: 'string', default: '' },
+      signing: { type: 'string', default: '' },
     },
   });
   if (!values.dir) {
     console.error(
-      'usage: softhsm-token.mjs --dir <new dir> [--resident k1,k2] [--wrapping wrap --wrapped d1]',
+      'usage: softhsm-token.mjs --dir <new dir> [--resident k1,k2] [--wrapping wrap --wrapped d1] [--signing audit]',
     );
     process.exit(2);
   }
@@ -208,6 +246,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     resident: list(values.resident),
     wrapping: values.wrapping,
     wrapped: list(values.wrapped),
+    signing: list(values.signing),
   });
   console.log(JSON.stringify(made, null, 2));
 }

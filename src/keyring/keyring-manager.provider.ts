@@ -3,6 +3,7 @@ import { InvalidModuleOptionsError } from '../kit/errors/invalid-module-options.
 import { KeyringManager } from './keyring-manager.service';
 import { KEYRING_OPTIONS, type KeyringOptions } from './keyring.options';
 import { KeyWrapper } from './wrapping/key-wrapper.interface';
+import { McpCoreEvents } from '../options/mcp-core-events';
 
 /**
  * The keyring, loaded before anything that seals, opens or tags is created: wrapped entries are
@@ -12,15 +13,20 @@ import { KeyWrapper } from './wrapping/key-wrapper.interface';
  */
 export const KeyringManagerProvider: Provider = {
   provide: KeyringManager,
-  useFactory: async (options: KeyringOptions, provided: KeyWrapper | undefined) => {
+  useFactory: async (
+    options: KeyringOptions,
+    provided: KeyWrapper | undefined,
+    events: McpCoreEvents,
+  ) => {
     if (options.wrapper && provided && options.wrapper !== provided)
       throw new InvalidModuleOptionsError(
         'keyring.wrapper',
         'is set and a different KeyWrapper is provided; keep one',
       );
     const keyring = new KeyringManager(options);
+    keyring.events = events;
     await keyring.load(options.wrapper ?? provided);
     return keyring;
   },
-  inject: [KEYRING_OPTIONS, { token: KeyWrapper, optional: true }],
+  inject: [KEYRING_OPTIONS, { token: KeyWrapper, optional: true }, McpCoreEvents],
 };

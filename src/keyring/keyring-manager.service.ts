@@ -16,6 +16,8 @@ import type { KeyringFleet } from './fleet/keyring-fleet';
 import { KeyringError } from './keyring.error';
 import { ProtectionKey } from './protection-key';
 import type { KeyWrapper } from './wrapping/key-wrapper.interface';
+import type { McpCoreEvents } from '../options/mcp-core-events';
+import type { McpKeyringEvent as KeyChange } from '../options/mcp-core-event';
 
 /**
  * The keys that seal and open framework-protected request state. New state is sealed with the
@@ -39,6 +41,9 @@ export class KeyringManager implements OnApplicationShutdown {
   private pending: [string, KeyWrapper.Entry][] = [];
   private wrapper: KeyWrapper | undefined;
   private fleet: KeyringFleet | undefined;
+
+  /** The core's events, for an audit trail of key changes. @internal */
+  events: McpCoreEvents | undefined;
 
   /** Made by the module (inject it): its dependencies are the module's own. @internal */
   constructor(@Inject(KEYRING_OPTIONS) options: KeyringOptions) {
@@ -123,9 +128,12 @@ export class KeyringManager implements OnApplicationShutdown {
     const key = await keyFromEntry(id, entry, this.wrapper);
     const held = this.keys.has(id);
     this.adopt(key);
-    if (!this.fleet) return this.snapshot();
+    if (!this.fleet) {
+      this.announce('staged', id, 'instance');
+      return this.snapshot();
+    }
     // Refused by the fleet: this instance does not keep a key the others will not hold.
-    return this.fleet.staged(key).catch((error: unknown) => {
+    return this.fleet.staged(key).then(this.afterFleet('staged', id), (error: unknown) => {
       if (!held) this.keys.delete(id);
       throw error;
     });
@@ -139,7 +147,7 @@ export class KeyringManager implements OnApplicationShutdown {
    */
   async activate(id: string): Promise<KeyringSnapshot> {
     if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not staged`);
-    if (this.fleet) return this.fleet.activate(id);
+    if (this.fleet) return this.fleet.activate(id).then(this.afterFleet('activated', id));
     this.activateStagedKey(id);
     return this.snapshot();
   }
@@ -152,7 +160,7 @@ export class KeyringManager implements OnApplicationShutdown {
   async remove(id: string): Promise<KeyringSnapshot> {
     // The fleet's record may be tagged under this very key (the one active when it was last
     // written): the fleet reads it before anything is removed, then removes the key here too.
-    if (this.fleet) return this.fleet.removed(id);
+    if (this.fleet) return this.fleet.removed(id).then(this.afterFleet('removed', id));
     this.removeVerificationKey(id);
     return this.snapshot();
   }
@@ -165,6 +173,7 @@ export class KeyringManager implements OnApplicationShutdown {
   /** Adds key material that can open state but does not seal yet, here only. Idempotent for identical bytes. */
   stageVerificationKey(id: string, material: KeyMaterial): void {
     this.adopt(keyFromMaterial(id, material));
+    this.announce('staged', id, 'instance');
   }
 
   /** Adds a key; the same key again is a no-op, another key under a held id is refused. @internal */
@@ -177,17 +186,42 @@ export class KeyringManager implements OnApplicationShutdown {
 
   /** Makes a staged key the one that seals new state, here only; the former active key keeps opening. */
   activateStagedKey(id: string): void {
+    this.activateHere(id, 'instance');
+  }
+
+  /** {@link activateStagedKey}, said to the core's observers as a change of `scope`. @internal */
+  activateHere(id: string, scope: KeyChange['scope']): void {
     if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not staged`);
     this.activeId = id;
+    this.announce('activated', id, scope);
   }
 
   /** Removes a verification-only key here only; state sealed with it stops opening. */
   removeVerificationKey(id: string): void {
+    this.removeHere(id, 'instance');
+  }
+
+  /** {@link removeVerificationKey}, said to the core's observers as a change of `scope`. @internal */
+  removeHere(id: string, scope: KeyChange['scope']): void {
     if (!this.keys.has(id)) throw new KeyringError(`Key "${id}" is not in the keyring`);
     if (id === this.activeId)
       throw new KeyringError(`Key "${id}" is active; activate another key first`);
     if ((this.reservations.get(id) ?? 0) > 0) throw new KeyInUseError(id);
     this.keys.delete(id);
+    this.announce('removed', id, scope);
+  }
+
+  /** Tells the core's observers (an audit trail) that a key changed. @internal */
+  announce(action: KeyChange['action'], keyId: string, scope: KeyChange['scope']): void {
+    if (this.events?.watched) this.events.publish({ kind: 'keyring', action, keyId, scope });
+  }
+
+  /** Tells the observers once the fleet made the change this instance asked for. */
+  private afterFleet(action: KeyChange['action'], keyId: string) {
+    return (snapshot: KeyringSnapshot): KeyringSnapshot => {
+      this.announce(action, keyId, 'fleet');
+      return snapshot;
+    };
   }
 
   /** Stages and activates in one step, for a single server. Safe to retry. */

@@ -53,6 +53,7 @@ export interface Instruments {
   readonly rounds: Histogram;
   readonly tasks: Counter;
   readonly sessionDuration: Histogram;
+  readonly auditDropped: Counter;
 }
 
 /** @internal */
@@ -80,6 +81,10 @@ export function instrumentsOf(provider: MeterProvider): Instruments {
     tasks: meter.createCounter(OWN_INSTRUMENTS.tasks, {
       description: 'Task status changes, by status',
       unit: '{task}',
+    }),
+    auditDropped: meter.createCounter(OWN_INSTRUMENTS.auditRecordsDropped, {
+      description: 'Audit records an audit trail could not keep (its queue full, its sink down)',
+      unit: '{record}',
     }),
     sessionDuration: meter.createHistogram(MCP_SEMCONV.sessionDuration, {
       description: 'Duration of one 2025-era MCP session on the server, from initialize to its end',

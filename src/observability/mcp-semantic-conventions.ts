@@ -47,6 +47,8 @@ export const OWN_ATTRIBUTES = {
   taskStatus: 'nestjs_mcp.task.status',
   link: 'nestjs_mcp.link',
   inputOutcome: 'nestjs_mcp.input.outcome',
+  auditSink: 'nestjs_mcp.audit.sink',
+  auditReason: 'nestjs_mcp.audit.reason',
 } as const;
 
 /** This module's own instruments (docs/operations.md). @internal */
@@ -59,4 +61,5 @@ export const OWN_INSTRUMENTS = {
   flowsExpired: 'nestjs_mcp.flows.expired',
   flowRounds: 'nestjs_mcp.flow.rounds',
   tasks: 'nestjs_mcp.tasks',
+  auditRecordsDropped: 'nestjs_mcp.audit.records.dropped',
 } as const;

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Context, MeterProvider, Span, Tracer, TracerProvider } from '@opentelemetry/api';
 import { PACKAGE_VERSION } from '../kit/package-version';
 import { McpFlowEvents } from './mcp-flow-events.service';
+import { McpCoreEvents } from '../options/mcp-core-events';
+import { auditDropAttributes, taskChangeOf, type TaskOwner } from './core-event-parts';
 import { MCP_SEMCONV, OWN_ATTRIBUTES } from './mcp-semantic-conventions';
 import { INSTRUMENTATION_SCOPE, instrumentsOf, type Instruments } from './mcp-instruments';
 import { countRound, flowEnded, flowStarted } from './flow-metrics';
@@ -10,6 +12,7 @@ import type { CallObservation, ClientRequestObservation, RequestObservation } fr
 import { TRACING_OPTIONS, type TracingOptions } from './tracing-options';
 import { requestAttributes, spanName, startAttributes, type AttributeMap } from './span-attributes';
 import { spanContextOf, traceparentOf } from './trace-context';
+import { clientRequestAttributes, clientRequestEnd } from './client-request-span';
 import { endRoundSpan } from './round-span';
 import { spanParentOf } from './span-parents';
 import type * as OpenTelemetryApi from '@opentelemetry/api';
@@ -40,11 +43,12 @@ export class McpTelemetry {
   constructor(
     private readonly events: McpFlowEvents,
     @Inject(TRACING_OPTIONS) private readonly tracing: TracingOptions,
+    private readonly coreEvents: McpCoreEvents,
   ) {}
 
-  /** Whether a call is worth observing: a tracer or meter provider, or an event subscriber. */
+  /** Whether a call is worth observing: a provider, an event subscriber, a core event observer. */
   observing(): boolean {
-    if (this.events.observed) return true;
+    if (this.events.observed || this.coreEvents.watched) return true;
     if (!anyProviderRegistered()) return false;
     return this.tracerProvider() !== undefined || this.metrics() !== undefined;
   }
@@ -137,24 +141,10 @@ export class McpTelemetry {
     const parentContext = spanContextOf(api, request.parent);
     const active = api.context.active();
     const parent = parentContext ? api.trace.setSpanContext(active, parentContext) : active;
-    const attributes: AttributeMap = { [MCP_SEMCONV.methodName]: request.method };
-    if (request.sessionId !== undefined) attributes[MCP_SEMCONV.sessionId] = request.sessionId;
-    if (request.protocolVersion !== undefined)
-      attributes[MCP_SEMCONV.protocolVersion] = request.protocolVersion;
-    const span = this.tracerOf(provider).startSpan(
-      request.method,
-      { kind: api.SpanKind.CLIENT, attributes },
-      parent,
-    );
-    return {
-      end: (outcome, errorType) => {
-        span.setAttribute(OWN_ATTRIBUTES.inputOutcome, outcome);
-        if (errorType !== undefined) span.setAttribute(MCP_SEMCONV.errorType, errorType);
-        if (outcome === 'error' || outcome === 'timed_out' || outcome === 'refused')
-          span.setStatus({ code: api.SpanStatusCode.ERROR });
-        span.end();
-      },
-    };
+    const kind = api.SpanKind.CLIENT;
+    const attributes = clientRequestAttributes(request);
+    const span = this.tracerOf(provider).startSpan(request.method, { kind, attributes }, parent);
+    return clientRequestEnd(span, api.SpanStatusCode.ERROR);
   }
 
   /**
@@ -208,15 +198,22 @@ export class McpTelemetry {
     return context && api.isSpanContextValid(context) ? traceparentOf(context) : undefined;
   }
 
-  /** Counts a task's status change and reports it to subscribers. */
-  taskStatus(taskId: string, flowId: string | undefined, status: string): void {
+  /** Counts a task's status change and reports it to subscribers and the core's observers. */
+  taskStatus(taskId: string, flowId: string | undefined, status: string, task?: TaskOwner): void {
     this.metrics()?.tasks.add(1, { [OWN_ATTRIBUTES.taskStatus]: status });
     if (this.events.observed) this.events.emit({ kind: 'task', taskId, flowId, status });
+    if (this.coreEvents.watched)
+      this.coreEvents.publish(taskChangeOf(taskId, flowId, status, task));
+  }
+
+  /** Counts records an audit trail could not keep (`nestjs_mcp.audit.records.dropped`). */
+  auditRecordsDropped(count: number, sink: string, reason: string): void {
+    this.metrics()?.auditDropped.add(count, auditDropAttributes(sink, reason));
   }
 
   private tracerProvider(): TracerProvider | undefined {
     const api = this.api;
-    if (!api) return undefined;
+    if (!api || !anyProviderRegistered()) return undefined; // one read, not the API's getters
     const global = api.trace.getTracerProvider() as TracerProvider & {
       getDelegate?: () => TracerProvider;
     };
@@ -235,7 +232,7 @@ export class McpTelemetry {
 
   private metrics(): Instruments | undefined {
     const api = this.api;
-    if (!api) return undefined;
+    if (!api || !anyProviderRegistered()) return undefined;
     const provider = api.metrics.getMeterProvider();
     if (provider !== this.seenMeterProvider) {
       this.seenMeterProvider = provider;

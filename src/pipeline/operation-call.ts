@@ -32,6 +32,8 @@ export interface OperationCallProfile {
   /** Served to callers without a token when the resource server requires one. */
   readonly public: boolean;
   readonly argumentsValidator: ArgumentsValidator | undefined;
+  /** Argument fields an audit trail may record in clear (`audit.arguments`); none when absent. */
+  readonly auditArguments?: readonly string[];
 }
 
 /**

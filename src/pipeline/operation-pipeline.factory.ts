@@ -1,4 +1,4 @@
-import { Logger, HttpException } from '@nestjs/common';
+import { Logger, HttpException, type CanActivate } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { McpToolError } from '../kit/errors/mcp-tool.error';
@@ -39,6 +39,8 @@ export interface LibrarySteps {
   readonly argumentsValidator: ArgumentsValidator | undefined;
   /** The module's own interceptors, outermost first. */
   readonly interceptors: readonly LibraryInterceptor[];
+  /** The last guard, awaited before anything else of the call runs (a strict audit trail's). */
+  readonly startedGuard?: CanActivate;
 }
 
 const logger = new Logger('McpModule');
@@ -123,6 +125,11 @@ export class OperationPipelineFactory {
    * application applies no interceptor to the method, so that Nest's chain is not entered at all.
    */
   private withLibrarySteps(instance: object, method: Callback, steps: LibrarySteps): Callback {
+    const inner = this.withInnerSteps(instance, method, steps);
+    return steps.startedGuard ? withAppended(inner, GUARDS_METADATA, [steps.startedGuard]) : inner;
+  }
+
+  private withInnerSteps(instance: object, method: Callback, steps: LibrarySteps): Callback {
     if (steps.interceptors.length > 0)
       return withAppended(method, INTERCEPTORS_METADATA, steps.interceptors);
     if (!steps.argumentsValidator) return method;

@@ -22,6 +22,9 @@ import { RATE_LIMIT_OPTIONS, type RateLimitOptions } from './rate-limit.options'
 import type { OperationHandler } from './operation-pipeline.factory';
 import { McpTelemetry } from '../observability/mcp-telemetry.service';
 import { observedCallOf, observedRoundOf } from './call-observation';
+import { McpCoreEvents } from '../options/mcp-core-events';
+import { CallerPartitions } from '../auth/identity/caller-partitions';
+import { publishCall } from './call-events';
 
 /**
  * What the runner needs to know of an operation: how it runs, and what its steps need.
@@ -104,6 +107,8 @@ export class OperationRunner {
   constructor(
     private readonly telemetry: McpTelemetry,
     @Inject(RATE_LIMIT_OPTIONS) private readonly rateLimits: RateLimitOptions,
+    private readonly coreEvents: McpCoreEvents,
+    private readonly partitions: CallerPartitions,
   ) {}
 
   /** Runs the operation's method. A cancelled task's method that gave up rejects with its error. */
@@ -123,12 +128,14 @@ export class OperationRunner {
       });
     } catch (error) {
       observation.end(observedRoundOf(call, undefined));
+      publishCall(this.coreEvents, this.partitions, call, undefined, trace);
       throw error;
     }
     observation.end(observedRoundOf(call, outcome));
-    return outcome.kind === 'input_required' && trace !== undefined
-      ? { ...outcome, trace }
-      : outcome;
+    const answered =
+      outcome.kind === 'input_required' && trace !== undefined ? { ...outcome, trace } : outcome;
+    publishCall(this.coreEvents, this.partitions, call, answered, trace);
+    return answered;
   }
 
   /**

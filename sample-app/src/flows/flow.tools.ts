@@ -33,6 +33,8 @@ export class FlowTools {
     singleUse: true,
     // SAMPLE_AUTH=oauth: the token must grant payments:write, checked again on every round.
     scopes: scopesInOAuthMode(PAYMENTS_SCOPE),
+    // MCP_AUDIT: the amount and the recipient are recorded in clear; the rest only as a digest.
+    audit: { arguments: ['amount', 'to'] },
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
   transferFunds(

@@ -1,6 +1,7 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { CallerPartitions } from '../../auth/identity/caller-partitions';
 import type { McpTelemetry } from '../../observability/mcp-telemetry.service';
+import type { McpCoreEvents } from '../../options/mcp-core-events';
 import type { SessionEventBus } from '../../wire/fleet/session-event-bus';
 import type { SessionGate } from './calls/session-gate';
 import { McpSessions } from './mcp-sessions.service';
@@ -18,6 +19,7 @@ function sessionsOver(store: MemorySessionStore): McpSessions {
     {} as SessionGate,
     {} as SessionEventBus,
     {} as McpTelemetry,
+    { watched: false } as McpCoreEvents,
   );
 }
 

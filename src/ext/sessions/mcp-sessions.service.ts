@@ -13,6 +13,7 @@ import {
   ANONYMOUS_PARTITION,
   CallerPartitions,
   McpTelemetry,
+  McpCoreEvents,
   OutageLog,
   SessionEventBus,
   boundKeyOf,
@@ -50,6 +51,7 @@ export class McpSessions {
     private readonly gate: SessionGate,
     private readonly bus: SessionEventBus,
     private readonly telemetry: McpTelemetry,
+    private readonly events: McpCoreEvents,
   ) {}
 
   /** Declarations plus subscriptions one session may hold (`sessions.maxSessionBytes`). */
@@ -122,6 +124,7 @@ export class McpSessions {
         maxPerPartition: this.options.maxSessionsPerCaller,
       }),
     );
+    this.announce('opened', record);
     return record;
   }
 
@@ -175,7 +178,19 @@ export class McpSessions {
   async close(record: McpSessionRecord): Promise<void> {
     const existed = await this.stored((store) => store.delete(record.sessionId));
     this.bus.publish({ kind: 'closed', sessionId: record.sessionId });
-    if (existed)
-      this.telemetry.sessionEnded(record.protocolVersion, (Date.now() - record.createdAt) / 1000);
+    if (!existed) return;
+    this.telemetry.sessionEnded(record.protocolVersion, (Date.now() - record.createdAt) / 1000);
+    this.announce('closed', record);
+  }
+
+  private announce(action: 'opened' | 'closed', record: McpSessionRecord): void {
+    if (!this.events.watched) return;
+    this.events.publish({
+      kind: 'session',
+      action,
+      sessionId: record.sessionId,
+      principal: record.partition,
+      protocolVersion: record.protocolVersion,
+    });
   }
 }

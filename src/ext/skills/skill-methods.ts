@@ -15,8 +15,9 @@ import { SKILL_OPTIONS, type ResolvedSkillOptions } from './skill.options';
 import {
   ANONYMOUS_PARTITION,
   CallerPartitions,
-  McpOperationVisibility,
   createOperationContext,
+  McpCoreEvents,
+  McpOperationVisibility,
   type HttpExchange,
   type McpMethodParams,
 } from '../../extension-api';
@@ -65,6 +66,7 @@ export class SkillMethods {
     private readonly visibility: McpOperationVisibility,
     private readonly partitions: CallerPartitions,
     @Inject(SKILL_OPTIONS) options: ResolvedSkillOptions,
+    private readonly events: McpCoreEvents,
   ) {
     this.cacheFields = Object.freeze({ ...options.cacheHint });
     this.budget = new SkillReadBudget({
@@ -99,6 +101,7 @@ export class SkillMethods {
     const uri = uriOf(params);
     const skill = this.catalog.skill(uri);
     if (!skill || !(await this.sees(skill, sdk, exchange))) throw skillNotFound(uri);
+    if (this.events.watched) await this.served('skills/get', uri, sdk, exchange);
     return { skill: skill.listing, ...this.cacheFieldsFor(sdk) };
   }
 
@@ -112,6 +115,7 @@ export class SkillMethods {
     const folder = this.catalog.folder(uri);
     if (!folder || !(await this.sees(folder.skill, sdk, exchange))) throw notADirectory(uri);
     const page = folder.children.page(cursor);
+    if (this.events.watched) await this.served('resources/directory/read', uri, sdk, exchange);
     return {
       resources: page.items,
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
@@ -127,6 +131,7 @@ export class SkillMethods {
   ): Promise<ReadResourceResult | undefined> {
     const file = this.catalog.file(uri);
     if (!file || !(await this.sees(file.skill, sdk, exchange))) return undefined;
+    if (this.events.watched) await this.served('resources/read', uri, sdk, exchange);
     const { bytes } = file.contents;
     if (this.budget.counts(bytes))
       this.budget.reserve(await this.callerOf(sdk, exchange, uri), bytes, exchange.response);
@@ -152,6 +157,18 @@ export class SkillMethods {
   /** Whether the caller may see `skill`: as `skills/list` and `resources/list` show it. */
   private sees(skill: ServedSkill, sdk: ServerContext, exchange: HttpExchange): Promise<boolean> {
     return this.visibility.sees(skill, skill.name, sdk, exchange);
+  }
+
+  /** Tells the core's observers (an audit trail) which caller a skill's `uri` was served to. */
+  private async served(
+    method: string,
+    uri: string,
+    sdk: ServerContext,
+    exchange: HttpExchange,
+  ): Promise<void> {
+    const context = createOperationContext(sdk, uri, exchange, undefined);
+    const principal = await this.partitions.resolve(context);
+    this.events.publish({ kind: 'skill', method, uri, principal });
   }
 
   /** `ttlMs` and `cacheScope`, which 2026-07-28 results carry (2025-era ones have no such fields). */

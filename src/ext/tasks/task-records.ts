@@ -71,7 +71,10 @@ export class TaskRecords {
    */
   async create(task: McpTaskRecord): Promise<void> {
     await this.store.create(task, this.limits);
-    this.telemetry?.taskStatus(task.taskId, task.flow?.id, task.status);
+    this.telemetry?.taskStatus(task.taskId, task.flow?.id, task.status, {
+      principal: task.partition,
+      toolName: task.call.name,
+    });
   }
 
   /**
@@ -187,16 +190,21 @@ export class TaskRecords {
         lastUpdatedAt: Math.max(Date.now(), current.lastUpdatedAt),
       };
       if (await this.store.replace(withoutUndefined(next), current.version, this.limits)) {
-        if (next.status !== current.status) this.publish(next);
+        if (next.status !== current.status) this.publish(next, current.status);
         return next;
       }
     }
     throw new ProtocolError(McpErrorCode.InternalError, 'Internal error');
   }
 
-  private publish({ taskId, version, status, flow }: McpTaskRecord): void {
+  private publish(task: McpTaskRecord, previousStatus: string): void {
+    const { taskId, version, status, flow } = task;
     this.events.publish({ taskId, version });
-    this.telemetry?.taskStatus(taskId, flow?.id, status);
+    this.telemetry?.taskStatus(taskId, flow?.id, status, {
+      previousStatus,
+      principal: task.partition,
+      toolName: task.call.name,
+    });
   }
 }
 

@@ -36,6 +36,7 @@ export class FleetReconciler {
         continue;
       try {
         this.keyring.adopt(await this.keyring.unwrap(id, entry));
+        this.keyring.announce('staged', id, 'fleet-sync');
         this.failures.delete(id);
         this.logger.log(`Key "${id}" staged from the fleet`);
       } catch (error) {
@@ -48,7 +49,7 @@ export class FleetReconciler {
     const active = desired.active;
     if (active !== undefined && active !== this.keyring.snapshot().activeKeyId) {
       if (this.keyring.findKey(active)) {
-        this.keyring.activateStagedKey(active);
+        this.keyring.activateHere(active, 'fleet-sync');
         this.logger.log(`Key "${active}" activated by the fleet`);
       } else if (!this.failures.has(active)) {
         this.failures.set(active, {
@@ -63,7 +64,7 @@ export class FleetReconciler {
     for (const id of desired.removed) {
       if (id === current || !this.keyring.findKey(id)) continue;
       try {
-        this.keyring.removeVerificationKey(id);
+        this.keyring.removeHere(id, 'fleet-sync');
         this.logger.log(`Key "${id}" removed by the fleet`);
       } catch (error) {
         if (!(error instanceof KeyInUseError)) throw error;

@@ -64,6 +64,18 @@ export interface McpInputOptions {
    * ```
    */
   replay?: boolean;
+  /**
+   * What an audit trail (the `audit` option, docs/audit.md) may record of the arguments in clear:
+   * the fields named here, by their top-level name. Every other argument is recorded only as part
+   * of the SHA-256 digest of the arguments. A field the secret-field policy names a secret (a
+   * password, PIN, token or key) fails startup: it is never recorded, in any mode.
+   *
+   * @example
+   * ```ts
+   * @McpTool({ description: 'Moves money', audit: { arguments: ['amount', 'to'] } })
+   * ```
+   */
+  audit?: { readonly arguments?: readonly string[] };
 }
 
 /**

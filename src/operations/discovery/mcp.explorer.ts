@@ -39,6 +39,9 @@ import { toolTaskProfile } from './tool-task-profile';
 import { singleUseInMemoryWarning } from './single-use-store.warning';
 import { ConsumedStateStore } from '../../request-state/stores/one-time/consumed-state-store.interface';
 import { MemoryConsumedStateStore } from '../../request-state/stores/one-time/memory-consumed-state.store';
+import { McpCoreEvents } from '../../options/mcp-core-events';
+import { CallerPartitions } from '../../auth/identity/caller-partitions';
+import { CallStartedGuard } from '../../pipeline/call-started.guard';
 
 /**
  * Finds `@McpTool`, `@McpPrompt` and `@McpResource` methods and registers them with Nest-pipeline
@@ -63,6 +66,8 @@ export class McpExplorer implements OnApplicationBootstrap {
     private readonly adapterHost: HttpAdapterHost,
     @Inject(ConsumedStateStore) private readonly consumedStates: ConsumedStateStore,
     private readonly marks: McpExtensionMarks,
+    private readonly coreEvents: McpCoreEvents,
+    private readonly partitions: CallerPartitions,
     @Optional() @Inject(TOOL_TASK_SUPPORT) private readonly taskSupport?: ToolTaskSupport,
   ) {
     assertNestInternals(contextCreator);
@@ -80,7 +85,17 @@ export class McpExplorer implements OnApplicationBootstrap {
     return {
       argumentsValidator: profile.argumentsValidator,
       interceptors: inputAware ? [this.capabilityGating, this.stateProtection] : [],
+      startedGuard: this.startedGuard(),
     };
+  }
+
+  private callStarted: CallStartedGuard | undefined;
+
+  /** A guard awaiting calls before they run, only while an observer asks for it (strict audit). */
+  private startedGuard(): CallStartedGuard | undefined {
+    if (!this.coreEvents.startsWatched) return undefined;
+    this.callStarted ??= new CallStartedGuard(this.coreEvents, this.partitions);
+    return this.callStarted;
   }
 
   onApplicationBootstrap(): void {

@@ -9,6 +9,37 @@ import { McpRequestStateMode } from '../../input/mcp-request-state-mode.enum';
 import type { OperationCallProfile } from '../../pipeline/operation-call';
 import { createArgumentsValidator } from '../../pipeline/validation/arguments-validator.factory';
 import type { DiscoveryOptions } from './discovery.options';
+import { ConceptSecretFieldPolicy } from '../../input/secret-field.policy';
+
+const SECRET_FIELDS = new ConceptSecretFieldPolicy();
+
+/**
+ * The argument fields `audit.arguments` lets an audit trail record in clear, checked: top-level
+ * names, none of them a secret as the secret-field policy names one (a password, PIN, token, key).
+ */
+function auditArgumentsOf(where: string, audit: unknown): readonly string[] {
+  if (audit === undefined) return [];
+  const fields = (audit as { arguments?: unknown } | null)?.arguments;
+  if (
+    audit === null ||
+    typeof audit !== 'object' ||
+    (fields !== undefined &&
+      (!Array.isArray(fields) || fields.some((field) => typeof field !== 'string' || field === '')))
+  )
+    throw new InvalidOperationDefinitionError(
+      where,
+      'audit must be { arguments?: string[] } (top-level argument names)',
+    );
+  for (const name of (fields ?? []) as string[]) {
+    const concept = SECRET_FIELDS.secretConcept({ name });
+    if (concept !== undefined)
+      throw new InvalidOperationDefinitionError(
+        where,
+        `audit.arguments names "${name}", a secret (${concept}): secrets are never recorded`,
+      );
+  }
+  return Object.freeze([...new Set((fields ?? []) as string[])]);
+}
 
 function replayOf(where: string, replay: unknown): boolean {
   if (replay !== undefined && typeof replay !== 'boolean')
@@ -83,6 +114,7 @@ export function operationProfile(
     replay,
     scopes: scopesOf(where, metadata.options.scopes),
     public: publicOf(where, metadata.options.public, metadata.options.scopes),
+    auditArguments: auditArgumentsOf(where, metadata.options.audit),
     argumentsValidator: options.validateArguments
       ? createArgumentsValidator(
           {

@@ -42,6 +42,9 @@ import { McpResourceReaders } from './resource-readers';
 import { clip } from '../../kit/clip';
 import type { MaybePromise } from '../../kit/maybe-promise';
 import { resourceNotFound, unknownOperation as unknown } from './unknown-operation';
+import { McpCoreEvents } from '../../options/mcp-core-events';
+import { CallerPartitions } from '../../auth/identity/caller-partitions';
+import { UnknownTargets } from './unknown-target.events';
 
 /**
  * How a call is run: once through the runner (the default), or by an entry point that runs it
@@ -84,7 +87,13 @@ export class McpDispatcher {
     private readonly visibility: McpOperationVisibility,
     /** Extensions' own resources (skill files), read when no operation serves a URI. */
     private readonly readers: McpResourceReaders,
-  ) {}
+    coreEvents: McpCoreEvents,
+    partitions: CallerPartitions,
+  ) {
+    this.unknowns = new UnknownTargets(coreEvents, partitions);
+  }
+
+  private readonly unknowns: UnknownTargets;
 
   listTools(
     cursor: string | undefined,
@@ -130,7 +139,7 @@ export class McpDispatcher {
   ): Promise<CallToolResult> {
     const { name } = request.params;
     const tool = this.registry.findTool(name);
-    if (!tool) throw unknown('tool', name);
+    if (!tool) throw this.unknowns.refuse('tool', name, request.params.arguments, sdk, exchange);
     const divert = via.divert === false ? undefined : this.diverts.for(tool, sdk);
     if (divert) {
       const caller = await this.visibility.authorizeTool(tool, sdk, exchange);
@@ -161,7 +170,8 @@ export class McpDispatcher {
   ): Promise<GetPromptResult> {
     const { name } = request.params;
     const prompt = this.registry.findPrompt(name);
-    if (!prompt) throw unknown('prompt', name);
+    if (!prompt)
+      throw this.unknowns.refuse('prompt', name, request.params.arguments, sdk, exchange);
     const params = callParamsOf(exchange, sdk, request.params);
     const input: OperationRunInput = {
       operation: prompt,

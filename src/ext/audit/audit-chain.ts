@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { rfc8785Json } from '../../kit/rfc8785-json';
+import {
+  AUDIT_EXTENSION,
+  type AuditDraft,
+  type AuditRecord,
+  type AuditValue,
+} from './audit-record';
+
+/** What a checkpoint's signature is over: this tag, a newline, the RFC 8785 body without it. */
+const CHECKPOINT_DOMAIN = 'nestjs-mcp-audit-checkpoint-v1\n';
+
+/**
+ * The hex SHA-256 of a record's protected body: the RFC 8785 form of every field but `event_hash`
+ * (and SEP-3004's reserved `anchor_witness`), `previous_hash` included.
+ * @internal
+ */
+export function eventHashOf(record: Readonly<Record<string, unknown>>): string {
+  const body: Record<string, unknown> = { ...record };
+  delete body.event_hash;
+  delete body.anchor_witness;
+  return createHash('sha256').update(rfc8785Json(body)).digest('hex');
+}
+
+/** `draft` linked after `previousHash` and hashed (a new record; the draft is not changed). @internal */
+export function chained(draft: AuditDraft, previousHash: string | null): AuditRecord {
+  const linked: Record<string, unknown> = { ...draft, previous_hash: previousHash };
+  // A draft has no event_hash to leave out: its RFC 8785 form is hashed as it is.
+  linked.event_hash = createHash('sha256').update(rfc8785Json(linked)).digest('hex');
+  return linked as unknown as AuditRecord;
+}
+
+/** Our extension's fields of a record. @internal */
+export function ownFields(record: {
+  readonly extensions?: unknown;
+}): Readonly<Record<string, AuditValue>> | undefined {
+  const extensions = record.extensions as Record<string, unknown> | undefined;
+  const own = extensions?.[AUDIT_EXTENSION];
+  return own !== null && typeof own === 'object'
+    ? (own as Readonly<Record<string, AuditValue>>)
+    : undefined;
+}
+
+/**
+ * The bytes a checkpoint's signature covers: the record as it will be chained (its
+ * `previous_hash`, the heads it names), without `event_hash` and without the signature itself.
+ * @internal
+ */
+export function checkpointSigningInput(record: Readonly<Record<string, unknown>>): Buffer {
+  const body: Record<string, unknown> = { ...record };
+  delete body.event_hash;
+  delete body.anchor_witness;
+  const own = ownFields(record) ?? {};
+  const checkpoint = { ...(own.checkpoint as Record<string, unknown> | undefined) };
+  delete checkpoint.signature;
+  body.extensions = {
+    ...(record.extensions as Record<string, unknown>),
+    [AUDIT_EXTENSION]: { ...own, checkpoint },
+  };
+  return Buffer.from(CHECKPOINT_DOMAIN + rfc8785Json(body), 'utf8');
+}

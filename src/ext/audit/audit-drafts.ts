@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  McpCallEvent,
+  McpCallStart,
+  McpCoreEvent,
+  McpKeyringEvent,
+  McpSessionChangeEvent,
+  McpSkillServedEvent,
+  McpTaskChangeEvent,
+} from '../../extension-api';
+import {
+  AUDIT_EXTENSION,
+  type AuditDraft,
+  type AuditOutcome,
+  type AuditValue,
+} from './audit-record';
+import { auditDigest, auditText, clearFields } from './audit-values';
+
+/** The principal of the trail's own records (checkpoints) and of key changes. @internal */
+export const SYSTEM_PRINCIPAL = 'system';
+
+type Own = Record<string, AuditValue | undefined>;
+
+/** A draft record; `own` is this module's context (`undefined` fields left out). @internal */
+export function draft(
+  eventType: string,
+  principal: string,
+  target: string | null,
+  outcome: AuditOutcome,
+  own: Own,
+): AuditDraft {
+  const fields: Record<string, AuditValue> = {};
+  for (const [key, value] of Object.entries(own)) if (value !== undefined) fields[key] = value;
+  return {
+    event_id: randomUUID(),
+    occurred_at: new Date().toISOString(),
+    principal_id: auditText(principal),
+    event_type: eventType,
+    tool_name: target === null ? null : auditText(target),
+    outcome,
+    extensions: { [AUDIT_EXTENSION]: fields },
+  };
+}
+
+/** What every record of a call says about it. */
+function callContext(call: McpCallStart | McpCallEvent, callId: string): Own {
+  return {
+    call_id: callId,
+    operation: call.operation,
+    method: call.method,
+    era: call.protocolVersion ?? null,
+    request_id: call.requestId === undefined ? undefined : auditText(String(call.requestId)),
+    // A session id is a handle a caller presents: recorded as its digest.
+    session: call.sessionId === undefined ? undefined : auditDigest(call.sessionId),
+    task_id: call.taskId,
+    arguments_digest: auditDigest(call.arguments),
+    arguments: clearFields(call.arguments, call.clearArguments),
+  };
+}
+
+/** A strict call's `mcp.call.started`, written before anything of it runs. @internal */
+export function startedDraft(start: McpCallStart, callId: string): AuditDraft {
+  return draft('mcp.call.started', start.principal, start.target, 'allowed', {
+    ...callContext(start, callId),
+    round: String(start.claimedRound + 1),
+  });
+}
+
+/** The records of one core event (a call's answers come before its outcome). @internal */
+export function draftsOf(event: McpCoreEvent, callId: (handle: object) => string): AuditDraft[] {
+  switch (event.kind) {
+    case 'call':
+      return callDrafts(event, callId(event.handle));
+    case 'keyring':
+      return [keyDraft(event)];
+    case 'task':
+      return [taskDraft(event)];
+    case 'session':
+      return [sessionDraft(event)];
+    case 'skill':
+      return [skillDraft(event)];
+  }
+}
+
+function callDrafts(event: McpCallEvent, callId: string): AuditDraft[] {
+  const context = {
+    ...callContext(event, callId),
+    flow_id: event.flowId ?? null,
+    round: String(event.round),
+    trace: event.trace,
+  };
+  const drafts: AuditDraft[] = [];
+  if (event.answered)
+    drafts.push(
+      draft('mcp.input.answered', event.principal, event.target, 'allowed', {
+        ...context,
+        answered: event.answered.map(({ key, action }) => ({
+          key: auditText(key),
+          action: auditText(action),
+        })),
+      }),
+    );
+  drafts.push(outcomeDraft(event, context));
+  return drafts;
+}
+
+function outcomeDraft(event: McpCallEvent, context: Own): AuditDraft {
+  const { principal, target } = event;
+  switch (event.outcome) {
+    case 'complete':
+      return draft('mcp.call.completed', principal, target, 'allowed', {
+        ...context,
+        result_digest: auditDigest(event.result),
+      });
+    case 'input_required':
+      return draft('mcp.input.requested', principal, target, 'deferred', {
+        ...context,
+        asked: (event.asked ?? []).map(({ key, kind }) => ({ key: auditText(key), kind })),
+      });
+    case 'tool_error':
+      return draft('mcp.call.completed', principal, target, 'allowed', {
+        ...context,
+        result: 'tool_error',
+      });
+    case 'refused':
+      return draft('mcp.call.refused', principal, target, 'denied', {
+        ...context,
+        code: String(event.code),
+        reason: event.refusal?.reason,
+        detail: event.refusal?.detail,
+      });
+    case 'error':
+      return draft('mcp.call.failed', principal, target, 'error', {
+        ...context,
+        code: event.code === undefined ? 'gave_up' : String(event.code),
+      });
+  }
+}
+
+function keyDraft(event: McpKeyringEvent): AuditDraft {
+  return draft(`mcp.key.${event.action}`, SYSTEM_PRINCIPAL, null, 'allowed', {
+    key_id: auditText(event.keyId),
+    scope: event.scope,
+  });
+}
+
+function taskDraft(event: McpTaskChangeEvent): AuditDraft {
+  const type =
+    event.previousStatus === undefined
+      ? 'mcp.task.created'
+      : event.status === 'cancelled'
+        ? 'mcp.task.cancelled'
+        : event.status === 'completed' || event.status === 'failed'
+          ? 'mcp.task.finished'
+          : 'mcp.task.updated';
+  return draft(
+    type,
+    event.principal ?? SYSTEM_PRINCIPAL,
+    event.toolName ?? null,
+    event.status === 'failed'
+      ? 'error'
+      : event.status === 'input_required'
+        ? 'deferred'
+        : 'allowed',
+    {
+      task_id: auditText(event.taskId),
+      status: auditText(event.status),
+      previous_status: event.previousStatus,
+      flow_id: event.flowId,
+    },
+  );
+}
+
+function sessionDraft(event: McpSessionChangeEvent): AuditDraft {
+  return draft(`mcp.session.${event.action}`, event.principal, null, 'allowed', {
+    session: auditDigest(event.sessionId),
+    era: event.protocolVersion,
+  });
+}
+
+function skillDraft(event: McpSkillServedEvent): AuditDraft {
+  return draft('mcp.skill.served', event.principal, event.uri, 'allowed', {
+    method: event.method,
+  });
+}
+
+/** An `audit.records_dropped` record: what a best-effort trail could not keep. @internal */
+export function droppedDraft(count: number, reason: string): AuditDraft {
+  return draft('audit.records_dropped', SYSTEM_PRINCIPAL, null, 'error', {
+    dropped: String(count),
+    reason,
+  });
+}

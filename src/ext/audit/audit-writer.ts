@@ -1,0 +1,244 @@
+import type { Logger } from '@nestjs/common';
+import { linkedBatch } from './audit-batch';
+import { droppedDraft } from './audit-drafts';
+import type { AuditDraft } from './audit-record';
+import type { AuditSigner } from './audit-signer';
+import { AuditChainLostError, type AuditSink } from './sinks/audit-sink';
+import { AuditUnavailableError } from './audit-unavailable.error';
+import { AuditDrops } from './audit-drops';
+import { awaitedRecord, type AuditPending } from './audit-pending';
+
+/** Records written in one batch at most. */
+const BATCH = 256;
+const FIRST_BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 5_000;
+
+/** What the writer is set to. @internal */
+export interface AuditWriterSettings {
+  readonly instance: string;
+  readonly sinkName: string;
+  readonly checkpointEvery: number;
+  readonly checkpointIntervalMs: number;
+  readonly queueBound: number;
+  readonly strictTimeoutMs: number;
+  /** Counts records dropped (the `nestjs_mcp.audit.records.dropped` metric). */
+  readonly countDropped: (count: number, reason: string) => void;
+}
+
+/**
+ * One instance's chain: records queue (bounded), are linked and hashed in order, and are written
+ * to the sink a batch at a time, a signed checkpoint after every `checkpointEvery` records or
+ * `checkpointIntervalMs`. The head moves only once a batch is written, so a batch the sink refused
+ * is linked again, unchanged, when it is retried. A strict record's writer waits for it; while the
+ * sink is down it is refused at once, with how long to wait.
+ * @internal
+ */
+export class AuditWriter {
+  private readonly queue: AuditPending[] = [];
+  /** This chain's instance id: the settings', and a new one after the sink lost the chain. */
+  private instance: string;
+  private restarts = 0;
+  private head: string | null = null;
+  private seq = 0;
+  private sinceCheckpoint = 0;
+  private lastCheckpointAt = Date.now();
+  private draining = false;
+  private downUntil = 0;
+  private backoffMs = 0;
+  private readonly drops: AuditDrops;
+  private closed = false;
+  private readonly timer: NodeJS.Timeout;
+  private retry: NodeJS.Timeout | undefined;
+  private idle: (() => void)[] = [];
+
+  constructor(
+    private readonly sink: AuditSink,
+    private readonly signer: AuditSigner,
+    private readonly settings: AuditWriterSettings,
+    private readonly logger: Logger,
+  ) {
+    this.instance = settings.instance;
+    this.drops = new AuditDrops(settings.countDropped, logger, settings.queueBound);
+    this.timer = setInterval(() => this.tick(), Math.min(settings.checkpointIntervalMs, 1_000));
+    this.timer.unref();
+  }
+
+  /** Queues a record; one that does not fit is dropped and counted (best effort). */
+  add(draft: AuditDraft): void {
+    if (this.closed) return;
+    if (this.queue.length >= this.settings.queueBound) return this.drops.drop(1, 'queue_full');
+    this.queue.push({ draft });
+    this.drainSoon();
+  }
+
+  private drainScheduled = false;
+
+  /** Drains once the calls of this turn of the event loop have queued theirs: fewer, larger batches. */
+  private drainSoon(): void {
+    if (this.drainScheduled || this.draining) return;
+    this.drainScheduled = true;
+    setImmediate(() => {
+      this.drainScheduled = false;
+      this.drain();
+    });
+  }
+
+  /** Queues a record and waits until it is written; rejects with {@link AuditUnavailableError}. */
+  addAndWait(draft: AuditDraft): Promise<void> {
+    const now = Date.now();
+    if (this.closed) return Promise.reject(new AuditUnavailableError(1_000));
+    if (now < this.downUntil)
+      return Promise.reject(new AuditUnavailableError(this.downUntil - now));
+    if (this.queue.length >= this.settings.queueBound)
+      return Promise.reject(new AuditUnavailableError(FIRST_BACKOFF_MS));
+    const { pending, written } = awaitedRecord(
+      draft,
+      this.settings.strictTimeoutMs,
+      FIRST_BACKOFF_MS,
+      (withdrawn) => {
+        const at = this.queue.indexOf(withdrawn);
+        if (at >= 0) this.queue.splice(at, 1);
+      },
+    );
+    this.queue.push(pending);
+    this.drainSoon();
+    return written;
+  }
+
+  /** Writes what is queued and a final checkpoint; nothing is taken after. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.whenIdle();
+    this.closed = true;
+    if (Date.now() >= this.downUntil && this.seq > 0) {
+      try {
+        await this.writeBatch([], true);
+      } catch {
+        this.logger.warn('The audit trail could not write its final checkpoint');
+      }
+    }
+    if (this.retry) clearTimeout(this.retry);
+    const left = this.queue.splice(0);
+    if (left.length > 0) this.drops.drop(left.length, 'shutdown');
+  }
+
+  private whenIdle(): Promise<void> {
+    if (!this.draining && (this.queue.length === 0 || Date.now() < this.downUntil))
+      return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private tick(): void {
+    const due = Date.now() - this.lastCheckpointAt >= this.settings.checkpointIntervalMs;
+    if (due && this.sinceCheckpoint > 0) this.drain(true);
+  }
+
+  private drain(checkpointNow = false): void {
+    if (this.draining || this.closed) return;
+    if (Date.now() < this.downUntil) return this.retryLater();
+    if (this.queue.length === 0 && !checkpointNow) return;
+    this.draining = true;
+    void this.drainLoop(checkpointNow).finally(() => {
+      this.draining = false;
+      // Records queued while the last batch was settling (its writers woke up and wrote again).
+      if (this.queue.length > 0 && Date.now() >= this.downUntil) return this.drain();
+      for (const resolve of this.idle.splice(0)) resolve();
+    });
+  }
+
+  private async drainLoop(checkpointNow: boolean): Promise<void> {
+    let forceCheckpoint = checkpointNow;
+    while ((this.queue.length > 0 || forceCheckpoint) && !this.closed) {
+      if (Date.now() < this.downUntil) return this.retryLater();
+      const batch = this.queue.splice(0, BATCH);
+      // What was dropped is said in the chain itself, so that the trail shows its own gap.
+      const reported = this.drops.take();
+      if (reported > 0) batch.unshift({ draft: droppedDraft(reported, 'queue_full') });
+      const due =
+        forceCheckpoint ||
+        this.sinceCheckpoint + batch.length >= this.settings.checkpointEvery ||
+        Date.now() - this.lastCheckpointAt >= this.settings.checkpointIntervalMs;
+      try {
+        await this.writeBatch(
+          batch.map((pending) => pending.draft),
+          due,
+        );
+      } catch (error) {
+        if (error instanceof AuditChainLostError) this.restartChain();
+        this.drops.giveBack(reported);
+        this.failed(batch, error);
+        return this.retryLater();
+      }
+      forceCheckpoint = false;
+      for (const pending of batch) pending.done?.resolve();
+    }
+  }
+
+  /** Links, hashes and writes `drafts` (and a checkpoint after them when `checkpoint`). */
+  private async writeBatch(drafts: readonly AuditDraft[], checkpoint: boolean): Promise<void> {
+    const end = { instance: this.instance, head: this.head, seq: this.seq };
+    const signing = { signer: this.signer, sink: this.sink, final: this.closed };
+    const batch = await linkedBatch(drafts, end, checkpoint ? signing : undefined, this.logger);
+    if (batch.records.length === 0) return;
+    await this.sink.write(batch.records, {
+      instance: this.instance,
+      previousHash: this.head,
+      lastSeq: String(batch.seq),
+    });
+    this.written(batch.head, batch.seq, drafts.length, batch.signed);
+  }
+
+  private written(head: string | null, seq: number, count: number, signed: boolean): void {
+    if (this.backoffMs > 0) this.logger.log('The audit sink is writing again');
+    this.head = head;
+    this.seq = seq;
+    this.backoffMs = 0;
+    this.downUntil = 0;
+    this.sinceCheckpoint = signed ? 0 : this.sinceCheckpoint + count;
+    if (signed) this.lastCheckpointAt = Date.now();
+  }
+
+  /** A batch the sink refused: strict records are refused, the rest wait for the retry. */
+  private failed(batch: AuditPending[], error: unknown): void {
+    this.backoffMs = Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 || FIRST_BACKOFF_MS);
+    this.downUntil = Date.now() + this.backoffMs;
+    if (this.backoffMs === FIRST_BACKOFF_MS)
+      this.logger.error(
+        `The audit sink (${this.settings.sinkName}) failed: ${(error as Error)?.message ?? error}; records wait (best effort) or calls are refused (strict) until it writes again`,
+      );
+    const kept = batch.filter(
+      (pending) => !pending.done && pending.draft.event_type !== 'audit.records_dropped',
+    );
+    for (const pending of batch) pending.done?.reject(new AuditUnavailableError(this.backoffMs));
+    const room = Math.max(0, this.settings.queueBound - this.queue.length);
+    this.queue.unshift(...kept.slice(0, room));
+    if (kept.length > room) this.drops.drop(kept.length - room, 'queue_full');
+  }
+
+  /**
+   * The sink lost this chain's head (a Redis that restarted without persistence): the chain cannot
+   * go on, so a new one starts, under a new instance id; the verifier reports the records lost.
+   */
+  private restartChain(): void {
+    this.restarts++;
+    this.instance = `${this.settings.instance}.${this.restarts}`;
+    this.head = null;
+    this.seq = 0;
+    this.sinceCheckpoint = 0;
+    this.logger.error(
+      `The audit sink lost this instance's chain (its records are gone); a new chain starts as ${this.instance}`,
+    );
+  }
+
+  private retryLater(): void {
+    if (this.retry || this.closed) return;
+    this.retry = setTimeout(
+      () => {
+        this.retry = undefined;
+        this.drain();
+      },
+      Math.max(0, this.downUntil - Date.now()),
+    );
+    this.retry.unref();
+  }
+}
