@@ -32,6 +32,11 @@ export interface OperationCallProfile {
   /** Served to callers without a token when the resource server requires one. */
   readonly public: boolean;
   readonly argumentsValidator: ArgumentsValidator | undefined;
+  /**
+   * The digest of the operation's definition (`operation-definition.ts`): what sealed state and
+   * task records bind. Absent for what is not an operation (a skill, the session gate).
+   */
+  readonly definition?: string;
 }
 
 /** What a call running as (or possibly becoming) a task sees instead of its request's own. */

@@ -31,7 +31,8 @@ export interface CheckedMessage {
  * @internal
  */
 export class MessageChecks {
-  private readonly paramHeaders = new Map<string, readonly ParamHeaderDeclaration[]>();
+  /** By tool entry: a tool registered again at run time has its own. */
+  private readonly paramHeaders = new WeakMap<object, readonly ParamHeaderDeclaration[]>();
 
   constructor(
     private readonly limits: JsonBodyLimits,
@@ -103,12 +104,12 @@ export class MessageChecks {
     if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string')
       return undefined;
     const name = message.params.name;
-    let declarations = this.paramHeaders.get(name);
+    const tool = this.registry.findTool(name);
+    if (!tool) return undefined;
+    let declarations = this.paramHeaders.get(tool);
     if (!declarations) {
-      const tool = this.registry.findTool(name);
-      if (!tool) return undefined;
       declarations = scanParamHeaders(tool.listing.inputSchema);
-      this.paramHeaders.set(name, declarations);
+      this.paramHeaders.set(tool, declarations);
     }
     return declarations.length > 0
       ? paramHeaderProblem(declarations, message.params.arguments, req.headers)
