@@ -33,6 +33,7 @@ const SERIAL = [
   'sample-rolling-restart',
   'redis-replica-acks',
   'browser-client',
+  'sample-runtime-tools',
 ];
 
 /** The serial suites the inner loop runs too: they measure the server, they do not soak it. */

@@ -11,6 +11,7 @@ import { FlowsModule } from './flows/flows.module';
 import { ExpensesModule } from './expenses/expenses.module';
 import { TasksModule } from './tasks/tasks.module';
 import { ProbesModule } from './probes/probes.module';
+import { RuntimeToolsModule } from './runtime-tools/runtime-tools.module';
 import { sampleMcpOptions } from './sample-config';
 
 @Module({
@@ -25,6 +26,7 @@ import { sampleMcpOptions } from './sample-config';
     TasksModule,
     AdminModule,
     ProbesModule,
+    RuntimeToolsModule,
   ],
   providers: [
     { provide: APP_PIPE, useValue: new ValidationPipe({ transform: true, whitelist: true }) },
