@@ -34,6 +34,7 @@ const SERIAL = [
   'redis-replica-acks',
   'browser-client',
   'sample-runtime-tools',
+  'sample-stdio',
 ];
 
 /** The serial suites the inner loop runs too: they measure the server, they do not soak it. */

@@ -18,6 +18,11 @@ const ROLES_BY_USER: ReadonlyMap<string, readonly string[]> = new Map([
   ['bob', ['viewer']],
 ]);
 
+/** The roles of a caller of the demo: what the stdio entry puts on its caller too. */
+export function rolesOf(user: string): string[] {
+  return [...(ROLES_BY_USER.get(user) ?? [])];
+}
+
 /**
  * Checks the caller (`Authorization: Bearer <user>`, or the stdio caller) against {@link ROLES_BY_USER}: nobody signed in
  * is challenged (`UnauthorizedException`: HTTP 401 with `WWW-Authenticate`), a caller without the

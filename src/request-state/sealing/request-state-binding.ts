@@ -30,13 +30,7 @@ export interface RequestStateBinding {
  * @publicApi
  */
 export type RequestStateBindingField =
-  | 'endpoint'
-  | 'protocol_version'
-  | 'operation'
-  | 'caller'
-  | 'arguments'
-  | 'params'
-  | 'definition';
+  'endpoint' | 'protocol_version' | 'operation' | 'caller' | 'arguments' | 'params' | 'definition';
 
 /**
  * The fields in the order their digests are sealed. `definition` came last, so a state sealed

@@ -75,7 +75,11 @@ export class McpNotifier implements OnModuleInit, OnModuleDestroy {
    * ```
    */
   definitionsChanged(change: McpDefinitionChange): void {
-    this.sessions.publish({ kind: 'definitionsChanged', operation: change.kind, name: change.name });
+    this.sessions.publish({
+      kind: 'definitionsChanged',
+      operation: change.kind,
+      name: change.name,
+    });
   }
 
   /**
