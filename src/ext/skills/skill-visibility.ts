@@ -1,3 +1,4 @@
+import { isLaunchedCallerRequest } from '../../kit/launched-caller';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { ServedSkill } from './served-skill';
@@ -37,7 +38,12 @@ export class SkillVisibility {
    * listed to everyone, and a refusal is answered as the guard made it, as a tool call's is.
    */
   async sees(skill: ServedSkill, sdk: ServerContext, exchange: HttpExchange): Promise<boolean> {
-    if (this.tokenRequired && (exchange.raw as { auth?: unknown }).auth === undefined) return false;
+    if (
+      this.tokenRequired &&
+      (exchange.raw as { auth?: unknown }).auth === undefined &&
+      !isLaunchedCallerRequest(exchange.raw)
+    )
+      return false;
     if (!skill.guardsHandler) return true;
     const input: OperationRunInput = {
       operation: skill,

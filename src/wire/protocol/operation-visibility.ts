@@ -22,6 +22,7 @@ import {
 import { ownRequestParams } from '../../pipeline/own-request-params';
 import { andThen, type MaybePromise } from '../../kit/maybe-promise';
 import { OccasionalWarning } from '../../kit/occasional-warning';
+import { isLaunchedCallerRequest } from '../../kit/launched-caller';
 import { unknownOperation } from './unknown-operation';
 
 /**
@@ -61,7 +62,10 @@ export class McpOperationVisibility {
     sdk: ServerContext,
     exchange: HttpExchange,
   ): MaybePromise<ListingPage<T>> {
-    const tokenless = this.tokenRequired && (exchange.raw as { auth?: unknown }).auth === undefined;
+    const tokenless =
+      this.tokenRequired &&
+      (exchange.raw as { auth?: unknown }).auth === undefined &&
+      !isLaunchedCallerRequest(exchange.raw);
     const unfiltered = this.options.listVisibility === 'public';
     if (unfiltered && !tokenless && !listing.restricted) return listing.page(cursor);
     let hidden = 0;

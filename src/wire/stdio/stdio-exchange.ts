@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LAUNCHED_CALLER } from '../../kit/launched-caller';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 import type { McpStdioCaller } from './mcp-stdio-options.interface';
 
@@ -36,6 +37,8 @@ export function stdioExchange(
     transport: 'stdio',
     ...(caller !== undefined && { user: caller }),
   };
+  // The resource server guards the HTTP endpoint; the caller here is who started the process.
+  Object.defineProperty(request, LAUNCHED_CALLER, { value: true });
   return {
     request,
     raw: request as unknown as IncomingMessage,

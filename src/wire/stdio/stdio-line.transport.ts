@@ -49,6 +49,8 @@ export class StdioLineTransport implements Transport {
   private pendingBytes = 0;
   private discarding = false;
   private readonly exchanges = new Map<string, HttpExchange>();
+  /** Open `subscriptions/listen` requests: answered when the connection ends, so never waited for. */
+  private readonly listens = new Set<string>();
   private readonly answers = new Map<string, (answer: StdioAnswer) => void>();
   private nextRequest = 0;
   private reading = false;
@@ -78,9 +80,9 @@ export class StdioLineTransport implements Transport {
     return this.exchanges.get(keyOf(id));
   }
 
-  /** How many requests of the client are being served. */
+  /** How many requests of the client are being served (open listen subscriptions aside). */
   get inFlight(): number {
-    return this.exchanges.size;
+    return this.exchanges.size - this.listens.size;
   }
 
   async start(): Promise<void> {
@@ -136,16 +138,16 @@ export class StdioLineTransport implements Transport {
    */
   async drain(graceMs: number): Promise<void> {
     this.stopReading();
-    if (this.exchanges.size > 0) {
+    if (this.inFlight > 0) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         new Promise<void>((done) => (this.drained = done)),
         new Promise<void>((done) => (timer = setTimeout(done, graceMs))),
       ]);
       clearTimeout(timer);
-      if (this.exchanges.size > 0)
+      if (this.inFlight > 0)
         this.logger.warn(
-          `${this.exchanges.size} MCP request(s) still in flight after ${graceMs} ms; closing anyway`,
+          `${this.inFlight} MCP request(s) still in flight after ${graceMs} ms; closing anyway`,
         );
     }
   }
@@ -177,7 +179,8 @@ export class StdioLineTransport implements Transport {
   private answered(id: Id): void {
     const key = keyOf(id);
     if (!this.exchanges.delete(key)) return;
-    if (this.exchanges.size === 0) this.drained?.();
+    this.listens.delete(key);
+    if (this.inFlight === 0) this.drained?.();
   }
 
   private write(text: string): Promise<void> {
@@ -253,6 +256,7 @@ export class StdioLineTransport implements Transport {
         key,
         stdioExchange(this.endpoint, this.caller, message, parsed.exactInputResponses),
       );
+      if (message.method === 'subscriptions/listen') this.listens.add(key);
       return this.onmessage?.(message);
     }
     if (isJSONRPCNotification(message)) {
