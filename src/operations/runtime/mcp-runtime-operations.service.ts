@@ -67,31 +67,41 @@ export class McpRuntimeOperations {
    * `InvalidOperationDefinitionError` for a definition its decorator would refuse at startup, and
    * with `DuplicateOperationError` when a decorated tool has the name.
    */
-  registerTool(
+  registerTool<Args = Record<string, unknown>>(
     definition: McpRuntimeDefinition<McpToolOptions & { name: string }>,
-    handler: McpRuntimeHandler<never>,
+    handler: McpRuntimeHandler<Args>,
   ): Promise<void> {
-    return this.register('tool', definition.name, definition, handler);
+    return this.register('tool', definition.name, definition, handler as McpRuntimeHandler<never>);
   }
 
   /** Serves a prompt (or replaces the one registered at run time under its name). */
-  registerPrompt(
+  registerPrompt<Args = Record<string, string>>(
     definition: McpRuntimeDefinition<McpPromptOptions & { name: string }>,
-    handler: McpRuntimeHandler<never>,
+    handler: McpRuntimeHandler<Args>,
   ): Promise<void> {
-    return this.register('prompt', definition.name, definition, handler);
+    return this.register(
+      'prompt',
+      definition.name,
+      definition,
+      handler as McpRuntimeHandler<never>,
+    );
   }
 
   /**
    * Serves a resource at its `uri`, or a resource template at its `uriTemplate` (or replaces the
    * one registered at run time there). Its `name` defaults to the URI or template.
    */
-  registerResource(
+  registerResource<Args = Record<string, string>>(
     definition: McpRuntimeDefinition<McpResourceOptions>,
-    handler: McpRuntimeHandler<never>,
+    handler: McpRuntimeHandler<Args>,
   ): Promise<void> {
     const key = definition.uri ?? definition.uriTemplate;
-    return this.register('resource', key, { ...definition, name: definition.name ?? key }, handler);
+    return this.register(
+      'resource',
+      key,
+      { ...definition, name: definition.name ?? key },
+      handler as McpRuntimeHandler<never>,
+    );
   }
 
   /** Stops serving the tool registered at run time under `name`; `false` when there is none. */

@@ -7,7 +7,7 @@ import {
   type OperationOutcome,
   type OperationRunInput,
 } from '../../pipeline/operation-runner';
-import type { StdioAnswer } from './stdio-line.transport';
+import type { StdioAnswer } from './stdio-answers';
 
 /** How a 2025-era stdio call asks its client: server-to-client requests over the pipe. @internal */
 export interface StdioAsking {

@@ -14,16 +14,11 @@ import { bodyRefusal } from '../http/body-refusal';
 import type { JsonBodyLimits } from '../http/json-body-limits';
 import { parseJsonBody } from '../http/lossless-json-body';
 import type { McpStdioCaller } from './mcp-stdio-options.interface';
+import { BoundedLineReader } from './bounded-line-reader';
+import { StdioAnswers, type StdioAnswer } from './stdio-answers';
 import { stdioExchange } from './stdio-exchange';
 
-const NEWLINE = 0x0a;
-
 type Id = string | number;
-
-/** What a waiting server-to-client request of this connection ended with. @internal */
-export type StdioAnswer =
-  | { readonly kind: 'answer'; readonly response: string }
-  | { readonly kind: 'unanswered'; readonly reason: 'timeout' | 'aborted' };
 
 /** The key of a JSON-RPC id: `1` and `"1"` are different requests. */
 const keyOf = (id: Id): string => JSON.stringify(id);
@@ -45,14 +40,11 @@ export class StdioLineTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  private readonly pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private discarding = false;
+  private readonly reader: BoundedLineReader;
   private readonly exchanges = new Map<string, HttpExchange>();
   /** Open `subscriptions/listen` requests: answered when the connection ends, so never waited for. */
   private readonly listens = new Set<string>();
-  private readonly answers = new Map<string, (answer: StdioAnswer) => void>();
-  private nextRequest = 0;
+  private readonly answers = new StdioAnswers();
   private reading = false;
   private closed = false;
   private drained: (() => void) | undefined;
@@ -68,6 +60,14 @@ export class StdioLineTransport implements Transport {
     private readonly logger: Logger,
   ) {
     this.ended = new Promise((done) => (this.endInput = done));
+    this.reader = new BoundedLineReader(
+      limits.maxBytes,
+      (line) => this.line(line),
+      () =>
+        this.refuse(null, McpErrorCode.InvalidRequest, 'Request body too large', {
+          maxBytes: limits.maxBytes,
+        }),
+    );
   }
 
   /** Resolves when the input ends (end of file, or the stream closed). */
@@ -103,23 +103,11 @@ export class StdioLineTransport implements Transport {
     timeoutMs: number,
     signal: AbortSignal,
   ): Promise<StdioAnswer> {
-    if (this.closed || signal.aborted)
-      return Promise.resolve({ kind: 'unanswered', reason: 'aborted' });
-    const id = `nestjs-mcp-${++this.nextRequest}`;
-    const key = keyOf(id);
-    return new Promise<StdioAnswer>((resolve) => {
-      const settle = (answer: StdioAnswer) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        this.answers.delete(key);
-        resolve(answer);
-      };
-      const onAbort = () => settle({ kind: 'unanswered', reason: 'aborted' });
-      const timer = setTimeout(() => settle({ kind: 'unanswered', reason: 'timeout' }), timeoutMs);
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.answers.set(key, settle);
-      void this.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage).catch(onAbort);
-    });
+    if (this.closed) return Promise.resolve({ kind: 'unanswered', reason: 'aborted' });
+    const id = this.answers.newId();
+    return this.answers.wait(id, timeoutMs, signal, () =>
+      this.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage),
+    );
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -156,8 +144,7 @@ export class StdioLineTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.stopReading();
-    for (const settle of [...this.answers.values()])
-      settle({ kind: 'unanswered', reason: 'aborted' });
+    this.answers.abortAll();
     this.onclose?.();
   }
 
@@ -169,10 +156,9 @@ export class StdioLineTransport implements Transport {
     this.input.off('close', this.onEnd);
     this.input.off('error', this.onInputError);
     this.input.pause();
-    this.pending.length = 0;
+    this.reader.clear();
     // No answer to a server-to-client request can come any more.
-    for (const settle of [...this.answers.values()])
-      settle({ kind: 'unanswered', reason: 'aborted' });
+    this.answers.abortAll();
     this.endInput();
   }
 
@@ -191,34 +177,7 @@ export class StdioLineTransport implements Transport {
   }
 
   private readonly onData = (data: Buffer | string): void => {
-    let chunk = typeof data === 'string' ? Buffer.from(data) : data;
-    while (chunk.length > 0) {
-      const newline = chunk.indexOf(NEWLINE);
-      const piece = newline < 0 ? chunk : chunk.subarray(0, newline);
-      chunk = newline < 0 ? Buffer.alloc(0) : chunk.subarray(newline + 1);
-      if (this.discarding) {
-        if (newline >= 0) this.discarding = false;
-        continue;
-      }
-      if (this.pendingBytes + piece.length > this.limits.maxBytes) {
-        this.pending.length = 0;
-        this.pendingBytes = 0;
-        this.discarding = newline < 0;
-        this.refuse(null, McpErrorCode.InvalidRequest, 'Request body too large', {
-          maxBytes: this.limits.maxBytes,
-        });
-        continue;
-      }
-      if (newline < 0) {
-        this.pending.push(piece);
-        this.pendingBytes += piece.length;
-        continue;
-      }
-      const line = Buffer.concat([...this.pending, piece]).toString('utf8');
-      this.pending.length = 0;
-      this.pendingBytes = 0;
-      this.line(line);
-    }
+    this.reader.push(data);
   };
 
   private readonly onEnd = (): void => {
@@ -240,8 +199,7 @@ export class StdioLineTransport implements Transport {
     }
     const message = parsed.plain as { id?: unknown; method?: unknown } | null;
     if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
-      const settle = message.id === undefined ? undefined : this.answers.get(keyOf(message.id));
-      if (settle) return settle({ kind: 'answer', response: trimmed });
+      if (this.answers.answer(message.id, trimmed)) return;
       return this.onmessage?.(message);
     }
     if (isJSONRPCRequest(message)) {
