@@ -51,7 +51,10 @@ const RUNTIME_MEMBERS = [
  */
 @Injectable()
 export class McpRuntimeOperations {
-  /** The latest registration or removal asked for each operation: an earlier one that is still resolving its enhancers gives way. */
+  /**
+   * The registration of each operation still resolving its enhancers, by its sequence number: an
+   * earlier one gives way to a later registration or a removal asked for meanwhile.
+   */
   private readonly latest = new Map<string, number>();
   private sequence = 0;
   private readonly enhancers = new Map<Type<unknown>, Promise<object>>();
@@ -120,7 +123,7 @@ export class McpRuntimeOperations {
   }
 
   private unregister(kind: McpOperationKind, key: string): boolean {
-    this.latest.set(`${kind} ${key}`, ++this.sequence);
+    this.latest.delete(`${kind} ${key}`);
     return this.registry.unregisterRuntime(kind, key);
   }
 
@@ -141,33 +144,37 @@ export class McpRuntimeOperations {
     const slot = `${kind} ${key}`;
     const sequence = ++this.sequence;
     this.latest.set(slot, sequence);
-    const host = await runtimeOperationHost(kind, where, definition, handler, (type) =>
-      this.enhancer(type).catch((error: unknown) => {
-        throw new InvalidOperationDefinitionError(
-          where,
-          `${type.name || 'an enhancer class'} could not be resolved through Nest's DI (provide it in a module, or pass an instance): ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }),
-    );
-    const options = Object.fromEntries(
-      Object.entries(definition).filter(
-        ([member]) => !(RUNTIME_MEMBERS as readonly string[]).includes(member),
-      ),
-    );
-    const entry = this.entries.build(
-      host,
-      HOST_METHOD,
-      { kind, options } as McpOperationMetadata,
-      where,
-    );
-    // A later registration or removal of the same operation was asked for meanwhile: it wins.
-    if (this.latest.get(slot) !== sequence) return;
-    this.registry.registerRuntime({
-      ...entry,
-      site: { className: 'McpRuntimeOperations', methodName: `register${capitalized(kind)}` },
-      runtime: true,
-      restricted: definition.visibleTo !== undefined,
-    });
+    try {
+      const host = await runtimeOperationHost(kind, where, definition, handler, (type) =>
+        this.enhancer(type).catch((error: unknown) => {
+          throw new InvalidOperationDefinitionError(
+            where,
+            `${type.name || 'an enhancer class'} could not be resolved through Nest's DI (provide it in a module, or pass an instance): ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }),
+      );
+      const options = Object.fromEntries(
+        Object.entries(definition).filter(
+          ([member]) => !(RUNTIME_MEMBERS as readonly string[]).includes(member),
+        ),
+      );
+      const entry = this.entries.build(
+        host,
+        HOST_METHOD,
+        { kind, options } as McpOperationMetadata,
+        where,
+      );
+      // A later registration or removal of the same operation was asked for meanwhile: it wins.
+      if (this.latest.get(slot) !== sequence) return;
+      this.registry.registerRuntime({
+        ...entry,
+        site: { className: 'McpRuntimeOperations', methodName: `register${capitalized(kind)}` },
+        runtime: true,
+        restricted: definition.visibleTo !== undefined,
+      });
+    } finally {
+      if (this.latest.get(slot) === sequence) this.latest.delete(slot);
+    }
   }
 
   /**
