@@ -16,14 +16,20 @@ import {
 } from '../../utils/mcp';
 import { openSession, sessionPost } from '../../utils/session-clients';
 import { SseReader, postForStream, type OpenStream } from '../../utils/sse';
+import { until } from '../../utils/wait';
 import {
   CONFIRM_OPTIONS,
   DecoratedOrders,
+  DecoratedWrapped,
   ORDER_SCHEMA,
   RUNTIME_CONFIRM,
+  TagInterceptor,
+  ToolErrorFilter,
+  WRAPPED_OPTIONS,
   confirmOrder,
   runtimeApp,
   userOf,
+  wrapped,
 } from './runtime-operations.fixtures';
 
 const ALICE = { 'x-user': 'alice' };
@@ -298,6 +304,93 @@ describe.each(ADAPTERS)('operations registered at run time, over %s', (adapter) 
       });
     },
   );
+
+  describe('the rest of the pipeline: interceptors, filters, replay, tasks', () => {
+    let withDecorated: TestServer;
+    let withRuntime: TestServer;
+
+    beforeAll(async () => {
+      withDecorated = await start([DecoratedWrapped], async () => undefined);
+      withRuntime = await start([], (registry) =>
+        registry.registerTool(
+          { ...WRAPPED_OPTIONS, interceptors: [TagInterceptor], filters: [new ToolErrorFilter()] },
+          wrapped,
+        ),
+      );
+    });
+
+    it.each<[string, { text: string; fail?: boolean }]>([
+      ['a result an interceptor changes', { text: 'hi' }],
+      ['a failure an exception filter answers', { text: 'hi', fail: true }],
+    ])('answers %s byte for byte as the decorated tool', async (_, args) => {
+      const [a, b] = await Promise.all(
+        [withDecorated, withRuntime].map((server) =>
+          rawToolCall(server.url, 'wrapped', args, { id: 13 }),
+        ),
+      );
+      expect(b.text).toBe(a.text);
+      expect(b.body.result?.content).toEqual([
+        { type: 'text', text: args.fail ? 'filtered failure' : 'hi (tagged)' },
+      ]);
+    });
+
+    it('serves a replay-style handler: it awaits its answer across rounds', async () => {
+      await runtime.registerTool(
+        {
+          name: 'ask_name',
+          description: 'Asks a name',
+          replay: true,
+          mayRequestInput: [{ type: 'elicitation.form' }],
+        },
+        async (_args, ctx) => {
+          const answer = await ctx.elicit({
+            message: 'Name?',
+            requestedSchema: {
+              type: 'object',
+              properties: { name: { type: 'string' } },
+              required: ['name'],
+            },
+          });
+          return answer.action === 'accept' ? `Hello ${String(answer.content?.name)}` : 'No';
+        },
+      );
+      const first = await rawToolCall(registered.url, 'ask_name', {}, { capabilities: FORM });
+      const key = Object.keys(first.body.result?.inputRequests ?? {})[0] as string;
+      const second = await rawToolCall(
+        registered.url,
+        'ask_name',
+        {},
+        {
+          capabilities: FORM,
+          requestState: stateOf(first),
+          inputResponses: { [key]: { action: 'accept', content: { name: 'Ada' } } },
+        },
+      );
+      expect(resultText(second)).toBe('Hello Ada');
+      runtime.unregisterTool('ask_name');
+    });
+
+    it('runs as a task for a client that declares the tasks extension', async () => {
+      await runtime.registerTool(
+        { name: 'as_task', description: 'Runs as a task', taskSupport: 'optional' },
+        () => 'done as a task',
+      );
+      const tasks = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+      const created = await rawToolCall(registered.url, 'as_task', {}, { capabilities: tasks });
+      expect(created.body.result).toMatchObject({ resultType: 'task', status: 'working' });
+      const taskId = created.body.result?.taskId as string;
+      const completed = await until(
+        async () =>
+          (await rawRound(registered.url, 'tasks/get', { taskId }, { capabilities: tasks })).body
+            .result,
+        { done: (task) => task?.status === 'completed', what: 'the task to complete' },
+      );
+      expect(completed?.result).toMatchObject({
+        content: [{ type: 'text', text: 'done as a task' }],
+      });
+      runtime.unregisterTool('as_task');
+    });
+  });
 
   describe('versions in the seal', () => {
     it('refuses at round 2 a flow whose tool was registered again with another schema; the same definition keeps it', async () => {

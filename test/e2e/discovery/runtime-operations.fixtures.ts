@@ -1,13 +1,20 @@
 import {
+  Catch,
   Injectable,
   Module,
   SetMetadata,
+  UseFilters,
   UseGuards,
+  UseInterceptors,
+  type CallHandler,
   type CanActivate,
+  type ExceptionFilter,
   type ExecutionContext,
+  type NestInterceptor,
   type OnModuleInit,
   type Type,
 } from '@nestjs/common';
+import { map, type Observable } from 'rxjs';
 import { Reflector } from '@nestjs/core';
 import {
   McpArgs,
@@ -19,6 +26,7 @@ import {
   McpRequestStateMode,
   McpRuntimeOperations,
   McpTool,
+  McpToolError,
   type McpModuleOptions,
   type McpOperationContext,
   type McpRuntimeDefinition,
@@ -101,6 +109,48 @@ export class DecoratedOrders {
   @McpTool(CONFIRM_OPTIONS)
   confirm(@McpArgs() args: { item: string }, @McpContext() ctx: McpContext) {
     return confirmOrder(args, ctx);
+  }
+}
+
+/** Tags every result it sees. */
+@Injectable()
+export class TagInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(map((value) => `${String(value)} (tagged)`));
+  }
+}
+
+/** Turns a failure into a tool error of its own. */
+@Catch()
+export class ToolErrorFilter implements ExceptionFilter {
+  catch(): never {
+    throw new McpToolError('filtered failure');
+  }
+}
+
+export const WRAPPED_OPTIONS = {
+  name: 'wrapped',
+  description: 'Echoes, or fails when asked',
+  inputSchema: {
+    type: 'object',
+    properties: { text: { type: 'string' }, fail: { type: 'boolean' } },
+    required: ['text'],
+  },
+};
+
+export function wrapped(args: { text: string; fail?: boolean }): string {
+  if (args.fail) throw new Error('failed on purpose');
+  return args.text;
+}
+
+/** `wrapped` as a decorated method: an interceptor and an exception filter of its own. */
+@Injectable()
+export class DecoratedWrapped {
+  @UseInterceptors(TagInterceptor)
+  @UseFilters(ToolErrorFilter)
+  @McpTool(WRAPPED_OPTIONS)
+  wrapped(@McpArgs() args: { text: string; fail?: boolean }) {
+    return wrapped(args);
   }
 }
 
