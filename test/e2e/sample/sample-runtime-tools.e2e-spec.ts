@@ -45,7 +45,11 @@ const DEFINITION = {
 function admin(instance: SampleProcess, method: 'POST' | 'DELETE', path: string, body?: unknown) {
   return fetch(new URL(path, instance.url), {
     method,
-    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+    headers: {
+      Authorization: `Bearer ${ADMIN_TOKEN}`,
+      // Fastify refuses a JSON content type without a body.
+      ...(body !== undefined && { 'Content-Type': 'application/json' }),
+    },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
 }
