@@ -1,4 +1,7 @@
-import { ConsoleLogger, type LogLevel } from '@nestjs/common';
+import { ConsoleLogger } from '@nestjs/common';
+
+/** Where `ConsoleLogger.printMessages` takes the stream to write to (Nest 11 and 12). */
+const WRITE_STREAM_ARGUMENT = 3;
 
 /**
  * Nest's `ConsoleLogger` writing every level to stderr: over stdio, stdout carries the protocol
@@ -9,13 +12,9 @@ import { ConsoleLogger, type LogLevel } from '@nestjs/common';
  * @publicApi
  */
 export class McpStdioLogger extends ConsoleLogger {
-  protected override printMessages(
-    messages: unknown[],
-    context?: string,
-    logLevel?: LogLevel,
-    _writeStreamType?: 'stdout' | 'stderr',
-    errorStack?: unknown,
-  ): void {
-    super.printMessages(messages, context, logLevel, 'stderr', errorStack);
+  // Every argument passed on as given (Nest 12 adds one), but the stream.
+  protected override printMessages(...args: unknown[]): void {
+    args[WRITE_STREAM_ARGUMENT] = 'stderr';
+    (super.printMessages as (...all: unknown[]) => void).apply(this, args);
   }
 }
