@@ -392,6 +392,129 @@ describe.each(ADAPTERS)('operations registered at run time, over %s', (adapter) 
     });
   });
 
+  describe('prompts and resources', () => {
+    let kinds: TestServer;
+    let registry: McpRuntimeOperations;
+    const forAlice = (caller: McpOperationContext) => userOf(caller) === 'alice';
+
+    beforeAll(async () => {
+      kinds = await start([], async (runtimeOperations) => {
+        registry = runtimeOperations;
+        await runtimeOperations.registerPrompt(
+          {
+            name: 'brief',
+            description: 'A brief about a topic',
+            arguments: [{ name: 'topic', required: true }],
+            complete: { topic: (value) => ['tea', 'coffee'].filter((t) => t.startsWith(value)) },
+            visibleTo: forAlice,
+          },
+          (args: { topic: string }) => `Write about ${args.topic}`,
+        );
+        await runtimeOperations.registerResource(
+          { uri: 'notes://today', name: 'today', mimeType: 'text/plain', visibleTo: forAlice },
+          () => 'nothing planned',
+        );
+        await runtimeOperations.registerResource(
+          { uriTemplate: 'notes://day/{day}', name: 'day' },
+          (args: { day: string }) => `notes of ${args.day}`,
+        );
+      });
+    });
+
+    /** What `ask` answers while the operations are registered, and once nobody serves them. */
+    async function hiddenAndUnknown(ask: () => Promise<string[]>): Promise<[string[], string[]]> {
+      const hidden = await ask();
+      registry.unregisterPrompt('brief');
+      registry.unregisterResource('notes://today');
+      try {
+        return [hidden, await ask()];
+      } finally {
+        await registry.registerPrompt(
+          {
+            name: 'brief',
+            description: 'A brief about a topic',
+            arguments: [{ name: 'topic', required: true }],
+            complete: { topic: (value) => ['tea', 'coffee'].filter((t) => t.startsWith(value)) },
+            visibleTo: forAlice,
+          },
+          (args: { topic: string }) => `Write about ${args.topic}`,
+        );
+        await registry.registerResource(
+          { uri: 'notes://today', name: 'today', mimeType: 'text/plain', visibleTo: forAlice },
+          () => 'nothing planned',
+        );
+      }
+    }
+
+    it('serves a prompt, its completion, a resource and a template to alice', async () => {
+      const get = await rawRound(
+        kinds.url,
+        'prompts/get',
+        { name: 'brief', arguments: { topic: 'tea' } },
+        { headers: ALICE },
+      );
+      expect(get.body.result?.messages).toEqual([
+        { role: 'user', content: { type: 'text', text: 'Write about tea' } },
+      ]);
+      const complete = await rawRound(
+        kinds.url,
+        'completion/complete',
+        { ref: { type: 'ref/prompt', name: 'brief' }, argument: { name: 'topic', value: 'c' } },
+        { headers: ALICE },
+      );
+      expect(complete.body.result?.completion).toMatchObject({ values: ['coffee'] });
+      const read = await rawRound(
+        kinds.url,
+        'resources/read',
+        { uri: 'notes://today' },
+        { headers: ALICE },
+      );
+      expect(read.body.result?.contents).toEqual([
+        { uri: 'notes://today', mimeType: 'text/plain', text: 'nothing planned' },
+      ]);
+      const day = await rawRound(kinds.url, 'resources/read', { uri: 'notes://day/monday' });
+      expect(day.body.result?.contents).toMatchObject([{ text: 'notes of monday' }]);
+      const templates = await rawRound(kinds.url, 'resources/templates/list', {});
+      expect(templates.body.result?.resourceTemplates).toEqual([
+        { uriTemplate: 'notes://day/{day}', name: 'day' },
+      ]);
+    });
+
+    it('answers bob as if nobody served the hidden prompt and resource: lists, get, completion, read', async () => {
+      const ask = async () => [
+        (await rawRound(kinds.url, 'prompts/list', {}, { id: 1, headers: BOB })).text,
+        (
+          await rawRound(
+            kinds.url,
+            'prompts/get',
+            { name: 'brief', arguments: { topic: 'tea' } },
+            { id: 2, headers: BOB },
+          )
+        ).text,
+        (
+          await rawRound(
+            kinds.url,
+            'completion/complete',
+            { ref: { type: 'ref/prompt', name: 'brief' }, argument: { name: 'topic', value: 'c' } },
+            { id: 3, headers: BOB },
+          )
+        ).text,
+        (await rawRound(kinds.url, 'resources/list', {}, { id: 4, headers: BOB })).text,
+        (
+          await rawRound(
+            kinds.url,
+            'resources/read',
+            { uri: 'notes://today' },
+            { id: 5, headers: BOB },
+          )
+        ).text,
+      ];
+      const [hidden, unknown] = await hiddenAndUnknown(ask);
+      expect(hidden).toEqual(unknown);
+      expect(JSON.parse(unknown[1] as string).error).toMatchObject({ code: -32602 });
+    });
+  });
+
   describe('versions in the seal', () => {
     it('refuses at round 2 a flow whose tool was registered again with another schema; the same definition keeps it', async () => {
       const opened = async () =>
