@@ -36,8 +36,11 @@ class RawStdio {
   private partial = '';
   readonly exited: Promise<number | null>;
 
-  constructor(user: string | undefined) {
-    this.child = spawn(process.execPath, [STDIO_MAIN], { cwd: ROOT, env: serverEnv(user) });
+  /** `viaNpm`: started as a user starts it from an npm script, `npm run -s start:stdio`. */
+  constructor(user: string | undefined, viaNpm = false) {
+    this.child = viaNpm
+      ? spawn('npm', ['run', '-s', 'start:stdio'], { cwd: ROOT, env: serverEnv(user) })
+      : spawn(process.execPath, [STDIO_MAIN], { cwd: ROOT, env: serverEnv(user) });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
       const text = this.partial + chunk;
@@ -95,8 +98,8 @@ describe('the sample over stdio (node dist-sample/sample-app/src/stdio.js)', () 
     for (const raw of raws.splice(0)) await raw.stop();
   });
 
-  function raw(user: string | undefined): RawStdio {
-    const process = new RawStdio(user);
+  function raw(user: string | undefined, viaNpm = false): RawStdio {
+    const process = new RawStdio(user, viaNpm);
     raws.push(process);
     return process;
   }
@@ -250,8 +253,8 @@ describe('the sample over stdio (node dist-sample/sample-app/src/stdio.js)', () 
     }
   });
 
-  it('writes nothing but JSON-RPC to stdout, its log on stderr; refuses a 20 MB line and serves the next; exits 0 on EOF after the call in flight', async () => {
-    const alice = raw('alice');
+  it('writes nothing but JSON-RPC to stdout, its log on stderr, started by `npm run -s start:stdio`; refuses a 20 MB line and serves the next; exits 0 on EOF after the call in flight', async () => {
+    const alice = raw('alice', true);
     const huge = `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"pad":"${'x'.repeat(20 * 1024 * 1024)}"}}`;
     alice.send(huge);
     alice.request(6, 'tools/list');
