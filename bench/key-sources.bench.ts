@@ -37,6 +37,7 @@ const binding: RequestStateBinding = {
   partition: 'user:alice',
   stableParams: '{"arguments":{"amount":1e2,"to":"acct-42"},"name":"transfer_funds"}',
   stableArguments: () => '{"amount":1e2,"to":"acct-42"}',
+  definition: 'HxVn0dQ2mZ3o8b5s1Y7p4cWk9aTfRgLjEuIyOwKqPvB',
 };
 const limits = {
   maxEncodedBytes: 65_536,

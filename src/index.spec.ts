@@ -76,6 +76,9 @@ describe('the public API', () => {
       'McpResource',
       'McpResourceOptions',
       'McpRootsResponse',
+      'McpRuntimeDefinition',
+      'McpRuntimeHandler',
+      'McpRuntimeOperations',
       'McpSamplingResponse',
       'McpSealedInputRequired',
       'McpStandardSchema',
@@ -110,8 +113,10 @@ describe('the public API', () => {
     // 108 when the extensions were cut out of the core; skills (3) and keys held elsewhere (3) paid
     // for themselves: one Redis client type and one contract function per port took 4 names out.
     // A new face pays for its names here, deliberately: nestjs-mcp/audit (9) — its options and
-    // record types, the signer port and its three signers, the sink port, the verifier and its verdict.
-    expect(total).toBeLessThanOrEqual(119);
+    // record types, the signer port and its three signers, the sink port, the verifier and its
+    // verdict; run-time operations and stdio (6) — the registry service, its definition and handler
+    // types, `McpStdio`, its options, the stderr logger.
+    expect(total).toBeLessThanOrEqual(125);
   });
 
   it('exports what an extension of its own needs from nestjs-mcp/extension, and nothing else', () => {
@@ -192,6 +197,14 @@ describe('the public API', () => {
       'StateHandleRecord',
       'StateHandleRepository',
       'StateHandleRepositoryError',
+    ]);
+  });
+
+  it('exports the stdio transport from nestjs-mcp/stdio', () => {
+    expect(declaredNames('entry/stdio.ts')).toEqual([
+      'McpStdio',
+      'McpStdioLogger',
+      'McpStdioOptions',
     ]);
   });
 

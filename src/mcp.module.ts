@@ -6,6 +6,8 @@ import { McpExtensionMarks } from './operations/discovery/extension-marks';
 import { McpListedResources } from './operations/discovery/listed-resources';
 import { McpListings } from './operations/discovery/mcp-listings.service';
 import { McpOperationRegistry } from './operations/discovery/mcp-operation.registry';
+import { OperationEntryFactory } from './operations/discovery/operation-entry.factory';
+import { McpRuntimeOperations } from './operations/runtime/mcp-runtime-operations.service';
 import { McpStateHandles } from './operations/handles/mcp-state-handles.service';
 import { CallerPartitions } from './auth/identity/caller-partitions';
 import { KeyringManager } from './keyring/keyring-manager.service';
@@ -46,7 +48,8 @@ import { ENDPOINT_STAGE_PROVIDERS } from './wire/http/endpoint-stages.provider';
  * Serves the application's `@McpTool`, `@McpPrompt` and `@McpResource` methods as an MCP
  * 2026-07-28 server at `options.endpoint` (default `/mcp`), on Express or Fastify, with declared
  * input requests, sealed request state and a rotating keyring. Global by default, so any module
- * can inject `KeyringManager`, `McpNotifier`, `McpStateHandles` and `McpFlowEvents`; pass `isGlobal: false` to scope it.
+ * can inject `KeyringManager`, `McpNotifier`, `McpRuntimeOperations`, `McpStateHandles` and
+ * `McpFlowEvents`; pass `isGlobal: false` to scope it.
  *
  * @example
  * ```ts
@@ -79,7 +82,9 @@ import { ENDPOINT_STAGE_PROVIDERS } from './wire/http/endpoint-stages.provider';
     McpCoreEvents,
     McpOperationRegistry,
     McpListings,
+    OperationEntryFactory,
     McpExplorer,
+    McpRuntimeOperations,
     // The fleet's events
     SessionEventBusProvider,
     // The seams extensions install themselves into (tasks, 2025-era sessions, skills: mcp.module-definition.ts)
@@ -107,6 +112,13 @@ import { ENDPOINT_STAGE_PROVIDERS } from './wire/http/endpoint-stages.provider';
     McpDrain,
   ],
   // CallerPartitions: for McpThrottlerGuard (nestjs-mcp/throttler), which an app provides itself.
-  exports: [KeyringManager, McpNotifier, McpStateHandles, CallerPartitions, McpFlowEvents],
+  exports: [
+    KeyringManager,
+    McpNotifier,
+    McpRuntimeOperations,
+    McpStateHandles,
+    CallerPartitions,
+    McpFlowEvents,
+  ],
 })
 export class McpModule extends McpConfigurableModuleClass {}

@@ -11,6 +11,7 @@ import { FlowsModule } from './flows/flows.module';
 import { ExpensesModule } from './expenses/expenses.module';
 import { TasksModule } from './tasks/tasks.module';
 import { ProbesModule } from './probes/probes.module';
+import { RuntimeToolsModule } from './runtime-tools/runtime-tools.module';
 import { sampleMcpOptions } from './sample-config';
 import { BoundedValidationPipe } from './bounded-validation.pipe';
 
@@ -26,6 +27,7 @@ import { BoundedValidationPipe } from './bounded-validation.pipe';
     TasksModule,
     AdminModule,
     ProbesModule,
+    RuntimeToolsModule,
   ],
   providers: [
     {

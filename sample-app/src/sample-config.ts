@@ -73,7 +73,7 @@ function keyWrapperFromEnv(): KeyWrapper | undefined {
  * `REDIS_SENTINELS` + `REDIS_SENTINEL_MASTER`) keeps single-use state, state handles, sessions and
  * tasks on Redis; the default stays in memory.
  */
-function redisFromEnv(): McpModuleOptions['redis'] {
+export function redisFromEnv(): McpModuleOptions['redis'] {
   const store = process.env.MCP_STORE || 'memory';
   if (store === 'memory') return undefined;
   if (store !== 'redis') throw new Error('MCP_STORE must be "memory" or "redis"');

@@ -7,8 +7,10 @@
  */
 import type { ArgumentsHost } from '@nestjs/common';
 import {
+  EXCEPTION_FILTERS_METADATA,
   GUARDS_METADATA,
   INTERCEPTORS_METADATA,
+  PIPES_METADATA,
   ROUTE_ARGS_METADATA,
 } from '@nestjs/common/constants';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
@@ -19,10 +21,12 @@ import {
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
 
 export {
+  EXCEPTION_FILTERS_METADATA,
   ExecutionContextHost,
   ExternalContextCreator,
   GUARDS_METADATA,
   INTERCEPTORS_METADATA,
+  PIPES_METADATA,
   ROUTE_ARGS_METADATA,
 };
 export type { InstanceWrapper, ParamsFactory };
@@ -78,8 +82,16 @@ export function assertNestInternals(contextCreator: ExternalContextCreator): voi
     .filtersContextCreator;
   if (!filters || typeof filters.create !== 'function')
     throw moved('ExternalContextCreator.filtersContextCreator');
-  if (typeof ROUTE_ARGS_METADATA !== 'string' || typeof GUARDS_METADATA !== 'string')
-    throw moved('ROUTE_ARGS_METADATA / GUARDS_METADATA (@nestjs/common/constants)');
+  if (
+    [
+      ROUTE_ARGS_METADATA,
+      GUARDS_METADATA,
+      INTERCEPTORS_METADATA,
+      PIPES_METADATA,
+      EXCEPTION_FILTERS_METADATA,
+    ].some((key) => typeof key !== 'string')
+  )
+    throw moved('the enhancer metadata keys (@nestjs/common/constants)');
 }
 
 /**

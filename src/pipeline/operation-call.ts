@@ -34,6 +34,11 @@ export interface OperationCallProfile {
   readonly argumentsValidator: ArgumentsValidator | undefined;
   /** Argument fields an audit trail may record in clear (`audit.arguments`); none when absent. */
   readonly auditArguments?: readonly string[];
+  /**
+   * The digest of the operation's definition (`operation-definition.ts`): what sealed state and
+   * task records bind. Absent for what is not an operation (a skill, the session gate).
+   */
+  readonly definition?: string;
 }
 
 /**

@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { isMcpContext, McpExecutionContext } from '../../../src/index';
-import { bearerToken } from '../demo-auth/bearer-token';
+import { callerName } from '../demo-auth/caller-name';
 import { RequiredRoles } from './roles.metadata';
 
 /**
@@ -18,8 +18,13 @@ const ROLES_BY_USER: ReadonlyMap<string, readonly string[]> = new Map([
   ['bob', ['viewer']],
 ]);
 
+/** The roles of a caller of the demo: what the stdio entry puts on its caller too. */
+export function rolesOf(user: string): string[] {
+  return [...(ROLES_BY_USER.get(user) ?? [])];
+}
+
 /**
- * Checks the `Authorization: Bearer <user>` caller against {@link ROLES_BY_USER}: nobody signed in
+ * Checks the caller (`Authorization: Bearer <user>`, or the stdio caller) against {@link ROLES_BY_USER}: nobody signed in
  * is challenged (`UnauthorizedException`: HTTP 401 with `WWW-Authenticate`), a caller without the
  * role refused (so lists hide the tool from them, and calling it answers as for an unknown tool).
  * Only guards MCP operations; other contexts are left to their own guards.
@@ -35,9 +40,7 @@ export class RolesGuard implements CanActivate {
       context.getClass(),
     ]);
     if (!required || required.length === 0) return true;
-    const user = bearerToken(
-      McpExecutionContext.create(context).getOperationContext().http.request?.headers.authorization,
-    );
+    const user = callerName(McpExecutionContext.create(context).getOperationContext().http.request);
     if (user === undefined) throw new UnauthorizedException('sign in to call this tool');
     const roles = ROLES_BY_USER.get(user) ?? [];
     return required.every((role) => roles.includes(role));

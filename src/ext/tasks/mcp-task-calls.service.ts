@@ -69,7 +69,7 @@ export class McpTaskCalls {
     const principal = captureTaskPrincipal(exchange);
     // What the task will keep is checked before anything runs: no refusal after a side effect.
     const limits = this.tasks.options;
-    const call = storedCall(tool.name, params, limits.maxCallBytes);
+    const call = storedCall(tool.name, params, limits.maxCallBytes, tool.profile.definition);
     // Answers sent with the creating call keep their exact numbers, as in any other round.
     const answers = exactJsonOf(exchange.exactInputResponses ?? params.inputResponses);
     boundedAnswerForms(answers, limits.maxInputResponseBytes);

@@ -19,6 +19,7 @@ export function storedCall(
   name: string,
   params: Record<string, unknown>,
   maxBytes: number,
+  definition?: string,
 ): McpTaskRecord['call'] {
   const { inputResponses: _responses, requestState: _state, task: _legacy, ...kept } = params;
   const unrepresentable = unrepresentableParamAt(kept);
@@ -30,7 +31,8 @@ export function storedCall(
       'Invalid params: the call is too large to run as a task',
       { maxBytes },
     );
-  return { name, params: JSON.parse(text) as Record<string, McpJsonValue> };
+  const stored = { name, params: JSON.parse(text) as Record<string, McpJsonValue> };
+  return definition === undefined ? stored : { ...stored, definition };
 }
 
 /**

@@ -27,9 +27,25 @@ interface Listings {
 }
 
 /**
+ * Operations in listing order: those found at bootstrap in registration order (the same on every
+ * instance built from the same code), then those registered at run time by key, in code-unit
+ * order — so a list cursor (the key of the last entry shown) continues at the same place on every
+ * instance of a fleet and across registrations and removals; one naming a removed entry is
+ * refused (`Invalid cursor`), never answered with another page.
+ */
+function inListingOrder<E extends { readonly name: string; readonly runtime?: boolean }>(
+  operations: readonly E[],
+): E[] {
+  const runtime = operations.filter((operation) => operation.runtime);
+  if (runtime.length === 0) return [...operations];
+  runtime.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...operations.filter((operation) => !operation.runtime), ...runtime];
+}
+
+/**
  * The four list methods' answers, in pages of `lists.pageSize`, built from the registry (and the
  * resources extensions contribute, after the resource operations) once, and rebuilt only when an
- * operation is registered or a contribution replaced after them.
+ * operation is registered, replaced or removed, or a contribution replaced after them.
  * @internal
  */
 @Injectable()
@@ -65,21 +81,25 @@ export class McpListings {
     const size = this.options.listPageSize;
     this.built = {
       generation,
-      tools: new PagedListing('tools', this.registry.getTools(), size),
-      prompts: new PagedListing('prompts', this.registry.getPrompts(), size),
+      tools: new PagedListing('tools', inListingOrder(this.registry.getTools()), size),
+      prompts: new PagedListing('prompts', inListingOrder(this.registry.getPrompts()), size),
       resources: new PagedListing(
         'resources',
         [
-          ...(this.registry.getFixedResources() as (ResourceEntry & { listing: Resource })[]),
+          ...inListingOrder(
+            this.registry.getFixedResources() as (ResourceEntry & { listing: Resource })[],
+          ),
           ...this.contributed.all(),
         ],
         size,
       ),
       resourceTemplates: new PagedListing(
         'resourceTemplates',
-        this.registry.getTemplateResources() as (ResourceEntry & {
-          listing: ResourceTemplateListing;
-        })[],
+        inListingOrder(
+          this.registry.getTemplateResources() as (ResourceEntry & {
+            listing: ResourceTemplateListing;
+          })[],
+        ),
         size,
       ),
     };

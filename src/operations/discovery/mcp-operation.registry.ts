@@ -8,7 +8,8 @@ import type {
 } from './operation-entry.interface';
 
 /**
- * Every MCP operation found at bootstrap, by kind and name. Read it to list what the server offers.
+ * Every MCP operation served, by kind and name: those found at bootstrap, and those registered at
+ * run time (`McpRuntimeOperations`). Read it to list what the server offers.
  *
  * @internal
  */
@@ -21,8 +22,13 @@ export class McpOperationRegistry {
   private registrations = 0;
   private exploring = true;
   private readonly afterExploring: Array<() => void> = [];
+  private readonly runtimeChanges = new Set<(kind: OperationEntry['kind']) => void>();
 
-  /** Changes whenever an operation is registered: what cached listings are checked against. @internal */
+  /**
+   * Changes whenever an operation is registered, replaced or removed: what cached listings are
+   * checked against.
+   * @internal
+   */
   get generation(): number {
     return this.registrations;
   }
@@ -69,6 +75,64 @@ export class McpOperationRegistry {
     }
     table.set(operation.name, operation);
     this.registrations++;
+  }
+
+  /**
+   * Registers an operation defined at run time, or replaces the run-time one of its kind and name
+   * (in place: a list cursor that names it still continues after it). One of the same kind and
+   * name found at bootstrap is never replaced: that throws {@link DuplicateOperationError}.
+   * @internal
+   */
+  registerRuntime(operation: OperationEntry): void {
+    const table = this.tableFor(operation);
+    const existing = table.get(operation.name);
+    if (existing && !existing.runtime)
+      throw new DuplicateOperationError(
+        operation.kind,
+        operation.name,
+        existing.site,
+        operation.site,
+      );
+    table.set(operation.name, operation);
+    this.registrations++;
+    this.changed(operation.kind);
+  }
+
+  /**
+   * Calls `listener` with the kind of every run-time registration, replacement or removal (what
+   * tells clients that a list changed); answers how to stop.
+   * @internal
+   */
+  onRuntimeChange(listener: (kind: OperationEntry['kind']) => void): () => void {
+    this.runtimeChanges.add(listener);
+    return () => this.runtimeChanges.delete(listener);
+  }
+
+  private changed(kind: OperationEntry['kind']): void {
+    for (const listener of this.runtimeChanges) listener(kind);
+  }
+
+  /**
+   * Removes the run-time operation of this kind and key (a tool or prompt name, a resource URI or
+   * URI template); `false` when there is none (one found at bootstrap is never removed).
+   * @internal
+   */
+  unregisterRuntime(kind: OperationEntry['kind'], key: string): boolean {
+    const tables =
+      kind === 'tool'
+        ? [this.tools]
+        : kind === 'prompt'
+          ? [this.prompts]
+          : [this.fixedResources, this.templateResources];
+    for (const table of tables as Map<string, OperationEntry>[]) {
+      const existing = table.get(key);
+      if (!existing?.runtime) continue;
+      table.delete(key);
+      this.registrations++;
+      this.changed(kind);
+      return true;
+    }
+    return false;
   }
 
   getTools(): ToolEntry[] {

@@ -14,7 +14,8 @@ import type { ToolTaskProfile } from './tool-task-profile';
 /** A `resources/templates/list` entry. @internal */
 export type ResourceTemplateListing = ListResourceTemplatesResult['resourceTemplates'][number];
 
-interface OperationBase {
+/** What every operation entry has, whatever its kind. @internal */
+export interface OperationBase {
   readonly site: OperationSite;
   /** Runs a call of the operation through the Nest pipeline. */
   readonly handler: OperationHandler;
@@ -28,6 +29,13 @@ interface OperationBase {
    * or cancelled. Absent when no guard applies to the operation.
    */
   readonly guardsHandler: OperationHandler | undefined;
+  /** Registered at run time (`McpRuntimeOperations`): listed after those found at bootstrap. */
+  readonly runtime?: boolean;
+  /**
+   * It has a visibility predicate (`visibleTo`): its guards decide who sees it even where lists
+   * are not filtered per caller (`auth.lists: 'public'`).
+   */
+  readonly restricted?: boolean;
 }
 
 /** @internal */

@@ -15,8 +15,11 @@ import {
 } from '../../pipeline/validation/standard-schema';
 import { standardSchemaToJsonSchema } from '../../pipeline/validation/standard-schema-arguments.validator';
 
-/** The JSON Schema of what `input` describes: a DTO's, or what a Standard Schema says it is. */
-function inputJsonSchema(site: string, input: Type<unknown> | McpStandardSchema): JsonSchemaObject {
+/** The JSON Schema of what `input` describes: a DTO's, or what a Standard Schema says it is. @internal */
+export function inputJsonSchema(
+  site: string,
+  input: Type<unknown> | McpStandardSchema,
+): JsonSchemaObject {
   return isStandardSchema(input) ? standardSchemaToJsonSchema(input, site) : dtoToJsonSchema(input);
 }
 

@@ -29,6 +29,11 @@ export class PagedListing<T, E extends ListedOperation<T> = ListedOperation<T>> 
   private readonly entryJson: (string | undefined)[];
   /** Pages that start at a multiple of the page size: the ones reached from the first. */
   private readonly pages = new Map<number, ListingPage<T>>();
+  /**
+   * Whether an entry has a visibility predicate (`visibleTo`): then even an unfiltered list
+   * (`auth.lists: 'public'`) runs that entry's guards.
+   */
+  readonly restricted: boolean;
 
   constructor(
     /** The result member that holds the entries (`tools`, `resourceTemplates`, …). */
@@ -38,6 +43,9 @@ export class PagedListing<T, E extends ListedOperation<T> = ListedOperation<T>> 
   ) {
     operations.forEach((operation, index) => this.positions.set(operation.name, index));
     this.entryJson = new Array<string | undefined>(operations.length);
+    this.restricted = operations.some(
+      (operation) => (operation as { restricted?: boolean }).restricted === true,
+    );
   }
 
   /** The page `cursor` points at (the first without one); a cursor that is not ours fails -32602. */

@@ -19,7 +19,7 @@ export function callSite(call: OperationCall): string {
 
 /**
  * What a call's framework state is bound to: the endpoint, version, method, target, the caller's
- * partition and the params that must not change between rounds. A call whose params cannot be
+ * partition, the params that must not change between rounds and the operation's definition. A call whose params cannot be
  * bound — a number a double cannot hold (`1e400`, a 400-digit integer) parses to `Infinity`,
  * which has no canonical spelling — is refused with -32602 naming where it is.
  * @internal
@@ -42,6 +42,7 @@ export class CallStateBinder {
       partition,
       stableParams: params,
       stableArguments: () => stableArguments(call.params),
+      definition: call.profile.definition ?? '',
     }));
   }
 

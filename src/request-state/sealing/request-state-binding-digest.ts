@@ -6,12 +6,13 @@ import {
 } from './request-state-binding';
 
 /**
- * The binding as JSON in canonical key order: five strings and the stable params, which are
+ * The binding as JSON in canonical key order: six strings and the stable params, which are
  * canonical JSON already (and self-delimiting, so they go in as they are).
  */
 function canonicalBindingJson(binding: RequestStateBinding): string {
-  const { endpoint, method, partition, protocolVersion, stableParams, target } = binding;
-  return `{"endpoint":${JSON.stringify(endpoint)},"method":${JSON.stringify(method)},"params":${stableParams},"partition":${JSON.stringify(partition)},"protocolVersion":${JSON.stringify(protocolVersion)},"target":${JSON.stringify(target)}}`;
+  const { definition, endpoint, method, partition, protocolVersion, stableParams, target } =
+    binding;
+  return `{"definition":${JSON.stringify(definition)},"endpoint":${JSON.stringify(endpoint)},"method":${JSON.stringify(method)},"params":${stableParams},"partition":${JSON.stringify(partition)},"protocolVersion":${JSON.stringify(protocolVersion)},"target":${JSON.stringify(target)}}`;
 }
 
 /** @internal */
@@ -36,6 +37,8 @@ function fieldValue(binding: RequestStateBinding, field: RequestStateBindingFiel
       return binding.stableArguments();
     case 'params':
       return binding.stableParams;
+    case 'definition':
+      return binding.definition;
   }
 }
 

@@ -15,18 +15,28 @@ export interface RequestStateBinding {
   readonly stableParams: string;
   /** The `arguments` alone in canonical JSON, made when needed (sealing, or naming a refusal). */
   readonly stableArguments: () => string;
+  /**
+   * The digest of the operation's definition (its contract: name, schemas, declarations, state
+   * mode — never its code), so a flow sealed under one definition does not continue under another.
+   */
+  readonly definition: string;
 }
 
 /**
  * What a sealed state is bound to, field by field, as a refusal names it in the log: the endpoint,
  * the protocol version, the operation (method and tool, prompt or resource), the caller's
- * partition, the arguments, and the other stable params (bound `_meta` members, other params).
+ * partition, the arguments, the other stable params (bound `_meta` members, other params), and the
+ * operation's definition (a deploy or a run-time registration that changed its contract).
  * @publicApi
  */
 export type RequestStateBindingField =
-  'endpoint' | 'protocol_version' | 'operation' | 'caller' | 'arguments' | 'params';
+  'endpoint' | 'protocol_version' | 'operation' | 'caller' | 'arguments' | 'params' | 'definition';
 
-/** The fields in the order their digests are sealed. @internal */
+/**
+ * The fields in the order their digests are sealed. `definition` came last, so a state sealed
+ * before it was bound (its digests end earlier) names it when refused.
+ * @internal
+ */
 export const BINDING_FIELDS: readonly RequestStateBindingField[] = [
   'endpoint',
   'protocol_version',
@@ -34,6 +44,7 @@ export const BINDING_FIELDS: readonly RequestStateBindingField[] = [
   'caller',
   'arguments',
   'params',
+  'definition',
 ];
 
 /** The canonical JSON of the request's `arguments` (`{}` when absent). @internal */

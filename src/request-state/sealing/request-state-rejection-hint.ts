@@ -16,6 +16,8 @@ export function rejectionHint(
     return ' — sealed under a key id this instance does not hold: a key removed too early, or instances with different keyrings (see docs/key-rotation.md)';
   if (detail === 'earlier_format')
     return ' — sealed by an earlier build of nestjs-mcp (format 3): the flow starts again';
+  if (detail === 'definition')
+    return ' — sealed under another definition of the operation (a deploy or a run-time registration changed its name, schemas or declarations): the flow starts again';
   if (detail === 'issued_in_future')
     return ' — issued more than 5 s in the future: check the clocks of the fleet';
   return '';

@@ -14,6 +14,7 @@ const BINDING: RequestStateBinding = {
   partition: 'client:abc',
   stableParams: '{"arguments":{},"name":"t"}',
   stableArguments: () => '{}',
+  definition: 'definition',
 };
 
 /** Characters an edit may introduce: the token alphabet, its near misses, and a few oddities. */

@@ -28,6 +28,7 @@ const BINDING: RequestStateBinding = {
   partition: 'client:abc',
   stableParams: '{"arguments":{"amount":1e2},"name":"transfer_funds"}',
   stableArguments: () => '{"amount":1e2}',
+  definition: 'def-digest-1',
 };
 
 function sealerWith(
@@ -223,6 +224,7 @@ describe('RequestStateSealer', () => {
         { stableParams: '{"_meta":{"x":1},"arguments":{"amount":1e2},"name":"transfer_funds"}' },
         'params',
       ],
+      ['the operation definition', { definition: 'def-digest-2' }, 'definition'],
     ];
 
     it.each(cases)(
@@ -720,7 +722,7 @@ describe('RequestStateSealer', () => {
       expect(seen[0].ad).toBe(`4_${T0}_${T0 + LIMITS.maxLifetimeMs}_1`);
       const payload = JSON.parse(seen[0].plaintext) as { b: string; d: string; f: string };
       expect(payload.b).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(payload.d).toMatch(/^[A-Za-z0-9_-]{48}$/);
+      expect(payload.d).toMatch(/^[A-Za-z0-9_-]{56}$/);
       // Digests only: no binding value in the plaintext a custom protector sees.
       expect(seen[0].plaintext).not.toContain('client:abc');
     });

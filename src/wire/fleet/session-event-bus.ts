@@ -24,6 +24,11 @@ export abstract class SessionEventBus {
     return () => this.listeners.delete(listener);
   }
 
+  /** Tells this instance's listeners only (a change every instance makes for itself). */
+  deliverHere(event: SessionEvent): void {
+    this.deliver(event, 'local');
+  }
+
   protected deliver(event: SessionEvent, origin: SessionEventOrigin): void {
     for (const listener of this.listeners) listener(event, origin);
   }

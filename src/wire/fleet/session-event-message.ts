@@ -5,6 +5,7 @@ import type { JsonRpcId, SessionEvent } from './session-event';
 const EVENT_DOMAIN = 'session-event';
 const TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
 const LISTS: ReadonlySet<string> = new Set(['tools', 'prompts', 'resources']);
+const OPERATION_KINDS: ReadonlySet<string> = new Set(['tool', 'prompt', 'resource']);
 
 function isString(value: unknown, max: number): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= max;
@@ -68,6 +69,12 @@ function isSessionEvent(value: unknown): value is SessionEvent {
       return typeof event.list === 'string' && LISTS.has(event.list);
     case 'resourceUpdated':
       return isString(event.uri, 65_536);
+    case 'definitionsChanged':
+      return (
+        typeof event.operation === 'string' &&
+        OPERATION_KINDS.has(event.operation) &&
+        isString(event.name, 65_536)
+      );
     default:
       return false;
   }

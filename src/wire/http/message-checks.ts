@@ -28,7 +28,8 @@ import { longNameHeaderMismatch } from './name-header.check';
  */
 @Injectable()
 export class MessageChecks implements EndpointStage {
-  private readonly paramHeaders = new Map<string, readonly ParamHeaderDeclaration[]>();
+  /** By tool entry: a tool registered again at run time has its own. */
+  private readonly paramHeaders = new WeakMap<object, readonly ParamHeaderDeclaration[]>();
   private readonly limits: JsonBodyLimits;
 
   constructor(
@@ -115,12 +116,12 @@ export class MessageChecks implements EndpointStage {
     if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string')
       return undefined;
     const name = message.params.name;
-    let declarations = this.paramHeaders.get(name);
+    const tool = this.registry.findTool(name);
+    if (!tool) return undefined;
+    let declarations = this.paramHeaders.get(tool);
     if (!declarations) {
-      const tool = this.registry.findTool(name);
-      if (!tool) return undefined;
       declarations = scanParamHeaders(tool.listing.inputSchema);
-      this.paramHeaders.set(name, declarations);
+      this.paramHeaders.set(tool, declarations);
     }
     return declarations.length > 0
       ? paramHeaderProblem(declarations, message.params.arguments, req.headers)

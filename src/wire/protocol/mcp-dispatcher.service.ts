@@ -22,6 +22,7 @@ import type {
   ResourceTemplateListing,
 } from '../../operations/discovery/operation-entry.interface';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
+import { OperationHiddenError } from '../../kit/errors/operation-hidden.error';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 import {
   answerOf,
@@ -230,6 +231,9 @@ export class McpDispatcher {
       },
       { argument: argument.name, value: argument.value },
     );
+    // What a visibility predicate hides completes as nothing anybody serves.
+    if (outcome.kind === 'error' && outcome.error instanceof OperationHiddenError)
+      throw ref.type === 'ref/prompt' ? unknown('prompt', ref.name) : unknownTemplate(ref.uri);
     return completionResult(
       answerOf(outcome, (value) => value),
       target,
@@ -244,12 +248,13 @@ export class McpDispatcher {
       return prompt;
     }
     const template = this.registry.findTemplate(ref.uri);
-    if (!template)
-      throw new ProtocolError(
-        McpErrorCode.InvalidParams,
-        `Unknown resource template: ${clip(ref.uri)}`,
-        { uri: clip(ref.uri) },
-      );
+    if (!template) throw unknownTemplate(ref.uri);
     return template;
   }
+}
+
+function unknownTemplate(uri: string): ProtocolError {
+  return new ProtocolError(McpErrorCode.InvalidParams, `Unknown resource template: ${clip(uri)}`, {
+    uri: clip(uri),
+  });
 }

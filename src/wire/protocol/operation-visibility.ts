@@ -10,6 +10,7 @@ import type { ToolEntry } from '../../operations/discovery/operation-entry.inter
 import type { ListedOperation, PagedListing } from '../../operations/discovery/paged-listing';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import { McpHttpRefusal } from '../../kit/errors/mcp-http-refusal.error';
+import { OperationHiddenError } from '../../kit/errors/operation-hidden.error';
 import type { McpOperationContext } from '../../input/mcp-operation-context.interface';
 import type { HttpExchange } from '../../pipeline/http-exchange';
 import {
@@ -22,6 +23,7 @@ import { GlobalGuards } from '../../pipeline/global-guards';
 import { ownRequestParams } from '../../pipeline/own-request-params';
 import { andThen, type MaybePromise } from '../../kit/maybe-promise';
 import { OccasionalWarning } from '../../kit/occasional-warning';
+import { isLaunchedCallerRequest } from '../../kit/launched-caller';
 import { unknownOperation } from './unknown-operation';
 
 /**
@@ -66,7 +68,8 @@ export class McpOperationVisibility {
     exchange: HttpExchange,
   ): MaybePromise<ListingPage<T>> {
     const tokenless = this.tokenless(exchange);
-    if (this.options.listVisibility === 'public' && !tokenless) return listing.page(cursor);
+    const unfiltered = this.options.listVisibility === 'public';
+    if (unfiltered && !tokenless && !listing.restricted) return listing.page(cursor);
     let hidden = 0;
     const count = (shown: boolean) => {
       if (!shown) hidden++;
@@ -76,7 +79,8 @@ export class McpOperationVisibility {
     const page = listing.filteredPage(cursor, (operation) => {
       // A caller without a token, where the resource server requires one, sees public ones only.
       if (tokenless && !operation.profile.public) return count(false);
-      if (this.options.listVisibility === 'public') return true;
+      // Lists for everyone still hide what a visibility predicate hides (tenancy).
+      if (unfiltered && !(operation as { restricted?: boolean }).restricted) return true;
       return andThen(this.shows(operation, operation.name, sdk, exchange, endpoint), count);
     });
     if (tokenless || exchange.request.headers.authorization !== undefined) return page;
@@ -157,7 +161,11 @@ export class McpOperationVisibility {
 
   /** A caller without a token, where the resource server requires one. */
   private tokenless(exchange: HttpExchange): boolean {
-    return this.tokenRequired && (exchange.raw as { auth?: unknown }).auth === undefined;
+    return (
+      this.tokenRequired &&
+      (exchange.raw as { auth?: unknown }).auth === undefined &&
+      !isLaunchedCallerRequest(exchange.raw)
+    );
   }
 
   /**
@@ -173,11 +181,13 @@ export class McpOperationVisibility {
   }
 
   /**
-   * Whether a refused call answers as for an unknown operation: with lists per caller, a guard's
-   * refusal (-32003, not a step-up) of an operation the caller's list does not show. The guards run
+   * Whether a refused call answers as for an unknown operation: its visibility predicate hid it
+   * (`visibleTo`, whatever `auth.lists` says), or, with lists per caller, a guard's refusal
+   * (-32003, not a step-up) of an operation the caller's list does not show. The guards run
    * once more to tell a guard's refusal from a `ForbiddenException` of the method itself.
    */
   async hidden(outcome: OperationOutcome, input: OperationRunInput): Promise<boolean> {
+    if (outcome.kind === 'error' && outcome.error instanceof OperationHiddenError) return true;
     return (
       this.options.listVisibility === 'caller' &&
       outcome.kind === 'error' &&

@@ -13,6 +13,8 @@ const EXAMPLES: ReadonlyArray<[page: string, heading: string]> = [
   ['docs/getting-started.md', 'Operations'],
   ['docs/getting-started.md', 'Arguments: a DTO, a Standard Schema, or JSON Schema'],
   ['docs/skills.md', 'Skills your providers build'],
+  ['docs/runtime-operations.md', 'Registering a tool'],
+  ['docs/stdio.md', 'The entry point'],
 ];
 
 describe('the whole examples of the docs', () => {

@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { McpErrorCode } from '../../../kit/errors/mcp-error-codes';
 import { MCP_ENDPOINT } from '../../../kit/mcp.constants';
+import { clip } from '../../../kit/clip';
+import { INVALID_REQUEST_STATE_MESSAGE } from '../../../kit/errors/invalid-request-state.message';
 import type { McpTaskRecord } from '../store/mcp-task.types';
 import { exactAnswersOf } from '../task-answers';
 import { progressMessage, stepOutcome } from '../task-call';
@@ -42,6 +44,15 @@ export class TaskStepExecutor implements TaskExecutor {
       return {
         kind: 'failed',
         error: { code: McpErrorCode.InternalError, message: 'Internal error' },
+      };
+    }
+    if (task.call.definition !== undefined && task.call.definition !== tool.profile.definition) {
+      this.logger.warn(
+        `Task ${task.taskId} refused: its tool "${clip(tool.name)}" is defined otherwise than when the task was created (a deploy or a run-time re-registration changed its schemas or declarations)`,
+      );
+      return {
+        kind: 'failed',
+        error: { code: McpErrorCode.InvalidParams, message: INVALID_REQUEST_STATE_MESSAGE },
       };
     }
     const params: Record<string, unknown> = { ...task.call.params };

@@ -45,8 +45,18 @@ export interface McpTaskRecord {
   /** Epoch ms after which the task is gone. */
   readonly expiresAt: number;
   readonly pollIntervalMs: number;
-  /** The tool call the task runs: `name`, `arguments` and the request `_meta`, as the client sent them. */
-  readonly call: { readonly name: string; readonly params: Record<string, McpJsonValue> };
+  /**
+   * The tool call the task runs: `name`, `arguments` and the request `_meta`, as the client sent
+   * them, and the digest of the tool's definition it was created under: a step finds the tool
+   * defined otherwise (a deploy or a run-time re-registration changed its schemas or declarations)
+   * and fails the task with `-32602 Invalid request state` before the method runs. Records written
+   * before it existed run as before.
+   */
+  readonly call: {
+    readonly name: string;
+    readonly params: Record<string, McpJsonValue>;
+    readonly definition?: string;
+  };
   /** Outstanding input requests (wire shape) while `input_required`. */
   readonly inputRequests?: Record<string, McpJsonValue>;
   /** Every answer received over the task's life, by key, as plain JSON. */
