@@ -20,7 +20,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
-import { McpModule, McpRuntimeOperations, McpTool } from '../src/index';
+import { McpModule, McpTool } from '../src/index';
+import { McpRuntimeOperations } from '../src/entry/runtime';
 
 const TOOLS = Number(process.env.BENCH_TOOLS ?? 1_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);

@@ -76,9 +76,6 @@ describe('the public API', () => {
       'McpResource',
       'McpResourceOptions',
       'McpRootsResponse',
-      'McpRuntimeDefinition',
-      'McpRuntimeHandler',
-      'McpRuntimeOperations',
       'McpSamplingResponse',
       'McpSealedInputRequired',
       'McpStandardSchema',
@@ -197,6 +194,14 @@ describe('the public API', () => {
       'StateHandleRecord',
       'StateHandleRepository',
       'StateHandleRepositoryError',
+    ]);
+  });
+
+  it('exports operations registered at run time from nestjs-mcp/runtime', () => {
+    expect(declaredNames('entry/runtime.ts')).toEqual([
+      'McpRuntimeDefinition',
+      'McpRuntimeHandler',
+      'McpRuntimeOperations',
     ]);
   });
 

@@ -29,13 +29,6 @@ export { isMcpContext } from './operations/context/is-mcp-context.util';
 export type { McpHttpResponse } from './pipeline/mcp-http-response';
 export { McpNotifier } from './wire/listen/mcp-notifier.service';
 
-// Operations registered at run time
-export { McpRuntimeOperations } from './operations/runtime/mcp-runtime-operations.service';
-export type {
-  McpRuntimeDefinition,
-  McpRuntimeHandler,
-} from './operations/runtime/mcp-runtime-definition.interface';
-
 // Asking for input
 export { McpMayRequestInput } from './operations/decorators/mcp-may-request-input.decorator';
 export { McpInputRequirement } from './input/mcp-input-requirement.enum';

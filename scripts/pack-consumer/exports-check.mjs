@@ -9,6 +9,9 @@ for (const entry of [
   'nestjs-mcp/redis',
   'nestjs-mcp/testing',
   'nestjs-mcp/extension',
+  'nestjs-mcp/runtime',
+  'nestjs-mcp/stdio',
+  'nestjs-mcp/audit',
 ]) {
   const esm = await import(entry);
   const names = Object.keys(require(entry)).filter((name) => name !== '__esModule');

@@ -4,7 +4,8 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { McpNotifier, McpRuntimeOperations } from '../../../src/index';
+import { McpNotifier } from '../../../src/index';
+import { McpRuntimeOperations } from '../../../src/entry/runtime';
 import { redisFromEnv } from '../sample-config';
 import { sampleRedisClient } from '../sample-redis-client';
 import type { SampleToolDefinition } from './sample-tool-definition';

@@ -3,10 +3,9 @@ import {
   McpInputRequiredResult,
   McpRequestStateMode,
   type McpOperationContext,
-  type McpRuntimeDefinition,
-  type McpRuntimeHandler,
   type McpToolOptions,
 } from '../../../src/index';
+import type { McpRuntimeDefinition, McpRuntimeHandler } from '../../../src/entry/runtime';
 import { callerName } from '../demo-auth/caller-name';
 import type { SampleToolDefinition } from './sample-tool-definition';
 

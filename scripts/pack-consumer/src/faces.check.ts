@@ -5,6 +5,7 @@
 import { Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import * as root from 'nestjs-mcp';
 import { InvalidModuleOptionsError, McpModule } from 'nestjs-mcp';
+import * as audit from 'nestjs-mcp/audit';
 import * as awsKms from 'nestjs-mcp/aws-kms';
 import {
   McpListedResources,
@@ -19,19 +20,24 @@ import {
 } from 'nestjs-mcp/extension';
 import * as pkcs11 from 'nestjs-mcp/pkcs11';
 import * as redis from 'nestjs-mcp/redis';
+import * as runtime from 'nestjs-mcp/runtime';
 import * as sessions from 'nestjs-mcp/sessions';
 import * as skills from 'nestjs-mcp/skills';
+import * as stdio from 'nestjs-mcp/stdio';
 import * as stores from 'nestjs-mcp/stores';
 import * as tasks from 'nestjs-mcp/tasks';
 import * as testing from 'nestjs-mcp/testing';
 
 export const faces: readonly object[] = [
   root,
+  audit,
   awsKms,
   pkcs11,
   redis,
+  runtime,
   sessions,
   skills,
+  stdio,
   stores,
   tasks,
   testing,

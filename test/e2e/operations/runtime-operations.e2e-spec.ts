@@ -2,7 +2,8 @@ import { ValidationPipe } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { IsString, MaxLength } from 'class-validator';
-import { McpRuntimeOperations, type McpOperationContext } from '../../../src/index';
+import { type McpOperationContext } from '../../../src/index';
+import { McpRuntimeOperations } from '../../../src/entry/runtime';
 import { newKeyring } from '../../fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import {

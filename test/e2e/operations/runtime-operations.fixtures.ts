@@ -24,14 +24,13 @@ import {
   McpInputRequiredResult,
   McpModule,
   McpRequestStateMode,
-  McpRuntimeOperations,
   McpTool,
   McpToolError,
   type McpModuleOptions,
   type McpOperationContext,
-  type McpRuntimeDefinition,
   type McpToolOptions,
 } from '../../../src/index';
+import { McpRuntimeOperations, type McpRuntimeDefinition } from '../../../src/entry/runtime';
 
 /** `x-user: <name>` names the caller; only alice has the agent role. */
 export function userOf(caller: McpOperationContext): string | undefined {

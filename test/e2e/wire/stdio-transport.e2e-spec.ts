@@ -15,10 +15,10 @@ import {
   McpInputRequiredResult,
   McpMayRequestInput,
   McpModule,
-  McpRuntimeOperations,
   McpTool,
   type McpModuleOptions,
 } from '../../../src/index';
+import { McpRuntimeOperations } from '../../../src/entry/runtime';
 import { McpStdio } from '../../../src/entry/stdio';
 import { until } from '../../utils/wait';
 
