@@ -1459,6 +1459,10 @@ const NOT_HOT: Record<string, string> = {
   'A session write (a subscription, the log level)':
     '2025-era sessions only (src/ext/sessions/mcp-sessions.service.spec.ts)',
   'Removed or unknown method': 'not a hot method',
+  'Any of the four above for an operation a [`visibleTo`]':
+    'runtime operations only; compared byte for byte with the fast path on and off (test/e2e/operations/runtime-operations.e2e-spec.ts)',
+  'A call the `strict` [audit trail]':
+    'refused by the call-started guard in the Nest pipeline both paths run (test/e2e/ext/audit/audit-policies.e2e-spec.ts)',
   '`GET` or `DELETE` on the endpoint': 'no JSON-RPC request at all',
   '`completion/complete` for an unknown prompt': 'completion/complete is not a hot method',
   '`tasks/*` naming a task': 'tasks/* only',
