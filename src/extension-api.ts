@@ -152,7 +152,7 @@ export { CHANGE_CHANNEL, type ChangeEvent } from './wire/fleet/change-channel';
 /** @internal */
 export { FleetBus } from './wire/fleet/fleet-bus';
 /** @internal */
-export { fleetChannel, type FleetChannel } from './wire/fleet/fleet-channel';
+export { fleetChannel } from './wire/fleet/fleet-channel';
 /** @internal */
 export { McpEndpointRoutes, type LegacyHttpExchange } from './wire/http/endpoint-routes';
 /** @internal */
