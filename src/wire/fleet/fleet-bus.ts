@@ -23,7 +23,7 @@ export abstract class FleetBus {
   /** Tells `channel`'s listeners here at once and, on a fleet, every other instance's. */
   abstract publish<T>(channel: FleetChannel<T>, event: T): void;
 
-  /** Starts telling `listener` about `channel`'s events, from here and elsewhere; answers how to stop. */
+  /** Starts telling `listener` of `channel`'s events, here and elsewhere; answers how to stop. */
   subscribe<T>(channel: FleetChannel<T>, listener: FleetListener<T>): () => void {
     this.register(channel);
     const listeners = this.listeners.get(channel.name) ?? new Set<FleetListener<unknown>>();

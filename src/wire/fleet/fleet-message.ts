@@ -3,7 +3,7 @@ import type { RecordIntegrity } from '../../keyring/record-integrity';
 /** Domain of the messages' integrity tags. */
 const MESSAGE_DOMAIN = 'fleet-message';
 const ORIGIN = /^[A-Za-z0-9_-]{1,64}$/;
-/** How every message's JSON starts: the channel first, so its bound applies before anything else. */
+/** How every message's JSON starts: the channel first, so its bound applies before its tag. */
 const CHANNEL_PREFIX = /^\{"channel":"([a-z][a-z0-9-]{0,63})","event":/;
 
 /** One event as it travels between instances, before its channel read it. @internal */

@@ -21,7 +21,7 @@ class Subscriber extends EventEmitter {
   }
 }
 
-/** One Redis server's pub/sub, as every instance's connection and an operator's redis-cli see it. */
+/** One Redis server's pub/sub, as the instances' connections and an operator's redis-cli see it. */
 class PubSub {
   readonly subscribers: Subscriber[] = [];
   /** While true, every command fails as it fails during an outage. */

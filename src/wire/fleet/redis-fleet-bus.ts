@@ -10,7 +10,7 @@ import type { FleetChannel } from './fleet-channel';
 import { decodeFleetMessage, encodeFleetMessage, type FleetMessageReading } from './fleet-message';
 
 /**
- * The Redis pub/sub channel (under the `redis.keyPrefix`) that carries every fleet channel's events.
+ * The Redis pub/sub channel (under the `redis.keyPrefix`) carrying every fleet channel's events.
  * @internal
  */
 export const FLEET_REDIS_CHANNEL = 'fleet';

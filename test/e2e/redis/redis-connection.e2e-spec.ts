@@ -79,8 +79,9 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
     const before = await moduleConnections();
     const server = await start({ redis: { url: redis.url, keyPrefix: 'orders-mcp:' } });
     try {
-      // The shared connection, and the subscribers that hear the other instances' fleet events (task
-      // status changes, 2025-era session events, list changes: one channel) and keyring changes.
+      // The shared connection, and the subscribers that hear the other instances' fleet events
+      // (task status changes, 2025-era session events, list changes: one channel) and keyring
+      // changes.
       expect(await settledConnections(before + 3)).toBe(before + 3);
       expect(resultText(await singleUseFlow(server))).toBe('Deleted /srv/report.pdf');
       const keysWritten = await admin.keys('orders-mcp:consumed:*');

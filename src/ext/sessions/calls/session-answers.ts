@@ -19,8 +19,8 @@ interface Waiter {
 /**
  * The server-to-client requests of this instance's 2025-era calls waiting for their answers. An
  * answer may be posted to any instance: the one that receives it settles its own waiter, or (on a
- * fleet) publishes it on the sessions' fleet channel, where the instance holding the waiter takes it. Each
- * wait is bounded (`sessions.answerTimeoutMs`) and each session has at most
+ * fleet) publishes it on the sessions' fleet channel, where the instance holding the waiter takes
+ * it. Each wait is bounded (`sessions.answerTimeoutMs`) and each session has at most
  * `sessions.maxPendingRequests` at once, so a client that never answers holds a bounded amount.
  * @internal
  */

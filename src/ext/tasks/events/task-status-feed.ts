@@ -8,10 +8,11 @@ import { FleetBus } from '../../../extension-api';
 type Follower = (task: McpTaskRecord) => void;
 
 /**
- * Turns the fleet bus's task status events into tasks for whoever follows them on this instance: one store
- * read per event of a followed task, however many follow it, and never more than one read of a
- * task in flight (events that arrive meanwhile are answered by one more read). A task the store
- * no longer has, or cannot read, is not reported. Followers check the partition themselves.
+ * Turns the task status events of the fleet bus into tasks for whoever follows them on this
+ * instance: one store read per event of a followed task, however many follow it, and never more
+ * than one read of a task in flight (events that arrive meanwhile are answered by one more read).
+ * A task the store no longer has, or cannot read, is not reported. Followers check the partition
+ * themselves.
  * @internal
  */
 @Injectable()
