@@ -130,14 +130,10 @@ export { callParamsOf, ownArguments, ownRequestParams } from './pipeline/own-req
 /** @internal */
 export { loggableFailure } from './redis/bounded-redis-command';
 /** @internal */
-export { ChannelPublishing } from './redis/channel-publishing';
-/** @internal */
 export { adapterKeyPrefix } from './redis/cluster-key-prefix';
 /** @internal */
 export { duplicateConnection } from './redis/duplicate-connection';
 export type { McpRedisClient } from './redis/mcp-redis-client';
-/** @internal */
-export type { McpRedisConnectionClient } from './redis/mcp-redis-connection-client';
 /** @internal */
 export { McpRedisConnection } from './redis/mcp-redis.connection';
 /** @internal */
@@ -152,9 +148,11 @@ export { newFlowId } from './request-state/sealing/sealed-flow';
 export { CONSUMED_STATE_STORE_PORT } from './request-state/stores/one-time/consumed-state-store.interface';
 export { ConsumedStateStore } from './request-state/stores/one-time/consumed-state-store.interface';
 /** @internal */
-export { SessionEventBus } from './wire/fleet/session-event-bus';
+export { CHANGE_CHANNEL, type ChangeEvent } from './wire/fleet/change-channel';
 /** @internal */
-export type { JsonRpcId, SessionEvent } from './wire/fleet/session-event';
+export { FleetBus } from './wire/fleet/fleet-bus';
+/** @internal */
+export { fleetChannel } from './wire/fleet/fleet-channel';
 /** @internal */
 export { McpEndpointRoutes, type LegacyHttpExchange } from './wire/http/endpoint-routes';
 /** @internal */

@@ -29,7 +29,7 @@ import { McpOperationVisibility } from './wire/protocol/operation-visibility';
 import { SdkServerFactory } from './wire/protocol/sdk-server.factory';
 import { McpRedisConnection } from './redis/mcp-redis.connection';
 import { McpReplayStep } from './request-state/replay/mcp-replay.step';
-import { SessionEventBusProvider } from './wire/fleet/session-event-bus.provider';
+import { FleetBusProvider } from './wire/fleet/fleet-bus.provider';
 import { McpCallDiverts } from './wire/protocol/call-divert';
 import { McpMethodTable } from './wire/protocol/method-table';
 import { McpResourceReaders } from './wire/protocol/resource-readers';
@@ -86,7 +86,7 @@ import { ENDPOINT_STAGE_PROVIDERS } from './wire/http/endpoint-stages.provider';
     McpExplorer,
     McpRuntimeOperations,
     // The fleet's events
-    SessionEventBusProvider,
+    FleetBusProvider,
     // The seams extensions install themselves into (tasks, 2025-era sessions, skills: mcp.module-definition.ts)
     McpMethodTable,
     McpCallDiverts,

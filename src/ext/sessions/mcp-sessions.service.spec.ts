@@ -2,7 +2,7 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import type { CallerPartitions } from '../../auth/identity/caller-partitions';
 import type { McpTelemetry } from '../../observability/mcp-telemetry.service';
 import type { McpCoreEvents } from '../../options/mcp-core-events';
-import type { SessionEventBus } from '../../wire/fleet/session-event-bus';
+import type { FleetBus } from '../../wire/fleet/fleet-bus';
 import type { SessionGate } from './calls/session-gate';
 import { McpSessions } from './mcp-sessions.service';
 import { resolveSessionOptions } from './session.options';
@@ -17,7 +17,7 @@ function sessionsOver(store: MemorySessionStore): McpSessions {
     store,
     {} as CallerPartitions,
     {} as SessionGate,
-    {} as SessionEventBus,
+    {} as FleetBus,
     {} as McpTelemetry,
     { watched: false } as McpCoreEvents,
   );

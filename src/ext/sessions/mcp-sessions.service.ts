@@ -5,6 +5,7 @@ import { SessionGate } from './calls/session-gate';
 import { serverBusy } from '../../kit/errors/server-busy';
 import { storeUnavailable } from '../../kit/errors/store-unavailable';
 import type { McpJsonValue } from '../../kit/json-value';
+import { SESSION_CHANNEL } from './session-channel';
 import { SESSION_OPTIONS, type SessionOptions } from './session.options';
 import { isSessionId, newSessionId } from './store/session-id';
 import type { McpSessionRecord } from './store/session-record';
@@ -12,10 +13,10 @@ import { SessionStore } from './store/session-store.interface';
 import {
   ANONYMOUS_PARTITION,
   CallerPartitions,
+  FleetBus,
   McpTelemetry,
   McpCoreEvents,
   OutageLog,
-  SessionEventBus,
   boundKeyOf,
   outageOf,
   type CallHttp,
@@ -49,7 +50,7 @@ export class McpSessions {
     @Inject(SessionStore) private readonly store: SessionStore,
     private readonly partitions: CallerPartitions,
     private readonly gate: SessionGate,
-    private readonly bus: SessionEventBus,
+    private readonly bus: FleetBus,
     private readonly telemetry: McpTelemetry,
     private readonly events: McpCoreEvents,
   ) {}
@@ -177,7 +178,7 @@ export class McpSessions {
    */
   async close(record: McpSessionRecord): Promise<void> {
     const existed = await this.stored((store) => store.delete(record.sessionId));
-    this.bus.publish({ kind: 'closed', sessionId: record.sessionId });
+    this.bus.publish(SESSION_CHANNEL, { kind: 'closed', sessionId: record.sessionId });
     if (!existed) return;
     this.telemetry.sessionEnded(record.protocolVersion, (Date.now() - record.createdAt) / 1000);
     this.announce('closed', record);

@@ -1,7 +1,7 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { ResolvedTaskOptions } from './task.options';
 import { McpTasksService } from './mcp-tasks.service';
-import { MemoryTaskEventBus } from './events/memory-task-event-bus';
+import { MemoryFleetBus } from '../../wire/fleet/memory-fleet-bus';
 import { MemoryTaskStore } from './store/memory-task.store';
 import type { McpTaskRecord } from './store/mcp-task.types';
 import type { TaskRunner, TaskWork } from './runner/task-runner.interface';
@@ -48,7 +48,7 @@ class SettableExecutor implements TaskExecutor {
 
 function service(store: TaskStore = new MemoryTaskStore()) {
   const runner = new RecordingRunner();
-  const events = new MemoryTaskEventBus();
+  const events = new MemoryFleetBus();
   const executor = new SettableExecutor();
   const options = {
     ttlMs: 60_000,

@@ -3,7 +3,7 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { randomBytes } from 'node:crypto';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import { clip } from '../../kit/clip';
-import { TaskEventBus } from './events/task-event-bus';
+import { TASK_STATUS_CHANNEL } from './events/task-status-channel';
 import type { TaskStepOutcome } from './steps/task-step-outcome';
 import { GuardedTaskStore } from './store/guarded-task-store';
 import type { McpTaskError, McpTaskRecord } from './store/mcp-task.types';
@@ -12,7 +12,7 @@ import { isTaskId } from './store/task-id';
 import type { TaskCreationLimits } from './store/task-store.interface';
 import { settledFields, withoutUndefined } from './task-outcomes';
 import { TASK_OPTIONS, type ResolvedTaskOptions } from './task.options';
-import { McpTelemetry } from '../../extension-api';
+import { FleetBus, McpTelemetry } from '../../extension-api';
 
 /** The one answer to an unknown, expired or foreign task id. @internal */
 export const UNKNOWN_TASK_MESSAGE = 'Unknown task';
@@ -41,7 +41,7 @@ export interface TaskClaim {
 /**
  * The tasks as the engine reads and writes them: every write is a compare-and-set on the store
  * (so a cancel racing a step's end, or two updates racing, settle to one consistent task) and a
- * status change is announced on the event bus. A step claims its task before it runs (a fresh
+ * status change is announced on the fleet bus. A step claims its task before it runs (a fresh
  * `stepToken` on the record) and commits only while its claim stands: a step that lost its
  * runner's lock, or was superseded, and carries on regardless never overwrites the one that took
  * over.
@@ -55,7 +55,7 @@ export class TaskRecords {
   constructor(
     @Inject(TASK_OPTIONS) private readonly options: ResolvedTaskOptions,
     readonly store: GuardedTaskStore,
-    private readonly events: TaskEventBus,
+    private readonly fleet: FleetBus,
     @Optional() private readonly telemetry?: McpTelemetry,
   ) {
     this.limits = {
@@ -199,7 +199,7 @@ export class TaskRecords {
 
   private publish(task: McpTaskRecord, previousStatus: string): void {
     const { taskId, version, status, flow } = task;
-    this.events.publish({ taskId, version });
+    this.fleet.publish(TASK_STATUS_CHANNEL, { taskId, version });
     this.telemetry?.taskStatus(taskId, flow?.id, status, {
       previousStatus,
       principal: task.partition,

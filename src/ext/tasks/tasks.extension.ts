@@ -1,5 +1,4 @@
 import { Inject, Injectable, type OnModuleInit, type Provider } from '@nestjs/common';
-import { TaskEventBusProvider } from './events/task-event-bus.provider';
 import { TaskStatusFeed } from './events/task-status-feed';
 import { McpTaskCalls } from './mcp-task-calls.service';
 import { McpTasksService } from './mcp-tasks.service';
@@ -90,7 +89,6 @@ const TASKS_EXTENSION_PROVIDERS: Provider[] = [
     inject: [TASK_OPTIONS],
   },
   GuardedTaskStore,
-  TaskEventBusProvider,
   TaskStatusFeed,
   TaskCallers,
   TaskStepRequests,

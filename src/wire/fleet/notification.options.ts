@@ -1,8 +1,9 @@
-/** What the fleet event bus is bounded by. @internal */
+/** What the fleet bus is bounded by. @internal */
 export interface NotificationOptions {
   /**
-   * Longest event read from another instance: an answer to a server-to-client request is at most
-   * one request body (`maxRequestBodyBytes`), escaped once more inside the event, plus its framing.
+   * Longest message read from another instance on a fleet channel without a bound of its own: an
+   * answer to a server-to-client request is at most one request body (`maxRequestBodyBytes`),
+   * escaped once more inside the event, plus its framing.
    */
   readonly maxEventBytes: number;
 }

@@ -1,4 +1,4 @@
-import type { SessionEvent } from '../fleet/session-event';
+import type { ChangeEvent } from '../fleet/change-channel';
 
 /** The `_meta` key the SDK stamps every frame of a listen stream with. */
 const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
@@ -46,7 +46,7 @@ const LIST_CHANGED_METHODS = {
  * The frame of a change event, or undefined for events that are not listen notifications.
  * @internal
  */
-export function notificationFrameOf(event: SessionEvent): NotificationFrame | undefined {
+export function notificationFrameOf(event: ChangeEvent): NotificationFrame | undefined {
   if (event.kind === 'listChanged') return frameOf(LIST_CHANGED_METHODS[event.list], '');
   if (event.kind === 'resourceUpdated') {
     const uri = JSON.stringify(event.uri);
@@ -56,7 +56,7 @@ export function notificationFrameOf(event: SessionEvent): NotificationFrame | un
 }
 
 /** Whether a stream with this filter gets the event (the SDK's `listenFilterAccepts`). @internal */
-export function filterAccepts(filter: ListenFilter, event: SessionEvent): boolean {
+export function filterAccepts(filter: ListenFilter, event: ChangeEvent): boolean {
   if (event.kind === 'resourceUpdated') return filter.uris?.has(event.uri) === true;
   if (event.kind !== 'listChanged') return false;
   return (filter.interests & ListenInterest[event.list]) !== 0;

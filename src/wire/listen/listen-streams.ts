@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { SERVER_OPTIONS, type ServerOptions } from '../protocol/server.options';
-import type { SessionEvent } from '../fleet/session-event';
+import type { ChangeEvent } from '../fleet/change-channel';
 import {
   KEEP_ALIVE_FRAME,
   closingFrameOf,
@@ -70,7 +70,7 @@ export class ListenStreams {
   }
 
   /** Writes a change to every open stream whose filter accepts it, in slices. */
-  announce(event: SessionEvent): void {
+  announce(event: ChangeEvent): void {
     const frame = notificationFrameOf(event);
     if (!frame || this.open.size === 0) return;
     const targets: OpenStream[] = [];

@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { McpOperationRegistry } from '../../operations/discovery/mcp-operation.registry';
-import { SessionEventBus } from '../fleet/session-event-bus';
-import type { SessionEvent } from '../fleet/session-event';
+import { CHANGE_CHANNEL, type ChangeEvent, type ChangedList } from '../fleet/change-channel';
+import { FleetBus } from '../fleet/fleet-bus';
 import { ListenStreams } from './listen-streams';
 
 /** The list whose clients hear of a change of an operation of a kind. */
@@ -31,12 +31,12 @@ export class McpNotifier implements OnModuleInit, OnModuleDestroy {
   private readonly unsubscribe: (() => void)[] = [];
   private readonly definitionListeners = new Set<(change: McpDefinitionChange) => void>();
   /** Lists changed by run-time registrations since the last announcement (one per tick). */
-  private readonly pendingHere = new Set<'tools' | 'prompts' | 'resources'>();
+  private readonly pendingHere = new Set<ChangedList>();
 
   /** Made by the module (inject it): its dependencies are the module's own. @internal */
   constructor(
     private readonly listenStreams: ListenStreams,
-    private readonly sessions: SessionEventBus,
+    private readonly fleet: FleetBus,
     private readonly registry: McpOperationRegistry,
   ) {}
 
@@ -44,7 +44,7 @@ export class McpNotifier implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     // Another instance's change reaches this instance's listen streams too.
     this.unsubscribe.push(
-      this.sessions.subscribe((event, origin) => {
+      this.fleet.subscribe(CHANGE_CHANNEL, (event, origin) => {
         if (origin !== 'remote') return;
         if (event.kind === 'definitionsChanged')
           this.toDefinitionListeners({ kind: event.operation, name: event.name });
@@ -76,7 +76,7 @@ export class McpNotifier implements OnModuleInit, OnModuleDestroy {
    * ```
    */
   definitionsChanged(change: McpDefinitionChange): void {
-    this.sessions.publish({
+    this.fleet.publish(CHANGE_CHANNEL, {
       kind: 'definitionsChanged',
       operation: change.kind,
       name: change.name,
@@ -101,13 +101,13 @@ export class McpNotifier implements OnModuleInit, OnModuleDestroy {
    * Tells this instance's listen streams and 2025-era sessions that `list` changed, once per tick
    * however many registrations changed it (registering a thousand tools is one notification).
    */
-  private changedHere(list: 'tools' | 'prompts' | 'resources'): void {
+  private changedHere(list: ChangedList): void {
     if (this.pendingHere.size === 0)
       setImmediate(() => {
         for (const changed of this.pendingHere) {
-          const event: SessionEvent = { kind: 'listChanged', list: changed };
+          const event: ChangeEvent = { kind: 'listChanged', list: changed };
           this.toListenStreams(event);
-          this.sessions.deliverHere(event);
+          this.fleet.deliverHere(CHANGE_CHANNEL, event);
         }
         this.pendingHere.clear();
       });
@@ -134,12 +134,12 @@ export class McpNotifier implements OnModuleInit, OnModuleDestroy {
     this.announce({ kind: 'resourceUpdated', uri });
   }
 
-  private announce(event: SessionEvent): void {
+  private announce(event: ChangeEvent): void {
     this.toListenStreams(event);
-    this.sessions.publish(event);
+    this.fleet.publish(CHANGE_CHANNEL, event);
   }
 
-  private toListenStreams(event: SessionEvent): void {
+  private toListenStreams(event: ChangeEvent): void {
     this.listenStreams.announce(event);
   }
 }

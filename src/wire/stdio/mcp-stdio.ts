@@ -3,7 +3,8 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { MCP_ENDPOINT } from '../../kit/mcp.constants';
 import { OperationRunner } from '../../pipeline/operation-runner';
 import { SHUTDOWN_OPTIONS, type ShutdownOptions } from '../drain/shutdown.options';
-import { SessionEventBus } from '../fleet/session-event-bus';
+import { CHANGE_CHANNEL } from '../fleet/change-channel';
+import { FleetBus } from '../fleet/fleet-bus';
 import { TRANSPORT_OPTIONS, type TransportOptions } from '../http/transport.options';
 import { SdkServerFactory } from '../protocol/sdk-server.factory';
 import type { McpStdioOptions } from './mcp-stdio-options.interface';
@@ -81,7 +82,7 @@ export class McpStdio {
     const graceMs = positive('graceMs', options.graceMs, shutdown.graceMs || 1);
     const transport = app.get<TransportOptions>(TRANSPORT_OPTIONS, { strict: false });
     const endpoint = app.get<string>(MCP_ENDPOINT, { strict: false });
-    const bus = app.get(SessionEventBus, { strict: false });
+    const bus = app.get(FleetBus, { strict: false });
     const caller = options.caller && Object.freeze({ ...options.caller });
     const guarded = options.output === undefined ? guardStdout() : undefined;
     const output = guarded?.output ?? (options.output as Output);
@@ -104,7 +105,7 @@ export class McpStdio {
       caller,
       answerTimeoutMs,
     );
-    const stopAnnouncing = bus.subscribe((event) => servers.announce(event));
+    const stopAnnouncing = bus.subscribe(CHANGE_CHANNEL, (event) => servers.announce(event));
     const handle = serveStdio(({ era }) => servers.create(era === 'legacy' ? 'legacy' : 'modern'), {
       transport: line,
       legacy: options.legacy ?? 'serve',

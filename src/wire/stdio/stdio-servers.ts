@@ -1,6 +1,6 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { MCP_META_KEYS } from '../../kit/mcp.constants';
-import type { SessionEvent } from '../fleet/session-event';
+import type { ChangeEvent } from '../fleet/change-channel';
 import type { McpSdkServer } from '../protocol/mcp-sdk-server';
 import type { SdkServerFactory, SdkServerSource } from '../protocol/sdk-server.factory';
 import type { McpStdioCaller } from './mcp-stdio-options.interface';
@@ -85,7 +85,7 @@ export class StdioServers {
   }
 
   /** Tells the connection's client of a change, as its era hears of one. */
-  announce(event: SessionEvent): void {
+  announce(event: ChangeEvent): void {
     for (const served of this.served) {
       if (event.kind === 'listChanged')
         void served.server

@@ -8,7 +8,7 @@ import { SseReader, postForStream, type OpenStream } from '../../utils/sse';
 import { until } from '../../utils/wait';
 
 const PREFIX = 'listen-fleet:';
-const CHANNEL = `${PREFIX}session-events`;
+const CHANNEL = `${PREFIX}fleet`;
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
 describe.each(ADAPTERS)('listen streams across two instances sharing Redis, over %s', (adapter) => {
@@ -35,7 +35,7 @@ describe.each(ADAPTERS)('listen streams across two instances sharing Redis, over
     b = await app();
     await until(
       async () => Number(((await inspector.pubsub('NUMSUB', CHANNEL)) as [string, number])[1]),
-      { done: (count) => count === 2, what: 'both instances on the session events channel' },
+      { done: (count) => count === 2, what: 'both instances on the fleet channel' },
     );
   });
 

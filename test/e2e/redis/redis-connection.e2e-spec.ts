@@ -79,9 +79,10 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
     const before = await moduleConnections();
     const server = await start({ redis: { url: redis.url, keyPrefix: 'orders-mcp:' } });
     try {
-      // The shared connection, and the subscribers that hear other instances' task status changes,
-      // 2025-era session events and the fleet's keyring changes.
-      expect(await settledConnections(before + 4)).toBe(before + 4);
+      // The shared connection, and the subscribers that hear the other instances' fleet events
+      // (task status changes, 2025-era session events, list changes: one channel) and keyring
+      // changes.
+      expect(await settledConnections(before + 3)).toBe(before + 3);
       expect(resultText(await singleUseFlow(server))).toBe('Deleted /srv/report.pdf');
       const keysWritten = await admin.keys('orders-mcp:consumed:*');
       expect(keysWritten).toHaveLength(1);
@@ -106,7 +107,7 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
       expect(await admin.get('tasks-mcp:probe')).toBe('x');
       const worker = connection.duplicate({ maxRetriesPerRequest: null });
       expect(await worker.call('PING')).toBe('PONG');
-      expect(await settledConnections(before + 5)).toBe(before + 5);
+      expect(await settledConnections(before + 4)).toBe(before + 4);
       await redis.stop();
       const refused = await connection
         .run((client) => client.call('GET', 'tasks-mcp:probe'))
@@ -116,7 +117,7 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
       await redis.start();
       // Closing while still reconnecting would leave ioredis's disconnect timer running after the test.
       await Promise.all([redisReady(connection.client), redisReady(worker)]);
-      expect(await settledConnections(before + 5)).toBe(before + 5);
+      expect(await settledConnections(before + 4)).toBe(before + 4);
     } finally {
       await server.close();
     }

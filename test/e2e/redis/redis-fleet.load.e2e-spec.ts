@@ -186,7 +186,7 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
       expect((await confirmDelete(first, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
       expect((await confirmDelete(second, 'once_delete', state)).body.error).toEqual(INVALID_STATE);
     }
-    // Each instance's own connections (the first's shared one and both task event subscribers)
+    // Each instance's own connections (the first's shared one, the fleet and keyring subscribers)
     // say when they went down and when they came back: once per instance.
     const readyAgain = () => logSince(mark).match(/Redis connection ready again/g) ?? [];
     // A subscriber may reconnect a moment after the calls above already succeed.

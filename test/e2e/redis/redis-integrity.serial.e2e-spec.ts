@@ -170,11 +170,12 @@ describe.each(ADAPTERS)('records edited in Redis, over %s', (adapter) => {
 
   it('ignores task events published without the keyring, logging the channel once per bus', async () => {
     const taskId = await parkedPayment('9');
-    const channel = `${prefix}task-events`;
+    const channel = `${prefix}fleet`;
     const mark = logger.lines.length;
     // The bus's own format, untagged and with a forged tag: a version far ahead of the task's.
-    for (let flood = 0; flood < 20; flood++) redisCli('PUBLISH', channel, `forger ${taskId} 999`);
-    redisCli('PUBLISH', channel, `forger ${taskId} 999 azE.${'A'.repeat(43)}`);
+    const json = JSON.stringify({ channel: 'tasks', event: { taskId, version: 999 } });
+    for (let flood = 0; flood < 20; flood++) redisCli('PUBLISH', channel, `forger ${json}`);
+    redisCli('PUBLISH', channel, `forger azE.${'A'.repeat(43)} ${json}`);
     const ignored = () =>
       logger.lines
         .slice(mark)

@@ -1,26 +1,27 @@
-import { SessionEventBus } from '../../../wire/fleet/session-event-bus';
-import type { SessionEvent } from '../../../wire/fleet/session-event';
+import { FleetBus } from '../../../wire/fleet/fleet-bus';
+import type { FleetChannel } from '../../../wire/fleet/fleet-channel';
 import { resolveSessionOptions } from '../session.options';
 import { SessionAnswers } from './session-answers';
 
 /** Two instances' buses joined as Redis would join them: each hears the other's events as remote. */
-class PairedBus extends SessionEventBus {
+class PairedBus extends FleetBus {
   readonly fleet = true;
-  readonly published: SessionEvent[] = [];
+  readonly published: unknown[] = [];
   other: PairedBus | undefined;
 
-  publish(event: SessionEvent): void {
+  publish<T>(channel: FleetChannel<T>, event: T): void {
     this.published.push(event);
-    this.deliver(event, 'local');
-    this.other?.hear(event);
+    this.deliverHere(channel, event);
+    this.other?.hear(channel, event);
   }
 
-  private hear(event: SessionEvent): void {
-    this.deliver(event, 'remote');
+  private hear<T>(channel: FleetChannel<T>, event: T): void {
+    this.register(channel);
+    this.deliver(channel.name, event, 'remote');
   }
 }
 
-function answersOn(bus: SessionEventBus, sessions = {}): SessionAnswers {
+function answersOn(bus: FleetBus, sessions = {}): SessionAnswers {
   const answers = new SessionAnswers(
     resolveSessionOptions({ answerTimeoutMs: 100, maxPendingRequests: 2, ...sessions }),
     bus,
@@ -35,7 +36,7 @@ describe('SessionAnswers', () => {
     for (const each of instances) each.onModuleDestroy();
     instances = [];
   });
-  const make = (bus: SessionEventBus, sessions = {}) => {
+  const make = (bus: FleetBus, sessions = {}) => {
     const answers = answersOn(bus, sessions);
     instances.push(answers);
     return answers;

@@ -1,7 +1,8 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { SESSION_OPTIONS, type SessionOptions } from '../session.options';
-import { SessionEventBus, type JsonRpcId } from '../../../extension-api';
+import { SESSION_CHANNEL, type JsonRpcId } from '../session-channel';
+import { FleetBus } from '../../../extension-api';
 
 /** Why an answer did not come. @internal */
 export type UnansweredReason = 'timeout' | 'aborted' | 'too_many_pending';
@@ -18,8 +19,8 @@ interface Waiter {
 /**
  * The server-to-client requests of this instance's 2025-era calls waiting for their answers. An
  * answer may be posted to any instance: the one that receives it settles its own waiter, or (on a
- * fleet) publishes it on the session bus, where the instance holding the waiter takes it. Each
- * wait is bounded (`sessions.answerTimeoutMs`) and each session has at most
+ * fleet) publishes it on the sessions' fleet channel, where the instance holding the waiter takes
+ * it. Each wait is bounded (`sessions.answerTimeoutMs`) and each session has at most
  * `sessions.maxPendingRequests` at once, so a client that never answers holds a bounded amount.
  * @internal
  */
@@ -31,11 +32,11 @@ export class SessionAnswers implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     @Inject(SESSION_OPTIONS) private readonly options: SessionOptions,
-    private readonly bus: SessionEventBus,
+    private readonly bus: FleetBus,
   ) {}
 
   onModuleInit(): void {
-    this.unsubscribe = this.bus.subscribe((event, origin) => {
+    this.unsubscribe = this.bus.subscribe(SESSION_CHANNEL, (event, origin) => {
       if (event.kind === 'answer' && origin === 'remote')
         this.settle(event.sessionId, event.id, event.response);
     });
@@ -99,7 +100,8 @@ export class SessionAnswers implements OnModuleInit, OnModuleDestroy {
     // Only ids this module drew can be waited for: anything else is not worth a message to the fleet.
     if (typeof id !== 'string' || !REQUEST_ID.test(id)) return;
     if (this.settle(sessionId, id, response)) return;
-    if (this.bus.fleet) this.bus.publish({ kind: 'answer', sessionId, id, response });
+    if (this.bus.fleet)
+      this.bus.publish(SESSION_CHANNEL, { kind: 'answer', sessionId, id, response });
   }
 
   private settle(sessionId: string, id: JsonRpcId, response: string): boolean {

@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { SessionEventBus, type JsonRpcId } from '../../../extension-api';
+import { SESSION_CHANNEL, type JsonRpcId } from '../session-channel';
+import { FleetBus } from '../../../extension-api';
 
 /**
  * The requests of 2025-era sessions in flight on this instance, so that a `notifications/cancelled`
@@ -11,10 +12,10 @@ export class SessionCallRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly calls = new Map<string, Map<string, AbortController>>();
   private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly bus: SessionEventBus) {}
+  constructor(private readonly bus: FleetBus) {}
 
   onModuleInit(): void {
-    this.unsubscribe = this.bus.subscribe((event) => {
+    this.unsubscribe = this.bus.subscribe(SESSION_CHANNEL, (event) => {
       if (event.kind === 'cancel')
         this.calls.get(event.sessionId)?.get(idKey(event.requestId))?.abort();
       if (event.kind === 'closed')
@@ -43,7 +44,7 @@ export class SessionCallRegistry implements OnModuleInit, OnModuleDestroy {
 
   /** A client cancelled one of its requests: it ends on whichever instance runs it. */
   cancel(sessionId: string, requestId: JsonRpcId): void {
-    this.bus.publish({ kind: 'cancel', sessionId, requestId });
+    this.bus.publish(SESSION_CHANNEL, { kind: 'cancel', sessionId, requestId });
   }
 }
 

@@ -8,7 +8,8 @@ import {
 } from '@nestjs/common';
 import { SessionStore } from '../store/session-store.interface';
 import type { SessionStream } from '../wire/session-stream';
-import { SessionEventBus, StreamFanOut, type SessionEvent } from '../../../extension-api';
+import { SESSION_CHANNEL } from '../session-channel';
+import { CHANGE_CHANNEL, FleetBus, StreamFanOut, type ChangeEvent } from '../../../extension-api';
 
 /** A held stream as the fan-out writes it. */
 interface HeldStream {
@@ -38,12 +39,17 @@ export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdow
   private readonly fanOut = new StreamFanOut<HeldStream>();
 
   constructor(
-    private readonly bus: SessionEventBus,
+    private readonly bus: FleetBus,
     @Inject(SessionStore) private readonly store: SessionStore,
   ) {}
 
   onModuleInit(): void {
-    this.bus.subscribe((event) => this.onEvent(event));
+    this.bus.subscribe(CHANGE_CHANNEL, (event) => this.onChange(event));
+    this.bus.subscribe(SESSION_CHANNEL, (event) => {
+      if (event.kind !== 'closed') return;
+      this.streams.get(event.sessionId)?.stream.end();
+      this.streams.delete(event.sessionId);
+    });
   }
 
   /** Holds `stream` for the session; `false` when this instance already holds one for it. */
@@ -68,7 +74,7 @@ export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdow
     this.streams.clear();
   }
 
-  private onEvent(event: SessionEvent): void {
+  private onChange(event: ChangeEvent): void {
     switch (event.kind) {
       case 'listChanged':
         return this.announce(
@@ -78,10 +84,6 @@ export class SessionGetStreams implements OnModuleInit, BeforeApplicationShutdow
         );
       case 'resourceUpdated':
         void this.updated(event.uri);
-        return;
-      case 'closed':
-        this.streams.get(event.sessionId)?.stream.end();
-        this.streams.delete(event.sessionId);
         return;
       default:
         return;

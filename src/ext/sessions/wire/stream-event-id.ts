@@ -1,5 +1,5 @@
 import { canonicalJson } from '../../../kit/canonical-json';
-import type { JsonRpcId } from '../../../extension-api';
+import type { JsonRpcId } from '../session-channel';
 
 /** Longest request id a POST stream's event ids carry; a longer one makes its stream unresumable. */
 const MAX_ID_JSON = 256;

@@ -1,5 +1,6 @@
 import type { McpTaskRecord } from '../store/mcp-task.types';
-import { MemoryTaskEventBus } from './memory-task-event-bus';
+import { MemoryFleetBus } from '../../../wire/fleet/memory-fleet-bus';
+import { TASK_STATUS_CHANNEL } from './task-status-channel';
 import { TaskStatusFeed } from './task-status-feed';
 import type { TaskStore } from '../store/task-store.interface';
 
@@ -18,7 +19,7 @@ class SlowStore implements TaskStore {
 }
 
 /** A bus that can be told its connection came back. */
-class ReconnectingBus extends MemoryTaskEventBus {
+class ReconnectingBus extends MemoryFleetBus {
   reconnected(): void {
     this.resyncAll();
   }
@@ -41,8 +42,8 @@ describe('TaskStatusFeed', () => {
     const seen: string[] = [];
     statusFeed.follow(['t1'], (read) => seen.push(`first v${read.version}`));
     statusFeed.follow(['t1', 't1'], (read) => seen.push(`second v${read.version}`));
-    bus.publish({ taskId: 'other', version: 2 });
-    bus.publish({ taskId: 't1', version: 2 });
+    bus.publish(TASK_STATUS_CHANNEL, { taskId: 'other', version: 2 });
+    bus.publish(TASK_STATUS_CHANNEL, { taskId: 't1', version: 2 });
     expect(store.reads.map((read) => read.taskId)).toEqual(['t1']);
     store.reads[0]!.answer(task('t1', 2));
     await settle();
@@ -53,7 +54,8 @@ describe('TaskStatusFeed', () => {
     const { bus, store, statusFeed } = feed();
     const seen: number[] = [];
     statusFeed.follow(['t1'], (read) => seen.push(read.version));
-    for (let version = 2; version <= 20; version++) bus.publish({ taskId: 't1', version });
+    for (let version = 2; version <= 20; version++)
+      bus.publish(TASK_STATUS_CHANNEL, { taskId: 't1', version });
     expect(store.reads).toHaveLength(1);
     store.reads[0]!.answer(task('t1', 3));
     await settle();
@@ -68,11 +70,11 @@ describe('TaskStatusFeed', () => {
     const { bus, store, statusFeed } = feed();
     const seen: number[] = [];
     const unfollow = statusFeed.follow(['t1'], (read) => seen.push(read.version));
-    bus.publish({ taskId: 't1', version: 2 });
+    bus.publish(TASK_STATUS_CHANNEL, { taskId: 't1', version: 2 });
     store.reads[0]!.answer(undefined);
     await settle();
     unfollow();
-    bus.publish({ taskId: 't1', version: 3 });
+    bus.publish(TASK_STATUS_CHANNEL, { taskId: 't1', version: 3 });
     expect(store.reads).toHaveLength(1);
     expect(seen).toEqual([]);
   });

@@ -1,16 +1,18 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { McpTaskRecord } from '../store/mcp-task.types';
-import { TaskEventBus } from './task-event-bus';
+import { TASK_STATUS_CHANNEL } from './task-status-channel';
 import { GuardedTaskStore } from '../store/guarded-task-store';
 import type { TaskStore } from '../store/task-store.interface';
+import { FleetBus } from '../../../extension-api';
 
 type Follower = (task: McpTaskRecord) => void;
 
 /**
- * Turns the bus's status events into tasks for whoever follows them on this instance: one store
- * read per event of a followed task, however many follow it, and never more than one read of a
- * task in flight (events that arrive meanwhile are answered by one more read). A task the store
- * no longer has, or cannot read, is not reported. Followers check the partition themselves.
+ * Turns the task status events of the fleet bus into tasks for whoever follows them on this
+ * instance: one store read per event of a followed task, however many follow it, and never more
+ * than one read of a task in flight (events that arrive meanwhile are answered by one more read).
+ * A task the store no longer has, or cannot read, is not reported. Followers check the partition
+ * themselves.
  * @internal
  */
 @Injectable()
@@ -18,24 +20,25 @@ export class TaskStatusFeed implements OnModuleInit, OnModuleDestroy {
   private readonly followers = new Map<string, Set<Follower>>();
   /** Task ids being read, with whether another event asked for a fresh read meanwhile. */
   private readonly reading = new Map<string, boolean>();
-  private unsubscribe: (() => void) | undefined;
+  private readonly unsubscribe: (() => void)[] = [];
 
   constructor(
-    private readonly bus: TaskEventBus,
+    private readonly bus: FleetBus,
     @Inject(GuardedTaskStore) private readonly store: TaskStore,
   ) {}
 
   onModuleInit(): void {
-    this.unsubscribe = this.bus.subscribe({
-      status: ({ taskId }) => this.read(taskId),
-      resync: () => {
+    this.unsubscribe.push(
+      this.bus.subscribe(TASK_STATUS_CHANNEL, ({ taskId }) => this.read(taskId)),
+      // Changes may have been missed while the bus was cut off: every followed task is read again.
+      this.bus.onResync(() => {
         for (const taskId of this.followers.keys()) this.read(taskId);
-      },
-    });
+      }),
+    );
   }
 
   onModuleDestroy(): void {
-    this.unsubscribe?.();
+    for (const stop of this.unsubscribe.splice(0)) stop();
   }
 
   /** Calls `follower` with each task of `taskIds` whose status changes; answers how to stop. */

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { TaskEventBus } from '../events/task-event-bus';
-import type { CallHttp, HttpExchange } from '../../../extension-api';
+import { TASK_STATUS_CHANNEL } from '../events/task-status-channel';
+import { FleetBus, type CallHttp, type HttpExchange } from '../../../extension-api';
 
 /** A request held for a task's next step, with the task version that step was scheduled at. */
 interface HeldRequest {
@@ -25,7 +25,7 @@ export const SHARED_RUNNER_HOLD_MS = 60_000;
  *
  * Nothing is held for the life of the process: a request is let go when its step starts here,
  * when the task is cancelled, when the task's status moves past the version the step was
- * scheduled at (the step ran, here or on another instance that said so on the event bus), after
+ * scheduled at (the step ran, here or on another instance that said so on the fleet bus), after
  * {@link SHARED_RUNNER_HOLD_MS} when the runner may run steps elsewhere, and past
  * {@link MAX_HELD_STEP_REQUESTS}, oldest first. What is held is small: the request's body is cut
  * down to `{ jsonrpc, id, method, params: { name | taskId } }` once its call is answered, since
@@ -41,15 +41,12 @@ export class TaskStepRequests implements OnModuleInit, OnModuleDestroy {
   private holdMs: number | undefined;
   private now: () => number = Date.now;
 
-  constructor(private readonly events: TaskEventBus) {}
+  constructor(private readonly fleet: FleetBus) {}
 
   onModuleInit(): void {
-    this.unsubscribe = this.events.subscribe({
-      status: ({ taskId, version }) => {
-        const held = this.pending.get(taskId);
-        if (held && version > held.version) this.pending.delete(taskId);
-      },
-      resync: () => undefined,
+    this.unsubscribe = this.fleet.subscribe(TASK_STATUS_CHANNEL, ({ taskId, version }) => {
+      const held = this.pending.get(taskId);
+      if (held && version > held.version) this.pending.delete(taskId);
     });
   }
 

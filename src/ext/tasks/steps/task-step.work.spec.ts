@@ -1,4 +1,5 @@
-import { MemoryTaskEventBus } from '../events/memory-task-event-bus';
+import { MemoryFleetBus } from '../../../wire/fleet/memory-fleet-bus';
+import { TASK_STATUS_CHANNEL } from '../events/task-status-channel';
 import { GuardedTaskStore } from '../store/guarded-task-store';
 import type { McpTaskRecord } from '../store/mcp-task.types';
 import { MemoryTaskStore } from '../store/memory-task.store';
@@ -12,7 +13,7 @@ const DONE: TaskStepOutcome = { kind: 'complete', result: { content: [] } };
 
 function setup() {
   const store = new MemoryTaskStore();
-  const events = new MemoryTaskEventBus();
+  const events = new MemoryFleetBus();
   const options = { maxResultBytes: 10_000, maxTasksPerCaller: 10 } as ResolvedTaskOptions;
   const records = new TaskRecords(options, new GuardedTaskStore(store), events);
   const runs: McpTaskRecord[] = [];
@@ -102,7 +103,7 @@ describe('TaskStepWork', () => {
   it('announces a task on the bus from its first change on, not when it is created', async () => {
     const { events, records, work, task } = setup();
     const announced: number[] = [];
-    events.subscribe({ status: ({ version }) => announced.push(version), resync: () => undefined });
+    events.subscribe(TASK_STATUS_CHANNEL, ({ version }) => announced.push(version));
     const created = await task();
     const record = { ...created, taskId: `${created.taskId}x` };
     await records.create(record);

@@ -16,7 +16,7 @@ import { until } from '../../../utils/wait';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
 const PREFIX = 'fleet:';
-const CHANNEL = `${PREFIX}task-events`;
+const CHANNEL = `${PREFIX}fleet`;
 const STORE_UNAVAILABLE = {
   code: -32000,
   message: 'Server busy: the store is unavailable',
@@ -25,13 +25,13 @@ const STORE_UNAVAILABLE = {
 const APPROVE = { approve: { action: 'accept', content: { ok: true } } };
 type Body = Record<string, unknown>;
 
-/** How many connections listen on the task events channel (the instances' subscribers). */
+/** How many connections listen on the fleet channel (the instances' subscribers). */
 async function subscribers(inspector: Redis, expected: number): Promise<void> {
   await until(
     async () => Number(((await inspector.pubsub('NUMSUB', CHANNEL)) as [string, number])[1]),
     {
       done: (count) => count === expected,
-      what: `${expected} subscribers on the task events channel`,
+      what: `${expected} subscribers on the fleet channel`,
       everyMs: 50,
     },
   );
@@ -193,19 +193,35 @@ describe.each(ADAPTERS)(
     it('ignores forged and malformed messages on the channel: a stream only ever reports what the store holds', async () => {
       const key = `${adapter}-forged`;
       const { taskId, alice } = await parkedThroughB(key);
+      const json = (event: unknown) => JSON.stringify({ channel: 'tasks', event });
+      const forgedTag = `azE.${'A'.repeat(43)}`;
+      const mark = logger.lines.length;
       for (const message of [
+        // The bus's own framing, untagged or with a tag of no keyring.
+        `someone ${json({ taskId, version: 999 })}`,
+        `someone ${forgedTag} ${json({ taskId, version: 999 })}`,
+        `someone ${forgedTag} ${json({ taskId, version: 999, status: 'completed' })}`,
+        `someone ${forgedTag} ${json({ taskId: 'x'.repeat(300), version: 3 })}`,
+        `someone ${forgedTag} ${json({ taskId, version: 3, filler: 'x'.repeat(100_000) })}`,
+        // The previous version's task events.
         `someone ${taskId} 999`,
-        `${taskId} 2`,
-        `someone ${taskId} -1`,
-        `someone ${taskId} 1e3`,
-        `someone ${'x'.repeat(300)} 3`,
+        `someone ${taskId} 999 ${forgedTag}`,
         'x'.repeat(100_000),
         '{"taskId":"x","status":"completed"}',
       ])
         await fleet.inspector.publish(CHANNEL, message);
       await sendAs(fleet.b, 'tasks/update', { taskId, inputResponses: APPROVE });
-      // The forged "version 999" made A re-read the task; unchanged, it was not reported again.
+      // None of them reached A's stream: the next thing it reports is what B did.
       expect(await nextTask(alice)).toMatchObject({ taskId, status: 'working' });
+      const dropped = () =>
+        logger.lines
+          .slice(mark)
+          .filter((line) =>
+            line.text.includes(`A message on ${CHANNEL} is not one of the fleet's`),
+          );
+      // Once per instance for the lot: a PUBLISH loop cannot flood the log.
+      await until(() => dropped().length >= 2, 'both instances to log the dropped messages');
+      expect(dropped()).toHaveLength(2);
     });
 
     it('answers tasks/* with the retryable -32000 while Redis is down, keeps streams open, and recovers once Redis is back', async () => {

@@ -1,25 +1,26 @@
 import type { Provider } from '@nestjs/common';
 import { KeyringRecordIntegrity } from '../../keyring/record-integrity';
 import { McpRedisConnection } from '../../redis/mcp-redis.connection';
+import { FleetBus } from './fleet-bus';
+import { MemoryFleetBus } from './memory-fleet-bus';
 import { NOTIFICATION_OPTIONS, type NotificationOptions } from './notification.options';
-import { MemorySessionEventBus } from './memory-session-event-bus';
-import { RedisSessionEventBus } from './redis-session-event-bus';
-import { SessionEventBus } from './session-event-bus';
+import { RedisFleetBus } from './redis-fleet-bus';
 
 /**
  * Fleet events travel over Redis (authenticated) when the `redis` option is set, else stay here.
  * @internal
  */
-export const SessionEventBusProvider: Provider = {
-  provide: SessionEventBus,
+export const FleetBusProvider: Provider = {
+  provide: FleetBus,
   useFactory: (
     redis: McpRedisConnection,
     integrity: KeyringRecordIntegrity,
     options: NotificationOptions,
-  ): SessionEventBus => {
-    if (!redis.configured) return new MemorySessionEventBus();
+  ): FleetBus => {
+    if (!redis.configured) return new MemoryFleetBus();
+    // Every message is tagged under the keyring: a key to tag with from the start.
     integrity.ensureKey();
-    return new RedisSessionEventBus(redis, integrity, options.maxEventBytes);
+    return new RedisFleetBus(redis, integrity, options.maxEventBytes);
   },
   inject: [McpRedisConnection, KeyringRecordIntegrity, NOTIFICATION_OPTIONS],
 };
