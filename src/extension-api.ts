@@ -108,6 +108,8 @@ export { GlobalGuards } from './pipeline/global-guards';
 /** @internal */
 export type { HttpExchange } from './pipeline/http-exchange';
 /** @internal */
+export { noStepsProfile } from './pipeline/no-steps-profile';
+/** @internal */
 export type { CallHttp, OperationCallProfile } from './pipeline/operation-call';
 /** @internal */
 export { createOperationContext, progressReporter } from './pipeline/operation-context.factory';

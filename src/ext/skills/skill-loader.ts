@@ -10,7 +10,7 @@ import { readSkillFolder, skillFilesOf, skillFoldersIn, type SkillFileSet } from
 import { SKILL_OPTIONS, type ResolvedSkillOptions } from './skill.options';
 import {
   DISCOVERY_OPTIONS,
-  McpRequestStateMode,
+  noStepsProfile,
   OperationPipelineFactory,
   scopesOf,
   type DiscoveryOptions,
@@ -39,16 +39,7 @@ async function readFolder(
 
 /** What a skill's guards check beyond the guards themselves: its scopes, nothing else. */
 function skillProfile(scopes: readonly string[]): OperationCallProfile {
-  return {
-    kind: 'resource',
-    declarations: [],
-    stateMode: McpRequestStateMode.NONE,
-    singleUse: false,
-    replay: false,
-    scopes,
-    public: false,
-    argumentsValidator: undefined,
-  };
+  return noStepsProfile('resource', scopes);
 }
 
 /**
