@@ -94,8 +94,11 @@ export { McpPorts } from './options/mcp-ports.service';
 export {
   booleanOption,
   implementing,
+  integersWithin,
   objectOption,
   positiveInteger,
+  positiveIntegers,
+  type IntegerBounds,
 } from './options/option-checks';
 export { portProvider } from './options/port.provider';
 /** @internal */
