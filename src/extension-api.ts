@@ -34,6 +34,8 @@ export type { McpTaskContext } from './input/mcp-task-context.interface';
 /** @internal */
 export type { Pkcs11Api } from './keyring/pkcs11/pkcs11-binding';
 /** @internal */
+export { findTokenObjects } from './keyring/pkcs11/pkcs11-objects';
+/** @internal */
 export { Pkcs11Token } from './keyring/pkcs11/pkcs11-token';
 /** @internal */
 export { KeyringRecordIntegrity, type RecordIntegrity } from './keyring/record-integrity';
@@ -106,6 +108,8 @@ export type { Port } from './options/port';
 export { port } from './options/port';
 /** @internal */
 export { envelopeContext } from './pipeline/envelope-context';
+/** @internal */
+export { nextRoundInput } from './pipeline/next-round-input';
 /** @internal */
 export { GlobalGuards } from './pipeline/global-guards';
 /** @internal */
