@@ -56,6 +56,8 @@ export type {
   McpTaskSupport,
 } from './operations/decorators/mcp-operation-options.interface';
 /** @internal */
+export { discoveredMethods } from './operations/discovery/discovered-methods';
+/** @internal */
 export { DISCOVERY_OPTIONS, type DiscoveryOptions } from './operations/discovery/discovery.options';
 /** @internal */
 export { McpExtensionMarks, type McpExtensionMark } from './operations/discovery/extension-marks';
