@@ -34,6 +34,8 @@ export type { McpTaskContext } from './input/mcp-task-context.interface';
 /** @internal */
 export type { Pkcs11Api } from './keyring/pkcs11/pkcs11-binding';
 /** @internal */
+export { findTokenObjects } from './keyring/pkcs11/pkcs11-objects';
+/** @internal */
 export { Pkcs11Token } from './keyring/pkcs11/pkcs11-token';
 /** @internal */
 export { KeyringRecordIntegrity, type RecordIntegrity } from './keyring/record-integrity';
@@ -53,6 +55,8 @@ export type {
   McpTaskCreation,
   McpTaskSupport,
 } from './operations/decorators/mcp-operation-options.interface';
+/** @internal */
+export { discoveredMethods } from './operations/discovery/discovered-methods';
 /** @internal */
 export { DISCOVERY_OPTIONS, type DiscoveryOptions } from './operations/discovery/discovery.options';
 /** @internal */
@@ -94,8 +98,11 @@ export { McpPorts } from './options/mcp-ports.service';
 export {
   booleanOption,
   implementing,
+  integersWithin,
   objectOption,
   positiveInteger,
+  positiveIntegers,
+  type IntegerBounds,
 } from './options/option-checks';
 export { portProvider } from './options/port.provider';
 /** @internal */
@@ -104,9 +111,13 @@ export { port } from './options/port';
 /** @internal */
 export { envelopeContext } from './pipeline/envelope-context';
 /** @internal */
+export { nextRoundInput } from './pipeline/next-round-input';
+/** @internal */
 export { GlobalGuards } from './pipeline/global-guards';
 /** @internal */
 export type { HttpExchange } from './pipeline/http-exchange';
+/** @internal */
+export { noStepsProfile } from './pipeline/no-steps-profile';
 /** @internal */
 export type { CallHttp, OperationCallProfile } from './pipeline/operation-call';
 /** @internal */

@@ -2,15 +2,11 @@ import { InvalidModuleOptionsError } from './kit/errors/invalid-module-options.e
 import { ConceptSecretFieldPolicy } from './input/secret-field.policy';
 import type { McpModuleOptions } from './mcp-module-options.interface';
 import { resolveMcpOptions } from './mcp-options.resolver';
+import { resolveRequestStateLimits } from './request-state/sealing/request-state-limits';
+import { thrownBy } from './kit/thrown.spec-helper';
 
 function refusal(options: unknown): InvalidModuleOptionsError {
-  try {
-    resolveMcpOptions(options as McpModuleOptions);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidModuleOptionsError);
-    return error as InvalidModuleOptionsError;
-  }
-  throw new Error('expected InvalidModuleOptionsError');
+  return thrownBy(() => resolveMcpOptions(options as McpModuleOptions), InvalidModuleOptionsError);
 }
 
 describe('resolveMcpOptions', () => {
@@ -48,20 +44,8 @@ describe('resolveMcpOptions', () => {
       });
     });
 
-    it('bounds request state: 64 KiB token, 48 KiB plaintext, 15 minutes, 10 rounds, not single-use', () => {
-      expect(resolved.requestState).toEqual({
-        maxEncodedBytes: 65_536,
-        maxDecodedBytes: 49_152,
-        maxLifetimeMs: 900_000,
-        maxRounds: 10,
-        maxConsumedStates: 1_000_000,
-        maxHandleDataBytes: 16_384,
-        maxStateHandles: 10_000,
-        maxStateHandlesPerCaller: 100,
-        maxStateHandleBytes: 67_108_864,
-        maxConsumedStatesPerCaller: 10_000,
-        singleUse: false,
-      });
+    it('bounds request state by its defaults (request-state-limits.spec.ts states them), with no ports', () => {
+      expect(resolved.requestState).toEqual(resolveRequestStateLimits(undefined));
       expect(resolved.requestStatePorts.consumedStateStore).toBeUndefined();
       expect(resolved.requestStatePorts.stateHandleRepository).toBeUndefined();
     });

@@ -13,6 +13,55 @@ export function positiveInteger(option: string, value: unknown, fallback: number
 }
 
 /**
+ * The positive integer options named in `fallbacks`, read from `given`: each one's value, or its
+ * fallback when it is not set; anything but a positive safe integer fails startup naming
+ * `prefix.name` (checked in the order of `fallbacks`).
+ * @internal
+ */
+export function positiveIntegers<K extends string>(
+  prefix: string,
+  given: NoInfer<Partial<Record<K, unknown>>> | undefined,
+  fallbacks: Readonly<Record<K, number>>,
+): Record<K, number> {
+  const resolved = {} as Record<K, number>;
+  for (const name of Object.keys(fallbacks) as K[])
+    resolved[name] = positiveInteger(`${prefix}.${name}`, given?.[name], fallbacks[name]);
+  return resolved;
+}
+
+/** The default of an integer option and the range it accepts. @internal */
+export interface IntegerBounds {
+  readonly fallback: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/**
+ * A reader of the integer options `bounds` describes, in `given`: an option's value, or its
+ * fallback when it is not set; anything but a safe integer within its range fails startup naming
+ * `prefix.name` and the range.
+ * @internal
+ */
+export function integersWithin<K extends string>(
+  prefix: string,
+  given: NoInfer<Partial<Record<K, unknown>>> | undefined,
+  bounds: Readonly<Record<K, IntegerBounds>>,
+): (name: K) => number {
+  return (name) => {
+    const { fallback, min, max } = bounds[name];
+    const value = given?.[name];
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new InvalidModuleOptionsError(
+        `${prefix}.${name}`,
+        `must be an integer from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}, got ${String(value)}`,
+      );
+    }
+    return value;
+  };
+}
+
+/**
  * `value`, or `fallback` when it is not set; anything but an integer ≥ 0 fails startup.
  * @internal
  */

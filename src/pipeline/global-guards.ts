@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ExternalContextCreator } from '@nestjs/core';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { McpHttpRefusal } from '../kit/errors/mcp-http-refusal.error';
-import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 import type { McpOperationContext } from '../input/mcp-operation-context.interface';
+import { noStepsProfile } from './no-steps-profile';
 import type { CallHttp } from './operation-call';
 import { OperationPipelineFactory } from './operation-pipeline.factory';
 import { OperationRunner, type RunnableOperation } from './operation-runner';
@@ -74,16 +74,7 @@ export class GlobalGuards {
 
   private operation(): RunnableOperation {
     this.standIn ??= {
-      profile: {
-        kind: 'tool',
-        declarations: [],
-        stateMode: McpRequestStateMode.NONE,
-        singleUse: false,
-        replay: false,
-        scopes: [],
-        public: false,
-        argumentsValidator: undefined,
-      },
+      profile: noStepsProfile('tool'),
       handler: async () => undefined,
       guardsHandler: this.pipelines.forGuards(this, 'endpoint'),
     };

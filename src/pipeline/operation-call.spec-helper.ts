@@ -1,8 +1,8 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { McpRequestStateMode } from '../input/mcp-request-state-mode.enum';
 import type { McpOperationContext } from '../input/mcp-operation-context.interface';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../kit/mcp.constants';
+import { noStepsProfile } from './no-steps-profile';
 import { createOperationContext } from './operation-context.factory';
 import { OperationCall, type CompletionRequest, type OperationCallProfile } from './operation-call';
 
@@ -39,17 +39,7 @@ export function testOperationCall(options: TestOperationCallOptions = {}): Opera
   } as unknown as ServerContext;
   const context =
     options.context ?? createOperationContext(sdk, options.target ?? 'test', http, undefined);
-  const profile: OperationCallProfile = {
-    kind: 'tool',
-    declarations: [],
-    stateMode: McpRequestStateMode.NONE,
-    singleUse: false,
-    replay: false,
-    scopes: [],
-    public: false,
-    argumentsValidator: undefined,
-    ...options.profile,
-  };
+  const profile: OperationCallProfile = { ...noStepsProfile('tool'), ...options.profile };
   return new OperationCall({
     purpose: options.purpose ?? 'operation',
     profile,

@@ -2,17 +2,12 @@ import { InvalidModuleOptionsError } from '../kit/errors/invalid-module-options.
 import type { McpRedisClient } from './mcp-redis-client';
 import type { McpRedisOptions } from './mcp-redis-options.interface';
 import { resolveRedisOptions } from './redis-options.resolver';
+import { thrownBy } from '../kit/thrown.spec-helper';
 
 const client = { status: 'ready', set: () => Promise.resolve('OK') } as unknown as McpRedisClient;
 
 function failure(options: unknown): InvalidModuleOptionsError {
-  try {
-    resolveRedisOptions(options as McpRedisOptions);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidModuleOptionsError);
-    return error as InvalidModuleOptionsError;
-  }
-  throw new Error('expected the option to be refused');
+  return thrownBy(() => resolveRedisOptions(options as McpRedisOptions), InvalidModuleOptionsError);
 }
 
 describe('resolveRedisOptions', () => {

@@ -30,6 +30,17 @@ export interface RequestStatePortOptions {
 /** Injection token of the {@link RequestStatePortOptions}. @internal */
 export const REQUEST_STATE_PORT_OPTIONS = Symbol('RequestStatePortOptions');
 
+/** A store's fallback: made from the limits and the Redis connection (the ports' options aside). */
+function byLimits<T>(
+  make: (limits: ResolvedRequestStateOptions, redis: McpRedisConnection) => T,
+): (
+  options: RequestStatePortOptions,
+  limits: ResolvedRequestStateOptions,
+  redis: McpRedisConnection,
+) => T {
+  return (_, limits, redis) => make(limits, redis);
+}
+
 /**
  * The request-state ports as providers: the protector (AES-256-GCM over the keyring unless the
  * application brings its own), the single-use store and the handle repository (Redis when the
@@ -48,11 +59,7 @@ export const REQUEST_STATE_PORT_PROVIDERS = [
   portProvider(CONSUMED_STATE_STORE_PORT, {
     inject: [REQUEST_STATE_PORT_OPTIONS, REQUEST_STATE_LIMITS, McpRedisConnection],
     fromOptions: (options: RequestStatePortOptions) => options.consumedStateStore,
-    fallback: (
-      _: RequestStatePortOptions,
-      limits: ResolvedRequestStateOptions,
-      redis: McpRedisConnection,
-    ) => {
+    fallback: byLimits((limits, redis) => {
       const capacity = {
         maxEntries: limits.maxConsumedStates,
         maxEntriesPerOwner: limits.maxConsumedStatesPerCaller,
@@ -65,7 +72,7 @@ export const REQUEST_STATE_PORT_PROVIDERS = [
             ...capacity,
           })
         : new MemoryConsumedStateStore(capacity);
-    },
+    }),
   }),
   portProvider(STATE_HANDLE_REPOSITORY_PORT, {
     inject: [
@@ -75,11 +82,7 @@ export const REQUEST_STATE_PORT_PROVIDERS = [
       KeyringRecordIntegrity,
     ],
     fromOptions: (options: RequestStatePortOptions) => options.stateHandleRepository,
-    fallback: (
-      _: RequestStatePortOptions,
-      limits: ResolvedRequestStateOptions,
-      redis: McpRedisConnection,
-    ) => {
+    fallback: byLimits((limits, redis) => {
       const capacity = {
         maxEntries: limits.maxStateHandles,
         maxEntriesPerOwner: limits.maxStateHandlesPerCaller,
@@ -92,7 +95,7 @@ export const REQUEST_STATE_PORT_PROVIDERS = [
             ...capacity,
           })
         : new MemoryStateHandleRepository(capacity);
-    },
+    }),
     adopt: (
       repository: StateHandleRepository,
       _: RequestStatePortOptions,

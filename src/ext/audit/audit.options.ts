@@ -1,5 +1,5 @@
 import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
-import { booleanOption, implementing, objectOption, positiveInteger } from '../../extension-api';
+import { booleanOption, implementing, objectOption, positiveIntegers } from '../../extension-api';
 import type { AuditSigner } from './audit-signer';
 import type { AuditSink } from './sinks/audit-sink';
 
@@ -92,13 +92,11 @@ export function resolveAuditOptions(audit: McpAuditOptions | undefined): Resolve
     stream,
     strict: policy === 'strict',
     signer: implementing('audit.signer', audit?.signer, ['publicKeyPem', 'sign']),
-    checkpointEvery: positiveInteger('audit.checkpointEvery', audit?.checkpointEvery, 1_000),
-    checkpointIntervalMs: positiveInteger(
-      'audit.checkpointIntervalMs',
-      audit?.checkpointIntervalMs,
-      60_000,
-    ),
-    queueBound: positiveInteger('audit.queueBound', audit?.queueBound, 10_000),
-    strictTimeoutMs: positiveInteger('audit.strictTimeoutMs', audit?.strictTimeoutMs, 2_000),
+    ...positiveIntegers('audit', audit, {
+      checkpointEvery: 1_000,
+      checkpointIntervalMs: 60_000,
+      queueBound: 10_000,
+      strictTimeoutMs: 2_000,
+    }),
   };
 }

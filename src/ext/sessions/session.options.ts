@@ -1,6 +1,12 @@
 import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
 import type { SessionStore } from './store/session-store.interface';
-import { booleanOption, implementing, objectOption } from '../../extension-api';
+import {
+  booleanOption,
+  implementing,
+  integersWithin,
+  objectOption,
+  type IntegerBounds,
+} from '../../extension-api';
 
 /** The `sessions` options with defaults filled in and values checked. @internal */
 export interface SessionOptions {
@@ -43,26 +49,12 @@ export const SESSION_OPTION_BOUNDS = {
   maxSubscriptions: { fallback: 100, min: 0, max: 100_000 },
   // With maxSessions: 10,000 sessions at 8 KiB are 80 MiB of JSON (docs/tasks.md, the worst case).
   maxSessionBytes: { fallback: 8_192, min: 1_024, max: 1_048_576 },
-} as const satisfies Record<
-  Exclude<keyof SessionOptions, 'store' | 'enabled'>,
-  { fallback: number; min: number; max: number }
->;
+} as const satisfies Record<Exclude<keyof SessionOptions, 'store' | 'enabled'>, IntegerBounds>;
 
 /** Fills the `sessions` defaults and checks each value, naming the first bad option. @internal */
 export function resolveSessionOptions(sessions: SessionOptionsInput | undefined): SessionOptions {
   objectOption('sessions', sessions);
-  const resolve = (name: keyof typeof SESSION_OPTION_BOUNDS): number => {
-    const { fallback, min, max } = SESSION_OPTION_BOUNDS[name];
-    const value = sessions?.[name];
-    if (value === undefined) return fallback;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
-      throw new InvalidModuleOptionsError(
-        `sessions.${name}`,
-        `must be an integer from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}, got ${String(value)}`,
-      );
-    }
-    return value;
-  };
+  const resolve = integersWithin('sessions', sessions, SESSION_OPTION_BOUNDS);
   const maxSessions = resolve('maxSessions');
   const maxSessionsPerCaller =
     sessions?.maxSessionsPerCaller === undefined

@@ -10,7 +10,8 @@ import { readSkillFolder, skillFilesOf, skillFoldersIn, type SkillFileSet } from
 import { SKILL_OPTIONS, type ResolvedSkillOptions } from './skill.options';
 import {
   DISCOVERY_OPTIONS,
-  McpRequestStateMode,
+  discoveredMethods,
+  noStepsProfile,
   OperationPipelineFactory,
   scopesOf,
   type DiscoveryOptions,
@@ -39,16 +40,7 @@ async function readFolder(
 
 /** What a skill's guards check beyond the guards themselves: its scopes, nothing else. */
 function skillProfile(scopes: readonly string[]): OperationCallProfile {
-  return {
-    kind: 'resource',
-    declarations: [],
-    stateMode: McpRequestStateMode.NONE,
-    singleUse: false,
-    replay: false,
-    scopes,
-    public: false,
-    argumentsValidator: undefined,
-  };
+  return noStepsProfile('resource', scopes);
 }
 
 /**
@@ -121,31 +113,24 @@ export class SkillLoader {
   /** The skills of every `@McpSkill()` method, each method run once. */
   async fromMethods(): Promise<ServedSkill[]> {
     const skills: ServedSkill[] = [];
-    for (const wrapper of [...this.discovery.getControllers(), ...this.discovery.getProviders()]) {
-      const instance = wrapper.instance as Record<string, unknown> | undefined;
-      if (!instance || typeof instance !== 'object') continue;
-      const prototype = Object.getPrototypeOf(instance) as object | null;
-      if (!prototype) continue;
-      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-        const method = instance[methodName];
-        if (typeof method !== 'function') continue;
-        const options = this.reflector.get<McpSkillOptions | undefined>(MCP_SKILL_METADATA, method);
-        if (!options) continue;
-        const where = `${instance.constructor.name}.${methodName}()`;
-        if (!wrapper.isDependencyTreeStatic()) {
-          this.logger.warn(
-            `${where} serves no skill: MCP skills must come from statically scoped providers`,
-          );
-          continue;
-        }
-        const access: SkillAccess = {
-          profile: skillProfile(scopesOf(where, options.scopes)),
-          guardsHandler: this.pipelines.forGuards(instance, methodName),
-        };
-        const returned: unknown = await (method as () => unknown).call(instance);
-        for (const source of Array.isArray(returned) ? returned : [returned])
-          skills.push(await this.fromSource(where, source, access));
+    const methods = discoveredMethods(this.discovery, this.scanner);
+    for (const { wrapper, instance, methodName, method } of methods) {
+      const options = this.reflector.get<McpSkillOptions | undefined>(MCP_SKILL_METADATA, method);
+      if (!options) continue;
+      const where = `${instance.constructor.name}.${methodName}()`;
+      if (!wrapper.isDependencyTreeStatic()) {
+        this.logger.warn(
+          `${where} serves no skill: MCP skills must come from statically scoped providers`,
+        );
+        continue;
       }
+      const access: SkillAccess = {
+        profile: skillProfile(scopesOf(where, options.scopes)),
+        guardsHandler: this.pipelines.forGuards(instance, methodName),
+      };
+      const returned: unknown = await method.call(instance);
+      for (const source of Array.isArray(returned) ? returned : [returned])
+        skills.push(await this.fromSource(where, source, access));
     }
     return skills;
   }

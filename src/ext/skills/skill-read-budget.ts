@@ -1,12 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
-import {
-  MIN_RETRY_AFTER_MS,
-  partitionLimit,
-  shareRefusal,
-  type ShareLimits,
-} from '../../kit/fair-share';
+import { MIN_RETRY_AFTER_MS, type ShareLimits } from '../../kit/fair-share';
+import { FairShareLedger } from '../../kit/fair-share-ledger';
 
 /** Answers this small are never counted: ordinary skill files cost a read nothing here. @internal */
 export const UNCOUNTED_READ_BYTES = 65_536;
@@ -21,15 +17,16 @@ export const UNCOUNTED_READ_BYTES = 65_536;
  * @internal
  */
 export class SkillReadBudget {
-  private total = 0;
-  /** Bytes in flight by caller (a digest of the caller's partition, never the partition). */
-  private readonly byCaller = new Map<string, number>();
+  /** Bytes in flight, by caller (a digest of the caller's partition, never the partition). */
+  private readonly ledger: FairShareLedger;
 
-  constructor(private readonly limits: ShareLimits) {}
+  constructor(limits: ShareLimits) {
+    this.ledger = new FairShareLedger(limits);
+  }
 
   /** Bytes counted now, for tests and diagnostics. */
   get bytesInFlight(): number {
-    return this.total;
+    return this.ledger.total;
   }
 
   /** Whether an answer of `bytes` is counted at all. */
@@ -43,32 +40,20 @@ export class SkillReadBudget {
    */
   reserve(caller: string, bytes: number, response: ServerResponse): void {
     if (!this.counts(bytes)) return;
-    const held = this.byCaller.get(caller) ?? 0;
-    const refusal = shareRefusal(this.limits, held, this.total, bytes);
-    if (refusal === 'store')
+    const taken = this.ledger.take(caller, bytes);
+    if (!taken.taken && taken.refusal === 'store')
       throw busy('Server busy: too many skill file bytes in flight', {
-        maxInFlightReadBytes: this.limits.capacity,
+        maxInFlightReadBytes: this.ledger.limits.capacity,
       });
-    if (refusal)
+    if (!taken.taken)
       throw busy('Server busy: too many skill file bytes in flight for this caller', {
         maxInFlightReadBytesPerCaller:
-          refusal === 'share'
-            ? Math.floor(partitionLimit(this.limits, this.total))
-            : this.limits.perPartition,
+          taken.refusal === 'share'
+            ? this.ledger.callerLimitNow()
+            : this.ledger.limits.perPartition,
       });
-    this.total += bytes;
-    this.byCaller.set(caller, held + bytes);
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      this.total -= bytes;
-      const left = (this.byCaller.get(caller) ?? bytes) - bytes;
-      if (left > 0) this.byCaller.set(caller, left);
-      else this.byCaller.delete(caller);
-    };
-    if (response.closed || response.destroyed) release();
-    else response.once('close', release);
+    if (response.closed || response.destroyed) taken.release();
+    else response.once('close', taken.release);
   }
 }
 

@@ -2,7 +2,12 @@ import { isAbsolute, resolve } from 'node:path';
 import type { CacheHint } from '@modelcontextprotocol/server';
 import { SKILL_LIMITS } from '@modelcontextprotocol/server/ext/skills';
 import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
-import { booleanOption, objectOption, positiveInteger } from '../../extension-api';
+import {
+  booleanOption,
+  objectOption,
+  positiveInteger,
+  positiveIntegers,
+} from '../../extension-api';
 
 /**
  * The skills extension (`io.modelcontextprotocol/skills`, SEP-2640): skills read from a folder
@@ -121,14 +126,12 @@ export function resolveSkillOptions(skills: McpSkillsOptions | undefined): Resol
         positiveInteger('skills.maxSkillBytes', skills?.maxSkillBytes, SKILL_LIMITS.bytes),
         SKILL_LIMITS.bytes,
       ),
-      maxFileBytes: positiveInteger('skills.maxFileBytes', skills?.maxFileBytes, 4_194_304),
-      maxTotalBytes: positiveInteger('skills.maxTotalBytes', skills?.maxTotalBytes, 268_435_456),
-      maxFolderDepth: positiveInteger('skills.maxFolderDepth', skills?.maxFolderDepth, 16),
-      maxFrontmatterBytes: positiveInteger(
-        'skills.maxFrontmatterBytes',
-        skills?.maxFrontmatterBytes,
-        65_536,
-      ),
+      ...positiveIntegers('skills', skills, {
+        maxFileBytes: 4_194_304,
+        maxTotalBytes: 268_435_456,
+        maxFolderDepth: 16,
+        maxFrontmatterBytes: 65_536,
+      }),
       ...inFlightReadBytesOf(skills),
     },
     watch: booleanOption('skills.watch', skills?.watch, false),

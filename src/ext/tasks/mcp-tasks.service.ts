@@ -107,20 +107,19 @@ export class McpTasksService implements OnApplicationShutdown {
    * the task is abandoned (its caller's slot free again) and the call answers as
    * {@link TaskRunnerCalls} says: `-32000` when the runner is away, else -32603.
    */
-  async start(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
-    try {
-      await this.schedule(task, exchange);
-    } catch (error) {
-      await this.records.abandon(task, NOT_SCHEDULED);
-      throw error instanceof ProtocolError ? error : internalError();
-    }
+  start(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
+    return this.scheduleOrAbandon(task, exchange);
   }
 
   /**
    * Schedules the step that answers resumed, on `exchange` (the `tasks/update` request); when the
    * runner cannot take it, answered and abandoned as in {@link start}.
    */
-  async resume(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
+  resume(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
+    return this.scheduleOrAbandon(task, exchange);
+  }
+
+  private async scheduleOrAbandon(task: McpTaskRecord, exchange: HttpExchange): Promise<void> {
     try {
       await this.schedule(task, exchange);
     } catch (error) {

@@ -2,7 +2,13 @@ import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-optio
 import type { TaskRunner } from './runner/task-runner.interface';
 import type { TaskStore } from './store/task-store.interface';
 import { DEFAULT_MAX_TASK_BYTES, DEFAULT_MAX_TASKS } from './store/memory-task.store';
-import { booleanOption, implementing, objectOption, positiveInteger } from '../../extension-api';
+import {
+  booleanOption,
+  implementing,
+  objectOption,
+  positiveInteger,
+  positiveIntegers,
+} from '../../extension-api';
 
 /**
  * What one caller's tasks may hold of the module's stores by default: 64 MiB, a sixteenth of the
@@ -70,16 +76,14 @@ export function resolveTaskOptions(tasks: TaskOptionsInput | undefined): Resolve
     enabled: booleanOption('tasks.enabled', tasks?.enabled, true),
     ttlMs,
     maxTtlMs,
-    pollIntervalMs: positiveInteger('tasks.pollIntervalMs', tasks?.pollIntervalMs, 1_000),
-    maxResultBytes: positiveInteger('tasks.maxResultBytes', tasks?.maxResultBytes, 1_048_576),
-    maxInputResponseBytes: positiveInteger(
-      'tasks.maxInputResponseBytes',
-      tasks?.maxInputResponseBytes,
-      262_144,
-    ),
-    maxTasksPerCaller: positiveInteger('tasks.maxTasksPerCaller', tasks?.maxTasksPerCaller, 100),
-    maxCallBytes: positiveInteger('tasks.maxCallBytes', tasks?.maxCallBytes, 262_144),
-    maxTasks: positiveInteger('tasks.maxTasks', tasks?.maxTasks, DEFAULT_MAX_TASKS),
+    ...positiveIntegers('tasks', tasks, {
+      pollIntervalMs: 1_000,
+      maxResultBytes: 1_048_576,
+      maxInputResponseBytes: 262_144,
+      maxTasksPerCaller: 100,
+      maxCallBytes: 262_144,
+      maxTasks: DEFAULT_MAX_TASKS,
+    }),
     maxStoreBytes,
     maxStoreBytesPerCaller,
     store: implementing('tasks.store', tasks?.store, ['create', 'get', 'replace'], ', '),

@@ -1,14 +1,11 @@
 import type { KeyWrapper } from '../wrapping/key-wrapper.interface';
 import { kmsFailure } from './aws-kms-failure';
+import { loadKmsSdk, type KmsClientSdk, type KmsCommandClass } from '../../kit/aws-kms-sdk';
 
-/** The part of `@aws-sdk/client-kms` the wrapper uses (the real `KMSClient` and commands). @internal */
-interface KmsSdk {
-  KMSClient: new (config: Record<string, unknown>) => {
-    send(command: unknown): Promise<Record<string, unknown>>;
-    destroy(): void;
-  };
-  DecryptCommand: new (input: Record<string, unknown>) => unknown;
-  GenerateDataKeyCommand: new (input: Record<string, unknown>) => unknown;
+/** The commands of `@aws-sdk/client-kms` the wrapper sends. @internal */
+interface KmsSdk extends KmsClientSdk {
+  DecryptCommand: KmsCommandClass;
+  GenerateDataKeyCommand: KmsCommandClass;
 }
 
 /** Key material of an AES-256 data key. */
@@ -50,7 +47,7 @@ export class AwsKmsKeyWrapper implements KeyWrapper {
     for (const field of ['kmsKeyId', 'endpoint'] as const)
       if (typeof options?.[field] !== 'string' || options[field] === '')
         throw new Error(`AwsKmsKeyWrapper needs "${field}" (a non-empty string)`);
-    this.sdk = sdk ?? loadKmsSdk();
+    this.sdk = sdk ?? loadKmsSdk<KmsSdk>('AwsKmsKeyWrapper');
     this.client = new this.sdk.KMSClient({ ...options.client });
   }
 
@@ -107,17 +104,6 @@ export class AwsKmsKeyWrapper implements KeyWrapper {
 
   private contextOf(keyId: string): Record<string, string> {
     return { 'nestjs-mcp:endpoint': this.options.endpoint, 'nestjs-mcp:key-id': keyId };
-  }
-}
-
-function loadKmsSdk(): KmsSdk {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require('@aws-sdk/client-kms') as KmsSdk;
-  } catch {
-    throw new Error(
-      'AwsKmsKeyWrapper needs the optional peer dependency @aws-sdk/client-kms (npm install @aws-sdk/client-kms)',
-    );
   }
 }
 

@@ -1,6 +1,7 @@
 import type { KeyWrapper } from '../wrapping/key-wrapper.interface';
 import { ResidentKeyRejectedError } from '../wrapping/resident-key-rejected.error';
 import type { Pkcs11Api, Pkcs11Handle } from './pkcs11-binding';
+import { findTokenObjects } from './pkcs11-objects';
 import type { Pkcs11Token } from './pkcs11-token';
 
 const TAG_BYTES = 16;
@@ -25,17 +26,11 @@ export class Pkcs11TokenObject {
     const cached = this.cached;
     if (cached && cached.generation === this.token.generation) return cached.handle;
     const { ck } = this.token;
-    api.C_FindObjectsInit(session, [
+    const found = findTokenObjects(api, session, [
       { type: ck.CKA_CLASS, value: ck.CKO_SECRET_KEY },
       { type: ck.CKA_TOKEN, value: true },
       { type: ck.CKA_LABEL, value: this.label },
     ]);
-    let found: Pkcs11Handle[];
-    try {
-      found = api.C_FindObjects(session, 2);
-    } finally {
-      api.C_FindObjectsFinal(session);
-    }
     if (found.length !== 1)
       throw new Error(
         found.length === 0

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Resource } from '@modelcontextprotocol/server';
 import type { RunnableOperation } from '../../pipeline/operation-runner';
 import type { ListedOperation } from './paged-listing';
-import { McpRequestStateMode } from '../../input/mcp-request-state-mode.enum';
+import { noStepsProfile } from '../../pipeline/no-steps-profile';
 
 /**
  * A `resources/list` entry an extension contributes: made by {@link unguardedResource} (every
@@ -78,16 +78,7 @@ export class McpListedResources {
 }
 
 /** A resource entry that runs no step of its own: no guards, no state, no arguments. */
-const UNGUARDED_PROFILE: ContributedResource['profile'] = Object.freeze({
-  kind: 'resource',
-  declarations: [],
-  stateMode: McpRequestStateMode.NONE,
-  singleUse: false,
-  replay: false,
-  scopes: [],
-  public: false,
-  argumentsValidator: undefined,
-});
+const UNGUARDED_PROFILE: ContributedResource['profile'] = Object.freeze(noStepsProfile('resource'));
 
 const NEVER_RUN = (): Promise<never> =>
   Promise.reject(new Error('A contributed resource entry has no method to run'));

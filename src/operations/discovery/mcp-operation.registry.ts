@@ -63,18 +63,7 @@ export class McpOperationRegistry {
 
   /** @internal */
   register(operation: OperationEntry): void {
-    const table = this.tableFor(operation);
-    const existing = table.get(operation.name);
-    if (existing) {
-      throw new DuplicateOperationError(
-        operation.kind,
-        operation.name,
-        existing.site,
-        operation.site,
-      );
-    }
-    table.set(operation.name, operation);
-    this.registrations++;
+    this.put(operation, () => false);
   }
 
   /**
@@ -84,9 +73,15 @@ export class McpOperationRegistry {
    * @internal
    */
   registerRuntime(operation: OperationEntry): void {
+    this.put(operation, (existing) => existing.runtime === true);
+    this.changed(operation.kind);
+  }
+
+  /** Adds `operation` to its table; one of its name already there must be one `replaceable` allows. */
+  private put(operation: OperationEntry, replaceable: (existing: OperationEntry) => boolean): void {
     const table = this.tableFor(operation);
     const existing = table.get(operation.name);
-    if (existing && !existing.runtime)
+    if (existing && !replaceable(existing))
       throw new DuplicateOperationError(
         operation.kind,
         operation.name,
@@ -95,7 +90,6 @@ export class McpOperationRegistry {
       );
     table.set(operation.name, operation);
     this.registrations++;
-    this.changed(operation.kind);
   }
 
   /**

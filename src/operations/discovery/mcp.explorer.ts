@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, HttpAdapterHost, MetadataScanner, Reflector } from '@nestjs/core';
-import type { InstanceWrapper } from '../../kit/nest-internals';
 import {
   MCP_ENDPOINT,
   MCP_EXTENSION_MARK_METADATA,
   MCP_OPERATION_METADATA,
 } from '../../kit/mcp.constants';
+import { discoveredMethods, type DiscoveredMethod } from './discovered-methods';
 import { McpExtensionMarks, type McpExtensionMark } from './extension-marks';
 import type { McpOperationMetadata } from '../decorators/mcp-operation-options.interface';
 import { McpOperationRegistry } from './mcp-operation.registry';
@@ -36,9 +36,7 @@ export class McpExplorer implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    for (const wrapper of [...this.discovery.getControllers(), ...this.discovery.getProviders()]) {
-      this.exploreWrapper(wrapper);
-    }
+    for (const found of discoveredMethods(this.discovery, this.scanner)) this.exploreMethod(found);
     this.registry.markExplored();
     this.logServed();
     const inMemory = this.consumedStates instanceof MemoryConsumedStateStore;
@@ -46,32 +44,24 @@ export class McpExplorer implements OnApplicationBootstrap {
     if (warning) this.logger.warn(warning);
   }
 
-  private exploreWrapper(wrapper: InstanceWrapper): void {
-    const instance = wrapper.instance as Record<string, unknown> | undefined;
-    if (!instance || typeof instance !== 'object') return;
-    const prototype = Object.getPrototypeOf(instance) as object | null;
-    if (!prototype) return;
-    for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-      const method = instance[methodName];
-      if (typeof method !== 'function') continue;
-      const mark = this.reflector.get<McpExtensionMark | undefined>(
-        MCP_EXTENSION_MARK_METADATA,
-        method,
+  private exploreMethod({ wrapper, instance, methodName, method }: DiscoveredMethod): void {
+    const mark = this.reflector.get<McpExtensionMark | undefined>(
+      MCP_EXTENSION_MARK_METADATA,
+      method,
+    );
+    if (mark) this.marks.check(`${wrapper.name}.${methodName}()`, mark);
+    const metadata = this.reflector.get<McpOperationMetadata | undefined>(
+      MCP_OPERATION_METADATA,
+      method,
+    );
+    if (!metadata) return;
+    if (!wrapper.isDependencyTreeStatic()) {
+      this.logger.warn(
+        `${wrapper.name}.${methodName}() is not served: MCP operations must live in statically scoped providers`,
       );
-      if (mark) this.marks.check(`${wrapper.name}.${methodName}()`, mark);
-      const metadata = this.reflector.get<McpOperationMetadata | undefined>(
-        MCP_OPERATION_METADATA,
-        method,
-      );
-      if (!metadata) continue;
-      if (!wrapper.isDependencyTreeStatic()) {
-        this.logger.warn(
-          `${wrapper.name}.${methodName}() is not served: MCP operations must live in statically scoped providers`,
-        );
-        continue;
-      }
-      this.registry.register(this.entries.build(instance, methodName, metadata));
+      return;
     }
+    this.registry.register(this.entries.build(instance, methodName, metadata));
   }
 
   /** One line at startup: what is served where, so a provider left out of a module shows. */

@@ -3,6 +3,7 @@ import type { JsonSchemaObject } from '../../kit/json-schema-object';
 import { MAX_REPORTED_ERRORS } from './arguments-validator.interface';
 import { createJsonSchemaArgumentsValidator } from './json-schema-arguments.validator';
 import { OMITTED_ERRORS_MESSAGE } from './validation-messages';
+import { thrownBy } from '../../kit/thrown.spec-helper';
 
 const WHERE = 'NoteTools.create()';
 
@@ -34,13 +35,10 @@ function errorsOf(schema: JsonSchemaObject, args: Record<string, unknown>): stri
 }
 
 function buildError(schema: JsonSchemaObject): InvalidOperationDefinitionError {
-  try {
-    createJsonSchemaArgumentsValidator(schema, WHERE);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidOperationDefinitionError);
-    return error as InvalidOperationDefinitionError;
-  }
-  throw new Error('expected the schema to be refused');
+  return thrownBy(
+    () => createJsonSchemaArgumentsValidator(schema, WHERE),
+    InvalidOperationDefinitionError,
+  );
 }
 
 describe('createJsonSchemaArgumentsValidator', () => {

@@ -1,14 +1,9 @@
 import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
 import { REQUEST_STATE_LIMIT_BOUNDS, resolveRequestStateLimits } from './request-state-limits';
+import { thrownBy } from '../../kit/thrown.spec-helper';
 
 function refusal(limits: Record<string, unknown>): InvalidModuleOptionsError {
-  try {
-    resolveRequestStateLimits(limits);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidModuleOptionsError);
-    return error as InvalidModuleOptionsError;
-  }
-  throw new Error('expected InvalidModuleOptionsError');
+  return thrownBy(() => resolveRequestStateLimits(limits), InvalidModuleOptionsError);
 }
 
 const DAY_MS = 86_400_000;
@@ -30,25 +25,11 @@ describe('resolveRequestStateLimits', () => {
     });
   });
 
-  it('accepts every bound itself', () => {
-    expect(
-      resolveRequestStateLimits({
-        maxEncodedBytes: 1_048_576,
-        maxDecodedBytes: 1_048_576,
-        maxLifetimeMs: 30 * DAY_MS,
-        maxRounds: 1_000,
-        maxConsumedStates: 100_000_000,
-        maxHandleDataBytes: 1_048_576,
-        maxStateHandles: 10_000_000,
-        maxStateHandlesPerCaller: 10_000_000,
-        maxStateHandleBytes: 17_179_869_184,
-        maxConsumedStatesPerCaller: 100_000_000,
-        singleUse: true,
-      }),
-    ).toEqual({
+  it('accepts every bound itself, keeping each value as given', () => {
+    const highest = {
       maxEncodedBytes: 1_048_576,
       maxDecodedBytes: 1_048_576,
-      maxLifetimeMs: 2_592_000_000,
+      maxLifetimeMs: 30 * DAY_MS,
       maxRounds: 1_000,
       maxConsumedStates: 100_000_000,
       maxHandleDataBytes: 1_048_576,
@@ -57,21 +38,9 @@ describe('resolveRequestStateLimits', () => {
       maxStateHandleBytes: 17_179_869_184,
       maxConsumedStatesPerCaller: 100_000_000,
       singleUse: true,
-    });
-    expect(
-      resolveRequestStateLimits({
-        maxEncodedBytes: 1_024,
-        maxDecodedBytes: 64,
-        maxLifetimeMs: 1,
-        maxRounds: 1,
-        maxConsumedStates: 1,
-        maxHandleDataBytes: 2,
-        maxStateHandles: 1,
-        maxStateHandlesPerCaller: 1,
-        maxStateHandleBytes: 1_024,
-        maxConsumedStatesPerCaller: 1,
-      }),
-    ).toEqual({
+    };
+    expect(resolveRequestStateLimits(highest)).toEqual(highest);
+    const lowest = {
       maxEncodedBytes: 1_024,
       maxDecodedBytes: 64,
       maxLifetimeMs: 1,
@@ -82,8 +51,8 @@ describe('resolveRequestStateLimits', () => {
       maxStateHandlesPerCaller: 1,
       maxStateHandleBytes: 1_024,
       maxConsumedStatesPerCaller: 1,
-      singleUse: false,
-    });
+    };
+    expect(resolveRequestStateLimits(lowest)).toEqual({ ...lowest, singleUse: false });
   });
 
   const ENCODED = 'from 1,024 to 1,048,576';

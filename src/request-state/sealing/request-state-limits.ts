@@ -1,4 +1,5 @@
 import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
+import { integersWithin, type IntegerBounds } from '../../options/option-checks';
 
 /** Bounds of framework-protected request state. @internal */
 export interface RequestStateLimits {
@@ -58,10 +59,7 @@ export const REQUEST_STATE_LIMIT_BOUNDS = {
   maxStateHandleBytes: { fallback: 67_108_864, min: 1_024, max: 17_179_869_184 },
   // 1 % of the default store: 10,000 single-use flows per caller within their lifetime.
   maxConsumedStatesPerCaller: { fallback: 10_000, min: 1, max: 100_000_000 },
-} as const satisfies Record<
-  keyof RequestStateLimits,
-  { fallback: number; min: number; max: number }
->;
+} as const satisfies Record<keyof RequestStateLimits, IntegerBounds>;
 
 /**
  * Fills the defaults of the `requestState` options and checks each against its bounds; throws
@@ -71,18 +69,7 @@ export const REQUEST_STATE_LIMIT_BOUNDS = {
 export function resolveRequestStateLimits(
   limits: Partial<Record<keyof ResolvedRequestStateOptions, unknown>> | undefined,
 ): ResolvedRequestStateOptions {
-  const resolve = (name: keyof RequestStateLimits): number => {
-    const { fallback, min, max } = REQUEST_STATE_LIMIT_BOUNDS[name];
-    const value = limits?.[name];
-    if (value === undefined) return fallback;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
-      throw new InvalidModuleOptionsError(
-        `requestState.${name}`,
-        `must be an integer from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}, got ${String(value)}`,
-      );
-    }
-    return value;
-  };
+  const resolve = integersWithin('requestState', limits, REQUEST_STATE_LIMIT_BOUNDS);
   const singleUse = limits?.singleUse === undefined ? false : limits.singleUse;
   if (typeof singleUse !== 'boolean') {
     throw new InvalidModuleOptionsError('requestState.singleUse', 'must be a boolean');

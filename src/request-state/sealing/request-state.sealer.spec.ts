@@ -12,6 +12,7 @@ import type { RequestStateProtector } from './request-state-protector.interface'
 import { requestIdKey } from './request-id-key';
 import type { RequestStateHeader } from './request-state-header';
 import { CLOCK_SKEW_TOLERANCE_MS, RequestStateSealer } from './request-state.sealer';
+import { rejectionOf } from '../../kit/thrown.spec-helper';
 
 const LIMITS = {
   maxEncodedBytes: 65_536,
@@ -45,13 +46,7 @@ function sealerWith(
 }
 
 async function errorOf(promise: Promise<unknown>): Promise<RequestStateProtectionError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(RequestStateProtectionError);
-    return error as RequestStateProtectionError;
-  }
-  throw new Error('expected a RequestStateProtectionError');
+  return rejectionOf(promise, RequestStateProtectionError);
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<RequestStateFailureReason> {

@@ -14,9 +14,8 @@ import { SdkRequests } from './sdk-requests.stage';
  * bounds), requests without a body, the message checks, the resource server's authentication,
  * `subscriptions/listen`, the fast path, 2025-era traffic, and the SDK for the rest. Each is a
  * provider of its own; a new stage is a provider and a place in this list.
- * @internal
  */
-export const ENDPOINT_STAGE_PROVIDERS: Provider[] = [
+const STAGES_IN_ORDER = [
   RequestAdmission,
   BodilessRequests,
   MessageChecks,
@@ -25,18 +24,17 @@ export const ENDPOINT_STAGE_PROVIDERS: Provider[] = [
   McpFastPath,
   LegacyRequests,
   SdkRequests,
+] as const;
+
+/**
+ * Each stage as a provider, and {@link ENDPOINT_STAGES}: all of them in their order.
+ * @internal
+ */
+export const ENDPOINT_STAGE_PROVIDERS: Provider[] = [
+  ...STAGES_IN_ORDER,
   {
     provide: ENDPOINT_STAGES,
     useFactory: (...stages: EndpointStage[]): readonly EndpointStage[] => stages,
-    inject: [
-      RequestAdmission,
-      BodilessRequests,
-      MessageChecks,
-      EndpointAuthentication,
-      ListenRequests,
-      McpFastPath,
-      LegacyRequests,
-      SdkRequests,
-    ],
+    inject: [...STAGES_IN_ORDER],
   },
 ];

@@ -3,7 +3,8 @@ import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import type { McpHttpRequest } from '../../input/mcp-operation-context.interface';
 import type { ListenLimits } from './listen-limits';
 import { sha256Base64Url } from '../../kit/sha256';
-import { MIN_RETRY_AFTER_MS, partitionLimit, shareRefusal } from '../../kit/fair-share';
+import { MIN_RETRY_AFTER_MS } from '../../kit/fair-share';
+import { FairShareLedger } from '../../kit/fair-share-ledger';
 
 /** A stream slot frees when any stream ends, which nothing predicts: try again in a second. */
 const LISTEN_RETRY_AFTER_MS = MIN_RETRY_AFTER_MS;
@@ -48,19 +49,23 @@ export function listenCallerKey(request: McpHttpRequest, raw: IncomingMessage): 
  * @internal
  */
 export class ListenStreamLimiter {
-  private total = 0;
-  private readonly byCaller = new Map<string, number>();
+  private readonly slots: FairShareLedger;
 
-  constructor(private readonly limits: ListenLimits) {}
+  constructor(private readonly limits: ListenLimits) {
+    this.slots = new FairShareLedger({
+      capacity: limits.maxStreams,
+      perPartition: limits.maxStreamsPerCaller,
+    });
+  }
 
   /** Streams holding a slot now. */
   get openStreams(): number {
-    return this.total;
+    return this.slots.total;
   }
 
   /** Callers holding at least one slot now. */
   get callers(): number {
-    return this.byCaller.size;
+    return this.slots.callers;
   }
 
   /**
@@ -93,41 +98,21 @@ export class ListenStreamLimiter {
    * streams are refused first and one holding none still gets a stream while any slot is free.
    */
   acquire(caller: string): ListenAdmission {
-    const { maxStreams, maxStreamsPerCaller } = this.limits;
-    const held = this.byCaller.get(caller) ?? 0;
-    const shares = { capacity: maxStreams, perPartition: maxStreamsPerCaller };
-    const refusal = shareRefusal(shares, held, this.total, 1);
-    if (refusal === 'store') {
+    const taken = this.slots.take(caller, 1);
+    if (taken.taken) return { admitted: true, release: taken.release };
+    if (taken.refusal === 'store') {
       return refused(503, 'Too many listen streams', {
         limit: 'listen.maxStreams',
-        max: maxStreams,
+        max: this.limits.maxStreams,
         retryAfterMs: LISTEN_RETRY_AFTER_MS,
       });
     }
-    if (refusal) {
-      return refused(429, 'Too many listen streams for this caller', {
-        limit: 'listen.maxStreamsPerCaller',
-        max:
-          refusal === 'share'
-            ? Math.floor(partitionLimit(shares, this.total))
-            : maxStreamsPerCaller,
-        retryAfterMs: LISTEN_RETRY_AFTER_MS,
-      });
-    }
-    this.total += 1;
-    this.byCaller.set(caller, held + 1);
-    let released = false;
-    return {
-      admitted: true,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.total -= 1;
-        const left = (this.byCaller.get(caller) ?? 1) - 1;
-        if (left > 0) this.byCaller.set(caller, left);
-        else this.byCaller.delete(caller);
-      },
-    };
+    return refused(429, 'Too many listen streams for this caller', {
+      limit: 'listen.maxStreamsPerCaller',
+      max:
+        taken.refusal === 'share' ? this.slots.callerLimitNow() : this.limits.maxStreamsPerCaller,
+      retryAfterMs: LISTEN_RETRY_AFTER_MS,
+    });
   }
 }
 

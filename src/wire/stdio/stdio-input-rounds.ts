@@ -1,4 +1,4 @@
-import { ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { clip } from '../../kit/clip';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import { parseWithExactNumbers } from '../../kit/exact-number.parser';
@@ -7,6 +7,7 @@ import {
   type OperationOutcome,
   type OperationRunInput,
 } from '../../pipeline/operation-runner';
+import { nextRoundInput } from '../../pipeline/next-round-input';
 import type { StdioAnswer } from './stdio-answers';
 
 /** How a 2025-era stdio call asks its client: server-to-client requests over the pipe. @internal */
@@ -53,18 +54,7 @@ export class StdioInputRounds {
       const requests = (outcome.wire.inputRequests ?? {}) as Record<string, unknown>;
       const asked = await this.ask(requests, asking);
       if (asked instanceof ProtocolError) return { kind: 'error', error: asked };
-      const { inputResponses: _previous, requestState: _state, ...params } = input.params;
-      const state = outcome.wire.requestState;
-      input = {
-        ...input,
-        params: {
-          ...params,
-          inputResponses: asked,
-          ...(state !== undefined && { requestState: state }),
-        },
-        // Sealed state refuses a state presented by the request that emitted it.
-        sdk: { ...input.sdk, mcpReq: { ...input.sdk.mcpReq, id: `${String(id)}#${round + 1}` } },
-      } as OperationRunInput & { sdk: ServerContext };
+      input = nextRoundInput(input, id, round + 1, asked, outcome.wire.requestState);
     }
   }
 

@@ -1,15 +1,12 @@
 import { createPublicKey } from 'node:crypto';
 import type { AuditSigner } from '../audit-signer';
 import { derToP1363 } from './ecdsa-signature';
+import { loadKmsSdk, type KmsClientSdk, type KmsCommandClass } from '../../../kit/aws-kms-sdk';
 
-/** The part of `@aws-sdk/client-kms` the signer uses (the real `KMSClient` and commands). */
-interface KmsSdk {
-  KMSClient: new (config: Record<string, unknown>) => {
-    send(command: unknown): Promise<Record<string, unknown>>;
-    destroy(): void;
-  };
-  SignCommand: new (input: Record<string, unknown>) => unknown;
-  GetPublicKeyCommand: new (input: Record<string, unknown>) => unknown;
+/** The commands of `@aws-sdk/client-kms` the signer sends. */
+interface KmsSdk extends KmsClientSdk {
+  SignCommand: KmsCommandClass;
+  GetPublicKeyCommand: KmsCommandClass;
 }
 
 /**
@@ -39,7 +36,7 @@ export class AwsKmsAuditSigner implements AuditSigner {
   ) {
     if (typeof options?.kmsKeyId !== 'string' || options.kmsKeyId === '')
       throw new Error('AwsKmsAuditSigner needs "kmsKeyId" (a non-empty string)');
-    this.sdk = sdk ?? loadKmsSdk();
+    this.sdk = sdk ?? loadKmsSdk<KmsSdk>('AwsKmsAuditSigner');
     this.client = new this.sdk.KMSClient({ ...options.client });
   }
 
@@ -88,17 +85,6 @@ export class AwsKmsAuditSigner implements AuditSigner {
 function kmsFailure(error: unknown): string {
   if (!(error instanceof Error)) return 'unknown error';
   return `${error.name}: ${error.message}`.slice(0, 300);
-}
-
-function loadKmsSdk(): KmsSdk {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require('@aws-sdk/client-kms') as KmsSdk;
-  } catch {
-    throw new Error(
-      'AwsKmsAuditSigner needs the optional peer dependency @aws-sdk/client-kms (npm install @aws-sdk/client-kms)',
-    );
-  }
 }
 
 // A type-only namespace keeps the options under the signer's one public name.

@@ -1,5 +1,5 @@
 import { createHash, createPublicKey } from 'node:crypto';
-import { Pkcs11Token, type Pkcs11Api } from '../../../extension-api';
+import { Pkcs11Token, findTokenObjects, type Pkcs11Api } from '../../../extension-api';
 import type { AuditSigner } from '../audit-signer';
 
 /** The SPKI header of a P-256 public key, before its 65-byte uncompressed point. */
@@ -66,16 +66,10 @@ export class Pkcs11AuditSigner implements AuditSigner {
 
   private find(api: Pkcs11Api, session: Buffer, objectClass: number): Buffer {
     const { ck } = this.token;
-    api.C_FindObjectsInit(session, [
+    const found = findTokenObjects(api, session, [
       { type: ck.CKA_CLASS, value: objectClass },
       { type: ck.CKA_LABEL, value: this.options.keyLabel },
     ]);
-    let found: Buffer[];
-    try {
-      found = api.C_FindObjects(session, 2);
-    } finally {
-      api.C_FindObjectsFinal(session);
-    }
     if (found.length !== 1)
       throw new Error(
         `${found.length === 0 ? 'no' : 'more than one'} ${objectClass === ck.CKO_PUBLIC_KEY ? 'public' : 'private'} key labelled "${this.options.keyLabel}" in the token`,

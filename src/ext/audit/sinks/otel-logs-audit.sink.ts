@@ -1,5 +1,6 @@
 import type { AuditRecord } from '../audit-record';
 import type { AuditSink } from './audit-sink';
+import { requireOptionalPeer } from '../../../kit/optional-peer';
 
 /** The part of `@opentelemetry/api-logs` the sink uses. */
 interface LogsApi {
@@ -23,14 +24,7 @@ interface LogsApi {
 const SEVERITY_INFO = 9;
 
 function loadLogsApi(): LogsApi {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require('@opentelemetry/api-logs') as LogsApi;
-  } catch {
-    throw new Error(
-      'The "otel" audit sink needs the optional peer dependency @opentelemetry/api-logs (npm install @opentelemetry/api-logs)',
-    );
-  }
+  return requireOptionalPeer('@opentelemetry/api-logs', 'The "otel" audit sink');
 }
 
 /**

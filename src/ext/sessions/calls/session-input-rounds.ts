@@ -16,6 +16,7 @@ import { UrlElicitations } from './url-elicitations';
 import {
   McpTelemetry,
   OperationRunner,
+  nextRoundInput,
   type ClientRequestOutcome,
   type ObservedClientRequest,
   type OperationOutcome,
@@ -37,15 +38,6 @@ type Read = ({ ok: true; result: unknown } | { ok: false; error: ProtocolError }
 
 /** Where the requests of a round are observed: the asking round's span and the session. */
 type AskedFrom = Omit<ObservedClientRequest, 'method'>;
-
-/**
- * The id the runner sees in round `round` of a call: the client's own in the first, a derived one
- * after. Each round is a run of its own, and sealed state refuses a state presented by the
- * request that emitted it, so no two rounds may share an id.
- */
-function roundId(id: string | number, round: number): string | number {
-  return round === 1 ? id : `${String(id)}#${round}`;
-}
 
 /**
  * Serves a 2025-era call through the {@link OperationRunner}: runs it, and while its outcome asks
@@ -84,17 +76,7 @@ export class SessionInputRounds {
         outcome.trace === undefined ? undefined : askedFrom(input.sdk, outcome.trace),
       );
       if (!asked.ok) return { kind: 'error', error: asked.error };
-      const { inputResponses: _previous, requestState: _state, ...params } = input.params;
-      const state = outcome.wire.requestState;
-      input = {
-        ...input,
-        params: {
-          ...params,
-          inputResponses: asked.responses,
-          ...(state !== undefined && { requestState: state }),
-        },
-        sdk: withId(input.sdk, roundId(id, round + 1)),
-      };
+      input = nextRoundInput(input, id, round + 1, asked.responses, outcome.wire.requestState);
     }
   }
 
@@ -186,8 +168,4 @@ function askedFrom(sdk: ServerContext, parent: string): AskedFrom {
       MCP_META_KEYS.protocolVersion
     ] as string | undefined,
   };
-}
-
-function withId(sdk: ServerContext, id: string | number): ServerContext {
-  return { ...sdk, mcpReq: { ...sdk.mcpReq, id } } as ServerContext;
 }

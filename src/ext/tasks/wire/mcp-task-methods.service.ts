@@ -15,19 +15,6 @@ import {
 
 type Params = Record<string, unknown>;
 
-/**
- * Params of the `tasks/*` methods are checked by the handlers, after the capability gate.
- * @internal
- */
-export const ANY_PARAMS = {
-  '~standard': {
-    version: 1 as const,
-    vendor: 'nestjs-mcp',
-    validate: (value: unknown) => ({ value: value as Params }),
-    types: undefined as unknown as { readonly input: unknown; readonly output: Params },
-  },
-};
-
 function isObject(value: unknown): value is Params {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
