@@ -11,7 +11,8 @@
  * Run: npm run bench:http
  * Env: BENCH_SECONDS (10) per pass, BENCH_WARMUP_SECONDS (10) per server, BENCH_ROUNDS (3),
  *      BENCH_CONNECTIONS (10), BENCH_ONLY (comma-separated server keys), BENCH_OUT_DIR (bench),
- *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there),
+ *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there), BENCH_SERVER_FLAGS (more
+ *      Node flags for each server, space-separated),
  *      BENCH_BEFORE (the path of another checkout with its own node_modules, e.g. a git worktree of
  *      an earlier commit: each nestjs-mcp server of this run is also run from there, in the same
  *      interleaved passes, and the report compares the two).
@@ -338,8 +339,10 @@ async function start(spec: ServerSpec): Promise<Running> {
   const tree = spec.tree ?? join(__dirname, '..');
   const child = fork(join(tree, 'bench', 'servers', spec.file), [], {
     cwd: tree,
-    // BENCH_CPU_PROF_DIR profiles each server (`node --cpu-prof`), to see where its time goes.
+    // BENCH_CPU_PROF_DIR profiles each server (`node --cpu-prof`), to see where its time goes;
+    // BENCH_SERVER_FLAGS adds Node flags of its own (e.g. `--trace-gc`, which NODE_OPTIONS refuses).
     execArgv: [
+      ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []),
       '-r',
       'ts-node/register/transpile-only',
       ...(process.env.BENCH_CPU_PROF_DIR

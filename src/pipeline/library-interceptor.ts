@@ -1,6 +1,6 @@
 import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
 import type { ProtocolError } from '@modelcontextprotocol/server';
-import { defer, lastValueFrom, type Observable } from 'rxjs';
+import { lastValueFrom, Observable } from 'rxjs';
 import type { MaybePromise } from '../kit/maybe-promise';
 import { operationCallOf, type OperationCall } from './operation-call';
 
@@ -20,7 +20,24 @@ export abstract class LibraryInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const call = operationCallOf(context.getArgs());
     if (call?.purpose !== 'operation') return next.handle();
-    return defer(async () => this.around(call, () => lastValueFrom(next.handle())));
+    // One Observable of the step's outcome, not `defer` over an async function: each rxjs
+    // operator and promise turn here is paid on every call of every operation with state or input.
+    return new Observable<unknown>((subscriber) => {
+      let outcome: MaybePromise<unknown>;
+      try {
+        outcome = this.around(call, () => lastValueFrom(next.handle()));
+      } catch (error) {
+        subscriber.error(error);
+        return;
+      }
+      Promise.resolve(outcome).then(
+        (value) => {
+          subscriber.next(value);
+          subscriber.complete();
+        },
+        (error: unknown) => subscriber.error(error),
+      );
+    });
   }
 }
 
