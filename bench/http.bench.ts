@@ -12,12 +12,13 @@
  * Env: BENCH_SECONDS (10) per pass, BENCH_WARMUP_SECONDS (10) per server, BENCH_ROUNDS (3),
  *      BENCH_CONNECTIONS (10), BENCH_ONLY (comma-separated server keys), BENCH_OUT_DIR (bench),
  *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there), BENCH_SERVER_FLAGS (more
- *      Node flags for each server, space-separated),
+ *      Node flags for each server, space-separated), BENCH_NEST (11, or 12: the bare controllers and
+ *      nestjs-mcp servers on Nest 12),
  *      BENCH_BEFORE (the path of another checkout with its own node_modules, e.g. a git worktree of
  *      an earlier commit: each nestjs-mcp server of this run is also run from there, in the same
  *      interleaved passes, and the report compares the two).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +56,24 @@ interface ServerSpec {
 }
 
 const BEFORE_TREE = process.env.BENCH_BEFORE;
+
+/**
+ * BENCH_NEST=12 runs the bare Nest controllers and the nestjs-mcp servers on Nest 12 (the tests'
+ * Nest 12 install, bench/servers/on-nest-12.ts); Nest 11, the project's own, by default.
+ */
+const NEST = process.env.BENCH_NEST ?? '11';
+if (NEST !== '11' && NEST !== '12') throw new Error(`BENCH_NEST=${NEST}: 11 or 12`);
+const NEST12_DIR =
+  NEST === '12'
+    ? execFileSync(process.execPath, [join(__dirname, '..', 'scripts', 'nest12.mjs'), 'install'], {
+        encoding: 'utf8',
+      })
+        .trim()
+        .split('\n')
+        .pop()
+    : undefined;
+/** The servers BENCH_NEST applies to (the others bring their own Nest or none). */
+const ON_CHOSEN_NEST = new Set(['bare-nest.ts', 'nestjs-mcp.ts']);
 
 /** The same server run from the BENCH_BEFORE checkout. */
 function beforeOf(spec: ServerSpec): ServerSpec {
@@ -345,11 +364,19 @@ async function start(spec: ServerSpec): Promise<Running> {
       ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []),
       '-r',
       'ts-node/register/transpile-only',
+      ...(NEST12_DIR && ON_CHOSEN_NEST.has(spec.file)
+        ? ['-r', join(tree, 'bench', 'servers', 'on-nest-12.ts')]
+        : []),
       ...(process.env.BENCH_CPU_PROF_DIR
         ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
         : []),
     ],
-    env: { ...process.env, TS_NODE_PROJECT: 'tsconfig.json', BENCH_VARIANT: spec.variant ?? '' },
+    env: {
+      ...process.env,
+      TS_NODE_PROJECT: 'tsconfig.json',
+      BENCH_VARIANT: spec.variant ?? '',
+      ...(NEST12_DIR && { BENCH_NEST12_DIR: NEST12_DIR }),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {
@@ -520,9 +547,9 @@ function summarize(server: Running, passes: Pass[], warmupRequests: number): Sum
   };
 }
 
-function packageVersion(name: string): string {
+function packageVersion(name: string, root = process.cwd()): string {
   try {
-    const text = readFileSync(join(process.cwd(), 'node_modules', name, 'package.json'), 'utf8');
+    const text = readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8');
     return (JSON.parse(text) as { version: string }).version;
   } catch {
     return 'not installed';
@@ -596,7 +623,8 @@ function commandLine(): string {
     .map(([name, value]) => `${name}=${value} `);
   const only = process.env.BENCH_ONLY ? `BENCH_ONLY=${process.env.BENCH_ONLY} ` : '';
   const before = BEFORE_TREE ? 'BENCH_BEFORE=<earlier checkout> ' : '';
-  return `${env.join('')}${only}${before}npm run bench:http`;
+  const nest = NEST === '12' ? 'BENCH_NEST=12 ' : '';
+  return `${env.join('')}${only}${before}${nest}npm run bench:http`;
 }
 
 /** The targets of issues #8 and #21, checked against this run (a row only when its servers ran). */
@@ -730,7 +758,10 @@ function report(summaries: Summary[], started: Date, wallSeconds: number): strin
     `- Node ${process.version}; autocannon ${packageVersion('autocannon')}, ` +
       `@modelcontextprotocol/server ${packageVersion('@modelcontextprotocol/server')}, ` +
       `@modelcontextprotocol/node ${packageVersion('@modelcontextprotocol/node')}, ` +
-      `@nestjs/core ${packageVersion('@nestjs/core')}, ` +
+      `@nestjs/core ${packageVersion('@nestjs/core', NEST12_DIR)}` +
+      (NEST12_DIR
+        ? ' (BENCH_NEST=12: the bare controllers and nestjs-mcp; the others on Nest 11), '
+        : ', ') +
       `@rekog/mcp-nest ${packageVersion('@rekog/mcp-nest')}.`,
     `- Command: \`${commandLine()}\`.`,
     `- Method: each server is its own child process on 127.0.0.1 (ephemeral port). The load generator ` +

@@ -12,6 +12,7 @@
 //
 // Usage: node scripts/nest12.mjs sample   copies dist-sample/ into the install, where plain Node
 //                                         resolution finds Nest 12 first, and prints its main.js
+//        node scripts/nest12.mjs install  installs it (when the manifest changed) and prints its folder
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -193,9 +194,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const [command, ...rest] = process.argv.slice(2);
   try {
     if (command === 'sample' && rest.length === 0) console.log(nest12SampleMain());
+    else if (command === 'install' && rest.length === 0) console.log(ensureNest12());
     else
       throw new Error(
-        'usage: node scripts/nest12.mjs sample (the e2e leg: node scripts/e2e.mjs --nest 12)',
+        'usage: node scripts/nest12.mjs sample|install (the e2e leg: node scripts/e2e.mjs --nest 12)',
       );
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

@@ -11,11 +11,35 @@ const HIDDEN = new Set<PropertyKey>([
   'onApplicationShutdown',
 ]);
 
-const forwarding = new WeakSet<object>();
+/** Each forwarding object's chosen instance, once filled. */
+const forwarding = new WeakMap<object, () => object | undefined>();
 
 /** Whether `value` is a port's forwarding object (so not an application's own instance). @internal */
 export function isForwardingPort(value: unknown): boolean {
   return typeof value === 'object' && value !== null && forwarding.has(value);
+}
+
+/**
+ * The instance behind `value` when it is a filled port's forwarding object, else `value` itself:
+ * for a call path that reaches a port on every request, so that it pays the forwarding once.
+ * @internal
+ */
+export function portInstance<T extends object>(value: T): T {
+  return (forwarding.get(value)?.() as T | undefined) ?? value;
+}
+
+/**
+ * {@link portInstance} of `value`, remembered once the port is filled (it is filled once).
+ * @internal
+ */
+export function portInstanceOnceFilled<T extends object>(value: T): () => T {
+  let filled: T | undefined;
+  return () => {
+    if (filled !== undefined) return filled;
+    const instance = portInstance(value);
+    if (instance !== value || !isForwardingPort(value)) filled = instance;
+    return instance;
+  };
 }
 
 /**
@@ -49,7 +73,7 @@ export function forwardingPort<T extends object>(
     has: (_, key) => Reflect.has(instance(), key),
     getPrototypeOf: () => (target === undefined ? null : Reflect.getPrototypeOf(target)),
   });
-  forwarding.add(value);
+  forwarding.set(value, () => target);
   return {
     value,
     fill: (chosen) => {

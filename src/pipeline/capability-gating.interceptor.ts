@@ -10,6 +10,7 @@ import {
   INPUT_REQUEST_POLICY,
   type InputRequestPolicy,
 } from '../input/input-request-policy';
+import type { McpInputDeclaration } from '../input/mcp-input-declaration';
 import type { McpInputRequest } from '../input/mcp-input-request';
 import { McpInputRequirement } from '../input/mcp-input-requirement.enum';
 import { undeclaredInputMessage } from '../input/undeclared-input.message';
@@ -19,6 +20,20 @@ import { validateAdvertisedArguments } from './arguments-validation.step';
 import { EmittedRound } from './emitted-round';
 import { LibraryInterceptor, refusal } from './library-interceptor';
 import type { OperationCall } from './operation-call';
+
+/** Each operation's `REQUIRED` input types, found once (its declarations never change). */
+const requiredTypes = new WeakMap<readonly McpInputDeclaration[], McpInputRequest['type'][]>();
+
+function requiredTypesOf(declarations: readonly McpInputDeclaration[]): McpInputRequest['type'][] {
+  let types = requiredTypes.get(declarations);
+  if (types === undefined) {
+    types = declarations
+      .filter((declaration) => declaration.requirement === McpInputRequirement.REQUIRED)
+      .map((declaration) => declaration.type);
+    requiredTypes.set(declarations, types);
+  }
+  return types;
+}
 
 function describeMissing(required: ClientCapabilities): string {
   return Object.entries(required as Record<string, Record<string, unknown>>)
@@ -59,14 +74,8 @@ export class CapabilityGatingInterceptor extends LibraryInterceptor {
   }
 
   private checkRequired(call: OperationCall): void {
-    const required = call.profile.declarations.filter(
-      (declaration) => declaration.requirement === McpInputRequirement.REQUIRED,
-    );
-    if (required.length > 0)
-      this.assertSupported(
-        call,
-        required.map((declaration) => declaration.type),
-      );
+    const required = requiredTypesOf(call.profile.declarations);
+    if (required.length > 0) this.assertSupported(call, required);
   }
 
   /** Checks and records what the round emitted; any other result passes untouched. */

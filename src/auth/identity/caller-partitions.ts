@@ -1,6 +1,7 @@
 import { Injectable, Logger, Inject } from '@nestjs/common';
 import type { McpOperationContext } from '../../input/mcp-operation-context.interface';
 import { andThen, type MaybePromise } from '../../kit/maybe-promise';
+import { portInstanceOnceFilled } from '../../options/forwarding-port';
 import type { DetachedTaskStep } from './detached-task-step';
 import {
   ANONYMOUS_PARTITION,
@@ -17,11 +18,15 @@ import {
 export class CallerPartitions {
   private readonly logger = new Logger('McpRequestState');
   private warned = false;
+  /** The resolver itself, not its port's forwarding object: it is asked on every call with state. */
+  private readonly resolver: () => McpAuthorizationPartitionResolver;
 
   constructor(
     @Inject(McpAuthorizationPartitionResolver)
-    private readonly resolver: McpAuthorizationPartitionResolver,
-  ) {}
+    resolver: McpAuthorizationPartitionResolver,
+  ) {
+    this.resolver = portInstanceOnceFilled(resolver);
+  }
 
   /**
    * The caller's partition: at once when the resolver answers synchronously (the default does). A
@@ -29,7 +34,7 @@ export class CallerPartitions {
    */
   resolve(context: McpOperationContext, detached?: DetachedTaskStep): MaybePromise<string> {
     if (detached !== undefined) return detached.partition;
-    return andThen(this.resolver.resolve(context), (partition) => {
+    return andThen(this.resolver().resolve(context), (partition) => {
       if (partition === ANONYMOUS_PARTITION && !this.warned) this.warnIfCredentialed(context);
       return partition;
     });

@@ -24,6 +24,7 @@ import {
   type RequestStateFailureReason,
 } from './request-state-protection.error';
 import { type RequestStateProtector } from './request-state-protector.interface';
+import { portInstanceOnceFilled } from '../../options/forwarding-port';
 
 /**
  * How far in the future a state's issue time may be (clocks of a fleet differ a little).
@@ -84,10 +85,15 @@ function associatedData(header: string): Buffer {
  * @internal
  */
 export class RequestStateSealer {
+  /** The protector itself, not its port's forwarding object: it opens a state on every round. */
+  private readonly protector: () => RequestStateProtector;
+
   constructor(
     private readonly limits: RequestStateLimits,
-    private readonly protector: RequestStateProtector,
-  ) {}
+    protector: RequestStateProtector,
+  ) {
+    this.protector = portInstanceOnceFilled(protector);
+  }
 
   /**
    * Seals `value` for the next round. Continues `previous` (same issue time and expiry — brought
@@ -134,7 +140,7 @@ export class RequestStateSealer {
       throw new RequestStateProtectionError('too_large');
     let sealed: string;
     try {
-      sealed = await this.protector.seal(plaintext, associatedData(headerSegment));
+      sealed = await this.protector().seal(plaintext, associatedData(headerSegment));
     } catch (error) {
       throw asRequestStateProtectionError(error);
     }
@@ -179,7 +185,7 @@ export class RequestStateSealer {
       );
     let plaintext: MaybePromise<Uint8Array>;
     try {
-      plaintext = this.protector.open(token.slice(dot + 1), associatedData(headerSegment));
+      plaintext = this.protector().open(token.slice(dot + 1), associatedData(headerSegment));
     } catch (error) {
       throw asRequestStateProtectionError(error);
     }
