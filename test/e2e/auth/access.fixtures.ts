@@ -13,7 +13,6 @@ import {
 import { APP_GUARD } from '@nestjs/core';
 import {
   McpContext,
-  McpInputRequest,
   McpInputRequiredResult,
   McpMayRequestInput,
   McpModule,
@@ -24,6 +23,7 @@ import {
   McpResource,
   McpTool,
 } from '../../../src/index';
+import { askOnce, yesNoForm } from '../../utils/input-asks';
 
 /** Who a request says it is: `x-user`, `x-roles` and `x-scope` headers (a stand-in for a token). */
 interface HeaderUser {
@@ -109,16 +109,7 @@ export class AccessOperations {
       this.payments.made.push('paid');
       return 'paid';
     }
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'confirm',
-        McpInputRequest.elicitForm({
-          message: 'Pay?',
-          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
-        }),
-      )
-      .frameworkState({ asked: 'confirm' })
-      .build();
+    return askOnce('confirm', yesNoForm('Pay?'), { asked: 'confirm' });
   }
 
   @McpTool({ name: 'broken_guard', description: 'Its guard throws' })

@@ -49,6 +49,7 @@ import type { McpContextType } from '../../../src/operations/context/mcp-executi
 import { Payload as InvoicePayload } from './billing/payload.dto';
 import { Payload as NotePayload } from './notes/payload.dto';
 import { startTestServer, type AdapterName, type TestServer } from '../../utils/bootstrap';
+import { askOnce } from '../../utils/input-asks';
 
 // ---------------------------------------------------------------------------------------------
 // Identity: what a passport-style setup puts on `req.user`.
@@ -430,16 +431,14 @@ export class EnterpriseTools {
     const state = ctx.requestState.framework<{ marker: string; askedBy: string }>();
     const answer = state ? ctx.inputResponses.find('confirm') : undefined;
     if (!state || answer?.kind !== 'elicitation') {
-      return McpInputRequiredResult.builder()
-        .inputRequest(
-          'confirm',
-          McpInputRequest.elicitForm({
-            message: `Publish "${args.title ?? 'untitled'}"?`,
-            requestedSchema: confirmSchema,
-          }),
-        )
-        .frameworkState({ marker: STATE_MARKER, askedBy: caller })
-        .build();
+      return askOnce(
+        'confirm',
+        McpInputRequest.elicitForm({
+          message: `Publish "${args.title ?? 'untitled'}"?`,
+          requestedSchema: confirmSchema,
+        }),
+        { marker: STATE_MARKER, askedBy: caller },
+      );
     }
     if (answer.action !== 'accept' || answer.content?.confirm !== true) return 'Not published';
     this.published.completedBy.push(caller);

@@ -13,6 +13,7 @@ import { ConsumedStateStore, ConsumedStateStoreError } from '../../../src/entry/
 import type { TestServer } from '../../utils/bootstrap';
 import { freshId, rawToolCall, stateOf, type RawRoundResponse } from '../../utils/mcp';
 import { HandlerRuns, HandlerRunsModule } from '../../fixtures/handler-runs';
+import { askOnce } from '../../utils/input-asks';
 
 const confirmSchema = {
   type: 'object',
@@ -35,13 +36,10 @@ function deleteAfterConfirm(
   const asked = ctx.requestState.framework<{ asked: boolean }>()?.asked === true;
   const answer = asked ? ctx.inputResponses.find('confirm') : undefined;
   if (answer?.kind !== 'elicitation') {
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'confirm',
-        McpInputRequest.elicitForm({ message: `Delete ${path}?`, requestedSchema: confirmSchema }),
-      )
-      .frameworkState({ asked: true })
-      .build();
+    return askOnce(
+      'confirm',
+      McpInputRequest.elicitForm({ message: `Delete ${path}?`, requestedSchema: confirmSchema }),
+    );
   }
   runs.hit(`${name}:deleted`);
   return `Deleted ${path}`;

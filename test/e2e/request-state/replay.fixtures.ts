@@ -13,6 +13,7 @@ import {
   McpTool,
 } from '../../../src/index';
 import { HandlerRuns, HandlerRunsModule } from '../../fixtures/handler-runs';
+import { askOnce } from '../../utils/input-asks';
 
 export const nameQuestion = {
   message: 'What is your name?',
@@ -155,16 +156,14 @@ export class ReplayFixtures {
     const name = await ctx.elicit(nameQuestion, NameAnswer);
     const who = name.content?.name ?? 'nobody';
     if (own?.confirming !== who) {
-      return McpInputRequiredResult.builder()
-        .inputRequest(
-          'confirm',
-          McpInputRequest.elicitForm({
-            message: `Is ${who} right?`,
-            requestedSchema: confirmSchema,
-          }),
-        )
-        .frameworkState({ confirming: who })
-        .build();
+      return askOnce(
+        'confirm',
+        McpInputRequest.elicitForm({
+          message: `Is ${who} right?`,
+          requestedSchema: confirmSchema,
+        }),
+        { confirming: who },
+      );
     }
     const confirm = ctx.inputResponses.find('confirm');
     return `${who}: ${confirm?.kind === 'elicitation' ? confirm.action : 'unanswered'}`;

@@ -4,7 +4,6 @@ import { Injectable, Module } from '@nestjs/common';
 import Redis from 'ioredis';
 import {
   McpContext,
-  McpInputRequest,
   McpInputRequiredResult,
   McpMayRequestInput,
   McpModule,
@@ -26,6 +25,7 @@ import {
   type RedisServerHandle,
 } from '../../../utils/redis-server';
 import { until } from '../../../utils/wait';
+import { askOnce, yesNoForm } from '../../../utils/input-asks';
 
 /** A bound on a hang under a loaded machine, not on speed. */
 const PATIENT_MS = 30_000;
@@ -100,16 +100,7 @@ class BigTasks {
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
   big_question(): McpInputRequiredResult {
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'go',
-        McpInputRequest.elicitForm({
-          message: 'Go on?',
-          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
-        }),
-      )
-      .frameworkState({ asked: true })
-      .build();
+    return askOnce('go', yesNoForm('Go on?'));
   }
 }
 
