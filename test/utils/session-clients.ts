@@ -168,20 +168,24 @@ export async function openSession(
   return opened.sessionId;
 }
 
+/** The JSON-RPC `initialize` request of the 2025 revision, to send over any transport. */
+export function initializeMessage(
+  capabilities: Record<string, unknown> = FORM_CAPABILITIES,
+  id = 0,
+): Record<string, unknown> {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: SESSION_PROTOCOL_VERSION, capabilities, clientInfo: CLIENT_INFO },
+  };
+}
+
 /** A raw `initialize` of the 2025 revision. */
 export function initializeRaw(
   url: URL,
   headers: Record<string, string> = {},
   capabilities: Record<string, unknown> = FORM_CAPABILITIES,
 ): Promise<SessionResponse> {
-  return sessionPost(
-    url,
-    {
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: SESSION_PROTOCOL_VERSION, capabilities, clientInfo: CLIENT_INFO },
-    },
-    undefined,
-    headers,
-  );
+  return sessionPost(url, initializeMessage(capabilities), undefined, headers);
 }

@@ -23,6 +23,7 @@ import {
   McpResource,
   McpTool,
 } from '../../../src/index';
+import { startTestServer, type TestServer } from '../../utils/bootstrap';
 import { askOnce, yesNoForm } from '../../utils/input-asks';
 
 /** Who a request says it is: `x-user`, `x-roles` and `x-scope` headers (a stand-in for a token). */
@@ -179,4 +180,11 @@ export function accessApp(
   })
   class AccessAppModule {}
   return { module: AccessAppModule };
+}
+
+/** The access app (fast path on) on Express, as an OAuth resource server with these options. */
+export function startResourceServerApp(
+  resourceServer: NonNullable<McpModuleOptions['auth']>['resourceServer'],
+): Promise<TestServer> {
+  return startTestServer('express', { imports: [accessApp(true, { resourceServer })] });
 }

@@ -6,7 +6,7 @@ import {
 import { Injectable, Module } from '@nestjs/common';
 import { generateKeyPair, SignJWT } from 'jose';
 import { McpTool } from '../../../src/index';
-import { Payments, accessApp } from './access.fixtures';
+import { Payments, accessApp, startResourceServerApp } from './access.fixtures';
 import { CapturingLogger } from '../../fixtures/sample-app';
 import {
   startAuthorizationServer,
@@ -15,6 +15,7 @@ import {
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { expectInputRequired, expectNoSideEffects } from '../../utils/expect-rpc';
 import { PROTOCOL_VERSION, rawRound, rawToolCall, stateOf } from '../../utils/mcp';
+import { initializeMessage, sessionPost } from '../../utils/session-clients';
 import { sleep } from '../../utils/wait';
 
 /*
@@ -258,40 +259,19 @@ describe.each(ADAPTERS)('a 2025-era client of the protected resource over %s', (
   });
 
   it('gets the 401 challenge for a bad token before its session starts, and is served with a good one', async () => {
-    const send = (authorization: string, body: object, session?: string) =>
-      fetch(server.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization,
-          ...(session !== undefined && {
-            'mcp-session-id': session,
-            'mcp-protocol-version': '2025-11-25',
-          }),
-        },
-        body: JSON.stringify(body),
-      });
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'oauth-2025', version: '1.0.0' },
-      },
-    };
+    const send = (authorization: string, message: Record<string, unknown>, session?: string) =>
+      sessionPost(server.url, message, session, { authorization });
+    const initialize = initializeMessage({}, 1);
     const refused = await send('Bearer not-a-jwt', initialize);
     expect(refused.status).toBe(401);
-    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
     const token = await as.token('admin', {
       scope: 'mcp:tools payments:write',
       resource: server.url.href,
     });
     const opened = await send(`Bearer ${token}`, initialize);
     expect(opened.status).toBe(200);
-    const session = opened.headers.get('mcp-session-id');
+    const session = opened.sessionId;
     expect(session).toBeTruthy();
     const served = await send(
       `Bearer ${token}`,
@@ -299,7 +279,7 @@ describe.each(ADAPTERS)('a 2025-era client of the protected resource over %s', (
       session as string,
     );
     expect(served.status).toBe(200);
-    expect(await served.text()).toContain('"pay"');
+    expect(served.text).toContain('"pay"');
     // The session's next request with a bad token is challenged too, not served.
     const later = await send(
       'Bearer not-a-jwt',
@@ -475,19 +455,9 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
 describe('opaque tokens by introspection', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer('express', {
-      imports: [
-        accessApp(true, {
-          resourceServer: {
-            issuer: as.issuer,
-            introspection: {
-              endpoint: `${as.issuer}/token/introspection`,
-              clientId: 'mcp-server',
-              clientSecret: 'mcp-server-secret',
-            },
-          },
-        }),
-      ],
+    server = await startResourceServerApp({
+      issuer: as.issuer,
+      introspection: as.introspection,
     });
   });
   afterAll(async () => {
