@@ -24,6 +24,15 @@ function spellings(key: Buffer): string[] {
   ];
 }
 
+/** The snapshot names `active` as the active key, then `verification` as the verification keys. */
+function expectKeys(keyring: KeyringManager, active: string, ...verification: string[]): void {
+  expect(keyring.snapshot().activeKeyId).toBe(active);
+  expect(keyring.snapshot().keys).toEqual([
+    { id: active, role: 'active' },
+    ...verification.map((id) => ({ id, role: 'verification' })),
+  ]);
+}
+
 describe('KeyringManager', () => {
   beforeAll(() => {
     // The ephemeral-key warning is expected in these tests.
@@ -193,11 +202,7 @@ describe('KeyringManager', () => {
     it('stageVerificationKey does not change the active key', () => {
       const keyring = manager();
       keyring.stageVerificationKey('k2', K2);
-      expect(keyring.snapshot().activeKeyId).toBe('k1');
-      expect(keyring.snapshot().keys).toEqual([
-        { id: 'k1', role: 'active' },
-        { id: 'k2', role: 'verification' },
-      ]);
+      expectKeys(keyring, 'k1', 'k2');
     });
 
     it('activateStagedKey refuses a key that is not staged', () => {
@@ -208,11 +213,7 @@ describe('KeyringManager', () => {
       const keyring = manager();
       keyring.rotateActiveKey('k2', K2);
       keyring.rotateActiveKey('k2', K2);
-      expect(keyring.snapshot().activeKeyId).toBe('k2');
-      expect(keyring.snapshot().keys).toEqual([
-        { id: 'k2', role: 'active' },
-        { id: 'k1', role: 'verification' },
-      ]);
+      expectKeys(keyring, 'k2', 'k1');
     });
 
     it('removeVerificationKey refuses the active key with a KeyringError (not KeyInUseError)', () => {
