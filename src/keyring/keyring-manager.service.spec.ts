@@ -6,6 +6,7 @@ import type { KeyMaterial } from './keyring-fingerprint';
 import { KeyringError } from './keyring.error';
 import { KeyringManager } from './keyring-manager.service';
 import { ProtectionKey } from './protection-key';
+import { thrownBy } from '../kit/thrown.spec-helper';
 
 const K1 = Buffer.from(Array.from({ length: 32 }, (_, i) => i + 1));
 const K2 = Buffer.from(Array.from({ length: 32 }, (_, i) => 200 - i));
@@ -218,13 +219,7 @@ describe('KeyringManager', () => {
 
     it('removeVerificationKey refuses the active key with a KeyringError (not KeyInUseError)', () => {
       const keyring = manager();
-      let thrown: unknown;
-      try {
-        keyring.removeVerificationKey('k1');
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown).toBeInstanceOf(KeyringError);
+      const thrown = thrownBy(() => keyring.removeVerificationKey('k1'), KeyringError);
       expect(thrown).not.toBeInstanceOf(KeyInUseError);
       expect(keyring.findKey('k1')).toBeDefined();
     });
@@ -242,14 +237,7 @@ describe('KeyringManager', () => {
       expect(() => keyring.removeVerificationKey('k1')).toThrow(KeyInUseError);
       first.release();
       first.release(); // releasing twice must not free the second reservation
-      let thrown: unknown;
-      try {
-        keyring.removeVerificationKey('k1');
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown).toBeInstanceOf(KeyInUseError);
-      expect((thrown as KeyInUseError).keyId).toBe('k1');
+      expect(thrownBy(() => keyring.removeVerificationKey('k1'), KeyInUseError).keyId).toBe('k1');
       second.release();
       keyring.removeVerificationKey('k1');
       expect(keyring.findKey('k1')).toBeUndefined();

@@ -4,6 +4,7 @@ import type { TaskStore } from './task-store.interface';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testRunnerGlobals } from '../../../kit/test-runner-globals';
 import { createTestTaskRecord, freshId } from './test-task-record';
+import { contractRejection } from '../../../kit/contract-rejection';
 
 /** The capacity of a store made for the bounded cases. @publicApi */
 export interface TaskStoreCapacity {
@@ -19,14 +20,8 @@ function weighty(partition: string, bytes: number, ttlMs = 60_000): McpTaskRecor
   });
 }
 
-async function refusal(attempt: Promise<unknown>): Promise<TaskCapacityError> {
-  const { expect } = testRunnerGlobals();
-  const error = await attempt.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(TaskCapacityError);
-  return error as TaskCapacityError;
+function refusal(attempt: Promise<unknown>): Promise<TaskCapacityError> {
+  return contractRejection(attempt, TaskCapacityError);
 }
 
 /** The fair-share rules of a store with a capacity of its own (see `describeTaskStoreContract`). @internal */

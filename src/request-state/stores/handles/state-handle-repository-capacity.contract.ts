@@ -2,6 +2,7 @@ import { StateHandleRepositoryError } from './state-handle-repository.error';
 import type { StateHandleRecord } from './state-handle-repository.interface';
 import { testRunnerGlobals } from '../../../kit/test-runner-globals';
 import { handle, type StateHandleRepositorySubject } from './state-handle-subject';
+import { contractRejection } from '../../../kit/contract-rejection';
 
 /** The capacity of a repository made for the bounded cases. @publicApi */
 export interface StateHandleRepositoryCapacity {
@@ -39,14 +40,8 @@ export function boundedStateHandleRepositoryCases(
     owner,
     ...over,
   });
-  const refused = async (attempt: Promise<unknown>) => {
-    const error = await attempt.then(
-      () => undefined,
-      (reason: unknown) => reason,
-    );
-    expect(error).toBeInstanceOf(StateHandleRepositoryError);
-    return error as StateHandleRepositoryError;
-  };
+  const refused = (attempt: Promise<unknown>) =>
+    contractRejection(attempt, StateHandleRepositoryError);
 
   it('refuses a new flow when full ("full", with a retry hint) but keeps every flow it holds going', async () => {
     const repository = await bounded({ maxEntries: 2, maxEntriesPerOwner: 2, maxBytes: 1 << 20 });

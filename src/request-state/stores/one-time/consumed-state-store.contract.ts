@@ -2,6 +2,7 @@ import { ConsumedStateStoreError } from './consumed-state-store.error';
 import type { ConsumedStateStore } from './consumed-state-store.interface';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testRunnerGlobals } from '../../../kit/test-runner-globals';
+import { contractRejection } from '../../../kit/contract-rejection';
 
 /** One store under test, fresh for each test, and the means to make it fail. @publicApi */
 export interface ConsumedStateStoreSubject {
@@ -162,14 +163,8 @@ function describeBoundedConsumedStateStoreContract(
     afterEach(async () => {
       for (const subject of opened.splice(0)) await subject.close();
     });
-    const refusal = async (attempt: Promise<unknown>) => {
-      const error = await attempt.then(
-        () => undefined,
-        (reason: unknown) => reason,
-      );
-      expect(error).toBeInstanceOf(ConsumedStateStoreError);
-      return error as ConsumedStateStoreError;
-    };
+    const refusal = (attempt: Promise<unknown>) =>
+      contractRejection(attempt, ConsumedStateStoreError);
 
     it('refuses a presentation when full ("full", with a retry hint), consuming nothing', async () => {
       const store = await bounded({ maxEntries: 2, maxEntriesPerOwner: 2 });
