@@ -1,5 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Injectable, Module } from '@nestjs/common';
 import Redis from 'ioredis';
 import {
@@ -26,6 +24,7 @@ import {
 } from '../../../utils/redis-server';
 import { until } from '../../../utils/wait';
 import { askOnce, yesNoForm } from '../../../utils/input-asks';
+import { heapAfterGc, MIB } from '../../../utils/heap';
 
 /** A bound on a hang under a loaded machine, not on speed. */
 const PATIENT_MS = 30_000;
@@ -36,19 +35,6 @@ const PATIENT_MS = 30_000;
 // record or a held body leaked; the bound is a third of that. The memory store runs on a clock the
 // test moves, so its tasks expire without waiting.
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** The heap after full collections, once the event loop has let go of what it held. */
-async function heapAfterGc(): Promise<number> {
-  for (let round = 0; round < 4; round++) {
-    await new Promise((wake) => setImmediate(wake));
-    gc();
-  }
-  return process.memoryUsage().heapUsed;
-}
-
-const MIB = 1024 * 1024;
 const TASKS = 30;
 const LEAK_BOUND = 10 * MIB;
 const TTL_MS = 600_000;
