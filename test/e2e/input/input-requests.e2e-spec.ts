@@ -19,6 +19,7 @@ import {
   type RawRoundOptions,
   type RawRoundResponse,
 } from '../../utils/mcp';
+import { TRANSFER } from '../../utils/sample-transfer';
 
 type ElicitParams = { mode?: string; message: string; url?: string; requestedSchema?: unknown };
 type ElicitAnswer = {
@@ -27,7 +28,6 @@ type ElicitAnswer = {
 };
 
 const FORM = { elicitation: {} };
-const TRANSFER = { amount: '12.50', to: 'bob' };
 const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 
 function textOf(result: { content?: unknown }): string {

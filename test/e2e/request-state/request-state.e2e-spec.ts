@@ -29,10 +29,9 @@ import {
   type RawRoundResponse,
 } from '../../utils/mcp';
 import { sleep } from '../../utils/wait';
+import { TRANSFER, APPROVE } from '../../utils/sample-transfer';
 
 const FORM = { elicitation: {} };
-const TRANSFER = { amount: '12.50', to: 'bob' };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const GO = { next: { action: 'accept', content: { ok: true } } };
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };

@@ -9,8 +9,8 @@ import { rawToolCall, resultText, type RawRoundResponse } from '../../utils/mcp'
 import { expectExactlyOneAccepted } from '../../utils/expect-rpc';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
 import { until } from '../../utils/wait';
+import { APPROVE } from '../../utils/sample-transfer';
 
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 
 const STORE_UNAVAILABLE = {

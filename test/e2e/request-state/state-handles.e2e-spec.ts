@@ -19,9 +19,9 @@ import {
   type RawRoundResponse,
 } from '../../utils/mcp';
 import { expectExactlyOneAccepted } from '../../utils/expect-rpc';
+import { APPROVE } from '../../utils/sample-transfer';
 
 const FORM = { elicitation: {} };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 const STORE_UNAVAILABLE = {

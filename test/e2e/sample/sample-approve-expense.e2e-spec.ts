@@ -8,9 +8,9 @@ import {
   resultText,
   type RawRoundResponse,
 } from '../../utils/mcp';
+import { APPROVE } from '../../utils/sample-transfer';
 
 const EXPENSE = { amount: '120.50', description: 'Team lunch' };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 
 describe.each(ADAPTERS)('sample app: approve_expense over %s', (adapter) => {

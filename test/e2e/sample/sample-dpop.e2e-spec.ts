@@ -5,6 +5,7 @@ import { DpopClientCredentialsProvider, TestDpopKey, dpopHeaders } from '../../u
 import { PROTOCOL_VERSION, rawRound, rawToolCall, rpcBody, rpcHeaders } from '../../utils/mcp';
 import { postForStream, SseReader } from '../../utils/sse';
 import { until } from '../../utils/wait';
+import { TRANSFER } from '../../utils/sample-transfer';
 
 /*
  * The sample app as an OAuth protected resource that requires DPoP (SAMPLE_AUTH=oauth,
@@ -15,7 +16,6 @@ import { until } from '../../utils/wait';
  * when the sample's modules load, so they are set before it is required.
  */
 
-const TRANSFER = { amount: '12.50', to: 'bob' };
 const FORM = { elicitation: { form: {} } };
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
 const SCOPE = 'mcp:tools payments:write';

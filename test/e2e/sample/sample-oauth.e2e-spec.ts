@@ -8,6 +8,7 @@ import { sampleBehindAuthorizationServer } from '../../utils/sample-oauth';
 import { expectInputRequired } from '../../utils/expect-rpc';
 import { PROTOCOL_VERSION, rawToolCall } from '../../utils/mcp';
 import { initializeRaw } from '../../utils/session-clients';
+import { TRANSFER } from '../../utils/sample-transfer';
 
 /*
  * The sample app as an OAuth protected resource (SAMPLE_AUTH=oauth, OAUTH_ISSUER) in front of a
@@ -19,7 +20,6 @@ import { initializeRaw } from '../../utils/session-clients';
  * read when the sample's modules load, so they are set before it is required.
  */
 
-const TRANSFER = { amount: '12.50', to: 'bob' };
 const FORM = { elicitation: { form: {} } };
 const ALGS = 'algs="ES256 RS256 PS256 EdDSA"';
 

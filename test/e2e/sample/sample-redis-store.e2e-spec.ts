@@ -4,10 +4,9 @@ import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
 import { CapturingLogger, newKeyring, startSampleApp } from '../../fixtures/sample-app';
 import { connectClient, freshId, rawToolCall, resultText } from '../../utils/mcp';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
+import { TRANSFER, APPROVE } from '../../utils/sample-transfer';
 
 const FORM = { elicitation: {} };
-const TRANSFER = { amount: '12.50', to: 'bob' };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 
 async function transfers(server: TestServer): Promise<number> {
   return (

@@ -7,13 +7,13 @@ import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextpro
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ensureSampleBuilt } from '../../utils/sample-process';
 import { until } from '../../utils/wait';
+import { TRANSFER } from '../../utils/sample-transfer';
 
 const ROOT = resolve(__dirname, '../../..');
 const STDIO_MAIN = join(ROOT, 'dist-sample/sample-app/src/stdio.js');
 const PROTOCOL_VERSION = '2026-07-28';
 const CLIENT_INFO = { name: 'nestjs-mcp-stdio-e2e', version: '1.0.0' };
 const FORM = { elicitation: { form: {} } };
-const TRANSFER = { amount: '12.50', to: 'bob' };
 const APPROVE = { action: 'accept' as const, content: { approve: true } };
 
 /** The environment the client starts the sample with: the caller, and no colours in its log. */
