@@ -19,7 +19,7 @@ import {
   type RawRoundOptions,
   type RawRoundResponse,
 } from '../../utils/mcp';
-import { TRANSFER } from '../../utils/sample-transfer';
+import { TRANSFER } from '../../utils/sample-calls';
 
 type ElicitParams = { mode?: string; message: string; url?: string; requestedSchema?: unknown };
 type ElicitAnswer = {

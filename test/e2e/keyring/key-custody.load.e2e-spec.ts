@@ -15,7 +15,7 @@ import {
 } from '../../utils/sample-process';
 import { until } from '../../utils/wait';
 import { makeSoftHsmToken, type SoftHsmToken } from '../../utils/softhsm-token';
-import { TRANSFER, APPROVE } from '../../utils/sample-transfer';
+import { TRANSFER, APPROVE } from '../../utils/sample-calls';
 
 const ADMIN_TOKEN = 'key-custody-admin-71d2';
 const FORM = { elicitation: {} };

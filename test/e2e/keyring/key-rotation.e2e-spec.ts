@@ -9,7 +9,7 @@ import {
 } from '../../fixtures/sample-app';
 import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
 import { rawToolCall, resultText, stateOf, type RawRoundResponse } from '../../utils/mcp';
-import { TRANSFER, APPROVE } from '../../utils/sample-transfer';
+import { TRANSFER, APPROVE } from '../../utils/sample-calls';
 
 const ADMIN_TOKEN = 'rotation-admin-token-5b1f';
 const FORM = { elicitation: {} };

@@ -17,7 +17,7 @@ import { kidOf, rawToolCall, resultText, stateOf } from '../../utils/mcp';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
 import { until } from '../../utils/wait';
 import { makeSoftHsmToken, type SoftHsmToken } from '../../utils/softhsm-token';
-import { TRANSFER, APPROVE } from '../../utils/sample-transfer';
+import { TRANSFER, APPROVE } from '../../utils/sample-calls';
 
 const ADMIN_TOKEN = 'key-sources-admin-3c9e';
 const FORM = { elicitation: {} };

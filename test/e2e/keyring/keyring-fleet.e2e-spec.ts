@@ -11,7 +11,7 @@ import {
   type RedisServerHandle,
 } from '../../utils/redis-server';
 import { sleep, until } from '../../utils/wait';
-import { TRANSFER, APPROVE } from '../../utils/sample-transfer';
+import { TRANSFER, APPROVE } from '../../utils/sample-calls';
 
 const ADMIN_TOKEN = 'keyring-fleet-admin-0c4a';
 const FORM = { elicitation: {} };

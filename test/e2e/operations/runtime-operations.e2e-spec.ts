@@ -398,23 +398,28 @@ describe.each(ADAPTERS)('operations registered at run time, over %s', (adapter) 
     let registry: McpRuntimeOperations;
     const forAlice = (caller: McpOperationContext) => userOf(caller) === 'alice';
 
+    /** The prompt and the resource only alice sees (registered at start, again after a test hid them). */
+    async function registerAlicesBrief(operations: McpRuntimeOperations): Promise<void> {
+      await operations.registerPrompt(
+        {
+          name: 'brief',
+          description: 'A brief about a topic',
+          arguments: [{ name: 'topic', required: true }],
+          complete: { topic: (value) => ['tea', 'coffee'].filter((t) => t.startsWith(value)) },
+          visibleTo: forAlice,
+        },
+        (args: { topic: string }) => `Write about ${args.topic}`,
+      );
+      await operations.registerResource(
+        { uri: 'notes://today', name: 'today', mimeType: 'text/plain', visibleTo: forAlice },
+        () => 'nothing planned',
+      );
+    }
+
     beforeAll(async () => {
       kinds = await start([], async (runtimeOperations) => {
         registry = runtimeOperations;
-        await runtimeOperations.registerPrompt(
-          {
-            name: 'brief',
-            description: 'A brief about a topic',
-            arguments: [{ name: 'topic', required: true }],
-            complete: { topic: (value) => ['tea', 'coffee'].filter((t) => t.startsWith(value)) },
-            visibleTo: forAlice,
-          },
-          (args: { topic: string }) => `Write about ${args.topic}`,
-        );
-        await runtimeOperations.registerResource(
-          { uri: 'notes://today', name: 'today', mimeType: 'text/plain', visibleTo: forAlice },
-          () => 'nothing planned',
-        );
+        await registerAlicesBrief(runtimeOperations);
         await runtimeOperations.registerResource(
           { uriTemplate: 'notes://day/{day}', name: 'day' },
           (args: { day: string }) => `notes of ${args.day}`,
@@ -430,20 +435,7 @@ describe.each(ADAPTERS)('operations registered at run time, over %s', (adapter) 
       try {
         return [hidden, await ask()];
       } finally {
-        await registry.registerPrompt(
-          {
-            name: 'brief',
-            description: 'A brief about a topic',
-            arguments: [{ name: 'topic', required: true }],
-            complete: { topic: (value) => ['tea', 'coffee'].filter((t) => t.startsWith(value)) },
-            visibleTo: forAlice,
-          },
-          (args: { topic: string }) => `Write about ${args.topic}`,
-        );
-        await registry.registerResource(
-          { uri: 'notes://today', name: 'today', mimeType: 'text/plain', visibleTo: forAlice },
-          () => 'nothing planned',
-        );
+        await registerAlicesBrief(registry);
       }
     }
 

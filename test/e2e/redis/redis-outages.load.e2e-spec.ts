@@ -22,7 +22,7 @@ import {
   confirmDelete,
   OneTimeStateFixturesModule,
 } from '../request-state/one-time-state.fixtures';
-import { APPROVE } from '../../utils/sample-transfer';
+import { APPROVE } from '../../utils/sample-calls';
 
 /*
  * Redis stopped (SIGKILL), paused (SIGSTOP: every command times out), made read-only (a replica,

@@ -29,7 +29,7 @@ import {
   type RawRoundResponse,
 } from '../../utils/mcp';
 import { sleep } from '../../utils/wait';
-import { TRANSFER, APPROVE } from '../../utils/sample-transfer';
+import { TRANSFER, APPROVE } from '../../utils/sample-calls';
 
 const FORM = { elicitation: {} };
 const GO = { next: { action: 'accept', content: { ok: true } } };

@@ -9,7 +9,7 @@ import { rawToolCall, resultText, type RawRoundResponse } from '../../utils/mcp'
 import { expectExactlyOneAccepted } from '../../utils/expect-rpc';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
 import { until } from '../../utils/wait';
-import { APPROVE } from '../../utils/sample-transfer';
+import { APPROVE } from '../../utils/sample-calls';
 
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 

@@ -19,7 +19,7 @@ import {
   type RawRoundResponse,
 } from '../../utils/mcp';
 import { expectExactlyOneAccepted } from '../../utils/expect-rpc';
-import { APPROVE } from '../../utils/sample-transfer';
+import { APPROVE } from '../../utils/sample-calls';
 
 const FORM = { elicitation: {} };
 const INVALID_STATE = { code: -32602, message: 'Invalid request state' };

@@ -16,7 +16,7 @@ import {
 } from '../../utils/sample-process';
 import { until } from '../../utils/wait';
 import { makeSoftHsmToken } from '../../utils/softhsm-token';
-import { APPROVE } from '../../utils/sample-transfer';
+import { APPROVE } from '../../utils/sample-calls';
 
 /*
  * The sample as operators run it, with MCP_AUDIT=jsonl:<file>: a transfer in two rounds, a refused

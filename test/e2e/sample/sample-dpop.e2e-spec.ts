@@ -5,7 +5,7 @@ import { DpopClientCredentialsProvider, TestDpopKey, dpopHeaders } from '../../u
 import { PROTOCOL_VERSION, rawRound, rawToolCall, rpcBody, rpcHeaders } from '../../utils/mcp';
 import { postForStream, SseReader } from '../../utils/sse';
 import { until } from '../../utils/wait';
-import { TRANSFER } from '../../utils/sample-transfer';
+import { TRANSFER } from '../../utils/sample-calls';
 
 /*
  * The sample app as an OAuth protected resource that requires DPoP (SAMPLE_AUTH=oauth,

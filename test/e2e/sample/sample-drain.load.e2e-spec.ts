@@ -29,7 +29,7 @@ import {
   sessionPost,
 } from '../../utils/session-clients';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { APPROVE } from '../../utils/sample-transfer';
+import { APPROVE } from '../../utils/sample-calls';
 
 const ADMIN_TOKEN = 'drain-admin-token';
 const FORM = { elicitation: {} };

@@ -8,7 +8,7 @@ import { sampleBehindAuthorizationServer } from '../../utils/sample-oauth';
 import { expectInputRequired } from '../../utils/expect-rpc';
 import { PROTOCOL_VERSION, rawToolCall } from '../../utils/mcp';
 import { initializeRaw } from '../../utils/session-clients';
-import { TRANSFER } from '../../utils/sample-transfer';
+import { TRANSFER } from '../../utils/sample-calls';
 
 /*
  * The sample app as an OAuth protected resource (SAMPLE_AUTH=oauth, OAUTH_ISSUER) in front of a

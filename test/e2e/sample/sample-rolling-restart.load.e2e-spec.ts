@@ -17,7 +17,7 @@ import {
   type SampleProcess,
 } from '../../utils/sample-process';
 import { until } from '../../utils/wait';
-import { APPROVE } from '../../utils/sample-transfer';
+import { APPROVE } from '../../utils/sample-calls';
 
 const FORM = { elicitation: {} };
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };

@@ -7,7 +7,7 @@ import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextpro
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ensureSampleBuilt } from '../../utils/sample-process';
 import { until } from '../../utils/wait';
-import { TRANSFER } from '../../utils/sample-transfer';
+import { TRANSFER } from '../../utils/sample-calls';
 
 const ROOT = resolve(__dirname, '../../..');
 const STDIO_MAIN = join(ROOT, 'dist-sample/sample-app/src/stdio.js');

@@ -9,7 +9,7 @@ import {
   type RawRoundOptions,
   type RawRoundResponse,
 } from '../../utils/mcp';
-import { TRANSFER } from '../../utils/sample-transfer';
+import { TRANSFER } from '../../utils/sample-calls';
 
 const ALICE = { Authorization: 'Bearer alice' };
 const FORM = { elicitation: {} };
