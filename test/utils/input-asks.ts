@@ -22,3 +22,12 @@ export function askOnce(
     .frameworkState(frameworkState)
     .build();
 }
+
+/** The schema of an object with one required `field` of `type`: a form's, or a tool's input. */
+export function requiredField(field: string, type: 'string' | 'boolean' | 'number') {
+  return {
+    type: 'object' as const,
+    properties: { [field]: { type } },
+    required: [field],
+  };
+}

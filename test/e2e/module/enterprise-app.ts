@@ -49,7 +49,7 @@ import type { McpContextType } from '../../../src/operations/context/mcp-executi
 import { Payload as InvoicePayload } from './billing/payload.dto';
 import { Payload as NotePayload } from './notes/payload.dto';
 import { startTestServer, type AdapterName, type TestServer } from '../../utils/bootstrap';
-import { askOnce } from '../../utils/input-asks';
+import { askOnce, requiredField } from '../../utils/input-asks';
 
 // ---------------------------------------------------------------------------------------------
 // Identity: what a passport-style setup puts on `req.user`.
@@ -338,11 +338,7 @@ function shapeOf(value: unknown): string {
     : `${typeof value} ${String(value)}`;
 }
 
-const confirmSchema = {
-  type: 'object',
-  properties: { confirm: { type: 'boolean' } },
-  required: ['confirm'],
-} as const;
+const confirmSchema = requiredField('confirm', 'boolean');
 
 /** Tools of two "feature modules" whose DTOs share the class name `Payload`. */
 @Injectable()

@@ -13,7 +13,7 @@ import {
   McpTool,
 } from '../../../src/index';
 import { HandlerRuns, HandlerRunsModule } from '../../fixtures/handler-runs';
-import { askOnce } from '../../utils/input-asks';
+import { askOnce, requiredField } from '../../utils/input-asks';
 
 export const nameQuestion = {
   message: 'What is your name?',
@@ -31,11 +31,7 @@ export const planQuestion = {
     required: ['plan'],
   },
 };
-const confirmSchema = {
-  type: 'object',
-  properties: { confirm: { type: 'boolean' } },
-  required: ['confirm'],
-};
+const confirmSchema = requiredField('confirm', 'boolean');
 
 class NameAnswer {
   @IsString() @MaxLength(64) name!: string;
@@ -45,11 +41,7 @@ class PlanAnswer {
   @IsIn(['free', 'pro']) plan!: 'free' | 'pro';
 }
 
-const pathSchema = {
-  type: 'object',
-  properties: { path: { type: 'string' } },
-  required: ['path'],
-};
+const pathSchema = requiredField('path', 'string');
 
 /**
  * Replay-style tools. Each counts its executions (`<name>:run`) and, after its last ask, the side
