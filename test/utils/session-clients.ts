@@ -155,6 +155,30 @@ export async function sessionPost(
   };
 }
 
+/**
+ * The status a session's GET stream opens with (the stream itself is dropped at once), asked
+ * with `headers` besides the session's.
+ */
+export async function sessionStreamStatus(
+  url: URL,
+  sessionId: string,
+  headers: Record<string, string> = {},
+): Promise<number> {
+  const abort = new AbortController();
+  const response = await fetch(url, {
+    method: 'GET',
+    signal: abort.signal,
+    headers: {
+      accept: 'text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': SESSION_PROTOCOL_VERSION,
+      ...headers,
+    },
+  });
+  abort.abort();
+  return response.status;
+}
+
 /** Opens a session the raw way (`initialize` then `notifications/initialized`); its id. */
 export async function openSession(
   url: URL,

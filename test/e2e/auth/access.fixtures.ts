@@ -24,6 +24,7 @@ import {
   McpTool,
 } from '../../../src/index';
 import { startTestServer, type TestServer } from '../../utils/bootstrap';
+import { rawToolCall, stateOf, type RawRoundResponse } from '../../utils/mcp';
 import { askOnce, yesNoForm } from '../../utils/input-asks';
 
 /** Who a request says it is: `x-user`, `x-roles` and `x-scope` headers (a stand-in for a token). */
@@ -187,4 +188,25 @@ export function startResourceServerApp(
   resourceServer: NonNullable<McpModuleOptions['auth']>['resourceServer'],
 ): Promise<TestServer> {
   return startTestServer('express', { imports: [accessApp(true, { resourceServer })] });
+}
+
+/** The `pay` tool's confirmation, accepted. */
+const CONFIRMED = { confirm: { action: 'accept', content: { ok: true } } };
+
+/** A round of `pay` with `headers`: the first, or the one answering `first`'s confirmation. */
+export function payRound(
+  url: URL,
+  headers: Record<string, string>,
+  first?: RawRoundResponse,
+): Promise<RawRoundResponse> {
+  return rawToolCall(
+    url,
+    'pay',
+    {},
+    {
+      capabilities: { elicitation: { form: {} } },
+      headers,
+      ...(first && { requestState: stateOf(first), inputResponses: CONFIRMED }),
+    },
+  );
 }

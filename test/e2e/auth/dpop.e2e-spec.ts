@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { SignJWT } from 'jose';
 import { resolveDpopOptions } from '../../../src/auth/dpop.options';
 import { DpopNonces } from '../../../src/auth/dpop-nonces';
-import { Payments, accessApp, startResourceServerApp } from './access.fixtures';
+import { Payments, accessApp, startResourceServerApp, payRound } from './access.fixtures';
 import {
   startAuthorizationServer,
   type AuthorizationServer,
@@ -23,7 +23,7 @@ import {
   stateOf,
   type RawRoundResponse,
 } from '../../utils/mcp';
-import { initializeMessage, sessionPost } from '../../utils/session-clients';
+import { initializeMessage, sessionPost, sessionStreamStatus } from '../../utils/session-clients';
 
 /*
  * DPoP (RFC 9449) on the built-in resource server, against a real authorization server issuing
@@ -102,15 +102,7 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
   /** `pay`'s first round with a DPoP proof of `key`; its sealed state for the second. */
   async function firstRound(server: TestServer, key: TestDpopKey, token: string) {
     const proof = await key.proof({ htm: 'POST', htu: server.url, accessToken: token });
-    const first = await rawToolCall(
-      server.url,
-      'pay',
-      {},
-      {
-        capabilities: FORM,
-        headers: dpopHeaders(token, proof),
-      },
-    );
+    const first = await payRound(server.url, dpopHeaders(token, proof));
     expectInputRequired(first, { confirm: { method: 'elicitation/create' } });
     return stateOf(first);
   }
@@ -507,21 +499,12 @@ describe.each(ADAPTERS)('a 2025-era session with DPoP over %s', (adapter) => {
     });
     expect((await post(otherKey, otherToken, list, session)).status).toBe(404);
     // Its GET stream too needs a proof, for GET.
-    const stream = async (htm: string) => {
-      const abort = new AbortController();
-      const response = await fetch(server.url, {
-        method: 'GET',
-        signal: abort.signal,
-        headers: {
-          accept: 'text/event-stream',
-          'mcp-session-id': session,
-          'mcp-protocol-version': '2025-11-25',
-          ...dpopHeaders(token, await key.proof({ htm, htu: server.url, accessToken: token })),
-        },
-      });
-      abort.abort();
-      return response.status;
-    };
+    const stream = async (htm: string) =>
+      sessionStreamStatus(
+        server.url,
+        session,
+        dpopHeaders(token, await key.proof({ htm, htu: server.url, accessToken: token })),
+      );
     expect(await stream('POST')).toBe(401);
     expect(await stream('GET')).toBe(200);
   });
