@@ -6,12 +6,12 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ensureSampleBuilt } from '../../utils/sample-process';
+import { PROTOCOL_VERSION, rpcBody } from '../../utils/mcp';
 import { until } from '../../utils/wait';
 import { TRANSFER } from '../../utils/sample-calls';
 
 const ROOT = resolve(__dirname, '../../..');
 const STDIO_MAIN = join(ROOT, 'dist-sample/sample-app/src/stdio.js');
-const PROTOCOL_VERSION = '2026-07-28';
 const CLIENT_INFO = { name: 'nestjs-mcp-stdio-e2e', version: '1.0.0' };
 const FORM = { elicitation: { form: {} } };
 const APPROVE = { action: 'accept' as const, content: { approve: true } };
@@ -58,19 +58,9 @@ class RawStdio {
   }
 
   request(id: number, method: string, params: Record<string, unknown> = {}): void {
-    this.send({
-      jsonrpc: '2.0',
-      id,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
-          'io.modelcontextprotocol/clientCapabilities': FORM,
-          'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
-        },
-      },
-    });
+    this.send(
+      rpcBody(method, params, id, FORM, { 'io.modelcontextprotocol/clientInfo': CLIENT_INFO }),
+    );
   }
 
   /** The line answering request `id`, as written. */
