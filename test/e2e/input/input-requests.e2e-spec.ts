@@ -8,6 +8,7 @@ import {
   expectMissingCapabilities,
   expectNoSideEffects,
   expectRefusal,
+  INTERNAL_ERROR,
 } from '../../utils/expect-rpc';
 import {
   connectClient,
@@ -28,7 +29,6 @@ type ElicitAnswer = {
 };
 
 const FORM = { elicitation: {} };
-const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 
 function textOf(result: { content?: unknown }): string {
   const [block] = result.content as { type: string; text: string }[];

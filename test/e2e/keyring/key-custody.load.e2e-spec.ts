@@ -16,12 +16,12 @@ import {
 import { until } from '../../utils/wait';
 import { makeSoftHsmToken, type SoftHsmToken } from '../../utils/softhsm-token';
 import { TRANSFER, APPROVE } from '../../utils/sample-calls';
+import { INVALID_STATE } from '../../utils/expect-rpc';
 
 const ADMIN_TOKEN = 'key-custody-admin-71d2';
 const FORM = { elicitation: {} };
 const DONE = 'Transferred 12.50 to bob';
 const BUSY = { code: -32000, message: 'Server busy: the key store is unavailable' };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const PIN = '5813';
 const KILLER = resolve(__dirname, '../../utils/pkcs11-session-killer.cjs');
 

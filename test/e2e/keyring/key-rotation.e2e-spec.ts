@@ -10,10 +10,10 @@ import {
 import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
 import { rawToolCall, resultText, stateOf, type RawRoundResponse } from '../../utils/mcp';
 import { TRANSFER, APPROVE } from '../../utils/sample-calls';
+import { INVALID_STATE } from '../../utils/expect-rpc';
 
 const ADMIN_TOKEN = 'rotation-admin-token-5b1f';
 const FORM = { elicitation: {} };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 
 interface Snapshot {
   activeKeyId: string;

@@ -30,6 +30,7 @@ import {
   stateOf,
   type RawRoundResponse,
 } from '../../utils/mcp';
+import { INVALID_STATE, INTERNAL_ERROR } from '../../utils/expect-rpc';
 
 /**
  * "A user's app is not our sample app": a realistic Nest app (passport-style global guard reading
@@ -42,8 +43,6 @@ const FORM = { elicitation: {} };
 const ALICE = { Authorization: 'Bearer alice' };
 const BOB = { Authorization: 'Bearer bob' };
 const CONFIRM = { confirm: { action: 'accept', content: { confirm: true } } };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
-const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 const UNAUTHORIZED = -32001;
 const FORBIDDEN = -32003;
 const TOOLS = [

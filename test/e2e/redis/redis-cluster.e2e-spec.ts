@@ -26,7 +26,7 @@ import {
   OneTimeStateFixturesModule,
 } from '../request-state/one-time-state.fixtures';
 import { startTestServer, type TestServer } from '../../utils/bootstrap';
-import { expectExactlyOneAccepted } from '../../utils/expect-rpc';
+import { expectExactlyOneAccepted, INVALID_STATE } from '../../utils/expect-rpc';
 import {
   connectClient,
   freshId,
@@ -41,7 +41,6 @@ import { startRedisCluster, type RedisClusterHandle } from '../../utils/redis-cl
 import { until } from '../../utils/wait';
 import { APPROVE, approveExpenseRound } from '../../utils/sample-calls';
 
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const APP_CLUSTER = Symbol('APP_CLUSTER');
 
 let cluster: RedisClusterHandle;

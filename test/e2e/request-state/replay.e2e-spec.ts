@@ -19,6 +19,7 @@ import {
   stateOf,
   type RawRoundResponse,
 } from '../../utils/mcp';
+import { INVALID_STATE, INTERNAL_ERROR } from '../../utils/expect-rpc';
 
 type ElicitParams = { mode?: string; message: string; requestedSchema?: unknown };
 type ElicitAnswer = {
@@ -28,8 +29,6 @@ type ElicitAnswer = {
 
 const FORM = { elicitation: {} };
 const ALL = { elicitation: { form: {} }, sampling: {}, roots: {} };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
-const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 const NAMED = (name: string) => ({ action: 'accept', content: { name } });
 
 function textOf(result: { content?: unknown }): string {

@@ -30,11 +30,10 @@ import {
 } from '../../utils/mcp';
 import { sleep } from '../../utils/wait';
 import { TRANSFER, APPROVE } from '../../utils/sample-calls';
+import { INVALID_STATE, INTERNAL_ERROR } from '../../utils/expect-rpc';
 
 const FORM = { elicitation: {} };
 const GO = { next: { action: 'accept', content: { ok: true } } };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
-const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 // Long enough that two rounds fit comfortably on a loaded machine, short enough to wait out.
 const SHORT_LIFETIME_MS = 1_000;
 

@@ -4,9 +4,9 @@ import { newKeyring, startSampleApp } from '../../fixtures/sample-app';
 import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
 import { formAnsweringClient, resultText, type RawRoundResponse } from '../../utils/mcp';
 import { APPROVE, approveExpenseRound } from '../../utils/sample-calls';
+import { INVALID_STATE } from '../../utils/expect-rpc';
 
 const EXPENSE = { amount: '120.50', description: 'Team lunch' };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 
 describe.each(ADAPTERS)('sample app: approve_expense over %s', (adapter) => {
   let server: TestServer;
