@@ -144,19 +144,26 @@ function shiftedStore(): { store: MemoryTaskStore; expireAll(): void } {
   };
 }
 
+/**
+ * The heap to compare against, after a warm-up task (the first call compiles and caches what
+ * every later one reuses) has completed and expired.
+ */
+async function warmBaseline(server: TestServer, expireAll: () => void): Promise<number> {
+  const warm = await create(server, -1);
+  await until(async () => (await statusOf(server, warm)) === 'completed', {
+    what: 'warm-up',
+    timeoutMs: PATIENT_MS,
+  });
+  expireAll();
+  return heapAfterGc();
+}
+
 describe.each(ADAPTERS)('task memory over %s', (adapter) => {
   it(`lets go of everything a completed task held: ${TASKS} tasks of 1 MiB leave the heap at its baseline`, async () => {
     const { store, expireAll } = shiftedStore();
     const server = await startTestServer(adapter, { imports: [bigTasksApp({ tasks: { store } })] });
     try {
-      // Warm-up: the first call compiles and caches what every later one reuses.
-      const warm = await create(server, -1);
-      await until(async () => (await statusOf(server, warm)) === 'completed', {
-        what: 'warm-up',
-        timeoutMs: PATIENT_MS,
-      });
-      expireAll();
-      const baseline = await heapAfterGc();
+      const baseline = await warmBaseline(server, expireAll);
       const ids: string[] = [];
       for (let index = 0; index < TASKS; index++) ids.push(await create(server, index));
       for (const taskId of ids)
@@ -182,13 +189,7 @@ describe.each(ADAPTERS)('task memory over %s', (adapter) => {
     });
     const gate = server.app.get(Gate);
     try {
-      const warm = await create(server, -1);
-      await until(async () => (await statusOf(server, warm)) === 'completed', {
-        what: 'warm-up',
-        timeoutMs: PATIENT_MS,
-      });
-      expireAll();
-      const baseline = await heapAfterGc();
+      const baseline = await warmBaseline(server, expireAll);
       gate.close();
       const blocker = await create(server, -2);
       await until(() => gate.started >= 2, { what: 'the blocking step', timeoutMs: PATIENT_MS });
