@@ -199,26 +199,10 @@ export class RedisSessionStore implements SessionStore {
     partition: string,
     ...args: (string | number)[]
   ): Promise<number> {
-    const reply = await this.client.call(
-      'EVAL',
-      script,
-      3,
-      this.key(member),
-      this.allKey(),
-      this.partitionKey(partition),
-      ...args,
-      await this.deadline(),
+    const keys = [this.key(member), this.allKey(), this.partitionKey(partition)];
+    return Number(
+      await this.clock.evalInTime(this.client, script, keys, args, this.commandTimeoutMs),
     );
-    return Number(this.inTime(reply));
-  }
-
-  private deadline(): Promise<number> {
-    return this.clock.deadline(this.commandTimeoutMs);
-  }
-
-  /** A write's reply, unless it reached Redis past its deadline (then nothing changed). */
-  private inTime(reply: unknown): unknown {
-    return this.clock.inTime(reply);
   }
 
   private tag(member: string, version: number, data: string): string {

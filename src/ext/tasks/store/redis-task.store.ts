@@ -182,19 +182,8 @@ export class RedisTaskStore implements TaskStore {
     owner: string,
     ...args: (string | number)[]
   ): Promise<unknown> {
-    const reply = await this.client.call(
-      'EVAL',
-      script,
-      4,
-      key,
-      this.partitionKey(owner),
-      this.indexKey('all'),
-      this.indexKey('bytes'),
-      ...args,
-      await this.clock.deadline(this.commandTimeoutMs),
-    );
-    this.clock.inTime(reply);
-    return reply;
+    const keys = [key, this.partitionKey(owner), this.indexKey('all'), this.indexKey('bytes')];
+    return this.clock.evalInTime(this.client, script, keys, args, this.commandTimeoutMs);
   }
 
   /** The record, when its tag (if the module tags records) and its fields agree with its key. */
