@@ -87,16 +87,17 @@ describe('McpInputResponses', () => {
   });
 
   describe('find(key, Dto)', () => {
+    /** `content` as an accepted form answer, read back as a TransferDto. */
+    const typedTransfer = (content: Record<string, unknown>) =>
+      McpInputResponses.from({ transfer: accepted(content) }).find('transfer', TransferDto);
+
     it('converts a LosslessNumber to a number for a number property and to exact text for a string property', () => {
-      const responses = McpInputResponses.from({
-        transfer: accepted({
-          amount: new LosslessNumber('3.50'),
-          exactAmount: new LosslessNumber('3.50'),
-          approve: true,
-          currency: 'eur',
-        }),
+      const typed = typedTransfer({
+        amount: new LosslessNumber('3.50'),
+        exactAmount: new LosslessNumber('3.50'),
+        approve: true,
+        currency: 'eur',
       });
-      const typed = responses.find('transfer', TransferDto);
       expect(typed?.action).toBe('accept');
       expect(typed?.content).toBeInstanceOf(TransferDto);
       expect(typed?.content?.amount).toBe(3.5);
@@ -107,16 +108,12 @@ describe('McpInputResponses', () => {
     });
 
     it('keeps the digits of a long decimal in a string property', () => {
-      const responses = McpInputResponses.from({
-        t: accepted({
-          amount: new LosslessNumber('1'),
-          exactAmount: new LosslessNumber('12345678901234567890.01'),
-          approve: false,
-        }),
+      const typed = typedTransfer({
+        amount: new LosslessNumber('1'),
+        exactAmount: new LosslessNumber('12345678901234567890.01'),
+        approve: false,
       });
-      expect(responses.find('t', TransferDto)?.content?.exactAmount).toBe(
-        '12345678901234567890.01',
-      );
+      expect(typed?.content?.exactAmount).toBe('12345678901234567890.01');
     });
 
     it.each(['decline', 'cancel'] as const)('answers %s with no content', (action) => {

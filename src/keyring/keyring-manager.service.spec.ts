@@ -6,6 +6,7 @@ import type { KeyMaterial } from './keyring-fingerprint';
 import { KeyringError } from './keyring.error';
 import { KeyringManager } from './keyring-manager.service';
 import { ProtectionKey } from './protection-key';
+import { thrownBy } from '../kit/thrown.spec-helper';
 
 const K1 = Buffer.from(Array.from({ length: 32 }, (_, i) => i + 1));
 const K2 = Buffer.from(Array.from({ length: 32 }, (_, i) => 200 - i));
@@ -22,6 +23,15 @@ function spellings(key: Buffer): string[] {
     key.toString('base64url'),
     key.toString('hex').toUpperCase(),
   ];
+}
+
+/** The snapshot names `active` as the active key, then `verification` as the verification keys. */
+function expectKeys(keyring: KeyringManager, active: string, ...verification: string[]): void {
+  expect(keyring.snapshot().activeKeyId).toBe(active);
+  expect(keyring.snapshot().keys).toEqual([
+    { id: active, role: 'active' },
+    ...verification.map((id) => ({ id, role: 'verification' })),
+  ]);
 }
 
 describe('KeyringManager', () => {
@@ -193,11 +203,7 @@ describe('KeyringManager', () => {
     it('stageVerificationKey does not change the active key', () => {
       const keyring = manager();
       keyring.stageVerificationKey('k2', K2);
-      expect(keyring.snapshot().activeKeyId).toBe('k1');
-      expect(keyring.snapshot().keys).toEqual([
-        { id: 'k1', role: 'active' },
-        { id: 'k2', role: 'verification' },
-      ]);
+      expectKeys(keyring, 'k1', 'k2');
     });
 
     it('activateStagedKey refuses a key that is not staged', () => {
@@ -208,22 +214,12 @@ describe('KeyringManager', () => {
       const keyring = manager();
       keyring.rotateActiveKey('k2', K2);
       keyring.rotateActiveKey('k2', K2);
-      expect(keyring.snapshot().activeKeyId).toBe('k2');
-      expect(keyring.snapshot().keys).toEqual([
-        { id: 'k2', role: 'active' },
-        { id: 'k1', role: 'verification' },
-      ]);
+      expectKeys(keyring, 'k2', 'k1');
     });
 
     it('removeVerificationKey refuses the active key with a KeyringError (not KeyInUseError)', () => {
       const keyring = manager();
-      let thrown: unknown;
-      try {
-        keyring.removeVerificationKey('k1');
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown).toBeInstanceOf(KeyringError);
+      const thrown = thrownBy(() => keyring.removeVerificationKey('k1'), KeyringError);
       expect(thrown).not.toBeInstanceOf(KeyInUseError);
       expect(keyring.findKey('k1')).toBeDefined();
     });
@@ -241,14 +237,7 @@ describe('KeyringManager', () => {
       expect(() => keyring.removeVerificationKey('k1')).toThrow(KeyInUseError);
       first.release();
       first.release(); // releasing twice must not free the second reservation
-      let thrown: unknown;
-      try {
-        keyring.removeVerificationKey('k1');
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown).toBeInstanceOf(KeyInUseError);
-      expect((thrown as KeyInUseError).keyId).toBe('k1');
+      expect(thrownBy(() => keyring.removeVerificationKey('k1'), KeyInUseError).keyId).toBe('k1');
       second.release();
       keyring.removeVerificationKey('k1');
       expect(keyring.findKey('k1')).toBeUndefined();

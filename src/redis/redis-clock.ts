@@ -66,6 +66,21 @@ export class RedisClock {
     throw new RedisCommandError('late');
   }
 
+  /**
+   * Runs a write `script` with EVAL on `keys`, `args` and, last, the deadline `budgetMs` from now
+   * (see {@link DEADLINE_LUA}); its reply, once known to be in time (see {@link inTime}).
+   */
+  async evalInTime(
+    client: { call(command: string, ...args: (string | number)[]): Promise<unknown> },
+    script: string,
+    keys: string[],
+    args: (string | number)[],
+    budgetMs: number,
+  ): Promise<unknown> {
+    const deadline = await this.deadline(budgetMs);
+    return this.inTime(await client.call('EVAL', script, keys.length, ...keys, ...args, deadline));
+  }
+
   private refresh(): Promise<void> | undefined {
     if (this.sampling || this.now() - this.sampledAt < RESAMPLE_MS) return this.sampling;
     this.sampling = this.measure().finally(() => (this.sampling = undefined));

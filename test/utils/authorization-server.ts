@@ -10,6 +10,8 @@ export interface DpopProofSigner {
 /** A running oidc-provider (test/utils/authorization-server.mjs) and how to get its tokens. */
 export interface AuthorizationServer {
   readonly issuer: string;
+  /** How a resource server introspects its opaque tokens: the endpoint and the `mcp-server` client. */
+  readonly introspection: { endpoint: string; clientId: string; clientSecret: string };
   /**
    * A client-credentials token of `client` (its secret is `<client>-secret`) for `resource`;
    * with `dpop`, bound to its key (the token request carries its proof).
@@ -35,6 +37,11 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
   const { issuer } = JSON.parse(line) as { issuer: string };
   return {
     issuer,
+    introspection: {
+      endpoint: `${issuer}/token/introspection`,
+      clientId: 'mcp-server',
+      clientSecret: 'mcp-server-secret',
+    },
     async token(client, { scope, resource, dpop }) {
       const body = new URLSearchParams({ grant_type: 'client_credentials' });
       if (scope !== undefined) body.set('scope', scope);

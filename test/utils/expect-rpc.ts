@@ -7,6 +7,19 @@ export interface RpcErrorBody {
   data?: unknown;
 }
 
+/** The answer to a request state the server cannot open (tampered, replayed, foreign). */
+export const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
+
+/** The answer that hides a server fault. */
+export const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
+
+/** The retryable answer while a store (Redis) cannot be reached. */
+export const STORE_UNAVAILABLE = {
+  code: -32000,
+  message: 'Server busy: the store is unavailable',
+  data: { retryAfterMs: 1_000 },
+};
+
 /**
  * The whole answer is HTTP `status` with the body `{ jsonrpc: '2.0', id, error }`, exactly: the
  * error's code, message and `data` (or none), echoing the request's id (`null` when it has none).

@@ -228,6 +228,11 @@ export function resultText(response: RawRoundResponse): string {
   return block.text;
 }
 
+/** The key id a sealed state names (its second dot-separated part). */
+export function kidOf(state: string): string {
+  return Buffer.from(state.split('.')[1], 'base64url').toString('latin1');
+}
+
 /** The sealed `requestState` an `input_required` answer carries; throws, quoting it, when it has none. */
 export function stateOf(response: RawRoundResponse): string {
   const state = response.body.result?.requestState;

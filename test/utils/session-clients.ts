@@ -155,6 +155,30 @@ export async function sessionPost(
   };
 }
 
+/**
+ * The status a session's GET stream opens with (the stream itself is dropped at once), asked
+ * with `headers` besides the session's.
+ */
+export async function sessionStreamStatus(
+  url: URL,
+  sessionId: string,
+  headers: Record<string, string> = {},
+): Promise<number> {
+  const abort = new AbortController();
+  const response = await fetch(url, {
+    method: 'GET',
+    signal: abort.signal,
+    headers: {
+      accept: 'text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': SESSION_PROTOCOL_VERSION,
+      ...headers,
+    },
+  });
+  abort.abort();
+  return response.status;
+}
+
 /** Opens a session the raw way (`initialize` then `notifications/initialized`); its id. */
 export async function openSession(
   url: URL,
@@ -168,20 +192,24 @@ export async function openSession(
   return opened.sessionId;
 }
 
+/** The JSON-RPC `initialize` request of the 2025 revision, to send over any transport. */
+export function initializeMessage(
+  capabilities: Record<string, unknown> = FORM_CAPABILITIES,
+  id = 0,
+): Record<string, unknown> {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: SESSION_PROTOCOL_VERSION, capabilities, clientInfo: CLIENT_INFO },
+  };
+}
+
 /** A raw `initialize` of the 2025 revision. */
 export function initializeRaw(
   url: URL,
   headers: Record<string, string> = {},
   capabilities: Record<string, unknown> = FORM_CAPABILITIES,
 ): Promise<SessionResponse> {
-  return sessionPost(
-    url,
-    {
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: SESSION_PROTOCOL_VERSION, capabilities, clientInfo: CLIENT_INFO },
-    },
-    undefined,
-    headers,
-  );
+  return sessionPost(url, initializeMessage(capabilities), undefined, headers);
 }

@@ -1,4 +1,4 @@
-import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
+import { mustNotExceed } from '../../kit/errors/must-not-exceed';
 import type { SessionStore } from './store/session-store.interface';
 import {
   booleanOption,
@@ -60,11 +60,12 @@ export function resolveSessionOptions(sessions: SessionOptionsInput | undefined)
     sessions?.maxSessionsPerCaller === undefined
       ? Math.min(SESSION_OPTION_BOUNDS.maxSessionsPerCaller.fallback, maxSessions)
       : resolve('maxSessionsPerCaller');
-  if (maxSessionsPerCaller > maxSessions)
-    throw new InvalidModuleOptionsError(
-      'sessions.maxSessionsPerCaller',
-      'must not exceed sessions.maxSessions',
-    );
+  mustNotExceed(
+    'sessions.maxSessionsPerCaller',
+    maxSessionsPerCaller,
+    'sessions.maxSessions',
+    maxSessions,
+  );
   return {
     enabled: booleanOption('sessions.enabled', sessions?.enabled, true),
     maxSessions,

@@ -86,11 +86,7 @@ export class SkillMethods {
       sdk,
       exchange,
     );
-    return {
-      skills: page.items,
-      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
-      ...this.cacheFieldsFor(sdk),
-    };
+    return this.pageAnswer('skills', page, sdk);
   }
 
   async get(
@@ -116,11 +112,7 @@ export class SkillMethods {
     if (!folder || !(await this.sees(folder.skill, sdk, exchange))) throw notADirectory(uri);
     const page = folder.children.page(cursor);
     if (this.events.watched) await this.served('resources/directory/read', uri, sdk, exchange);
-    return {
-      resources: page.items,
-      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
-      ...this.cacheFieldsFor(sdk),
-    };
+    return this.pageAnswer('resources', page, sdk);
   }
 
   /** A skill file's contents; `undefined` (answered as a URI nobody serves) for anything else. */
@@ -152,6 +144,19 @@ export class SkillMethods {
     if (partition !== ANONYMOUS_PARTITION) return sha256Base64Url(partition);
     const address = exchange.request.ip || exchange.raw.socket?.remoteAddress || 'unknown';
     return sha256Base64Url(JSON.stringify([ANONYMOUS_PARTITION, address]));
+  }
+
+  /** A page of a list answer under `field`: its items, its next cursor if any, the cache fields. */
+  private pageAnswer(
+    field: 'skills' | 'resources',
+    page: { readonly items: readonly unknown[]; readonly nextCursor?: string },
+    sdk: ServerContext,
+  ): McpMethodParams {
+    return {
+      [field]: page.items,
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+      ...this.cacheFieldsFor(sdk),
+    };
   }
 
   /** Whether the caller may see `skill`: as `skills/list` and `resources/list` show it. */

@@ -14,6 +14,7 @@ import { TaskStepWork } from './steps/task-step.work';
 import { KeyringManager } from '../../keyring/keyring-manager.service';
 import { KeyringRecordIntegrity } from '../../keyring/record-integrity';
 import type { HttpExchange } from '../../pipeline/http-exchange';
+import { rejectionOf } from '../../kit/thrown.spec-helper';
 
 /** A runner that only records: each test runs the steps itself, in the order it needs. */
 class RecordingRunner implements TaskRunner {
@@ -87,6 +88,17 @@ async function parked(tasks: McpTasksService): Promise<McpTaskRecord> {
   return tasks.find(task.taskId, 'alice');
 }
 
+/** A service whose parked task alice has answered in full: the record the next step resumes. */
+async function answered() {
+  const { tasks, runner, store } = service();
+  const task = await parked(tasks);
+  const resumed = (await tasks.update(task.taskId, 'alice', {
+    approve: YES,
+    note: { action: 'decline' },
+  })) as McpTaskRecord;
+  return { tasks, runner, store, task, resumed };
+}
+
 describe('McpTasksService', () => {
   it('keeps a task cancelled when the step it cancelled ends afterwards', async () => {
     const { tasks, runner, executor } = service();
@@ -123,30 +135,16 @@ describe('McpTasksService', () => {
   });
 
   it('answers -32603 and gives the slot back when the step an answer resumes cannot be scheduled', async () => {
-    const { tasks, runner, store } = service();
-    const task = await parked(tasks);
-    const resumed = await tasks.update(task.taskId, 'alice', {
-      approve: YES,
-      note: { action: 'decline' },
-    });
+    const { tasks, runner, store, task, resumed } = await answered();
     runner.schedule = () => Promise.reject(new Error('OOM command not allowed'));
-    const refusal = await tasks.resume(resumed as McpTaskRecord, {} as HttpExchange).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(refusal).toBeInstanceOf(ProtocolError);
+    const refusal = await rejectionOf(tasks.resume(resumed, {} as HttpExchange), ProtocolError);
     expect(refusal).toMatchObject({ code: -32603, message: 'Internal error' });
     // Gone, not failed and holding the caller's slot until it would have expired.
     expect(await store.get(task.taskId)).toBeUndefined();
   });
 
   it('answers the retryable -32000 when the runner is away (its Redis out of memory), and gives the slot back', async () => {
-    const { tasks, runner, store } = service();
-    const task = await parked(tasks);
-    const resumed = await tasks.update(task.taskId, 'alice', {
-      approve: YES,
-      note: { action: 'decline' },
-    });
+    const { tasks, runner, store, task, resumed } = await answered();
     runner.schedule = () =>
       Promise.reject(
         Object.assign(new Error('OOM command not allowed when used memory > maxmemory'), {
@@ -154,11 +152,7 @@ describe('McpTasksService', () => {
         }),
       );
     const exchange = { request: {}, raw: {}, response: {} } as HttpExchange;
-    const refusal = await tasks.resume(resumed as McpTaskRecord, exchange).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(refusal).toBeInstanceOf(ProtocolError);
+    const refusal = await rejectionOf(tasks.resume(resumed, exchange), ProtocolError);
     expect(refusal).toMatchObject({
       code: -32000,
       message: 'Server busy: the task runner is unavailable',

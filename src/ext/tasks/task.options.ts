@@ -1,4 +1,4 @@
-import { InvalidModuleOptionsError } from '../../kit/errors/invalid-module-options.error';
+import { mustNotExceed } from '../../kit/errors/must-not-exceed';
 import type { TaskRunner } from './runner/task-runner.interface';
 import type { TaskStore } from './store/task-store.interface';
 import { DEFAULT_MAX_TASK_BYTES, DEFAULT_MAX_TASKS } from './store/memory-task.store';
@@ -55,8 +55,7 @@ export function resolveTaskOptions(tasks: TaskOptionsInput | undefined): Resolve
   objectOption('tasks', tasks);
   const maxTtlMs = positiveInteger('tasks.maxTtlMs', tasks?.maxTtlMs, 86_400_000);
   const ttlMs = positiveInteger('tasks.ttlMs', tasks?.ttlMs, Math.min(3_600_000, maxTtlMs));
-  if (ttlMs > maxTtlMs)
-    throw new InvalidModuleOptionsError('tasks.ttlMs', 'must not exceed tasks.maxTtlMs');
+  mustNotExceed('tasks.ttlMs', ttlMs, 'tasks.maxTtlMs', maxTtlMs);
   const maxStoreBytes = positiveInteger(
     'tasks.maxStoreBytes',
     tasks?.maxStoreBytes,
@@ -67,11 +66,12 @@ export function resolveTaskOptions(tasks: TaskOptionsInput | undefined): Resolve
     tasks?.maxStoreBytesPerCaller,
     Math.min(DEFAULT_MAX_TASK_BYTES_PER_CALLER, maxStoreBytes),
   );
-  if (maxStoreBytesPerCaller > maxStoreBytes)
-    throw new InvalidModuleOptionsError(
-      'tasks.maxStoreBytesPerCaller',
-      'must not exceed tasks.maxStoreBytes',
-    );
+  mustNotExceed(
+    'tasks.maxStoreBytesPerCaller',
+    maxStoreBytesPerCaller,
+    'tasks.maxStoreBytes',
+    maxStoreBytes,
+  );
   return {
     enabled: booleanOption('tasks.enabled', tasks?.enabled, true),
     ttlMs,

@@ -77,6 +77,19 @@ async function loaded(config: KeyringConfig, wrapper?: KeyWrapper): Promise<Keyr
   return keyring;
 }
 
+/** A protector whose only key, k1, lives in a (fake) token: the token, to fail it, and the protector. */
+async function tokenResidentProtector(): Promise<{
+  token: FakeTokenKey;
+  protector: AesGcmRequestStateProtector;
+}> {
+  const token = new FakeTokenKey(randomBytes(32));
+  const keyring = await loaded(
+    { active: 'k1', keys: { k1: { token: 'k1' } } },
+    new FakeWrapper({ k1: token }),
+  );
+  return { token, protector: new AesGcmRequestStateProtector(keyring) };
+}
+
 describe('wrapped keys in the keyring', () => {
   it('unwraps envelope keys at load: the same key as its material, and the unwrapped bytes are zeroed', async () => {
     const wrapper = new FakeWrapper();
@@ -120,12 +133,7 @@ describe('wrapped keys in the keyring', () => {
   });
 
   it('seals and opens inside the token with a token-resident key, in the same token format', async () => {
-    const token = new FakeTokenKey(randomBytes(32));
-    const keyring = await loaded(
-      { active: 'k1', keys: { k1: { token: 'k1' } } },
-      new FakeWrapper({ k1: token }),
-    );
-    const protector = new AesGcmRequestStateProtector(keyring);
+    const { protector } = await tokenResidentProtector();
     const sealed = protector.seal(Buffer.from('state'), AD);
     expect(sealed).toBeInstanceOf(Promise);
     const state = await sealed;
@@ -137,12 +145,7 @@ describe('wrapped keys in the keyring', () => {
   });
 
   it('refuses with the retryable key_unavailable when the token fails, and works again when it is back', async () => {
-    const token = new FakeTokenKey(randomBytes(32));
-    const keyring = await loaded(
-      { active: 'k1', keys: { k1: { token: 'k1' } } },
-      new FakeWrapper({ k1: token }),
-    );
-    const protector = new AesGcmRequestStateProtector(keyring);
+    const { token, protector } = await tokenResidentProtector();
     const state = await protector.seal(Buffer.from('state'), AD);
     token.available = false;
     await expect(protector.seal(Buffer.from('state'), AD)).rejects.toMatchObject({

@@ -1,6 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { HostOriginPolicy } from './host-origin-policy';
 
+const HOST_REFUSED = 'Host header not allowed by http.allowedHosts';
+const ORIGIN_REFUSED = 'Origin header not allowed by http.allowedOrigins';
+
 function request(host: string | undefined, origin?: string): IncomingMessage {
   const headers: Record<string, string> = {};
   if (host !== undefined) headers.host = host;
@@ -37,15 +40,11 @@ describe('HostOriginPolicy', () => {
       'localhost@evil.com',
       '',
     ])('refuses %p', (host) => {
-      expect(defaults.refusal(request(host))?.message).toBe(
-        'Host header not allowed by http.allowedHosts',
-      );
+      expect(defaults.refusal(request(host))?.message).toBe(HOST_REFUSED);
     });
 
     it('refuses a request without Host', () => {
-      expect(defaults.refusal(request(undefined))?.message).toBe(
-        'Host header not allowed by http.allowedHosts',
-      );
+      expect(defaults.refusal(request(undefined))?.message).toBe(HOST_REFUSED);
     });
 
     it('accepts a configured host name on any port, case-insensitively', () => {
@@ -53,23 +52,15 @@ describe('HostOriginPolicy', () => {
       expect(policy.refusal(request('api.example.com'))).toBeUndefined();
       expect(policy.refusal(request('api.example.com:8443'))).toBeUndefined();
       expect(policy.refusal(request('API.Example.COM'))).toBeUndefined();
-      expect(policy.refusal(request('other.example.com'))?.message).toBe(
-        'Host header not allowed by http.allowedHosts',
-      );
-      expect(policy.refusal(request('evil-api.example.com'))?.message).toBe(
-        'Host header not allowed by http.allowedHosts',
-      );
+      expect(policy.refusal(request('other.example.com'))?.message).toBe(HOST_REFUSED);
+      expect(policy.refusal(request('evil-api.example.com'))?.message).toBe(HOST_REFUSED);
     });
 
     it('accepts a configured host:port only on that port', () => {
       const policy = new HostOriginPolicy(['api.example.com:8443'], []);
       expect(policy.refusal(request('api.example.com:8443'))).toBeUndefined();
-      expect(policy.refusal(request('api.example.com:9000'))?.message).toBe(
-        'Host header not allowed by http.allowedHosts',
-      );
-      expect(policy.refusal(request('api.example.com'))?.message).toBe(
-        'Host header not allowed by http.allowedHosts',
-      );
+      expect(policy.refusal(request('api.example.com:9000'))?.message).toBe(HOST_REFUSED);
+      expect(policy.refusal(request('api.example.com'))?.message).toBe(HOST_REFUSED);
     });
 
     it('accepts a configured IPv6 host', () => {
@@ -103,9 +94,7 @@ describe('HostOriginPolicy', () => {
       'not a url',
       '',
     ])('refuses the origin %p', (origin) => {
-      expect(defaults.refusal(request('localhost:3000', origin))?.message).toBe(
-        'Origin header not allowed by http.allowedOrigins',
-      );
+      expect(defaults.refusal(request('localhost:3000', origin))?.message).toBe(ORIGIN_REFUSED);
     });
 
     it('accepts a configured origin, ignoring case and a trailing slash in the configuration', () => {
@@ -113,20 +102,18 @@ describe('HostOriginPolicy', () => {
       expect(policy.refusal(request('api.example.com', 'https://app.example.com'))).toBeUndefined();
       expect(policy.refusal(request('api.example.com', 'https://APP.example.com'))).toBeUndefined();
       expect(policy.refusal(request('api.example.com', 'http://app.example.com'))?.message).toBe(
-        'Origin header not allowed by http.allowedOrigins',
+        ORIGIN_REFUSED,
       );
       expect(
         policy.refusal(request('api.example.com', 'https://app.example.com:8443'))?.message,
-      ).toBe('Origin header not allowed by http.allowedOrigins');
+      ).toBe(ORIGIN_REFUSED);
       expect(policy.refusal(request('api.example.com', 'https://evil.example.com'))?.message).toBe(
-        'Origin header not allowed by http.allowedOrigins',
+        ORIGIN_REFUSED,
       );
     });
 
     it('checks Host before Origin', () => {
-      expect(defaults.refusal(request('evil.com', 'http://localhost'))?.message).toBe(
-        'Host header not allowed by http.allowedHosts',
-      );
+      expect(defaults.refusal(request('evil.com', 'http://localhost'))?.message).toBe(HOST_REFUSED);
     });
   });
 });

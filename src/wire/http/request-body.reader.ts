@@ -8,6 +8,48 @@ export type RequestBodyRead =
 
 function ignoreLateError(): void {}
 
+/** What a body reader does with each event of the request it watches. */
+interface BodyWatch<T> {
+  /** A chunk arrived while still watching; `settle` stops early with an outcome. */
+  onData(chunk: Buffer, settle: (outcome: T) => void): void;
+  /** The outcome when the body ends. */
+  onEnd(): T;
+  /** The outcome when `timeoutMs` passes first. */
+  onTimeout(): T;
+  /** The outcome when the request errors or is aborted. */
+  readonly aborted: T;
+  /** Drops what the reader holds, once settled. */
+  release?(): void;
+}
+
+/**
+ * Watches a request's body until it ends, fails, runs out of time or the reader settles early;
+ * the first outcome wins, and every listener it added is removed then.
+ */
+function watchBody<T>(req: IncomingMessage, timeoutMs: number, watch: BodyWatch<T>): Promise<T> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (outcome: T) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      // A listen stream keeps its request for hours: drop what the listeners hold (chunks, text),
+      // keeping one that holds nothing so a late 'error' is never an uncaught exception.
+      req.off('data', onData).off('end', onEnd).off('error', onAbort).off('aborted', onAbort);
+      req.on('error', ignoreLateError);
+      watch.release?.();
+      resolve(outcome);
+    };
+    const timer = setTimeout(() => settle(watch.onTimeout()), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      if (!settled) watch.onData(chunk, settle);
+    };
+    const onEnd = () => settle(watch.onEnd());
+    const onAbort = () => settle(watch.aborted);
+    req.on('data', onData).on('end', onEnd).on('error', onAbort).on('aborted', onAbort);
+  });
+}
+
 /**
  * Reads a request body as UTF-8, giving up as soon as it exceeds `maxBytes`, has not arrived
  * within `timeoutMs` (a stalled or trickling body is cut in seconds, not held for minutes), or
@@ -31,27 +73,10 @@ export function readRequestBody(
     req.resume();
     return Promise.resolve({ ok: false, reason: 'over_budget' });
   }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (outcome: RequestBodyRead) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      // A listen stream keeps its request for hours: drop what the listeners hold (chunks, text),
-      // keeping one that holds nothing so a late 'error' is never an uncaught exception.
-      req.off('data', onData).off('end', onEnd).off('error', onAbort).off('aborted', onAbort);
-      req.on('error', ignoreLateError);
-      chunks.length = 0;
-      resolve(outcome);
-    };
-    const timer = setTimeout(() => {
-      req.pause();
-      settle({ ok: false, reason: 'timeout' });
-    }, timeoutMs);
-    const onData = (chunk: Buffer) => {
-      if (settled) return;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return watchBody<RequestBodyRead>(req, timeoutMs, {
+    onData(chunk, settle) {
       const before = size;
       size += chunk.length;
       if (size > maxBytes) {
@@ -67,14 +92,20 @@ export function readRequestBody(
         return;
       }
       chunks.push(chunk);
-    };
-    const onEnd = () => {
+    },
+    onEnd() {
       // Most bodies arrive in one chunk: decoded as it is, without a copy.
       const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-      settle({ ok: true, text: body.toString('utf8') });
-    };
-    const onAbort = () => settle({ ok: false, reason: 'aborted' });
-    req.on('data', onData).on('end', onEnd).on('error', onAbort).on('aborted', onAbort);
+      return { ok: true, text: body.toString('utf8') };
+    },
+    onTimeout() {
+      req.pause();
+      return { ok: false, reason: 'timeout' };
+    },
+    aborted: { ok: false, reason: 'aborted' },
+    release: () => {
+      chunks.length = 0;
+    },
   });
 }
 
@@ -95,25 +126,16 @@ export function discardRequestBody(
     req.resume();
     return Promise.resolve(false);
   }
-  return new Promise((resolve) => {
-    let size = 0;
-    let settled = false;
-    const settle = (ended: boolean) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      req.off('data', onData).off('end', onEnd).off('error', onAbort).off('aborted', onAbort);
-      req.on('error', ignoreLateError);
-      resolve(ended);
-    };
-    const timer = setTimeout(() => settle(false), timeoutMs);
-    const onData = (chunk: Buffer) => {
+  let size = 0;
+  const ended = watchBody<boolean>(req, timeoutMs, {
+    onData(chunk, settle) {
       size += chunk.length;
       if (size > maxBytes) settle(false);
-    };
-    const onEnd = () => settle(true);
-    const onAbort = () => settle(false);
-    req.on('data', onData).on('end', onEnd).on('error', onAbort).on('aborted', onAbort);
-    req.resume();
+    },
+    onEnd: () => true,
+    onTimeout: () => false,
+    aborted: false,
   });
+  req.resume();
+  return ended;
 }

@@ -22,6 +22,14 @@ function listenMessage(notifications: unknown): unknown {
   return { jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { notifications } };
 }
 
+/** What `acquire` answers when a limit refuses: its HTTP status, message, option name and value. */
+function refused(status: number, message: string, limit: string, max: number) {
+  return {
+    admitted: false,
+    refusal: { status, code: -32600, message, data: { limit, max, retryAfterMs: 1_000 } },
+  };
+}
+
 describe('ListenStreamLimiter', () => {
   describe('acquire', () => {
     it('counts streams in total and per caller, and frees a caller once it holds none', () => {
@@ -56,15 +64,9 @@ describe('ListenStreamLimiter', () => {
       const limiter = new ListenStreamLimiter(LIMITS);
       limiter.acquire('a');
       limiter.acquire('a');
-      expect(limiter.acquire('a')).toEqual({
-        admitted: false,
-        refusal: {
-          status: 429,
-          code: -32600,
-          message: 'Too many listen streams for this caller',
-          data: { limit: 'listen.maxStreamsPerCaller', max: 2, retryAfterMs: 1_000 },
-        },
-      });
+      expect(limiter.acquire('a')).toEqual(
+        refused(429, 'Too many listen streams for this caller', 'listen.maxStreamsPerCaller', 2),
+      );
       expect(limiter.openStreams).toBe(2);
     });
 
@@ -73,15 +75,9 @@ describe('ListenStreamLimiter', () => {
       const first = release(limiter.acquire('a'));
       limiter.acquire('b');
       limiter.acquire('c');
-      expect(limiter.acquire('d')).toEqual({
-        admitted: false,
-        refusal: {
-          status: 503,
-          code: -32600,
-          message: 'Too many listen streams',
-          data: { limit: 'listen.maxStreams', max: 3, retryAfterMs: 1_000 },
-        },
-      });
+      expect(limiter.acquire('d')).toEqual(
+        refused(503, 'Too many listen streams', 'listen.maxStreams', 3),
+      );
       expect(limiter.callers).toBe(3);
       first();
       expect(limiter.acquire('d').admitted).toBe(true);

@@ -1,7 +1,7 @@
-import { Payments, accessApp } from './access.fixtures';
+import { Payments, accessApp, payRound } from './access.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { expectInputRequired, expectNoSideEffects } from '../../utils/expect-rpc';
-import { rawRound, rawToolCall, stateOf, type RawRoundResponse } from '../../utils/mcp';
+import { rawRound, rawToolCall, type RawRoundResponse } from '../../utils/mcp';
 
 /*
  * Status codes clients act on, scopes per operation checked every round, and lists that show
@@ -167,15 +167,7 @@ describe.each(ADAPTERS)('access over %s', (adapter) => {
     });
 
     it('answers a token without the scope with 403 insufficient_scope (step-up)', async () => {
-      const response = await rawToolCall(
-        server().url,
-        'pay',
-        {},
-        {
-          capabilities: FORM,
-          headers: ALICE,
-        },
-      );
+      const response = await payRound(server().url, ALICE);
       expect(wire(response)).toEqual({
         status: 403,
         challenge:
@@ -194,41 +186,15 @@ describe.each(ADAPTERS)('access over %s', (adapter) => {
 
     it('checks the scope again on every round: a flow whose token lost it ends with the step-up, and nothing is paid', async () => {
       const payments = server().app.get(Payments);
-      const first = await rawToolCall(
-        server().url,
-        'pay',
-        {},
-        { capabilities: FORM, headers: PAYER },
-      );
+      const first = await payRound(server().url, PAYER);
       expectInputRequired(first, { confirm: { method: 'elicitation/create' } });
       const retry = await expectNoSideEffects(
         () => payments.made.length,
-        () =>
-          rawToolCall(
-            server().url,
-            'pay',
-            {},
-            {
-              capabilities: FORM,
-              headers: { 'x-user': 'bob', 'x-scope': 'profile' },
-              requestState: stateOf(first),
-              inputResponses: { confirm: { action: 'accept', content: { ok: true } } },
-            },
-          ),
+        () => payRound(server().url, { 'x-user': 'bob', 'x-scope': 'profile' }, first),
       );
       expect(retry.status).toBe(403);
       expect(retry.headers['www-authenticate']).toContain('error="insufficient_scope"');
-      const done = await rawToolCall(
-        server().url,
-        'pay',
-        {},
-        {
-          capabilities: FORM,
-          headers: PAYER,
-          requestState: stateOf(first),
-          inputResponses: { confirm: { action: 'accept', content: { ok: true } } },
-        },
-      );
+      const done = await payRound(server().url, PAYER, first);
       expect(done.body.result).toMatchObject({ content: [{ type: 'text', text: 'paid' }] });
     });
   });

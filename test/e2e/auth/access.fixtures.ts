@@ -13,7 +13,6 @@ import {
 import { APP_GUARD } from '@nestjs/core';
 import {
   McpContext,
-  McpInputRequest,
   McpInputRequiredResult,
   McpMayRequestInput,
   McpModule,
@@ -24,6 +23,9 @@ import {
   McpResource,
   McpTool,
 } from '../../../src/index';
+import { startTestServer, type TestServer } from '../../utils/bootstrap';
+import { rawToolCall, stateOf, type RawRoundResponse } from '../../utils/mcp';
+import { askOnce, yesNoForm } from '../../utils/input-asks';
 
 /** Who a request says it is: `x-user`, `x-roles` and `x-scope` headers (a stand-in for a token). */
 interface HeaderUser {
@@ -109,16 +111,7 @@ export class AccessOperations {
       this.payments.made.push('paid');
       return 'paid';
     }
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'confirm',
-        McpInputRequest.elicitForm({
-          message: 'Pay?',
-          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
-        }),
-      )
-      .frameworkState({ asked: 'confirm' })
-      .build();
+    return askOnce('confirm', yesNoForm('Pay?'), { asked: 'confirm' });
   }
 
   @McpTool({ name: 'broken_guard', description: 'Its guard throws' })
@@ -188,4 +181,32 @@ export function accessApp(
   })
   class AccessAppModule {}
   return { module: AccessAppModule };
+}
+
+/** The access app (fast path on) on Express, as an OAuth resource server with these options. */
+export function startResourceServerApp(
+  resourceServer: NonNullable<McpModuleOptions['auth']>['resourceServer'],
+): Promise<TestServer> {
+  return startTestServer('express', { imports: [accessApp(true, { resourceServer })] });
+}
+
+/** The `pay` tool's confirmation, accepted. */
+const CONFIRMED = { confirm: { action: 'accept', content: { ok: true } } };
+
+/** A round of `pay` with `headers`: the first, or the one answering `first`'s confirmation. */
+export function payRound(
+  url: URL,
+  headers: Record<string, string>,
+  first?: RawRoundResponse,
+): Promise<RawRoundResponse> {
+  return rawToolCall(
+    url,
+    'pay',
+    {},
+    {
+      capabilities: { elicitation: { form: {} } },
+      headers,
+      ...(first && { requestState: stateOf(first), inputResponses: CONFIRMED }),
+    },
+  );
 }

@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { SignJWT } from 'jose';
 import { resolveDpopOptions } from '../../../src/auth/dpop.options';
 import { DpopNonces } from '../../../src/auth/dpop-nonces';
-import { Payments, accessApp } from './access.fixtures';
+import { Payments, accessApp, startResourceServerApp, payRound } from './access.fixtures';
 import {
   startAuthorizationServer,
   type AuthorizationServer,
@@ -23,6 +23,7 @@ import {
   stateOf,
   type RawRoundResponse,
 } from '../../utils/mcp';
+import { initializeMessage, sessionPost, sessionStreamStatus } from '../../utils/session-clients';
 
 /*
  * DPoP (RFC 9449) on the built-in resource server, against a real authorization server issuing
@@ -101,15 +102,7 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
   /** `pay`'s first round with a DPoP proof of `key`; its sealed state for the second. */
   async function firstRound(server: TestServer, key: TestDpopKey, token: string) {
     const proof = await key.proof({ htm: 'POST', htu: server.url, accessToken: token });
-    const first = await rawToolCall(
-      server.url,
-      'pay',
-      {},
-      {
-        capabilities: FORM,
-        headers: dpopHeaders(token, proof),
-      },
-    );
+    const first = await payRound(server.url, dpopHeaders(token, proof));
     expectInputRequired(first, { confirm: { method: 'elicitation/create' } });
     return stateOf(first);
   }
@@ -483,34 +476,18 @@ describe.each(ADAPTERS)('a 2025-era session with DPoP over %s', (adapter) => {
   it('serves a session only to its subject holding the same key', async () => {
     const key = await TestDpopKey.create();
     const token = await as.token('admin', { scope: SCOPE, resource: server.url.href, dpop: key });
-    const post = async (signer: TestDpopKey, bearer: string, body: object, session?: string) => {
+    const post = async (
+      signer: TestDpopKey,
+      bearer: string,
+      message: Record<string, unknown>,
+      session?: string,
+    ) => {
       const proof = await signer.proof({ htm: 'POST', htu: server.url, accessToken: bearer });
-      return fetch(server.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...dpopHeaders(bearer, proof),
-          ...(session !== undefined && {
-            'mcp-session-id': session,
-            'mcp-protocol-version': '2025-11-25',
-          }),
-        },
-        body: JSON.stringify(body),
-      });
+      return sessionPost(server.url, message, session, dpopHeaders(bearer, proof));
     };
-    const opened = await post(key, token, {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'dpop-2025-raw', version: '1.0.0' },
-      },
-    });
+    const opened = await post(key, token, initializeMessage({}, 1));
     expect(opened.status).toBe(200);
-    const session = opened.headers.get('mcp-session-id') as string;
+    const session = opened.sessionId as string;
     const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
     expect((await post(key, token, list, session)).status).toBe(200);
     // The same client and subject, with a token bound to another key: not this session.
@@ -522,21 +499,12 @@ describe.each(ADAPTERS)('a 2025-era session with DPoP over %s', (adapter) => {
     });
     expect((await post(otherKey, otherToken, list, session)).status).toBe(404);
     // Its GET stream too needs a proof, for GET.
-    const stream = async (htm: string) => {
-      const abort = new AbortController();
-      const response = await fetch(server.url, {
-        method: 'GET',
-        signal: abort.signal,
-        headers: {
-          accept: 'text/event-stream',
-          'mcp-session-id': session,
-          'mcp-protocol-version': '2025-11-25',
-          ...dpopHeaders(token, await key.proof({ htm, htu: server.url, accessToken: token })),
-        },
-      });
-      abort.abort();
-      return response.status;
-    };
+    const stream = async (htm: string) =>
+      sessionStreamStatus(
+        server.url,
+        session,
+        dpopHeaders(token, await key.proof({ htm, htu: server.url, accessToken: token })),
+      );
     expect(await stream('POST')).toBe(401);
     expect(await stream('GET')).toBe(200);
   });
@@ -545,19 +513,9 @@ describe.each(ADAPTERS)('a 2025-era session with DPoP over %s', (adapter) => {
 describe('DPoP-bound opaque tokens by introspection', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer('express', {
-      imports: [
-        accessApp(true, {
-          resourceServer: {
-            issuer: as.issuer,
-            introspection: {
-              endpoint: `${as.issuer}/token/introspection`,
-              clientId: 'mcp-server',
-              clientSecret: 'mcp-server-secret',
-            },
-          },
-        }),
-      ],
+    server = await startResourceServerApp({
+      issuer: as.issuer,
+      introspection: as.introspection,
     });
   });
   afterAll(() => server?.close());
@@ -594,15 +552,9 @@ describe('DPoP-bound opaque tokens by introspection', () => {
 describe('the DPoP replay cache, bounded with a fair share per token subject', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer('express', {
-      imports: [
-        accessApp(true, {
-          resourceServer: {
-            issuer: as.issuer,
-            dpop: { maxReplayEntries: 10, maxReplayEntriesPerSubject: 3 },
-          },
-        }),
-      ],
+    server = await startResourceServerApp({
+      issuer: as.issuer,
+      dpop: { maxReplayEntries: 10, maxReplayEntriesPerSubject: 3 },
     });
   });
   afterAll(() => server?.close());

@@ -6,7 +6,7 @@ import {
 import { Injectable, Module } from '@nestjs/common';
 import { generateKeyPair, SignJWT } from 'jose';
 import { McpTool } from '../../../src/index';
-import { Payments, accessApp } from './access.fixtures';
+import { Payments, accessApp, startResourceServerApp, payRound } from './access.fixtures';
 import { CapturingLogger } from '../../fixtures/sample-app';
 import {
   startAuthorizationServer,
@@ -14,7 +14,8 @@ import {
 } from '../../utils/authorization-server';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { expectInputRequired, expectNoSideEffects } from '../../utils/expect-rpc';
-import { PROTOCOL_VERSION, rawRound, rawToolCall, stateOf } from '../../utils/mcp';
+import { PROTOCOL_VERSION, rawRound, rawToolCall } from '../../utils/mcp';
+import { initializeMessage, sessionPost, sessionStreamStatus } from '../../utils/session-clients';
 import { sleep } from '../../utils/wait';
 
 /*
@@ -27,7 +28,6 @@ import { sleep } from '../../utils/wait';
 const FORM = { elicitation: { form: {} } };
 /** The `algs` of the DPoP challenge every refusal carries beside the Bearer one (DPoP is allowed by default). */
 const ALGS = 'algs="ES256 RS256 PS256 EdDSA"';
-const CONFIRM = { confirm: { action: 'accept', content: { ok: true } } };
 
 let as: AuthorizationServer;
 beforeAll(async () => {
@@ -136,15 +136,7 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
 
     it('answers a token without the scope with 403 insufficient_scope naming it', async () => {
       const token = await as.token('alice', { scope: 'mcp:tools', resource: resource() });
-      const response = await rawToolCall(
-        server().url,
-        'pay',
-        {},
-        {
-          capabilities: FORM,
-          headers: bearer(token),
-        },
-      );
+      const response = await payRound(server().url, bearer(token));
       expect(response.status).toBe(403);
       expect(response.headers['www-authenticate']).toBe(
         `Bearer error="insufficient_scope", error_description="The operation needs more scopes", scope="payments:write", resource_metadata="${metadataUrl()}", ` +
@@ -199,32 +191,13 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
         scope: 'mcp:tools payments:write',
         resource: resource(),
       });
-      const first = await rawToolCall(
-        server().url,
-        'pay',
-        {},
-        {
-          capabilities: FORM,
-          headers: bearer(full),
-        },
-      );
+      const first = await payRound(server().url, bearer(full));
       expectInputRequired(first, { confirm: { method: 'elicitation/create' } });
       const reduced = await as.token('admin', { scope: 'mcp:tools', resource: resource() });
       const payments = server().app.get(Payments);
       const retry = await expectNoSideEffects(
         () => payments.made.length,
-        () =>
-          rawToolCall(
-            server().url,
-            'pay',
-            {},
-            {
-              capabilities: FORM,
-              headers: bearer(reduced),
-              requestState: stateOf(first),
-              inputResponses: CONFIRM,
-            },
-          ),
+        () => payRound(server().url, bearer(reduced), first),
       );
       expect(retry.status).toBe(403);
       expect(retry.headers['www-authenticate']).toContain('error="insufficient_scope"');
@@ -258,40 +231,19 @@ describe.each(ADAPTERS)('a 2025-era client of the protected resource over %s', (
   });
 
   it('gets the 401 challenge for a bad token before its session starts, and is served with a good one', async () => {
-    const send = (authorization: string, body: object, session?: string) =>
-      fetch(server.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization,
-          ...(session !== undefined && {
-            'mcp-session-id': session,
-            'mcp-protocol-version': '2025-11-25',
-          }),
-        },
-        body: JSON.stringify(body),
-      });
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'oauth-2025', version: '1.0.0' },
-      },
-    };
+    const send = (authorization: string, message: Record<string, unknown>, session?: string) =>
+      sessionPost(server.url, message, session, { authorization });
+    const initialize = initializeMessage({}, 1);
     const refused = await send('Bearer not-a-jwt', initialize);
     expect(refused.status).toBe(401);
-    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
     const token = await as.token('admin', {
       scope: 'mcp:tools payments:write',
       resource: server.url.href,
     });
     const opened = await send(`Bearer ${token}`, initialize);
     expect(opened.status).toBe(200);
-    const session = opened.headers.get('mcp-session-id');
+    const session = opened.sessionId;
     expect(session).toBeTruthy();
     const served = await send(
       `Bearer ${token}`,
@@ -299,7 +251,7 @@ describe.each(ADAPTERS)('a 2025-era client of the protected resource over %s', (
       session as string,
     );
     expect(served.status).toBe(200);
-    expect(await served.text()).toContain('"pay"');
+    expect(served.text).toContain('"pay"');
     // The session's next request with a bad token is challenged too, not served.
     const later = await send(
       'Bearer not-a-jwt',
@@ -308,21 +260,12 @@ describe.each(ADAPTERS)('a 2025-era client of the protected resource over %s', (
     );
     expect(later.status).toBe(401);
     // Its GET stream is the caller's too: the same token opens it, none finds no session.
-    const stream = async (authorization?: string) => {
-      const abort = new AbortController();
-      const response = await fetch(server.url, {
-        method: 'GET',
-        signal: abort.signal,
-        headers: {
-          accept: 'text/event-stream',
-          'mcp-session-id': session as string,
-          'mcp-protocol-version': '2025-11-25',
-          ...(authorization !== undefined && { authorization }),
-        },
-      });
-      abort.abort();
-      return response.status;
-    };
+    const stream = (authorization?: string) =>
+      sessionStreamStatus(
+        server.url,
+        session as string,
+        authorization === undefined ? {} : { authorization },
+      );
     expect(await stream(`Bearer ${token}`)).toBe(200);
     expect(await stream()).toBe(401);
     expect(await stream('Bearer not-a-jwt')).toBe(401);
@@ -475,19 +418,9 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
 describe('opaque tokens by introspection', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer('express', {
-      imports: [
-        accessApp(true, {
-          resourceServer: {
-            issuer: as.issuer,
-            introspection: {
-              endpoint: `${as.issuer}/token/introspection`,
-              clientId: 'mcp-server',
-              clientSecret: 'mcp-server-secret',
-            },
-          },
-        }),
-      ],
+    server = await startResourceServerApp({
+      issuer: as.issuer,
+      introspection: as.introspection,
     });
   });
   afterAll(async () => {
@@ -499,15 +432,7 @@ describe('opaque tokens by introspection', () => {
       scope: 'mcp:tools payments:write',
       resource: server.url.href,
     });
-    const ok = await rawToolCall(
-      server.url,
-      'pay',
-      {},
-      {
-        capabilities: FORM,
-        headers: { Authorization: `Bearer ${token}` },
-      },
-    );
+    const ok = await payRound(server.url, { Authorization: `Bearer ${token}` });
     expectInputRequired(ok, { confirm: { method: 'elicitation/create' } });
     const unknown = await rawToolCall(
       server.url,

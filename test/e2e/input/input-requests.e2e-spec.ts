@@ -8,6 +8,7 @@ import {
   expectMissingCapabilities,
   expectNoSideEffects,
   expectRefusal,
+  INTERNAL_ERROR,
 } from '../../utils/expect-rpc';
 import {
   connectClient,
@@ -19,6 +20,7 @@ import {
   type RawRoundOptions,
   type RawRoundResponse,
 } from '../../utils/mcp';
+import { TRANSFER } from '../../utils/sample-calls';
 
 type ElicitParams = { mode?: string; message: string; url?: string; requestedSchema?: unknown };
 type ElicitAnswer = {
@@ -27,8 +29,6 @@ type ElicitAnswer = {
 };
 
 const FORM = { elicitation: {} };
-const TRANSFER = { amount: '12.50', to: 'bob' };
-const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 
 function textOf(result: { content?: unknown }): string {
   const [block] = result.content as { type: string; text: string }[];

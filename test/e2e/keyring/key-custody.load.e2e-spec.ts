@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,7 +5,7 @@ import { join, resolve } from 'node:path';
 import request from 'supertest';
 import type { SampleEnv } from '../../fixtures/sample-app';
 import { ADAPTERS, type AdapterName } from '../../utils/bootstrap';
-import { rawToolCall, type RawRoundResponse } from '../../utils/mcp';
+import { kidOf, rawToolCall, type RawRoundResponse } from '../../utils/mcp';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
 import {
   ensureSampleBuilt,
@@ -15,44 +14,16 @@ import {
   type SampleProcessEnv,
 } from '../../utils/sample-process';
 import { until } from '../../utils/wait';
+import { makeSoftHsmToken, type SoftHsmToken } from '../../utils/softhsm-token';
+import { TRANSFER, APPROVE } from '../../utils/sample-calls';
+import { INVALID_STATE } from '../../utils/expect-rpc';
 
 const ADMIN_TOKEN = 'key-custody-admin-71d2';
 const FORM = { elicitation: {} };
-const TRANSFER = { amount: '12.50', to: 'bob' };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const DONE = 'Transferred 12.50 to bob';
 const BUSY = { code: -32000, message: 'Server busy: the key store is unavailable' };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const PIN = '5813';
 const KILLER = resolve(__dirname, '../../utils/pkcs11-session-killer.cjs');
-
-/** The key id a sealed state names (its second dot-separated part). */
-const kidOf = (state: string) => Buffer.from(state.split('.')[1], 'base64url').toString('latin1');
-
-interface HsmToken {
-  SOFTHSM2_CONF: string;
-  PKCS11_MODULE: string;
-  PKCS11_TOKEN_LABEL: string;
-  PKCS11_PIN: string;
-}
-
-function makeToken(dir: string, resident: string[]): HsmToken {
-  const made = spawnSync(
-    process.execPath,
-    [
-      'scripts/pkcs11/softhsm-token.mjs',
-      '--dir',
-      dir,
-      '--pin',
-      PIN,
-      '--resident',
-      resident.join(','),
-    ],
-    { encoding: 'utf8' },
-  );
-  if (made.status !== 0) throw new Error(`softhsm-token.mjs failed: ${made.stderr}`);
-  return JSON.parse(made.stdout) as HsmToken;
-}
 
 /** Sends one command to the session killer preloaded in a sample process; resolves with its answer. */
 function killSessions(socketPath: string, command: 'close-all' | 'logout'): Promise<string> {
@@ -117,10 +88,10 @@ async function admin(server: SampleProcess, action: string, body?: object) {
 jest.setTimeout(240_000);
 
 let hsmDir: string;
-let token: HsmToken;
+let token: SoftHsmToken;
 beforeAll(async () => {
   hsmDir = mkdtempSync(join(tmpdir(), 'hsm-load-'));
-  token = makeToken(hsmDir, ['k1', 'k2', 'k3']);
+  token = makeSoftHsmToken(hsmDir, PIN, ['--resident', 'k1,k2,k3']);
   await ensureSampleBuilt();
 }, 300_000);
 afterAll(() => rmSync(hsmDir, { recursive: true, force: true }));

@@ -9,12 +9,11 @@ import {
 } from '../../fixtures/sample-app';
 import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
 import { rawToolCall, resultText, stateOf, type RawRoundResponse } from '../../utils/mcp';
+import { TRANSFER, APPROVE } from '../../utils/sample-calls';
+import { INVALID_STATE } from '../../utils/expect-rpc';
 
 const ADMIN_TOKEN = 'rotation-admin-token-5b1f';
 const FORM = { elicitation: {} };
-const TRANSFER = { amount: '12.50', to: 'bob' };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 
 interface Snapshot {
   activeKeyId: string;

@@ -13,51 +13,15 @@ import {
   type SampleProcess,
   type SampleProcessEnv,
 } from '../../utils/sample-process';
-import { rawToolCall, resultText, stateOf } from '../../utils/mcp';
+import { kidOf, rawToolCall, resultText, stateOf } from '../../utils/mcp';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
 import { until } from '../../utils/wait';
+import { makeSoftHsmToken, type SoftHsmToken } from '../../utils/softhsm-token';
+import { TRANSFER, APPROVE } from '../../utils/sample-calls';
 
 const ADMIN_TOKEN = 'key-sources-admin-3c9e';
 const FORM = { elicitation: {} };
-const TRANSFER = { amount: '12.50', to: 'bob' };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const PIN = '4921';
-
-/** The key id a sealed state names (its second dot-separated part). */
-const kidOf = (state: string) => Buffer.from(state.split('.')[1], 'base64url').toString('latin1');
-
-interface HsmToken {
-  SOFTHSM2_CONF: string;
-  PKCS11_MODULE: string;
-  PKCS11_TOKEN_LABEL: string;
-  PKCS11_PIN: string;
-  wrapped: Record<string, string>;
-}
-
-/** A SoftHSM2 token of its own, made by the project's script (the same one the docs give operators). */
-function makeToken(dir: string): HsmToken {
-  const made = spawnSync(
-    process.execPath,
-    [
-      'scripts/pkcs11/softhsm-token.mjs',
-      ...[
-        '--dir',
-        dir,
-        '--pin',
-        PIN,
-        '--resident',
-        'k1,k2',
-        '--wrapping',
-        'wrap',
-        '--wrapped',
-        'd1',
-      ],
-    ],
-    { encoding: 'utf8' },
-  );
-  if (made.status !== 0) throw new Error(`softhsm-token.mjs failed: ${made.stderr}`);
-  return JSON.parse(made.stdout) as HsmToken;
-}
 
 /** What the tests drive: an app in this process, or the sample as a child process. */
 type Served = { readonly url: URL };
@@ -88,12 +52,20 @@ jest.setTimeout(90_000);
 let savedAdminToken: string | undefined;
 /** One token for the file: SoftHSM reads its configuration once per process, when it initializes. */
 let hsmDir: string;
-let token: HsmToken;
+/** With `--wrapped d1`, the script prints the wrapped key's material too. */
+let token: SoftHsmToken & { wrapped: Record<string, string> };
 beforeAll(async () => {
   savedAdminToken = process.env.MCP_ADMIN_TOKEN;
   process.env.MCP_ADMIN_TOKEN = ADMIN_TOKEN;
   hsmDir = mkdtempSync(join(tmpdir(), 'hsm-'));
-  token = makeToken(hsmDir);
+  token = makeSoftHsmToken<{ wrapped: Record<string, string> }>(hsmDir, PIN, [
+    '--resident',
+    'k1,k2',
+    '--wrapping',
+    'wrap',
+    '--wrapped',
+    'd1',
+  ]);
   // A clean checkout builds the sample here (tsc): minutes on a loaded machine.
   await ensureSampleBuilt();
 }, 300_000);

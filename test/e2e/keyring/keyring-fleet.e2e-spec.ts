@@ -3,7 +3,7 @@ import request from 'supertest';
 import { AwsKmsKeyWrapper } from '../../../src/entry/aws-kms';
 import { CapturingLogger, newKeyring, startSampleApp } from '../../fixtures/sample-app';
 import { ADAPTERS, type AdapterName, type TestServer } from '../../utils/bootstrap';
-import { rawToolCall, resultText, stateOf } from '../../utils/mcp';
+import { kidOf, rawToolCall, resultText, stateOf } from '../../utils/mcp';
 import { startMotoKms, type MotoKms } from '../../utils/moto-kms';
 import {
   closeRedisClient,
@@ -11,11 +11,10 @@ import {
   type RedisServerHandle,
 } from '../../utils/redis-server';
 import { sleep, until } from '../../utils/wait';
+import { TRANSFER, APPROVE } from '../../utils/sample-calls';
 
 const ADMIN_TOKEN = 'keyring-fleet-admin-0c4a';
 const FORM = { elicitation: {} };
-const TRANSFER = { amount: '12.50', to: 'bob' };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const DONE = 'Transferred 12.50 to bob';
 const RECORD = 'nestjs-mcp:keyring:desired';
 const HIGH_WATER = 'nestjs-mcp:keyring:desired-high-water';
@@ -33,7 +32,6 @@ interface Snapshot {
   };
 }
 
-const kidOf = (state: string) => Buffer.from(state.split('.')[1], 'base64url').toString('latin1');
 const idsOf = (snapshot: Snapshot) => snapshot.keys.map((key) => key.id).sort();
 
 async function admin(server: TestServer, action: string, body?: object) {

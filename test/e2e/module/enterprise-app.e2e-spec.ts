@@ -30,6 +30,7 @@ import {
   stateOf,
   type RawRoundResponse,
 } from '../../utils/mcp';
+import { INVALID_STATE, INTERNAL_ERROR } from '../../utils/expect-rpc';
 
 /**
  * "A user's app is not our sample app": a realistic Nest app (passport-style global guard reading
@@ -42,8 +43,6 @@ const FORM = { elicitation: {} };
 const ALICE = { Authorization: 'Bearer alice' };
 const BOB = { Authorization: 'Bearer bob' };
 const CONFIRM = { confirm: { action: 'accept', content: { confirm: true } } };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
-const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 const UNAUTHORIZED = -32001;
 const FORBIDDEN = -32003;
 const TOOLS = [
@@ -201,26 +200,17 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
   });
 
   describe('2. the guard sees the real HTTP request', () => {
+    /** Who `whoami` says the caller is, sent with these headers. */
+    const whoami = async (headers: Record<string, string>) =>
+      resultText(await rawToolCall(server.url, 'whoami', {}, { headers }));
+
     it('accepts Authorization: Bearer alice (any scheme case) and sets req.user', async () => {
-      const alice = await rawToolCall(server.url, 'whoami', {}, { headers: ALICE });
-      expect(resultText(alice)).toBe('{"data":"alice"}');
-      const bob = await rawToolCall(
-        server.url,
-        'whoami',
-        {},
-        { headers: { authorization: 'bearer bob' } },
-      );
-      expect(resultText(bob)).toBe('{"data":"bob"}');
+      expect(await whoami(ALICE)).toBe('{"data":"alice"}');
+      expect(await whoami({ authorization: 'bearer bob' })).toBe('{"data":"bob"}');
     });
 
     it('accepts the user the session middleware found (cookie)', async () => {
-      const response = await rawToolCall(
-        server.url,
-        'whoami',
-        {},
-        { headers: { Cookie: 'theme=dark; sid=bob' } },
-      );
-      expect(resultText(response)).toBe('{"data":"bob"}');
+      expect(await whoami({ Cookie: 'theme=dark; sid=bob' })).toBe('{"data":"bob"}');
     });
 
     it('refuses a call without credentials with -32001', async () => {

@@ -49,6 +49,7 @@ import type { McpContextType } from '../../../src/operations/context/mcp-executi
 import { Payload as InvoicePayload } from './billing/payload.dto';
 import { Payload as NotePayload } from './notes/payload.dto';
 import { startTestServer, type AdapterName, type TestServer } from '../../utils/bootstrap';
+import { askOnce, requiredField } from '../../utils/input-asks';
 
 // ---------------------------------------------------------------------------------------------
 // Identity: what a passport-style setup puts on `req.user`.
@@ -337,11 +338,7 @@ function shapeOf(value: unknown): string {
     : `${typeof value} ${String(value)}`;
 }
 
-const confirmSchema = {
-  type: 'object',
-  properties: { confirm: { type: 'boolean' } },
-  required: ['confirm'],
-} as const;
+const confirmSchema = requiredField('confirm', 'boolean');
 
 /** Tools of two "feature modules" whose DTOs share the class name `Payload`. */
 @Injectable()
@@ -430,16 +427,14 @@ export class EnterpriseTools {
     const state = ctx.requestState.framework<{ marker: string; askedBy: string }>();
     const answer = state ? ctx.inputResponses.find('confirm') : undefined;
     if (!state || answer?.kind !== 'elicitation') {
-      return McpInputRequiredResult.builder()
-        .inputRequest(
-          'confirm',
-          McpInputRequest.elicitForm({
-            message: `Publish "${args.title ?? 'untitled'}"?`,
-            requestedSchema: confirmSchema,
-          }),
-        )
-        .frameworkState({ marker: STATE_MARKER, askedBy: caller })
-        .build();
+      return askOnce(
+        'confirm',
+        McpInputRequest.elicitForm({
+          message: `Publish "${args.title ?? 'untitled'}"?`,
+          requestedSchema: confirmSchema,
+        }),
+        { marker: STATE_MARKER, askedBy: caller },
+      );
     }
     if (answer.action !== 'accept' || answer.content?.confirm !== true) return 'Not published';
     this.published.completedBy.push(caller);

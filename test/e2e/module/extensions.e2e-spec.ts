@@ -1,10 +1,4 @@
-import {
-  Injectable,
-  Module,
-  UseGuards,
-  type CanActivate,
-  type ExecutionContext,
-} from '@nestjs/common';
+import { Injectable, Module, UseGuards } from '@nestjs/common';
 import { McpModule, McpTool } from '../../../src/index';
 import { MCP_TASKS_EXTENSION } from '../../../src/entry/tasks';
 import { McpTasksService } from '../../../src/ext/tasks/mcp-tasks.service';
@@ -12,6 +6,7 @@ import { SessionEndpoint } from '../../../src/ext/sessions/session-endpoint';
 import { startTestServer, startupError, type TestServer } from '../../utils/bootstrap';
 import { rawRound, rawToolCall } from '../../utils/mcp';
 import { openSession, sessionPost, initializeRaw } from '../../utils/session-clients';
+import { SignedInGuard } from '../../fixtures/enhancers';
 
 /*
  * Tasks and 2025-era sessions are extensions: they install themselves into the core's seams
@@ -21,17 +16,6 @@ import { openSession, sessionPost, initializeRaw } from '../../utils/session-cli
  */
 
 const TASKS = { extensions: { [MCP_TASKS_EXTENSION]: {} } };
-
-/** Lets through only a request with `x-user`. */
-@Injectable()
-class SignedInGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
-    const headers = context
-      .switchToHttp()
-      .getRequest<{ headers: Record<string, unknown> }>().headers;
-    return typeof headers['x-user'] === 'string';
-  }
-}
 
 @Injectable()
 class OptionalTaskTools {

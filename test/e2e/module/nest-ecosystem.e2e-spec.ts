@@ -4,8 +4,6 @@ import { AuthGuard, PassportModule, PassportStrategy } from '@nestjs/passport';
 import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import {
-  McpInputRequest,
-  McpInputRequiredResult,
   McpMayRequestInput,
   McpModule,
   McpContext,
@@ -15,6 +13,7 @@ import {
 } from '../../../src/index';
 import { ALL_ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { connectClient, rawToolCall, resultText } from '../../utils/mcp';
+import { askOnce, yesNoForm } from '../../utils/input-asks';
 
 /** Users by bearer token, as a real strategy would look them up. */
 const USERS: Record<string, { id: string; name: string }> = {
@@ -51,16 +50,7 @@ class AccountTools {
   close(@McpContext() ctx: McpOperationContext): unknown {
     const user = (ctx.http.request.user as { name: string }).name;
     if (ctx.requestState.framework() === undefined) {
-      return McpInputRequiredResult.builder()
-        .inputRequest(
-          'confirm',
-          McpInputRequest.elicitForm({
-            message: 'Close the account?',
-            requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
-          }),
-        )
-        .frameworkState({ asked: true })
-        .build();
+      return askOnce('confirm', yesNoForm('Close the account?'));
     }
     return `closed for ${user}`;
   }

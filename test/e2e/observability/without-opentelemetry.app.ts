@@ -15,6 +15,7 @@ import {
   McpTool,
   type McpFlowEvent,
 } from '../../../src/index';
+import { askOnce } from '../../utils/input-asks';
 
 @Injectable()
 class Tools {
@@ -26,16 +27,13 @@ class Tools {
   @McpMayRequestInput({ type: 'elicitation.form' })
   run(@McpContext() ctx: McpContext): McpInputRequiredResult | string {
     if (ctx.requestState.framework()) return `flow ${ctx.flowId}`;
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'go',
-        McpInputRequest.elicitForm({
-          message: 'Go?',
-          requestedSchema: { type: 'object', properties: {} },
-        }),
-      )
-      .frameworkState({ asked: true })
-      .build();
+    return askOnce(
+      'go',
+      McpInputRequest.elicitForm({
+        message: 'Go?',
+        requestedSchema: { type: 'object', properties: {} },
+      }),
+    );
   }
 }
 

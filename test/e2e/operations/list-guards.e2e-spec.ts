@@ -1,13 +1,8 @@
-import {
-  Injectable,
-  Module,
-  UseGuards,
-  type CanActivate,
-  type ExecutionContext,
-} from '@nestjs/common';
+import { Injectable, Module, UseGuards } from '@nestjs/common';
 import { McpModule, McpTool } from '../../../src/index';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawRound, rawToolCall } from '../../utils/mcp';
+import { SignedInGuard } from '../../fixtures/enhancers';
 
 /*
  * Lists per caller run an operation's guards only where a guard may apply; an app without a
@@ -15,17 +10,6 @@ import { rawRound, rawToolCall } from '../../utils/mcp';
  * guard can come from, each without any other guard in the app: the class, the method, and
  * `useGlobalGuards` called after the app was created.
  */
-
-/** Lets through only a request with `x-user`. */
-@Injectable()
-class SignedInGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
-    const headers = context
-      .switchToHttp()
-      .getRequest<{ headers: Record<string, unknown> }>().headers;
-    return typeof headers['x-user'] === 'string';
-  }
-}
 
 @Injectable()
 class OpenTools {

@@ -14,6 +14,7 @@ import {
   rpcBody,
   rpcHeaders,
   stateOf,
+  type RawRoundOptions,
 } from '../../utils/mcp';
 import { openSession, sessionPost } from '../../utils/session-clients';
 import { SseReader, postForStream, type OpenStream } from '../../utils/sse';
@@ -36,6 +37,10 @@ import {
 const ALICE = { 'x-user': 'alice' };
 const BOB = { 'x-user': 'bob' };
 const FORM = { elicitation: { form: {} } };
+
+/** A call of confirm_order for tea by the caller `headers` name, with a form; `options` add to it. */
+const orderTea = (url: URL, headers: Record<string, string>, options: RawRoundOptions = {}) =>
+  rawToolCall(url, 'confirm_order', { item: 'tea' }, { headers, capabilities: FORM, ...options });
 const ACCEPT = { confirm: { action: 'accept', content: { approve: true } } };
 
 /** The body of an answer with its one random member (a sealed state) named, not spelled. */
@@ -116,43 +121,17 @@ describe.each(ADAPTERS)('operations registered at run time, over %s', (adapter) 
     });
 
     it('completes the flow on round 2 under the same guards and sealed state', async () => {
-      const first = await rawToolCall(
-        registered.url,
-        'confirm_order',
-        { item: 'tea' },
-        {
-          headers: ALICE,
-          capabilities: FORM,
-        },
-      );
-      const second = await rawToolCall(
-        registered.url,
-        'confirm_order',
-        { item: 'tea' },
-        {
-          headers: ALICE,
-          capabilities: FORM,
-          inputResponses: ACCEPT,
-          requestState: stateOf(first),
-        },
-      );
+      const first = await orderTea(registered.url, ALICE);
+      const second = await orderTea(registered.url, ALICE, {
+        inputResponses: ACCEPT,
+        requestState: stateOf(first),
+      });
       expect(resultText(second)).toBe('Ordered tea');
     });
 
     it('resolves a guard class no module provides through DI, so it is never skipped', async () => {
       const [a, b] = await Promise.all(
-        [decorated, registered].map((server) =>
-          rawToolCall(
-            server.url,
-            'confirm_order',
-            { item: 'tea' },
-            {
-              id: 9,
-              headers: BOB,
-              capabilities: FORM,
-            },
-          ),
-        ),
+        [decorated, registered].map((server) => orderTea(server.url, BOB, { id: 9 })),
       );
       expect(b.body.error).toMatchObject({ code: -32602, message: 'Unknown tool: confirm_order' });
       expect(b.text).toBe(a.text);
@@ -215,17 +194,7 @@ describe.each(ADAPTERS)('operations registered at run time, over %s', (adapter) 
       });
 
       it('answers bob`s call as for a tool nobody serves', async () => {
-        const call = () =>
-          rawToolCall(
-            tenants.url,
-            'confirm_order',
-            { item: 'tea' },
-            {
-              id: 11,
-              headers: BOB,
-              capabilities: FORM,
-            },
-          );
+        const call = () => orderTea(tenants.url, BOB, { id: 11 });
         const [hidden, unknown] = await hiddenAndUnknown(call);
         expect(hidden.status).toBe(unknown.status);
         expect(hidden.text).toBe(unknown.text);
@@ -233,19 +202,7 @@ describe.each(ADAPTERS)('operations registered at run time, over %s', (adapter) 
           code: -32602,
           message: 'Unknown tool: confirm_order',
         });
-        expect(
-          (
-            await rawToolCall(
-              tenants.url,
-              'confirm_order',
-              { item: 'tea' },
-              {
-                headers: ALICE,
-                capabilities: FORM,
-              },
-            )
-          ).body.result?.resultType,
-        ).toBe('input_required');
+        expect((await orderTea(tenants.url, ALICE)).body.result?.resultType).toBe('input_required');
       });
 
       it('hides it from a 2025-era session`s list and call, byte for byte', async () => {
@@ -287,16 +244,7 @@ describe.each(ADAPTERS)('operations registered at run time, over %s', (adapter) 
         );
         const list = await rawRound(open.url, 'tools/list', {}, { headers: BOB });
         expect(list.body.result?.tools).toEqual([]);
-        const hidden = await rawToolCall(
-          open.url,
-          'confirm_order',
-          { item: 'tea' },
-          {
-            id: 12,
-            headers: BOB,
-            capabilities: FORM,
-          },
-        );
+        const hidden = await orderTea(open.url, BOB, { id: 12 });
         expect(hidden.body.error).toEqual({
           code: -32602,
           message: 'Unknown tool: confirm_order',
@@ -398,23 +346,28 @@ describe.each(ADAPTERS)('operations registered at run time, over %s', (adapter) 
     let registry: McpRuntimeOperations;
     const forAlice = (caller: McpOperationContext) => userOf(caller) === 'alice';
 
+    /** The prompt and the resource only alice sees (registered at start, again after a test hid them). */
+    async function registerAlicesBrief(operations: McpRuntimeOperations): Promise<void> {
+      await operations.registerPrompt(
+        {
+          name: 'brief',
+          description: 'A brief about a topic',
+          arguments: [{ name: 'topic', required: true }],
+          complete: { topic: (value) => ['tea', 'coffee'].filter((t) => t.startsWith(value)) },
+          visibleTo: forAlice,
+        },
+        (args: { topic: string }) => `Write about ${args.topic}`,
+      );
+      await operations.registerResource(
+        { uri: 'notes://today', name: 'today', mimeType: 'text/plain', visibleTo: forAlice },
+        () => 'nothing planned',
+      );
+    }
+
     beforeAll(async () => {
       kinds = await start([], async (runtimeOperations) => {
         registry = runtimeOperations;
-        await runtimeOperations.registerPrompt(
-          {
-            name: 'brief',
-            description: 'A brief about a topic',
-            arguments: [{ name: 'topic', required: true }],
-            complete: { topic: (value) => ['tea', 'coffee'].filter((t) => t.startsWith(value)) },
-            visibleTo: forAlice,
-          },
-          (args: { topic: string }) => `Write about ${args.topic}`,
-        );
-        await runtimeOperations.registerResource(
-          { uri: 'notes://today', name: 'today', mimeType: 'text/plain', visibleTo: forAlice },
-          () => 'nothing planned',
-        );
+        await registerAlicesBrief(runtimeOperations);
         await runtimeOperations.registerResource(
           { uriTemplate: 'notes://day/{day}', name: 'day' },
           (args: { day: string }) => `notes of ${args.day}`,
@@ -430,20 +383,7 @@ describe.each(ADAPTERS)('operations registered at run time, over %s', (adapter) 
       try {
         return [hidden, await ask()];
       } finally {
-        await registry.registerPrompt(
-          {
-            name: 'brief',
-            description: 'A brief about a topic',
-            arguments: [{ name: 'topic', required: true }],
-            complete: { topic: (value) => ['tea', 'coffee'].filter((t) => t.startsWith(value)) },
-            visibleTo: forAlice,
-          },
-          (args: { topic: string }) => `Write about ${args.topic}`,
-        );
-        await registry.registerResource(
-          { uri: 'notes://today', name: 'today', mimeType: 'text/plain', visibleTo: forAlice },
-          () => 'nothing planned',
-        );
+        await registerAlicesBrief(registry);
       }
     }
 
@@ -518,30 +458,9 @@ describe.each(ADAPTERS)('operations registered at run time, over %s', (adapter) 
 
   describe('versions in the seal', () => {
     it('refuses at round 2 a flow whose tool was registered again with another schema; the same definition keeps it', async () => {
-      const opened = async () =>
-        stateOf(
-          await rawToolCall(
-            registered.url,
-            'confirm_order',
-            { item: 'tea' },
-            {
-              headers: ALICE,
-              capabilities: FORM,
-            },
-          ),
-        );
+      const opened = async () => stateOf(await orderTea(registered.url, ALICE));
       const round2 = (state: string) =>
-        rawToolCall(
-          registered.url,
-          'confirm_order',
-          { item: 'tea' },
-          {
-            headers: ALICE,
-            capabilities: FORM,
-            inputResponses: ACCEPT,
-            requestState: state,
-          },
-        );
+        orderTea(registered.url, ALICE, { inputResponses: ACCEPT, requestState: state });
       let ran = 0;
       const counted = ((args: { item: string }, ctx: never) => {
         if (
@@ -571,29 +490,9 @@ describe.each(ADAPTERS)('operations registered at run time, over %s', (adapter) 
     });
 
     it('across a deploy: a decorated tool defined the same keeps flows, defined otherwise refuses them', async () => {
-      const state = stateOf(
-        await rawToolCall(
-          decorated.url,
-          'confirm_order',
-          { item: 'tea' },
-          {
-            headers: ALICE,
-            capabilities: FORM,
-          },
-        ),
-      );
+      const state = stateOf(await orderTea(decorated.url, ALICE));
       const continued = (server: TestServer) =>
-        rawToolCall(
-          server.url,
-          'confirm_order',
-          { item: 'tea' },
-          {
-            headers: ALICE,
-            capabilities: FORM,
-            inputResponses: ACCEPT,
-            requestState: state,
-          },
-        );
+        orderTea(server.url, ALICE, { inputResponses: ACCEPT, requestState: state });
       // The run-time twin is defined the same (its code differs): the "deployed" instance goes on.
       expect(resultText(await continued(registered))).toBe('Ordered tea');
       const changed = await start([], (registry) =>

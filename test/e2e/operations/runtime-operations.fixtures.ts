@@ -31,6 +31,7 @@ import {
   type McpToolOptions,
 } from '../../../src/index';
 import { McpRuntimeOperations, type McpRuntimeDefinition } from '../../../src/entry/runtime';
+import { askOnce } from '../../utils/input-asks';
 
 /** `x-user: <name>` names the caller; only alice has the agent role. */
 export function userOf(caller: McpOperationContext): string | undefined {
@@ -83,16 +84,13 @@ export function confirmOrder(
   const state = ctx.requestState.framework<{ asked: boolean }>();
   const answer = state?.asked ? ctx.inputResponses.find('confirm') : undefined;
   if (!answer)
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'confirm',
-        McpInputRequest.elicitForm({
-          message: `Order ${args.item}?`,
-          requestedSchema: approvalSchema,
-        }),
-      )
-      .frameworkState({ asked: true })
-      .build();
+    return askOnce(
+      'confirm',
+      McpInputRequest.elicitForm({
+        message: `Order ${args.item}?`,
+        requestedSchema: approvalSchema,
+      }),
+    );
   const approved =
     answer.kind === 'elicitation' &&
     answer.action === 'accept' &&

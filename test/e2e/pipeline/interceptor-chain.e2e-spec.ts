@@ -10,7 +10,6 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { Observable } from 'rxjs';
 import {
   McpContext,
-  McpInputRequest,
   McpInputRequiredResult,
   McpModule,
   McpRequestStateMode,
@@ -23,6 +22,7 @@ import { startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawToolCall, stateOf } from '../../utils/mcp';
 import { connectV2Legacy, SampleUser, textOf } from '../../utils/session-clients';
 import { until } from '../../utils/wait';
+import { askOnce, yesNoForm } from '../../utils/input-asks';
 
 /*
  * The card: Nest interceptors do capability gating and state protection, in Nest's own chain. What
@@ -59,16 +59,7 @@ class DeleteTools {
   deleteFile(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     const answer = ctx.inputResponses.find('confirm');
     if (answer?.kind === 'elicitation') return answer.action === 'accept' ? 'deleted' : 'kept';
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'confirm',
-        McpInputRequest.elicitForm({
-          message: 'Delete notes.txt?',
-          requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } },
-        }),
-      )
-      .frameworkState({ asked: true })
-      .build();
+    return askOnce('confirm', yesNoForm('Delete notes.txt?', 'confirm'));
   }
 }
 

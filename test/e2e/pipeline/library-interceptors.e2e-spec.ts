@@ -22,6 +22,7 @@ import {
 } from '../../../src/index';
 import { ALL_ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawToolCall } from '../../utils/mcp';
+import { askOnce } from '../../utils/input-asks';
 
 const PLAN = 'plan-b-secret-7f3a';
 const FORM = { elicitation: { form: {} } };
@@ -84,10 +85,11 @@ class GuardedTools {
     this.runs++;
     const state = ctx.requestState.framework<{ plan: string }>();
     if (!state) {
-      return McpInputRequiredResult.builder()
-        .inputRequest('ok', McpInputRequest.elicitForm({ message: 'Go?', requestedSchema: SCHEMA }))
-        .frameworkState({ plan: PLAN })
-        .build();
+      return askOnce(
+        'ok',
+        McpInputRequest.elicitForm({ message: 'Go?', requestedSchema: SCHEMA }),
+        { plan: PLAN },
+      );
     }
     return `confirmed ${state.plan === PLAN ? 'the plan' : 'something else'}`;
   }

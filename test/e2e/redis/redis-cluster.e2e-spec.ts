@@ -26,7 +26,7 @@ import {
   OneTimeStateFixturesModule,
 } from '../request-state/one-time-state.fixtures';
 import { startTestServer, type TestServer } from '../../utils/bootstrap';
-import { expectExactlyOneAccepted } from '../../utils/expect-rpc';
+import { expectExactlyOneAccepted, INVALID_STATE } from '../../utils/expect-rpc';
 import {
   connectClient,
   freshId,
@@ -39,8 +39,8 @@ import {
 import { postForStream, SseReader } from '../../utils/sse';
 import { startRedisCluster, type RedisClusterHandle } from '../../utils/redis-cluster';
 import { until } from '../../utils/wait';
+import { APPROVE, approveExpenseRound } from '../../utils/sample-calls';
 
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 const APP_CLUSTER = Symbol('APP_CLUSTER');
 
 let cluster: RedisClusterHandle;
@@ -294,16 +294,10 @@ describe('the sample app with MCP_STORE=redis on a Redis Cluster (REDIS_CLUSTER_
   it('redeems an approve_expense handle on the other instance, once', async () => {
     const expense = { amount: '42.00', description: 'Taxi' };
     const call = (server: TestServer, requestState?: string, inputResponses?: unknown) =>
-      rawToolCall(server.url, 'approve_expense', expense, {
-        capabilities: FORM,
-        headers: { Authorization: 'Bearer alice' },
-        requestState,
-        inputResponses,
-      });
+      approveExpenseRound(server.url, 'alice', expense, requestState, inputResponses);
     const handle = (await call(east)).body.result?.requestState;
-    const approval = { approval: { action: 'accept', content: { approve: true } } };
-    expect(resultText(await call(west, handle, approval))).toMatch(/approved: 42\.00/);
-    expect((await call(east, handle, approval)).body.error).toEqual(INVALID_STATE);
+    expect(resultText(await call(west, handle, APPROVE))).toMatch(/approved: 42\.00/);
+    expect((await call(east, handle, APPROVE)).body.error).toEqual(INVALID_STATE);
   });
 
   it('onboards a user through the official client (ctx.elicit replayed from the ledger)', async () => {

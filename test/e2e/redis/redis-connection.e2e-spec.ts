@@ -22,14 +22,9 @@ import {
   type RedisServerHandle,
 } from '../../utils/redis-server';
 import { until } from '../../utils/wait';
+import { STORE_UNAVAILABLE } from '../../utils/expect-rpc';
 
 const FORM = { elicitation: {} };
-
-const STORE_UNAVAILABLE = {
-  code: -32000,
-  message: 'Server busy: the store is unavailable',
-  data: { retryAfterMs: 1_000 },
-};
 
 describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
   const keyring = newKeyring(['k1']);

@@ -10,7 +10,7 @@ import {
 import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { resultText, type RawRoundResponse } from '../../utils/mcp';
-import { expectExactlyOneAccepted } from '../../utils/expect-rpc';
+import { expectExactlyOneAccepted, INVALID_STATE, STORE_UNAVAILABLE } from '../../utils/expect-rpc';
 import {
   closeRedisClient,
   startRedisServer,
@@ -18,12 +18,6 @@ import {
 } from '../../utils/redis-server';
 import { until } from '../../utils/wait';
 
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
-const STORE_UNAVAILABLE = {
-  code: -32000,
-  message: 'Server busy: the store is unavailable',
-  data: { retryAfterMs: 1_000 },
-};
 const APP_REDIS = Symbol('APP_REDIS');
 /** Redis reconnections take a while: polls for up to 15 s, every 100 ms. */
 const RECONNECTING = { timeoutMs: 15_000, everyMs: 100 };

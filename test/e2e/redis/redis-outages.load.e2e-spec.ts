@@ -22,6 +22,7 @@ import {
   confirmDelete,
   OneTimeStateFixturesModule,
 } from '../request-state/one-time-state.fixtures';
+import { APPROVE } from '../../utils/sample-calls';
 
 /*
  * Redis stopped (SIGKILL), paused (SIGSTOP: every command times out), made read-only (a replica,
@@ -38,7 +39,6 @@ const COMMAND_TIMEOUT_MS = 300;
 const WORKERS = 6;
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const FORM = { elicitation: { form: {} } };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const BUSY = new Set([
   'Server busy: the store is unavailable',
   'Server busy: the task runner is unavailable',

@@ -17,13 +17,8 @@ import {
   confirmDelete,
   OneTimeStateFixturesModule,
 } from '../request-state/one-time-state.fixtures';
+import { INVALID_STATE, STORE_UNAVAILABLE } from '../../utils/expect-rpc';
 
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
-const STORE_UNAVAILABLE = {
-  code: -32000,
-  message: 'Server busy: the store is unavailable',
-  data: { retryAfterMs: 1_000 },
-};
 const COMMAND_TIMEOUT_MS = 1_000;
 const DELETED = 'Deleted /srv/report.pdf';
 

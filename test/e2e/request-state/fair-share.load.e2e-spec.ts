@@ -1,7 +1,6 @@
 import { Injectable, Module } from '@nestjs/common';
 import {
   McpContext,
-  McpInputRequest,
   McpInputRequiredResult,
   McpMayRequestInput,
   McpModule,
@@ -15,6 +14,7 @@ import { HEADER_PARTITIONS } from './state-handles.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawRound, type RawRoundResponse } from '../../utils/mcp';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
+import { yesNoForm } from '../../utils/input-asks';
 
 // Issue #17 (item 3): one caller, or all the anonymous ones together, cannot fill everyone's
 // capacity. Before, 98 names filled the 10,000-task store and every caller then got -32000 for an
@@ -55,13 +55,7 @@ class FloodTools {
   async open_flow(@McpContext() ctx: McpOperationContext): Promise<McpInputRequiredResult> {
     const flow = await this.handles.resume<{ step: number }>(ctx);
     return McpInputRequiredResult.builder()
-      .inputRequest(
-        'next',
-        McpInputRequest.elicitForm({
-          message: 'Next?',
-          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
-        }),
-      )
+      .inputRequest('next', yesNoForm('Next?'))
       .applicationState(await flow.save({ step: 1 }))
       .build();
   }

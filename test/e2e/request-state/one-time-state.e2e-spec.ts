@@ -14,15 +14,12 @@ import {
 import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
 import { ADAPTERS, startTestServer, startupError, type TestServer } from '../../utils/bootstrap';
 import { resultText } from '../../utils/mcp';
-import { expectExactlyOneAccepted } from '../../utils/expect-rpc';
-
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
-const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
-const STORE_UNAVAILABLE = {
-  code: -32000,
-  message: 'Server busy: the store is unavailable',
-  data: { retryAfterMs: 1_000 },
-};
+import {
+  expectExactlyOneAccepted,
+  INVALID_STATE,
+  INTERNAL_ERROR,
+  STORE_UNAVAILABLE,
+} from '../../utils/expect-rpc';
 
 /** The state with one base64url character in the middle of its ciphertext changed. */
 function flipMiddle(state: string): string {

@@ -13,17 +13,10 @@ import { ConsumedStateStore, ConsumedStateStoreError } from '../../../src/entry/
 import type { TestServer } from '../../utils/bootstrap';
 import { freshId, rawToolCall, stateOf, type RawRoundResponse } from '../../utils/mcp';
 import { HandlerRuns, HandlerRunsModule } from '../../fixtures/handler-runs';
+import { askOnce, requiredField } from '../../utils/input-asks';
 
-const confirmSchema = {
-  type: 'object',
-  properties: { confirm: { type: 'boolean' } },
-  required: ['confirm'],
-};
-const pathSchema = {
-  type: 'object',
-  properties: { path: { type: 'string' } },
-  required: ['path'],
-};
+const confirmSchema = requiredField('confirm', 'boolean');
+const pathSchema = requiredField('path', 'string');
 
 /** Round 1 asks to confirm; a confirmed retry "deletes" (counted in {@link HandlerRuns} as `<name>:deleted`). */
 function deleteAfterConfirm(
@@ -35,13 +28,10 @@ function deleteAfterConfirm(
   const asked = ctx.requestState.framework<{ asked: boolean }>()?.asked === true;
   const answer = asked ? ctx.inputResponses.find('confirm') : undefined;
   if (answer?.kind !== 'elicitation') {
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'confirm',
-        McpInputRequest.elicitForm({ message: `Delete ${path}?`, requestedSchema: confirmSchema }),
-      )
-      .frameworkState({ asked: true })
-      .build();
+    return askOnce(
+      'confirm',
+      McpInputRequest.elicitForm({ message: `Delete ${path}?`, requestedSchema: confirmSchema }),
+    );
   }
   runs.hit(`${name}:deleted`);
   return `Deleted ${path}`;

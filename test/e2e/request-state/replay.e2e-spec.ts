@@ -17,7 +17,9 @@ import {
   resultText,
   rpcError,
   stateOf,
+  type RawRoundResponse,
 } from '../../utils/mcp';
+import { INVALID_STATE, INTERNAL_ERROR } from '../../utils/expect-rpc';
 
 type ElicitParams = { mode?: string; message: string; requestedSchema?: unknown };
 type ElicitAnswer = {
@@ -27,8 +29,6 @@ type ElicitAnswer = {
 
 const FORM = { elicitation: {} };
 const ALL = { elicitation: { form: {} }, sampling: {}, roots: {} };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
-const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 const NAMED = (name: string) => ({ action: 'accept', content: { name } });
 
 function textOf(result: { content?: unknown }): string {
@@ -185,8 +185,20 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
   });
 
   describe('on the wire', () => {
+    /** A round of replay_together: the first, or the next after `previous` with `answers`. */
+    const together = (previous?: RawRoundResponse, answers?: Record<string, unknown>) =>
+      rawToolCall(
+        server.url,
+        'replay_together',
+        {},
+        {
+          capabilities: ALL,
+          ...(previous && { requestState: stateOf(previous), inputResponses: answers }),
+        },
+      );
+
     it('asks one Promise.all as one input-required result with a key per ask', async () => {
-      const response = await rawToolCall(server.url, 'replay_together', {}, { capabilities: ALL });
+      const response = await together();
       expect(response.body.result).toMatchObject({
         resultType: 'input_required',
         inputRequests: {
@@ -204,46 +216,19 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
     });
 
     it('re-asks only what is still unanswered, and ignores answers to keys it did not ask', async () => {
-      const first = await rawToolCall(server.url, 'replay_together', {}, { capabilities: ALL });
-      const second = await rawToolCall(
-        server.url,
-        'replay_together',
-        {},
-        {
-          capabilities: ALL,
-          requestState: stateOf(first),
-          inputResponses: { 'ask-1': NAMED('Ola'), 'ask-9': NAMED('Eve') },
-        },
-      );
+      const first = await together();
+      const second = await together(first, { 'ask-1': NAMED('Ola'), 'ask-9': NAMED('Eve') });
       expect(Object.keys(second.body.result?.inputRequests ?? {})).toEqual(['ask-2', 'ask-3']);
-      const third = await rawToolCall(
-        server.url,
-        'replay_together',
-        {},
-        {
-          capabilities: ALL,
-          requestState: stateOf(second),
-          inputResponses: {
-            'ask-2': { role: 'assistant', content: { type: 'text', text: 'Hey' }, model: 'm' },
-            'ask-3': { roots: [] },
-          },
-        },
-      );
+      const third = await together(second, {
+        'ask-2': { role: 'assistant', content: { type: 'text', text: 'Hey' }, model: 'm' },
+        'ask-3': { roots: [] },
+      });
       expect(resultText(third)).toBe('Ola | Hey | 0 root(s)');
     });
 
     it('refuses answers too large to carry to the next round with -32602', async () => {
-      const first = await rawToolCall(server.url, 'replay_together', {}, { capabilities: ALL });
-      const second = await rawToolCall(
-        server.url,
-        'replay_together',
-        {},
-        {
-          capabilities: ALL,
-          requestState: stateOf(first),
-          inputResponses: { 'ask-1': NAMED('x'.repeat(60_000)) },
-        },
-      );
+      const first = await together();
+      const second = await together(first, { 'ask-1': NAMED('x'.repeat(60_000)) });
       expect(second.body.error).toEqual({
         code: -32602,
         message: 'Invalid params: the answers so far are too large to carry to the next round',
@@ -257,18 +242,9 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
       ['one 48,900-character answer (inside the bound, not with the ledger)', 'x'.repeat(48_900)],
       ['16,000 quotes (inside the bound as written, past it escaped)', '"'.repeat(16_000)],
     ])('refuses %s with the documented -32602, logged as no error', async (_label, name) => {
-      const first = await rawToolCall(server.url, 'replay_together', {}, { capabilities: ALL });
+      const first = await together();
       const mark = logger.lines.length;
-      const second = await rawToolCall(
-        server.url,
-        'replay_together',
-        {},
-        {
-          capabilities: ALL,
-          requestState: stateOf(first),
-          inputResponses: { 'ask-1': NAMED(name) },
-        },
-      );
+      const second = await together(first, { 'ask-1': NAMED(name) });
       expect(second.body.error).toEqual({
         code: -32602,
         message: 'Invalid params: the answers so far are too large to carry to the next round',

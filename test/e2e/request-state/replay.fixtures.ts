@@ -13,6 +13,7 @@ import {
   McpTool,
 } from '../../../src/index';
 import { HandlerRuns, HandlerRunsModule } from '../../fixtures/handler-runs';
+import { askOnce, requiredField } from '../../utils/input-asks';
 
 export const nameQuestion = {
   message: 'What is your name?',
@@ -30,11 +31,7 @@ export const planQuestion = {
     required: ['plan'],
   },
 };
-const confirmSchema = {
-  type: 'object',
-  properties: { confirm: { type: 'boolean' } },
-  required: ['confirm'],
-};
+const confirmSchema = requiredField('confirm', 'boolean');
 
 class NameAnswer {
   @IsString() @MaxLength(64) name!: string;
@@ -44,11 +41,7 @@ class PlanAnswer {
   @IsIn(['free', 'pro']) plan!: 'free' | 'pro';
 }
 
-const pathSchema = {
-  type: 'object',
-  properties: { path: { type: 'string' } },
-  required: ['path'],
-};
+const pathSchema = requiredField('path', 'string');
 
 /**
  * Replay-style tools. Each counts its executions (`<name>:run`) and, after its last ask, the side
@@ -155,16 +148,14 @@ export class ReplayFixtures {
     const name = await ctx.elicit(nameQuestion, NameAnswer);
     const who = name.content?.name ?? 'nobody';
     if (own?.confirming !== who) {
-      return McpInputRequiredResult.builder()
-        .inputRequest(
-          'confirm',
-          McpInputRequest.elicitForm({
-            message: `Is ${who} right?`,
-            requestedSchema: confirmSchema,
-          }),
-        )
-        .frameworkState({ confirming: who })
-        .build();
+      return askOnce(
+        'confirm',
+        McpInputRequest.elicitForm({
+          message: `Is ${who} right?`,
+          requestedSchema: confirmSchema,
+        }),
+        { confirming: who },
+      );
     }
     const confirm = ctx.inputResponses.find('confirm');
     return `${who}: ${confirm?.kind === 'elicitation' ? confirm.action : 'unanswered'}`;

@@ -29,13 +29,11 @@ import {
   type RawRoundResponse,
 } from '../../utils/mcp';
 import { sleep } from '../../utils/wait';
+import { TRANSFER, APPROVE } from '../../utils/sample-calls';
+import { INVALID_STATE, INTERNAL_ERROR } from '../../utils/expect-rpc';
 
 const FORM = { elicitation: {} };
-const TRANSFER = { amount: '12.50', to: 'bob' };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const GO = { next: { action: 'accept', content: { ok: true } } };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
-const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
 // Long enough that two rounds fit comfortably on a loaded machine, short enough to wait out.
 const SHORT_LIFETIME_MS = 1_000;
 

@@ -11,6 +11,7 @@ import {
   McpTool,
 } from '../../../src/index';
 import { HandlerRuns, HandlerRunsModule } from '../../fixtures/handler-runs';
+import { askOnce } from '../../utils/input-asks';
 
 const nextSchema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
 
@@ -41,13 +42,11 @@ export class RequestStateFixtures {
     this.runs.hit('fixture_probe');
     const state = ctx.requestState.framework<{ step: number; pad?: string }>();
     if (state) return `continued: ${accessors(ctx)}`.slice(0, 200);
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'next',
-        McpInputRequest.elicitForm({ message: 'Continue?', requestedSchema: nextSchema }),
-      )
-      .frameworkState(args.pad ? { step: 1, pad: 'x'.repeat(args.pad) } : { step: 1 })
-      .build();
+    return askOnce(
+      'next',
+      McpInputRequest.elicitForm({ message: 'Continue?', requestedSchema: nextSchema }),
+      args.pad ? { step: 1, pad: 'x'.repeat(args.pad) } : { step: 1 },
+    );
   }
 
   @McpTool({
@@ -89,13 +88,11 @@ export class RequestStateFixtures {
   sameNameTool(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     this.runs.hit('fixture_same_name tool');
     if (ctx.requestState.framework()) return `tool continued: ${accessors(ctx)}`;
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'next',
-        McpInputRequest.elicitForm({ message: 'Continue?', requestedSchema: nextSchema }),
-      )
-      .frameworkState({ from: 'tool' })
-      .build();
+    return askOnce(
+      'next',
+      McpInputRequest.elicitForm({ message: 'Continue?', requestedSchema: nextSchema }),
+      { from: 'tool' },
+    );
   }
 
   @McpPrompt({
@@ -107,13 +104,11 @@ export class RequestStateFixtures {
   sameNamePrompt(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     this.runs.hit('fixture_same_name prompt');
     if (ctx.requestState.framework()) return `prompt continued: ${accessors(ctx)}`;
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'next',
-        McpInputRequest.elicitForm({ message: 'Continue?', requestedSchema: nextSchema }),
-      )
-      .frameworkState({ from: 'prompt' })
-      .build();
+    return askOnce(
+      'next',
+      McpInputRequest.elicitForm({ message: 'Continue?', requestedSchema: nextSchema }),
+      { from: 'prompt' },
+    );
   }
 
   @McpTool({

@@ -6,18 +6,10 @@ import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
 import { HEADER_PARTITIONS, StateHandleFixturesModule } from './state-handles.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawToolCall, resultText, type RawRoundResponse } from '../../utils/mcp';
-import { expectExactlyOneAccepted } from '../../utils/expect-rpc';
+import { expectExactlyOneAccepted, INVALID_STATE, STORE_UNAVAILABLE } from '../../utils/expect-rpc';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
 import { until } from '../../utils/wait';
-
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
-
-const STORE_UNAVAILABLE = {
-  code: -32000,
-  message: 'Server busy: the store is unavailable',
-  data: { retryAfterMs: 1_000 },
-};
+import { APPROVE } from '../../utils/sample-calls';
 
 describe.each(ADAPTERS)('state handles across two instances sharing Redis, over %s', (adapter) => {
   let redis: RedisServerHandle;

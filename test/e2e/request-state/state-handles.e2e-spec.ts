@@ -18,17 +18,15 @@ import {
   type RawRoundOptions,
   type RawRoundResponse,
 } from '../../utils/mcp';
-import { expectExactlyOneAccepted } from '../../utils/expect-rpc';
+import {
+  expectExactlyOneAccepted,
+  INVALID_STATE,
+  INTERNAL_ERROR,
+  STORE_UNAVAILABLE,
+} from '../../utils/expect-rpc';
+import { APPROVE } from '../../utils/sample-calls';
 
 const FORM = { elicitation: {} };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
-const INTERNAL_ERROR = { code: -32603, message: 'Internal error' };
-const STORE_UNAVAILABLE = {
-  code: -32000,
-  message: 'Server busy: the store is unavailable',
-  data: { retryAfterMs: 1_000 },
-};
 /**
  * A handle on the wire: behind the flow's tagged prefix (`f1.<flow id>.<key id>.<tag>.`, the
  * module's, taken off before the handle reaches the repository), the random handle.

@@ -13,17 +13,10 @@ import {
 } from '../../../src/index';
 import { StateHandleRepository, type StateHandleRecord } from '../../../src/entry/stores';
 import { HandlerRuns, HandlerRunsModule } from '../../fixtures/handler-runs';
+import { requiredField } from '../../utils/input-asks';
 
-const valueSchema = {
-  type: 'object',
-  properties: { value: { type: 'string' } },
-  required: ['value'],
-};
-const approveSchema = {
-  type: 'object',
-  properties: { approve: { type: 'boolean' } },
-  required: ['approve'],
-};
+const valueSchema = requiredField('value', 'string');
+const approveSchema = requiredField('approve', 'boolean');
 
 /** The caller is the `X-User` header (anonymous without one). */
 export const HEADER_PARTITIONS: McpAuthorizationPartitionResolver = {

@@ -1,9 +1,9 @@
 import { newKeyring, startSampleApp } from '../../fixtures/sample-app';
 import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
 import { rawToolCall, resultText, stateOf, type RawRoundResponse } from '../../utils/mcp';
+import { INVALID_STATE } from '../../utils/expect-rpc';
 
 const FORM = { elicitation: {} };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 
 /** Trace context and per-request preferences a client may send with any round. */
 const TRANSIENT_A = {

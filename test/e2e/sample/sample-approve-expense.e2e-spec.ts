@@ -2,16 +2,11 @@ import type { Client } from '@modelcontextprotocol/client';
 import { ExpenseLedger } from '../../../sample-app/src/expenses/expense-ledger.service';
 import { newKeyring, startSampleApp } from '../../fixtures/sample-app';
 import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
-import {
-  formAnsweringClient,
-  rawToolCall,
-  resultText,
-  type RawRoundResponse,
-} from '../../utils/mcp';
+import { formAnsweringClient, resultText, type RawRoundResponse } from '../../utils/mcp';
+import { APPROVE, approveExpenseRound } from '../../utils/sample-calls';
+import { INVALID_STATE } from '../../utils/expect-rpc';
 
 const EXPENSE = { amount: '120.50', description: 'Team lunch' };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
-const INVALID_STATE = { code: -32602, message: 'Invalid request state' };
 
 describe.each(ADAPTERS)('sample app: approve_expense over %s', (adapter) => {
   let server: TestServer;
@@ -31,12 +26,7 @@ describe.each(ADAPTERS)('sample app: approve_expense over %s', (adapter) => {
     requestState?: string,
     inputResponses?: unknown,
   ): Promise<RawRoundResponse> =>
-    rawToolCall(server.url, 'approve_expense', EXPENSE, {
-      capabilities: { elicitation: {} },
-      headers: { Authorization: `Bearer ${user}` },
-      requestState,
-      inputResponses,
-    });
+    approveExpenseRound(server.url, user, EXPENSE, requestState, inputResponses);
   const handleOf = (response: RawRoundResponse): string => {
     const state = response.body.result?.requestState;
     if (typeof state !== 'string') throw new Error(`expected a handle, got ${response.text}`);

@@ -15,6 +15,8 @@ import {
   type SampleProcessEnv,
 } from '../../utils/sample-process';
 import { until } from '../../utils/wait';
+import { makeSoftHsmToken } from '../../utils/softhsm-token';
+import { APPROVE } from '../../utils/sample-calls';
 
 /*
  * The sample as operators run it, with MCP_AUDIT=jsonl:<file>: a transfer in two rounds, a refused
@@ -31,7 +33,6 @@ const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation
 const ALICE = { authorization: 'Bearer alice' };
 const BOB = { authorization: 'Bearer bob' };
 const TRANSFER = { amount: '120', to: 'acct-77' };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const keyring = newKeyring(['k1']);
 const ROOT = join(__dirname, '../../..');
 /** The source of `nestjs-mcp-audit` (package.json's `bin` is its build: src/index.spec.ts). */
@@ -234,13 +235,7 @@ describe('the sample with an audit trail in JSON lines and a PEM key', () => {
 describe('the sample with its audit key in a SoftHSM2 token', () => {
   it('signs checkpoints in the token; the public key alone verifies; the PIN is nowhere', async () => {
     const dir = join(folder, 'hsm');
-    const made = spawnSync(
-      process.execPath,
-      ['scripts/pkcs11/softhsm-token.mjs', '--dir', dir, '--pin', PIN, '--signing', 'audit'],
-      { encoding: 'utf8' },
-    );
-    if (made.status !== 0) throw new Error(`softhsm-token.mjs failed: ${made.stderr}`);
-    const token = JSON.parse(made.stdout) as Record<string, string>;
+    const token = makeSoftHsmToken(dir, PIN, ['--signing', 'audit']);
     const file = join(folder, 'hsm-audit.jsonl');
     const sample = await startSampleProcess('express', {
       MCP_ADMIN_TOKEN: ADMIN_TOKEN,

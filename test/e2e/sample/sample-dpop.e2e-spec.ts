@@ -1,13 +1,11 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
-import {
-  startAuthorizationServer,
-  type AuthorizationServer,
-} from '../../utils/authorization-server';
+import { sampleBehindAuthorizationServer } from '../../utils/sample-oauth';
 import { DpopClientCredentialsProvider, TestDpopKey, dpopHeaders } from '../../utils/dpop';
 import { PROTOCOL_VERSION, rawRound, rawToolCall, rpcBody, rpcHeaders } from '../../utils/mcp';
 import { postForStream, SseReader } from '../../utils/sse';
 import { until } from '../../utils/wait';
+import { TRANSFER } from '../../utils/sample-calls';
 
 /*
  * The sample app as an OAuth protected resource that requires DPoP (SAMPLE_AUTH=oauth,
@@ -18,39 +16,23 @@ import { until } from '../../utils/wait';
  * when the sample's modules load, so they are set before it is required.
  */
 
-const TRANSFER = { amount: '12.50', to: 'bob' };
 const FORM = { elicitation: { form: {} } };
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
 const SCOPE = 'mcp:tools payments:write';
 
-let as: AuthorizationServer;
-const saved = { ...process.env };
-let sample: typeof import('../../fixtures/sample-app');
-
-beforeAll(async () => {
-  as = await startAuthorizationServer();
-  Object.assign(process.env, { SAMPLE_AUTH: 'oauth', OAUTH_ISSUER: as.issuer });
-  delete process.env.OAUTH_AUDIENCE;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  sample = require('../../fixtures/sample-app');
-});
-afterAll(async () => {
-  await as?.stop();
-  for (const key of ['SAMPLE_AUTH', 'OAUTH_ISSUER', 'OAUTH_AUDIENCE'])
-    if (saved[key] === undefined) delete process.env[key];
-});
+const oauth = sampleBehindAuthorizationServer();
 
 describe.each(ADAPTERS)('the sample requiring DPoP over %s', (adapter) => {
   let server: TestServer;
   let key: TestDpopKey;
   let token: string;
   beforeAll(async () => {
-    server = await sample.startSampleApp(adapter, {
-      MCP_KEYRING: sample.newKeyring(['k1']).json,
+    server = await oauth.sample.startSampleApp(adapter, {
+      MCP_KEYRING: oauth.sample.newKeyring(['k1']).json,
       OAUTH_DPOP: 'required',
     });
     key = await TestDpopKey.create();
-    token = await as.token('admin', { scope: SCOPE, resource: server.url.href, dpop: key });
+    token = await oauth.as.token('admin', { scope: SCOPE, resource: server.url.href, dpop: key });
   });
   afterAll(() => server?.close());
 
@@ -68,7 +50,7 @@ describe.each(ADAPTERS)('the sample requiring DPoP over %s', (adapter) => {
         clientId: 'admin',
         clientSecret: 'admin-secret',
         scope: SCOPE,
-        expectedIssuer: as.issuer,
+        expectedIssuer: oauth.as.issuer,
       });
       const client = new Client(
         { name: 'sample-dpop', version: '1.0.0' },

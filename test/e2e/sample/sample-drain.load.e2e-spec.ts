@@ -29,11 +29,11 @@ import {
   sessionPost,
 } from '../../utils/session-clients';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { APPROVE } from '../../utils/sample-calls';
 
 const ADMIN_TOKEN = 'drain-admin-token';
 const FORM = { elicitation: {} };
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 
 function sample(
   adapter: (typeof ALL_ADAPTERS)[number],

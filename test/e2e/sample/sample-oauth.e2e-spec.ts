@@ -4,13 +4,11 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
-import {
-  startAuthorizationServer,
-  type AuthorizationServer,
-} from '../../utils/authorization-server';
+import { sampleBehindAuthorizationServer } from '../../utils/sample-oauth';
 import { expectInputRequired } from '../../utils/expect-rpc';
 import { PROTOCOL_VERSION, rawToolCall } from '../../utils/mcp';
 import { initializeRaw } from '../../utils/session-clients';
+import { TRANSFER } from '../../utils/sample-calls';
 
 /*
  * The sample app as an OAuth protected resource (SAMPLE_AUTH=oauth, OAUTH_ISSUER) in front of a
@@ -22,27 +20,10 @@ import { initializeRaw } from '../../utils/session-clients';
  * read when the sample's modules load, so they are set before it is required.
  */
 
-const TRANSFER = { amount: '12.50', to: 'bob' };
 const FORM = { elicitation: { form: {} } };
 const ALGS = 'algs="ES256 RS256 PS256 EdDSA"';
 
-let as: AuthorizationServer;
-const saved = { ...process.env };
-let sample: typeof import('../../fixtures/sample-app');
-
-beforeAll(async () => {
-  as = await startAuthorizationServer();
-  Object.assign(process.env, { SAMPLE_AUTH: 'oauth', OAUTH_ISSUER: as.issuer });
-  delete process.env.OAUTH_AUDIENCE;
-  // The sample's modules read SAMPLE_AUTH when they load: required only now that it is set.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  sample = require('../../fixtures/sample-app');
-});
-afterAll(async () => {
-  await as?.stop();
-  for (const key of ['SAMPLE_AUTH', 'OAUTH_ISSUER', 'OAUTH_AUDIENCE'])
-    if (saved[key] === undefined) delete process.env[key];
-});
+const oauth = sampleBehindAuthorizationServer();
 
 /** The official client, signed in with the admin's client credentials (payments:write). */
 function adminClient(pinned: boolean): { client: Client; provider: ClientCredentialsProvider } {
@@ -50,7 +31,7 @@ function adminClient(pinned: boolean): { client: Client; provider: ClientCredent
     clientId: 'admin',
     clientSecret: 'admin-secret',
     scope: 'mcp:tools payments:write',
-    expectedIssuer: as.issuer,
+    expectedIssuer: oauth.as.issuer,
   });
   const client = new Client(
     { name: 'sample-oauth', version: '1.0.0' },
@@ -69,7 +50,9 @@ function adminClient(pinned: boolean): { client: Client; provider: ClientCredent
 describe.each(ADAPTERS)('the sample as an OAuth protected resource over %s', (adapter) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await sample.startSampleApp(adapter, { MCP_KEYRING: sample.newKeyring(['k1']).json });
+    server = await oauth.sample.startSampleApp(adapter, {
+      MCP_KEYRING: oauth.sample.newKeyring(['k1']).json,
+    });
   });
   afterAll(() => server?.close());
 
@@ -79,7 +62,7 @@ describe.each(ADAPTERS)('the sample as an OAuth protected resource over %s', (ad
     const response = await fetch(metadataUrl());
     expect(await response.json()).toEqual({
       resource: server.url.href,
-      authorization_servers: [as.issuer],
+      authorization_servers: [oauth.as.issuer],
       scopes_supported: ['payments:write'],
       bearer_methods_supported: ['header'],
       dpop_signing_alg_values_supported: ['ES256', 'RS256', 'PS256', 'EdDSA'],
@@ -110,7 +93,7 @@ describe.each(ADAPTERS)('the sample as an OAuth protected resource over %s', (ad
   });
 
   it('asks for the approval with a payments:write token and steps up without it', async () => {
-    const full = await as.token('admin', {
+    const full = await oauth.as.token('admin', {
       scope: 'mcp:tools payments:write',
       resource: server.url.href,
     });
@@ -119,7 +102,7 @@ describe.each(ADAPTERS)('the sample as an OAuth protected resource over %s', (ad
       headers: { Authorization: `Bearer ${full}` },
     });
     expectInputRequired(ok, { approval: { method: 'elicitation/create' } });
-    const alice = await as.token('alice', { scope: 'mcp:tools', resource: server.url.href });
+    const alice = await oauth.as.token('alice', { scope: 'mcp:tools', resource: server.url.href });
     const stepUp = await rawToolCall(server.url, 'transfer_funds', TRANSFER, {
       capabilities: FORM,
       headers: { Authorization: `Bearer ${alice}` },

@@ -4,10 +4,9 @@ import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
 import { CapturingLogger, newKeyring, startSampleApp } from '../../fixtures/sample-app';
 import { connectClient, freshId, rawToolCall, resultText } from '../../utils/mcp';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
+import { APPROVE, TRANSFER, approveExpenseRound } from '../../utils/sample-calls';
 
 const FORM = { elicitation: {} };
-const TRANSFER = { amount: '12.50', to: 'bob' };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 
 async function transfers(server: TestServer): Promise<number> {
   return (
@@ -87,18 +86,12 @@ describe.each(ADAPTERS)('the sample app with MCP_STORE=redis over %s', (adapter)
   it('continues an approve_expense flow on the other instance; its handle works once', async () => {
     const expense = { amount: '42.00', description: 'Taxi' };
     const call = (server: TestServer, requestState?: string, inputResponses?: unknown) =>
-      rawToolCall(server.url, 'approve_expense', expense, {
-        capabilities: FORM,
-        headers: { Authorization: 'Bearer alice' },
-        requestState,
-        inputResponses,
-      });
+      approveExpenseRound(server.url, 'alice', expense, requestState, inputResponses);
     const handle = (await call(east)).body.result?.requestState;
     expect(typeof handle).toBe('string');
     const approvedOnWest = west.app.get(ExpenseLedger).count();
-    const approval = { approval: { action: 'accept', content: { approve: true } } };
-    expect(resultText(await call(west, handle, approval))).toMatch(/approved: 42\.00/);
-    expect((await call(east, handle, approval)).body.error).toEqual({
+    expect(resultText(await call(west, handle, APPROVE))).toMatch(/approved: 42\.00/);
+    expect((await call(east, handle, APPROVE)).body.error).toEqual({
       code: -32602,
       message: 'Invalid request state',
     });

@@ -17,10 +17,10 @@ import {
   type SampleProcess,
 } from '../../utils/sample-process';
 import { until } from '../../utils/wait';
+import { APPROVE } from '../../utils/sample-calls';
 
 const FORM = { elicitation: {} };
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
-const APPROVE = { approval: { action: 'accept', content: { approve: true } } };
 const GRACE_MS = 10_000;
 /** How long the clients keep going, restarts included. */
 const SOAK_MS = 60_000;

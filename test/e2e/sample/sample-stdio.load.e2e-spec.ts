@@ -6,14 +6,14 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ensureSampleBuilt } from '../../utils/sample-process';
+import { PROTOCOL_VERSION, rpcBody } from '../../utils/mcp';
 import { until } from '../../utils/wait';
+import { TRANSFER } from '../../utils/sample-calls';
 
 const ROOT = resolve(__dirname, '../../..');
 const STDIO_MAIN = join(ROOT, 'dist-sample/sample-app/src/stdio.js');
-const PROTOCOL_VERSION = '2026-07-28';
 const CLIENT_INFO = { name: 'nestjs-mcp-stdio-e2e', version: '1.0.0' };
 const FORM = { elicitation: { form: {} } };
-const TRANSFER = { amount: '12.50', to: 'bob' };
 const APPROVE = { action: 'accept' as const, content: { approve: true } };
 
 /** The environment the client starts the sample with: the caller, and no colours in its log. */
@@ -58,19 +58,9 @@ class RawStdio {
   }
 
   request(id: number, method: string, params: Record<string, unknown> = {}): void {
-    this.send({
-      jsonrpc: '2.0',
-      id,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
-          'io.modelcontextprotocol/clientCapabilities': FORM,
-          'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
-        },
-      },
-    });
+    this.send(
+      rpcBody(method, params, id, FORM, { 'io.modelcontextprotocol/clientInfo': CLIENT_INFO }),
+    );
   }
 
   /** The line answering request `id`, as written. */
@@ -98,6 +88,31 @@ describe('the sample over stdio (node dist-sample/sample-app/src/stdio.js)', () 
     for (const raw of raws.splice(0)) await raw.stop();
   });
 
+  /** How a client starts the sample's stdio server for `alice`. */
+  const aliceServer = () => ({
+    command: process.execPath,
+    args: [STDIO_MAIN],
+    cwd: ROOT,
+    env: serverEnv('alice'),
+    stderr: 'pipe' as const,
+  });
+
+  /** Any era's client: the approved transfer_funds (asked once, over its mechanism), a resource. */
+  async function expectApprovedTransferAndResource(
+    client: {
+      callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+      readResource(params: { uri: string }): Promise<{ contents: unknown[] }>;
+    },
+    asked: string[],
+  ): Promise<void> {
+    expect(textOf(await client.callTool({ name: 'transfer_funds', arguments: TRANSFER }))).toBe(
+      'Transferred 12.50 to bob',
+    );
+    expect(asked).toEqual(['Transfer 12.50 to bob?']);
+    const read = await client.readResource({ uri: 'test://static-text' });
+    expect(read.contents[0]).toMatchObject({ uri: 'test://static-text' });
+  }
+
   function raw(user: string | undefined, viaNpm = false): RawStdio {
     const process = new RawStdio(user, viaNpm);
     raws.push(process);
@@ -115,13 +130,7 @@ describe('the sample over stdio (node dist-sample/sample-app/src/stdio.js)', () 
       asked.push((request.params as { message: string }).message);
       return APPROVE;
     });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [STDIO_MAIN],
-      cwd: ROOT,
-      env: serverEnv('alice'),
-      stderr: 'pipe',
-    });
+    const transport = new StdioClientTransport(aliceServer());
     await client.connect(transport);
     try {
       const tools = (await client.listTools()).tools.map((tool) => tool.name);
@@ -129,12 +138,7 @@ describe('the sample over stdio (node dist-sample/sample-app/src/stdio.js)', () 
       expect(textOf(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toBe(
         'This is a simple text response for testing.',
       );
-      expect(textOf(await client.callTool({ name: 'transfer_funds', arguments: TRANSFER }))).toBe(
-        'Transferred 12.50 to bob',
-      );
-      expect(asked).toEqual(['Transfer 12.50 to bob?']);
-      const read = await client.readResource({ uri: 'test://static-text' });
-      expect(read.contents[0]).toMatchObject({ uri: 'test://static-text' });
+      await expectApprovedTransferAndResource(client, asked);
     } finally {
       await client.close();
     }
@@ -147,25 +151,12 @@ describe('the sample over stdio (node dist-sample/sample-app/src/stdio.js)', () 
       asked.push((request.params as { message: string }).message);
       return APPROVE;
     });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [STDIO_MAIN],
-        cwd: ROOT,
-        env: serverEnv('alice'),
-        stderr: 'pipe',
-      }),
-    );
+    await client.connect(new StdioClientTransport(aliceServer()));
     try {
       expect(client.getServerVersion()?.name).toBe('nestjs-mcp-sample');
       const tools = (await client.listTools()).tools.map((tool) => tool.name);
       expect(tools).toEqual(expect.arrayContaining(['transfer_funds', 'create_ticket']));
-      expect(textOf(await client.callTool({ name: 'transfer_funds', arguments: TRANSFER }))).toBe(
-        'Transferred 12.50 to bob',
-      );
-      expect(asked).toEqual(['Transfer 12.50 to bob?']);
-      const read = await client.readResource({ uri: 'test://static-text' });
-      expect(read.contents[0]).toMatchObject({ uri: 'test://static-text' });
+      await expectApprovedTransferAndResource(client, asked);
     } finally {
       await client.close();
     }
@@ -178,23 +169,11 @@ describe('the sample over stdio (node dist-sample/sample-app/src/stdio.js)', () 
       asked.push(request.params.message);
       return APPROVE;
     });
-    await client.connect(
-      new V1StdioClientTransport({
-        command: process.execPath,
-        args: [STDIO_MAIN],
-        cwd: ROOT,
-        env: serverEnv('alice'),
-        stderr: 'pipe',
-      }),
-    );
+    await client.connect(new V1StdioClientTransport(aliceServer()));
     try {
       const tools = (await client.listTools()).tools.map((tool) => tool.name);
       expect(tools).toEqual(expect.arrayContaining(['transfer_funds', 'create_ticket']));
-      const done = await client.callTool({ name: 'transfer_funds', arguments: TRANSFER });
-      expect(textOf(done)).toBe('Transferred 12.50 to bob');
-      expect(asked).toEqual(['Transfer 12.50 to bob?']);
-      const read = await client.readResource({ uri: 'test://static-text' });
-      expect(read.contents[0]).toMatchObject({ uri: 'test://static-text' });
+      await expectApprovedTransferAndResource(client, asked);
     } finally {
       await client.close();
     }

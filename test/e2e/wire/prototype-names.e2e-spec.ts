@@ -9,10 +9,10 @@ import {
   type RawRoundOptions,
   type RawRoundResponse,
 } from '../../utils/mcp';
+import { TRANSFER } from '../../utils/sample-calls';
 
 const ALICE = { Authorization: 'Bearer alice' };
 const FORM = { elicitation: {} };
-const TRANSFER = { amount: '12.50', to: 'bob' };
 const TICKET = { title: 'Printer on fire', priority: 'high' };
 const APPROVE = { action: 'accept', content: { approve: true } };
 const names = PROTOTYPE_NAMES.map((name) => [name] as const);

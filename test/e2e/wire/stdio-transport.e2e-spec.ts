@@ -21,6 +21,7 @@ import {
 import { McpRuntimeOperations } from '../../../src/entry/runtime';
 import { McpStdio } from '../../../src/entry/stdio';
 import { until } from '../../utils/wait';
+import { initializeMessage } from '../../utils/session-clients';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -240,16 +241,7 @@ describe('McpStdio.serve, in process', () => {
     await modern.served;
     open.splice(0);
     const legacy = await serve({});
-    legacy.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'c', version: '1' },
-      },
-    });
+    legacy.send(initializeMessage({}, 1));
     await legacy.answer(1);
     legacy.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     await app

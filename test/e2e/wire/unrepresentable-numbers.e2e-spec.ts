@@ -12,6 +12,7 @@ import {
 import { HandlerRuns, HandlerRunsModule } from '../../fixtures/handler-runs';
 import { ALL_ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawRound, type RawRoundOptions } from '../../utils/mcp';
+import { askOnce } from '../../utils/input-asks';
 
 // Issue #17 (item 8): a number a double cannot hold (`1e400`, a 400-digit integer) is within the
 // body bounds, but parses to Infinity; in a framework-state call it cannot be bound, so it is
@@ -43,13 +44,10 @@ class CountedTools {
   counted_confirm(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     this.runs.hit('counted_confirm');
     if (ctx.requestState.framework() !== undefined) return 'confirmed';
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'ok',
-        McpInputRequest.elicitForm({ message: 'Sure?', requestedSchema: CONFIRM }),
-      )
-      .frameworkState({ asked: true })
-      .build();
+    return askOnce(
+      'ok',
+      McpInputRequest.elicitForm({ message: 'Sure?', requestedSchema: CONFIRM }),
+    );
   }
 
   @McpTool({

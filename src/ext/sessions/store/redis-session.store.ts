@@ -122,26 +122,18 @@ export class RedisSessionStore implements SessionStore {
   async create(record: McpSessionRecord, limits: SessionCreationLimits): Promise<void> {
     const data = JSON.stringify(record);
     const member = sha256Base64Url(record.sessionId);
-    const created = Number(
-      this.inTime(
-        await this.client.call(
-          'EVAL',
-          CREATE,
-          3,
-          this.key(member),
-          this.allKey(),
-          this.partitionKey(record.partition),
-          record.version,
-          data,
-          this.tag(member, record.version, data),
-          record.expiresAt,
-          Date.now(),
-          limits.maxSessions,
-          limits.maxPerPartition,
-          member,
-          await this.deadline(),
-        ),
-      ),
+    const created = await this.runScript(
+      CREATE,
+      member,
+      record.partition,
+      record.version,
+      data,
+      this.tag(member, record.version, data),
+      record.expiresAt,
+      Date.now(),
+      limits.maxSessions,
+      limits.maxPerPartition,
+      member,
     );
     if (created === -2) throw new SessionCapacityError(limits.maxPerPartition, 'caller');
     if (created === -1) throw new SessionCapacityError(limits.maxSessions);
@@ -176,48 +168,41 @@ export class RedisSessionStore implements SessionStore {
     if (next.version !== expectedVersion + 1 || next.expiresAt <= Date.now()) return false;
     const data = JSON.stringify(next);
     const member = sha256Base64Url(next.sessionId);
-    const replaced = await this.client.call(
-      'EVAL',
+    const replaced = await this.runScript(
       REPLACE,
-      3,
-      this.key(member),
-      this.allKey(),
-      this.partitionKey(next.partition),
+      member,
+      next.partition,
       expectedVersion,
       next.version,
       data,
       this.tag(member, next.version, data),
       next.expiresAt,
       member,
-      await this.deadline(),
     );
-    return Number(this.inTime(replaced)) === 1;
+    return replaced === 1;
   }
 
   async delete(sessionId: string): Promise<boolean> {
     const record = await this.get(sessionId);
     if (!record) return false;
     const member = sha256Base64Url(sessionId);
-    const deleted = await this.client.call(
-      'EVAL',
-      DELETE,
-      3,
-      this.key(member),
-      this.allKey(),
-      this.partitionKey(record.partition),
-      member,
-      await this.deadline(),
+    return (await this.runScript(DELETE, member, record.partition, member)) === 1;
+  }
+
+  /**
+   * Runs a session script on its three keys (the record, the index of all sessions, the caller's
+   * index) with `args` and the command deadline; its numeric reply, once known to be in time.
+   */
+  private async runScript(
+    script: string,
+    member: string,
+    partition: string,
+    ...args: (string | number)[]
+  ): Promise<number> {
+    const keys = [this.key(member), this.allKey(), this.partitionKey(partition)];
+    return Number(
+      await this.clock.evalInTime(this.client, script, keys, args, this.commandTimeoutMs),
     );
-    return Number(this.inTime(deleted)) === 1;
-  }
-
-  private deadline(): Promise<number> {
-    return this.clock.deadline(this.commandTimeoutMs);
-  }
-
-  /** A write's reply, unless it reached Redis past its deadline (then nothing changed). */
-  private inTime(reply: unknown): unknown {
-    return this.clock.inTime(reply);
   }
 
   private tag(member: string, version: number, data: string): string {

@@ -3,6 +3,11 @@ import { SessionCapacityError } from './session-capacity.error';
 import type { SessionStore } from './session-store.interface';
 import { newSessionId } from './session-id';
 import { testRunnerGlobals } from '../../../kit/test-runner-globals';
+import {
+  expectOneConcurrentWriterWins,
+  expectReplaceFromReadVersion,
+} from '../../../kit/contract-versioned-replace';
+import { expectAcceptedOf } from '../../../kit/contract-rejection';
 
 /** A session record as `initialize` would create it, idle-expiring `idleMs` from now. @publicApi */
 export function createTestSessionRecord(
@@ -80,27 +85,22 @@ export function describeSessionStoreContract(
     it('replaces a session only from the version it was read at, one version up', async () => {
       const session = createTestSessionRecord();
       await store().create(session, ROOMY);
-      const next = { ...session, version: 2, logLevel: 'warning' };
-      expect(await store().replace(next, 1)).toBe(true);
-      expect(await store().get(session.sessionId)).toEqual(next);
-      // A writer still holding version 1 loses.
-      expect(await store().replace({ ...session, version: 2, logLevel: 'error' }, 1)).toBe(false);
-      // A version that skips ahead is refused too.
-      expect(await store().replace({ ...next, version: 4 }, 2)).toBe(false);
-      expect((await store().get(session.sessionId))?.logLevel).toBe('warning');
+      await expectReplaceFromReadVersion(
+        store(),
+        session.sessionId,
+        { ...session, version: 2, logLevel: 'warning' },
+        { ...session, version: 2, logLevel: 'error' },
+      );
     });
 
     it('lets exactly one of many concurrent writers from the same version win', async () => {
       const session = createTestSessionRecord();
       await store().create(session, ROOMY);
-      const outcomes = await Promise.all(
-        Array.from({ length: 10 }, (_, writer) =>
-          store().replace({ ...session, version: 2, subscriptions: [`test://${writer}`] }, 1),
-        ),
-      );
-      expect(outcomes.filter(Boolean)).toHaveLength(1);
-      const winner = outcomes.indexOf(true);
-      expect((await store().get(session.sessionId))?.subscriptions).toEqual([`test://${winner}`]);
+      await expectOneConcurrentWriterWins(store(), session.sessionId, (writer) => ({
+        ...session,
+        version: 2,
+        subscriptions: [`test://${writer}`],
+      }));
     });
 
     it('cannot replace a session it does not have', async () => {
@@ -125,17 +125,14 @@ export function describeSessionStoreContract(
     it('holds at most maxPerPartition unexpired sessions per caller, atomically', async () => {
       const partition = freshPartition();
       const limits = { maxSessions: 1_000_000, maxPerPartition: 3 };
-      const attempts = await Promise.allSettled(
+      await expectAcceptedOf(
         Array.from({ length: 10 }, () =>
           store().create(createTestSessionRecord(60_000, { partition }), limits),
         ),
+        3,
+        SessionCapacityError,
+        { scope: 'caller', maxSessions: 3 },
       );
-      expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(3);
-      for (const attempt of attempts.filter((each) => each.status === 'rejected')) {
-        const reason = (attempt as PromiseRejectedResult).reason as SessionCapacityError;
-        expect(reason).toBeInstanceOf(SessionCapacityError);
-        expect(reason).toMatchObject({ scope: 'caller', maxSessions: 3 });
-      }
       // Another caller has an allowance of its own.
       await expect(
         store().create(

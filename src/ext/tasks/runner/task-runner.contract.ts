@@ -83,21 +83,21 @@ export function describeTaskRunnerContract(
       expect(step.signal.aborted).toBe(false);
     });
 
-    it('runs the steps of different tasks side by side', async () => {
-      const first = freshTaskId();
-      const second = freshTaskId();
-      await runner.schedule(first);
-      await runner.schedule(second);
+    /** Schedules two fresh tasks and waits until both their steps run; the two ids. */
+    const twoRunning = async (): Promise<[string, string]> => {
+      const ids: [string, string] = [freshTaskId(), freshTaskId()];
+      for (const taskId of ids) await runner.schedule(taskId);
       await seen.nth(2);
+      return ids;
+    };
+
+    it('runs the steps of different tasks side by side', async () => {
+      const [first, second] = await twoRunning();
       expect(seen.steps.map((step) => step.taskId).sort()).toEqual([first, second].sort());
     });
 
     it('aborts the running step of a cancelled task, and only that one', async () => {
-      const cancelled = freshTaskId();
-      const other = freshTaskId();
-      await runner.schedule(cancelled);
-      await runner.schedule(other);
-      await seen.nth(2);
+      const [cancelled, other] = await twoRunning();
       await runner.cancel(cancelled);
       const step = seen.steps.find((each) => each.taskId === cancelled) as SeenStep;
       await aborted(step.signal);

@@ -31,6 +31,19 @@ local function first_expiry(key)
   return first[2] or ''
 end`;
 
+// What CREATE and REPLACE both write once a task is admitted: the hash and its expiry, the task
+// in both indexes, its "<partition digest> <bytes>" entry, and the change to both byte tallies.
+const WRITE = `
+local function write(version, json, tag, expires, id, owner, bytes, change)
+  redis.call('HSET', KEYS[1], 'v', version, 'd', json, 't', tag)
+  redis.call('PEXPIREAT', KEYS[1], expires)
+  redis.call('ZADD', KEYS[2], expires, id)
+  redis.call('ZADD', KEYS[3], expires, id)
+  redis.call('HSET', KEYS[4], id, owner .. ' ' .. bytes)
+  redis.call('HINCRBY', KEYS[4], '~total', change)
+  redis.call('HINCRBY', KEYS[4], '~c:' .. owner, change)
+end`;
+
 // CREATE and REPLACE get their caller's deadline (on Redis's clock) last and change nothing past
 // it, answering 'late': the caller was told the write failed, so it must never land afterwards.
 
@@ -40,6 +53,7 @@ end`;
 /** @internal */
 export const CREATE = `${SHARE_REFUSAL_LUA}
 ${PRUNE}
+${WRITE}
 ${DEADLINE_LUA}
 if past_deadline(ARGV[13]) then return 'late' end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -59,13 +73,7 @@ refusal = share_refusal(tonumber(ARGV[9]), tonumber(ARGV[10]), held_bytes, total
 if refusal then
   return {'bytes', refusal, tostring(total_bytes), first_expiry(refusal == 'store' and KEYS[3] or KEYS[2])}
 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 'd', ARGV[2], 't', ARGV[7])
-redis.call('PEXPIREAT', KEYS[1], ARGV[3])
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[6])
-redis.call('ZADD', KEYS[3], ARGV[3], ARGV[6])
-redis.call('HSET', KEYS[4], ARGV[6], ARGV[12] .. ' ' .. ARGV[11])
-redis.call('HINCRBY', KEYS[4], '~total', weight)
-redis.call('HINCRBY', KEYS[4], owner_bytes, weight)
+write(ARGV[1], ARGV[2], ARGV[7], ARGV[3], ARGV[6], ARGV[12], ARGV[11], weight)
 local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
 redis.call('PEXPIREAT', KEYS[2], last[2])
 return 1`;
@@ -75,6 +83,7 @@ return 1`;
 // expiresAt, tag, now, taskId, weight, maxBytes, per-partition bytes, partition digest, deadline.
 // Answers 1, 0 (version moved on), 'late' or {unit, refusal, total, first expiry}.
 export const REPLACE = `${PRUNE}
+${WRITE}
 ${DEADLINE_LUA}
 if past_deadline(ARGV[12]) then return 'late' end
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
@@ -100,13 +109,7 @@ if growth > 0 then
     return {'bytes', 'store', tostring(total_bytes), first_expiry(KEYS[3])}
   end
 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'd', ARGV[3], 't', ARGV[5])
-redis.call('PEXPIREAT', KEYS[1], ARGV[4])
-redis.call('ZADD', KEYS[2], ARGV[4], ARGV[7])
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[7])
-redis.call('HSET', KEYS[4], ARGV[7], ARGV[11] .. ' ' .. ARGV[8])
-redis.call('HINCRBY', KEYS[4], '~total', growth)
-redis.call('HINCRBY', KEYS[4], owner_bytes, growth)
+write(ARGV[2], ARGV[3], ARGV[5], ARGV[4], ARGV[7], ARGV[11], ARGV[8], growth)
 return 1`;
 
 /** @internal */

@@ -87,14 +87,10 @@ export class RedisTaskStore implements TaskStore {
     const weight = Buffer.byteLength(json);
     const key = this.key(task.taskId);
     const owner = sha256Base64Url(task.partition);
-    const reply = await this.client.call(
-      'EVAL',
+    const reply = await this.runScript(
       CREATE,
-      4,
       key,
-      this.partitionKey(owner),
-      this.indexKey('all'),
-      this.indexKey('bytes'),
+      owner,
       task.version,
       json,
       task.expiresAt,
@@ -107,9 +103,7 @@ export class RedisTaskStore implements TaskStore {
       Math.min(limits.maxBytesPerPartition ?? this.maxBytes, this.maxBytes),
       weight,
       owner,
-      await this.clock.deadline(this.commandTimeoutMs),
     );
-    this.clock.inTime(reply);
     if (Array.isArray(reply)) throw this.capacityError(reply, limits);
     if (Number(reply) !== 1) throw new Error('Task id already exists');
   }
@@ -142,14 +136,10 @@ export class RedisTaskStore implements TaskStore {
     const json = JSON.stringify(next);
     const key = this.key(next.taskId);
     const owner = sha256Base64Url(next.partition);
-    const reply = await this.client.call(
-      'EVAL',
+    const reply = await this.runScript(
       REPLACE,
-      4,
       key,
-      this.partitionKey(owner),
-      this.indexKey('all'),
-      this.indexKey('bytes'),
+      owner,
       expectedVersion,
       next.version,
       json,
@@ -161,9 +151,7 @@ export class RedisTaskStore implements TaskStore {
       this.maxBytes,
       Math.min(limits.maxBytesPerPartition ?? this.maxBytes, this.maxBytes),
       owner,
-      await this.clock.deadline(this.commandTimeoutMs),
     );
-    this.clock.inTime(reply);
     if (Array.isArray(reply)) throw this.capacityError(reply, limits);
     return Number(reply) === 1;
   }
@@ -182,6 +170,20 @@ export class RedisTaskStore implements TaskStore {
       if (!/shebang|flags/i.test(String((error as { message?: unknown })?.message))) throw error;
       await this.client.call('EVAL', REMOVE_BODY, 4, ...keys, task.taskId);
     }
+  }
+
+  /**
+   * Runs a task script that writes on its four keys (the record, its caller's index, the index of
+   * all tasks, the byte tally) with `args` and the command deadline; its reply, once known in time.
+   */
+  private async runScript(
+    script: string,
+    key: string,
+    owner: string,
+    ...args: (string | number)[]
+  ): Promise<unknown> {
+    const keys = [key, this.partitionKey(owner), this.indexKey('all'), this.indexKey('bytes')];
+    return this.clock.evalInTime(this.client, script, keys, args, this.commandTimeoutMs);
   }
 
   /** The record, when its tag (if the module tags records) and its fields agree with its key. */

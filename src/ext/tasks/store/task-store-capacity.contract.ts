@@ -4,6 +4,8 @@ import type { TaskStore } from './task-store.interface';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testRunnerGlobals } from '../../../kit/test-runner-globals';
 import { createTestTaskRecord, freshId } from './test-task-record';
+import { contractRejection } from '../../../kit/contract-rejection';
+import { floodInTurns } from '../../../kit/contract-flood';
 
 /** The capacity of a store made for the bounded cases. @publicApi */
 export interface TaskStoreCapacity {
@@ -19,14 +21,8 @@ function weighty(partition: string, bytes: number, ttlMs = 60_000): McpTaskRecor
   });
 }
 
-async function refusal(attempt: Promise<unknown>): Promise<TaskCapacityError> {
-  const { expect } = testRunnerGlobals();
-  const error = await attempt.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(TaskCapacityError);
-  return error as TaskCapacityError;
+function refusal(attempt: Promise<unknown>): Promise<TaskCapacityError> {
+  return contractRejection(attempt, TaskCapacityError);
 }
 
 /** The fair-share rules of a store with a capacity of its own (see `describeTaskStoreContract`). @internal */
@@ -61,23 +57,12 @@ export function describeBoundedTaskStoreContract(
     it('stops a flood from many callers short of full, so a quiet caller still creates a task', async () => {
       const store = await makeBounded({ maxTasks: 40, maxBytes: big });
       const limits = { maxPerPartition: 10 };
-      const held = new Map<string, number>();
       // Ten callers each create until refused, in turns.
-      for (let round = 0; round < 12; round++)
-        for (let caller = 0; caller < 10; caller++) {
-          const partition = `flood-${caller}`;
-          const created = await store
-            .create(createTestTaskRecord(freshId(), 60_000, { partition }), limits)
-            .then(
-              () => true,
-              (error: unknown) => {
-                expect(error).toBeInstanceOf(TaskCapacityError);
-                expect(error).toMatchObject({ scope: 'caller' });
-                return false;
-              },
-            );
-          if (created) held.set(partition, (held.get(partition) ?? 0) + 1);
-        }
+      const held = await floodInTurns(
+        (partition) => store.create(createTestTaskRecord(freshId(), 60_000, { partition }), limits),
+        { scope: 'caller' },
+        TaskCapacityError,
+      );
       const total = [...held.values()].reduce((sum, count) => sum + count, 0);
       // k = 10 callers × 10 / (40 × 0.25) = 10: the flood settles near 40 × 10 / 11.
       expect(total).toBeLessThan(40);

@@ -8,6 +8,11 @@ import {
   type TaskStoreCapacity,
 } from './task-store-capacity.contract';
 import { createTestTaskRecord, freshId } from './test-task-record';
+import {
+  expectOneConcurrentWriterWins,
+  expectReplaceFromReadVersion,
+} from '../../../kit/contract-versioned-replace';
+import { expectAcceptedOf } from '../../../kit/contract-rejection';
 
 /**
  * The behaviour every {@link TaskStore} must have: run it against each implementation.
@@ -63,27 +68,22 @@ export function describeTaskStoreContract(
     it('replaces a task only from the version it was read at, one version up', async () => {
       const task = createTestTaskRecord(freshId());
       await store().create(task);
-      const next = { ...task, version: 2, status: 'completed' as const, result: { content: [] } };
-      expect(await store().replace(next, 1)).toBe(true);
-      expect(await store().get(task.taskId)).toEqual(next);
-      // A writer still holding version 1 loses.
-      expect(await store().replace({ ...task, version: 2, status: 'cancelled' }, 1)).toBe(false);
-      // A version that skips ahead is refused too.
-      expect(await store().replace({ ...next, version: 4 }, 2)).toBe(false);
-      expect((await store().get(task.taskId))?.status).toBe('completed');
+      await expectReplaceFromReadVersion(
+        store(),
+        task.taskId,
+        { ...task, version: 2, status: 'completed', result: { content: [] } },
+        { ...task, version: 2, status: 'cancelled' },
+      );
     });
 
     it('lets exactly one of many concurrent writers from the same version win', async () => {
       const task = createTestTaskRecord(freshId());
       await store().create(task);
-      const outcomes = await Promise.all(
-        Array.from({ length: 10 }, (_, writer) =>
-          store().replace({ ...task, version: 2, statusMessage: `writer ${writer}` }, 1),
-        ),
-      );
-      expect(outcomes.filter(Boolean)).toHaveLength(1);
-      const winner = outcomes.indexOf(true);
-      expect((await store().get(task.taskId))?.statusMessage).toBe(`writer ${winner}`);
+      await expectOneConcurrentWriterWins(store(), task.taskId, (writer) => ({
+        ...task,
+        version: 2,
+        statusMessage: `writer ${writer}`,
+      }));
     });
 
     it('cannot replace a task it does not have', async () => {
@@ -104,17 +104,14 @@ export function describeTaskStoreContract(
     it('holds at most maxPerPartition unexpired tasks per partition, atomically', async () => {
       const partition = `caller-${freshId()}`;
       const limits = { maxPerPartition: 3 };
-      const attempts = await Promise.allSettled(
+      await expectAcceptedOf(
         Array.from({ length: 10 }, () =>
           store().create(createTestTaskRecord(freshId(), 60_000, { partition }), limits),
         ),
+        3,
+        TaskCapacityError,
+        { scope: 'caller', maxTasks: 3 },
       );
-      expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(3);
-      for (const attempt of attempts.filter((each) => each.status === 'rejected')) {
-        const reason = (attempt as PromiseRejectedResult).reason as TaskCapacityError;
-        expect(reason).toBeInstanceOf(TaskCapacityError);
-        expect(reason).toMatchObject({ scope: 'caller', maxTasks: 3 });
-      }
       // Another caller has an allowance of its own.
       await expect(
         store().create(

@@ -2,6 +2,7 @@ import { retryAfterMs, shareRefusal, type ShareLimits } from '../../../kit/fair-
 import { handleShares } from './handle-shares';
 import { StateHandleRepositoryError } from './state-handle-repository.error';
 import type { StateHandleRecord, StateHandleRepository } from './state-handle-repository.interface';
+import { PeriodicSweep } from '../../../kit/periodic-sweep';
 
 /** Options of {@link MemoryStateHandleRepository}. @publicApi */
 export interface MemoryStateHandleRepositoryOptions {
@@ -59,9 +60,8 @@ export class MemoryStateHandleRepository implements StateHandleRepository {
   private totalBytes = 0;
   private readonly count: ShareLimits;
   private readonly bytes: ShareLimits;
-  private readonly sweepIntervalMs: number;
   private readonly now: () => number;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly sweeps: PeriodicSweep;
 
   constructor(options: MemoryStateHandleRepositoryOptions = {}) {
     const maxEntries = options.maxEntries ?? 10_000;
@@ -70,7 +70,7 @@ export class MemoryStateHandleRepository implements StateHandleRepository {
       maxEntriesPerOwner: options.maxEntriesPerOwner ?? maxEntries,
       maxBytes: options.maxBytes ?? DEFAULT_MAX_HANDLE_BYTES,
     }));
-    this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
+    this.sweeps = new PeriodicSweep(options.sweepIntervalMs ?? 60_000, () => this.sweep());
     this.now = options.now ?? Date.now;
   }
 
@@ -95,7 +95,7 @@ export class MemoryStateHandleRepository implements StateHandleRepository {
     if (refusal) return Promise.reject(refusal);
     if (current) this.forget(handle, current);
     this.keep(handle, held);
-    this.startTimer();
+    this.sweeps.start();
     return Promise.resolve();
   }
 
@@ -134,8 +134,7 @@ export class MemoryStateHandleRepository implements StateHandleRepository {
 
   /** Stops the sweep timer and forgets every record. */
   close(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.sweeps.stop();
     this.records.clear();
     this.owners.clear();
     this.totalBytes = 0;
@@ -193,11 +192,5 @@ export class MemoryStateHandleRepository implements StateHandleRepository {
     usage.count--;
     usage.bytes -= held.weight;
     if (usage.count <= 0) this.owners.delete(held.owner);
-  }
-
-  private startTimer(): void {
-    if (this.timer || this.sweepIntervalMs <= 0) return;
-    this.timer = setInterval(() => this.sweep(), this.sweepIntervalMs);
-    this.timer.unref();
   }
 }

@@ -2,6 +2,8 @@ import { StateHandleRepositoryError } from './state-handle-repository.error';
 import type { StateHandleRecord } from './state-handle-repository.interface';
 import { testRunnerGlobals } from '../../../kit/test-runner-globals';
 import { handle, type StateHandleRepositorySubject } from './state-handle-subject';
+import { contractRejection } from '../../../kit/contract-rejection';
+import { floodInTurns } from '../../../kit/contract-flood';
 
 /** The capacity of a repository made for the bounded cases. @publicApi */
 export interface StateHandleRepositoryCapacity {
@@ -39,14 +41,8 @@ export function boundedStateHandleRepositoryCases(
     owner,
     ...over,
   });
-  const refused = async (attempt: Promise<unknown>) => {
-    const error = await attempt.then(
-      () => undefined,
-      (reason: unknown) => reason,
-    );
-    expect(error).toBeInstanceOf(StateHandleRepositoryError);
-    return error as StateHandleRepositoryError;
-  };
+  const refused = (attempt: Promise<unknown>) =>
+    contractRejection(attempt, StateHandleRepositoryError);
 
   it('refuses a new flow when full ("full", with a retry hint) but keeps every flow it holds going', async () => {
     const repository = await bounded({ maxEntries: 2, maxEntriesPerOwner: 2, maxBytes: 1 << 20 });
@@ -70,19 +66,9 @@ export function boundedStateHandleRepositoryCases(
 
   it('stops a flood from many owners short of full, so a quiet owner still starts a flow', async () => {
     const repository = await bounded({ maxEntries: 40, maxEntriesPerOwner: 10, maxBytes: 1 << 20 });
-    const held = new Map<string, number>();
-    for (let round = 0; round < 12; round++)
-      for (let owner = 0; owner < 10; owner++) {
-        const name = `flood-${owner}`;
-        const stored = await repository.put(handle(), owned(name)).then(
-          () => true,
-          (error: unknown) => {
-            expect(error).toMatchObject({ reason: 'share' });
-            return false;
-          },
-        );
-        if (stored) held.set(name, (held.get(name) ?? 0) + 1);
-      }
+    const held = await floodInTurns((owner) => repository.put(handle(), owned(owner)), {
+      reason: 'share',
+    });
     const total = [...held.values()].reduce((sum, count) => sum + count, 0);
     expect(total).toBeLessThan(40);
     expect(Math.max(...held.values())).toBeLessThanOrEqual(10);

@@ -2,6 +2,8 @@ import { ConsumedStateStoreError } from './consumed-state-store.error';
 import type { ConsumedStateStore } from './consumed-state-store.interface';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testRunnerGlobals } from '../../../kit/test-runner-globals';
+import { contractRejection } from '../../../kit/contract-rejection';
+import { floodInTurns } from '../../../kit/contract-flood';
 
 /** One store under test, fresh for each test, and the means to make it fail. @publicApi */
 export interface ConsumedStateStoreSubject {
@@ -162,14 +164,8 @@ function describeBoundedConsumedStateStoreContract(
     afterEach(async () => {
       for (const subject of opened.splice(0)) await subject.close();
     });
-    const refusal = async (attempt: Promise<unknown>) => {
-      const error = await attempt.then(
-        () => undefined,
-        (reason: unknown) => reason,
-      );
-      expect(error).toBeInstanceOf(ConsumedStateStoreError);
-      return error as ConsumedStateStoreError;
-    };
+    const refusal = (attempt: Promise<unknown>) =>
+      contractRejection(attempt, ConsumedStateStoreError);
 
     it('refuses a presentation when full ("full", with a retry hint), consuming nothing', async () => {
       const store = await bounded({ maxEntries: 2, maxEntriesPerOwner: 2 });
@@ -187,19 +183,9 @@ function describeBoundedConsumedStateStoreContract(
 
     it('stops a flood from many owners short of full, so a quiet owner is still served', async () => {
       const store = await bounded({ maxEntries: 40, maxEntriesPerOwner: 10 });
-      const held = new Map<string, number>();
-      for (let round = 0; round < 12; round++)
-        for (let owner = 0; owner < 10; owner++) {
-          const who = `flood-${owner}`;
-          const accepted = await store.consume(id('flood'), LATER(), who).then(
-            (first) => first,
-            (error: unknown) => {
-              expect(error).toMatchObject({ reason: 'share' });
-              return false;
-            },
-          );
-          if (accepted) held.set(who, (held.get(who) ?? 0) + 1);
-        }
+      const held = await floodInTurns((owner) => store.consume(id('flood'), LATER(), owner), {
+        reason: 'share',
+      });
       const total = [...held.values()].reduce((sum, count) => sum + count, 0);
       expect(total).toBeLessThan(40);
       expect(Math.max(...held.values())).toBeLessThanOrEqual(10);

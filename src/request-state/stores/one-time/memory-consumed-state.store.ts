@@ -1,6 +1,7 @@
 import { retryAfterMs, shareRefusal, type ShareLimits } from '../../../kit/fair-share';
 import { ConsumedStateStoreError } from './consumed-state-store.error';
 import type { ConsumedStateStore } from './consumed-state-store.interface';
+import { PeriodicSweep } from '../../../kit/periodic-sweep';
 
 /** Options of {@link MemoryConsumedStateStore}. @publicApi */
 export interface MemoryConsumedStateStoreOptions {
@@ -45,16 +46,15 @@ export class MemoryConsumedStateStore implements ConsumedStateStore {
   private readonly entries = new Map<string, Entry>();
   private readonly owners = new Map<string, OwnerUsage>();
   private readonly limits: ShareLimits;
-  private readonly sweepIntervalMs: number;
   private readonly now: () => number;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly sweeps: PeriodicSweep;
   /** No entry expires before this, so a full store is not rescanned on every refused insert. */
   private nextExpiryAt = 0;
 
   constructor(options: MemoryConsumedStateStoreOptions = {}) {
     const maxEntries = options.maxEntries ?? 1_000_000;
     const perOwner = options.maxEntriesPerOwner ?? maxEntries;
-    this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
+    this.sweeps = new PeriodicSweep(options.sweepIntervalMs ?? 60_000, () => this.sweep());
     this.now = options.now ?? Date.now;
     if (!Number.isSafeInteger(maxEntries) || maxEntries <= 0)
       throw new RangeError('maxEntries must be a positive integer');
@@ -94,8 +94,7 @@ export class MemoryConsumedStateStore implements ConsumedStateStore {
 
   /** Stops the sweep timer and forgets every entry. */
   close(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.sweeps.stop();
     this.entries.clear();
     this.owners.clear();
   }
@@ -125,7 +124,7 @@ export class MemoryConsumedStateStore implements ConsumedStateStore {
     usage.count++;
     this.entries.set(id, { expiresAt, usage });
     this.nextExpiryAt = Math.min(this.nextExpiryAt, expiresAt);
-    this.startTimer();
+    this.sweeps.start();
     return true;
   }
 
@@ -144,11 +143,5 @@ export class MemoryConsumedStateStore implements ConsumedStateStore {
       if (checked++ >= FRONT_CHECKS) break;
       if (entry.expiresAt <= now) this.forget(id, entry);
     }
-  }
-
-  private startTimer(): void {
-    if (this.timer || this.sweepIntervalMs <= 0) return;
-    this.timer = setInterval(() => this.sweep(), this.sweepIntervalMs);
-    this.timer.unref();
   }
 }

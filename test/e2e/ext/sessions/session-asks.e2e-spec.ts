@@ -19,6 +19,7 @@ import {
 } from '../../../../src/index';
 import { startTestServer, type TestServer } from '../../../utils/bootstrap';
 import { textOf } from '../../../utils/session-clients';
+import { askOnce, yesNoForm } from '../../../utils/input-asks';
 
 /*
  * Every kind of ask on every 2025-era client: a form, a URL sign-in (replay-style, keyed by the
@@ -49,16 +50,7 @@ class AskingTools {
   confirm(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     const answer = ctx.inputResponses.find('ok');
     if (answer?.kind === 'elicitation') return `confirmed: ${answer.action}`;
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'ok',
-        McpInputRequest.elicitForm({
-          message: 'Go ahead?',
-          requestedSchema: { type: 'object', properties: { yes: { type: 'boolean' } } },
-        }),
-      )
-      .frameworkState({ asked: true })
-      .build();
+    return askOnce('ok', yesNoForm('Go ahead?', 'yes'));
   }
 
   @McpTool({
@@ -70,13 +62,11 @@ class AskingTools {
   connect(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     // Replay-style: the URL names the flow, the same in every round, so a retry asks the same one.
     if (this.signIns.done.has(ctx.flowId)) return 'connected';
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'signin',
-        McpInputRequest.elicitUrl({ message: 'Sign in', url: `${CONNECT_URL}${ctx.flowId}` }),
-      )
-      .frameworkState({ waiting: true })
-      .build();
+    return askOnce(
+      'signin',
+      McpInputRequest.elicitUrl({ message: 'Sign in', url: `${CONNECT_URL}${ctx.flowId}` }),
+      { waiting: true },
+    );
   }
 
   @McpTool({
@@ -89,16 +79,13 @@ class AskingTools {
     const answer = ctx.inputResponses.find('summary');
     if (answer?.kind === 'sampling')
       return `model ${answer.model} said ${JSON.stringify(answer.content)}`;
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'summary',
-        McpInputRequest.createMessage({
-          messages: [{ role: 'user', content: { type: 'text', text: 'Summarize' } }],
-          maxTokens: 10,
-        }),
-      )
-      .frameworkState({ asked: true })
-      .build();
+    return askOnce(
+      'summary',
+      McpInputRequest.createMessage({
+        messages: [{ role: 'user', content: { type: 'text', text: 'Summarize' } }],
+        maxTokens: 10,
+      }),
+    );
   }
 
   @McpTool({
@@ -110,10 +97,7 @@ class AskingTools {
   workspace(@McpContext() ctx: McpOperationContext): McpInputRequiredResult | string {
     const answer = ctx.inputResponses.find('roots');
     if (answer?.kind === 'roots') return answer.roots.map((root) => root.uri).join(',');
-    return McpInputRequiredResult.builder()
-      .inputRequest('roots', McpInputRequest.listRoots())
-      .frameworkState({ asked: true })
-      .build();
+    return askOnce('roots', McpInputRequest.listRoots());
   }
 }
 

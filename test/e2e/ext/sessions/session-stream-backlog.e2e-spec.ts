@@ -1,8 +1,6 @@
 import { Injectable, Module } from '@nestjs/common';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import {
   McpContext,
   McpModule,
@@ -14,6 +12,7 @@ import { SessionGetStreams } from '../../../../src/ext/sessions/streams/session-
 import { ADAPTERS, startTestServer, type TestServer } from '../../../utils/bootstrap';
 import { openSession, SESSION_PROTOCOL_VERSION, sessionPost } from '../../../utils/session-clients';
 import { until } from '../../../utils/wait';
+import { heapAfterGc, MIB } from '../../../utils/heap';
 
 /*
  * Issue 33, item 4: every stream a 2025-era session holds is bounded. A client that stops reading
@@ -24,19 +23,6 @@ import { until } from '../../../utils/wait';
  * collections against a baseline taken in the same test.
  */
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** The heap after full collections, once the event loop has let go of what it held. */
-async function heapAfterGc(): Promise<number> {
-  for (let round = 0; round < 4; round++) {
-    await new Promise((wake) => setImmediate(wake));
-    gc();
-  }
-  return process.memoryUsage().heapUsed;
-}
-
-const MIB = 1024 * 1024;
 const nextMacrotask = () => new Promise((wake) => setImmediate(wake));
 
 /** Progress messages a chatty call sends at most, each about 16 KB: 64 MB if nothing stops it. */

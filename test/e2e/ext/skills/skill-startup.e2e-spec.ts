@@ -220,12 +220,8 @@ describe('a watched skills folder', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  const listed = async (url: URL) => {
-    const answer = await rawRound(url, 'skills/list', {});
-    return (answer.body.result as { skills: { uri: string }[] }).skills.map((skill) => skill.uri);
-  };
-
-  it('serves what the folder holds after a change, and keeps the last good set when it breaks', async () => {
+  /** A server watching the folder, with the logger it writes to. */
+  const watching = async () => {
     const logger = new CapturingLogger();
     const server = await startTestServer(
       'express',
@@ -233,6 +229,16 @@ describe('a watched skills folder', () => {
       '/mcp',
       { logger },
     );
+    return { logger, server };
+  };
+
+  const listed = async (url: URL) => {
+    const answer = await rawRound(url, 'skills/list', {});
+    return (answer.body.result as { skills: { uri: string }[] }).skills.map((skill) => skill.uri);
+  };
+
+  it('serves what the folder holds after a change, and keeps the last good set when it breaks', async () => {
+    const { logger, server } = await watching();
     try {
       expect(await listed(server.url)).toEqual(['skill://alpha/SKILL.md']);
       await mkdir(join(root, 'beta'));
@@ -253,13 +259,7 @@ describe('a watched skills folder', () => {
   });
 
   it('logs a broken folder with its name escaped', async () => {
-    const logger = new CapturingLogger();
-    const server = await startTestServer(
-      'express',
-      { imports: [app({ directory: root, watch: true })] },
-      '/mcp',
-      { logger },
-    );
+    const { logger, server } = await watching();
     try {
       const hostile = 'x\u001b]0;owned\u0007\n[Nest] 1  - LOG forged';
       await mkdir(join(root, hostile));

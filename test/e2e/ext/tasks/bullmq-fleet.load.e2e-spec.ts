@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { BullMqTaskRunner, RedisTaskStore } from '../../../../src/entry/redis';
 import { newKeyring } from '../../../fixtures/sample-app';
-import { FleetProbe, fleetTasksApp } from './fleet-tasks.fixtures';
+import { FleetProbe, fleetTasksApp, startBullMqFleet } from './fleet-tasks.fixtures';
 import { startTestServer, type TestServer } from '../../../utils/bootstrap';
 import { rawRound } from '../../../utils/mcp';
 import { startRedisServer, type RedisServerHandle } from '../../../utils/redis-server';
@@ -30,15 +30,7 @@ describe('a fleet on Redis: RedisTaskStore and BullMqTaskRunner (A on Express, B
   let b: TestServer;
 
   beforeAll(async () => {
-    const options = (worker: boolean) => ({
-      keyring: { active: keyring.active, keys: { ...keyring.keys } },
-      tasks: {
-        store: new RedisTaskStore(client, { keyPrefix: 'fleet:' }),
-        runner: new BullMqTaskRunner(client, { queueName: 'fleet', worker }),
-      },
-    });
-    a = await startTestServer('express', { imports: [fleetTasksApp(options(true))] });
-    b = await startTestServer('fastify', { imports: [fleetTasksApp(options(false))] });
+    ({ a, b } = await startBullMqFleet(client, keyring, 'fleet'));
   });
 
   afterAll(async () => {

@@ -1,9 +1,8 @@
 import { SpanKind } from '@opentelemetry/api';
 import Redis from 'ioredis';
-import { BullMqTaskRunner, RedisTaskStore } from '../../../../src/entry/redis';
 import { newKeyring } from '../../../fixtures/sample-app';
-import { fleetTasksApp } from './fleet-tasks.fixtures';
-import { startTestServer, type TestServer } from '../../../utils/bootstrap';
+import { startBullMqFleet } from './fleet-tasks.fixtures';
+import type { TestServer } from '../../../utils/bootstrap';
 import { rawRound } from '../../../utils/mcp';
 import { installTestTelemetry, parentSpanId, type TestTelemetry } from '../../../utils/otel';
 import { startRedisServer, type RedisServerHandle } from '../../../utils/redis-server';
@@ -28,15 +27,7 @@ describe('the trace of a task across a BullMQ fleet', () => {
     client = new Redis(redis.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
     await client.ping();
     telemetry = installTestTelemetry();
-    const options = (worker: boolean) => ({
-      keyring: { active: keyring.active, keys: { ...keyring.keys } },
-      tasks: {
-        store: new RedisTaskStore(client, { keyPrefix: 'trace:' }),
-        runner: new BullMqTaskRunner(client, { queueName: 'trace', worker }),
-      },
-    });
-    a = await startTestServer('express', { imports: [fleetTasksApp(options(true))] });
-    b = await startTestServer('fastify', { imports: [fleetTasksApp(options(false))] });
+    ({ a, b } = await startBullMqFleet(client, keyring, 'trace'));
   });
 
   afterAll(async () => {

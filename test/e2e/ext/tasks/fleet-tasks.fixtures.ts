@@ -14,6 +14,9 @@ import {
   type McpModuleOptions,
 } from '../../../../src/index';
 import { isDetachedMcpTaskStep } from '../../../../src/entry/tasks';
+import type Redis from 'ioredis';
+import { BullMqTaskRunner, RedisTaskStore } from '../../../../src/entry/redis';
+import { startTestServer, type TestServer } from '../../../utils/bootstrap';
 
 /** Authenticates from the `x-user` header; a detached task step already carries its caller. */
 @Injectable()
@@ -128,4 +131,25 @@ export function fleetTasksApp(
   })
   class FleetTasksAppModule {}
   return FleetTasksAppModule;
+}
+
+/**
+ * A BullMQ fleet of two on one Redis `client`, sharing `keyring`, the task store under `name:` and
+ * the queue `name`: A (Express) runs every step on its worker, B (Fastify) only answers.
+ */
+export async function startBullMqFleet(
+  client: Redis,
+  keyring: { active: string; keys: Record<string, string> },
+  name: string,
+): Promise<{ a: TestServer; b: TestServer }> {
+  const options = (worker: boolean) => ({
+    keyring: { active: keyring.active, keys: { ...keyring.keys } },
+    tasks: {
+      store: new RedisTaskStore(client, { keyPrefix: `${name}:` }),
+      runner: new BullMqTaskRunner(client, { queueName: name, worker }),
+    },
+  });
+  const a = await startTestServer('express', { imports: [fleetTasksApp(options(true))] });
+  const b = await startTestServer('fastify', { imports: [fleetTasksApp(options(false))] });
+  return { a, b };
 }

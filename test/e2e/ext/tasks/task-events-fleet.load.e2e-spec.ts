@@ -13,15 +13,11 @@ import { freshId, rawRound, rpcBody, rpcHeaders, type RawRoundResponse } from '.
 import { startRedisServer, type RedisServerHandle } from '../../../utils/redis-server';
 import { postForStream, SseReader, type OpenStream } from '../../../utils/sse';
 import { until } from '../../../utils/wait';
+import { STORE_UNAVAILABLE } from '../../../utils/expect-rpc';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
 const PREFIX = 'fleet:';
 const CHANNEL = `${PREFIX}fleet`;
-const STORE_UNAVAILABLE = {
-  code: -32000,
-  message: 'Server busy: the store is unavailable',
-  data: { retryAfterMs: 1_000 },
-};
 const APPROVE = { approve: { action: 'accept', content: { ok: true } } };
 type Body = Record<string, unknown>;
 

@@ -1,7 +1,6 @@
 import { Injectable, Module } from '@nestjs/common';
 import {
   McpArgs,
-  McpInputRequest,
   McpInputRequiredResult,
   McpMayRequestInput,
   McpContext,
@@ -9,6 +8,7 @@ import {
   McpRequestStateMode,
   McpTool,
 } from '../../../../src/index';
+import { askOnce, yesNoForm } from '../../../utils/input-asks';
 
 /** Points a test opens, by name, to let a task tool go on: the test sets the pace of each step. */
 @Injectable()
@@ -56,16 +56,7 @@ export class GatedTaskTools {
   ): Promise<McpInputRequiredResult | string> {
     if (!ctx.requestState.framework<{ asked: true }>()) {
       await this.gates.passed(`${key}:ask`, ctx.signal);
-      return McpInputRequiredResult.builder()
-        .inputRequest(
-          'approve',
-          McpInputRequest.elicitForm({
-            message: `Approve ${key}?`,
-            requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
-          }),
-        )
-        .frameworkState({ asked: true })
-        .build();
+      return askOnce('approve', yesNoForm(`Approve ${key}?`));
     }
     await this.gates.passed(`${key}:finish`, ctx.signal);
     const answer = ctx.inputResponses.find('approve');

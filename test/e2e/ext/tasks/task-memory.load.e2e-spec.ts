@@ -1,10 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Injectable, Module } from '@nestjs/common';
 import Redis from 'ioredis';
 import {
   McpContext,
-  McpInputRequest,
   McpInputRequiredResult,
   McpMayRequestInput,
   McpModule,
@@ -26,6 +23,8 @@ import {
   type RedisServerHandle,
 } from '../../../utils/redis-server';
 import { until } from '../../../utils/wait';
+import { askOnce, yesNoForm } from '../../../utils/input-asks';
+import { heapAfterGc, MIB } from '../../../utils/heap';
 
 /** A bound on a hang under a loaded machine, not on speed. */
 const PATIENT_MS = 30_000;
@@ -36,19 +35,6 @@ const PATIENT_MS = 30_000;
 // record or a held body leaked; the bound is a third of that. The memory store runs on a clock the
 // test moves, so its tasks expire without waiting.
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** The heap after full collections, once the event loop has let go of what it held. */
-async function heapAfterGc(): Promise<number> {
-  for (let round = 0; round < 4; round++) {
-    await new Promise((wake) => setImmediate(wake));
-    gc();
-  }
-  return process.memoryUsage().heapUsed;
-}
-
-const MIB = 1024 * 1024;
 const TASKS = 30;
 const LEAK_BOUND = 10 * MIB;
 const TTL_MS = 600_000;
@@ -100,16 +86,7 @@ class BigTasks {
   })
   @McpMayRequestInput({ type: 'elicitation.form' })
   big_question(): McpInputRequiredResult {
-    return McpInputRequiredResult.builder()
-      .inputRequest(
-        'go',
-        McpInputRequest.elicitForm({
-          message: 'Go on?',
-          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
-        }),
-      )
-      .frameworkState({ asked: true })
-      .build();
+    return askOnce('go', yesNoForm('Go on?'));
   }
 }
 
@@ -167,19 +144,26 @@ function shiftedStore(): { store: MemoryTaskStore; expireAll(): void } {
   };
 }
 
+/**
+ * The heap to compare against, after a warm-up task (the first call compiles and caches what
+ * every later one reuses) has completed and expired.
+ */
+async function warmBaseline(server: TestServer, expireAll: () => void): Promise<number> {
+  const warm = await create(server, -1);
+  await until(async () => (await statusOf(server, warm)) === 'completed', {
+    what: 'warm-up',
+    timeoutMs: PATIENT_MS,
+  });
+  expireAll();
+  return heapAfterGc();
+}
+
 describe.each(ADAPTERS)('task memory over %s', (adapter) => {
   it(`lets go of everything a completed task held: ${TASKS} tasks of 1 MiB leave the heap at its baseline`, async () => {
     const { store, expireAll } = shiftedStore();
     const server = await startTestServer(adapter, { imports: [bigTasksApp({ tasks: { store } })] });
     try {
-      // Warm-up: the first call compiles and caches what every later one reuses.
-      const warm = await create(server, -1);
-      await until(async () => (await statusOf(server, warm)) === 'completed', {
-        what: 'warm-up',
-        timeoutMs: PATIENT_MS,
-      });
-      expireAll();
-      const baseline = await heapAfterGc();
+      const baseline = await warmBaseline(server, expireAll);
       const ids: string[] = [];
       for (let index = 0; index < TASKS; index++) ids.push(await create(server, index));
       for (const taskId of ids)
@@ -205,13 +189,7 @@ describe.each(ADAPTERS)('task memory over %s', (adapter) => {
     });
     const gate = server.app.get(Gate);
     try {
-      const warm = await create(server, -1);
-      await until(async () => (await statusOf(server, warm)) === 'completed', {
-        what: 'warm-up',
-        timeoutMs: PATIENT_MS,
-      });
-      expireAll();
-      const baseline = await heapAfterGc();
+      const baseline = await warmBaseline(server, expireAll);
       gate.close();
       const blocker = await create(server, -2);
       await until(() => gate.started >= 2, { what: 'the blocking step', timeoutMs: PATIENT_MS });
