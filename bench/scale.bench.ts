@@ -303,7 +303,9 @@ function cpuOf(work: () => unknown): number {
 // ---- report ----
 
 const sections: string[] = [];
-const targets: [string, string, string][] = [];
+/** The issue each target line answers: #21 (how cost grows) or #38 item 4 (cost as the work grows). */
+type Issue = 21 | 38;
+const targets: [Issue, string, string, string][] = [];
 
 const load = () =>
   loadavg()
@@ -338,8 +340,27 @@ function section(title: string, loadBefore: string, lines: string[]): void {
   );
 }
 
-function target(name: string, measured: string, met: boolean | undefined): void {
-  targets.push([name, measured, met === undefined ? 'unmeasured' : met ? 'met' : '**missed**']);
+function target(name: string, measured: string, met: boolean | undefined, issue: Issue = 21): void {
+  targets.push([
+    issue,
+    name,
+    measured,
+    met === undefined ? 'unmeasured' : met ? 'met' : '**missed**',
+  ]);
+}
+
+/** The Targets table of one issue's lines (none: no table). */
+function targetsTable(issue: Issue, heading: string): string[] {
+  const lines = targets.filter(([of]) => of === issue);
+  if (lines.length === 0) return [];
+  return [
+    `## ${heading}`,
+    '',
+    '| Target | Measured | |',
+    '|---|---:|---|',
+    ...lines.map(([, name, measured, verdict]) => `| ${name} | ${measured} | ${verdict} |`),
+    '',
+  ];
 }
 
 // ---- curves ----
@@ -435,6 +456,20 @@ async function operationsCurve(): Promise<void> {
     x(largest.listCpu / smallest.listCpu),
     largest.count >= 10_000 ? largest.listCpu / smallest.listCpu <= 2 : undefined,
   );
+  // Issue #38: a call and a list page (the default page size) at 10,000 tools ≤ 1.10× at 10.
+  const largeEnough = largest.count >= 10_000 && base <= 10;
+  target(
+    `${largest.count.toLocaleString('en')} tools: a tools/call ≤ 1.10× the same call with ${base} tools`,
+    x(largest.callCpu / smallest.callCpu),
+    largeEnough ? largest.callCpu / smallest.callCpu <= 1.1 : undefined,
+    38,
+  );
+  target(
+    `${largest.count.toLocaleString('en')} tools: a tools/list page (default page size) ≤ 1.10× the same with ${base} tools`,
+    x(largest.listCpu / smallest.listCpu),
+    largeEnough ? largest.listCpu / smallest.listCpu <= 1.1 : undefined,
+    38,
+  );
   section('Registered operations', before, [
     `One server per count, each with that many generated tools (test/e2e/operations/generated-operations.fixtures.ts) ` +
       `and the default page size (100). Startup is \`NestFactory.create\` + \`listen\` inside the server; heap ` +
@@ -524,6 +559,17 @@ async function argumentsCurve(): Promise<void> {
       `same body: ${us(largest.bareCpu)} µs vs its own ${us(bareBound)} µs (${x(largest.bareCpu / bareBound)})`,
     largest.bytes >= 1_048_576 ? largest.cpu <= bound : undefined,
   );
+  // Issue #38: server CPU per byte of the 1 MB call ≤ 3× JSON.parse's per byte of the same body,
+  // i.e. the call's server CPU ≤ 3× JSON.parse of its body (the bare controller's, for context).
+  const perParse = largest.cpu / largest.parseUs;
+  const barePerParse = largest.bareCpu / largest.parseUs;
+  target(
+    '1 MB arguments: server CPU per byte ≤ 3× native JSON.parse of the same body',
+    `${us(largest.cpu)} µs / ${us(largest.parseUs)} µs = ${x(perParse)} (the bare Nest controller, ` +
+      `same body: ${us(largest.bareCpu)} µs, ${x(barePerParse)})`,
+    largest.bytes >= 1_048_576 ? perParse <= 3 : undefined,
+    38,
+  );
   section('Argument size', before, [
     'One `tools/call` of `measure` (returns the text length: a small answer) with a text argument of ' +
       'about the size shown; the body is what is sent. JSON.parse is native `JSON.parse` of the same body, ' +
@@ -531,12 +577,12 @@ async function argumentsCurve(): Promise<void> {
       'receives the same body and answers the same content, in the same passes: the floor of reading, ' +
       'decoding and parsing the body in a Nest app.',
     '',
-    '| Body bytes | Server CPU µs/req | JSON.parse µs | CPU − 1 KB cost | (CPU − 1 KB) / JSON.parse | bare Nest µs/req | bare − its 1 KB cost | ours / bare |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Body bytes | Server CPU µs/req | JSON.parse µs | CPU / JSON.parse | CPU − 1 KB cost | (CPU − 1 KB) / JSON.parse | bare Nest µs/req | bare / JSON.parse | bare − its 1 KB cost | ours / bare |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.bodyBytes.toLocaleString('en')} | ${us(row.cpu)} | ${us(row.parseUs)} | ${us(row.cpu - smallest.cpu)} | ` +
-        `${x((row.cpu - smallest.cpu) / row.parseUs)} | ${us(row.bareCpu)} | ${us(row.bareCpu - smallest.bareCpu)} | ` +
+        `| ${row.bodyBytes.toLocaleString('en')} | ${us(row.cpu)} | ${us(row.parseUs)} | ${x(row.cpu / row.parseUs)} | ${us(row.cpu - smallest.cpu)} | ` +
+        `${x((row.cpu - smallest.cpu) / row.parseUs)} | ${us(row.bareCpu)} | ${x(row.bareCpu / row.parseUs)} | ${us(row.bareCpu - smallest.bareCpu)} | ` +
         `${x(row.cpu / row.bareCpu)} |`,
     ),
     '',
@@ -1011,12 +1057,11 @@ function writeReport(started: Date, loadAtStart: string): void {
       'of a curve interleaved; server CPU is measured inside the server process. Compare the ratios, which ' +
       'are taken within one curve of one run.',
     '',
-    '## Targets (issue #21)',
-    '',
-    '| Target | Measured | |',
-    '|---|---:|---|',
-    ...targets.map(([name, measured, verdict]) => `| ${name} | ${measured} | ${verdict} |`),
-    '',
+    ...targetsTable(21, 'Targets (issue #21)'),
+    ...targetsTable(
+      38,
+      'Targets (issue #38, item 4: cost as the work grows; Node 24, each ratio to a baseline of the same run)',
+    ),
     'Where a target is missed, [PROFILE.md](PROFILE.md) shows where the time goes.',
     '',
     ...sections,
