@@ -1088,7 +1088,7 @@ async function onceStates(server: Server, count: number): Promise<string[]> {
   let failures = 0;
   await autocannon({
     url: `http://127.0.0.1:${server.port}`,
-    connections: CONNECTIONS,
+    connections: Math.min(CONNECTIONS, count),
     amount: count,
     requests: [
       {
@@ -1193,7 +1193,7 @@ async function singleUseCurve(): Promise<void> {
         `own, asked for before the pass (${SINGLE_USE_REQUESTS.toLocaleString('en')} per pass, outside the CPU ` +
         'window), under a fresh id; an answer not `resultType: "complete"` is a failure. Both servers refuse a ' +
         'state presented twice (checked first). One Redis round trip is the server CPU of one ioredis `PING` ' +
-        `from inside the Redis server's process (${PINGS.toLocaleString('en')} sequential pings timed with ` +
+        `sent from inside the Redis-backed server's own process (${PINGS.toLocaleString('en')} sequential pings timed with ` +
         '`process.cpuUsage`, before and after the passes, averaged). p50 is wall-clock, closed loop, ' +
         `${CONNECTIONS} connections.`,
       '',
