@@ -9,16 +9,21 @@
  * Curves: registered operations (startup, tools/list bytes and CPU, tools/call CPU), argument
  * size against native JSON.parse of the same body, flow rounds and replay ledgers (state size, CPU
  * per round), listen streams (heap per stream, fan-out CPU and loop stall), parked tasks in the
- * memory and Redis stores (memory per task, tasks/get CPU), a fleet (one instance in memory against two
- * on one Redis, on one Redis with ioredis auto-pipelining, and on a three-master Redis Cluster:
- * flows/s, CPU and Redis commands per flow; bench/fleet.curve.ts), and echo latency at
- * fractions of the maximum throughput against the bare Nest controller at the same fractions of its own.
+ * memory and Redis stores (memory per task, tasks/get CPU), single-use rounds with the
+ * consumed-state store in memory and on Redis (server CPU per round against memory plus one Redis
+ * round trip), a fleet (one instance in memory against two on one Redis, on one Redis with ioredis
+ * auto-pipelining, and on a three-master Redis Cluster: flows/s, CPU and Redis commands per flow;
+ * bench/fleet.curve.ts), and echo latency at
+ * fractions of the maximum throughput (and the sealed second round) against the bare Nest controller
+ * at the same fractions of its own. The targets of issue #38 item 4 (cost as the work grows) are
+ * lines of the operations, arguments, latency and single-use curves, in a table of their own.
  *
  * Run: npm run bench:scale
  * Env: BENCH_QUICK=1 (a smoke run: fewer and smaller points, short passes), BENCH_SECONDS (3) per
  *      pass, BENCH_ROUNDS (3), BENCH_CONNECTIONS (10), BENCH_OUT_DIR (bench), BENCH_CURVES
- *      (comma-separated: operations,arguments,rounds,listen,tasks,tasks-redis,fleet,latency; all
- *      by default; tasks-redis and fleet need redis-server, as the Redis e2e suites do),
+ *      (comma-separated: operations,arguments,rounds,listen,tasks,tasks-redis,single-use,fleet,
+ *      latency; all by default; tasks-redis, single-use and fleet need redis-server, as the Redis
+ *      e2e suites do), BENCH_SINGLE_USE_REQUESTS (round-2 requests per single-use pass: 8,000),
  *      BENCH_FLEET_CONCURRENCY (16) flows at once in the fleet curve (bench/fleet.curve.ts),
  *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there), BENCH_OPERATIONS (the tool
  *      counts of the operations curve, comma-separated), BENCH_ARGUMENT_BYTES (the argument sizes, the
@@ -41,7 +46,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const OUT_DIR = process.env.BENCH_OUT_DIR ?? 'bench';
 const CURVES = (
-  process.env.BENCH_CURVES ?? 'operations,arguments,rounds,listen,tasks,tasks-redis,fleet,latency'
+  process.env.BENCH_CURVES ??
+  'operations,arguments,rounds,listen,tasks,tasks-redis,single-use,fleet,latency'
 )
   .split(',')
   .map((curve) => curve.trim());
@@ -64,6 +70,12 @@ const LEDGER_ASKS = QUICK ? [1, 63] : [1, 8, 32, 63];
 const STREAM_COUNTS = QUICK ? [100, 1_000] : [100, 1_000, 10_000];
 const TASK_COUNTS = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000];
 const LOAD_FRACTIONS = [0.5, 0.8, 0.95];
+/** Round-2 requests per pass of the single-use curve, each with a state of its own. */
+const SINGLE_USE_REQUESTS = Number(
+  process.env.BENCH_SINGLE_USE_REQUESTS ?? (QUICK ? 1_500 : 8_000),
+);
+/** Sequential `PING`s timed inside the server for one Redis round trip's CPU. */
+const PINGS = QUICK ? 2_000 : 10_000;
 
 // ---- servers ----
 
@@ -155,6 +167,10 @@ interface BenchRequest {
   readonly body: string;
   /** Whether every request needs its own id (a sealed state refuses the id it was issued to). */
   readonly freshIds?: boolean;
+  /** Each request's own body, when each needs more than a fresh id (a single-use state each). */
+  readonly bodies?: () => string;
+  /** What every answer's body must contain (`"resultType":"complete"`); one without is a failure. */
+  readonly expect?: string;
 }
 
 function request(
@@ -209,23 +225,38 @@ interface Pass {
   readonly latency?: { p50: number; p99: number };
 }
 
-/** Loads `server` with `sent` for `seconds` (at `rate` req/s overall when given), measuring its CPU. */
+/**
+ * Loads `server` with `sent` for `seconds` (at `rate` req/s overall when given; `amount` requests
+ * instead when given), measuring its CPU.
+ */
 async function pass(
   server: Server,
   sent: BenchRequest,
   seconds = SECONDS,
   rate?: number,
+  amount?: number,
 ): Promise<Pass> {
   let failures = 0;
   const fixed = sent.body.replace('"id":0', '"id":1');
-  const requestSpec: autocannon.Request = sent.freshIds
+  const { bodies, expect } = sent;
+  const requestSpec: autocannon.Request = bodies
     ? {
         method: 'POST',
         path: '/mcp',
         headers: sent.headers,
-        setupRequest: (req) => ({ ...req, body: sent.body.replace('"id":0', `"id":${nextId++}`) }),
+        setupRequest: (req) => ({ ...req, body: bodies() }),
       }
-    : { method: 'POST', path: '/mcp', headers: sent.headers, body: fixed };
+    : sent.freshIds
+      ? {
+          method: 'POST',
+          path: '/mcp',
+          headers: sent.headers,
+          setupRequest: (req) => ({
+            ...req,
+            body: sent.body.replace('"id":0', `"id":${nextId++}`),
+          }),
+        }
+      : { method: 'POST', path: '/mcp', headers: sent.headers, body: fixed };
   const started = nextMessage(server.child, 'cpu-started');
   server.child.send({ type: 'cpu-start' } satisfies BenchCommand);
   await started;
@@ -235,8 +266,13 @@ async function pass(
     connections: CONNECTIONS,
     duration: seconds,
     ...(rate === undefined ? {} : { overallRate: rate }),
+    ...(amount === undefined ? {} : { amount }),
     requests: [
-      { ...requestSpec, onResponse: (status: number) => void (status === 200 || failures++) },
+      {
+        ...requestSpec,
+        onResponse: (status: number, body: string) =>
+          void ((status === 200 && (expect === undefined || body.includes(expect))) || failures++),
+      },
     ],
   });
   const elapsed = Number(process.hrtime.bigint() - begin) / 1e9;
@@ -262,6 +298,8 @@ interface Measured {
   readonly cpuUsPerRequest: number;
   readonly reqPerSec: number;
   readonly failures: number;
+  /** The passes' wall-clock p50 latency (ms, autocannon's), averaged. */
+  readonly p50Ms: number;
 }
 
 /** Every point once per round, the order rotated each round, after one warm-up pass each. */
@@ -282,6 +320,7 @@ async function interleaved(points: Point[]): Promise<Measured[]> {
       cpuUsPerRequest: all.reduce((sum, p) => sum + p.cpuUs, 0) / requests,
       reqPerSec: requests / all.reduce((sum, p) => sum + p.seconds, 0),
       failures: all.reduce((sum, p) => sum + p.failures, 0),
+      p50Ms: all.reduce((sum, p) => sum + (p.latency?.p50 ?? Number.NaN), 0) / all.length,
     };
   });
 }
@@ -303,7 +342,9 @@ function cpuOf(work: () => unknown): number {
 // ---- report ----
 
 const sections: string[] = [];
-const targets: [string, string, string][] = [];
+/** The issue each target line answers: #21 (how cost grows) or #38 item 4 (cost as the work grows). */
+type Issue = 21 | 38;
+const targets: [Issue, string, string, string][] = [];
 
 const load = () =>
   loadavg()
@@ -338,8 +379,27 @@ function section(title: string, loadBefore: string, lines: string[]): void {
   );
 }
 
-function target(name: string, measured: string, met: boolean | undefined): void {
-  targets.push([name, measured, met === undefined ? 'unmeasured' : met ? 'met' : '**missed**']);
+function target(name: string, measured: string, met: boolean | undefined, issue: Issue = 21): void {
+  targets.push([
+    issue,
+    name,
+    measured,
+    met === undefined ? 'unmeasured' : met ? 'met' : '**missed**',
+  ]);
+}
+
+/** The Targets table of one issue's lines (none: no table). */
+function targetsTable(issue: Issue, heading: string): string[] {
+  const lines = targets.filter(([of]) => of === issue);
+  if (lines.length === 0) return [];
+  return [
+    `## ${heading}`,
+    '',
+    '| Target | Measured | |',
+    '|---|---:|---|',
+    ...lines.map(([, name, measured, verdict]) => `| ${name} | ${measured} | ${verdict} |`),
+    '',
+  ];
 }
 
 // ---- curves ----
@@ -435,6 +495,20 @@ async function operationsCurve(): Promise<void> {
     x(largest.listCpu / smallest.listCpu),
     largest.count >= 10_000 ? largest.listCpu / smallest.listCpu <= 2 : undefined,
   );
+  // Issue #38: a call and a list page (the default page size) at 10,000 tools ≤ 1.10× at 10.
+  const largeEnough = largest.count >= 10_000 && base <= 10;
+  target(
+    `${largest.count.toLocaleString('en')} tools: a tools/call ≤ 1.10× the same call with ${base} tools`,
+    x(largest.callCpu / smallest.callCpu),
+    largeEnough ? largest.callCpu / smallest.callCpu <= 1.1 : undefined,
+    38,
+  );
+  target(
+    `${largest.count.toLocaleString('en')} tools: a tools/list page (default page size) ≤ 1.10× the same with ${base} tools`,
+    x(largest.listCpu / smallest.listCpu),
+    largeEnough ? largest.listCpu / smallest.listCpu <= 1.1 : undefined,
+    38,
+  );
   section('Registered operations', before, [
     `One server per count, each with that many generated tools (test/e2e/operations/generated-operations.fixtures.ts) ` +
       `and the default page size (100). Startup is \`NestFactory.create\` + \`listen\` inside the server; heap ` +
@@ -524,6 +598,17 @@ async function argumentsCurve(): Promise<void> {
       `same body: ${us(largest.bareCpu)} µs vs its own ${us(bareBound)} µs (${x(largest.bareCpu / bareBound)})`,
     largest.bytes >= 1_048_576 ? largest.cpu <= bound : undefined,
   );
+  // Issue #38: server CPU per byte of the 1 MB call ≤ 3× JSON.parse's per byte of the same body,
+  // i.e. the call's server CPU ≤ 3× JSON.parse of its body (the bare controller's, for context).
+  const perParse = largest.cpu / largest.parseUs;
+  const barePerParse = largest.bareCpu / largest.parseUs;
+  target(
+    '1 MB arguments: server CPU per byte ≤ 3× native JSON.parse of the same body',
+    `${us(largest.cpu)} µs / ${us(largest.parseUs)} µs = ${x(perParse)} (the bare Nest controller, ` +
+      `same body: ${us(largest.bareCpu)} µs, ${x(barePerParse)})`,
+    largest.bytes >= 1_048_576 ? perParse <= 3 : undefined,
+    38,
+  );
   section('Argument size', before, [
     'One `tools/call` of `measure` (returns the text length: a small answer) with a text argument of ' +
       'about the size shown; the body is what is sent. JSON.parse is native `JSON.parse` of the same body, ' +
@@ -531,12 +616,12 @@ async function argumentsCurve(): Promise<void> {
       'receives the same body and answers the same content, in the same passes: the floor of reading, ' +
       'decoding and parsing the body in a Nest app.',
     '',
-    '| Body bytes | Server CPU µs/req | JSON.parse µs | CPU − 1 KB cost | (CPU − 1 KB) / JSON.parse | bare Nest µs/req | bare − its 1 KB cost | ours / bare |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Body bytes | Server CPU µs/req | JSON.parse µs | CPU / JSON.parse | CPU − 1 KB cost | (CPU − 1 KB) / JSON.parse | bare Nest µs/req | bare / JSON.parse | bare − its 1 KB cost | ours / bare |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.bodyBytes.toLocaleString('en')} | ${us(row.cpu)} | ${us(row.parseUs)} | ${us(row.cpu - smallest.cpu)} | ` +
-        `${x((row.cpu - smallest.cpu) / row.parseUs)} | ${us(row.bareCpu)} | ${us(row.bareCpu - smallest.bareCpu)} | ` +
+        `| ${row.bodyBytes.toLocaleString('en')} | ${us(row.cpu)} | ${us(row.parseUs)} | ${x(row.cpu / row.parseUs)} | ${us(row.cpu - smallest.cpu)} | ` +
+        `${x((row.cpu - smallest.cpu) / row.parseUs)} | ${us(row.bareCpu)} | ${x(row.bareCpu / row.parseUs)} | ${us(row.bareCpu - smallest.bareCpu)} | ` +
         `${x(row.cpu / row.bareCpu)} |`,
     ),
     '',
@@ -868,63 +953,110 @@ function pin(pid: number, cpuList: string): boolean {
   }
 }
 
+/**
+ * The sealed second round of `rounds` (FRAMEWORK_PROTECTED, one ask): round 1 sent once here, then
+ * every request is round 2 — the answer and round 1's sealed state — under a fresh JSON-RPC id
+ * (the state refuses only the id it was issued to), each answer checked complete.
+ */
+async function sealedSecondRound(server: Server): Promise<BenchRequest> {
+  const first = await resultOf(server, toolCall('rounds', { rounds: 1 }), nextId++);
+  if (first.resultType !== 'input_required' || typeof first.requestState !== 'string')
+    throw new Error(`rounds round 1 did not ask: ${JSON.stringify(first).slice(0, 300)}`);
+  const second = {
+    ...toolCall(
+      'rounds',
+      { rounds: 1 },
+      {
+        requestState: first.requestState,
+        inputResponses: { 'round-1': { action: 'accept', content: { ok: true } } },
+      },
+      true,
+    ),
+    expect: '"resultType":"complete"',
+  };
+  const answer = await resultOf(server, second, nextId++);
+  if (answer.resultType !== 'complete')
+    throw new Error(`rounds round 2 did not complete: ${JSON.stringify(answer).slice(0, 300)}`);
+  return second;
+}
+
 async function latencyCurve(): Promise<void> {
   const before = load();
   const ours = await startServer('scale-app.ts');
+  const sealedServer = await startServer('scale-app.ts');
   const bare = await startServer('bare-nest.ts');
   const pinned =
     cpus().length >= 2 &&
     pin(process.pid, '0') &&
     pin(ours.child.pid ?? -1, '1') &&
+    pin(sealedServer.child.pid ?? -1, '1') &&
     pin(bare.child.pid ?? -1, '1');
   const echo = toolCall('tool_00000', { text: 'hello, bench' });
-  const servers: [string, Server][] = [
-    ['bare Nest controller (Express)', bare],
-    ['nestjs-mcp echo (Express)', ours],
+  const sealed = await sealedSecondRound(sealedServer);
+  const servers: [string, string, Server, BenchRequest][] = [
+    ['bare Nest controller (Express)', 'bare', bare, echo],
+    ['nestjs-mcp echo (Express)', 'echo', ours, echo],
+    ['nestjs-mcp sealed second round (Express)', 'sealed', sealedServer, sealed],
   ];
   const rows: string[] = [];
   const chart: [string, number][] = [];
   const ratios = new Map<string, number>();
-  for (const [label, server] of servers) {
-    await pass(server, echo);
-    const max = await pass(server, echo);
+  const failures = new Map<string, number>();
+  for (const [label, short, server, sent] of servers) {
+    await pass(server, sent);
+    const max = await pass(server, sent);
     const maxRate = max.requests / max.seconds;
+    let failed = max.failures;
     for (const fraction of LOAD_FRACTIONS) {
       const rate = Math.max(1, Math.round(maxRate * fraction));
-      const measured = await pass(server, echo, Math.max(SECONDS, 2), rate);
+      const measured = await pass(server, sent, Math.max(SECONDS, 2), rate);
       const { p50, p99 } = measured.latency!;
-      ratios.set(`${label} ${fraction}`, p99 / Math.max(p50, 0.001));
+      failed += measured.failures;
+      ratios.set(`${short} ${fraction}`, p99 / Math.max(p50, 0.001));
       rows.push(
-        `| ${label} | ${(fraction * 100).toFixed(0)} % | ${rate} | ${(measured.requests / measured.seconds).toFixed(0)} | ${p50} | ${p99} | ${x(p99 / Math.max(p50, 0.001))} |`,
+        `| ${label} | ${(fraction * 100).toFixed(0)} % | ${rate} | ${(measured.requests / measured.seconds).toFixed(0)} | ${p50} | ${p99} | ${x(p99 / Math.max(p50, 0.001))} | ${measured.failures} |`,
       );
-      chart.push([
-        `${label.startsWith('bare') ? 'bare' : 'ours'} p99 @ ${(fraction * 100).toFixed(0)} %`,
-        p99,
-      ]);
+      chart.push([`${short} p99 @ ${(fraction * 100).toFixed(0)} %`, p99]);
     }
+    failures.set(short, failed);
     rows.push(
-      `| ${label} | max (closed loop) | – | ${maxRate.toFixed(0)} | ${max.latency?.p50} | ${max.latency?.p99} | |`,
+      `| ${label} | max (closed loop) | – | ${maxRate.toFixed(0)} | ${max.latency?.p50} | ${max.latency?.p99} | | ${max.failures} |`,
     );
   }
-  const at80 = ratios.get('nestjs-mcp echo (Express) 0.8') ?? Number.NaN;
+  const at80 = ratios.get('echo 0.8') ?? Number.NaN;
   target('p99 ≤ 4× p50 at 80 % of maximum throughput (echo, Express)', x(at80), at80 <= 4);
+  // Issue #38: the sealed round's p99/p50 ≤ the bare route's p99/p50 + 50 %, each at 80 % of its own max.
+  const sealedAt80 = ratios.get('sealed 0.8') ?? Number.NaN;
+  const bareAt80 = ratios.get('bare 0.8') ?? Number.NaN;
+  const sealedFailures = failures.get('sealed') ?? 0;
+  target(
+    "sealed second round's p99/p50 ≤ 1.5× a bare Nest route's, each at 80 % of its own maximum throughput (Express)",
+    `${x(sealedAt80)} vs bare ${x(bareAt80)}: ${x(sealedAt80 / bareAt80)}` +
+      (sealedFailures > 0 ? `, ${sealedFailures} answers not complete` : ''),
+    sealedAt80 <= 1.5 * bareAt80 && sealedFailures === 0,
+    38,
+  );
   section('Latency under load', before, [
-    `The echo \`tools/call\` (${CONNECTIONS} connections), first closed loop for the maximum throughput, then at ` +
+    `The echo \`tools/call\` and the sealed second round (${CONNECTIONS} connections), first closed loop for the maximum throughput, then at ` +
       'a fixed overall rate of 50, 80 and 95 % of it (autocannon `overallRate`); the bare Nest controller at the ' +
-      'same fractions of its own maximum is the baseline. Latencies in ms as autocannon reports them (1 ms ' +
+      'same fractions of its own maximum is the baseline. The sealed second round is `rounds` (FRAMEWORK_PROTECTED, ' +
+      'one `elicitation.form` ask) in a server of its own: round 1 sent once, then every request is round 2 — the ' +
+      "answer and round 1's sealed `requestState` — under a fresh JSON-RPC id; an answer not `resultType: " +
+      '"complete"` counts as a failure. Latencies in ms as autocannon reports them (1 ms ' +
       'resolution: a p50 of 0 or 1 ms makes the ratio coarse). ' +
       (pinned
         ? 'The load generator runs on CPU 0 and the servers on CPU 1 (`taskset`), so neither takes the ' +
           "other's core; other processes on the machine still can."
         : 'Not pinned (no `taskset` or one CPU): the load generator and the server share the cores.'),
     '',
-    '| Server | Load | Rate asked | req/s | p50 ms | p99 ms | p99 / p50 |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| Server | Load | Rate asked | req/s | p50 ms | p99 ms | p99 / p50 | Failures |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
     bars(chart, 'ms'),
   ]);
   await stopServer(ours);
+  await stopServer(sealedServer);
   await stopServer(bare);
   // Servers started later inherit this process's affinity: give it every CPU back.
   if (pinned) pin(process.pid, `0-${cpus().length - 1}`);
@@ -948,6 +1080,151 @@ async function cpuAround<T>(servers: Server[], work: () => Promise<T>): Promise<
     }),
   );
   return [value, used.reduce((sum, { userUs, systemUs }) => sum + userUs + systemUs, 0)];
+}
+
+/** `count` fresh round-1 states of `once` from `server`: round 1 sent `count` times, closed loop. */
+async function onceStates(server: Server, count: number): Promise<string[]> {
+  const states: string[] = [];
+  let failures = 0;
+  await autocannon({
+    url: `http://127.0.0.1:${server.port}`,
+    connections: Math.min(CONNECTIONS, count),
+    amount: count,
+    requests: [
+      {
+        method: 'POST',
+        path: '/mcp',
+        headers: headersFor('tools/call', 'once'),
+        body: toolCall('once', {}).body.replace('"id":0', '"id":1'),
+        onResponse: (status: number, body: string) => {
+          const state =
+            status === 200
+              ? (JSON.parse(body) as { result?: { requestState?: unknown } }).result?.requestState
+              : undefined;
+          if (typeof state === 'string') states.push(state);
+          else failures++;
+        },
+      },
+    ],
+  });
+  if (failures > 0 || states.length < count)
+    throw new Error(`once round 1: ${states.length} states of ${count}, ${failures} failures`);
+  return states;
+}
+
+/** Round 2 of `once` with `state`: its body, `"id":0` to fill. */
+const onceAnswer = (state: string) =>
+  toolCall(
+    'once',
+    {},
+    { requestState: state, inputResponses: { once: { action: 'accept', content: { ok: true } } } },
+    true,
+  );
+
+/**
+ * A pass of round 2 of `once`, each request with a state of its own asked for just before (the
+ * server's CPU measured around the round-2 requests only); an answer not complete is a failure.
+ */
+async function singleUsePass(server: Server): Promise<Pass> {
+  // A few more than the requests: connections may build a request that is never sent.
+  const states = await onceStates(server, SINGLE_USE_REQUESTS + 4 * CONNECTIONS);
+  const template = onceAnswer('__STATE__');
+  let next = 0;
+  return pass(
+    server,
+    {
+      ...template,
+      bodies: () =>
+        template.body
+          .replace('"id":0', `"id":${nextId++}`)
+          .replace('"__STATE__"', JSON.stringify(states[next++] ?? 'exhausted')),
+      expect: '"resultType":"complete"',
+    },
+    SECONDS,
+    undefined,
+    SINGLE_USE_REQUESTS,
+  );
+}
+
+/** One single-use round on `server`: round 2 completes, and the same state presented again is refused. */
+async function checkSingleUse(server: Server, store: string): Promise<void> {
+  const [state] = await onceStates(server, 1);
+  const answer = await resultOf(server, onceAnswer(state), nextId++);
+  if (answer.resultType !== 'complete')
+    throw new Error(`once round 2 (${store}) did not complete: ${JSON.stringify(answer)}`);
+  const again = await post(server, onceAnswer(state), nextId++);
+  if (again.json.error === undefined)
+    throw new Error(`once (${store}) accepted a state twice: ${again.text.slice(0, 300)}`);
+}
+
+async function singleUseCurve(): Promise<void> {
+  const before = load();
+  const redis = await startRedisServer();
+  const memory = await startServer('scale-app.ts');
+  const onRedis = await startServer('scale-app.ts', { SCALE_STATE_REDIS_URL: redis.url });
+  try {
+    await checkSingleUse(memory, 'memory');
+    await checkSingleUse(onRedis, 'Redis');
+    const pingBefore = await run<number>(onRedis, 'redis-ping', { count: PINGS });
+    const measured = await interleaved([
+      { label: 'memory', measure: () => singleUsePass(memory) },
+      { label: 'redis', measure: () => singleUsePass(onRedis) },
+    ]);
+    const pingAfter = await run<number>(onRedis, 'redis-ping', { count: PINGS });
+    const pingUs = (pingBefore + pingAfter) / 2;
+    const of = (label: string) => measured.find((m) => m.label === label)!;
+    const inMemory = of('memory');
+    const inRedis = of('redis');
+    const bound = 1.3 * (inMemory.cpuUsPerRequest + pingUs);
+    const failures = inMemory.failures + inRedis.failures;
+    target(
+      'a single-use round on Redis ≤ 1.3× the same round in memory + one Redis round trip (server CPU per request)',
+      `${us(inRedis.cpuUsPerRequest)} µs vs 1.3 × (${us(inMemory.cpuUsPerRequest)} + ${pingUs.toFixed(1)}) µs = ` +
+        `${us(bound)} µs (${x(inRedis.cpuUsPerRequest / (inMemory.cpuUsPerRequest + pingUs))} of memory + ` +
+        `round trip); p50 ${inRedis.p50Ms.toFixed(1)} ms vs ${inMemory.p50Ms.toFixed(1)} ms` +
+        (failures > 0 ? `; ${failures} answers not complete` : ''),
+      inRedis.cpuUsPerRequest <= bound && failures === 0,
+      38,
+    );
+    section('Single-use rounds: memory against Redis', before, [
+      '`once` (FRAMEWORK_PROTECTED, `singleUse: true`, one `elicitation.form` ask) in two servers: one with the ' +
+        "default in-memory consumed-state store, one with the module's `redis: { url }` (a local redis-server: " +
+        'each state consumed there). Each measured request is round 2 — the answer and a round-1 state of its ' +
+        `own, asked for before the pass (${SINGLE_USE_REQUESTS.toLocaleString('en')} per pass, outside the CPU ` +
+        'window), under a fresh id; an answer not `resultType: "complete"` is a failure. Both servers refuse a ' +
+        'state presented twice (checked first). One Redis round trip is the server CPU of one ioredis `PING` ' +
+        `sent from inside the Redis-backed server's own process (${PINGS.toLocaleString('en')} sequential pings timed with ` +
+        '`process.cpuUsage`, before and after the passes, averaged). p50 is wall-clock, closed loop, ' +
+        `${CONNECTIONS} connections.`,
+      '',
+      '| Consumed-state store | Server CPU µs/req | vs memory | req/s | p50 ms | Failures |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...[
+        ['memory (default)', inMemory],
+        ['Redis', inRedis],
+      ].map(
+        ([label, m]) =>
+          `| ${label as string} | ${us((m as Measured).cpuUsPerRequest)} | ${x((m as Measured).cpuUsPerRequest / inMemory.cpuUsPerRequest)} | ` +
+          `${(m as Measured).reqPerSec.toFixed(0)} | ${(m as Measured).p50Ms.toFixed(1)} | ${(m as Measured).failures} |`,
+      ),
+      '',
+      `One ioredis \`PING\` round trip: ${pingBefore.toFixed(1)} µs of server CPU before the passes, ` +
+        `${pingAfter.toFixed(1)} µs after. Bound: 1.3 × (memory + round trip) = ${us(bound)} µs.`,
+      '',
+      bars(
+        [
+          ['memory', inMemory.cpuUsPerRequest],
+          ['memory + one round trip', inMemory.cpuUsPerRequest + pingUs],
+          ['Redis', inRedis.cpuUsPerRequest],
+        ],
+        'µs CPU',
+      ),
+    ]);
+  } finally {
+    await stopServer(memory);
+    await stopServer(onRedis);
+    await redis.close();
+  }
 }
 
 const fleetBench = {
@@ -975,6 +1252,7 @@ async function main(): Promise<void> {
     ['listen', listenCurve],
     ['tasks', () => tasksCurve('memory')],
     ['tasks-redis', () => tasksCurve('redis')],
+    ['single-use', singleUseCurve],
     ['fleet', () => fleetCurve(fleetBench)],
     ['latency', latencyCurve],
   ];
@@ -1011,12 +1289,11 @@ function writeReport(started: Date, loadAtStart: string): void {
       'of a curve interleaved; server CPU is measured inside the server process. Compare the ratios, which ' +
       'are taken within one curve of one run.',
     '',
-    '## Targets (issue #21)',
-    '',
-    '| Target | Measured | |',
-    '|---|---:|---|',
-    ...targets.map(([name, measured, verdict]) => `| ${name} | ${measured} | ${verdict} |`),
-    '',
+    ...targetsTable(21, 'Targets (issue #21)'),
+    ...targetsTable(
+      38,
+      'Targets (issue #38, item 4: cost as the work grows; Node 24, each ratio to a baseline of the same run)',
+    ),
     'Where a target is missed, [PROFILE.md](PROFILE.md) shows where the time goes.',
     '',
     ...sections,

@@ -4,12 +4,17 @@
  * - `measure`: returns the length of its `text` argument (arguments up to 2 MB, a small answer);
  * - `rounds`: FRAMEWORK_PROTECTED, asks for a form until it has asked `rounds` times;
  * - `ledger`: `replay: true`, asks `asks` questions one after the other with `ctx.elicit()`;
- * - `park`: task-optional, completes at once (a task of it is what the task curve parks).
+ * - `park`: task-optional, completes at once (a task of it is what the task curve parks);
+ * - `once`: FRAMEWORK_PROTECTED and `singleUse: true`, asks once, then completes (the single-use
+ *   curve: each of its states is accepted once).
  * SCALE_BALLAST_MIB: see {@link BALLAST_MIB}.
  * SCALE_REDIS_URL keeps the tasks in Redis (`RedisTaskStore`) instead of the memory store.
+ * SCALE_STATE_REDIS_URL gives the module the `redis` option (single-use states consumed on that
+ * Redis instead of the default in-memory store) and a client of its own for `redis-ping`.
  * BENCH_VARIANT `fastify` serves it on Fastify. Commands (see harness.ts): `heap` (heap after a
  * full GC), `park` (copies the one real task into the memory store until it holds `count`),
- * `notify` (sends tools/list_changed to every listen stream, timing the loop), `listen-open`.
+ * `notify` (sends tools/list_changed to every listen stream, timing the loop), `listen-open`,
+ * `redis-ping` (this process's CPU µs per ioredis `PING` to SCALE_STATE_REDIS_URL, over `count`).
  */
 import 'reflect-metadata';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -105,6 +110,22 @@ class ScaleTools {
   park(): string {
     return 'parked';
   }
+
+  @McpTool({
+    name: 'once',
+    description: 'Asks once, then completes; each of its states is accepted once',
+    inputSchema: { type: 'object', properties: {} },
+    requestState: McpRequestStateMode.FRAMEWORK_PROTECTED,
+    singleUse: true,
+  })
+  @McpMayRequestInput({ type: 'elicitation.form' })
+  once(@McpContext() ctx: McpContext): McpInputRequiredResult | string {
+    if (ctx.requestState.framework<{ asked: boolean }>()?.asked) return 'done';
+    return McpInputRequiredResult.builder()
+      .inputRequest('once', McpInputRequest.elicitForm(FORM))
+      .frameworkState({ asked: true })
+      .build();
+  }
 }
 
 const REDIS_URL = process.env.SCALE_REDIS_URL;
@@ -112,6 +133,9 @@ const redis = REDIS_URL ? new Redis(REDIS_URL) : undefined;
 const store: TaskStore = redis
   ? new RedisTaskStore(redis, { maxTasks: 1_000_000, maxBytes: 2 ** 34 })
   : new MemoryTaskStore({ maxTasks: 1_000_000 });
+const STATE_REDIS_URL = process.env.SCALE_STATE_REDIS_URL;
+/** A client of the bench's own on the single-use store's Redis: what one round trip costs here. */
+const pingClient = STATE_REDIS_URL ? new Redis(STATE_REDIS_URL) : undefined;
 /** Tasks written so far (the one real task included). */
 let parked = 1;
 
@@ -124,7 +148,13 @@ let parked = 1;
         allowEphemeralKey: false,
         keyring: { active: 'bench', keys: { bench: randomBytes(32) } },
         listen: { maxStreams: 20_000, maxStreamsPerCaller: 20_000 },
-        requestState: { maxRounds: 100 },
+        // One caller (anonymous) makes every single-use round of the bench: its share must hold a run's worth.
+        requestState: {
+          maxRounds: 100,
+          maxConsumedStates: 10_000_000,
+          maxConsumedStatesPerCaller: 10_000_000,
+        },
+        ...(STATE_REDIS_URL ? { redis: { url: STATE_REDIS_URL } } : {}),
         tasks: { store, maxTasksPerCaller: 1_000_000 },
       },
     ),
@@ -171,6 +201,16 @@ serveBench(async () => {
         }
         return parked;
       },
+      /** This process's CPU µs per `PING` round trip, over `count` sequential pings. */
+      'redis-ping': async (arg) => {
+        if (!pingClient) throw new Error('redis-ping needs SCALE_STATE_REDIS_URL');
+        const { count } = arg as { count: number };
+        for (let i = 0; i < 100; i++) await pingClient.ping();
+        const cpu = process.cpuUsage();
+        for (let i = 0; i < count; i++) await pingClient.ping();
+        const used = process.cpuUsage(cpu);
+        return (used.user + used.system) / count;
+      },
       'redis-memory': async () => {
         const info = String(await redis?.info('memory'));
         return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? Number.NaN);
@@ -195,6 +235,7 @@ serveBench(async () => {
     close: async () => {
       await app.close();
       redis?.disconnect();
+      pingClient?.disconnect();
     },
   };
 });
