@@ -31,7 +31,7 @@
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type ClientRequest } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -1298,6 +1298,7 @@ function writeReport(started: Date, loadAtStart: string): void {
     '',
     ...sections,
   ].join('\n');
+  mkdirSync(OUT_DIR, { recursive: true });
   writeFileSync(join(OUT_DIR, 'SCALE.md'), text);
   console.log(`wrote ${join(OUT_DIR, 'SCALE.md')} (load ${load()})`);
 }
