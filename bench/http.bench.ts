@@ -21,7 +21,7 @@
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import autocannon from 'autocannon';
 import type { BenchCommand, BenchReport } from './servers/harness';
 import { nextMessage as nextChildMessage } from './child-messages';
@@ -703,7 +703,7 @@ function targetRows(summaries: Summary[]): string[] {
     ),
     '',
     ...(notes.length > 0 ? [...notes, ''] : []),
-    'Where a target is missed, [PROFILE.md](PROFILE.md) shows where the time goes.',
+    `Where a target is missed, [PROFILE.md](${relative(OUT_DIR, join(__dirname, 'PROFILE.md')).split(sep).join('/')}) shows where the time goes.`,
     '',
   ];
 }
