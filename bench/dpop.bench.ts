@@ -30,7 +30,14 @@ interface Server {
 
 async function startServer(env: Record<string, string>): Promise<Server> {
   const child = fork(join(__dirname, 'servers', 'dpop-app.ts'), [], {
-    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    // BENCH_CPU_PROF_DIR profiles each server (`node --cpu-prof`), as in bench:http.
+    execArgv: [
+      '-r',
+      'ts-node/register/transpile-only',
+      ...(process.env.BENCH_CPU_PROF_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+        : []),
+    ],
     env: { ...process.env, TS_NODE_PROJECT: 'tsconfig.json', ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
