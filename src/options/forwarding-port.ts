@@ -20,26 +20,16 @@ export function isForwardingPort(value: unknown): boolean {
 }
 
 /**
- * The instance behind `value` when it is a filled port's forwarding object, else `value` itself:
- * for a call path that reaches a port on every request, so that it pays the forwarding once.
- * @internal
- */
-export function portInstance<T extends object>(value: T): T {
-  return (forwarding.get(value)?.() as T | undefined) ?? value;
-}
-
-/**
- * {@link portInstance} of `value`, remembered once the port is filled (it is filled once).
+ * The instance behind `value` once its port is filled (remembered: a port is filled once), or
+ * `value` itself when it is no port's forwarding object: for a call path that reaches a port on
+ * every request, so that it pays the forwarding once.
  * @internal
  */
 export function portInstanceOnceFilled<T extends object>(value: T): () => T {
+  const chosen = forwarding.get(value);
+  if (chosen === undefined) return () => value;
   let filled: T | undefined;
-  return () => {
-    if (filled !== undefined) return filled;
-    const instance = portInstance(value);
-    if (instance !== value || !isForwardingPort(value)) filled = instance;
-    return instance;
-  };
+  return () => (filled ??= chosen() as T | undefined) ?? value;
 }
 
 /**
