@@ -14,7 +14,63 @@ const MAX_DEPTH = 64;
  * @internal
  */
 export function rfc8785Json(value: unknown): string {
-  return encode(value, 0);
+  try {
+    // A copy whose members are in RFC 8785's order is canonical as `JSON.stringify` writes it,
+    // several times faster than encoding value by value; integer-like names are the exception
+    // (JavaScript enumerates those first, in numeric order), encoded below.
+    return JSON.stringify(inOrder(value, 0));
+  } catch (error) {
+    if (error !== INTEGER_LIKE_NAME) throw error;
+    return encode(value, 0);
+  }
+}
+
+/** Thrown by {@link inOrder} for a member name that an object cannot keep in RFC 8785's order. */
+const INTEGER_LIKE_NAME = new Error('integer-like member name');
+
+/** `value` with its objects rebuilt in sorted member order; refuses what RFC 8785 cannot hold. */
+function inOrder(value: unknown, depth: number): unknown {
+  if (depth > MAX_DEPTH) throw new TypeError('value nests too deeply');
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError('non-finite number');
+      return value;
+    case 'object':
+      break;
+    default:
+      throw new TypeError(`cannot encode ${typeof value} as JSON`);
+  }
+  if (value === null) return null;
+  if (value instanceof LosslessNumber) return inOrder(Number(value.value), depth);
+  if (Array.isArray(value)) {
+    const items: unknown[] = new Array(value.length);
+    for (let index = 0; index < value.length; index++) {
+      const item = value[index] as unknown;
+      items[index] = item === undefined ? null : inOrder(item, depth + 1);
+    }
+    return items;
+  }
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return inOrder(toJSON.call(value) as unknown, depth + 1);
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  const sorted: Record<string, unknown> = {};
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    const first = key.charCodeAt(0);
+    if (first >= 48 && first <= 57 && isIndexName(key)) throw INTEGER_LIKE_NAME;
+    sorted[key] = inOrder(member, depth + 1);
+  }
+  return sorted;
+}
+
+/** Whether JavaScript treats `key` as an array index (and so orders it before other names). */
+function isIndexName(key: string): boolean {
+  return /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 2 ** 32 - 1;
 }
 
 function encode(value: unknown, depth: number): string {

@@ -46,9 +46,12 @@ export class McpTelemetry {
     private readonly coreEvents: McpCoreEvents,
   ) {}
 
-  /** Whether a call is worth observing: a provider, an event subscriber, a core event observer. */
+  /**
+   * Whether a call is worth observing here: a tracer or meter provider, or a flow-event subscriber.
+   * The core's event observers (an audit trail) are told by the runner itself: they need no span.
+   */
   observing(): boolean {
-    if (this.events.observed || this.coreEvents.watched) return true;
+    if (this.events.observed) return true;
     if (!anyProviderRegistered()) return false;
     return this.tracerProvider() !== undefined || this.metrics() !== undefined;
   }

@@ -116,7 +116,10 @@ export class OperationRunner {
     const call = this.callOf('operation', input, undefined);
     const handler = input.operation.handler;
     // Unobserved (no tracer or meter provider, no subscriber): nothing is made for telemetry.
-    if (!this.telemetry.observing()) return this.outcomeOf(call, input, handler);
+    if (!this.telemetry.observing()) {
+      if (!this.coreEvents.watched) return this.outcomeOf(call, input, handler);
+      return this.published(call, input, handler);
+    }
     const observation = this.telemetry.begin(observedCallOf(call));
     let outcome: OperationOutcome;
     let trace: string | undefined;
@@ -136,6 +139,23 @@ export class OperationRunner {
       outcome.kind === 'input_required' && trace !== undefined ? { ...outcome, trace } : outcome;
     publishCall(this.coreEvents, this.partitions, call, answered, trace);
     return answered;
+  }
+
+  /** Runs an untraced call and tells the core's observers how it ended. */
+  private async published(
+    call: OperationCall,
+    input: OperationRunInput,
+    handler: OperationHandler,
+  ): Promise<OperationOutcome> {
+    let outcome: OperationOutcome;
+    try {
+      outcome = await this.outcomeOf(call, input, handler);
+    } catch (error) {
+      publishCall(this.coreEvents, this.partitions, call, undefined, undefined);
+      throw error;
+    }
+    publishCall(this.coreEvents, this.partitions, call, outcome, undefined);
+    return outcome;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { rfc8785Json } from '../../kit/rfc8785-json';
 import {
   AUDIT_EXTENSION,
@@ -19,15 +19,28 @@ export function eventHashOf(record: Readonly<Record<string, unknown>>): string {
   const body: Record<string, unknown> = { ...record };
   delete body.event_hash;
   delete body.anchor_witness;
-  return createHash('sha256').update(rfc8785Json(body)).digest('hex');
+  return hash('sha256', rfc8785Json(body), 'hex');
 }
+
+/** Each chained record's JSON text: its RFC 8785 form with `event_hash` first (made once, when hashed). */
+const recordTexts = new WeakMap<AuditRecord, string>();
 
 /** `draft` linked after `previousHash` and hashed (a new record; the draft is not changed). @internal */
 export function chained(draft: AuditDraft, previousHash: string | null): AuditRecord {
   const linked: Record<string, unknown> = { ...draft, previous_hash: previousHash };
   // A draft has no event_hash to leave out: its RFC 8785 form is hashed as it is.
-  linked.event_hash = createHash('sha256').update(rfc8785Json(linked)).digest('hex');
-  return linked as unknown as AuditRecord;
+  const canonical = rfc8785Json(linked);
+  const eventHash = hash('sha256', canonical, 'hex');
+  linked.event_hash = eventHash;
+  const record = linked as unknown as AuditRecord;
+  // `event_hash` sorts before every other field, so this text is the record's own RFC 8785 form.
+  recordTexts.set(record, `{"event_hash":"${eventHash}",${canonical.slice(1)}`);
+  return record;
+}
+
+/** A record's JSON text, as sinks write it: the one made when it was chained, or made now. @internal */
+export function recordJson(record: AuditRecord): string {
+  return recordTexts.get(record) ?? JSON.stringify(record);
 }
 
 /** Our extension's fields of a record. @internal */

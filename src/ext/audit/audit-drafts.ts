@@ -30,7 +30,10 @@ export function draft(
   own: Own,
 ): AuditDraft {
   const fields: Record<string, AuditValue> = {};
-  for (const [key, value] of Object.entries(own)) if (value !== undefined) fields[key] = value;
+  for (const key in own) {
+    const value = own[key];
+    if (value !== undefined) fields[key] = value;
+  }
   return {
     event_id: randomUUID(),
     occurred_at: new Date().toISOString(),

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { rfc8785Json } from '../../kit/rfc8785-json';
 import type { AuditValue } from './audit-record';
 
@@ -6,6 +6,8 @@ import type { AuditValue } from './audit-record';
 const MAX_STRING = 8192;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+/** Printable ASCII with no space at either end: already what {@link auditText} makes of it. */
+const PLAIN = /^(?:[\x21-\x7e][\x20-\x7e]*)?[\x21-\x7e]$/;
 
 /**
  * A string as SEP-3004 protects it: NFC, leading and trailing U+0020 trimmed, at most 8,192 code
@@ -13,6 +15,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
  * @internal
  */
 export function auditText(value: string): string {
+  if (value.length <= MAX_STRING && PLAIN.test(value)) return value;
   const text = value
     .normalize('NFC')
     .replace(CONTROL, '\ufffd')
@@ -23,7 +26,7 @@ export function auditText(value: string): string {
 /** `sha256:<hex>` of the RFC 8785 form of `value`, or `unavailable` for what JSON cannot hold. @internal */
 export function auditDigest(value: unknown): string {
   try {
-    return `sha256:${createHash('sha256').update(rfc8785Json(value)).digest('hex')}`;
+    return `sha256:${hash('sha256', rfc8785Json(value), 'hex')}`;
   } catch {
     return 'unavailable';
   }

@@ -12,6 +12,12 @@ import { awaitedRecord, type AuditPending } from './audit-pending';
 const BATCH = 256;
 const FIRST_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 5_000;
+/**
+ * How long a best-effort record may wait for others to share its write: one write (a system call,
+ * a promise) a few milliseconds instead of one each turn of the event loop. A strict record, which
+ * a call waits for, is written at the end of its turn.
+ */
+const GATHER_MS = 10;
 
 /** What the writer is set to. @internal */
 export interface AuditWriterSettings {
@@ -68,14 +74,25 @@ export class AuditWriter {
     if (this.closed) return;
     if (this.queue.length >= this.settings.queueBound) return this.drops.drop(1, 'queue_full');
     this.queue.push({ draft });
-    this.drainSoon();
+    this.drainSoon(false);
   }
 
+  private gathering: NodeJS.Timeout | undefined;
   private drainScheduled = false;
 
-  /** Drains once the calls of this turn of the event loop have queued theirs: fewer, larger batches. */
-  private drainSoon(): void {
+  /**
+   * Drains once the calls of this turn of the event loop have queued theirs (`urgent`: a call waits
+   * for its record), or else once {@link GATHER_MS} have gathered more: fewer, larger batches.
+   */
+  private drainSoon(urgent: boolean): void {
     if (this.drainScheduled || this.draining) return;
+    if (!urgent) {
+      this.gathering ??= setTimeout(() => {
+        this.gathering = undefined;
+        this.drain();
+      }, GATHER_MS);
+      return;
+    }
     this.drainScheduled = true;
     setImmediate(() => {
       this.drainScheduled = false;
@@ -101,13 +118,15 @@ export class AuditWriter {
       },
     );
     this.queue.push(pending);
-    this.drainSoon();
+    this.drainSoon(true);
     return written;
   }
 
   /** Writes what is queued and a final checkpoint; nothing is taken after. */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    // What is still gathering is written now, not when its timer fires.
+    if (this.gathering) this.drain();
     await this.whenIdle();
     this.closed = true;
     if (Date.now() >= this.downUntil && this.seq > 0) {
@@ -135,6 +154,10 @@ export class AuditWriter {
 
   private drain(checkpointNow = false): void {
     if (this.draining || this.closed) return;
+    if (this.gathering) {
+      clearTimeout(this.gathering);
+      this.gathering = undefined;
+    }
     if (Date.now() < this.downUntil) return this.retryLater();
     if (this.queue.length === 0 && !checkpointNow) return;
     this.draining = true;

@@ -1,6 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type { AuditRecord } from '../audit-record';
 import type { AuditSink } from './audit-sink';
+import { recordJson } from '../audit-chain';
 
 /**
  * Audit records as JSON lines: appended to a file (opened once, `a` mode, each batch one write),
@@ -14,7 +15,7 @@ export class JsonLinesAuditSink implements AuditSink {
   constructor(private readonly file: string | undefined) {}
 
   async write(records: readonly AuditRecord[]): Promise<void> {
-    const text = records.map((record) => `${JSON.stringify(record)}\n`).join('');
+    const text = records.map((record) => `${recordJson(record)}\n`).join('');
     if (this.file === undefined) return this.toStdout(text);
     this.handle ??= open(this.file, 'a', 0o600);
     let handle: FileHandle;

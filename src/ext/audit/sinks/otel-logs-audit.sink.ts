@@ -1,6 +1,7 @@
 import type { AuditRecord } from '../audit-record';
 import type { AuditSink } from './audit-sink';
 import { requireOptionalPeer } from '../../../kit/optional-peer';
+import { recordJson } from '../audit-chain';
 
 /** The part of `@opentelemetry/api-logs` the sink uses. */
 interface LogsApi {
@@ -44,7 +45,7 @@ export class OpenTelemetryLogsAuditSink implements AuditSink {
         timestamp: Date.parse(record.occurred_at),
         severityNumber: SEVERITY_INFO,
         severityText: 'INFO',
-        body: JSON.stringify(record),
+        body: recordJson(record),
         attributes: {
           'audit.event_type': record.event_type,
           'audit.event_id': record.event_id,

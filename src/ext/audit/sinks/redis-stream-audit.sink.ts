@@ -1,5 +1,6 @@
 import type { McpRedisConnection } from '../../../extension-api';
 import type { AuditRecord } from '../audit-record';
+import { recordJson } from '../audit-chain';
 import { AuditChainLostError, type AuditChainPosition, type AuditSink } from './audit-sink';
 
 /**
@@ -67,7 +68,7 @@ export class RedisStreamAuditSink implements AuditSink {
           expected,
           records.length,
           ...heads,
-          ...records.map((record) => JSON.stringify(record)),
+          ...records.map(recordJson),
         ),
       )
       .catch((error: unknown) => {
