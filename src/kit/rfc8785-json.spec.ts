@@ -107,6 +107,31 @@ describe('rfc8785Json (the JSON Canonicalization Scheme)', () => {
     expect(() => rfc8785Json({ big: 1n })).toThrow(TypeError);
   });
 
+  it('writes nested values, in order or not, as a member-by-member canonicalization does', () => {
+    // The reference: every object's members sorted by UTF-16 code units, value by value.
+    const reference = (value: unknown): string => {
+      if (Array.isArray(value))
+        return `[${value.map((item) => reference(item ?? null)).join(',')}]`;
+      if (value === null || typeof value !== 'object') return JSON.stringify(value);
+      const members = Object.entries(value as Record<string, unknown>)
+        .filter(([, member]) => member !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : 1));
+      return `{${members.map(([key, member]) => `${JSON.stringify(key)}:${reference(member)}`).join(',')}}`;
+    };
+    const values: unknown[] = [
+      { a: 1, b: { c: [1, { e: 2, d: 1 }, undefined], a: 'x' }, c: null },
+      { a: 1, b: { a: 'x', c: [1, { d: 1, e: 2 }] }, c: null },
+      [{ z: { y: { x: [{ b: 2, a: 1 }] } } }, { a: [[], {}] }, 'é\u2028'],
+      { '10': 'ten', '9': 'nine', a: { '1': [{ '0': 0, '-': 1 }] }, ' ': true },
+      { z: -0, y: 1e21, x: 5e-324, w: 'tab\t' },
+    ];
+    for (const value of values) expect(rfc8785Json(value)).toBe(reference(value));
+    // Unordered at every level: written in time linear in its size, whatever the depth.
+    let deep: unknown = { b: 1, a: 2 };
+    for (let level = 0; level < 60; level++) deep = { z: deep, y: level };
+    expect(rfc8785Json(deep)).toBe(reference(deep));
+  });
+
   it('refuses a value nested deeper than a record ever is', () => {
     let deep: unknown = 'x';
     for (let level = 0; level < 100; level++) deep = [deep];

@@ -46,24 +46,39 @@ function inOrder(value: unknown, depth: number): unknown {
   if (value === null) return null;
   if (value instanceof LosslessNumber) return inOrder(Number(value.value), depth);
   if (Array.isArray(value)) {
-    const items: unknown[] = new Array(value.length);
+    // `JSON.stringify` writes a missing item as `null`, as RFC 8785 does: only changed items copy.
+    let items: unknown[] | undefined;
     for (let index = 0; index < value.length; index++) {
       const item = value[index] as unknown;
-      items[index] = item === undefined ? null : inOrder(item, depth + 1);
+      if (item === undefined) continue;
+      const made = inOrder(item, depth + 1);
+      if (made !== item) (items ??= value.slice())[index] = made;
     }
-    return items;
+    return items ?? value;
   }
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') return inOrder(toJSON.call(value) as unknown, depth + 1);
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
+  const keys = Object.keys(record);
+  // An object already in order whose members need no change is written as it is: no copy.
+  let ordered = true;
+  let changed: Map<string, unknown> | undefined;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    if (index > 0 && (keys[index - 1] as string) >= key) ordered = false;
+    const first = key.charCodeAt(0);
+    if (first >= 48 && first <= 57 && isIndexName(key)) throw INTEGER_LIKE_NAME;
+    const member = record[key];
+    if (member === undefined) continue;
+    const made = inOrder(member, depth + 1);
+    if (made !== member) (changed ??= new Map()).set(key, made);
+  }
+  if (ordered && !changed) return record;
+  keys.sort();
   const sorted: Record<string, unknown> = {};
   for (const key of keys) {
     const member = record[key];
-    if (member === undefined) continue;
-    const first = key.charCodeAt(0);
-    if (first >= 48 && first <= 57 && isIndexName(key)) throw INTEGER_LIKE_NAME;
-    sorted[key] = inOrder(member, depth + 1);
+    if (member !== undefined) sorted[key] = changed?.has(key) ? changed.get(key) : member;
   }
   return sorted;
 }

@@ -27,7 +27,17 @@ const recordTexts = new WeakMap<AuditRecord, string>();
 
 /** `draft` linked after `previousHash` and hashed (a new record; the draft is not changed). @internal */
 export function chained(draft: AuditDraft, previousHash: string | null): AuditRecord {
-  const linked: Record<string, unknown> = { ...draft, previous_hash: previousHash };
+  // In RFC 8785's member order (see `draft`), so that hashing it copies nothing at this level.
+  const linked: Record<string, unknown> = {
+    event_id: draft.event_id,
+    event_type: draft.event_type,
+    extensions: draft.extensions,
+    occurred_at: draft.occurred_at,
+    outcome: draft.outcome,
+    previous_hash: previousHash,
+    principal_id: draft.principal_id,
+    tool_name: draft.tool_name,
+  };
   // A draft has no event_hash to leave out: its RFC 8785 form is hashed as it is.
   const canonical = rfc8785Json(linked);
   const eventHash = hash('sha256', canonical, 'hex');

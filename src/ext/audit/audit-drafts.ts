@@ -21,6 +21,19 @@ export const SYSTEM_PRINCIPAL = 'system';
 
 type Own = Record<string, AuditValue | undefined>;
 
+let isoMs = 0;
+let iso = '';
+
+/** The time as RFC 3339 with milliseconds, formatted once per millisecond (records come in bursts). */
+function nowIso(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    iso = new Date(ms).toISOString();
+  }
+  return iso;
+}
+
 /** A draft record; `own` is this module's context (`undefined` fields left out). @internal */
 export function draft(
   eventType: string,
@@ -34,21 +47,31 @@ export function draft(
     const value = own[key];
     if (value !== undefined) fields[key] = value;
   }
+  // In RFC 8785's member order, so that hashing the record copies nothing at this level.
   return {
     event_id: randomUUID(),
-    occurred_at: new Date().toISOString(),
-    principal_id: auditText(principal),
     event_type: eventType,
-    tool_name: target === null ? null : auditText(target),
-    outcome,
     extensions: { [AUDIT_EXTENSION]: fields },
+    occurred_at: nowIso(),
+    outcome,
+    principal_id: auditText(principal),
+    tool_name: target === null ? null : auditText(target),
   };
 }
 
+/**
+ * A call as its records name it: its `call_id` and, once its start was recorded, the digest of its
+ * arguments then (its outcome's record says the same, without hashing them again). @internal
+ */
+export interface AuditedCall {
+  readonly id: string;
+  readonly argumentsDigest?: string;
+}
+
 /** What every record of a call says about it. */
-function callContext(call: McpCallStart | McpCallEvent, callId: string): Own {
+function callContext(call: McpCallStart | McpCallEvent, audited: AuditedCall): Own {
   return {
-    call_id: callId,
+    call_id: audited.id,
     operation: call.operation,
     method: call.method,
     era: call.protocolVersion ?? null,
@@ -56,24 +79,27 @@ function callContext(call: McpCallStart | McpCallEvent, callId: string): Own {
     // A session id is a handle a caller presents: recorded as its digest.
     session: call.sessionId === undefined ? undefined : auditDigest(call.sessionId),
     task_id: call.taskId,
-    arguments_digest: auditDigest(call.arguments),
+    arguments_digest: audited.argumentsDigest ?? auditDigest(call.arguments),
     arguments: clearFields(call.arguments, call.clearArguments),
   };
 }
 
 /** A strict call's `mcp.call.started`, written before anything of it runs. @internal */
-export function startedDraft(start: McpCallStart, callId: string): AuditDraft {
+export function startedDraft(start: McpCallStart, audited: AuditedCall): AuditDraft {
   return draft('mcp.call.started', start.principal, start.target, 'allowed', {
-    ...callContext(start, callId),
+    ...callContext(start, audited),
     round: String(start.claimedRound + 1),
   });
 }
 
 /** The records of one core event (a call's answers come before its outcome). @internal */
-export function draftsOf(event: McpCoreEvent, callId: (handle: object) => string): AuditDraft[] {
+export function draftsOf(
+  event: McpCoreEvent,
+  auditedCall: (handle: object) => AuditedCall,
+): AuditDraft[] {
   switch (event.kind) {
     case 'call':
-      return callDrafts(event, callId(event.handle));
+      return callDrafts(event, auditedCall(event.handle));
     case 'keyring':
       return [keyDraft(event)];
     case 'task':
@@ -85,9 +111,9 @@ export function draftsOf(event: McpCoreEvent, callId: (handle: object) => string
   }
 }
 
-function callDrafts(event: McpCallEvent, callId: string): AuditDraft[] {
+function callDrafts(event: McpCallEvent, audited: AuditedCall): AuditDraft[] {
   const context = {
-    ...callContext(event, callId),
+    ...callContext(event, audited),
     flow_id: event.flowId ?? null,
     round: String(event.round),
     trace: event.trace,

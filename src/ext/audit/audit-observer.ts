@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { McpCallStart, McpCoreEvent, McpCoreEventObserver } from '../../extension-api';
-import { draftsOf, startedDraft } from './audit-drafts';
+import { draftsOf, startedDraft, type AuditedCall } from './audit-drafts';
+import { auditDigest } from './audit-values';
 import type { AuditWriter } from './audit-writer';
 
 /**
@@ -10,7 +11,7 @@ import type { AuditWriter } from './audit-writer';
  * @internal
  */
 export class AuditObserver implements McpCoreEventObserver {
-  private readonly callIds = new WeakMap<object, string>();
+  private readonly calls = new WeakMap<object, AuditedCall>();
   readonly starting?: (start: McpCallStart) => Promise<void>;
 
   constructor(
@@ -21,16 +22,17 @@ export class AuditObserver implements McpCoreEventObserver {
   }
 
   observe(event: McpCoreEvent): void {
-    for (const draft of draftsOf(event, (handle) => this.callIdOf(handle))) this.writer.add(draft);
+    for (const draft of draftsOf(event, (handle) => this.auditedCall(handle)))
+      this.writer.add(draft);
   }
 
   private started(start: McpCallStart): Promise<void> {
-    const callId = randomUUID();
-    this.callIds.set(start.handle, callId);
-    return this.writer.addAndWait(startedDraft(start, callId));
+    const audited = { id: randomUUID(), argumentsDigest: auditDigest(start.arguments) };
+    this.calls.set(start.handle, audited);
+    return this.writer.addAndWait(startedDraft(start, audited));
   }
 
-  private callIdOf(handle: object): string {
-    return this.callIds.get(handle) ?? randomUUID();
+  private auditedCall(handle: object): AuditedCall {
+    return this.calls.get(handle) ?? { id: randomUUID() };
   }
 }

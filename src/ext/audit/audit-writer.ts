@@ -163,15 +163,21 @@ export class AuditWriter {
     this.draining = true;
     void this.drainLoop(checkpointNow).finally(() => {
       this.draining = false;
-      // Records queued while the last batch was settling (its writers woke up and wrote again).
-      if (this.queue.length > 0 && Date.now() >= this.downUntil) return this.drain();
+      // Records queued while the last batch was written: gathered again, unless someone waits.
+      if (this.queue.length > 0 && Date.now() >= this.downUntil) {
+        if (this.idle.length > 0) return this.drain();
+        return this.drainSoon(this.queue.some((pending) => pending.done !== undefined));
+      }
       for (const resolve of this.idle.splice(0)) resolve();
     });
   }
 
   private async drainLoop(checkpointNow: boolean): Promise<void> {
     let forceCheckpoint = checkpointNow;
-    while ((this.queue.length > 0 || forceCheckpoint) && !this.closed) {
+    // After the first batch, only a backlog of full batches goes on at once (see `drain`).
+    let least = 1;
+    while ((this.queue.length >= least || forceCheckpoint) && !this.closed) {
+      least = BATCH;
       if (Date.now() < this.downUntil) return this.retryLater();
       const batch = this.queue.splice(0, BATCH);
       // What was dropped is said in the chain itself, so that the trail shows its own gap.
