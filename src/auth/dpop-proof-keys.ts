@@ -5,7 +5,9 @@ import {
   type JWK,
   type KeyLike,
 } from 'jose';
+import { KeyObject } from 'node:crypto';
 import type { DpopOptions } from './dpop.options';
+import { signatureCheckOf, type DpopSignatureCheck } from './dpop-signature-check';
 import { TokenRejectedError } from './token-rejected.error';
 
 /** JWK members of private or symmetric keys (RFC 7518 §6). */
@@ -17,6 +19,8 @@ const MAX_KEYS = 10_000;
 export interface DpopProofKey {
   readonly key: KeyLike | Uint8Array;
   readonly jkt: string;
+  /** How its signatures are checked without `jose`, once `jose` accepted a proof of this header. */
+  readonly signature: DpopSignatureCheck | undefined;
 }
 
 function rejected(reason: string): TokenRejectedError {
@@ -71,6 +75,10 @@ export class DpopProofKeys {
     }
     if (key instanceof Uint8Array || key.type !== 'public')
       throw rejected('The DPoP proof jwk is not a public key');
-    return { key, jkt: await calculateJwkThumbprint(jwk, 'sha256') };
+    return {
+      key,
+      jkt: await calculateJwkThumbprint(jwk, 'sha256'),
+      signature: key instanceof KeyObject ? signatureCheckOf(header.alg, key) : undefined,
+    };
   }
 }

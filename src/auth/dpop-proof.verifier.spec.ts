@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import {
   base64url,
   calculateJwkThumbprint,
+  CompactSign,
   exportJWK,
   generateKeyPair,
   SignJWT,
@@ -151,6 +152,66 @@ describe('verifyDpopProof', () => {
       NOW,
     ).catch((error: TokenRejectedError) => error.reason);
     expect(onlyRsa).toBe('The DPoP proof is signed with an algorithm not accepted');
+  });
+
+  it('checks every later proof of a key exactly as jose checks its first one', async () => {
+    // The first proof of a header goes through jose; once jose accepted one, the signature and
+    // claims of the next are checked directly. Both must say the same of every proof.
+    const outcome = (verifying: Promise<unknown>) =>
+      verifying.then(
+        (verified) => ({ verified }),
+        (error: TokenRejectedError) => ({ refused: error.reason }),
+      );
+    const target = { method: 'POST', url: URL_OF, accessToken: TOKEN };
+    const claims = {
+      jti: 'jti-1',
+      htm: 'POST',
+      htu: URL_OF.href,
+      iat: NOW / 1000,
+      ath: ath(TOKEN),
+    };
+    const seconds = NOW / 1000;
+    for (const alg of ['ES256', 'RS256', 'PS256', 'EdDSA']) {
+      const pair = await generateKeyPair(alg, { extractable: true });
+      const other = await generateKeyPair(alg);
+      const header = { alg, typ: 'dpop+jwt', jwk: await exportJWK(pair.publicKey) };
+      const signed = (payload: Record<string, unknown>, key: KeyLike = pair.privateKey) =>
+        new SignJWT(payload).setProtectedHeader(header as never).sign(key);
+      const raw = (payload: string) =>
+        new CompactSign(new TextEncoder().encode(payload))
+          .setProtectedHeader(header as never)
+          .sign(pair.privateKey);
+      const good = await signed(claims);
+      const tampered = `${good.slice(0, -4)}${good.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
+      const variants: [string, string][] = [
+        ['valid', good],
+        ['signed by another key', await signed(claims, other.privateKey)],
+        ['with a tampered signature', tampered],
+        ['with a truncated signature', good.slice(0, -10)],
+        [
+          'with another payload under the signature',
+          `${good.split('.')[0]}.${(await signed({ ...claims, jti: 'x' })).split('.')[1]}.${good.split('.')[2]}`,
+        ],
+        ['expired', await signed({ ...claims, exp: seconds - 1 })],
+        ['expiring now', await signed({ ...claims, exp: seconds })],
+        ['not expired', await signed({ ...claims, exp: seconds + 1 })],
+        ['with a text exp', await signed({ ...claims, exp: 'soon' })],
+        ['not yet valid', await signed({ ...claims, nbf: seconds + 1 })],
+        ['valid from now', await signed({ ...claims, nbf: seconds })],
+        ['with a text iat', await signed({ ...claims, iat: String(seconds) })],
+        ['whose payload is an array', await raw('[1]')],
+        ['whose payload is not JSON', await raw('{"jti":')],
+      ];
+      const warmed = new DpopProofKeys(OPTIONS);
+      await verifyDpopProof(good, target, OPTIONS, warmed, NOW);
+      for (const [kind, jwt] of variants) {
+        const byJose = await outcome(
+          verifyDpopProof(jwt, target, OPTIONS, new DpopProofKeys(OPTIONS), NOW),
+        );
+        const direct = await outcome(verifyDpopProof(jwt, target, OPTIONS, warmed, NOW));
+        expect([alg, kind, direct]).toEqual([alg, kind, byJose]);
+      }
+    }
   });
 
   it('refuses a private or missing jwk', async () => {

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { errors, jwtVerify } from 'jose';
 import { sha256Base64Url } from '../kit/sha256';
 import type { DpopOptions } from './dpop.options';
-import type { DpopProofKeys } from './dpop-proof-keys';
+import type { DpopProofKey, DpopProofKeys } from './dpop-proof-keys';
+import { signatureValid } from './dpop-signature-check';
 import { TokenRejectedError } from './token-rejected.error';
 
 /** Longest `DPoP` header read; an RSA-4096 proof is about 2 KiB. */
@@ -44,18 +45,29 @@ function reasonOf(error: unknown): string {
   return 'The DPoP proof is malformed';
 }
 
-/** `htu` names `url` (scheme, host and path; RFC 9449 §4.3 ignores query and fragment). */
+/** `htu` values seen, each with the target it names (a client sends the same one every time). */
+const htuTargets = new Map<string, string | null>();
+const HTU_TARGETS = 256;
+
+/** The scheme, host and path a URL names (RFC 9449 §4.3 ignores query and fragment). */
+function targetOf(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
+/** `htu` names `url`'s target. */
 function sameTarget(htu: unknown, url: URL): boolean {
   if (typeof htu !== 'string') return false;
-  let given: URL;
-  try {
-    given = new URL(htu);
-  } catch {
-    return false;
+  let target = htuTargets.get(htu);
+  if (target === undefined) {
+    try {
+      target = targetOf(new URL(htu));
+    } catch {
+      target = null;
+    }
+    if (htuTargets.size >= HTU_TARGETS) htuTargets.clear();
+    htuTargets.set(htu, target);
   }
-  return (
-    given.protocol === url.protocol && given.host === url.host && given.pathname === url.pathname
-  );
+  return target === targetOf(url);
 }
 
 /**
@@ -88,17 +100,10 @@ export async function verifyDpopProof(
   keys: DpopProofKeys,
   now = Date.now(),
 ): Promise<VerifiedDpopProof> {
-  const { key, jkt } = await keys.keyOf(proof);
-  let payload: Record<string, unknown>;
-  try {
-    ({ payload } = await jwtVerify(proof, key, {
-      algorithms: [...options.algorithms],
-      typ: 'dpop+jwt',
-      currentDate: new Date(now),
-    }));
-  } catch (error) {
-    throw rejected(reasonOf(error));
-  }
+  const proofKey = await keys.keyOf(proof);
+  const payload = acceptedByJose.has(proofKey)
+    ? claimsOf(proof, proofKey, now)
+    : await claimsByJose(proof, proofKey, options, now);
   const { jti, htm, htu, iat, ath } = payload;
   if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_LENGTH)
     throw rejected('The DPoP proof has no valid jti');
@@ -108,5 +113,60 @@ export async function verifyDpopProof(
     throw rejected('The DPoP proof was not issued recently enough');
   if (ath !== sha256Base64Url(target.accessToken))
     throw rejected('The DPoP proof is for another access token');
-  return { jkt, jti, iat, nonce: payload.nonce };
+  return { jkt: proofKey.jkt, jti, iat, nonce: payload.nonce };
+}
+
+/**
+ * Proof keys whose header `jose` accepted with a proof it verified: the header's `typ`, `alg`,
+ * `crit` and the key's fitness for `alg` are settled (the header is the same bytes in every proof
+ * of the key), so later proofs need only their signature and claims checked — as `jose` checks
+ * them, without its per-call key checks and copies (a proof is verified on every request).
+ */
+const acceptedByJose = new WeakSet<DpopProofKey>();
+
+async function claimsByJose(
+  proof: string,
+  proofKey: DpopProofKey,
+  options: Pick<DpopOptions, 'algorithms'>,
+  now: number,
+): Promise<Record<string, unknown>> {
+  try {
+    const { payload } = await jwtVerify(proof, proofKey.key, {
+      algorithms: [...options.algorithms],
+      typ: 'dpop+jwt',
+      currentDate: new Date(now),
+    });
+    if (proofKey.signature) acceptedByJose.add(proofKey);
+    return payload;
+  } catch (error) {
+    throw rejected(reasonOf(error));
+  }
+}
+
+/** The claims of a proof of a key `jose` accepted: its signature checked, then `jose`'s claim rules. */
+function claimsOf(proof: string, proofKey: DpopProofKey, now: number): Record<string, unknown> {
+  const end = proof.lastIndexOf('.');
+  if (!signatureValid(proofKey.signature!, proof.slice(0, end), proof.slice(end + 1)))
+    throw rejected('The DPoP proof signature is not valid');
+  let payload: unknown;
+  try {
+    payload = JSON.parse(
+      Buffer.from(proof.slice(proof.indexOf('.') + 1, end), 'base64url').toString('utf8'),
+    );
+  } catch {
+    throw rejected('The DPoP proof is malformed');
+  }
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
+    throw rejected('The DPoP proof is malformed');
+  const claims = payload as Record<string, unknown>;
+  // jose's rules for the registered time claims (no clock tolerance): a number each when present,
+  // `nbf` not in the future, `exp` not reached.
+  const seconds = Math.floor(now / 1000);
+  const { iat, nbf, exp } = claims;
+  if (iat !== undefined && typeof iat !== 'number') throw rejected('The DPoP proof is malformed');
+  if (nbf !== undefined && (typeof nbf !== 'number' || nbf > seconds))
+    throw rejected('The DPoP proof is malformed');
+  if (exp !== undefined && typeof exp !== 'number') throw rejected('The DPoP proof is malformed');
+  if (typeof exp === 'number' && exp <= seconds) throw rejected('The DPoP proof expired');
+  return claims;
 }
