@@ -1,6 +1,4 @@
-import type { RequestStateLimits } from './request-state-limits';
 import { LosslessNumber } from 'lossless-json';
-import { KeyringManager } from '../../keyring/keyring-manager.service';
 import { AesGcmRequestStateProtector } from './aes-gcm-request-state.protector';
 import { canonicalJson } from '../../kit/canonical-json';
 import type { RequestStateBinding, RequestStateBindingField } from './request-state-binding';
@@ -13,37 +11,7 @@ import { requestIdKey } from './request-id-key';
 import type { RequestStateHeader } from './request-state-header';
 import { CLOCK_SKEW_TOLERANCE_MS, RequestStateSealer } from './request-state.sealer';
 import { rejectionOf } from '../../kit/thrown.spec-helper';
-
-const LIMITS = {
-  maxEncodedBytes: 65_536,
-  maxDecodedBytes: 49_152,
-  maxLifetimeMs: 900_000,
-  maxRounds: 10,
-};
-const T0 = 1_750_000_000_000;
-const BINDING: RequestStateBinding = {
-  endpoint: '/mcp',
-  protocolVersion: '2026-07-28',
-  method: 'tools/call',
-  target: 'transfer_funds',
-  partition: 'client:abc',
-  stableParams: '{"arguments":{"amount":1e2},"name":"transfer_funds"}',
-  stableArguments: () => '{"amount":1e2}',
-  definition: 'def-digest-1',
-};
-
-function sealerWith(
-  limits: Partial<typeof LIMITS> = {},
-  protector?: RequestStateProtector,
-): RequestStateSealer {
-  return new RequestStateSealer(
-    { ...LIMITS, ...limits } as unknown as RequestStateLimits,
-    protector ??
-      new AesGcmRequestStateProtector(
-        new KeyringManager({ keyring: { active: 'k1', keys: { k1: Buffer.alloc(32, 5) } } }),
-      ),
-  );
-}
+import { BINDING, LIMITS, T0, sealerWith, testProtector } from './request-state-sealer.spec-helper';
 
 async function errorOf(promise: Promise<unknown>): Promise<RequestStateProtectionError> {
   return rejectionOf(promise, RequestStateProtectionError);
@@ -72,9 +40,7 @@ describe('RequestStateSealer', () => {
   let sealer: RequestStateSealer;
 
   beforeEach(() => {
-    protector = new AesGcmRequestStateProtector(
-      new KeyringManager({ keyring: { active: 'k1', keys: { k1: Buffer.alloc(32, 5) } } }),
-    );
+    protector = testProtector();
     sealer = sealerWith({}, protector);
   });
 
