@@ -13,6 +13,11 @@ import { CLOCK_SKEW_TOLERANCE_MS, RequestStateSealer } from './request-state.sea
 import { rejectionOf } from '../../kit/thrown.spec-helper';
 import { BINDING, LIMITS, T0, sealerWith, testProtector } from './request-state-sealer.spec-helper';
 
+/** The header of round `r` of a flow that began at `T0` and expires at `exp`. */
+function earlierRound(r: number, exp = T0 + LIMITS.maxLifetimeMs): RequestStateHeader {
+  return { v: 3, iat: T0, exp, r };
+}
+
 async function errorOf(promise: Promise<unknown>): Promise<RequestStateProtectionError> {
   return rejectionOf(promise, RequestStateProtectionError);
 }
@@ -280,22 +285,12 @@ describe('RequestStateSealer', () => {
     });
 
     it('refuses to seal a continuation of an already expired flow (expired)', async () => {
-      const previous: RequestStateHeader = {
-        v: 3,
-        iat: T0,
-        exp: T0 + 10,
-        r: 1,
-      };
+      const previous = earlierRound(1, T0 + 10);
       expect(await failureOf(sealer.seal({}, {}, BINDING, 'b', previous, T0 + 10))).toBe('expired');
     });
 
     it('refuses to seal past the last round (too_many_rounds)', async () => {
-      const atLimit: RequestStateHeader = {
-        v: 3,
-        iat: T0,
-        exp: T0 + LIMITS.maxLifetimeMs,
-        r: LIMITS.maxRounds,
-      };
+      const atLimit = earlierRound(LIMITS.maxRounds);
       expect(await failureOf(sealer.seal({}, {}, BINDING, 'b', atLimit, T0))).toBe(
         'too_many_rounds',
       );
@@ -369,12 +364,7 @@ describe('RequestStateSealer', () => {
     });
 
     it('refuses to seal a continuation once this instance’s lifetime is over (expired)', async () => {
-      const previous: RequestStateHeader = {
-        v: 3,
-        iat: T0,
-        exp: T0 + LIMITS.maxLifetimeMs,
-        r: 1,
-      };
+      const previous = earlierRound(1);
       const strict = sealerWith({ maxLifetimeMs: 1_000 }, protector);
       expect(await failureOf(strict.seal({}, {}, BINDING, 'b', previous, T0 + 1_000))).toBe(
         'expired',
@@ -399,12 +389,7 @@ describe('RequestStateSealer', () => {
     });
 
     it('refuses a state whose round is past a lowered maxRounds, at the boundary (too_many_rounds)', async () => {
-      const previous: RequestStateHeader = {
-        v: 3,
-        iat: T0,
-        exp: T0 + LIMITS.maxLifetimeMs,
-        r: 4,
-      };
+      const previous = earlierRound(4);
       const fifth = await sealer.seal({}, {}, BINDING, 'b', previous, T0);
       await expect(
         sealerWith({ maxRounds: 5 }, protector).open(fifth, BINDING, 'c', T0),
