@@ -65,7 +65,7 @@ export { McpExtensionMarks, type McpExtensionMark } from './operations/discovery
 export type { ContributedResource } from './operations/discovery/listed-resources';
 export { McpListedResources, unguardedResource } from './operations/discovery/listed-resources';
 /** @internal */
-export { listResultOf } from './operations/discovery/listing-page';
+export { listResultOf, type ListKind } from './operations/discovery/listing-page';
 /** @internal */
 export { McpOperationRegistry } from './operations/discovery/mcp-operation.registry';
 /** @internal */

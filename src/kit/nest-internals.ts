@@ -127,8 +127,9 @@ function declaresAny(metadataKey: string, target: object): boolean {
  * (`useGlobalGuards`/`APP_GUARD`, `useGlobalInterceptors`/`APP_INTERCEPTOR`), as Nest would collect
  * them when building the handler. `true` when Nest's configuration cannot be read, so a shortcut
  * taken only without them is never taken wrongly.
+ * @internal
  */
-function mayHaveEnhancers(
+export function mayHaveEnhancers(
   kind: 'guards' | 'interceptors',
   contextCreator: ExternalContextCreator,
   instance: object,
@@ -145,26 +146,4 @@ function mayHaveEnhancers(
   const requestScoped = config?.[`getGlobalRequest${name}`];
   if (typeof global !== 'function' || typeof requestScoped !== 'function') return true;
   return global.call(config).length > 0 || requestScoped.call(config).length > 0;
-}
-
-/** Whether `method` of `instance` may run guards (see {@link mayHaveEnhancers}). @internal */
-export function mayHaveGuards(
-  contextCreator: ExternalContextCreator,
-  instance: object,
-  method: (...args: never[]) => unknown,
-): boolean {
-  return mayHaveEnhancers('guards', contextCreator, instance, method);
-}
-
-/**
- * Whether the application applies any interceptor to `method` of `instance` (see {@link
- * mayHaveEnhancers}).
- * @internal
- */
-export function appliesInterceptors(
-  contextCreator: ExternalContextCreator,
-  instance: object,
-  method: (...args: never[]) => unknown,
-): boolean {
-  return mayHaveEnhancers('interceptors', contextCreator, instance, method);
 }

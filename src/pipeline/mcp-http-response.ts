@@ -49,14 +49,12 @@ export class McpHttpResponse {
     return this.status(code);
   }
 
-  json(_body?: unknown): this {
-    this.replied = true;
-    return this;
+  json(body?: unknown): this {
+    return this.end(body);
   }
 
-  send(_body?: unknown): this {
-    this.replied = true;
-    return this;
+  send(body?: unknown): this {
+    return this.end(body);
   }
 
   end(_body?: unknown): this {

@@ -3,12 +3,11 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { McpToolError } from '../kit/errors/mcp-tool.error';
 import {
-  appliesInterceptors,
   ExecutionContextHost,
   GUARDS_METADATA,
   handlerExceptionFilters,
   INTERCEPTORS_METADATA,
-  mayHaveGuards,
+  mayHaveEnhancers,
   ROUTE_ARGS_METADATA,
   type ExternalContextCreator,
   type HandlerExceptionFilters,
@@ -133,7 +132,7 @@ export class OperationPipelineFactory {
     if (steps.interceptors.length > 0)
       return withAppended(method, INTERCEPTORS_METADATA, steps.interceptors);
     if (!steps.argumentsValidator) return method;
-    return appliesInterceptors(this.contextCreator, instance, method)
+    return mayHaveEnhancers('interceptors', this.contextCreator, instance, method)
       ? withAppended(method, INTERCEPTORS_METADATA, [ARGUMENTS_VALIDATION])
       : withAppended(method, GUARDS_METADATA, [ARGUMENTS_VALIDATION_GUARD]);
   }
@@ -163,7 +162,7 @@ export class OperationPipelineFactory {
    */
   forGuards(instance: object, methodName: string): OperationHandler | undefined {
     const method = (instance as Record<string, Callback>)[methodName];
-    if (!mayHaveGuards(this.contextCreator, instance, method)) return undefined;
+    if (!mayHaveEnhancers('guards', this.contextCreator, instance, method)) return undefined;
     const target = this.nestHandler(
       instance,
       `${methodName}#guards`,

@@ -21,6 +21,7 @@ import {
   McpOperationRegistry,
   McpOperationVisibility,
   listResultOf,
+  type ListKind,
   type OperationRun,
 } from '../../extension-api';
 
@@ -103,24 +104,11 @@ export class SessionMethods {
       case 'tools/list':
         return this.listTools(request, cursorOf(params));
       case 'prompts/list':
-        return listResultOf(
-          'prompts',
-          await this.dispatcher.listPrompts(cursorOf(params), request.sdk(), request.exchange),
-        );
+        return this.listed('prompts', request, cursorOf(params));
       case 'resources/list':
-        return listResultOf(
-          'resources',
-          await this.dispatcher.listResources(cursorOf(params), request.sdk(), request.exchange),
-        );
+        return this.listed('resources', request, cursorOf(params));
       case 'resources/templates/list':
-        return listResultOf(
-          'resourceTemplates',
-          await this.dispatcher.listResourceTemplates(
-            cursorOf(params),
-            request.sdk(),
-            request.exchange,
-          ),
-        );
+        return this.listed('resourceTemplates', request, cursorOf(params));
       case 'tools/call':
         return this.callTool(request, params, run);
       case 'prompts/get':
@@ -170,9 +158,21 @@ export class SessionMethods {
     return this.tasks;
   }
 
+  /** A page of one of the other lists, as the 2026-07-28 paths answer it. */
+  private async listed(
+    kind: ListKind,
+    request: SessionRequest,
+    cursor: string | undefined,
+  ): Promise<Params> {
+    return listResultOf(
+      kind,
+      await this.dispatcher.list(kind, cursor, request.sdk(), request.exchange),
+    );
+  }
+
   /** The tools, with 2025-11-25's `execution.taskSupport` where a tool can run as a task. */
   private async listTools(request: SessionRequest, cursor: string | undefined): Promise<Params> {
-    const page = await this.dispatcher.listTools(cursor, request.sdk(), request.exchange);
+    const page = await this.dispatcher.list('tools', cursor, request.sdk(), request.exchange);
     return listResultOf('tools', {
       ...page,
       items: page.items.map((listing) => {

@@ -1,3 +1,6 @@
+import type { Prompt, Resource, Tool } from '@modelcontextprotocol/server';
+import type { ResourceTemplateListing } from './operation-entry.interface';
+
 /** One page of a list method's answer. @internal */
 export interface ListingPage<T> {
   /** The entries of the page, in listing order. */
@@ -24,3 +27,22 @@ export function listResultOf<K extends string, T>(
   if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
   return result;
 }
+
+/** What each of the four lists holds, by the member its list method's result names it under. @internal */
+export interface ListedItems {
+  readonly tools: Tool;
+  readonly prompts: Prompt;
+  readonly resources: Resource;
+  readonly resourceTemplates: ResourceTemplateListing;
+}
+
+/** One of the four lists: `tools`, `prompts`, `resources` or `resourceTemplates`. @internal */
+export type ListKind = keyof ListedItems;
+
+/** The four list methods, each with the list it answers from. @internal */
+export const LIST_METHODS = [
+  ['tools/list', 'tools'],
+  ['prompts/list', 'prompts'],
+  ['resources/list', 'resources'],
+  ['resources/templates/list', 'resourceTemplates'],
+] as const satisfies readonly (readonly [string, ListKind])[];

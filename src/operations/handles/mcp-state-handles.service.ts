@@ -11,10 +11,7 @@ import {
 import { McpOperationRegistry } from '../discovery/mcp-operation.registry';
 import { clip } from '../../kit/clip';
 import { sha256Base64Url } from '../../kit/sha256';
-import { serverBusy } from '../../kit/errors/server-busy';
-import { storeUnavailable } from '../../kit/errors/store-unavailable';
 import { OutageLog } from '../../redis/outage-log';
-import { outageOf } from '../../redis/redis-outage';
 import { INVALID_REQUEST_STATE_MESSAGE } from '../../kit/errors/invalid-request-state.message';
 import {
   McpStateHandleFlow,
@@ -31,6 +28,7 @@ import {
   stateHandleBinding,
 } from '../../request-state/stores/handles/state-handle';
 import { StateHandleRepositoryError } from '../../request-state/stores/handles/state-handle-repository.error';
+import { storeFailureAnswer } from '../../request-state/stores/store-failure';
 import {
   StateHandleRepository,
   type StateHandleRecord,
@@ -212,23 +210,14 @@ export class McpStateHandles {
     } catch (error) {
       const reason =
         error instanceof StateHandleRepositoryError ? error.reason : 'repository_failure';
-      if (reason === 'full' || reason === 'share') {
-        // No room is not a fault: the client may try again when a flow has ended.
-        this.logger.warn(`${this.where(ctx)}: state handle could not be ${what} (${reason})`);
-        throw serverBusy(
-          reason === 'share'
-            ? 'Server busy: too many state handles for this caller'
-            : 'Server busy: too many state handles',
-          (error as StateHandleRepositoryError).retryAfterMs,
-        );
-      }
-      const unavailable = outageOf(error);
-      if (unavailable !== undefined) {
-        this.outage.failed(unavailable);
-        throw storeUnavailable();
-      }
-      this.logger.error(`${this.where(ctx)}: state handle could not be ${what} (${clip(reason)})`);
-      throw internalError();
+      throw storeFailureAnswer(
+        error,
+        reason,
+        'state handles',
+        `${this.where(ctx)}: state handle could not be ${what}`,
+        this.logger,
+        this.outage,
+      );
     }
   }
 

@@ -1,12 +1,8 @@
 import type { Logger } from '@nestjs/common';
-import { internalError } from '../../kit/errors/internal-error';
-import { serverBusy } from '../../kit/errors/server-busy';
-import { storeUnavailable } from '../../kit/errors/store-unavailable';
 import type { OutageLog } from '../../redis/outage-log';
-import { outageOf } from '../../redis/redis-outage';
 import { ConsumedStateStoreError } from '../../request-state/stores/one-time/consumed-state-store.error';
 import type { ConsumedStateStore } from '../../request-state/stores/one-time/consumed-state-store.interface';
-import { clip } from '../../kit/clip';
+import { storeFailureAnswer } from '../../request-state/stores/store-failure';
 import { sha256Base64Url } from '../../kit/sha256';
 import { refusal } from '../library-interceptor';
 import type { OperationCall } from '../operation-call';
@@ -38,27 +34,18 @@ export async function consumeSingleUse(
     );
   } catch (error) {
     const reason = error instanceof ConsumedStateStoreError ? error.reason : 'store_failure';
-    if (reason === 'full' || reason === 'share') {
-      // No room is not a fault, and nothing was consumed: the client may retry this state.
-      logger.warn(`${callSite(call)}: single-use state could not be recorded (${reason})`);
-      throw refusal(
-        call,
-        serverBusy(
-          reason === 'share'
-            ? 'Server busy: too many single-use states for this caller'
-            : 'Server busy: too many single-use states',
-          (error as ConsumedStateStoreError).retryAfterMs,
-        ),
-      );
-    }
-    const unavailable = outageOf(error);
-    if (unavailable !== undefined) {
-      // Nothing was consumed (or what may have been is released once the store answers).
-      outage.failed(unavailable);
-      throw refusal(call, storeUnavailable());
-    }
-    logger.error(`${callSite(call)}: single-use state could not be recorded (${clip(reason)})`);
-    throw refusal(call, internalError());
+    // Nothing was consumed (or what may have been is released once the store answers).
+    throw refusal(
+      call,
+      storeFailureAnswer(
+        error,
+        reason,
+        'single-use states',
+        `${callSite(call)}: single-use state could not be recorded`,
+        logger,
+        outage,
+      ),
+    );
   }
   outage.answered();
   return first === true;

@@ -1,21 +1,5 @@
 import fc from 'fast-check';
-import { KeyringManager } from '../../keyring/keyring-manager.service';
-import type { RequestStateLimits } from './request-state-limits';
-import { AesGcmRequestStateProtector } from './aes-gcm-request-state.protector';
-import type { RequestStateBinding } from './request-state-binding';
-import { RequestStateSealer } from './request-state.sealer';
-
-const T0 = 1_750_000_000_000;
-const BINDING: RequestStateBinding = {
-  endpoint: '/mcp',
-  protocolVersion: '2026-07-28',
-  method: 'tools/call',
-  target: 'transfer_funds',
-  partition: 'client:abc',
-  stableParams: '{"arguments":{},"name":"t"}',
-  stableArguments: () => '{}',
-  definition: 'definition',
-};
+import { BINDING, T0, sealerWith } from './request-state-sealer.spec-helper';
 
 /** Characters an edit may introduce: the token alphabet, its near misses, and a few oddities. */
 const CHARACTERS = [
@@ -53,17 +37,7 @@ function apply(token: string, edit: Edit): string {
 }
 
 describe('RequestStateSealer (property)', () => {
-  const sealer = new RequestStateSealer(
-    {
-      maxEncodedBytes: 65_536,
-      maxDecodedBytes: 49_152,
-      maxLifetimeMs: 900_000,
-      maxRounds: 10,
-    } as unknown as RequestStateLimits,
-    new AesGcmRequestStateProtector(
-      new KeyringManager({ keyring: { active: 'k1', keys: { k1: Buffer.alloc(32, 9) } } }),
-    ),
-  );
+  const sealer = sealerWith();
   let tokens: string[];
 
   beforeAll(async () => {

@@ -1,6 +1,4 @@
-import type { RequestStateLimits } from './request-state-limits';
 import { LosslessNumber } from 'lossless-json';
-import { KeyringManager } from '../../keyring/keyring-manager.service';
 import { AesGcmRequestStateProtector } from './aes-gcm-request-state.protector';
 import { canonicalJson } from '../../kit/canonical-json';
 import type { RequestStateBinding, RequestStateBindingField } from './request-state-binding';
@@ -13,36 +11,11 @@ import { requestIdKey } from './request-id-key';
 import type { RequestStateHeader } from './request-state-header';
 import { CLOCK_SKEW_TOLERANCE_MS, RequestStateSealer } from './request-state.sealer';
 import { rejectionOf } from '../../kit/thrown.spec-helper';
+import { BINDING, LIMITS, T0, sealerWith, testProtector } from './request-state-sealer.spec-helper';
 
-const LIMITS = {
-  maxEncodedBytes: 65_536,
-  maxDecodedBytes: 49_152,
-  maxLifetimeMs: 900_000,
-  maxRounds: 10,
-};
-const T0 = 1_750_000_000_000;
-const BINDING: RequestStateBinding = {
-  endpoint: '/mcp',
-  protocolVersion: '2026-07-28',
-  method: 'tools/call',
-  target: 'transfer_funds',
-  partition: 'client:abc',
-  stableParams: '{"arguments":{"amount":1e2},"name":"transfer_funds"}',
-  stableArguments: () => '{"amount":1e2}',
-  definition: 'def-digest-1',
-};
-
-function sealerWith(
-  limits: Partial<typeof LIMITS> = {},
-  protector?: RequestStateProtector,
-): RequestStateSealer {
-  return new RequestStateSealer(
-    { ...LIMITS, ...limits } as unknown as RequestStateLimits,
-    protector ??
-      new AesGcmRequestStateProtector(
-        new KeyringManager({ keyring: { active: 'k1', keys: { k1: Buffer.alloc(32, 5) } } }),
-      ),
-  );
+/** The header of round `r` of a flow that began at `T0` and expires at `exp`. */
+function earlierRound(r: number, exp = T0 + LIMITS.maxLifetimeMs): RequestStateHeader {
+  return { v: 3, iat: T0, exp, r };
 }
 
 async function errorOf(promise: Promise<unknown>): Promise<RequestStateProtectionError> {
@@ -72,9 +45,7 @@ describe('RequestStateSealer', () => {
   let sealer: RequestStateSealer;
 
   beforeEach(() => {
-    protector = new AesGcmRequestStateProtector(
-      new KeyringManager({ keyring: { active: 'k1', keys: { k1: Buffer.alloc(32, 5) } } }),
-    );
+    protector = testProtector();
     sealer = sealerWith({}, protector);
   });
 
@@ -314,22 +285,12 @@ describe('RequestStateSealer', () => {
     });
 
     it('refuses to seal a continuation of an already expired flow (expired)', async () => {
-      const previous: RequestStateHeader = {
-        v: 3,
-        iat: T0,
-        exp: T0 + 10,
-        r: 1,
-      };
+      const previous = earlierRound(1, T0 + 10);
       expect(await failureOf(sealer.seal({}, {}, BINDING, 'b', previous, T0 + 10))).toBe('expired');
     });
 
     it('refuses to seal past the last round (too_many_rounds)', async () => {
-      const atLimit: RequestStateHeader = {
-        v: 3,
-        iat: T0,
-        exp: T0 + LIMITS.maxLifetimeMs,
-        r: LIMITS.maxRounds,
-      };
+      const atLimit = earlierRound(LIMITS.maxRounds);
       expect(await failureOf(sealer.seal({}, {}, BINDING, 'b', atLimit, T0))).toBe(
         'too_many_rounds',
       );
@@ -403,12 +364,7 @@ describe('RequestStateSealer', () => {
     });
 
     it('refuses to seal a continuation once this instance’s lifetime is over (expired)', async () => {
-      const previous: RequestStateHeader = {
-        v: 3,
-        iat: T0,
-        exp: T0 + LIMITS.maxLifetimeMs,
-        r: 1,
-      };
+      const previous = earlierRound(1);
       const strict = sealerWith({ maxLifetimeMs: 1_000 }, protector);
       expect(await failureOf(strict.seal({}, {}, BINDING, 'b', previous, T0 + 1_000))).toBe(
         'expired',
@@ -433,12 +389,7 @@ describe('RequestStateSealer', () => {
     });
 
     it('refuses a state whose round is past a lowered maxRounds, at the boundary (too_many_rounds)', async () => {
-      const previous: RequestStateHeader = {
-        v: 3,
-        iat: T0,
-        exp: T0 + LIMITS.maxLifetimeMs,
-        r: 4,
-      };
+      const previous = earlierRound(4);
       const fifth = await sealer.seal({}, {}, BINDING, 'b', previous, T0);
       await expect(
         sealerWith({ maxRounds: 5 }, protector).open(fifth, BINDING, 'c', T0),

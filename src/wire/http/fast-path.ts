@@ -16,8 +16,11 @@ import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../kit/mcp.constants';
 import { McpDispatcher } from '../protocol/mcp-dispatcher.service';
 import { McpServedRequests } from '../protocol/served-requests';
 import type { HttpExchange } from '../../pipeline/http-exchange';
-import type { ListingPage } from '../../operations/discovery/listing-page';
-import type { MaybePromise } from '../../kit/maybe-promise';
+import {
+  LIST_METHODS,
+  type ListingPage,
+  type ListKind,
+} from '../../operations/discovery/listing-page';
 import { endWithPieces, jsonPieces } from '../../kit/encoded-json';
 import { errorAnswerOf } from './fast-path-error';
 import { fastPathContextOf } from './fast-path-context';
@@ -34,30 +37,17 @@ type Answer = (
   exchange: HttpExchange,
 ) => unknown;
 
-type List = (
-  dispatcher: McpDispatcher,
-  cursor: string | undefined,
-  sdk: ServerContext,
-  exchange: HttpExchange,
-) => MaybePromise<ListingPage<unknown>>;
-
 /** How a method is served: by its handler, or from the serialized pages of a list. */
 type Served =
   | { answer: Answer; list?: undefined; nameParam?: 'name' | 'uri' }
-  | { answer?: undefined; list: List; nameParam?: undefined };
+  | { answer?: undefined; list: ListKind; nameParam?: undefined };
 
 /** The methods served without the SDK, and which parameter `Mcp-Name` mirrors. */
 const FAST_METHODS: ReadonlyMap<string, Served> = new Map<string, Served>([
   ['tools/call', { answer: (d, m, s, e) => d.callTool(m, s, e), nameParam: 'name' }],
   ['prompts/get', { answer: (d, m, s, e) => d.getPrompt(m, s, e), nameParam: 'name' }],
   ['resources/read', { answer: (d, m, s, e) => d.readResource(m, s, e), nameParam: 'uri' }],
-  ['tools/list', { list: (d, cursor, s, e) => d.listTools(cursor, s, e) }],
-  ['prompts/list', { list: (d, cursor, s, e) => d.listPrompts(cursor, s, e) }],
-  ['resources/list', { list: (d, cursor, s, e) => d.listResources(cursor, s, e) }],
-  [
-    'resources/templates/list',
-    { list: (d, cursor, s, e) => d.listResourceTemplates(cursor, s, e) },
-  ],
+  ...LIST_METHODS.map(([method, list]): [string, Served] => [method, { list }]),
 ]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -173,9 +163,9 @@ export class McpFastPath implements EndpointStage {
         // Unobserved, nothing is made for a span (not even the closure).
         const page = await (this.served.observing()
           ? this.served.served(message.method, sdk, exchange, () =>
-              list(dispatcher, cursor, sdk, exchange),
+              dispatcher.list(list, cursor, sdk, exchange),
             )
-          : list(dispatcher, cursor, sdk, exchange));
+          : dispatcher.list(list, cursor, sdk, exchange));
         this.writeText(res, 200, this.listAnswer(message, page));
         return;
       }

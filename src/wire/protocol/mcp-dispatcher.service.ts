@@ -7,20 +7,15 @@ import {
   type CompleteResult,
   type GetPromptRequest,
   type GetPromptResult,
-  type Prompt,
   type ReadResourceRequest,
   type ReadResourceResult,
-  type Resource,
   type ServerContext,
-  type Tool,
 } from '@modelcontextprotocol/server';
-import type { ListingPage } from '../../operations/discovery/listing-page';
+import type { ListedItems, ListingPage, ListKind } from '../../operations/discovery/listing-page';
 import { McpListings } from '../../operations/discovery/mcp-listings.service';
 import { McpOperationRegistry } from '../../operations/discovery/mcp-operation.registry';
-import type {
-  OperationEntry,
-  ResourceTemplateListing,
-} from '../../operations/discovery/operation-entry.interface';
+import type { ListedOperation, PagedListing } from '../../operations/discovery/paged-listing';
+import type { OperationEntry } from '../../operations/discovery/operation-entry.interface';
 import { McpErrorCode } from '../../kit/errors/mcp-error-codes';
 import { OperationHiddenError } from '../../kit/errors/operation-hidden.error';
 import type { HttpExchange } from '../../pipeline/http-exchange';
@@ -29,6 +24,7 @@ import {
   OperationRunner,
   type OperationOutcome,
   type OperationRunInput,
+  type RunnableOperation,
 } from '../../pipeline/operation-runner';
 import {
   normalizePromptResult,
@@ -96,36 +92,19 @@ export class McpDispatcher {
 
   private readonly unknowns: UnknownTargets;
 
-  listTools(
+  /** The page `cursor` points at of one of the four lists, of what this caller may see. */
+  list<K extends ListKind>(
+    kind: K,
     cursor: string | undefined,
     sdk: ServerContext,
     exchange: HttpExchange,
-  ): MaybePromise<ListingPage<Tool>> {
-    return this.visibility.page(this.listings.current().tools, cursor, sdk, exchange);
-  }
-
-  listPrompts(
-    cursor: string | undefined,
-    sdk: ServerContext,
-    exchange: HttpExchange,
-  ): MaybePromise<ListingPage<Prompt>> {
-    return this.visibility.page(this.listings.current().prompts, cursor, sdk, exchange);
-  }
-
-  listResources(
-    cursor: string | undefined,
-    sdk: ServerContext,
-    exchange: HttpExchange,
-  ): MaybePromise<ListingPage<Resource>> {
-    return this.visibility.page(this.listings.current().resources, cursor, sdk, exchange);
-  }
-
-  listResourceTemplates(
-    cursor: string | undefined,
-    sdk: ServerContext,
-    exchange: HttpExchange,
-  ): MaybePromise<ListingPage<ResourceTemplateListing>> {
-    return this.visibility.page(this.listings.current().resourceTemplates, cursor, sdk, exchange);
+  ): MaybePromise<ListingPage<ListedItems[K]>> {
+    // Each list's entries list items of its kind: the union the index gives is narrowed here.
+    const listing = this.listings.current()[kind] as unknown as PagedListing<
+      ListedItems[K],
+      RunnableOperation & ListedOperation<ListedItems[K]>
+    >;
+    return this.visibility.page(listing, cursor, sdk, exchange);
   }
 
   /**
@@ -147,15 +126,7 @@ export class McpDispatcher {
       const diverted = await divert.divert(tool, request, sdk, exchange, caller);
       if (diverted) return new DivertedCall(diverted) as unknown as CallToolResult;
     }
-    const params = callParamsOf(exchange, sdk, request.params);
-    const input: OperationRunInput = {
-      operation: tool,
-      target: tool.name,
-      params,
-      args: ownArguments(params) ?? request.params.arguments ?? {},
-      http: exchange,
-      sdk,
-    };
+    const input = namedCall(tool, tool.name, request.params, sdk, exchange);
     const outcome = await (via.run ?? this.runOnce)(input);
     if (await this.visibility.hidden(outcome, input)) throw unknown('tool', name);
     return answerOf(outcome, (value) =>
@@ -173,15 +144,7 @@ export class McpDispatcher {
     const prompt = this.registry.findPrompt(name);
     if (!prompt)
       throw this.unknowns.refuse('prompt', name, request.params.arguments, sdk, exchange);
-    const params = callParamsOf(exchange, sdk, request.params);
-    const input: OperationRunInput = {
-      operation: prompt,
-      target: name,
-      params,
-      args: ownArguments(params) ?? request.params.arguments ?? {},
-      http: exchange,
-      sdk,
-    };
+    const input = namedCall(prompt, name, request.params, sdk, exchange);
     const outcome = await (via.run ?? this.runOnce)(input);
     if (await this.visibility.hidden(outcome, input)) throw unknown('prompt', name);
     return answerOf(outcome, normalizePromptResult);
@@ -251,6 +214,28 @@ export class McpDispatcher {
     if (!template) throw unknownTemplate(ref.uri);
     return template;
   }
+}
+
+/**
+ * The runner's input of a call by name (`tools/call`, `prompts/get`): the request's params as its
+ * entry point read them, and their own arguments (as the client wrote them), else the SDK's.
+ */
+function namedCall(
+  operation: RunnableOperation,
+  target: string,
+  requestParams: { readonly arguments?: Record<string, unknown> },
+  sdk: ServerContext,
+  exchange: HttpExchange,
+): OperationRunInput {
+  const params = callParamsOf(exchange, sdk, requestParams);
+  return {
+    operation,
+    target,
+    params,
+    args: ownArguments(params) ?? requestParams.arguments ?? {},
+    http: exchange,
+    sdk,
+  };
 }
 
 function unknownTemplate(uri: string): ProtocolError {

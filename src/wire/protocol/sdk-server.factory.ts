@@ -8,7 +8,7 @@ import { McpSdkServer } from './mcp-sdk-server';
 import { McpServedRequests } from './served-requests';
 import { McpServerCapabilities } from './server-capabilities';
 import { sdkRequestExchange } from './sdk-request-exchange';
-import { listResultOf } from '../../operations/discovery/listing-page';
+import { LIST_METHODS, listResultOf } from '../../operations/discovery/listing-page';
 import { recordingRefusal } from './http-refusals';
 import { OPERATION_METHODS } from './served-request';
 
@@ -91,34 +91,17 @@ export class SdkServerFactory {
       },
       OPERATION_METHODS,
     );
-    server.setRequestHandler('tools/list', (request, ctx) =>
-      serve('tools/list', async (sdk, on) =>
-        listResultOf('tools', await dispatcher.listTools(request.params?.cursor, sdk, on)),
-      )(ctx),
-    );
+    for (const [method, kind] of LIST_METHODS)
+      server.setRequestHandler(method, (request, ctx) =>
+        serve(method, async (sdk, on) =>
+          listResultOf(kind, await dispatcher.list(kind, request.params?.cursor, sdk, on)),
+        )(ctx),
+      );
     server.setRequestHandler('tools/call', (request, ctx) =>
       serve('tools/call', (sdk, on) => dispatcher.callTool(request, sdk, on, via(sdk)))(ctx),
     );
-    server.setRequestHandler('prompts/list', (request, ctx) =>
-      serve('prompts/list', async (sdk, on) =>
-        listResultOf('prompts', await dispatcher.listPrompts(request.params?.cursor, sdk, on)),
-      )(ctx),
-    );
     server.setRequestHandler('prompts/get', (request, ctx) =>
       serve('prompts/get', (sdk, on) => dispatcher.getPrompt(request, sdk, on, via(sdk)))(ctx),
-    );
-    server.setRequestHandler('resources/list', (request, ctx) =>
-      serve('resources/list', async (sdk, on) =>
-        listResultOf('resources', await dispatcher.listResources(request.params?.cursor, sdk, on)),
-      )(ctx),
-    );
-    server.setRequestHandler('resources/templates/list', (request, ctx) =>
-      serve('resources/templates/list', async (sdk, on) =>
-        listResultOf(
-          'resourceTemplates',
-          await dispatcher.listResourceTemplates(request.params?.cursor, sdk, on),
-        ),
-      )(ctx),
     );
     server.setRequestHandler('resources/read', (request, ctx) =>
       serve('resources/read', (sdk, on) => dispatcher.readResource(request, sdk, on, via(sdk)))(

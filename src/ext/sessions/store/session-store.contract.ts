@@ -3,6 +3,7 @@ import { SessionCapacityError } from './session-capacity.error';
 import type { SessionStore } from './session-store.interface';
 import { newSessionId } from './session-id';
 import { testRunnerGlobals } from '../../../kit/test-runner-globals';
+import { describeOnFreshSubject } from '../../../kit/contract-fresh-subject';
 import {
   expectOneConcurrentWriterWins,
   expectReplaceFromReadVersion,
@@ -44,14 +45,8 @@ export function describeSessionStoreContract(
   name: string,
   makeStore: () => SessionStore | Promise<SessionStore>,
 ): void {
-  const { describe, it, beforeEach, expect } = testRunnerGlobals();
-  describe(`${name} (SessionStore contract)`, () => {
-    let current: SessionStore;
-    const store = () => current;
-    beforeEach(async () => {
-      current = await makeStore();
-    });
-
+  const { it, expect } = testRunnerGlobals();
+  describeOnFreshSubject(`${name} (SessionStore contract)`, makeStore, (store) => {
     it('gives back a created session as it was created', async () => {
       const session = createTestSessionRecord(60_000, {
         logLevel: 'info',

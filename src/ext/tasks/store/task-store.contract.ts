@@ -3,6 +3,7 @@ import type { McpTaskRecord } from './mcp-task.types';
 import type { TaskStore } from './task-store.interface';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testRunnerGlobals } from '../../../kit/test-runner-globals';
+import { describeOnFreshSubject } from '../../../kit/contract-fresh-subject';
 import {
   describeBoundedTaskStoreContract,
   type TaskStoreCapacity,
@@ -26,15 +27,9 @@ export function describeTaskStoreContract(
   makeStore: () => TaskStore | Promise<TaskStore>,
   makeBounded?: (capacity: TaskStoreCapacity) => TaskStore | Promise<TaskStore>,
 ): void {
-  const { describe, it, beforeEach, expect } = testRunnerGlobals();
+  const { it, expect } = testRunnerGlobals();
   if (makeBounded) describeBoundedTaskStoreContract(name, makeBounded);
-  describe(`${name} (TaskStore contract)`, () => {
-    let current: TaskStore;
-    const store = () => current;
-    beforeEach(async () => {
-      current = await makeStore();
-    });
-
+  describeOnFreshSubject(`${name} (TaskStore contract)`, makeStore, (store) => {
     it('gives back a created task as it was created', async () => {
       const task = createTestTaskRecord(freshId(), 60_000, {
         inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'ok?' } } },
