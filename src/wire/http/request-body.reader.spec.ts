@@ -20,6 +20,30 @@ describe('readRequestBody', () => {
     expect(() => req.emit('error', new Error('reset after the body'))).not.toThrow();
   });
 
+  it('decodes a body of many chunks as one text, characters split between chunks included', async () => {
+    const text = '{"text":"€ 😀 é — ' + 'x'.repeat(100) + '"}';
+    const bytes = Buffer.from(text, 'utf8');
+    for (const size of [1, 2, 3, 7, bytes.length - 1]) {
+      const req = request();
+      const read = readRequestBody(req, 10_000, 10_000);
+      for (let at = 0; at < bytes.length; at += size) req.write(bytes.subarray(at, at + size));
+      req.end();
+      expect([size, await read]).toEqual([size, { ok: true, text }]);
+    }
+    // A character cut off at the end reads as U+FFFD, as when the whole body is decoded at once.
+    const req = request();
+    const read = readRequestBody(req, 10_000, 10_000);
+    req.write(Buffer.from('{"a":"'));
+    req.end(Buffer.from('€', 'utf8').subarray(0, 2));
+    expect(await read).toEqual({
+      ok: true,
+      text: Buffer.from([
+        ...Buffer.from('{"a":"'),
+        ...Buffer.from('€', 'utf8').subarray(0, 2),
+      ]).toString('utf8'),
+    });
+  });
+
   it('gives up over maxBytes and survives an error afterwards', async () => {
     const req = request();
     const read = readRequestBody(req, 4, 10_000);
