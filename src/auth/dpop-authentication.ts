@@ -102,11 +102,12 @@ export class DpopAuthentication {
     );
     let first: boolean;
     try {
-      first = await this.replayCache().consume(
-        sha256Base64Url(`${proof.jkt}.${proof.jti}`),
-        expiresAt,
-        owner,
-      );
+      const cache = this.replayCache();
+      const id = sha256Base64Url(`${proof.jkt}.${proof.jti}`);
+      // A jti is never presented again after a failed attempt (a retry signs a new proof).
+      first = await (cache.record
+        ? cache.record(id, expiresAt, owner)
+        : cache.consume(id, expiresAt, owner));
     } catch (error) {
       const store = error instanceof ConsumedStateStoreError;
       const reason = store ? error.reason : error instanceof Error ? error.name : 'unknown';

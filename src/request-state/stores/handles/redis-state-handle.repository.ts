@@ -5,7 +5,8 @@ import { loggableFailure } from '../../../redis/bounded-redis-command';
 import type { McpRedisClient } from '../../../redis/mcp-redis-client';
 import { LATE_REPLY, RedisClock } from '../../../redis/redis-clock';
 import { handleShares } from './handle-shares';
-import { SCRIPTS, type Script } from './redis-state-handle.scripts';
+import { SCRIPTS } from './redis-state-handle.scripts';
+import { runRedisScript, type RedisScript } from '../../../redis/redis-script';
 import { StateHandleRepositoryError } from './state-handle-repository.error';
 import type { StateHandleRecord, StateHandleRepository } from './state-handle-repository.interface';
 import { adapterKeyPrefix } from '../../../redis/cluster-key-prefix';
@@ -182,17 +183,13 @@ export class RedisStateHandleRepository implements StateHandleRepository {
    * waited in ioredis's offline queue, or was resent on reconnection) changes nothing.
    */
   private async run(
-    { source, sha1 }: Script,
+    script: RedisScript,
     keys: string[],
     args: (string | number)[],
   ): Promise<unknown> {
     const withDeadline = [...args, await this.clock.deadline(this.commandTimeoutMs)];
     const reply = await this.withTimeout(
-      this.client.evalsha(sha1, keys.length, ...keys, ...withDeadline).catch((error: unknown) => {
-        if (error instanceof Error && error.message.startsWith('NOSCRIPT'))
-          return this.client.eval(source, keys.length, ...keys, ...withDeadline);
-        throw error;
-      }),
+      runRedisScript(this.client, script, keys.length, ...keys, ...withDeadline),
     );
     if (reply === LATE_REPLY) {
       this.clock.late();

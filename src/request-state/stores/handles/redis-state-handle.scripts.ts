@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { redisScript } from '../../../redis/redis-script';
 import { DEADLINE_LUA } from '../../../redis/redis-clock';
 import { SHARE_REFUSAL_LUA } from '../../../kit/fair-share';
 
@@ -113,15 +113,9 @@ redis.call('DEL', KEYS[1])
 unaccount(ARGV[2])
 return 1`;
 
-/** A script and its SHA-1, for EVALSHA. @internal */
-export interface Script {
-  readonly source: string;
-  readonly sha1: string;
-}
-
-function script(source: string): Script {
-  return { source, sha1: createHash('sha1').update(source).digest('hex') };
-}
-
 /** The repository's scripts, each atomic on the server. @internal */
-export const SCRIPTS = { put: script(PUT), redeem: script(REDEEM), delete: script(DELETE) };
+export const SCRIPTS = {
+  put: redisScript(PUT),
+  redeem: redisScript(REDEEM),
+  delete: redisScript(DELETE),
+};

@@ -67,6 +67,27 @@ export function describeConsumedStateStoreContract(
       expect(answers.filter((answer) => answer === false)).toHaveLength(49);
     });
 
+    it('records an id once through record() (where it has one) and consume() alike', async () => {
+      const { store } = subject;
+      // A store without record() is asked through consume(), as the module does.
+      const record = (state: string, at: number) =>
+        store.record ? store.record(state, at) : store.consume(state, at);
+      const state = id('record');
+      const expiresAt = LATER();
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, at) =>
+          at % 2 === 0 ? record(state, expiresAt) : store.consume(state, expiresAt),
+        ),
+      );
+      expect(answers.filter((answer) => answer === true)).toHaveLength(1);
+      expect(await record(state, expiresAt)).toBe(false);
+      expect(await store.consume(state, expiresAt)).toBe(false);
+      const fresh = id('record-fresh');
+      expect(await record(fresh, expiresAt)).toBe(true);
+      expect(await store.consume(fresh, expiresAt)).toBe(false);
+      expect(await record(fresh, expiresAt)).toBe(false);
+    });
+
     it('accepts 50 concurrent presentations of 50 different ids', async () => {
       const expiresAt = LATER();
       const answers = await Promise.all(

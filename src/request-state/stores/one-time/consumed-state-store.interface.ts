@@ -24,6 +24,13 @@ export interface ConsumedStateStore {
    * `-32000 Server busy`.
    */
   consume(id: string, expiresAt: number, owner?: string): Promise<boolean>;
+  /**
+   * {@link consume} for an id its presenter never presents again once an attempt failed — a DPoP
+   * proof's `jti` (a retry signs a new proof): recorded as spent at once, so a store that keeps a
+   * presentation in doubt until its caller confirms it (the Redis store) needs one write, not two.
+   * Optional: without it, `consume` is used.
+   */
+  record?(id: string, expiresAt: number, owner?: string): Promise<boolean>;
 }
 
 /** DI token of the active {@link ConsumedStateStore}. @publicApi */

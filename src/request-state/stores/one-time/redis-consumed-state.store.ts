@@ -12,6 +12,7 @@ import { ConsumedStateStoreError } from './consumed-state-store.error';
 import type { ConsumedStateStore } from './consumed-state-store.interface';
 import { adapterKeyPrefix } from '../../../redis/cluster-key-prefix';
 import { CONSUME, RELEASE, SETTLE } from './redis-consumed-state.scripts';
+import { runRedisScript, type RedisScript } from '../../../redis/redis-script';
 import {
   checkedReplicaWait,
   type RedisConsumedStateStoreOptions,
@@ -74,7 +75,7 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
 
   constructor(
     private readonly client: Pick<McpRedisClient, 'status' | 'set'> &
-      Partial<Pick<McpRedisClient, 'eval' | 'call' | 'isCluster'>>,
+      Partial<Pick<McpRedisClient, 'eval' | 'evalsha' | 'call' | 'isCluster'>>,
     options: RedisConsumedStateStoreOptions = {},
   ) {
     this.keyPrefix = adapterKeyPrefix(
@@ -106,7 +107,21 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
     this.followUps = new RedisFollowUps(this.logger, this.now);
   }
 
-  async consume(id: string, expiresAt: number, owner = ''): Promise<boolean> {
+  consume(id: string, expiresAt: number, owner = ''): Promise<boolean> {
+    return this.present(id, expiresAt, owner, false);
+  }
+
+  /** {@link consume} for an id never presented again after a failed attempt: one write, no doubt. */
+  record(id: string, expiresAt: number, owner = ''): Promise<boolean> {
+    return this.present(id, expiresAt, owner, true);
+  }
+
+  private async present(
+    id: string,
+    expiresAt: number,
+    owner: string,
+    final: boolean,
+  ): Promise<boolean> {
     if (typeof id !== 'string' || id === '' || id.length > MAX_ID_LENGTH)
       throw new ConsumedStateStoreError('invalid_id');
     const now = this.now();
@@ -124,7 +139,7 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
     const claim: Claim = {
       keys: [key, `${this.keyPrefix}consumed~all`, `${this.keyPrefix}consumed~by:${owner}`],
       id,
-      attempt: randomBytes(9).toString('base64url'),
+      attempt: final ? '' : randomBytes(9).toString('base64url'),
       givesUpAt: this.now() + this.commandTimeoutMs,
     };
     for (let wait = FIRST_DOUBT_WAIT_MS; ; wait *= 2) {
@@ -160,12 +175,10 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
     expiresAt: number,
     now: number,
   ): Promise<unknown> {
-    const evaluate = this.client.eval as NonNullable<McpRedisClient['eval']>;
     try {
       return await this.bounded(
         () =>
-          evaluate.call(
-            this.client,
+          this.evaluate(
             CONSUME,
             3,
             ...claim.keys,
@@ -182,39 +195,51 @@ export class RedisConsumedStateStore implements ConsumedStateStore {
         Math.max(1, claim.givesUpAt - this.now()),
       );
     } catch (error) {
-      if (error instanceof ConsumedStateStoreError && error.maybeApplied) this.release(claim);
+      // A final claim is never presented again: one that may have landed stays spent.
+      if (error instanceof ConsumedStateStoreError && error.maybeApplied && claim.attempt !== '')
+        this.release(claim);
       throw error;
     }
   }
 
-  /** The claim is this presentation's: confirmed (after the replicas, if asked), or released. */
+  /** A script of this store, by EVALSHA (only once the clock found EVAL, so it is there). */
+  private evaluate(
+    script: RedisScript,
+    numKeys: number,
+    ...args: (string | number)[]
+  ): Promise<unknown> {
+    const client = this.client as Pick<McpRedisClient, 'eval'> &
+      Partial<Pick<McpRedisClient, 'evalsha'>>;
+    return runRedisScript(client, script, numKeys, ...args);
+  }
+
+  /**
+   * The claim is this presentation's: confirmed (after the replicas, if asked), or released; a
+   * final claim is spent already.
+   */
   private async claimed(claim: Claim): Promise<void> {
+    const final = claim.attempt === '';
     if (this.waitForReplicas) {
       try {
         await this.replicated(this.waitForReplicas);
       } catch (error) {
         // The caller is told to retry and the method does not run: the state is presentable again.
-        this.release(claim);
+        if (!final) this.release(claim);
         throw error;
       }
     }
-    const evaluate = this.client.eval as NonNullable<McpRedisClient['eval']>;
+    if (final) return;
     this.followUps.add(
       `settle ${claim.keys[0]}`,
-      () =>
-        this.followUp(() => evaluate.call(this.client, SETTLE, 1, claim.keys[0], claim.attempt)),
+      () => this.followUp(() => this.evaluate(SETTLE, 1, claim.keys[0], claim.attempt)),
       claim.givesUpAt + CLAIM_LEASE_MS,
     );
   }
 
   private release(claim: Claim): void {
-    const evaluate = this.client.eval as NonNullable<McpRedisClient['eval']>;
     this.followUps.add(
       `release ${claim.keys[0]}`,
-      () =>
-        this.followUp(() =>
-          evaluate.call(this.client, RELEASE, 3, ...claim.keys, claim.attempt, claim.id),
-        ),
+      () => this.followUp(() => this.evaluate(RELEASE, 3, ...claim.keys, claim.attempt, claim.id)),
       claim.givesUpAt + CLAIM_LEASE_MS,
     );
   }
