@@ -49,9 +49,18 @@ function reasonOf(error: unknown): string {
 const htuTargets = new Map<string, string | null>();
 const HTU_TARGETS = 256;
 
+/** The targets of the resource URLs (one per endpoint: its getters are not free). */
+const urlTargets = new WeakMap<URL, string>();
+
 /** The scheme, host and path a URL names (RFC 9449 §4.3 ignores query and fragment). */
 function targetOf(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
+function resourceTarget(url: URL): string {
+  let target = urlTargets.get(url);
+  if (target === undefined) urlTargets.set(url, (target = targetOf(url)));
+  return target;
 }
 
 /** `htu` names `url`'s target. */
@@ -67,7 +76,7 @@ function sameTarget(htu: unknown, url: URL): boolean {
     if (htuTargets.size >= HTU_TARGETS) htuTargets.clear();
     htuTargets.set(htu, target);
   }
-  return target === targetOf(url);
+  return target === resourceTarget(url);
 }
 
 /**

@@ -7,6 +7,8 @@ import type { DpopOptions } from './dpop.options';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
+/** Host headers whose resource URL is remembered at once. */
+const MAX_REMEMBERED_HOSTS = 64;
 
 /** The RFC 9728 document (the members this module fills). @internal */
 export interface ProtectedResourceMetadata {
@@ -53,13 +55,25 @@ export class ProtectedResource {
   resourceOf(req: IncomingMessage): URL | undefined {
     if (this.options.resource) return this.options.resource;
     const host = req.headers.host;
-    if (typeof host !== 'string' || !/^[A-Za-z0-9.\-[\]:]+$/.test(host)) return undefined;
-    try {
-      return new URL(`${LOOPBACK.test(host) ? 'http' : 'https'}://${host}${this.endpoint}`);
-    } catch {
-      return undefined;
+    if (typeof host !== 'string') return undefined;
+    const known = this.resources.get(host);
+    if (known !== undefined) return known ?? undefined;
+    let resource: URL | null = null;
+    if (/^[A-Za-z0-9.\-[\]:]+$/.test(host)) {
+      try {
+        resource = new URL(`${LOOPBACK.test(host) ? 'http' : 'https'}://${host}${this.endpoint}`);
+      } catch {
+        resource = null;
+      }
     }
+    // Hosts are the client's to name: a few are remembered, not every one ever sent.
+    if (this.resources.size >= MAX_REMEMBERED_HOSTS) this.resources.clear();
+    this.resources.set(host, resource);
+    return resource ?? undefined;
   }
+
+  /** The resource URL per Host header seen lately (`null`: not a host a URL can name). */
+  private readonly resources = new Map<string, URL | null>();
 
   /** The metadata URL of a challenge, when the metadata is served. */
   metadataUrlOf(req: IncomingMessage): string | undefined {
