@@ -154,6 +154,8 @@ export { DEADLINE_LUA, RedisClock } from './redis/redis-clock';
 /** @internal */
 export { outageOf } from './redis/redis-outage';
 /** @internal */
+export { redisScript, runRedisScript } from './redis/redis-script';
+/** @internal */
 export { newFlowId } from './request-state/sealing/sealed-flow';
 /** @internal */
 export { CONSUMED_STATE_STORE_PORT } from './request-state/stores/one-time/consumed-state-store.interface';

@@ -1,4 +1,4 @@
-import type { McpRedisConnection } from '../../../extension-api';
+import { redisScript, runRedisScript, type McpRedisConnection } from '../../../extension-api';
 import type { AuditRecord } from '../audit-record';
 import { recordJson } from '../audit-chain';
 import { AuditChainLostError, type AuditChainPosition, type AuditSink } from './audit-sink';
@@ -11,7 +11,7 @@ import { AuditChainLostError, type AuditChainPosition, type AuditSink } from './
  * `<seq> <hash>`. KEYS: stream, heads. ARGV: instance, expected head ('' for none), n, the n heads
  * after each record, the n records.
  */
-const APPEND_LUA = `
+const APPEND = redisScript(`
 local current = redis.call('HGET', KEYS[2], ARGV[1])
 local n = tonumber(ARGV[3])
 local from = nil
@@ -25,7 +25,7 @@ if not from then return redis.error_reply('AUDIT_CHAIN_MOVED the chain head move
 for i = from, n do redis.call('XADD', KEYS[1], '*', 'r', ARGV[3 + n + i]) end
 if from <= n then redis.call('HSET', KEYS[2], ARGV[1], ARGV[3 + n]) end
 return n - from + 1
-`;
+`);
 
 /**
  * The default stream key: `{<redis.keyPrefix>audit}`, the prefix's own hash tag taken out, so it
@@ -59,8 +59,9 @@ export class RedisStreamAuditSink implements AuditSink {
     const expected = position.previousHash === null ? '' : `${first - 1} ${position.previousHash}`;
     await this.redis
       .run((client) =>
-        client.eval(
-          APPEND_LUA,
+        runRedisScript(
+          client,
+          APPEND,
           2,
           this.stream,
           this.headsKey,
