@@ -17,7 +17,8 @@ import {
 } from './enterprise-app';
 import { CapturingLogger } from '../../fixtures/sample-app';
 import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
-import { postForStream, SseReader } from '../../utils/sse';
+import { SseReader } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import { until } from '../../utils/wait';
 import {
   connectClient,
@@ -422,16 +423,7 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
       gate.hold();
       const taskId = (await createReport(ALICE)).body.result?.taskId as string;
       const listen = (headers: Record<string, string>) =>
-        postForStream(
-          server.url,
-          { ...rpcHeaders('subscriptions/listen'), ...headers },
-          rpcBody(
-            'subscriptions/listen',
-            { notifications: { taskIds: [taskId] } },
-            freshId(),
-            TASKS,
-          ),
-        );
+        openListenStream(server.url, { taskIds: [taskId] }, { headers, capabilities: TASKS });
       const anonymous = await listen({});
       const refusal = await new Response(anonymous.body).text();
       expect(JSON.parse(refusal)).toMatchObject({ error: { code: -32001 } });

@@ -27,16 +27,9 @@ import {
 } from '../request-state/one-time-state.fixtures';
 import { startTestServer, type TestServer } from '../../utils/bootstrap';
 import { expectExactlyOneAccepted, INVALID_STATE } from '../../utils/expect-rpc';
-import {
-  connectClient,
-  freshId,
-  rawRound,
-  rawToolCall,
-  resultText,
-  rpcBody,
-  rpcHeaders,
-} from '../../utils/mcp';
-import { postForStream, SseReader } from '../../utils/sse';
+import { connectClient, freshId, rawRound, rawToolCall, resultText } from '../../utils/mcp';
+import { SseReader } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import { startRedisCluster, type RedisClusterHandle } from '../../utils/redis-cluster';
 import { until } from '../../utils/wait';
 import { APPROVE, approveExpenseRound } from '../../utils/sample-calls';
@@ -212,11 +205,7 @@ describe('a fleet of two instances on a Redis Cluster', () => {
   });
 
   it("delivers one instance's list change to the other's listen stream (pub/sub on the cluster)", async () => {
-    const response = await postForStream(
-      second.url,
-      rpcHeaders('subscriptions/listen'),
-      rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, freshId()),
-    );
+    const response = await openListenStream(second.url, { toolsListChanged: true });
     try {
       const frames = new SseReader(response.body);
       expect((await frames.next()).method).toBe('notifications/subscriptions/acknowledged');

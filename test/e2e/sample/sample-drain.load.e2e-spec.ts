@@ -11,7 +11,8 @@ import {
   rpcHeaders,
   stateOf,
 } from '../../utils/mcp';
-import { postForStream, SseReader } from '../../utils/sse';
+import { SseReader } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import { httpGet } from '../../utils/raw-http';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
 import {
@@ -136,11 +137,7 @@ describe.each(ALL_ADAPTERS)('the sample app drains on SIGTERM, over %s', (adapte
     expect(during.headers.connection).toBe('close');
     // A listen stream opened now is acknowledged and ended at once with its final result: the
     // client opens its next one elsewhere.
-    const listen = await postForStream(
-      instance.url,
-      rpcHeaders('subscriptions/listen'),
-      rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, 41),
-    );
+    const listen = await openListenStream(instance.url, { toolsListChanged: true }, { id: 41 });
     const frames = await new SseReader(listen.body).rest();
     expect(frames.map((frame) => frame.method ?? frame.result?.resultType)).toEqual([
       'notifications/subscriptions/acknowledged',

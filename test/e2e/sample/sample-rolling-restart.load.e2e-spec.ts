@@ -1,14 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers/promises';
 import { newKeyring } from '../../fixtures/sample-app';
-import { freshId, rawRound, rawToolCall, resultText, rpcBody, rpcHeaders } from '../../utils/mcp';
-import {
-  postForStream,
-  SseReader,
-  StreamEnded,
-  type JsonRpcFrame,
-  type OpenStream,
-} from '../../utils/sse';
+import { freshId, rawRound, rawToolCall, resultText } from '../../utils/mcp';
+import { SseReader, StreamEnded, type JsonRpcFrame, type OpenStream } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../utils/round-robin-proxy';
 import {
@@ -219,11 +214,7 @@ describe('the sample app through rolling restarts behind a balancer', () => {
      */
     const listenClient = async () => {
       const id = freshId();
-      const response = await postForStream(
-        proxy.url,
-        rpcHeaders('subscriptions/listen'),
-        rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, id),
-      );
+      const response = await openListenStream(proxy.url, { toolsListChanged: true }, { id });
       openStreams.add(response);
       const frames = new SseReader(response.body);
       let last: JsonRpcFrame | undefined;

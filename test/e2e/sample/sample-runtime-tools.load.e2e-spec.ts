@@ -1,15 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { newKeyring } from '../../fixtures/sample-app';
 import { ADAPTERS } from '../../utils/bootstrap';
-import {
-  freshId,
-  rawRound,
-  rawToolCall,
-  resultText,
-  rpcBody,
-  rpcHeaders,
-  stateOf,
-} from '../../utils/mcp';
+import { freshId, rawRound, rawToolCall, resultText, stateOf } from '../../utils/mcp';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
 import {
   ensureSampleBuilt,
@@ -17,7 +9,8 @@ import {
   type SampleProcess,
 } from '../../utils/sample-process';
 import { openSession, sessionPost } from '../../utils/session-clients';
-import { SseReader, postForStream, type OpenStream } from '../../utils/sse';
+import { SseReader, type OpenStream } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import { until } from '../../utils/wait';
 
 const ADMIN_TOKEN = 'runtime-admin-token';
@@ -121,10 +114,10 @@ describe.each(ADAPTERS)(
     /** A listen stream (2026) and a 2025-era session of alice on `instance`, counting list changes. */
     async function listeners(instance: SampleProcess) {
       const id = freshId();
-      const stream = await postForStream(
+      const stream = await openListenStream(
         instance.url,
-        { ...rpcHeaders('subscriptions/listen'), ...ALICE },
-        rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, id),
+        { toolsListChanged: true },
+        { id, headers: ALICE },
       );
       streams.push(stream);
       const frames = new SseReader(stream.body);

@@ -11,7 +11,8 @@ import { expectErrorResponse } from '../../utils/expect-rpc';
 import { ALL_ADAPTERS, type AdapterName } from '../../utils/bootstrap';
 import { costDuring, cpuTimeOf, DelayTable, type ServerCost } from '../../utils/loop-delay';
 import { rpcBody, rpcHeaders } from '../../utils/mcp';
-import { postForStream, SseReader, type OpenStream } from '../../utils/sse';
+import { SseReader, type OpenStream } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import {
   httpPost,
   stalledRequest,
@@ -536,10 +537,10 @@ describe.each(ALL_ADAPTERS)('hostile input over %s (sample app as a child proces
         for (let batch = 0; batch < 8; batch++) {
           const opened = await Promise.all(
             Array.from({ length: 50 }, (_, i) =>
-              postForStream(
+              openListenStream(
                 sample.url,
-                { ...rpcHeaders('subscriptions/listen'), Authorization: `Bearer h${batch}x${i}` },
-                rpcBody('subscriptions/listen', { notifications: { resourceSubscriptions: uris } }),
+                { resourceSubscriptions: uris },
+                { id: 1, headers: { Authorization: `Bearer h${batch}x${i}` } },
               ),
             ),
           );
