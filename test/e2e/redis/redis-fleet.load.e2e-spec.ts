@@ -83,13 +83,6 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
     first.app.get(HandlerRuns).count('once_delete:deleted') +
     second.app.get(HandlerRuns).count('once_delete:deleted');
 
-  function logSince(mark: number): string {
-    return logger.lines
-      .slice(mark)
-      .map((line) => `[${line.level}] ${line.text}`)
-      .join('\n');
-  }
-
   it('runs the handler once for 50 concurrent retries of one state spread over both; 49 get -32602', async () => {
     const state = await askToDelete(first, 'once_delete');
     const before = deletions();
@@ -101,7 +94,7 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
     );
     expectExactlyOneAccepted(responses, 'Deleted /srv/report.pdf');
     expect(deletions()).toBe(before + 1);
-    expect(logSince(mark).match(/request state rejected: replayed\b/g)).toHaveLength(49);
+    expect(logger.text(mark).match(/request state rejected: replayed\b/g)).toHaveLength(49);
   });
 
   it('refuses on one instance a state the other already accepted', async () => {
@@ -145,7 +138,7 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
     for (const response of failed) expect(response.body.error).toEqual(STORE_UNAVAILABLE);
     // Nothing ran unrecorded: every run of the handler is a completed call.
     expect(deletions()).toBe(before + completed.length);
-    const log = logSince(mark);
+    const log = logger.text(mark);
     expect(
       log.match(/The single-use store is unavailable \((unavailable|timeout)\)/g)?.length,
     ).toBeLessThanOrEqual(2);
@@ -182,10 +175,10 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
     }
     // Each instance's own connections (the first's shared one, the fleet and keyring subscribers)
     // say when they went down and when they came back: once per instance.
-    const readyAgain = () => logSince(mark).match(/Redis connection ready again/g) ?? [];
+    const readyAgain = () => logger.text(mark).match(/Redis connection ready again/g) ?? [];
     // A subscriber may reconnect a moment after the calls above already succeed.
     await until(() => readyAgain().length >= 2, { ...RECONNECTING, what: 'all reconnected' });
     expect(readyAgain()).toHaveLength(2);
-    expect(logSince(mark).match(/Redis connection lost \(\w+\); reconnecting/g)).toHaveLength(2);
+    expect(logger.text(mark).match(/Redis connection lost \(\w+\); reconnecting/g)).toHaveLength(2);
   });
 });

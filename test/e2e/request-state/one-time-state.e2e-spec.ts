@@ -74,13 +74,6 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
   const deletions = (server: TestServer, tool: string) =>
     server.app.get(HandlerRuns).count(`${tool}:deleted`);
 
-  function logSince(mark: number): string {
-    return logger.lines
-      .slice(mark)
-      .map((line) => `[${line.level}] ${line.text}`)
-      .join('\n');
-  }
-
   it('runs the confirmed step once for 50 concurrent retries of one state; 49 get -32602', async () => {
     const state = await askToDelete(main, 'once_delete');
     const before = deletions(main, 'once_delete');
@@ -90,7 +83,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
     );
     expectExactlyOneAccepted(responses, 'Deleted /srv/report.pdf');
     expect(deletions(main, 'once_delete')).toBe(before + 1);
-    expect(logSince(mark).match(/request state rejected: replayed\b/g)).toHaveLength(49);
+    expect(logger.text(mark).match(/request state rejected: replayed\b/g)).toHaveLength(49);
   });
 
   it('refuses a later replay of a consumed state under a fresh id', async () => {
@@ -128,7 +121,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
     expect(
       (await confirmDelete(main, 'once_delete', state, { inputResponses: 'yes' })).body.error?.code,
     ).toBe(-32602);
-    expect(logSince(mark)).not.toContain('rejected: replayed');
+    expect(logger.text(mark)).not.toContain('rejected: replayed');
     expect(deletions(main, 'once_delete')).toBe(before);
     expect(resultText(await confirmDelete(main, 'once_delete', state))).toBe(
       'Deleted /srv/report.pdf',
@@ -182,7 +175,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
         STORE_UNAVAILABLE,
       );
     expect(
-      logSince(mark).match(/The single-use store is unavailable \(unavailable\)/g),
+      logger.text(mark).match(/The single-use store is unavailable \(unavailable\)/g),
     ).toHaveLength(1);
     expect(deletions(unreachable, 'once_delete')).toBe(0);
     // Operations that are not single-use never touch the store.
@@ -196,7 +189,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
     const state = await askToDelete(faulty, 'once_delete');
     const mark = logger.lines.length;
     expect((await confirmDelete(faulty, 'once_delete', state)).body.error).toEqual(INTERNAL_ERROR);
-    expect(logSince(mark)).toContain('single-use state could not be recorded (store_failure)');
+    expect(logger.text(mark)).toContain('single-use state could not be recorded (store_failure)');
     expect(deletions(faulty, 'once_delete')).toBe(0);
   });
 
@@ -214,7 +207,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
       message: 'Server busy: too many single-use states',
       data: { retryAfterMs: expect.any(Number) },
     });
-    expect(logSince(mark)).toContain('single-use state could not be recorded (full)');
+    expect(logger.text(mark)).toContain('single-use state could not be recorded (full)');
     expect(deletions(tiny, 'once_delete')).toBe(1);
   });
 

@@ -79,12 +79,6 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
   });
 
   const runs = (server: TestServer, name: string) => server.app.get(HandlerRuns).count(name);
-  const logSince = (mark: number) =>
-    logger.lines
-      .slice(mark)
-      .map((line) => `[${line.level}] ${line.text}`)
-      .join('\n');
-
   function call(
     server: TestServer,
     tool: string,
@@ -211,7 +205,7 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
     );
     expectExactlyOneAccepted(responses, 'Approved 120.50');
     expect(runs(main, 'handle_approve:approved')).toBe(before + 1);
-    expect(logSince(mark).match(/request state rejected: handle unknown/g)).toHaveLength(49);
+    expect(logger.text(mark).match(/request state rejected: handle unknown/g)).toHaveLength(49);
   });
 
   it("refuses another caller's or another operation's use of a handle without consuming it", async () => {
@@ -278,9 +272,9 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
       expect(response.body.error).toEqual(INVALID_STATE);
     }
     expect(repository.calls.slice(calls)).toEqual(['redeem']);
-    expect(logSince(mark).match(/request state rejected: malformed handle/g)).toHaveLength(2);
-    expect(logSince(mark)).toContain('request state rejected: handle unknown');
-    expect(logSince(mark)).not.toContain(unknown);
+    expect(logger.text(mark).match(/request state rejected: malformed handle/g)).toHaveLength(2);
+    expect(logger.text(mark)).toContain('request state rejected: handle unknown');
+    expect(logger.text(mark)).not.toContain(unknown);
   });
 
   it('refuses a handle once its flow has expired', async () => {
@@ -302,7 +296,7 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
     let mark = logger.lines.length;
     const large = await call(tight, 'handle_approve', { amount: '1', note: 'n'.repeat(100) });
     expect(large.body.error).toEqual(INTERNAL_ERROR);
-    expect(logSince(mark)).toContain('data is over requestState.maxHandleDataBytes (64)');
+    expect(logger.text(mark)).toContain('data is over requestState.maxHandleDataBytes (64)');
     const first = handleOf(await call(tight, 'handle_collect', { rounds: 5 }));
     const second = handleOf(
       await call(
@@ -326,7 +320,7 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
       },
     );
     expect(third.body.error).toEqual(INTERNAL_ERROR);
-    expect(logSince(mark)).toContain('the flow is past requestState.maxRounds (2)');
+    expect(logger.text(mark)).toContain('the flow is past requestState.maxRounds (2)');
   });
 
   it('answers the retryable -32000 when the repository cannot answer, logging the outage once', async () => {
@@ -344,9 +338,9 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
     );
     expect(retry.body.error).toEqual(STORE_UNAVAILABLE);
     expect(
-      logSince(mark).match(/The state handle repository is unavailable \(unavailable\)/g),
+      logger.text(mark).match(/The state handle repository is unavailable \(unavailable\)/g),
     ).toHaveLength(1);
-    expect(logSince(mark)).not.toContain('ECONNREFUSED');
+    expect(logger.text(mark)).not.toContain('ECONNREFUSED');
   });
 
   it('uses a StateHandleRepository the application provides, and leaves no record behind', async () => {
@@ -374,7 +368,7 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
     const mark = logger.lines.length;
     const response = await call(appRepository, 'handle_framework_confused', {});
     expect(response.body.error).toEqual(INTERNAL_ERROR);
-    expect(logSince(mark)).toContain(
+    expect(logger.text(mark)).toContain(
       'uses state handles but declares requestState "framework"; declare APPLICATION_PROTECTED',
     );
     expect(repository.calls.length).toBe(calls);

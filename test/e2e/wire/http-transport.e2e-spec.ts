@@ -23,6 +23,9 @@ describe.each(ALL_ADAPTERS)('MCP HTTP transport over %s', (adapter) => {
 
   const post = (headers: Record<string, string>) =>
     request(server.origin).post('/mcp').set(headers);
+  /** `server/discover` with `headers` on top of the protocol's own. */
+  const discoverWith = (headers: Record<string, string>) =>
+    post({ ...rpcHeaders('server/discover'), ...headers }).send(rpcBody('server/discover'));
 
   it('answers a well-formed request with 200 and resultType "complete"', async () => {
     const response = await post(rpcHeaders('tools/call', 'ping')).send(
@@ -66,10 +69,7 @@ describe.each(ALL_ADAPTERS)('MCP HTTP transport over %s', (adapter) => {
   });
 
   it('refuses a foreign Host header with HTTP 403 and a JSON-RPC error body', async () => {
-    const response = await post({
-      ...rpcHeaders('server/discover'),
-      Host: 'evil.example.com',
-    }).send(rpcBody('server/discover'));
+    const response = await discoverWith({ Host: 'evil.example.com' });
     expect(response.status).toBe(403);
     expect(response.body).toMatchObject({
       jsonrpc: '2.0',
@@ -79,10 +79,7 @@ describe.each(ALL_ADAPTERS)('MCP HTTP transport over %s', (adapter) => {
   });
 
   it('refuses a foreign Origin header with HTTP 403', async () => {
-    const response = await post({
-      ...rpcHeaders('server/discover'),
-      Origin: 'http://evil.example.com',
-    }).send(rpcBody('server/discover'));
+    const response = await discoverWith({ Origin: 'http://evil.example.com' });
     expect(response.status).toBe(403);
     expect(response.body.error).toMatchObject({
       code: -32600,

@@ -9,6 +9,8 @@ import {
   SampleUser,
   sessionPost,
 } from '../../../utils/session-clients';
+import { serverForSuite } from '../../../utils/suite-server';
+import { envForSuite } from '../../../utils/suite-env';
 
 const TRIAGE = 'skill://ticket-triage';
 /** A URI nobody serves, of the same length as each of ticket-triage's. */
@@ -109,20 +111,8 @@ describe.each(ADAPTERS)("the sample's skills, over %s", (adapter) => {
 describe.each(ADAPTERS)("the sample's admin-only skill, over %s", (adapter) => {
   const ADMIN_TOKEN = 'sample-admin-token-for-lists';
   const ROTATION = 'skill://key-rotation';
-  let server: TestServer;
-  let saved: string | undefined;
-
-  beforeAll(async () => {
-    saved = process.env.MCP_ADMIN_TOKEN;
-    process.env.MCP_ADMIN_TOKEN = ADMIN_TOKEN;
-    server = await startSampleApp(adapter, {});
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    if (saved === undefined) delete process.env.MCP_ADMIN_TOKEN;
-    else process.env.MCP_ADMIN_TOKEN = saved;
-  });
+  envForSuite({ MCP_ADMIN_TOKEN: ADMIN_TOKEN });
+  const server = serverForSuite(() => startSampleApp(adapter, {}));
 
   const callers: [string, Record<string, string>, boolean][] = [
     ['alice', { authorization: 'Bearer alice' }, false],
