@@ -46,7 +46,7 @@ export interface SuiteSoftHsmToken<Printed extends object = object> {
 export function softHsmTokenForSuite<Printed extends object = object>(
   pin: string,
   flags: string[],
-): () => SuiteSoftHsmToken<Printed> {
+): SuiteSoftHsmToken<Printed> {
   return forSuite(
     () => {
       const dir = mkdtempSync(join(tmpdir(), 'nestjs-mcp-hsm-'));

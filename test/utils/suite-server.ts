@@ -1,22 +1,12 @@
 import type { TestServer } from './bootstrap';
-import { forSuite } from './suite-resource';
+import { forSuite, type SuiteScope } from './suite-resource';
 
 /**
  * The server the tests of the block that calls this run against, started by `start` before the
- * block's first test and closed after its last (see {@link forSuite} for the hooks' order).
+ * block's first test and closed after its last: in `scope` when given (closed before what the scope
+ * opened earlier, a Redis server it uses), else in a scope of its own (see {@link SuiteScope}).
  */
-export function serverForSuite(start: () => Promise<TestServer>): TestServer {
-  const current = forSuite(start, (server) => server.close());
-  return {
-    get app() {
-      return current().app;
-    },
-    get origin() {
-      return current().origin;
-    },
-    get url() {
-      return current().url;
-    },
-    close: () => current().close(),
-  };
+export function serverForSuite(start: () => Promise<TestServer>, scope?: SuiteScope): TestServer {
+  const close = (server: TestServer) => server.close();
+  return scope ? scope.open(start, close) : forSuite(start, close);
 }

@@ -45,7 +45,7 @@ const adminProvider = () =>
     clientId: 'admin',
     clientSecret: 'admin-secret',
     scope: SCOPE,
-    expectedIssuer: authorization().issuer,
+    expectedIssuer: authorization.issuer,
   });
 
 /** An official client whose user accepts every form with `{ ok: true }`. */
@@ -84,12 +84,12 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
   beforeAll(async () => {
     const started = await Promise.all([
       startTestServer(adapter, {
-        imports: [accessApp(true, { resourceServer: { issuer: authorization().issuer } })],
+        imports: [accessApp(true, { resourceServer: { issuer: authorization.issuer } })],
       }),
       startTestServer(adapter, {
         imports: [
           accessApp(false, {
-            resourceServer: { issuer: authorization().issuer, dpop: 'required' },
+            resourceServer: { issuer: authorization.issuer, dpop: 'required' },
           }),
         ],
       }),
@@ -97,7 +97,7 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
         imports: [
           accessApp(true, {
             resourceServer: {
-              issuer: authorization().issuer,
+              issuer: authorization.issuer,
               dpop: { mode: 'required', nonce: { secret: NONCE_SECRET } },
             },
           }),
@@ -112,7 +112,7 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
 
   /** A token of the admin bound to `key` (RFC 9449 §5), for `server`. */
   const boundToken = (server: TestServer, key: TestDpopKey) =>
-    authorization().token('admin', { scope: SCOPE, resource: server.url.href, dpop: key });
+    authorization.token('admin', { scope: SCOPE, resource: server.url.href, dpop: key });
 
   /** `pay`'s first round with a DPoP proof of `key`; its sealed state for the second. */
   async function firstRound(server: TestServer, key: TestDpopKey, token: string) {
@@ -326,7 +326,7 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
 
   it('allowed: serves a plain bearer token, and a plain token sent with a valid proof as a bearer one', async () => {
     const server = servers.allowed;
-    const plain = await authorization().token('admin', { scope: SCOPE, resource: server.url.href });
+    const plain = await authorization.token('admin', { scope: SCOPE, resource: server.url.href });
     const asBearer = await rawRound(
       server.url,
       'tools/list',
@@ -356,7 +356,7 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
     expect(anonymous.headers['www-authenticate']).toBe(
       `DPoP resource_metadata="${server.origin}/.well-known/oauth-protected-resource/mcp", algs="ES256 RS256 PS256 EdDSA"`,
     );
-    const plain = await authorization().token('admin', { scope: SCOPE, resource: server.url.href });
+    const plain = await authorization.token('admin', { scope: SCOPE, resource: server.url.href });
     expectRefused(
       await rawRound(
         server.url,
@@ -444,7 +444,7 @@ describe.each(ADAPTERS)('a 2025-era session with DPoP over %s', (adapter) => {
   beforeAll(async () => {
     server = await startTestServer(adapter, {
       imports: [
-        accessApp(true, { resourceServer: { issuer: authorization().issuer, dpop: 'required' } }),
+        accessApp(true, { resourceServer: { issuer: authorization.issuer, dpop: 'required' } }),
       ],
     });
   });
@@ -465,7 +465,7 @@ describe.each(ADAPTERS)('a 2025-era session with DPoP over %s', (adapter) => {
 
   it('serves a session only to its subject holding the same key', async () => {
     const key = await TestDpopKey.create();
-    const token = await authorization().token('admin', {
+    const token = await authorization.token('admin', {
       scope: SCOPE,
       resource: server.url.href,
       dpop: key,
@@ -486,7 +486,7 @@ describe.each(ADAPTERS)('a 2025-era session with DPoP over %s', (adapter) => {
     expect((await post(key, token, list, session)).status).toBe(200);
     // The same client and subject, with a token bound to another key: not this session.
     const otherKey = await TestDpopKey.create();
-    const otherToken = await authorization().token('admin', {
+    const otherToken = await authorization.token('admin', {
       scope: SCOPE,
       resource: server.url.href,
       dpop: otherKey,
@@ -508,15 +508,15 @@ describe('DPoP-bound opaque tokens by introspection', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startResourceServerApp({
-      issuer: authorization().issuer,
-      introspection: authorization().introspection,
+      issuer: authorization.issuer,
+      introspection: authorization.introspection,
     });
   });
   afterAll(() => server?.close());
 
   it('takes the binding from the introspection answer (cnf.jkt): served with a proof of the key, refused without', async () => {
     const key = await TestDpopKey.create();
-    const token = await authorization().token('opaque', {
+    const token = await authorization.token('opaque', {
       scope: SCOPE,
       resource: server.url.href,
       dpop: key,
@@ -551,7 +551,7 @@ describe('the DPoP replay cache, bounded with a fair share per token subject', (
   let server: TestServer;
   beforeAll(async () => {
     server = await startResourceServerApp({
-      issuer: authorization().issuer,
+      issuer: authorization.issuer,
       dpop: { maxReplayEntries: 10, maxReplayEntriesPerSubject: 3 },
     });
   });
@@ -561,7 +561,7 @@ describe('the DPoP replay cache, bounded with a fair share per token subject', (
     const call = async (client: string) => {
       // A fresh key each time: keys cost a client nothing, its subject is what is counted.
       const key = await TestDpopKey.create();
-      const token = await authorization().token(client, {
+      const token = await authorization.token(client, {
         scope: 'mcp:tools',
         resource: server.url.href,
         dpop: key,

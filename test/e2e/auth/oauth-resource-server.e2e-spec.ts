@@ -37,7 +37,7 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
       servers[path] = await startTestServer(adapter, {
         imports: [
           accessApp(path === 'fast', {
-            resourceServer: { issuer: authorization().issuer, clockToleranceSeconds: 0 },
+            resourceServer: { issuer: authorization.issuer, clockToleranceSeconds: 0 },
           }),
         ],
       });
@@ -62,7 +62,7 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
         expect(response.headers.get('access-control-allow-origin')).toBe('*');
         expect(await response.json()).toEqual({
           resource: resource(),
-          authorization_servers: [authorization().issuer],
+          authorization_servers: [authorization.issuer],
           scopes_supported: ['payments:write'],
           bearer_methods_supported: ['header'],
           dpop_signing_alg_values_supported: ['ES256', 'RS256', 'PS256', 'EdDSA'],
@@ -100,7 +100,7 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
         clientId: 'admin',
         clientSecret: 'admin-secret',
         scope: 'mcp:tools payments:write',
-        expectedIssuer: authorization().issuer,
+        expectedIssuer: authorization.issuer,
       });
       const client = new Client(
         { name: 'oauth-e2e', version: '1.0.0' },
@@ -127,7 +127,7 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
     });
 
     it('answers a token without the scope with 403 insufficient_scope naming it', async () => {
-      const token = await authorization().token('alice', {
+      const token = await authorization.token('alice', {
         scope: 'mcp:tools',
         resource: resource(),
       });
@@ -162,12 +162,12 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
 
     async function badToken(kind: string): Promise<string> {
       if (kind === 'for another resource')
-        return authorization().token('admin', {
+        return authorization.token('admin', {
           scope: 'mcp:tools',
           resource: 'http://127.0.0.1:1/mcp',
         });
       if (kind === 'expired') {
-        const token = await authorization().token('short', {
+        const token = await authorization.token('short', {
           scope: 'mcp:tools',
           resource: resource(),
         });
@@ -178,7 +178,7 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
         const { privateKey } = await generateKeyPair('RS256');
         return new SignJWT({ scope: 'mcp:tools payments:write', client_id: 'admin' })
           .setProtectedHeader({ alg: 'RS256', kid: 'not-the-servers' })
-          .setIssuer(authorization().issuer)
+          .setIssuer(authorization.issuer)
           .setAudience(resource())
           .setSubject('admin')
           .setExpirationTime('5m')
@@ -188,13 +188,13 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
     }
 
     it('ends a flow whose token lost the scope between rounds with the step-up, and pays nothing', async () => {
-      const full = await authorization().token('admin', {
+      const full = await authorization.token('admin', {
         scope: 'mcp:tools payments:write',
         resource: resource(),
       });
       const first = await payRound(server().url, bearer(full));
       expectInputRequired(first, { confirm: { method: 'elicitation/create' } });
-      const reduced = await authorization().token('admin', {
+      const reduced = await authorization.token('admin', {
         scope: 'mcp:tools',
         resource: resource(),
       });
@@ -212,11 +212,11 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
         const response = await rawRound(server().url, 'tools/list', {}, { headers });
         return (response.body.result?.tools as { name: string }[]).map((tool) => tool.name);
       };
-      const alice = await authorization().token('alice', {
+      const alice = await authorization.token('alice', {
         scope: 'mcp:tools',
         resource: resource(),
       });
-      const admin = await authorization().token('admin', {
+      const admin = await authorization.token('admin', {
         scope: 'mcp:tools payments:write',
         resource: resource(),
       });
@@ -230,7 +230,7 @@ describe.each(ADAPTERS)('a 2025-era client of the protected resource over %s', (
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(adapter, {
-      imports: [accessApp(true, { resourceServer: { issuer: authorization().issuer } })],
+      imports: [accessApp(true, { resourceServer: { issuer: authorization.issuer } })],
     });
   });
   afterAll(async () => {
@@ -244,7 +244,7 @@ describe.each(ADAPTERS)('a 2025-era client of the protected resource over %s', (
     const refused = await send('Bearer not-a-jwt', initialize);
     expect(refused.status).toBe(401);
     expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
-    const token = await authorization().token('admin', {
+    const token = await authorization.token('admin', {
       scope: 'mcp:tools payments:write',
       resource: server.url.href,
     });
@@ -336,7 +336,7 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
         imports: [
           accessApp(
             true,
-            { resourceServer: { issuer: authorization().issuer } },
+            { resourceServer: { issuer: authorization.issuer } },
             { imports: [PublicStatusModule] },
           ),
         ],
@@ -349,7 +349,7 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
       {
         imports: [
           accessApp(false, {
-            resourceServer: { issuer: authorization().issuer, requireToken: false },
+            resourceServer: { issuer: authorization.issuer, requireToken: false },
           }),
         ],
       },
@@ -379,7 +379,7 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
     const other = await rawToolCall(required.url, 'public_echo', {});
     expect(other.status).toBe(401);
     expect(other.headers['www-authenticate']).toContain('resource_metadata=');
-    const token = await authorization().token('admin', {
+    const token = await authorization.token('admin', {
       scope: 'mcp:tools payments:write',
       resource: required.url.href,
     });
@@ -430,8 +430,8 @@ describe('opaque tokens by introspection', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startResourceServerApp({
-      issuer: authorization().issuer,
-      introspection: authorization().introspection,
+      issuer: authorization.issuer,
+      introspection: authorization.introspection,
     });
   });
   afterAll(async () => {
@@ -439,7 +439,7 @@ describe('opaque tokens by introspection', () => {
   });
 
   it('accepts an active token for this resource and refuses one it does not know', async () => {
-    const token = await authorization().token('opaque', {
+    const token = await authorization.token('opaque', {
       scope: 'mcp:tools payments:write',
       resource: server.url.href,
     });

@@ -81,7 +81,7 @@ beforeAll(() => ensureSampleBuilt(), 300_000);
 function hsmEnv(env: SampleEnv & Record<string, string>): SampleProcessEnv {
   return {
     MCP_ADMIN_TOKEN: ADMIN_TOKEN,
-    ...pkcs11KeySourceEnv(hsm().token),
+    ...pkcs11KeySourceEnv(hsm.token),
     ...env,
   } as SampleProcessEnv;
 }
@@ -91,7 +91,7 @@ describe.each(ADAPTERS)('keys in an HSM whose sessions are killed under load (%s
   let socketPath: string;
 
   beforeAll(async () => {
-    socketPath = join(hsm().dir, `killer-${adapter}.sock`);
+    socketPath = join(hsm.dir, `killer-${adapter}.sock`);
     server = await startSampleProcess(
       adapter as AdapterName,
       hsmEnv({

@@ -62,7 +62,7 @@ beforeAll(async () => {
 function hsmEnv(env: SampleEnv): SampleProcessEnv {
   return {
     MCP_ADMIN_TOKEN: ADMIN_TOKEN,
-    ...pkcs11KeySourceEnv(hsm().token),
+    ...pkcs11KeySourceEnv(hsm.token),
     PKCS11_WRAPPING_KEY_LABEL: 'wrap',
     ...env,
   } as SampleProcessEnv;
@@ -102,7 +102,7 @@ describe('keys in an HSM over PKCS#11 (SoftHSM2)', () => {
     const server = await start({
       MCP_KEYRING: JSON.stringify({
         active: 'd1',
-        keys: { d1: { pkcs11Wrapped: hsm().token.wrapped.d1 } },
+        keys: { d1: { pkcs11Wrapped: hsm.token.wrapped.d1 } },
       }),
     });
     const { state, result } = await transfer(server);

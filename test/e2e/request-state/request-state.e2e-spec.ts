@@ -180,6 +180,24 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       inputResponses: GO,
     });
 
+  /**
+   * A `fixture_probe` retry under `state` on `server` is refused with -32602 before the handler
+   * runs, and the log says why (`reason`).
+   */
+  async function expectProbeRefused(
+    server: TestServer,
+    state: string,
+    reason: string,
+    args?: Record<string, unknown>,
+  ): Promise<void> {
+    const ran = runs(server, 'fixture_probe');
+    const mark = logger.lines.length;
+    const response = await probeRetry(server, state, args);
+    expect(response.body.error).toEqual(INVALID_STATE);
+    expect(runs(server, 'fixture_probe')).toBe(ran);
+    expect(logger.text(mark)).toContain(`request state rejected: ${reason}`);
+  }
+
   /** A retry of a `rounds`-round `collect_rounds` under `state`, answering question `n` with `value`. */
   const collectRetry = (
     server: TestServer,
@@ -196,13 +214,6 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
     );
 
   /** The log lines written since `mark`. */
-  function logSince(mark: number): string {
-    return logger.lines
-      .slice(mark)
-      .map((line) => `[${line.level}] ${line.text}`)
-      .join('\n');
-  }
-
   describe('framework-protected state on the wire', () => {
     it('round 1 seals an opaque token; round 2 with it completes', async () => {
       const sent = Date.now();
@@ -244,7 +255,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         inputResponses: APPROVE,
       });
       expect(replay.body.error).toEqual(INVALID_STATE);
-      expect(logSince(mark)).toContain('request state rejected: replayed');
+      expect(logger.text(mark)).toContain('request state rejected: replayed');
       expect(await transfers(main)).toBe(before + 1);
     });
 
@@ -414,7 +425,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       expect(response.body.error).toEqual(INTERNAL_ERROR);
       expect(response.text).not.toContain('requestState');
       expect(runs(main, 'fixture_probe')).toBe(ran + 1);
-      expect(logSince(mark)).toMatch(
+      expect(logger.text(mark)).toMatch(
         /MCP tools\/call "fixture_probe" \(request \d+, flow [0-9a-f-]{36}\): request state could not be sealed \(too_large\)/,
       );
     });
@@ -608,7 +619,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         // The flow is named once the state proved authentic (it is sealed inside).
         const line = new RegExp(
           `MCP tools/call "${flow.tool}" \\(request ${id}, (flow [0-9a-f-]{36}|state not opened)\\): request state rejected: (.+?)(?: — .*)? McpRequestState`,
-        ).exec(logSince(mark));
+        ).exec(logger.text(mark));
         expect(line).not.toBeNull();
         const [, where, logged] = line as RegExpExecArray;
         if (typeof reason === 'string') expect(logged).toBe(reason);
@@ -638,12 +649,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       const onRoomy = await probeRetry(roomy, big.state, { pad: 70_000 });
       expect(resultText(onRoomy)).toMatch(/^continued/);
 
-      const ran = runs(main, 'fixture_probe');
-      const mark = logger.lines.length;
-      const response = await probeRetry(main, big.state, { pad: 70_000 });
-      expect(response.body.error).toEqual(INVALID_STATE);
-      expect(runs(main, 'fixture_probe')).toBe(ran);
-      expect(logSince(mark)).toContain('request state rejected: too_large');
+      await expectProbeRefused(main, big.state, 'too_large', { pad: 70_000 });
     });
 
     it('refuses a state once its lifetime is over', async () => {
@@ -654,12 +660,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       const { state } = await start(shortLived, 'fixture_probe', {});
       expect(headerOf(state).exp - headerOf(state).iat).toBe(SHORT_LIFETIME_MS);
       await sleep(SHORT_LIFETIME_MS + 50);
-      const ran = runs(shortLived, 'fixture_probe');
-      const mark = logger.lines.length;
-      const response = await probeRetry(shortLived, state);
-      expect(response.body.error).toEqual(INVALID_STATE);
-      expect(runs(shortLived, 'fixture_probe')).toBe(ran);
-      expect(logSince(mark)).toContain('request state rejected: expired');
+      await expectProbeRefused(shortLived, state, 'expired');
     });
 
     it('counts the lifetime from the first state of the flow, not the latest', async () => {
@@ -676,7 +677,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       const mark = logger.lines.length;
       const third = await collectRetry(shortLived, 3, renewed, 2, 'b');
       expect(third.body.error).toEqual(INVALID_STATE);
-      expect(logSince(mark)).toContain('request state rejected: expired');
+      expect(logger.text(mark)).toContain('request state rejected: expired');
     });
   });
 
@@ -727,7 +728,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       expect(responses[2].status).toBe(200);
       expect(responses[2].body.error).toEqual(INTERNAL_ERROR);
       expect(responses[2].text).not.toContain('requestState');
-      expect(logSince(mark)).toContain('request state could not be sealed (too_many_rounds)');
+      expect(logger.text(mark)).toContain('request state could not be sealed (too_many_rounds)');
     });
 
     it("refuses to open a state whose round is over this instance's limit (sealed where the limit is higher)", async () => {
@@ -737,7 +738,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       const mark = logger.lines.length;
       const response = await collectRetry(twoRounds, 5, third, 3, 'v3');
       expect(response.body.error).toEqual(INVALID_STATE);
-      expect(logSince(mark)).toContain('request state rejected: too_many_rounds');
+      expect(logger.text(mark)).toContain('request state rejected: too_many_rounds');
 
       // Round 2 is within the limit there: it opens, and only the 3rd emission fails.
       const second = onMain[1].body.result?.requestState as string;
@@ -792,7 +793,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         },
       );
       expect(replay.body.error).toEqual(INVALID_STATE);
-      expect(logSince(mark)).toContain('request state rejected: replayed_request_id');
+      expect(logger.text(mark)).toContain('request state rejected: replayed_request_id');
 
       const done = await rawToolCall(
         main.url,
@@ -826,7 +827,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         },
       );
       expect(respelled.body.error).toEqual(INVALID_STATE);
-      expect(logSince(mark)).toContain('request state rejected: replayed_request_id');
+      expect(logger.text(mark)).toContain('request state rejected: replayed_request_id');
       const asString = await rawToolCall(
         main.url,
         'fixture_probe',
@@ -893,7 +894,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       });
       expect(response.body.error).toEqual(INTERNAL_ERROR);
       expect(response.text).not.toContain('éé');
-      expect(logSince(mark)).toContain('returned application state over 65536 bytes');
+      expect(logger.text(mark)).toContain('returned application state over 65536 bytes');
     });
 
     it.each([
@@ -912,7 +913,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         );
         expect(response.body.error).toEqual(INVALID_STATE);
         expect(runs(main, 'fixture_app_state')).toBe(ran);
-        expect(logSince(mark)).toContain(`request state rejected: ${reason}`);
+        expect(logger.text(mark)).toContain(`request state rejected: ${reason}`);
       },
     );
 
@@ -1023,7 +1024,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         (error: { code: number; message: string }) => error,
       );
       expect(collided).toMatchObject(INVALID_STATE);
-      expect(logSince(mark)).toMatch(
+      expect(logger.text(mark)).toMatch(
         /\(request 0, flow [0-9a-f-]{36}\): request state rejected: replayed_request_id/,
       );
 
@@ -1037,12 +1038,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       const { state } = await start(minuteLived, 'fixture_probe', {});
       expect(headerOf(state).exp - headerOf(state).iat).toBe(60_000);
       await sleep(1_500);
-      const ran = runs(shortLived, 'fixture_probe');
-      const mark = logger.lines.length;
-      const refused = await probeRetry(shortLived, state);
-      expect(refused.body.error).toEqual(INVALID_STATE);
-      expect(runs(shortLived, 'fixture_probe')).toBe(ran);
-      expect(logSince(mark)).toContain('request state rejected: expired');
+      await expectProbeRefused(shortLived, state, 'expired');
 
       // The issuing instance, within its own 60 s, still opens it.
       const opened = await probeRetry(minuteLived, state);
@@ -1107,12 +1103,12 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         const mark = logger.lines.length;
         const response = await retry(state, options);
         expect(response.body.error).toEqual(INVALID_STATE);
-        expect(logSince(mark)).toContain(`request state rejected: ${reason}`);
+        expect(logger.text(mark)).toContain(`request state rejected: ${reason}`);
       }
       await sleep(SHORT_LIFETIME_MS + 50);
       const mark = logger.lines.length;
       expect((await retry(first.state)).body.error).toEqual(INVALID_STATE);
-      expect(logSince(mark)).toContain('request state rejected: expired');
+      expect(logger.text(mark)).toContain('request state rejected: expired');
     });
 
     it('answers -32602 when opening throws an arbitrary error, -32603 when sealing does; the message never leaks', async () => {
@@ -1136,7 +1132,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       }
       expect(sealed.body.error).toEqual(INTERNAL_ERROR);
 
-      const log = logSince(mark);
+      const log = logger.text(mark);
       expect(log).toContain('request state rejected: protector_failure');
       expect(log).toContain('request state could not be sealed (protector_failure)');
       expect(`${opened.text}${sealed.text}${log}`).not.toContain(PROTECTOR_FAILURE_SECRET);
@@ -1156,7 +1152,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         inputResponses: APPROVE,
       });
       expect(response.body.error).toEqual(INVALID_STATE);
-      const log = logSince(mark);
+      const log = logger.text(mark);
       expect(log).toContain(
         `[warn] MCP tools/call "transfer_funds" (request ${id}, state not opened): request state rejected: authentication_failed`,
       );
