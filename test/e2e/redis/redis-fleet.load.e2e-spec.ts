@@ -1,22 +1,21 @@
 import { Module } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { McpModule } from '../../../src/index';
-import { HandlerRuns } from '../../fixtures/handler-runs';
+
 import {
   askToDelete,
   confirmDelete,
   OneTimeStateFixturesModule,
+  deletionsOn,
 } from '../request-state/one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
-import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
+import { ADAPTERS, startTestServer } from '../../utils/bootstrap';
 import { resultText, type RawRoundResponse } from '../../utils/mcp';
 import { expectExactlyOneAccepted, INVALID_STATE, STORE_UNAVAILABLE } from '../../utils/expect-rpc';
-import {
-  closeRedisClient,
-  startRedisServer,
-  type RedisServerHandle,
-} from '../../utils/redis-server';
+import { closeRedisClient, startRedisServer } from '../../utils/redis-server';
 import { until } from '../../utils/wait';
+import { serverForSuite } from '../../utils/suite-server';
+import { SuiteScope } from '../../utils/suite-resource';
 
 const APP_REDIS = Symbol('APP_REDIS');
 /** Redis reconnections take a while: polls for up to 15 s, every 100 ms. */
@@ -25,34 +24,39 @@ const RECONNECTING = { timeoutMs: 15_000, everyMs: 100 };
 describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adapter) => {
   const keyring = { ...newKeyring(['k1']) };
   const logger = new CapturingLogger();
-  let redis: RedisServerHandle;
+  const keys = { active: keyring.active, keys: keyring.keys };
+  const scope = new SuiteScope();
+  const redis = scope.open(startRedisServer, (server) => server.close());
+  /** The app's own ioredis client, which `second` takes from DI. */
+  const appClient = scope.open(
+    () => {
+      const client = new Redis(redis.url, { maxRetriesPerRequest: null });
+      client.on('error', () => undefined);
+      return client;
+    },
+    (client) => closeRedisClient(client),
+  );
   /** Configured with `redis: { url }`: the module owns its connection. */
-  let first: TestServer;
+  const first = serverForSuite(
+    () =>
+      startTestServer(
+        adapter,
+        {
+          imports: [
+            McpModule.forRoot({ keyring: keys, redis: { url: redis.url, commandTimeoutMs: 500 } }),
+            OneTimeStateFixturesModule,
+          ],
+        },
+        '/mcp',
+        { logger },
+      ),
+    scope,
+  );
   /** Configured through `forRootAsync` with the app's own ioredis client from DI. */
-  let second: TestServer;
-  let appClient: Redis;
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    appClient = new Redis(redis.url, { maxRetriesPerRequest: null });
-    appClient.on('error', () => undefined);
-
+  const second = serverForSuite(() => {
     @Module({ providers: [{ provide: APP_REDIS, useValue: appClient }], exports: [APP_REDIS] })
     class AppRedisModule {}
-
-    const keys = { active: keyring.active, keys: keyring.keys };
-    first = await startTestServer(
-      adapter,
-      {
-        imports: [
-          McpModule.forRoot({ keyring: keys, redis: { url: redis.url, commandTimeoutMs: 500 } }),
-          OneTimeStateFixturesModule,
-        ],
-      },
-      '/mcp',
-      { logger },
-    );
-    second = await startTestServer(
+    return startTestServer(
       adapter,
       {
         imports: [
@@ -70,18 +74,9 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
       '/mcp',
       { logger },
     );
-  });
+  }, scope);
 
-  afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await closeRedisClient(appClient);
-    await redis?.close();
-  });
-
-  const deletions = () =>
-    first.app.get(HandlerRuns).count('once_delete:deleted') +
-    second.app.get(HandlerRuns).count('once_delete:deleted');
+  const deletions = () => deletionsOn(first, second);
 
   it('runs the handler once for 50 concurrent retries of one state spread over both; 49 get -32602', async () => {
     const state = await askToDelete(first, 'once_delete');

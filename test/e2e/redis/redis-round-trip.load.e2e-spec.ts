@@ -1,23 +1,23 @@
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+
 import { McpModule } from '../../../src/index';
-import { HandlerRuns } from '../../fixtures/handler-runs';
+
 import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { resultText, type RawRoundResponse } from '../../utils/mcp';
-import {
-  closeRedisClient,
-  startRedisServer,
-  type RedisServerHandle,
-} from '../../utils/redis-server';
+import { closeRedisClient } from '../../utils/redis-server';
 import { TcpProxy } from '../../utils/tcp-proxy';
 import { until } from '../../utils/wait';
 import {
   askToDelete,
   confirmDelete,
   OneTimeStateFixturesModule,
+  deletionsOn,
 } from '../request-state/one-time-state.fixtures';
 import { INVALID_STATE, STORE_UNAVAILABLE } from '../../utils/expect-rpc';
+import { serverForSuite } from '../../utils/suite-server';
+import { SuiteScope } from '../../utils/suite-resource';
+import { redisForSuite } from '../../utils/redis-suite';
 
 const COMMAND_TIMEOUT_MS = 1_000;
 const DELETED = 'Deleted /srv/report.pdf';
@@ -34,49 +34,42 @@ const DELETED = 'Deleted /srv/report.pdf';
 describe.each(ADAPTERS)('a single-use round whose Redis round trip breaks, over %s', (adapter) => {
   const keyring = newKeyring(['k1']);
   const logger = new CapturingLogger();
-  let redis: RedisServerHandle;
-  let proxy: TcpProxy;
-  let admin: Redis;
+  const scope = new SuiteScope();
+  const { server: redis, client: admin } = redisForSuite(scope);
+  const proxy = scope.open(
+    async () => {
+      const started = new TcpProxy(redis.port);
+      await started.start();
+      return started;
+    },
+    (started) => started.close(),
+  );
+  /** An instance on the Redis at `url()`. */
+  const instance = (url: () => string) =>
+    serverForSuite(
+      () =>
+        startTestServer(
+          adapter,
+          {
+            imports: [
+              McpModule.forRoot({
+                keyring: { active: keyring.active, keys: keyring.keys },
+                redis: { url: url(), commandTimeoutMs: COMMAND_TIMEOUT_MS },
+              }),
+              OneTimeStateFixturesModule,
+            ],
+          },
+          '/mcp',
+          { logger },
+        ),
+      scope,
+    );
   /** Reaches Redis through the proxy. */
-  let a: TestServer;
+  const a = instance(() => proxy.url);
   /** Reaches Redis directly. */
-  let b: TestServer;
+  const b = instance(() => redis.url);
 
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    proxy = new TcpProxy(redis.port);
-    await proxy.start();
-    admin = new Redis(redis.url);
-    const start = (url: string) =>
-      startTestServer(
-        adapter,
-        {
-          imports: [
-            McpModule.forRoot({
-              keyring: { active: keyring.active, keys: keyring.keys },
-              redis: { url, commandTimeoutMs: COMMAND_TIMEOUT_MS },
-            }),
-            OneTimeStateFixturesModule,
-          ],
-        },
-        '/mcp',
-        { logger },
-      );
-    a = await start(proxy.url);
-    b = await start(redis.url);
-  });
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await closeRedisClient(admin);
-    await proxy?.close();
-    await redis?.close();
-  });
-
-  const runs = () =>
-    a.app.get(HandlerRuns).count('once_delete:deleted') +
-    b.app.get(HandlerRuns).count('once_delete:deleted');
+  const runs = () => deletionsOn(a, b);
 
   const claimKey = (state: string) =>
     `nestjs-mcp:consumed:${createHash('sha256').update(state, 'utf8').digest('base64url')}`;

@@ -1,10 +1,11 @@
 import { McpModule } from '../../../src/index';
-import { HandlerRuns } from '../../fixtures/handler-runs';
+
 import { newKeyring } from '../../fixtures/sample-app';
 import {
   askToDelete,
   confirmDelete,
   OneTimeStateFixturesModule,
+  deletionsOn,
 } from '../request-state/one-time-state.fixtures';
 import { startTestServer, type TestServer } from '../../utils/bootstrap';
 import { resultText } from '../../utils/mcp';
@@ -49,9 +50,7 @@ describe('the redis option on a Sentinel set, two instances', () => {
     await set?.close();
   });
 
-  const deleted = () =>
-    server.app.get(HandlerRuns).count('once_delete:deleted') +
-    other.app.get(HandlerRuns).count('once_delete:deleted');
+  const deleted = () => deletionsOn(server, other);
 
   it('follows the promoted replica when the master dies; what fails meanwhile fails with the documented error', async () => {
     const before = await askToDelete(server, 'once_delete');

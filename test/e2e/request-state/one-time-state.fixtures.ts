@@ -149,6 +149,14 @@ export function confirmDelete(
   });
 }
 
+/** How many times `once_delete` deleted, on all of `servers` together. */
+export function deletionsOn(...servers: TestServer[]): number {
+  return servers.reduce(
+    (sum, server) => sum + server.app.get(HandlerRuns).count('once_delete:deleted'),
+    0,
+  );
+}
+
 /** Round 1 of `once_delete`, then one confirming retry of it (round 1's state sent as it came). */
 export async function singleUseFlow(server: TestServer): Promise<RawRoundResponse> {
   const first = await rawToolCall(server.url, 'once_delete', FILE, { capabilities: FORM });
