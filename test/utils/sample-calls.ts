@@ -1,4 +1,4 @@
-import { rawToolCall, resultText, stateOf, type RawRoundResponse } from './mcp';
+import { rawRound, rawToolCall, resultText, stateOf, type RawRoundResponse } from './mcp';
 
 /** The sample's `transfer_funds` arguments most suites send. */
 export const TRANSFER = { amount: '12.50', to: 'bob' };
@@ -49,4 +49,20 @@ export async function transferAcross(
 ): Promise<{ state: string; text: string }> {
   const state = stateOf(await beginTransfer(from));
   return { state, text: resultText(await completeTransfer(to, state)) };
+}
+
+/** The sample's `slow_compute` started as a task on `url` by a client that takes tasks; its id. */
+export async function startSlowComputeTask(
+  url: URL,
+  args: { seconds: number; label?: string },
+): Promise<string> {
+  const created = await rawRound(
+    url,
+    'tools/call',
+    { name: 'slow_compute', arguments: args },
+    { capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+  );
+  const taskId = (created.body.result as { taskId?: string } | undefined)?.taskId;
+  expect(typeof taskId).toBe('string');
+  return taskId as string;
 }

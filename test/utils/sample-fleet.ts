@@ -80,3 +80,39 @@ export class SampleFleet {
     if (failed) throw failed.reason;
   }
 }
+
+/** What a fleet adds to each instance's environment in {@link sampleInstancesForSuite}. */
+export interface SampleInstanceEnv {
+  MCP_STORE: string;
+  REDIS_URL: string;
+  /** `<prefix>-a`, `<prefix>-b`, …: how the instance names itself to the fleet. */
+  MCP_INSTANCE_NAME: string;
+}
+
+/**
+ * Sample instances named `names` on one Redis for the tests of the block that calls this: the
+ * fleet opened and the instances started one after another before the block's first test (within
+ * `timeoutMs`), ended after its last. `envOf` gives an instance's environment from what the fleet
+ * adds to it. The array fills in as they start.
+ */
+export function sampleInstancesForSuite(
+  adapter: AdapterName,
+  prefix: string,
+  envOf: (fleet: SampleInstanceEnv) => SampleProcessEnv,
+  { names = ['a', 'b'], timeoutMs = 120_000 }: { names?: string[]; timeoutMs?: number } = {},
+): SampleProcess[] {
+  const samples = new SampleFleet();
+  const instances: SampleProcess[] = [];
+  beforeAll(async () => {
+    await samples.open();
+    for (const name of names)
+      instances.push(
+        await samples.start(
+          adapter,
+          envOf({ ...samples.onRedis, MCP_INSTANCE_NAME: `${prefix}-${name}` }),
+        ),
+      );
+  }, timeoutMs);
+  afterAll(() => samples.close());
+  return instances;
+}

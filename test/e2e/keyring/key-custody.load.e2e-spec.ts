@@ -17,7 +17,7 @@ import { INVALID_STATE } from '../../utils/expect-rpc';
 import { beginTransfer, completeTransfer } from '../../utils/sample-calls';
 import { keyringAdmin } from '../../utils/keyring-admin';
 import { pkcs11KeySourceEnv, softHsmTokenForSuite } from '../../utils/softhsm-token';
-import { SampleFleet } from '../../utils/sample-fleet';
+import { sampleInstancesForSuite } from '../../utils/sample-fleet';
 
 const ADMIN_TOKEN = 'key-custody-admin-71d2';
 const DONE = 'Transferred 12.50 to bob';
@@ -156,24 +156,15 @@ describe.each(ADAPTERS)('keys in an HSM whose sessions are killed under load (%s
 describe.each(ADAPTERS)(
   'a rotation across two instances while flows are in flight (%s)',
   (adapter) => {
-    const samples = new SampleFleet();
-    const servers: SampleProcess[] = [];
-
-    beforeAll(async () => {
-      await samples.open();
-      for (const name of ['a', 'b'])
-        servers.push(
-          await samples.start(
-            adapter as AdapterName,
-            hsmEnv({
-              MCP_KEYRING: JSON.stringify({ active: 'k1', keys: { k1: { pkcs11: 'k1' } } }),
-              ...samples.onRedis,
-              MCP_INSTANCE_NAME: `rotation-${adapter}-${name}`,
-            }),
-          ),
-        );
-    }, 120_000);
-    afterAll(() => samples.close());
+    const servers = sampleInstancesForSuite(
+      adapter as AdapterName,
+      `rotation-${adapter}`,
+      (fleet) =>
+        hsmEnv({
+          MCP_KEYRING: JSON.stringify({ active: 'k1', keys: { k1: { pkcs11: 'k1' } } }),
+          ...fleet,
+        }),
+    );
 
     it('stage → activate → remove loses no flow that was valid under either key; after remove only k1 flows fail, as documented', async () => {
       const [a, b] = servers;

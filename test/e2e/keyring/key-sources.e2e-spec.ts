@@ -6,11 +6,7 @@ import { AwsKmsKeyWrapper } from '../../../src/entry/aws-kms';
 import { startSampleApp, type SampleEnv } from '../../fixtures/sample-app';
 import type { TestServer } from '../../utils/bootstrap';
 import { startMotoKms, type MotoKms } from '../../utils/moto-kms';
-import {
-  ensureSampleBuilt,
-  type SampleProcess,
-  type SampleProcessEnv,
-} from '../../utils/sample-process';
+import { ensureSampleBuilt, type SampleProcessEnv } from '../../utils/sample-process';
 import { kidOf, resultText, stateOf } from '../../utils/mcp';
 
 import { until } from '../../utils/wait';
@@ -18,7 +14,7 @@ import { until } from '../../utils/wait';
 import { beginTransfer, completeTransfer, transferAcross } from '../../utils/sample-calls';
 import { keyringAdmin } from '../../utils/keyring-admin';
 import { pkcs11KeySourceEnv, softHsmTokenForSuite } from '../../utils/softhsm-token';
-import { SampleFleet } from '../../utils/sample-fleet';
+import { SampleFleet, sampleInstancesForSuite } from '../../utils/sample-fleet';
 
 const ADMIN_TOKEN = 'key-sources-admin-3c9e';
 const PIN = '4921';
@@ -300,25 +296,16 @@ describe('data keys wrapped by AWS KMS (the official AWS SDK v3 against moto)', 
 });
 
 describe('rotation across a fleet sharing Redis, in one call', () => {
-  const samples = new SampleFleet();
-  const servers: SampleProcess[] = [];
-
-  beforeAll(async () => {
-    await samples.open();
-    for (const name of ['a', 'b'])
-      servers.push(
-        await samples.start(
-          'express',
-          hsmEnv({
-            MCP_KEYRING: JSON.stringify({ active: 'k1', keys: { k1: { pkcs11: 'k1' } } }),
-            ...samples.onRedis,
-            MCP_INSTANCE_NAME: `instance-${name}`,
-          }),
-        ),
-      );
-  }, 180_000);
-
-  afterAll(() => samples.close());
+  const servers = sampleInstancesForSuite(
+    'express',
+    'instance',
+    (fleet) =>
+      hsmEnv({
+        MCP_KEYRING: JSON.stringify({ active: 'k1', keys: { k1: { pkcs11: 'k1' } } }),
+        ...fleet,
+      }),
+    { timeoutMs: 180_000 },
+  );
 
   it('stages and activates on one instance; every instance follows and the snapshot shows they agree', async () => {
     const [a, b] = servers;

@@ -3,6 +3,7 @@ import { rawRound } from '../../utils/mcp';
 import { SampleFleet } from '../../utils/sample-fleet';
 
 import { until } from '../../utils/wait';
+import { startSlowComputeTask } from '../../utils/sample-calls';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const ADMIN_TOKEN = 'failover-admin-token';
@@ -24,14 +25,7 @@ describe('the sample app on Redis + BullMQ: a task survives the death of the pro
       MCP_TASK_LOCK_MS: '1000',
     };
     const a = await samples.start('express', env);
-    const created = await rawRound(
-      a.url,
-      'tools/call',
-      { name: 'slow_compute', arguments: { seconds: 2, label: 'failover' } },
-      { capabilities: TASKS },
-    );
-    const taskId = (created.body.result as { taskId?: string } | undefined)?.taskId;
-    expect(typeof taskId).toBe('string');
+    const taskId = await startSlowComputeTask(a.url, { seconds: 2, label: 'failover' });
     // A's worker has taken the step once the task reports progress.
     await until(
       async () => {

@@ -6,7 +6,7 @@ import {
   type McpToolOptions,
 } from '../../../../src/index';
 import { MemoryTaskStore } from '../../../../src/entry/tasks';
-import { TaskProbe, tasksApp } from './tasks.fixtures';
+import { TASK_METHODS, TaskProbe, tasksApp } from './tasks.fixtures';
 import { ADAPTERS, startTestServer, startupError, type TestServer } from '../../../utils/bootstrap';
 import { freshId, rawRound, type RawRoundOptions, type RawRoundResponse } from '../../../utils/mcp';
 import { SseReader } from '../../../utils/sse';
@@ -241,12 +241,7 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
   it("answers every tasks/* method for another caller's task exactly as for an unknown one", async () => {
     const { taskId } = (await call('approve_payment', { amount: '1.00' })) as { taskId: string };
     await settled(taskId, (task) => task.status === 'input_required');
-    const answers = { approve: { action: 'accept', content: { ok: true } } };
-    for (const [method, params] of [
-      ['tasks/get', {}],
-      ['tasks/update', { inputResponses: answers }],
-      ['tasks/cancel', {}],
-    ] as const) {
+    for (const [method, params] of TASK_METHODS) {
       const foreign = await send(method, { taskId, ...params }, 'mallory');
       const unknown = await send(
         method,
