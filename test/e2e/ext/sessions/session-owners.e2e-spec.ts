@@ -23,6 +23,7 @@ import {
   sessionPost,
 } from '../../../utils/session-clients';
 import { serverForSuite } from '../../../utils/suite-server';
+import { guardedRequest } from '../../../fixtures/guarded-request';
 
 /*
  * A 2025-era session belongs to the caller the app's own authentication names — here the setup
@@ -38,9 +39,7 @@ const USERS = /^Bearer (user-\d+|alice|bob)$/;
 @Injectable()
 class BearerGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const req = context
-      .switchToHttp()
-      .getRequest<{ headers: Record<string, string | undefined>; user?: unknown }>();
+    const req = guardedRequest(context);
     const match = USERS.exec(req.headers.authorization ?? '');
     if (!match) throw new UnauthorizedException();
     req.user = { id: match[1] };
@@ -52,7 +51,7 @@ class BearerGuard implements CanActivate {
 @Injectable()
 class AliceOnlyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const user = context.switchToHttp().getRequest<{ user?: { id?: string } }>().user;
+    const user = guardedRequest<{ id?: string }>(context).user;
     if (user?.id !== 'alice') throw new UnauthorizedException();
     return true;
   }
