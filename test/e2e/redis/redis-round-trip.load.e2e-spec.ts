@@ -82,6 +82,17 @@ describe.each(ADAPTERS)('a single-use round whose Redis round trip breaks, over 
     });
 
   /**
+   * Presents `state` on A with Redis's replies to A held, and waits until Redis has applied the
+   * claim: the answer is still to come.
+   */
+  async function appliedWithReplyHeld(state: string) {
+    proxy.set('down', 'hold');
+    const answer = confirmDelete(a, 'once_delete', state);
+    await applied(state);
+    return { answer };
+  }
+
+  /**
    * The client's retry of the same round after "Server busy", sent again while it is told to
    * retry (the earlier claim may be in doubt for a moment): accepted, never refused as a replay.
    */
@@ -173,9 +184,7 @@ describe.each(ADAPTERS)('a single-use round whose Redis round trip breaks, over 
   it('applied, its reply lost with the connection after the client was told to retry: the claim is released, the retry accepted', async () => {
     await breaking(async (state) => {
       const before = runs();
-      proxy.set('down', 'hold');
-      const answer = confirmDelete(a, 'once_delete', state);
-      await applied(state);
+      const { answer } = await appliedWithReplyHeld(state);
       expect((await answer).body.error).toEqual(STORE_UNAVAILABLE);
       expect(runs()).toBe(before);
       proxy.cut();
@@ -187,9 +196,7 @@ describe.each(ADAPTERS)('a single-use round whose Redis round trip breaks, over 
 
   it('applied, and the connection drops before the client gave up: the resent claim recognises its own, the call completes', async () => {
     await breaking(async (state) => {
-      proxy.set('down', 'hold');
-      const answer = confirmDelete(a, 'once_delete', state);
-      await applied(state);
+      const { answer } = await appliedWithReplyHeld(state);
       // ioredis resends the unanswered claim on its new connection: the same attempt, its own.
       proxy.cut();
       proxy.set('down', 'pass');
@@ -199,9 +206,7 @@ describe.each(ADAPTERS)('a single-use round whose Redis round trip breaks, over 
 
   it('applied, its reply only late: the client was told to retry, the late reply is ignored, the retry accepted', async () => {
     await breaking(async (state) => {
-      proxy.set('down', 'hold');
-      const answer = confirmDelete(a, 'once_delete', state);
-      await applied(state);
+      const { answer } = await appliedWithReplyHeld(state);
       expect((await answer).body.error).toEqual(STORE_UNAVAILABLE);
       proxy.set('down', 'pass');
       await retriedUntilAccepted(a, state);
@@ -211,9 +216,7 @@ describe.each(ADAPTERS)('a single-use round whose Redis round trip breaks, over 
   it('applied and unsettled while another presentation arrives: that one is told to retry, never accepted nor refused as a replay, until the claim is released', async () => {
     await breaking(async (state) => {
       const before = runs();
-      proxy.set('down', 'hold');
-      const answer = confirmDelete(a, 'once_delete', state);
-      await applied(state);
+      const { answer } = await appliedWithReplyHeld(state);
       // A cannot release its claim either: it is in doubt for everyone else.
       proxy.set('up', 'hold');
       expect((await answer).body.error).toEqual(STORE_UNAVAILABLE);

@@ -92,6 +92,25 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
     });
   }
 
+  /** A `rounds`-round `handle_collect` on `server` continued under `handle`, answering step `n` with `value`. */
+  function collectStep(
+    server: TestServer,
+    rounds: number,
+    handle: string,
+    n: number,
+    value: string,
+  ): Promise<RawRoundResponse> {
+    return call(
+      server,
+      'handle_collect',
+      { rounds },
+      {
+        requestState: handle,
+        inputResponses: { [`step-${n}`]: { action: 'accept', content: { value } } },
+      },
+    );
+  }
+
   function handleOf(response: RawRoundResponse): string {
     const state = response.body.result?.requestState;
     if (typeof state !== 'string') throw new Error(`expected a handle, got ${response.text}`);
@@ -123,66 +142,19 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
 
   it('puts only the flow and a fresh random handle on the wire each round; an earlier one is refused', async () => {
     const first = handleOf(await call(main, 'handle_collect', { rounds: 3 }));
-    const answer = (step: number, value: string) => ({
-      [`step-${step}`]: { action: 'accept', content: { value } },
-    });
-    const second = handleOf(
-      await call(
-        main,
-        'handle_collect',
-        { rounds: 3 },
-        {
-          requestState: first,
-          inputResponses: answer(1, 'a'),
-        },
-      ),
-    );
+    const second = handleOf(await collectStep(main, 3, first, 1, 'a'));
     expect(first).toMatch(WIRE_SHAPE);
     expect(second).toMatch(WIRE_SHAPE);
     expect(bareHandle(second)).not.toBe(bareHandle(first));
     // One flow: the same id ahead of each round's handle.
     expect(WIRE_SHAPE.exec(second)?.[1]).toBe(WIRE_SHAPE.exec(first)?.[1]);
-    const replay = await call(
-      main,
-      'handle_collect',
-      { rounds: 3 },
-      {
-        requestState: first,
-        inputResponses: answer(1, 'a'),
-      },
-    );
+    const replay = await collectStep(main, 3, first, 1, 'a');
     expect(replay.body.error).toEqual(INVALID_STATE);
-    const third = handleOf(
-      await call(
-        main,
-        'handle_collect',
-        { rounds: 3 },
-        {
-          requestState: second,
-          inputResponses: answer(2, 'b'),
-        },
-      ),
-    );
-    const done = await call(
-      main,
-      'handle_collect',
-      { rounds: 3 },
-      {
-        requestState: third,
-        inputResponses: answer(3, 'c'),
-      },
-    );
+    const third = handleOf(await collectStep(main, 3, second, 2, 'b'));
+    const done = await collectStep(main, 3, third, 3, 'c');
     expect(resultText(done)).toBe('a,b,c');
     // A finished flow's last handle is gone too.
-    const again = await call(
-      main,
-      'handle_collect',
-      { rounds: 3 },
-      {
-        requestState: third,
-        inputResponses: answer(3, 'c'),
-      },
-    );
+    const again = await collectStep(main, 3, third, 3, 'c');
     expect(again.body.error).toEqual(INVALID_STATE);
   });
 
@@ -210,47 +182,21 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
 
   it("refuses another caller's or another operation's use of a handle without consuming it", async () => {
     const handle = handleOf(await call(main, 'handle_approve', { amount: '9.99' }));
-    const eve = await call(
-      main,
-      'handle_approve',
-      { amount: '9.99' },
-      {
-        requestState: handle,
-        inputResponses: APPROVE,
-        headers: { 'X-User': 'eve' },
-      },
-    );
+    /** The approval under `handle`, by alice unless `options` says otherwise. */
+    const approve = (options: RawRoundOptions = {}) =>
+      call(
+        main,
+        'handle_approve',
+        { amount: '9.99' },
+        { requestState: handle, inputResponses: APPROVE, ...options },
+      );
+    const eve = await approve({ headers: { 'X-User': 'eve' } });
     expect(eve.body.error).toEqual(INVALID_STATE);
-    const anonymous = await call(
-      main,
-      'handle_approve',
-      { amount: '9.99' },
-      {
-        requestState: handle,
-        inputResponses: APPROVE,
-        headers: {},
-      },
-    );
+    const anonymous = await approve({ headers: {} });
     expect(anonymous.body.error).toEqual(INVALID_STATE);
-    const otherTool = await call(
-      main,
-      'handle_collect',
-      { rounds: 2 },
-      {
-        requestState: handle,
-        inputResponses: { 'step-1': { action: 'accept', content: { value: 'x' } } },
-      },
-    );
+    const otherTool = await collectStep(main, 2, handle, 1, 'x');
     expect(otherTool.body.error).toEqual(INVALID_STATE);
-    const alice = await call(
-      main,
-      'handle_approve',
-      { amount: '9.99' },
-      {
-        requestState: handle,
-        inputResponses: APPROVE,
-      },
-    );
+    const alice = await approve();
     expect(resultText(alice)).toBe('Approved 9.99');
   });
 
@@ -298,27 +244,9 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
     expect(large.body.error).toEqual(INTERNAL_ERROR);
     expect(logger.text(mark)).toContain('data is over requestState.maxHandleDataBytes (64)');
     const first = handleOf(await call(tight, 'handle_collect', { rounds: 5 }));
-    const second = handleOf(
-      await call(
-        tight,
-        'handle_collect',
-        { rounds: 5 },
-        {
-          requestState: first,
-          inputResponses: { 'step-1': { action: 'accept', content: { value: 'a' } } },
-        },
-      ),
-    );
+    const second = handleOf(await collectStep(tight, 5, first, 1, 'a'));
     mark = logger.lines.length;
-    const third = await call(
-      tight,
-      'handle_collect',
-      { rounds: 5 },
-      {
-        requestState: second,
-        inputResponses: { 'step-2': { action: 'accept', content: { value: 'b' } } },
-      },
-    );
+    const third = await collectStep(tight, 5, second, 2, 'b');
     expect(third.body.error).toEqual(INTERNAL_ERROR);
     expect(logger.text(mark)).toContain('the flow is past requestState.maxRounds (2)');
   });
