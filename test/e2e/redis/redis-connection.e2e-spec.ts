@@ -4,7 +4,7 @@ import { McpRedisConnection } from '../../../src/redis/mcp-redis.connection';
 import { RedisCommandError } from '../../../src/redis/redis-command.error';
 import { HandlerRuns } from '../../fixtures/handler-runs';
 import {
-  OneTimeStateFixturesModule,
+  startOneTimeStateApp,
   RecordingConsumedStateStore,
   singleUseFlow,
 } from '../request-state/one-time-state.fixtures';
@@ -44,17 +44,10 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
   });
 
   const start = (options: Parameters<typeof McpModule.forRoot>[0], imports: unknown[] = []) =>
-    startTestServer(
+    startOneTimeStateApp(
       adapter,
-      {
-        imports: [
-          McpModule.forRoot({ keyring: keys, ...options }),
-          OneTimeStateFixturesModule,
-          ...(imports as []),
-        ],
-      },
-      '/mcp',
-      { logger },
+      { keyring: keys, ...options },
+      { logger, imports: imports as [] },
     );
 
   async function moduleConnections(): Promise<number> {

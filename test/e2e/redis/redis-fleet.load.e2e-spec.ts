@@ -6,6 +6,7 @@ import {
   askToDelete,
   confirmDelete,
   OneTimeStateFixturesModule,
+  startOneTimeStateApp,
   deletionsOn,
 } from '../request-state/one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
@@ -39,15 +40,9 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
   /** Configured with `redis: { url }`: the module owns its connection. */
   const first = serverForSuite(
     () =>
-      startTestServer(
+      startOneTimeStateApp(
         adapter,
-        {
-          imports: [
-            McpModule.forRoot({ keyring: keys, redis: { url: redis.url, commandTimeoutMs: 500 } }),
-            OneTimeStateFixturesModule,
-          ],
-        },
-        '/mcp',
+        { keyring: keys, redis: { url: redis.url, commandTimeoutMs: 500 } },
         { logger },
       ),
     scope,

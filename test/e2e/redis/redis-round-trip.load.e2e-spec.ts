@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 
-import { McpModule } from '../../../src/index';
-
 import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
-import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
+import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
 import { resultText, type RawRoundResponse } from '../../utils/mcp';
 import { closeRedisClient } from '../../utils/redis-server';
 import { TcpProxy } from '../../utils/tcp-proxy';
@@ -11,7 +9,7 @@ import { until } from '../../utils/wait';
 import {
   askToDelete,
   confirmDelete,
-  OneTimeStateFixturesModule,
+  startOneTimeStateApp,
   deletionsOn,
 } from '../request-state/one-time-state.fixtures';
 import { INVALID_STATE, STORE_UNAVAILABLE } from '../../utils/expect-rpc';
@@ -48,18 +46,12 @@ describe.each(ADAPTERS)('a single-use round whose Redis round trip breaks, over 
   const instance = (url: () => string) =>
     serverForSuite(
       () =>
-        startTestServer(
+        startOneTimeStateApp(
           adapter,
           {
-            imports: [
-              McpModule.forRoot({
-                keyring: { active: keyring.active, keys: keyring.keys },
-                redis: { url: url(), commandTimeoutMs: COMMAND_TIMEOUT_MS },
-              }),
-              OneTimeStateFixturesModule,
-            ],
+            keyring: { active: keyring.active, keys: keyring.keys },
+            redis: { url: url(), commandTimeoutMs: COMMAND_TIMEOUT_MS },
           },
-          '/mcp',
           { logger },
         ),
       scope,

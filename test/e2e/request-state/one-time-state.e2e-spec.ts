@@ -4,7 +4,7 @@ import { HandlerRuns } from '../../fixtures/handler-runs';
 import {
   askToDelete,
   confirmDelete,
-  OneTimeStateFixturesModule,
+  startOneTimeStateApp,
   RecordingConsumedStateStore,
   RecordingConsumedStateStoreModule,
   SingleUseWithoutFrameworkState,
@@ -12,7 +12,7 @@ import {
   FAULTY_STORE,
 } from './one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
-import { ADAPTERS, startTestServer, startupError, type TestServer } from '../../utils/bootstrap';
+import { ADAPTERS, startupError, type TestServer } from '../../utils/bootstrap';
 import { resultText } from '../../utils/mcp';
 import {
   expectExactlyOneAccepted,
@@ -20,6 +20,8 @@ import {
   INTERNAL_ERROR,
   STORE_UNAVAILABLE,
 } from '../../utils/expect-rpc';
+import { serverForSuite } from '../../utils/suite-server';
+import { SuiteScope } from '../../utils/suite-resource';
 
 /** The state with one base64url character in the middle of its ciphertext changed. */
 function flipMiddle(state: string): string {
@@ -30,46 +32,28 @@ function flipMiddle(state: string): string {
 describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
   const keyring = newKeyring(['k1']);
   const logger = new CapturingLogger();
-  let main: TestServer;
+  const scope = new SuiteScope();
+  /** An app of the fixtures on the module configured with `options`, and `imports`. */
+  const instance = (options: Parameters<typeof McpModule.forRoot>[0], imports: unknown[] = []) =>
+    serverForSuite(
+      () =>
+        startOneTimeStateApp(
+          adapter,
+          { keyring: { active: keyring.active, keys: keyring.keys }, ...options },
+          { logger, imports: imports as [] },
+        ),
+      scope,
+    );
+  const main = instance({});
   /** `requestState.singleUse: true` for the whole module. */
-  let singleUseByDefault: TestServer;
+  const singleUseByDefault = instance({ requestState: { singleUse: true } });
   /** A `ConsumedStateStore` provided by an application module. */
-  let appStore: TestServer;
+  const appStore = instance({}, [RecordingConsumedStateStoreModule]);
   /** A `consumedStateStore` option that always fails. */
-  let unreachable: TestServer;
-  let faulty: TestServer;
+  const unreachable = instance({ requestState: { consumedStateStore: UNREACHABLE_STORE } });
+  const faulty = instance({ requestState: { consumedStateStore: FAULTY_STORE } });
   /** Room for one consumed state. */
-  let tiny: TestServer;
-
-  beforeAll(async () => {
-    const start = (options: Parameters<typeof McpModule.forRoot>[0], imports: unknown[] = []) =>
-      startTestServer(
-        adapter,
-        {
-          imports: [
-            McpModule.forRoot({
-              keyring: { active: keyring.active, keys: keyring.keys },
-              ...options,
-            }),
-            OneTimeStateFixturesModule,
-            ...(imports as []),
-          ],
-        },
-        '/mcp',
-        { logger },
-      );
-    main = await start({});
-    singleUseByDefault = await start({ requestState: { singleUse: true } });
-    appStore = await start({}, [RecordingConsumedStateStoreModule]);
-    unreachable = await start({ requestState: { consumedStateStore: UNREACHABLE_STORE } });
-    faulty = await start({ requestState: { consumedStateStore: FAULTY_STORE } });
-    tiny = await start({ requestState: { maxConsumedStates: 1 } });
-  });
-
-  afterAll(async () => {
-    for (const server of [main, singleUseByDefault, appStore, unreachable, faulty, tiny])
-      await server?.close();
-  });
+  const tiny = instance({ requestState: { maxConsumedStates: 1 } });
 
   const deletions = (server: TestServer, tool: string) =>
     server.app.get(HandlerRuns).count(`${tool}:deleted`);

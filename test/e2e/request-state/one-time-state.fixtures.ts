@@ -1,16 +1,17 @@
-import { Injectable, Module } from '@nestjs/common';
+import { Injectable, Module, type LoggerService, type ModuleMetadata } from '@nestjs/common';
 import {
   McpArgs,
   McpInputRequest,
   McpInputRequiredResult,
   McpMayRequestInput,
   McpContext,
+  McpModule,
   McpOperationContext,
   McpRequestStateMode,
   McpTool,
 } from '../../../src/index';
 import { ConsumedStateStore, ConsumedStateStoreError } from '../../../src/entry/stores';
-import type { TestServer } from '../../utils/bootstrap';
+import { startTestServer, type AdapterName, type TestServer } from '../../utils/bootstrap';
 import { freshId, rawToolCall, stateOf, type RawRoundResponse } from '../../utils/mcp';
 import { HandlerRuns, HandlerRunsModule } from '../../fixtures/handler-runs';
 import { askOnce, requiredField } from '../../utils/input-asks';
@@ -166,4 +167,21 @@ export async function singleUseFlow(server: TestServer): Promise<RawRoundRespons
     requestState: first.body.result?.requestState,
     inputResponses: CONFIRM,
   });
+}
+
+/**
+ * An app of these fixtures on `adapter`: `McpModule.forRoot(options)` (a keyring among them), the
+ * fixtures and `imports`, logging to `logger` when one is given.
+ */
+export function startOneTimeStateApp(
+  adapter: AdapterName,
+  options: Parameters<typeof McpModule.forRoot>[0],
+  { logger, imports = [] }: { logger?: LoggerService; imports?: ModuleMetadata['imports'] } = {},
+): Promise<TestServer> {
+  return startTestServer(
+    adapter,
+    { imports: [McpModule.forRoot(options), OneTimeStateFixturesModule, ...imports] },
+    '/mcp',
+    logger ? { logger } : {},
+  );
 }

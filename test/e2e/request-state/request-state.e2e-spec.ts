@@ -1,3 +1,4 @@
+import type { DynamicModule } from '@nestjs/common';
 import type { Client } from '@modelcontextprotocol/client';
 import { McpModule } from '../../../src/index';
 import { BearerPartitionResolver } from '../../../sample-app/src/flows/bearer-partition.resolver';
@@ -31,6 +32,8 @@ import {
 import { sleep } from '../../utils/wait';
 import { TRANSFER, APPROVE } from '../../utils/sample-calls';
 import { INVALID_STATE, INTERNAL_ERROR } from '../../utils/expect-rpc';
+import { serverForSuite } from '../../utils/suite-server';
+import { SuiteScope } from '../../utils/suite-resource';
 
 const FORM = { elicitation: {} };
 const GO = { next: { action: 'accept', content: { ok: true } } };
@@ -63,88 +66,61 @@ function flipMiddle(state: string): string {
 describe.each(ADAPTERS)('request state over %s', (adapter) => {
   const keyring = newKeyring(['k1']);
   const logger = new CapturingLogger();
-  /** The main instance; `twin` shares its keyring. */
-  let main: TestServer;
-  let twin: TestServer;
-  /** Same key id, different bytes. */
-  let impostor: TestServer;
-  /** Another key id altogether. */
-  let stranger: TestServer;
-  let shortLived: TestServer;
-  /** Same keyring, a 60 s lifetime. */
-  let minuteLived: TestServer;
-  let twoRounds: TestServer;
-  let otherEndpoint: TestServer;
-  /** Same keyring and partitions, but larger state limits (McpModule.forRoot). */
-  let roomy: TestServer;
-  /** A custom RequestStateProtector through forRootAsync, with a short lifetime. */
-  let custom: TestServer;
   const clients: Client[] = [];
-
-  beforeAll(async () => {
-    const start = (env: SampleEnv) =>
-      startSampleApp(adapter, env, { extraImports: [RequestStateFixturesModule], logger });
-    main = await start({ MCP_KEYRING: keyring.json });
-    twin = await start({ MCP_KEYRING: keyring.json });
-    impostor = await start({ MCP_KEYRING: keyringOf({ k1: newKeyMaterial() }, 'k1').json });
-    stranger = await start({ MCP_KEYRING: newKeyring(['k9']).json });
-    shortLived = await start({
-      MCP_KEYRING: keyring.json,
-      MCP_STATE_MAX_LIFETIME_MS: String(SHORT_LIFETIME_MS),
-    });
-    minuteLived = await start({ MCP_KEYRING: keyring.json, MCP_STATE_MAX_LIFETIME_MS: '60000' });
-    twoRounds = await start({ MCP_KEYRING: keyring.json, MCP_STATE_MAX_ROUNDS: '2' });
-    otherEndpoint = await start({ MCP_KEYRING: keyring.json, MCP_ENDPOINT: '/other-mcp' });
-    roomy = await startTestServer(
-      adapter,
-      {
-        imports: [
-          McpModule.forRoot({
-            keyring: { active: keyring.active, keys: keyring.keys },
-            requestState: { maxEncodedBytes: 200_000, maxDecodedBytes: 150_000 },
-            identity: { partitionResolver: new BearerPartitionResolver() },
-          }),
-          RequestStateFixturesModule,
-        ],
-      },
-      '/mcp',
-      { logger },
-    );
-    custom = await startTestServer(
-      adapter,
-      {
-        imports: [
-          McpModule.forRootAsync({
-            imports: [SigningProtectorModule],
-            inject: [SigningStateProtector],
-            useFactory: (protector: SigningStateProtector) => ({
-              requestState: { maxLifetimeMs: SHORT_LIFETIME_MS, protector },
-            }),
-          }),
-          RequestStateFixturesModule,
-        ],
-      },
-      '/mcp',
-      { logger },
-    );
-  });
-
+  // Declared before the servers' scope, so the clients close first.
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close()));
-    for (const server of [
-      main,
-      twin,
-      impostor,
-      stranger,
-      shortLived,
-      minuteLived,
-      twoRounds,
-      otherEndpoint,
-      roomy,
-      custom,
-    ])
-      await server?.close();
   });
+
+  const scope = new SuiteScope();
+  /** The sample app with the fixtures, `env` its variables. */
+  const sampleWith = (env: SampleEnv) =>
+    serverForSuite(
+      () => startSampleApp(adapter, env, { extraImports: [RequestStateFixturesModule], logger }),
+      scope,
+    );
+  /** An app of the fixtures alone, on `mcpModule`. */
+  const fixturesOn = (mcpModule: DynamicModule) =>
+    serverForSuite(
+      () =>
+        startTestServer(adapter, { imports: [mcpModule, RequestStateFixturesModule] }, '/mcp', {
+          logger,
+        }),
+      scope,
+    );
+  /** The main instance; `twin` shares its keyring. */
+  const main = sampleWith({ MCP_KEYRING: keyring.json });
+  const twin = sampleWith({ MCP_KEYRING: keyring.json });
+  /** Same key id, different bytes. */
+  const impostor = sampleWith({ MCP_KEYRING: keyringOf({ k1: newKeyMaterial() }, 'k1').json });
+  /** Another key id altogether. */
+  const stranger = sampleWith({ MCP_KEYRING: newKeyring(['k9']).json });
+  const shortLived = sampleWith({
+    MCP_KEYRING: keyring.json,
+    MCP_STATE_MAX_LIFETIME_MS: String(SHORT_LIFETIME_MS),
+  });
+  /** Same keyring, a 60 s lifetime. */
+  const minuteLived = sampleWith({ MCP_KEYRING: keyring.json, MCP_STATE_MAX_LIFETIME_MS: '60000' });
+  const twoRounds = sampleWith({ MCP_KEYRING: keyring.json, MCP_STATE_MAX_ROUNDS: '2' });
+  const otherEndpoint = sampleWith({ MCP_KEYRING: keyring.json, MCP_ENDPOINT: '/other-mcp' });
+  /** Same keyring and partitions, but larger state limits (McpModule.forRoot). */
+  const roomy = fixturesOn(
+    McpModule.forRoot({
+      keyring: { active: keyring.active, keys: keyring.keys },
+      requestState: { maxEncodedBytes: 200_000, maxDecodedBytes: 150_000 },
+      identity: { partitionResolver: new BearerPartitionResolver() },
+    }),
+  );
+  /** A custom RequestStateProtector through forRootAsync, with a short lifetime. */
+  const custom = fixturesOn(
+    McpModule.forRootAsync({
+      imports: [SigningProtectorModule],
+      inject: [SigningStateProtector],
+      useFactory: (protector: SigningStateProtector) => ({
+        requestState: { maxLifetimeMs: SHORT_LIFETIME_MS, protector },
+      }),
+    }),
+  );
 
   const runs = (server: TestServer, name: string) => server.app.get(HandlerRuns).count(name);
 
