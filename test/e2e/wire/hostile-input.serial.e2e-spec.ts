@@ -198,6 +198,16 @@ function expectBusy(response: RawHttpResponse): void {
 
 const SIMPLE_TEXT_ANSWER: HostileAnswer = { kind: 'text', text: SIMPLE_TEXT };
 const LIST_BODY = rpcBody('tools/list');
+
+/** `url` still serves a normal call: `test_simple_text`, answered in full. */
+async function expectServesSimpleText(url: URL): Promise<void> {
+  const response = await httpPost(
+    url,
+    rpcHeaders('tools/call', 'test_simple_text'),
+    rpcBody('tools/call', { name: 'test_simple_text', arguments: {} }),
+  );
+  expectAnswer(SIMPLE_TEXT_ANSWER, response);
+}
 const MB = 1024 * 1024;
 
 /** Bodies without sealed state are built once for both adapters. */
@@ -519,12 +529,7 @@ describe.each(ALL_ADAPTERS)('hostile input over %s (sample app as a child proces
     });
 
     it('the timed-out bodies gave their slots back: the same instance serves a normal call', async () => {
-      const response = await httpPost(
-        quick.url,
-        rpcHeaders('tools/call', 'test_simple_text'),
-        rpcBody('tools/call', { name: 'test_simple_text', arguments: {} }),
-      );
-      expectAnswer(SIMPLE_TEXT_ANSWER, response);
+      await expectServesSimpleText(quick.url);
     });
   });
 
@@ -567,12 +572,7 @@ describe.each(ALL_ADAPTERS)('hostile input over %s (sample app as a child proces
 
   describe('after the corpus', () => {
     it('serves a normal call, idles with a calm loop, and its RSS stays within bound', async () => {
-      const response = await httpPost(
-        sample.url,
-        rpcHeaders('tools/call', 'test_simple_text'),
-        rpcBody('tools/call', { name: 'test_simple_text', arguments: {} }),
-      );
-      expectAnswer(SIMPLE_TEXT_ANSWER, response);
+      await expectServesSimpleText(sample.url);
       // Idle: no timer left running, nothing spinning.
       const idle: ServerCost[] = [];
       for (let i = 0; i < SAMPLES; i++) idle.push(await costDuring(sample, () => sleep(IDLE_MS)));
