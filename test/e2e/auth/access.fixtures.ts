@@ -27,6 +27,7 @@ import { startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawToolCall, stateOf, type RawRoundResponse } from '../../utils/mcp';
 import { askOnce, yesNoForm } from '../../utils/input-asks';
 import { guardedRequest } from '../../fixtures/guarded-request';
+import { type AuthorizationServer } from '../../utils/authorization-server';
 
 /** Who a request says it is: `x-user`, `x-roles` and `x-scope` headers (a stand-in for a token). */
 interface HeaderUser {
@@ -186,6 +187,16 @@ export function startResourceServerApp(
   resourceServer: NonNullable<McpModuleOptions['auth']>['resourceServer'],
 ): Promise<TestServer> {
   return startTestServer('express', { imports: [accessApp(true, { resourceServer })] });
+}
+
+/** A resource server that takes opaque tokens, introspecting them at `authorization`. */
+export function startIntrospectingApp(
+  authorization: Pick<AuthorizationServer, 'issuer' | 'introspection'>,
+): Promise<TestServer> {
+  return startResourceServerApp({
+    issuer: authorization.issuer,
+    introspection: authorization.introspection,
+  });
 }
 
 /** The `pay` tool's confirmation, accepted. */

@@ -2,7 +2,13 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { SignJWT } from 'jose';
 import { resolveDpopOptions } from '../../../src/auth/dpop.options';
 import { DpopNonces } from '../../../src/auth/dpop-nonces';
-import { Payments, accessApp, startResourceServerApp, payRound } from './access.fixtures';
+import {
+  Payments,
+  accessApp,
+  startIntrospectingApp,
+  startResourceServerApp,
+  payRound,
+} from './access.fixtures';
 import { startAuthorizationServer } from '../../utils/authorization-server';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import {
@@ -22,6 +28,7 @@ import {
 } from '../../utils/mcp';
 import { initializeMessage, sessionPost, sessionStreamStatus } from '../../utils/session-clients';
 import { forSuite } from '../../utils/suite-resource';
+import { serverForSuite } from '../../utils/suite-server';
 
 /*
  * DPoP (RFC 9449) on the built-in resource server, against a real authorization server issuing
@@ -440,15 +447,13 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
 });
 
 describe.each(ADAPTERS)('a 2025-era session with DPoP over %s', (adapter) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(adapter, {
+  const server = serverForSuite(() =>
+    startTestServer(adapter, {
       imports: [
         accessApp(true, { resourceServer: { issuer: authorization.issuer, dpop: 'required' } }),
       ],
-    });
-  });
-  afterAll(() => server?.close());
+    }),
+  );
 
   it('completes a flow in the official client’s session, each request with its own proof', async () => {
     const provider = adminProvider();
@@ -505,14 +510,7 @@ describe.each(ADAPTERS)('a 2025-era session with DPoP over %s', (adapter) => {
 });
 
 describe('DPoP-bound opaque tokens by introspection', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startResourceServerApp({
-      issuer: authorization.issuer,
-      introspection: authorization.introspection,
-    });
-  });
-  afterAll(() => server?.close());
+  const server = serverForSuite(() => startIntrospectingApp(authorization));
 
   it('takes the binding from the introspection answer (cnf.jkt): served with a proof of the key, refused without', async () => {
     const key = await TestDpopKey.create();
@@ -548,14 +546,12 @@ describe('DPoP-bound opaque tokens by introspection', () => {
 });
 
 describe('the DPoP replay cache, bounded with a fair share per token subject', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startResourceServerApp({
+  const server = serverForSuite(() =>
+    startResourceServerApp({
       issuer: authorization.issuer,
       dpop: { maxReplayEntries: 10, maxReplayEntriesPerSubject: 3 },
-    });
-  });
-  afterAll(() => server?.close());
+    }),
+  );
 
   it('refuses a subject past its share with the retryable -32000, whatever keys it mints, and still serves another subject', async () => {
     const call = async (client: string) => {

@@ -6,7 +6,7 @@ import {
 import { Injectable, Module } from '@nestjs/common';
 import { generateKeyPair, SignJWT } from 'jose';
 import { McpTool } from '../../../src/index';
-import { Payments, accessApp, startResourceServerApp, payRound } from './access.fixtures';
+import { Payments, accessApp, startIntrospectingApp, payRound } from './access.fixtures';
 import { CapturingLogger } from '../../fixtures/sample-app';
 import { startAuthorizationServer } from '../../utils/authorization-server';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
@@ -15,6 +15,7 @@ import { PROTOCOL_VERSION, rawRound, rawToolCall } from '../../utils/mcp';
 import { initializeMessage, sessionPost, sessionStreamStatus } from '../../utils/session-clients';
 import { sleep } from '../../utils/wait';
 import { forSuite } from '../../utils/suite-resource';
+import { serverForSuite } from '../../utils/suite-server';
 
 /*
  * The built-in OAuth 2.1 resource server against a real authorization server (oidc-provider, in
@@ -227,15 +228,11 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
 });
 
 describe.each(ADAPTERS)('a 2025-era client of the protected resource over %s', (adapter) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(adapter, {
+  const server = serverForSuite(() =>
+    startTestServer(adapter, {
       imports: [accessApp(true, { resourceServer: { issuer: authorization.issuer } })],
-    });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+    }),
+  );
 
   it('gets the 401 challenge for a bad token before its session starts, and is served with a good one', async () => {
     const send = (authorization: string, message: Record<string, unknown>, session?: string) =>
@@ -427,16 +424,7 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
 });
 
 describe('opaque tokens by introspection', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startResourceServerApp({
-      issuer: authorization.issuer,
-      introspection: authorization.introspection,
-    });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = serverForSuite(() => startIntrospectingApp(authorization));
 
   it('accepts an active token for this resource and refuses one it does not know', async () => {
     const token = await authorization.token('opaque', {
