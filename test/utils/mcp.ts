@@ -15,18 +15,28 @@ export interface ConnectOptions {
   inputRequired?: { autoFulfill?: boolean; maxRounds?: number };
   /** Registers request handlers (`elicitation/create`, …) before the client connects. */
   setup?: (client: Client) => void;
+  /**
+   * Leaves the revision to the client's own negotiation (its default mode: the plain 2025
+   * `initialize`, a 2025-era session) instead of pinning 2026-07-28.
+   */
+  negotiate?: boolean;
+  /** `clientInfo.name`; `nestjs-mcp-e2e` by default. */
+  name?: string;
 }
 
-/** Connects an official SDK client pinned to the 2026-07-28 revision; close it when done. */
+/**
+ * Connects an official SDK client, pinned to the 2026-07-28 revision unless `options.negotiate`;
+ * close it when done.
+ */
 export async function connectClient(
   url: URL,
   headers: Record<string, string> = {},
   options: ConnectOptions = {},
 ): Promise<Client> {
   const client = new Client(
-    { name: 'nestjs-mcp-e2e', version: '1.0.0' },
+    { name: options.name ?? 'nestjs-mcp-e2e', version: '1.0.0' },
     {
-      versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
+      ...(options.negotiate ? {} : { versionNegotiation: { mode: { pin: PROTOCOL_VERSION } } }),
       ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities }),
       ...(options.inputRequired === undefined ? {} : { inputRequired: options.inputRequired }),
     },

@@ -1,9 +1,9 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import request from 'supertest';
-import { connectClient } from './mcp';
+import { connectClient, type ConnectOptions } from './mcp';
 
 /** The 2025 revision the session clients negotiate. */
 export const SESSION_PROTOCOL_VERSION = '2025-11-25';
@@ -39,21 +39,31 @@ export class SampleUser {
 const CLIENT_INFO = { name: 'nestjs-mcp-e2e-2025', version: '1.0.0' };
 const FORM_CAPABILITIES = { elicitation: { form: {} } };
 
+/** Options of an official v2 client whose user answers every form as `user` does. */
+function answeringAs(user: SampleUser): ConnectOptions {
+  return {
+    capabilities: FORM_CAPABILITIES,
+    setup: (client) =>
+      client.setRequestHandler('elicitation/create', (req) =>
+        user.answer((req.params as { message: string }).message),
+      ),
+  };
+}
+
 /**
  * The official v2 client in its default mode (the plain 2025 `initialize`), answering
  * elicitations as `user`; close it when done.
  */
-export async function connectV2Legacy(
+export function connectV2Legacy(
   url: URL,
   user: SampleUser,
   headers: Record<string, string> = {},
 ): Promise<Client> {
-  const client = new Client(CLIENT_INFO, { capabilities: FORM_CAPABILITIES });
-  client.setRequestHandler('elicitation/create', (req) =>
-    user.answer((req.params as { message: string }).message),
-  );
-  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
-  return client;
+  return connectClient(url, headers, {
+    ...answeringAs(user),
+    negotiate: true,
+    name: CLIENT_INFO.name,
+  });
 }
 
 /** The v1 SDK client (`@modelcontextprotocol/sdk` 1.x), answering elicitations as `user`. */
@@ -74,13 +84,7 @@ export function connectModern(
   user: SampleUser,
   headers: Record<string, string> = {},
 ): Promise<Client> {
-  return connectClient(url, headers, {
-    capabilities: FORM_CAPABILITIES,
-    setup: (client) =>
-      client.setRequestHandler('elicitation/create', (req) =>
-        user.answer((req.params as { message: string }).message),
-      ),
-  });
+  return connectClient(url, headers, answeringAs(user));
 }
 
 /** The text of the first content block of a tool result. */

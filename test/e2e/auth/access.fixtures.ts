@@ -26,6 +26,8 @@ import {
 import { startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawToolCall, stateOf, type RawRoundResponse } from '../../utils/mcp';
 import { askOnce, yesNoForm } from '../../utils/input-asks';
+import { guardedRequest } from '../../fixtures/guarded-request';
+import { type AuthorizationServer } from '../../utils/authorization-server';
 
 /** Who a request says it is: `x-user`, `x-roles` and `x-scope` headers (a stand-in for a token). */
 interface HeaderUser {
@@ -42,10 +44,7 @@ interface HeaderUser {
 @Injectable()
 export class HeaderAuthGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<{
-      headers: Record<string, string | undefined>;
-      user?: HeaderUser;
-    }>();
+    const request = guardedRequest<HeaderUser>(context);
     if (request.headers.authorization === 'Bearer bad')
       throw new UnauthorizedException('token expired');
     const id = request.headers['x-user'];
@@ -63,7 +62,7 @@ export class HeaderAuthGuard implements CanActivate {
 @Injectable()
 export class AdminGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const user = context.switchToHttp().getRequest<{ user?: HeaderUser }>().user;
+    const user = guardedRequest<HeaderUser>(context).user;
     if (!user) throw new UnauthorizedException('sign in first');
     return user.roles.includes('admin');
   }
@@ -188,6 +187,16 @@ export function startResourceServerApp(
   resourceServer: NonNullable<McpModuleOptions['auth']>['resourceServer'],
 ): Promise<TestServer> {
   return startTestServer('express', { imports: [accessApp(true, { resourceServer })] });
+}
+
+/** A resource server that takes opaque tokens, introspecting them at `authorization`. */
+export function startIntrospectingApp(
+  authorization: Pick<AuthorizationServer, 'issuer' | 'introspection'>,
+): Promise<TestServer> {
+  return startResourceServerApp({
+    issuer: authorization.issuer,
+    introspection: authorization.introspection,
+  });
 }
 
 /** The `pay` tool's confirmation, accepted. */

@@ -2,11 +2,14 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { SignJWT } from 'jose';
 import { resolveDpopOptions } from '../../../src/auth/dpop.options';
 import { DpopNonces } from '../../../src/auth/dpop-nonces';
-import { Payments, accessApp, startResourceServerApp, payRound } from './access.fixtures';
 import {
-  startAuthorizationServer,
-  type AuthorizationServer,
-} from '../../utils/authorization-server';
+  Payments,
+  accessApp,
+  startIntrospectingApp,
+  startResourceServerApp,
+  payRound,
+} from './access.fixtures';
+import { startAuthorizationServer } from '../../utils/authorization-server';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import {
   DpopClientCredentialsProvider,
@@ -24,6 +27,8 @@ import {
   type RawRoundResponse,
 } from '../../utils/mcp';
 import { initializeMessage, sessionPost, sessionStreamStatus } from '../../utils/session-clients';
+import { forSuite } from '../../utils/suite-resource';
+import { serverForSuite } from '../../utils/suite-server';
 
 /*
  * DPoP (RFC 9449) on the built-in resource server, against a real authorization server issuing
@@ -39,13 +44,26 @@ const CONFIRM = { confirm: { action: 'accept', content: { ok: true } } };
 const SCOPE = 'mcp:tools payments:write';
 const NONCE_SECRET = 'a-nonce-secret-of-at-least-32-bytes!';
 
-let as: AuthorizationServer;
-beforeAll(async () => {
-  as = await startAuthorizationServer();
-});
-afterAll(async () => {
-  await as?.stop();
-});
+const authorization = forSuite(startAuthorizationServer, (server) => server.stop());
+
+/** The official client's DPoP provider, signing in with the admin's client credentials. */
+const adminProvider = () =>
+  new DpopClientCredentialsProvider({
+    clientId: 'admin',
+    clientSecret: 'admin-secret',
+    scope: SCOPE,
+    expectedIssuer: authorization.issuer,
+  });
+
+/** An official client whose user accepts every form with `{ ok: true }`. */
+function approvingClient(name: string, options: ConstructorParameters<typeof Client>[1]): Client {
+  const client = new Client({ name, version: '1.0.0' }, options);
+  client.setRequestHandler('elicitation/create', () => ({
+    action: 'accept',
+    content: { ok: true },
+  }));
+  return client;
+}
 
 /** The DPoP challenge of a refusal (the header lists Bearer first when both are accepted). */
 function dpopChallenge(response: RawRoundResponse): string {
@@ -73,16 +91,20 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
   beforeAll(async () => {
     const started = await Promise.all([
       startTestServer(adapter, {
-        imports: [accessApp(true, { resourceServer: { issuer: as.issuer } })],
+        imports: [accessApp(true, { resourceServer: { issuer: authorization.issuer } })],
       }),
       startTestServer(adapter, {
-        imports: [accessApp(false, { resourceServer: { issuer: as.issuer, dpop: 'required' } })],
+        imports: [
+          accessApp(false, {
+            resourceServer: { issuer: authorization.issuer, dpop: 'required' },
+          }),
+        ],
       }),
       startTestServer(adapter, {
         imports: [
           accessApp(true, {
             resourceServer: {
-              issuer: as.issuer,
+              issuer: authorization.issuer,
               dpop: { mode: 'required', nonce: { secret: NONCE_SECRET } },
             },
           }),
@@ -97,7 +119,7 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
 
   /** A token of the admin bound to `key` (RFC 9449 §5), for `server`. */
   const boundToken = (server: TestServer, key: TestDpopKey) =>
-    as.token('admin', { scope: SCOPE, resource: server.url.href, dpop: key });
+    authorization.token('admin', { scope: SCOPE, resource: server.url.href, dpop: key });
 
   /** `pay`'s first round with a DPoP proof of `key`; its sealed state for the second. */
   async function firstRound(server: TestServer, key: TestDpopKey, token: string) {
@@ -123,12 +145,7 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
 
   it('lets the official client sign in with a DPoP-bound token and complete a two-round flow, every request with a fresh proof', async () => {
     const server = servers.allowed;
-    const provider = new DpopClientCredentialsProvider({
-      clientId: 'admin',
-      clientSecret: 'admin-secret',
-      scope: SCOPE,
-      expectedIssuer: as.issuer,
-    });
+    const provider = adminProvider();
     const sent: { authorization: string | null; proof: string | null }[] = [];
     const logged: typeof fetch = (input, init) => {
       const url = input instanceof Request ? input.url : String(input);
@@ -137,14 +154,10 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
         sent.push({ authorization: headers.get('authorization'), proof: headers.get('dpop') });
       return fetch(input, init);
     };
-    const client = new Client(
-      { name: 'dpop-e2e', version: '1.0.0' },
-      { versionNegotiation: { mode: { pin: PROTOCOL_VERSION } }, capabilities: FORM },
-    );
-    client.setRequestHandler('elicitation/create', () => ({
-      action: 'accept',
-      content: { ok: true },
-    }));
+    const client = approvingClient('dpop-e2e', {
+      versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
+      capabilities: FORM,
+    });
     const payments = server.app.get(Payments);
     const paid = payments.made.length;
     await client.connect(
@@ -320,7 +333,7 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
 
   it('allowed: serves a plain bearer token, and a plain token sent with a valid proof as a bearer one', async () => {
     const server = servers.allowed;
-    const plain = await as.token('admin', { scope: SCOPE, resource: server.url.href });
+    const plain = await authorization.token('admin', { scope: SCOPE, resource: server.url.href });
     const asBearer = await rawRound(
       server.url,
       'tools/list',
@@ -350,7 +363,7 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
     expect(anonymous.headers['www-authenticate']).toBe(
       `DPoP resource_metadata="${server.origin}/.well-known/oauth-protected-resource/mcp", algs="ES256 RS256 PS256 EdDSA"`,
     );
-    const plain = await as.token('admin', { scope: SCOPE, resource: server.url.href });
+    const plain = await authorization.token('admin', { scope: SCOPE, resource: server.url.href });
     expectRefused(
       await rawRound(
         server.url,
@@ -418,20 +431,11 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
 
   it('nonces: the official client retries a use_dpop_nonce challenge with the nonce and completes the flow', async () => {
     const server = servers.nonce;
-    const provider = new DpopClientCredentialsProvider({
-      clientId: 'admin',
-      clientSecret: 'admin-secret',
-      scope: SCOPE,
-      expectedIssuer: as.issuer,
+    const provider = adminProvider();
+    const client = approvingClient('dpop-nonce-e2e', {
+      versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
+      capabilities: FORM,
     });
-    const client = new Client(
-      { name: 'dpop-nonce-e2e', version: '1.0.0' },
-      { versionNegotiation: { mode: { pin: PROTOCOL_VERSION } }, capabilities: FORM },
-    );
-    client.setRequestHandler('elicitation/create', () => ({
-      action: 'accept',
-      content: { ok: true },
-    }));
     await client.connect(new StreamableHTTPClientTransport(server.url, { authProvider: provider }));
     try {
       const result = await client.callTool({ name: 'pay', arguments: {} });
@@ -443,26 +447,17 @@ describe.each(ADAPTERS)('DPoP on the resource server over %s', (adapter) => {
 });
 
 describe.each(ADAPTERS)('a 2025-era session with DPoP over %s', (adapter) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(adapter, {
-      imports: [accessApp(true, { resourceServer: { issuer: as.issuer, dpop: 'required' } })],
-    });
-  });
-  afterAll(() => server?.close());
+  const server = serverForSuite(() =>
+    startTestServer(adapter, {
+      imports: [
+        accessApp(true, { resourceServer: { issuer: authorization.issuer, dpop: 'required' } }),
+      ],
+    }),
+  );
 
   it('completes a flow in the official client’s session, each request with its own proof', async () => {
-    const provider = new DpopClientCredentialsProvider({
-      clientId: 'admin',
-      clientSecret: 'admin-secret',
-      scope: SCOPE,
-      expectedIssuer: as.issuer,
-    });
-    const client = new Client({ name: 'dpop-2025', version: '1.0.0' }, { capabilities: FORM });
-    client.setRequestHandler('elicitation/create', () => ({
-      action: 'accept',
-      content: { ok: true },
-    }));
+    const provider = adminProvider();
+    const client = approvingClient('dpop-2025', { capabilities: FORM });
     await client.connect(new StreamableHTTPClientTransport(server.url, { authProvider: provider }));
     try {
       expect(client.getNegotiatedProtocolVersion?.() ?? '2025-11-25').not.toBe(PROTOCOL_VERSION);
@@ -475,7 +470,11 @@ describe.each(ADAPTERS)('a 2025-era session with DPoP over %s', (adapter) => {
 
   it('serves a session only to its subject holding the same key', async () => {
     const key = await TestDpopKey.create();
-    const token = await as.token('admin', { scope: SCOPE, resource: server.url.href, dpop: key });
+    const token = await authorization.token('admin', {
+      scope: SCOPE,
+      resource: server.url.href,
+      dpop: key,
+    });
     const post = async (
       signer: TestDpopKey,
       bearer: string,
@@ -492,7 +491,7 @@ describe.each(ADAPTERS)('a 2025-era session with DPoP over %s', (adapter) => {
     expect((await post(key, token, list, session)).status).toBe(200);
     // The same client and subject, with a token bound to another key: not this session.
     const otherKey = await TestDpopKey.create();
-    const otherToken = await as.token('admin', {
+    const otherToken = await authorization.token('admin', {
       scope: SCOPE,
       resource: server.url.href,
       dpop: otherKey,
@@ -511,18 +510,15 @@ describe.each(ADAPTERS)('a 2025-era session with DPoP over %s', (adapter) => {
 });
 
 describe('DPoP-bound opaque tokens by introspection', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startResourceServerApp({
-      issuer: as.issuer,
-      introspection: as.introspection,
-    });
-  });
-  afterAll(() => server?.close());
+  const server = serverForSuite(() => startIntrospectingApp(authorization));
 
   it('takes the binding from the introspection answer (cnf.jkt): served with a proof of the key, refused without', async () => {
     const key = await TestDpopKey.create();
-    const token = await as.token('opaque', { scope: SCOPE, resource: server.url.href, dpop: key });
+    const token = await authorization.token('opaque', {
+      scope: SCOPE,
+      resource: server.url.href,
+      dpop: key,
+    });
     expect(token.split('.')).toHaveLength(1);
     const proof = await key.proof({ htm: 'POST', htu: server.url, accessToken: token });
     expect(
@@ -550,20 +546,18 @@ describe('DPoP-bound opaque tokens by introspection', () => {
 });
 
 describe('the DPoP replay cache, bounded with a fair share per token subject', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startResourceServerApp({
-      issuer: as.issuer,
+  const server = serverForSuite(() =>
+    startResourceServerApp({
+      issuer: authorization.issuer,
       dpop: { maxReplayEntries: 10, maxReplayEntriesPerSubject: 3 },
-    });
-  });
-  afterAll(() => server?.close());
+    }),
+  );
 
   it('refuses a subject past its share with the retryable -32000, whatever keys it mints, and still serves another subject', async () => {
     const call = async (client: string) => {
       // A fresh key each time: keys cost a client nothing, its subject is what is counted.
       const key = await TestDpopKey.create();
-      const token = await as.token(client, {
+      const token = await authorization.token(client, {
         scope: 'mcp:tools',
         resource: server.url.href,
         dpop: key,

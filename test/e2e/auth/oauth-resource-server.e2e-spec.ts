@@ -6,17 +6,16 @@ import {
 import { Injectable, Module } from '@nestjs/common';
 import { generateKeyPair, SignJWT } from 'jose';
 import { McpTool } from '../../../src/index';
-import { Payments, accessApp, startResourceServerApp, payRound } from './access.fixtures';
+import { Payments, accessApp, startIntrospectingApp, payRound } from './access.fixtures';
 import { CapturingLogger } from '../../fixtures/sample-app';
-import {
-  startAuthorizationServer,
-  type AuthorizationServer,
-} from '../../utils/authorization-server';
+import { startAuthorizationServer } from '../../utils/authorization-server';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { expectInputRequired, expectNoSideEffects } from '../../utils/expect-rpc';
 import { PROTOCOL_VERSION, rawRound, rawToolCall } from '../../utils/mcp';
 import { initializeMessage, sessionPost, sessionStreamStatus } from '../../utils/session-clients';
 import { sleep } from '../../utils/wait';
+import { forSuite } from '../../utils/suite-resource';
+import { serverForSuite } from '../../utils/suite-server';
 
 /*
  * The built-in OAuth 2.1 resource server against a real authorization server (oidc-provider, in
@@ -29,13 +28,7 @@ const FORM = { elicitation: { form: {} } };
 /** The `algs` of the DPoP challenge every refusal carries beside the Bearer one (DPoP is allowed by default). */
 const ALGS = 'algs="ES256 RS256 PS256 EdDSA"';
 
-let as: AuthorizationServer;
-beforeAll(async () => {
-  as = await startAuthorizationServer();
-});
-afterAll(async () => {
-  await as?.stop();
-});
+const authorization = forSuite(startAuthorizationServer, (server) => server.stop());
 
 describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
   const servers: Record<'fast' | 'sdk', TestServer> = {} as never;
@@ -45,7 +38,7 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
       servers[path] = await startTestServer(adapter, {
         imports: [
           accessApp(path === 'fast', {
-            resourceServer: { issuer: as.issuer, clockToleranceSeconds: 0 },
+            resourceServer: { issuer: authorization.issuer, clockToleranceSeconds: 0 },
           }),
         ],
       });
@@ -70,7 +63,7 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
         expect(response.headers.get('access-control-allow-origin')).toBe('*');
         expect(await response.json()).toEqual({
           resource: resource(),
-          authorization_servers: [as.issuer],
+          authorization_servers: [authorization.issuer],
           scopes_supported: ['payments:write'],
           bearer_methods_supported: ['header'],
           dpop_signing_alg_values_supported: ['ES256', 'RS256', 'PS256', 'EdDSA'],
@@ -108,7 +101,7 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
         clientId: 'admin',
         clientSecret: 'admin-secret',
         scope: 'mcp:tools payments:write',
-        expectedIssuer: as.issuer,
+        expectedIssuer: authorization.issuer,
       });
       const client = new Client(
         { name: 'oauth-e2e', version: '1.0.0' },
@@ -135,7 +128,10 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
     });
 
     it('answers a token without the scope with 403 insufficient_scope naming it', async () => {
-      const token = await as.token('alice', { scope: 'mcp:tools', resource: resource() });
+      const token = await authorization.token('alice', {
+        scope: 'mcp:tools',
+        resource: resource(),
+      });
       const response = await payRound(server().url, bearer(token));
       expect(response.status).toBe(403);
       expect(response.headers['www-authenticate']).toBe(
@@ -167,9 +163,15 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
 
     async function badToken(kind: string): Promise<string> {
       if (kind === 'for another resource')
-        return as.token('admin', { scope: 'mcp:tools', resource: 'http://127.0.0.1:1/mcp' });
+        return authorization.token('admin', {
+          scope: 'mcp:tools',
+          resource: 'http://127.0.0.1:1/mcp',
+        });
       if (kind === 'expired') {
-        const token = await as.token('short', { scope: 'mcp:tools', resource: resource() });
+        const token = await authorization.token('short', {
+          scope: 'mcp:tools',
+          resource: resource(),
+        });
         await sleep(2_100);
         return token;
       }
@@ -177,7 +179,7 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
         const { privateKey } = await generateKeyPair('RS256');
         return new SignJWT({ scope: 'mcp:tools payments:write', client_id: 'admin' })
           .setProtectedHeader({ alg: 'RS256', kid: 'not-the-servers' })
-          .setIssuer(as.issuer)
+          .setIssuer(authorization.issuer)
           .setAudience(resource())
           .setSubject('admin')
           .setExpirationTime('5m')
@@ -187,13 +189,16 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
     }
 
     it('ends a flow whose token lost the scope between rounds with the step-up, and pays nothing', async () => {
-      const full = await as.token('admin', {
+      const full = await authorization.token('admin', {
         scope: 'mcp:tools payments:write',
         resource: resource(),
       });
       const first = await payRound(server().url, bearer(full));
       expectInputRequired(first, { confirm: { method: 'elicitation/create' } });
-      const reduced = await as.token('admin', { scope: 'mcp:tools', resource: resource() });
+      const reduced = await authorization.token('admin', {
+        scope: 'mcp:tools',
+        resource: resource(),
+      });
       const payments = server().app.get(Payments);
       const retry = await expectNoSideEffects(
         () => payments.made.length,
@@ -208,8 +213,11 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
         const response = await rawRound(server().url, 'tools/list', {}, { headers });
         return (response.body.result?.tools as { name: string }[]).map((tool) => tool.name);
       };
-      const alice = await as.token('alice', { scope: 'mcp:tools', resource: resource() });
-      const admin = await as.token('admin', {
+      const alice = await authorization.token('alice', {
+        scope: 'mcp:tools',
+        resource: resource(),
+      });
+      const admin = await authorization.token('admin', {
         scope: 'mcp:tools payments:write',
         resource: resource(),
       });
@@ -220,15 +228,11 @@ describe.each(ADAPTERS)('an OAuth protected resource over %s', (adapter) => {
 });
 
 describe.each(ADAPTERS)('a 2025-era client of the protected resource over %s', (adapter) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(adapter, {
-      imports: [accessApp(true, { resourceServer: { issuer: as.issuer } })],
-    });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = serverForSuite(() =>
+    startTestServer(adapter, {
+      imports: [accessApp(true, { resourceServer: { issuer: authorization.issuer } })],
+    }),
+  );
 
   it('gets the 401 challenge for a bad token before its session starts, and is served with a good one', async () => {
     const send = (authorization: string, message: Record<string, unknown>, session?: string) =>
@@ -237,7 +241,7 @@ describe.each(ADAPTERS)('a 2025-era client of the protected resource over %s', (
     const refused = await send('Bearer not-a-jwt', initialize);
     expect(refused.status).toBe(401);
     expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
-    const token = await as.token('admin', {
+    const token = await authorization.token('admin', {
       scope: 'mcp:tools payments:write',
       resource: server.url.href,
     });
@@ -329,7 +333,7 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
         imports: [
           accessApp(
             true,
-            { resourceServer: { issuer: as.issuer } },
+            { resourceServer: { issuer: authorization.issuer } },
             { imports: [PublicStatusModule] },
           ),
         ],
@@ -340,7 +344,11 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
     optional = await startTestServer(
       adapter,
       {
-        imports: [accessApp(false, { resourceServer: { issuer: as.issuer, requireToken: false } })],
+        imports: [
+          accessApp(false, {
+            resourceServer: { issuer: authorization.issuer, requireToken: false },
+          }),
+        ],
       },
       '/mcp',
       { logger: optionalLog },
@@ -368,7 +376,7 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
     const other = await rawToolCall(required.url, 'public_echo', {});
     expect(other.status).toBe(401);
     expect(other.headers['www-authenticate']).toContain('resource_metadata=');
-    const token = await as.token('admin', {
+    const token = await authorization.token('admin', {
       scope: 'mcp:tools payments:write',
       resource: required.url.href,
     });
@@ -416,19 +424,10 @@ describe.each(ADAPTERS)('callers without a token over %s', (adapter) => {
 });
 
 describe('opaque tokens by introspection', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startResourceServerApp({
-      issuer: as.issuer,
-      introspection: as.introspection,
-    });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = serverForSuite(() => startIntrospectingApp(authorization));
 
   it('accepts an active token for this resource and refuses one it does not know', async () => {
-    const token = await as.token('opaque', {
+    const token = await authorization.token('opaque', {
       scope: 'mcp:tools payments:write',
       resource: server.url.href,
     });

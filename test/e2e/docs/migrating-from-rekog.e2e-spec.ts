@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { AppModule } from './rekog-after';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { formAnsweringClient, rawRound, rawToolCall } from '../../utils/mcp';
+import { guardedRequest } from '../../fixtures/guarded-request';
 
 const PAGE = readFileSync(join(__dirname, '../../..', 'docs', 'migrating-from-rekog.md'), 'utf8');
 const FIXTURES = __dirname;
@@ -32,10 +33,7 @@ function example(heading: 'Before' | 'After'): string {
 @Injectable()
 class HeaderAuthGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const req = context.switchToHttp().getRequest<{
-      headers: Record<string, string | undefined>;
-      user?: unknown;
-    }>();
+    const req = guardedRequest(context);
     const scopes = req.headers['x-scopes'];
     if (scopes !== undefined) req.user = { id: 'ada', scopes: scopes.split(',') };
     return true;

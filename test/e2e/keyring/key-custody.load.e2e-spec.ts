@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { tmpdir } from 'node:os';
+
 import { join, resolve } from 'node:path';
-import request from 'supertest';
 import type { SampleEnv } from '../../fixtures/sample-app';
 import { ADAPTERS, type AdapterName } from '../../utils/bootstrap';
-import { kidOf, rawToolCall, type RawRoundResponse } from '../../utils/mcp';
-import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
+import { kidOf, type RawRoundResponse } from '../../utils/mcp';
+
 import {
   ensureSampleBuilt,
   startSampleProcess,
@@ -14,12 +12,14 @@ import {
   type SampleProcessEnv,
 } from '../../utils/sample-process';
 import { until } from '../../utils/wait';
-import { makeSoftHsmToken, type SoftHsmToken } from '../../utils/softhsm-token';
-import { TRANSFER, APPROVE } from '../../utils/sample-calls';
+
 import { INVALID_STATE } from '../../utils/expect-rpc';
+import { beginTransfer, completeTransfer } from '../../utils/sample-calls';
+import { keyringAdmin } from '../../utils/keyring-admin';
+import { pkcs11KeySourceEnv, softHsmTokenForSuite } from '../../utils/softhsm-token';
+import { sampleInstancesForSuite } from '../../utils/sample-fleet';
 
 const ADMIN_TOKEN = 'key-custody-admin-71d2';
-const FORM = { elicitation: {} };
 const DONE = 'Transferred 12.50 to bob';
 const BUSY = { code: -32000, message: 'Server busy: the key store is unavailable' };
 const PIN = '5813';
@@ -70,40 +70,18 @@ class FlowTally {
   }
 }
 
-const begin = (url: URL) => rawToolCall(url, 'transfer_funds', TRANSFER, { capabilities: FORM });
-const complete = (url: URL, state: string) =>
-  rawToolCall(url, 'transfer_funds', TRANSFER, {
-    capabilities: FORM,
-    requestState: state,
-    inputResponses: APPROVE,
-  });
-
-async function admin(server: SampleProcess, action: string, body?: object) {
-  const call = body
-    ? request(server.url.origin).post(`/admin/keyring/${action}`).send(body)
-    : request(server.url.origin).get('/admin/keyring');
-  return call.set('Authorization', `Bearer ${ADMIN_TOKEN}`);
-}
+const admin = (server: SampleProcess, action: string, body?: object) =>
+  keyringAdmin(server, ADMIN_TOKEN, action, body);
 
 jest.setTimeout(240_000);
 
-let hsmDir: string;
-let token: SoftHsmToken;
-beforeAll(async () => {
-  hsmDir = mkdtempSync(join(tmpdir(), 'hsm-load-'));
-  token = makeSoftHsmToken(hsmDir, PIN, ['--resident', 'k1,k2,k3']);
-  await ensureSampleBuilt();
-}, 300_000);
-afterAll(() => rmSync(hsmDir, { recursive: true, force: true }));
+const hsm = softHsmTokenForSuite(PIN, ['--resident', 'k1,k2,k3']);
+beforeAll(() => ensureSampleBuilt(), 300_000);
 
 function hsmEnv(env: SampleEnv & Record<string, string>): SampleProcessEnv {
   return {
     MCP_ADMIN_TOKEN: ADMIN_TOKEN,
-    MCP_KEY_SOURCE: 'pkcs11',
-    PKCS11_MODULE: token.PKCS11_MODULE,
-    PKCS11_TOKEN_LABEL: token.PKCS11_TOKEN_LABEL,
-    PKCS11_PIN: token.PKCS11_PIN,
-    SOFTHSM2_CONF: token.SOFTHSM2_CONF,
+    ...pkcs11KeySourceEnv(hsm.token),
     ...env,
   } as SampleProcessEnv;
 }
@@ -113,7 +91,7 @@ describe.each(ADAPTERS)('keys in an HSM whose sessions are killed under load (%s
   let socketPath: string;
 
   beforeAll(async () => {
-    socketPath = join(hsmDir, `killer-${adapter}.sock`);
+    socketPath = join(hsm.dir, `killer-${adapter}.sock`);
     server = await startSampleProcess(
       adapter as AdapterName,
       hsmEnv({
@@ -130,9 +108,12 @@ describe.each(ADAPTERS)('keys in an HSM whose sessions are killed under load (%s
     let running = true;
     const worker = async () => {
       while (running) {
-        const first = await begin(server.url);
+        const first = await beginTransfer(server.url);
         if (!tally.count(first, 'state')) continue;
-        tally.count(await complete(server.url, first.body.result?.requestState as string), 'done');
+        tally.count(
+          await completeTransfer(server.url, first.body.result?.requestState as string),
+          'done',
+        );
       }
     };
     const workers = Array.from({ length: 8 }, worker);
@@ -158,9 +139,12 @@ describe.each(ADAPTERS)('keys in an HSM whose sessions are killed under load (%s
     // Recovered: flows after the last kill all complete, none answered busy.
     const after = new FlowTally();
     for (let flow = 0; flow < 10; flow++) {
-      const first = await begin(server.url);
+      const first = await beginTransfer(server.url);
       if (after.count(first, 'state'))
-        after.count(await complete(server.url, first.body.result?.requestState as string), 'done');
+        after.count(
+          await completeTransfer(server.url, first.body.result?.requestState as string),
+          'done',
+        );
     }
     expect(after).toMatchObject({ completed: 10, busy: 0, wrong: [] });
     console.log(
@@ -172,28 +156,15 @@ describe.each(ADAPTERS)('keys in an HSM whose sessions are killed under load (%s
 describe.each(ADAPTERS)(
   'a rotation across two instances while flows are in flight (%s)',
   (adapter) => {
-    let redis: RedisServerHandle;
-    const servers: SampleProcess[] = [];
-
-    beforeAll(async () => {
-      redis = await startRedisServer();
-      for (const name of ['a', 'b'])
-        servers.push(
-          await startSampleProcess(
-            adapter as AdapterName,
-            hsmEnv({
-              MCP_KEYRING: JSON.stringify({ active: 'k1', keys: { k1: { pkcs11: 'k1' } } }),
-              MCP_STORE: 'redis',
-              REDIS_URL: redis.url,
-              MCP_INSTANCE_NAME: `rotation-${adapter}-${name}`,
-            }),
-          ),
-        );
-    }, 120_000);
-    afterAll(async () => {
-      await Promise.all(servers.map((server) => server.stop()));
-      await redis?.close();
-    });
+    const servers = sampleInstancesForSuite(
+      adapter as AdapterName,
+      `rotation-${adapter}`,
+      (fleet) =>
+        hsmEnv({
+          MCP_KEYRING: JSON.stringify({ active: 'k1', keys: { k1: { pkcs11: 'k1' } } }),
+          ...fleet,
+        }),
+    );
 
     it('stage → activate → remove loses no flow that was valid under either key; after remove only k1 flows fail, as documented', async () => {
       const [a, b] = servers;
@@ -217,13 +188,13 @@ describe.each(ADAPTERS)(
       };
       const flow = async (to: SampleProcess, state: string) => {
         const sent = phase;
-        const outcome = outcomeOf(await complete(to.url, state));
+        const outcome = outcomeOf(await completeTransfer(to.url, state));
         flows.push({ kid: kidOf(state), sent, answered: phase, outcome });
       };
       // Flows begun under k1 before the rotation, completed after activate and after remove.
       const held = await Promise.all(
         Array.from({ length: 8 }, async (_, index) => {
-          const response = await begin((index % 2 === 0 ? a : b).url);
+          const response = await beginTransfer((index % 2 === 0 ? a : b).url);
           return response.body.result?.requestState as string;
         }),
       );
@@ -233,7 +204,7 @@ describe.each(ADAPTERS)(
       const worker = async (index: number) => {
         const [from, to] = index % 2 === 0 ? [a, b] : [b, a];
         while (running) {
-          const first = await begin(from.url);
+          const first = await beginTransfer(from.url);
           const state = first.body.result?.requestState;
           if (typeof state !== 'string') {
             flows.push({ kid: '?', sent: phase, answered: phase, outcome: outcomeOf(first) });

@@ -8,12 +8,12 @@ import {
   startSampleApp,
 } from '../../fixtures/sample-app';
 import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
-import { rawToolCall, resultText, stateOf, type RawRoundResponse } from '../../utils/mcp';
-import { TRANSFER, APPROVE } from '../../utils/sample-calls';
+import { resultText, stateOf, type RawRoundResponse } from '../../utils/mcp';
+
 import { INVALID_STATE } from '../../utils/expect-rpc';
+import { beginTransfer, completeTransfer } from '../../utils/sample-calls';
 
 const ADMIN_TOKEN = 'rotation-admin-token-5b1f';
-const FORM = { elicitation: {} };
 
 interface Snapshot {
   activeKeyId: string;
@@ -92,17 +92,11 @@ describe.each(ADAPTERS)('key rotation over %s', (adapter) => {
   }
 
   async function begin(server: TestServer): Promise<string> {
-    return stateOf(
-      await rawToolCall(server.url, 'transfer_funds', TRANSFER, { capabilities: FORM }),
-    );
+    return stateOf(await beginTransfer(server.url));
   }
 
   function complete(server: TestServer, state: string): Promise<RawRoundResponse> {
-    return rawToolCall(server.url, 'transfer_funds', TRANSFER, {
-      capabilities: FORM,
-      requestState: state,
-      inputResponses: APPROVE,
-    });
+    return completeTransfer(server.url, state);
   }
 
   it('rotates k1 to k2 across two instances without breaking a flow in flight', async () => {

@@ -2,25 +2,21 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import request from 'supertest';
 import { AwsKmsKeyWrapper } from '../../../src/entry/aws-kms';
 import { startSampleApp, type SampleEnv } from '../../fixtures/sample-app';
 import type { TestServer } from '../../utils/bootstrap';
 import { startMotoKms, type MotoKms } from '../../utils/moto-kms';
-import {
-  ensureSampleBuilt,
-  startSampleProcess,
-  type SampleProcess,
-  type SampleProcessEnv,
-} from '../../utils/sample-process';
-import { kidOf, rawToolCall, resultText, stateOf } from '../../utils/mcp';
-import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
+import { ensureSampleBuilt, type SampleProcessEnv } from '../../utils/sample-process';
+import { kidOf, resultText, stateOf } from '../../utils/mcp';
+
 import { until } from '../../utils/wait';
-import { makeSoftHsmToken, type SoftHsmToken } from '../../utils/softhsm-token';
-import { TRANSFER, APPROVE } from '../../utils/sample-calls';
+
+import { beginTransfer, completeTransfer, transferAcross } from '../../utils/sample-calls';
+import { keyringAdmin } from '../../utils/keyring-admin';
+import { pkcs11KeySourceEnv, softHsmTokenForSuite } from '../../utils/softhsm-token';
+import { SampleFleet, sampleInstancesForSuite } from '../../utils/sample-fleet';
 
 const ADMIN_TOKEN = 'key-sources-admin-3c9e';
-const FORM = { elicitation: {} };
 const PIN = '4921';
 
 /** What the tests drive: an app in this process, or the sample as a child process. */
@@ -28,44 +24,29 @@ type Served = { readonly url: URL };
 
 /** Both rounds of `transfer_funds` on `server`; the first round's state. */
 async function transfer(server: Served): Promise<{ state: string; result: string }> {
-  const state = stateOf(
-    await rawToolCall(server.url, 'transfer_funds', TRANSFER, { capabilities: FORM }),
-  );
-  const done = await rawToolCall(server.url, 'transfer_funds', TRANSFER, {
-    capabilities: FORM,
-    requestState: state,
-    inputResponses: APPROVE,
-  });
-  return { state, result: resultText(done) };
+  const { state, text } = await transferAcross(server.url);
+  return { state, result: text };
 }
 
-async function admin(server: Served, action: string, body?: object) {
-  const call = body
-    ? request(server.url.origin).post(`/admin/keyring/${action}`).send(body)
-    : request(server.url.origin).get('/admin/keyring');
-  return call.set('Authorization', `Bearer ${ADMIN_TOKEN}`);
-}
+const admin = (server: Served, action: string, body?: object) =>
+  keyringAdmin(server, ADMIN_TOKEN, action, body);
 
 // Each test starts apps or sample processes; on a loaded machine that takes seconds.
 jest.setTimeout(90_000);
 
 let savedAdminToken: string | undefined;
-/** One token for the file: SoftHSM reads its configuration once per process, when it initializes. */
-let hsmDir: string;
 /** With `--wrapped d1`, the script prints the wrapped key's material too. */
-let token: SoftHsmToken & { wrapped: Record<string, string> };
+const hsm = softHsmTokenForSuite<{ wrapped: Record<string, string> }>(PIN, [
+  '--resident',
+  'k1,k2',
+  '--wrapping',
+  'wrap',
+  '--wrapped',
+  'd1',
+]);
 beforeAll(async () => {
   savedAdminToken = process.env.MCP_ADMIN_TOKEN;
   process.env.MCP_ADMIN_TOKEN = ADMIN_TOKEN;
-  hsmDir = mkdtempSync(join(tmpdir(), 'hsm-'));
-  token = makeSoftHsmToken<{ wrapped: Record<string, string> }>(hsmDir, PIN, [
-    '--resident',
-    'k1,k2',
-    '--wrapping',
-    'wrap',
-    '--wrapped',
-    'd1',
-  ]);
   // A clean checkout builds the sample here (tsc): minutes on a loaded machine.
   await ensureSampleBuilt();
 }, 300_000);
@@ -74,44 +55,31 @@ beforeAll(async () => {
  * The sample as operators run it, a process with the HSM's variables in its environment (SoftHSM
  * reads `SOFTHSM2_CONF` from the real environment, which a Jest test cannot change for itself).
  */
-async function startHsmSample(env: SampleEnv): Promise<SampleProcess> {
-  return startSampleProcess('express', {
+function hsmEnv(env: SampleEnv): SampleProcessEnv {
+  return {
     MCP_ADMIN_TOKEN: ADMIN_TOKEN,
-    MCP_KEY_SOURCE: 'pkcs11',
-    PKCS11_MODULE: token.PKCS11_MODULE,
-    PKCS11_TOKEN_LABEL: token.PKCS11_TOKEN_LABEL,
-    PKCS11_PIN: token.PKCS11_PIN,
+    ...pkcs11KeySourceEnv(hsm.token),
     PKCS11_WRAPPING_KEY_LABEL: 'wrap',
-    SOFTHSM2_CONF: token.SOFTHSM2_CONF,
     ...env,
-  } as SampleProcessEnv);
+  } as SampleProcessEnv;
 }
 afterAll(() => {
   if (savedAdminToken === undefined) delete process.env.MCP_ADMIN_TOKEN;
   else process.env.MCP_ADMIN_TOKEN = savedAdminToken;
-  rmSync(hsmDir, { recursive: true, force: true });
 });
 
 describe('keys in an HSM over PKCS#11 (SoftHSM2)', () => {
-  const samples: SampleProcess[] = [];
+  const samples = new SampleFleet({ redis: false });
+  beforeAll(() => samples.open(), 300_000);
+  afterAll(() => samples.close());
 
-  afterAll(async () => {
-    await Promise.all(samples.map((sample) => sample.stop()));
-  });
-
-  const start = async (env: SampleEnv) => {
-    const sample = await startHsmSample(env);
-    samples.push(sample);
-    return sample;
-  };
+  const start = (env: SampleEnv) => samples.start('express', hsmEnv(env));
 
   it('seals and opens inside the token with a resident key, and rotates to another by label', async () => {
     const server = await start({
       MCP_KEYRING: JSON.stringify({ active: 'k1', keys: { k1: { pkcs11: 'k1' } } }),
     });
-    const inFlight = stateOf(
-      await rawToolCall(server.url, 'transfer_funds', TRANSFER, { capabilities: FORM }),
-    );
+    const inFlight = stateOf(await beginTransfer(server.url));
     expect(kidOf(inFlight)).toBe('k1');
     expect((await transfer(server)).result).toBe('Transferred 12.50 to bob');
 
@@ -121,11 +89,7 @@ describe('keys in an HSM over PKCS#11 (SoftHSM2)', () => {
     const after = await transfer(server);
     expect(kidOf(after.state)).toBe('k2');
     // The flow begun under k1 still completes: k1 stays for verification until removed.
-    const completed = await rawToolCall(server.url, 'transfer_funds', TRANSFER, {
-      capabilities: FORM,
-      requestState: inFlight,
-      inputResponses: APPROVE,
-    });
+    const completed = await completeTransfer(server.url, inFlight);
     expect(resultText(completed)).toBe('Transferred 12.50 to bob');
     expect(server.log()).not.toContain(PIN);
   });
@@ -134,7 +98,7 @@ describe('keys in an HSM over PKCS#11 (SoftHSM2)', () => {
     const server = await start({
       MCP_KEYRING: JSON.stringify({
         active: 'd1',
-        keys: { d1: { pkcs11Wrapped: token.wrapped.d1 } },
+        keys: { d1: { pkcs11Wrapped: hsm.token.wrapped.d1 } },
       }),
     });
     const { state, result } = await transfer(server);
@@ -332,40 +296,24 @@ describe('data keys wrapped by AWS KMS (the official AWS SDK v3 against moto)', 
 });
 
 describe('rotation across a fleet sharing Redis, in one call', () => {
-  let redis: RedisServerHandle;
-  const servers: SampleProcess[] = [];
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    for (const name of ['a', 'b'])
-      servers.push(
-        await startHsmSample({
-          MCP_KEYRING: JSON.stringify({ active: 'k1', keys: { k1: { pkcs11: 'k1' } } }),
-          MCP_STORE: 'redis',
-          REDIS_URL: redis.url,
-          MCP_INSTANCE_NAME: `instance-${name}`,
-        }),
-      );
-  }, 180_000);
-
-  afterAll(async () => {
-    await Promise.all(servers.map((server) => server.stop()));
-    await redis?.close();
-  });
+  const servers = sampleInstancesForSuite(
+    'express',
+    'instance',
+    (fleet) =>
+      hsmEnv({
+        MCP_KEYRING: JSON.stringify({ active: 'k1', keys: { k1: { pkcs11: 'k1' } } }),
+        ...fleet,
+      }),
+    { timeoutMs: 180_000 },
+  );
 
   it('stages and activates on one instance; every instance follows and the snapshot shows they agree', async () => {
     const [a, b] = servers;
     // Flows begun under k1 before the rotation: one completes after it, two after k1 is removed.
-    const begin = async () =>
-      stateOf(await rawToolCall(a.url, 'transfer_funds', TRANSFER, { capabilities: FORM }));
+    const begin = async () => stateOf(await beginTransfer(a.url));
     const underK1 = [await begin(), await begin(), await begin()];
     expect(underK1.map(kidOf)).toEqual(['k1', 'k1', 'k1']);
-    const complete = (server: Served, state: string) =>
-      rawToolCall(server.url, 'transfer_funds', TRANSFER, {
-        capabilities: FORM,
-        requestState: state,
-        inputResponses: APPROVE,
-      });
+    const complete = (server: Served, state: string) => completeTransfer(server.url, state);
     expect((await admin(a, 'stage', { id: 'k2', pkcs11: 'k2' })).status).toBe(200);
     await until(async () =>
       ((await admin(b, 'keyring')).body as { keys: { id: string }[] }).keys.some(
@@ -379,16 +327,9 @@ describe('rotation across a fleet sharing Redis, in one call', () => {
         ((await admin(b, 'keyring')).body as { activeKeyId: string }).activeKeyId === 'k2',
     );
     // A flow begun on A under k2 completes on B.
-    const state = stateOf(
-      await rawToolCall(a.url, 'transfer_funds', TRANSFER, { capabilities: FORM }),
-    );
+    const { state, text } = await transferAcross(a.url, b.url);
     expect(kidOf(state)).toBe('k2');
-    const done = await rawToolCall(b.url, 'transfer_funds', TRANSFER, {
-      capabilities: FORM,
-      requestState: state,
-      inputResponses: APPROVE,
-    });
-    expect(resultText(done)).toBe('Transferred 12.50 to bob');
+    expect(text).toBe('Transferred 12.50 to bob');
     const snapshot = (await admin(a, 'keyring')).body as {
       fleet?: { agree: boolean; instances: { name: string; activeKeyId: string }[] };
     };

@@ -1,9 +1,8 @@
 import { Redis } from 'ioredis';
-import request from 'supertest';
 import { AwsKmsKeyWrapper } from '../../../src/entry/aws-kms';
 import { CapturingLogger, newKeyring, startSampleApp } from '../../fixtures/sample-app';
 import { ADAPTERS, type AdapterName, type TestServer } from '../../utils/bootstrap';
-import { kidOf, rawToolCall, resultText, stateOf } from '../../utils/mcp';
+import { kidOf } from '../../utils/mcp';
 import { startMotoKms, type MotoKms } from '../../utils/moto-kms';
 import {
   closeRedisClient,
@@ -11,10 +10,11 @@ import {
   type RedisServerHandle,
 } from '../../utils/redis-server';
 import { sleep, until } from '../../utils/wait';
-import { TRANSFER, APPROVE } from '../../utils/sample-calls';
+
+import { transferAcross } from '../../utils/sample-calls';
+import { keyringAdmin } from '../../utils/keyring-admin';
 
 const ADMIN_TOKEN = 'keyring-fleet-admin-0c4a';
-const FORM = { elicitation: {} };
 const DONE = 'Transferred 12.50 to bob';
 const RECORD = 'nestjs-mcp:keyring:desired';
 const HIGH_WATER = 'nestjs-mcp:keyring:desired-high-water';
@@ -34,26 +34,15 @@ interface Snapshot {
 
 const idsOf = (snapshot: Snapshot) => snapshot.keys.map((key) => key.id).sort();
 
-async function admin(server: TestServer, action: string, body?: object) {
-  const call = body
-    ? request(server.origin).post(`/admin/keyring/${action}`).send(body)
-    : request(server.origin).get('/admin/keyring');
-  return call.set('Authorization', `Bearer ${ADMIN_TOKEN}`);
-}
+const admin = (server: TestServer, action: string, body?: object) =>
+  keyringAdmin(server, ADMIN_TOKEN, action, body);
 
 const snapshot = async (server: TestServer) => (await admin(server, 'keyring')).body as Snapshot;
 
 /** A flow begun on `from` completes on `to`. */
 async function crossFlow(from: TestServer, to: TestServer): Promise<{ kid: string; text: string }> {
-  const state = stateOf(
-    await rawToolCall(from.url, 'transfer_funds', TRANSFER, { capabilities: FORM }),
-  );
-  const done = await rawToolCall(to.url, 'transfer_funds', TRANSFER, {
-    capabilities: FORM,
-    requestState: state,
-    inputResponses: APPROVE,
-  });
-  return { kid: kidOf(state), text: resultText(done) };
+  const { state, text } = await transferAcross(from.url, to.url);
+  return { kid: kidOf(state), text };
 }
 
 // Each test rotates keys across in-process instances through moto's KMS.

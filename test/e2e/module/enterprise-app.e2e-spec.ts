@@ -17,7 +17,8 @@ import {
 } from './enterprise-app';
 import { CapturingLogger } from '../../fixtures/sample-app';
 import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
-import { postForStream, SseReader } from '../../utils/sse';
+import { SseReader } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import { until } from '../../utils/wait';
 import {
   connectClient,
@@ -110,6 +111,14 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
       .post('/mcp')
       .set({ ...rpcHeaders(method, name), ...headers })
       .send(rpcBody(method, params, freshId()));
+
+  /** A round of `publish` as `headers`' caller: the first, or one confirming under `state`. */
+  const publish = (args: { title: string }, headers: Record<string, string>, state?: string) =>
+    rawToolCall(server.url, 'publish', args, {
+      capabilities: FORM,
+      headers,
+      ...(state === undefined ? {} : { requestState: state, inputResponses: CONFIRM }),
+    });
 
   /** The log lines written since `mark`, at `level`. */
   const logged = (mark: number, level: string) =>
@@ -232,25 +241,13 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
     it("refuses alice's state to bob; alice completes", async () => {
       const published = server.app.get(PublishLog);
       const args = { title: 'Q3 results' };
-      const state = stateOf(
-        await rawToolCall(server.url, 'publish', args, { capabilities: FORM, headers: ALICE }),
-      );
+      const state = stateOf(await publish(args, ALICE));
 
-      const asBob = await rawToolCall(server.url, 'publish', args, {
-        capabilities: FORM,
-        headers: BOB,
-        requestState: state,
-        inputResponses: CONFIRM,
-      });
+      const asBob = await publish(args, BOB, state);
       expect(asBob.body.error).toEqual(INVALID_STATE);
       expect(published.completedBy).not.toContain('bob');
 
-      const asAlice = await rawToolCall(server.url, 'publish', args, {
-        capabilities: FORM,
-        headers: ALICE,
-        requestState: state,
-        inputResponses: CONFIRM,
-      });
+      const asAlice = await publish(args, ALICE, state);
       expect(resultText(asAlice)).toBe('{"data":"Published \\"Q3 results\\" for alice"}');
       expect(published.completedBy).toContain('alice');
     });
@@ -258,12 +255,7 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
 
   describe('4. user interceptors cannot change an input-required result', () => {
     it('answers round 1 with input_required and an opaque state', async () => {
-      const response = await rawToolCall(
-        server.url,
-        'publish',
-        { title: 'Launch' },
-        { capabilities: FORM, headers: ALICE },
-      );
+      const response = await publish({ title: 'Launch' }, ALICE);
       expect(response.status).toBe(200);
       expect(response.body.result).toMatchObject({
         resultType: 'input_required',
@@ -375,18 +367,11 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
       const audit = server.app.get(KmsAudit);
       const { seals, opens } = audit;
       const args = { title: 'KMS' };
-      const state = stateOf(
-        await rawToolCall(server.url, 'publish', args, { capabilities: FORM, headers: ALICE }),
-      );
+      const state = stateOf(await publish(args, ALICE));
       // The module's sealed-state header comes first, then the protector's own token.
       expect(state).toContain(`.${KMS_TOKEN_PREFIX}`);
       expect(audit.seals).toBe(seals + 1);
-      const done = await rawToolCall(server.url, 'publish', args, {
-        capabilities: FORM,
-        headers: ALICE,
-        requestState: state,
-        inputResponses: CONFIRM,
-      });
+      const done = await publish(args, ALICE, state);
       expect(resultText(done)).toBe('{"data":"Published \\"KMS\\" for alice"}');
       expect(audit.opens).toBe(opens + 1);
     });
@@ -422,16 +407,7 @@ describe.each(ADAPTERS)("a user's enterprise app over %s", (adapter) => {
       gate.hold();
       const taskId = (await createReport(ALICE)).body.result?.taskId as string;
       const listen = (headers: Record<string, string>) =>
-        postForStream(
-          server.url,
-          { ...rpcHeaders('subscriptions/listen'), ...headers },
-          rpcBody(
-            'subscriptions/listen',
-            { notifications: { taskIds: [taskId] } },
-            freshId(),
-            TASKS,
-          ),
-        );
+        openListenStream(server.url, { taskIds: [taskId] }, { headers, capabilities: TASKS });
       const anonymous = await listen({});
       const refusal = await new Response(anonymous.body).text();
       expect(JSON.parse(refusal)).toMatchObject({ error: { code: -32001 } });

@@ -50,6 +50,7 @@ import { Payload as InvoicePayload } from './billing/payload.dto';
 import { Payload as NotePayload } from './notes/payload.dto';
 import { startTestServer, type AdapterName, type TestServer } from '../../utils/bootstrap';
 import { askOnce, requiredField } from '../../utils/input-asks';
+import { askForAmount } from '../../fixtures/amount-form';
 
 // ---------------------------------------------------------------------------------------------
 // Identity: what a passport-style setup puts on `req.user`.
@@ -399,17 +400,7 @@ export class EnterpriseTools {
     const answer = ctx.inputResponses.find('amount');
     if (answer?.kind === 'elicitation' && answer.action === 'accept')
       return { argument: shapeOf(args.amount), answer: shapeOf(answer.content?.amount) };
-    return McpInputRequiredResult.withInputRequest(
-      'amount',
-      McpInputRequest.elicitForm({
-        message: 'Which amount?',
-        requestedSchema: {
-          type: 'object',
-          properties: { amount: { type: 'number' } },
-          required: ['amount'],
-        },
-      }),
-    );
+    return askForAmount();
   }
 
   @McpTool({

@@ -3,10 +3,11 @@ import { McpModule, McpTool } from '../../../src/index';
 import { MCP_TASKS_EXTENSION } from '../../../src/entry/tasks';
 import { McpTasksService } from '../../../src/ext/tasks/mcp-tasks.service';
 import { SessionEndpoint } from '../../../src/ext/sessions/session-endpoint';
-import { startTestServer, startupError, type TestServer } from '../../utils/bootstrap';
+import { startTestServer, startupError } from '../../utils/bootstrap';
 import { rawRound, rawToolCall } from '../../utils/mcp';
 import { openSession, sessionPost, initializeRaw } from '../../utils/session-clients';
 import { SignedInGuard } from '../../fixtures/enhancers';
+import { serverForSuite } from '../../utils/suite-server';
 
 /*
  * Tasks and 2025-era sessions are extensions: they install themselves into the core's seams
@@ -59,13 +60,11 @@ function appOf(options: Parameters<typeof McpModule.forRoot>[0], tools: unknown[
 
 describe('extensions', () => {
   describe('with tasks turned off', () => {
-    let server: TestServer;
-    beforeAll(async () => {
-      server = await startTestServer('express', {
+    const server = serverForSuite(() =>
+      startTestServer('express', {
         imports: [appOf({ tasks: { enabled: false } }, [OptionalTaskTools])],
-      });
-    });
-    afterAll(() => server.close());
+      }),
+    );
 
     it('creates none of the tasks providers', () => {
       expect(() => server.app.get(McpTasksService, { strict: false })).toThrow();
@@ -93,11 +92,9 @@ describe('extensions', () => {
   });
 
   describe('with tasks on (the default)', () => {
-    let server: TestServer;
-    beforeAll(async () => {
-      server = await startTestServer('express', { imports: [appOf({}, [OptionalTaskTools])] });
-    });
-    afterAll(() => server.close());
+    const server = serverForSuite(() =>
+      startTestServer('express', { imports: [appOf({}, [OptionalTaskTools])] }),
+    );
 
     it('declares the tasks extension and answers a call that asks for a task with one', async () => {
       const discovered = await rawRound(server.url, 'server/discover', {});
@@ -110,11 +107,9 @@ describe('extensions', () => {
   });
 
   describe('a 2025-era session whose client declares the 2026 tasks extension', () => {
-    let server: TestServer;
-    beforeAll(async () => {
-      server = await startTestServer('express', { imports: [appOf({}, [OptionalTaskTools])] });
-    });
-    afterAll(() => server.close());
+    const server = serverForSuite(() =>
+      startTestServer('express', { imports: [appOf({}, [OptionalTaskTools])] }),
+    );
 
     it('runs a plain tools/call of an optional-task tool, with no 2026 task stub', async () => {
       // The MCP Inspector declares the extension in its 2025-era initialize.
@@ -132,13 +127,11 @@ describe('extensions', () => {
   });
 
   describe('with sessions turned off', () => {
-    let server: TestServer;
-    beforeAll(async () => {
-      server = await startTestServer('express', {
+    const server = serverForSuite(() =>
+      startTestServer('express', {
         imports: [appOf({ sessions: { enabled: false } }, [OptionalTaskTools])],
-      });
-    });
-    afterAll(() => server.close());
+      }),
+    );
 
     it('creates none of the session providers and leaves 2025-era traffic to the SDK, which refuses it', async () => {
       expect(() => server.app.get(SessionEndpoint, { strict: false })).toThrow();
@@ -149,11 +142,9 @@ describe('extensions', () => {
   });
 
   describe('a tool the caller may not see', () => {
-    let server: TestServer;
-    beforeAll(async () => {
-      server = await startTestServer('express', { imports: [appOf({}, [HiddenTaskTools])] });
-    });
-    afterAll(() => server.close());
+    const server = serverForSuite(() =>
+      startTestServer('express', { imports: [appOf({}, [HiddenTaskTools])] }),
+    );
 
     it('answers a 2026-07-28 call, task or not, exactly as a tool nobody serves', async () => {
       for (const capabilities of [{}, TASKS]) {

@@ -1,4 +1,4 @@
-import { Injectable, Module, UseGuards, type CanActivate } from '@nestjs/common';
+import { Injectable, Module, UseGuards, type CanActivate, type Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { IsString } from 'class-validator';
 import {
@@ -10,7 +10,7 @@ import {
   McpTool,
 } from '../../../src/index';
 import { CapturingLogger, newKeyring as keyringOf } from '../../fixtures/sample-app';
-import { ADAPTERS, startTestServer, startupError } from '../../utils/bootstrap';
+import { ADAPTERS, startTestServer, startupError, type AdapterName } from '../../utils/bootstrap';
 import { rawToolCall } from '../../utils/mcp';
 import { sleep } from '../../utils/wait';
 
@@ -65,6 +65,18 @@ Reflect.deleteMetadata('design:paramtypes', UntypedTools.prototype, 'untyped');
 function newKeyring(id = `k-${Math.random().toString(36).slice(2, 8)}`) {
   const { active, keys } = keyringOf([id]);
   return { active, keys };
+}
+
+/** An app on `adapter` serving `providers` with a keyring of its own, and the logger it logs to. */
+async function startLogged(adapter: AdapterName, providers: Provider[]) {
+  const logger = new CapturingLogger();
+  const server = await startTestServer(
+    adapter,
+    { imports: [McpModule.forRoot({ keyring: newKeyring() })], providers },
+    '/mcp',
+    { logger },
+  );
+  return { server, logger };
 }
 
 /** An authenticating guard an app put on its tools' class instead of making it global. */
@@ -126,13 +138,7 @@ describe('sessions that cannot learn their caller', () => {
 
 describe.each(ADAPTERS)('mistakes named at startup, %s', (adapter) => {
   it('says what it serves, where, on which adapter', async () => {
-    const logger = new CapturingLogger();
-    const server = await startTestServer(
-      adapter,
-      { imports: [McpModule.forRoot({ keyring: newKeyring() })], providers: [StartupTools] },
-      '/mcp',
-      { logger },
-    );
+    const { server, logger } = await startLogged(adapter, [StartupTools]);
     try {
       expect(logger.lines.map((line) => line.text).join('\n')).toContain(
         `Serving MCP at /mcp (${adapter}): 2 tools, 1 prompt, 2 resources (1 of them templates)`,
@@ -143,16 +149,7 @@ describe.each(ADAPTERS)('mistakes named at startup, %s', (adapter) => {
   });
 
   it('names a DTO without class-validator rules, and a build that emitted no parameter types', async () => {
-    const logger = new CapturingLogger();
-    const server = await startTestServer(
-      adapter,
-      {
-        imports: [McpModule.forRoot({ keyring: newKeyring() })],
-        providers: [StartupTools, UntypedTools],
-      },
-      '/mcp',
-      { logger },
-    );
+    const { server, logger } = await startLogged(adapter, [StartupTools, UntypedTools]);
     try {
       const warnings = logger.lines.filter((line) => line.level === 'warn').map((l) => l.text);
       expect(warnings).toEqual(
@@ -264,13 +261,7 @@ describe.each(ADAPTERS)('mistakes named at startup, %s', (adapter) => {
       }
     }
     const sealing = newKeyring();
-    const logger = new CapturingLogger();
-    const other = await startTestServer(
-      adapter,
-      { imports: [McpModule.forRoot({ keyring: newKeyring() })], providers: [FlowTools] },
-      '/mcp',
-      { logger },
-    );
+    const { server: other, logger } = await startLogged(adapter, [FlowTools]);
     try {
       const kid = sealing.active;
       const state = `4_${Date.now()}_${Date.now() + 60_000}_1.${Buffer.from(kid).toString('base64url')}.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;

@@ -1,6 +1,6 @@
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawRound, rawToolCall } from '../../utils/mcp';
-import { openSession, sessionPost } from '../../utils/session-clients';
+
 import {
   GROUPS,
   groupsSeenBy,
@@ -8,6 +8,7 @@ import {
   USERS,
   type GroupName,
 } from './list-guard-failures.fixtures';
+import { modernAsker, sessionAsker, type Ask } from '../../utils/askers';
 
 /*
  * Issue 33, item 5 (and red team IV, finding 1): in every list — tools, prompts, resources,
@@ -36,11 +37,7 @@ const namedBy = (group: GroupName): [string, Record<string, unknown>][] => [
 ];
 
 /** One answer as the client gets it: the HTTP status and the body's bytes. */
-interface Answer {
-  readonly status: number;
-  readonly text: string;
-}
-type Ask = (method: string, params: Record<string, unknown>) => Promise<Answer>;
+type Answer = Awaited<ReturnType<Ask>>;
 
 const bearer = (caller: string | undefined): Record<string, string> =>
   caller === undefined ? {} : { Authorization: `Bearer ${caller}` };
@@ -74,22 +71,9 @@ describe.each(ADAPTERS)('lists whose guards throw or deny, over %s', (adapter) =
 
       async function askerOf(server: TestServer, caller: string | undefined): Promise<Ask> {
         const headers = bearer(caller);
-        if (era === 'session') {
-          const sessionId = await openSession(server.url, headers);
-          return async (method, params) => {
-            const { status, text } = await sessionPost(
-              server.url,
-              { id: 1, method, params },
-              sessionId,
-              headers,
-            );
-            return { status, text };
-          };
-        }
-        return async (method, params) => {
-          const { status, text } = await rawRound(server.url, method, params, { id: 1, headers });
-          return { status, text };
-        };
+        return era === 'session'
+          ? sessionAsker(server.url, headers, 1)
+          : modernAsker(server.url, headers, 1);
       }
 
       /** Every page of `method`, following `nextCursor`. */

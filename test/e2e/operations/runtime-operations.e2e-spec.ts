@@ -11,13 +11,12 @@ import {
   rawRound,
   rawToolCall,
   resultText,
-  rpcBody,
-  rpcHeaders,
   stateOf,
   type RawRoundOptions,
 } from '../../utils/mcp';
 import { openSession, sessionPost } from '../../utils/session-clients';
-import { SseReader, postForStream, type OpenStream } from '../../utils/sse';
+import { SseReader, type OpenStream } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import { until } from '../../utils/wait';
 import {
   CONFIRM_OPTIONS,
@@ -577,11 +576,7 @@ describe.each(ADAPTERS)('operations registered at run time, over %s', (adapter) 
 
     it('tells listen streams that the list changed, once per registration burst', async () => {
       const id = freshId();
-      const stream = await postForStream(
-        lists.url,
-        rpcHeaders('subscriptions/listen'),
-        rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, id),
-      );
+      const stream = await openListenStream(lists.url, { toolsListChanged: true }, { id });
       streams.push(stream);
       const frames = new SseReader(stream.body);
       await frames.next();

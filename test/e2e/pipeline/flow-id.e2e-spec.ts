@@ -57,11 +57,16 @@ describe.each(ADAPTERS)('flow id over %s', (adapter) => {
     return resultText(response);
   }
 
-  it('shows one id on every round of a framework-state flow, across instances (single-use state)', async () => {
-    const seen = JSON.parse(await runFlow('flow_rounds')) as string[];
+  /** Runs `tool`'s three rounds across instances: each saw the same id, a UUID. */
+  async function expectOneFlowId(tool: string): Promise<void> {
+    const seen = JSON.parse(await runFlow(tool)) as string[];
     expect(seen).toHaveLength(3);
     expect(seen[0]).toMatch(UUID);
     expect(new Set(seen).size).toBe(1);
+  }
+
+  it('shows one id on every round of a framework-state flow, across instances (single-use state)', async () => {
+    await expectOneFlowId('flow_rounds');
   });
 
   it('carries the id in the replay ledger', async () => {
@@ -73,10 +78,7 @@ describe.each(ADAPTERS)('flow id over %s', (adapter) => {
   });
 
   it('carries the id through application-protected state, across instances, the string verbatim', async () => {
-    const seen = JSON.parse(await runFlow('flow_app_state')) as string[];
-    expect(seen).toHaveLength(3);
-    expect(seen[0]).toMatch(UUID);
-    expect(new Set(seen).size).toBe(1);
+    await expectOneFlowId('flow_app_state');
   });
 
   it('carries the id through a state handle, and a refused handle names the flow in the log', async () => {

@@ -18,11 +18,12 @@ import {
 } from '../../../src/index';
 import { MCP_TASKS_EXTENSION } from '../../../src/entry/tasks';
 import { recordInterceptorChains } from '../../utils/interceptor-chains';
-import { startTestServer, type TestServer } from '../../utils/bootstrap';
+import { startTestServer } from '../../utils/bootstrap';
 import { rawToolCall, stateOf } from '../../utils/mcp';
 import { connectV2Legacy, SampleUser, textOf } from '../../utils/session-clients';
 import { until } from '../../utils/wait';
 import { askOnce, yesNoForm } from '../../utils/input-asks';
+import { serverForSuite } from '../../utils/suite-server';
 
 /*
  * The card: Nest interceptors do capability gating and state protection, in Nest's own chain. What
@@ -91,11 +92,7 @@ describe.each([
   ['the fast path', true],
   ['the SDK path', false],
 ])('the library interceptors in Nest’s own chain, on %s', (_path, fastPath) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer('express', { imports: [appWith(fastPath)] });
-  });
-  afterAll(() => server?.close());
+  const server = serverForSuite(() => startTestServer('express', { imports: [appWith(fastPath)] }));
 
   it('run innermost, after the app’s global and class interceptors, on both rounds', async () => {
     chains.length = 0;
@@ -117,11 +114,7 @@ describe.each([
 });
 
 describe('the library interceptors in Nest’s own chain, for a task step and a 2025-era session', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer('express', { imports: [appWith(true)] });
-  });
-  afterAll(() => server?.close());
+  const server = serverForSuite(() => startTestServer('express', { imports: [appWith(true)] }));
 
   it('run innermost for the step of a task', async () => {
     chains.length = 0;

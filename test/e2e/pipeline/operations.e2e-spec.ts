@@ -1,29 +1,28 @@
-import type { Client } from '@modelcontextprotocol/client';
 import { McpModule } from '../../../src/index';
 import { CatalogModule, LEAKY_SECRET } from '../../fixtures/catalog.fixtures';
 import { InterceptorLog } from '../../fixtures/enhancers';
 import { ErrorMappingModule, WEATHER } from './error-mapping.fixtures';
-import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
+import { ADAPTERS, startTestServer } from '../../utils/bootstrap';
 import { connectClient, rawRound, rawToolCall, resultText, rpcError } from '../../utils/mcp';
+import { serverForSuite } from '../../utils/suite-server';
+import { SuiteScope } from '../../utils/suite-resource';
 
 describe.each(ADAPTERS)('MCP operations over %s', (adapter) => {
-  let server: TestServer;
-  let client: Client;
-
-  beforeAll(async () => {
-    server = await startTestServer(adapter, {
-      imports: [
-        McpModule.forRoot({ serverInfo: { name: 'catalog', version: '1.2.3' } }),
-        CatalogModule,
-      ],
-    });
-    client = await connectClient(server.url);
-  });
-
-  afterAll(async () => {
-    await client?.close();
-    await server?.close();
-  });
+  const scope = new SuiteScope();
+  const server = serverForSuite(
+    () =>
+      startTestServer(adapter, {
+        imports: [
+          McpModule.forRoot({ serverInfo: { name: 'catalog', version: '1.2.3' } }),
+          CatalogModule,
+        ],
+      }),
+    scope,
+  );
+  const client = scope.open(
+    () => connectClient(server.url),
+    (connected) => connected.close(),
+  );
 
   describe('tools', () => {
     it('lists tools with descriptions and object input schemas', async () => {
@@ -217,15 +216,11 @@ describe.each(ADAPTERS)('MCP operations over %s', (adapter) => {
 });
 
 describe.each(ADAPTERS)('MCP operation error mapping over %s', (adapter) => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startTestServer(adapter, {
+  const server = serverForSuite(() =>
+    startTestServer(adapter, {
       imports: [McpModule.forRoot({}), ErrorMappingModule],
-    });
-  });
-
-  afterAll(() => server?.close());
+    }),
+  );
 
   it('answers UnauthorizedException with HTTP 401, a Bearer challenge, -32001 "Unauthorized" and nothing of its message', async () => {
     const response = await rawToolCall(server.url, 'locked', {});

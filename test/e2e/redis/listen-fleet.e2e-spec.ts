@@ -2,9 +2,10 @@ import Redis from 'ioredis';
 import { McpModule, McpNotifier } from '../../../src/index';
 import { newKeyring } from '../../fixtures/sample-app';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
-import { freshId, rpcBody, rpcHeaders } from '../../utils/mcp';
+import { freshId } from '../../utils/mcp';
 import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
-import { SseReader, postForStream, type OpenStream } from '../../utils/sse';
+import { SseReader, type OpenStream } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import { until } from '../../utils/wait';
 
 const PREFIX = 'listen-fleet:';
@@ -49,11 +50,7 @@ describe.each(ADAPTERS)('listen streams across two instances sharing Redis, over
 
   async function listen(server: TestServer, notifications: Record<string, unknown>) {
     const id = freshId();
-    const response = await postForStream(
-      server.url,
-      rpcHeaders('subscriptions/listen'),
-      rpcBody('subscriptions/listen', { notifications }, id),
-    );
+    const response = await openListenStream(server.url, notifications, { id });
     open.push(response);
     const frames = new SseReader(response.body);
     expect((await frames.next()).method).toBe('notifications/subscriptions/acknowledged');

@@ -18,28 +18,22 @@ import {
   describeTaskStoreContract,
 } from '../../../src/entry/testing';
 import type { TaskRunner } from '../../../src/entry/tasks';
-import { HandlerRuns } from '../../fixtures/handler-runs';
+
 import { CapturingLogger, newKeyring, startSampleApp } from '../../fixtures/sample-app';
 import {
   askToDelete,
   confirmDelete,
   OneTimeStateFixturesModule,
+  deletionsOn,
 } from '../request-state/one-time-state.fixtures';
 import { startTestServer, type TestServer } from '../../utils/bootstrap';
 import { expectExactlyOneAccepted, INVALID_STATE } from '../../utils/expect-rpc';
-import {
-  connectClient,
-  freshId,
-  rawRound,
-  rawToolCall,
-  resultText,
-  rpcBody,
-  rpcHeaders,
-} from '../../utils/mcp';
-import { postForStream, SseReader } from '../../utils/sse';
+import { connectClient, freshId, rawRound, rawToolCall, resultText } from '../../utils/mcp';
+import { SseReader } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import { startRedisCluster, type RedisClusterHandle } from '../../utils/redis-cluster';
 import { until } from '../../utils/wait';
-import { APPROVE, approveExpenseRound } from '../../utils/sample-calls';
+import { APPROVE, approveExpenseRound, startSlowComputeTask } from '../../utils/sample-calls';
 
 const APP_CLUSTER = Symbol('APP_CLUSTER');
 
@@ -200,9 +194,7 @@ describe('a fleet of two instances on a Redis Cluster', () => {
     await second?.close();
   });
 
-  const deletions = () =>
-    first.app.get(HandlerRuns).count('once_delete:deleted') +
-    second.app.get(HandlerRuns).count('once_delete:deleted');
+  const deletions = () => deletionsOn(first, second);
 
   it('says at startup that the key prefix was given a hash tag', () => {
     const said = logger.lines.filter((line) =>
@@ -212,11 +204,7 @@ describe('a fleet of two instances on a Redis Cluster', () => {
   });
 
   it("delivers one instance's list change to the other's listen stream (pub/sub on the cluster)", async () => {
-    const response = await postForStream(
-      second.url,
-      rpcHeaders('subscriptions/listen'),
-      rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, freshId()),
-    );
+    const response = await openListenStream(second.url, { toolsListChanged: true });
     try {
       const frames = new SseReader(response.body);
       expect((await frames.next()).method).toBe('notifications/subscriptions/acknowledged');
@@ -357,14 +345,7 @@ describe('the sample app with MCP_STORE=redis on a Redis Cluster (REDIS_CLUSTER_
   });
 
   it('runs a task created on one instance on the BullMQ queue, and reports it on the other', async () => {
-    const created = await rawRound(
-      east.url,
-      'tools/call',
-      { name: 'slow_compute', arguments: { seconds: 1, label: 'cluster' } },
-      { capabilities: TASKS },
-    );
-    const taskId = (created.body.result as { taskId?: string } | undefined)?.taskId;
-    expect(typeof taskId).toBe('string');
+    const taskId = await startSlowComputeTask(east.url, { seconds: 1, label: 'cluster' });
     const task = await until(
       async () =>
         (await rawRound(west.url, 'tasks/get', { taskId }, { capabilities: TASKS })).body.result as

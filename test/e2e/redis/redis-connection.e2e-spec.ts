@@ -4,7 +4,7 @@ import { McpRedisConnection } from '../../../src/redis/mcp-redis.connection';
 import { RedisCommandError } from '../../../src/redis/redis-command.error';
 import { HandlerRuns } from '../../fixtures/handler-runs';
 import {
-  OneTimeStateFixturesModule,
+  startOneTimeStateApp,
   RecordingConsumedStateStore,
   singleUseFlow,
 } from '../request-state/one-time-state.fixtures';
@@ -14,7 +14,7 @@ import {
   StateHandleFixturesModule,
 } from '../request-state/state-handles.fixtures';
 import { ADAPTERS, startTestServer, startupError } from '../../utils/bootstrap';
-import { rawToolCall, resultText } from '../../utils/mcp';
+import { rawToolCall, resultText, type RawRoundOptions } from '../../utils/mcp';
 import {
   closeRedisClient,
   redisReady,
@@ -44,17 +44,10 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
   });
 
   const start = (options: Parameters<typeof McpModule.forRoot>[0], imports: unknown[] = []) =>
-    startTestServer(
+    startOneTimeStateApp(
       adapter,
-      {
-        imports: [
-          McpModule.forRoot({ keyring: keys, ...options }),
-          OneTimeStateFixturesModule,
-          ...(imports as []),
-        ],
-      },
-      '/mcp',
-      { logger },
+      { keyring: keys, ...options },
+      { logger, imports: imports as [] },
     );
 
   async function moduleConnections(): Promise<number> {
@@ -148,16 +141,16 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
       '/mcp',
       { logger },
     );
-    try {
-      const first = await rawToolCall(
+    /** A round of `handle_approve` as alice, with `options` (the retry's state and answer). */
+    const approve = (options: RawRoundOptions = {}) =>
+      rawToolCall(
         server.url,
         'handle_approve',
         { amount: '12.00' },
-        {
-          capabilities: FORM,
-          headers: { 'X-User': 'alice' },
-        },
+        { capabilities: FORM, headers: { 'X-User': 'alice' }, ...options },
       );
+    try {
+      const first = await approve();
       expect(typeof first.body.result?.requestState).toBe('string');
       // The record, and the repository's counts beside it (under "~", which no handle has).
       const keys = await admin.keys('handles-mcp:handle:*');
@@ -167,17 +160,10 @@ describe.each(ADAPTERS)('the redis option over %s', (adapter) => {
         'handles-mcp:handle:~by:' + keys.find((key) => key.includes('~by:'))?.split('~by:')[1],
         'handles-mcp:handle:~bytes',
       ]);
-      const done = await rawToolCall(
-        server.url,
-        'handle_approve',
-        { amount: '12.00' },
-        {
-          capabilities: FORM,
-          headers: { 'X-User': 'alice' },
-          requestState: first.body.result?.requestState,
-          inputResponses: { approval: { action: 'accept', content: { approve: true } } },
-        },
-      );
+      const done = await approve({
+        requestState: first.body.result?.requestState,
+        inputResponses: { approval: { action: 'accept', content: { approve: true } } },
+      });
       expect(resultText(done)).toBe('Approved 12.00');
     } finally {
       await server.close();

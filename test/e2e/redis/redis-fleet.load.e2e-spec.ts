@@ -1,22 +1,22 @@
 import { Module } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { McpModule } from '../../../src/index';
-import { HandlerRuns } from '../../fixtures/handler-runs';
+
 import {
   askToDelete,
   confirmDelete,
   OneTimeStateFixturesModule,
+  startOneTimeStateApp,
+  deletionsOn,
 } from '../request-state/one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
-import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
+import { ADAPTERS, startTestServer } from '../../utils/bootstrap';
 import { resultText, type RawRoundResponse } from '../../utils/mcp';
 import { expectExactlyOneAccepted, INVALID_STATE, STORE_UNAVAILABLE } from '../../utils/expect-rpc';
-import {
-  closeRedisClient,
-  startRedisServer,
-  type RedisServerHandle,
-} from '../../utils/redis-server';
+import { closeRedisClient, startRedisServer } from '../../utils/redis-server';
 import { until } from '../../utils/wait';
+import { serverForSuite } from '../../utils/suite-server';
+import { SuiteScope } from '../../utils/suite-resource';
 
 const APP_REDIS = Symbol('APP_REDIS');
 /** Redis reconnections take a while: polls for up to 15 s, every 100 ms. */
@@ -25,34 +25,33 @@ const RECONNECTING = { timeoutMs: 15_000, everyMs: 100 };
 describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adapter) => {
   const keyring = { ...newKeyring(['k1']) };
   const logger = new CapturingLogger();
-  let redis: RedisServerHandle;
+  const keys = { active: keyring.active, keys: keyring.keys };
+  const scope = new SuiteScope();
+  const redis = scope.open(startRedisServer, (server) => server.close());
+  /** The app's own ioredis client, which `second` takes from DI. */
+  const appClient = scope.open(
+    () => {
+      const client = new Redis(redis.url, { maxRetriesPerRequest: null });
+      client.on('error', () => undefined);
+      return client;
+    },
+    (client) => closeRedisClient(client),
+  );
   /** Configured with `redis: { url }`: the module owns its connection. */
-  let first: TestServer;
+  const first = serverForSuite(
+    () =>
+      startOneTimeStateApp(
+        adapter,
+        { keyring: keys, redis: { url: redis.url, commandTimeoutMs: 500 } },
+        { logger },
+      ),
+    scope,
+  );
   /** Configured through `forRootAsync` with the app's own ioredis client from DI. */
-  let second: TestServer;
-  let appClient: Redis;
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    appClient = new Redis(redis.url, { maxRetriesPerRequest: null });
-    appClient.on('error', () => undefined);
-
+  const second = serverForSuite(() => {
     @Module({ providers: [{ provide: APP_REDIS, useValue: appClient }], exports: [APP_REDIS] })
     class AppRedisModule {}
-
-    const keys = { active: keyring.active, keys: keyring.keys };
-    first = await startTestServer(
-      adapter,
-      {
-        imports: [
-          McpModule.forRoot({ keyring: keys, redis: { url: redis.url, commandTimeoutMs: 500 } }),
-          OneTimeStateFixturesModule,
-        ],
-      },
-      '/mcp',
-      { logger },
-    );
-    second = await startTestServer(
+    return startTestServer(
       adapter,
       {
         imports: [
@@ -70,25 +69,9 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
       '/mcp',
       { logger },
     );
-  });
+  }, scope);
 
-  afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await closeRedisClient(appClient);
-    await redis?.close();
-  });
-
-  const deletions = () =>
-    first.app.get(HandlerRuns).count('once_delete:deleted') +
-    second.app.get(HandlerRuns).count('once_delete:deleted');
-
-  function logSince(mark: number): string {
-    return logger.lines
-      .slice(mark)
-      .map((line) => `[${line.level}] ${line.text}`)
-      .join('\n');
-  }
+  const deletions = () => deletionsOn(first, second);
 
   it('runs the handler once for 50 concurrent retries of one state spread over both; 49 get -32602', async () => {
     const state = await askToDelete(first, 'once_delete');
@@ -101,7 +84,7 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
     );
     expectExactlyOneAccepted(responses, 'Deleted /srv/report.pdf');
     expect(deletions()).toBe(before + 1);
-    expect(logSince(mark).match(/request state rejected: replayed\b/g)).toHaveLength(49);
+    expect(logger.text(mark).match(/request state rejected: replayed\b/g)).toHaveLength(49);
   });
 
   it('refuses on one instance a state the other already accepted', async () => {
@@ -145,7 +128,7 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
     for (const response of failed) expect(response.body.error).toEqual(STORE_UNAVAILABLE);
     // Nothing ran unrecorded: every run of the handler is a completed call.
     expect(deletions()).toBe(before + completed.length);
-    const log = logSince(mark);
+    const log = logger.text(mark);
     expect(
       log.match(/The single-use store is unavailable \((unavailable|timeout)\)/g)?.length,
     ).toBeLessThanOrEqual(2);
@@ -182,10 +165,10 @@ describe.each(ADAPTERS)('a fleet of two instances sharing Redis, over %s', (adap
     }
     // Each instance's own connections (the first's shared one, the fleet and keyring subscribers)
     // say when they went down and when they came back: once per instance.
-    const readyAgain = () => logSince(mark).match(/Redis connection ready again/g) ?? [];
+    const readyAgain = () => logger.text(mark).match(/Redis connection ready again/g) ?? [];
     // A subscriber may reconnect a moment after the calls above already succeed.
     await until(() => readyAgain().length >= 2, { ...RECONNECTING, what: 'all reconnected' });
     expect(readyAgain()).toHaveLength(2);
-    expect(logSince(mark).match(/Redis connection lost \(\w+\); reconnecting/g)).toHaveLength(2);
+    expect(logger.text(mark).match(/Redis connection lost \(\w+\); reconnecting/g)).toHaveLength(2);
   });
 });

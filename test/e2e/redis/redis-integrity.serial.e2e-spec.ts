@@ -9,7 +9,7 @@ import {
   HEADER_PARTITIONS,
   StateHandleFixturesModule,
 } from '../request-state/state-handles.fixtures';
-import { TaskProbe, tasksApp } from '../ext/tasks/tasks.fixtures';
+import { TASK_METHODS, TaskProbe, tasksApp } from '../ext/tasks/tasks.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawRound, rawToolCall, type RawRoundResponse } from '../../utils/mcp';
 import {
@@ -57,6 +57,25 @@ const loggedSince = (logger: CapturingLogger, mark: number): string =>
 function expectNoSecrets(logged: string, ...secrets: string[]): void {
   for (const key of Object.values(keyring.keys)) expect(logged).not.toContain(key);
   for (const secret of secrets) expect(logged).not.toContain(secret);
+}
+
+/**
+ * What `logger` logged since `mark` names the `kind` record at `key` as failing its integrity
+ * check, and shows no key material, nor its `tag`, nor `secret` (a value of the record).
+ */
+function expectIntegrityFailureLogged(
+  logger: CapturingLogger,
+  mark: number,
+  kind: string,
+  key: string,
+  tag: string,
+  secret: string,
+): void {
+  const logged = loggedSince(logger, mark);
+  expect(logged).toContain(
+    `A ${kind} record failed its integrity check and is treated as missing: ${key}`,
+  );
+  expectNoSecrets(logged, tag, secret);
 }
 
 beforeAll(async () => {
@@ -125,12 +144,7 @@ describe.each(ADAPTERS)('records edited in Redis, over %s', (adapter) => {
     const taskId = await parkedPayment('7');
     const mark = logger.lines.length;
     const [key, tag] = editTask(taskId, (task) => (task.partition = 'bob'));
-    const answers = { approve: { action: 'accept', content: { ok: true } } };
-    for (const [method, params] of [
-      ['tasks/get', {}],
-      ['tasks/update', { inputResponses: answers }],
-      ['tasks/cancel', {}],
-    ] as const) {
+    for (const [method, params] of TASK_METHODS) {
       const unknown = await as('bob')(method, { ...params, taskId: 'no-such-task' });
       const asBob = await as('bob')(method, { ...params, taskId });
       expect(asBob.body.error).toEqual({ code: -32602, message: 'Unknown task' });
@@ -139,11 +153,7 @@ describe.each(ADAPTERS)('records edited in Redis, over %s', (adapter) => {
     }
     const asAlice = await as('alice')('tasks/get', { taskId });
     expect(asAlice.body.error).toEqual({ code: -32602, message: 'Unknown task' });
-    const logged = loggedSince(logger, mark);
-    expect(logged).toContain(
-      `A task record failed its integrity check and is treated as missing: ${key}`,
-    );
-    expectNoSecrets(logged, tag, 'Pay 7');
+    expectIntegrityFailureLogged(logger, mark, 'task', key, tag, 'Pay 7');
   });
 
   it('never resumes a parked task whose arguments were edited', async () => {
@@ -161,11 +171,7 @@ describe.each(ADAPTERS)('records edited in Redis, over %s', (adapter) => {
     });
     expect(update.body.error).toEqual({ code: -32602, message: 'Unknown task' });
     expect(probe.runs).toBe(runs);
-    const logged = loggedSince(logger, mark);
-    expect(logged).toContain(
-      `A task record failed its integrity check and is treated as missing: ${key}`,
-    );
-    expectNoSecrets(logged, tag, '7000000');
+    expectIntegrityFailureLogged(logger, mark, 'task', key, tag, '7000000');
   });
 
   it('ignores task events published without the keyring, logging the channel once per bus', async () => {
@@ -230,11 +236,14 @@ describe.each(ADAPTERS)('records edited in Redis, over %s', (adapter) => {
     });
     // The key names a record already moved to its next round's handle (and that one deleted): a
     // handle in the log can no longer be redeemed.
-    const logged = loggedSince(logger, mark);
-    expect(logged).toContain(
-      `A state handle record failed its integrity check and is treated as missing: ${prefix}handle:${bare(raised)}`,
+    expectIntegrityFailureLogged(
+      logger,
+      mark,
+      'state handle',
+      `${prefix}handle:${bare(raised)}`,
+      raisedTag,
+      '12000.00',
     );
-    expectNoSecrets(logged, raisedTag, '12000.00');
     expect(redisCli('EXISTS', `${prefix}handle:${bare(raised)}`)).toBe('0');
     // The binding, copied from another caller's record to bob's: bob cannot redeem alice's flow.
     const alices = await first();

@@ -7,11 +7,9 @@ import {
   RedisTaskStore,
 } from '../../../src/entry/redis';
 import { createTestSessionRecord, createTestTaskRecord } from '../../../src/entry/testing';
-import {
-  closeRedisClient,
-  startRedisServer,
-  type RedisServerHandle,
-} from '../../utils/redis-server';
+import { closeRedisClient } from '../../utils/redis-server';
+import { SuiteScope } from '../../utils/suite-resource';
+import { redisForSuite } from '../../utils/redis-suite';
 
 /*
  * A write the caller was told failed is never applied later: Redis paused (`CLIENT PAUSE … WRITE`)
@@ -24,21 +22,13 @@ import {
 const PAUSE_MS = 1_500;
 const TIMEOUT_MS = 300;
 
-let redis: RedisServerHandle;
-let client: Redis;
-let admin: Redis;
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  client = new Redis(redis.url);
-  admin = new Redis(redis.url);
-});
-
-afterAll(async () => {
-  await closeRedisClient(client);
-  await closeRedisClient(admin);
-  await redis?.close();
-});
+const scope = new SuiteScope();
+const { server: redis, client: admin } = redisForSuite(scope);
+/** The app's own client: ioredis's defaults, waiting as long as Redis does. */
+const client = scope.open(
+  () => new Redis(redis.url),
+  (opened) => closeRedisClient(opened),
+);
 
 /** Runs `write` while Redis holds writes for longer than the write may take; its outcome. */
 async function whilePaused<T>(write: () => Promise<T>): Promise<T | unknown> {

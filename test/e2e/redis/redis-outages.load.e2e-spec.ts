@@ -176,42 +176,48 @@ class Load {
   }
 
   /** Sends a 2026-07-28 request and records its answer; the response when it succeeded. */
-  private async call(
+  private call(
     kind: Kind,
     send: () => Promise<RawRoundResponse>,
   ): Promise<RawRoundResponse | undefined> {
-    const startedAt = Date.now();
-    const response = await send();
-    this.answers.push({
-      kind,
-      startedAt,
-      endedAt: Date.now(),
-      status: response.status,
-      retryAfter: response.headers['retry-after'],
-      error: response.body.error as Answer['error'],
-    });
-    return response.body.error === undefined && response.body.result !== undefined
-      ? response
-      : undefined;
+    return this.answered(kind, send, (response) => ({
+      error: response.body.error,
+      succeeded: response.body.error === undefined && response.body.result !== undefined,
+    }));
   }
 
   /** Sends a 2025-era request and records its answer; the response when it succeeded. */
-  private async session(
+  private session(
     kind: Kind,
     send: () => Promise<SessionResponse>,
   ): Promise<SessionResponse | undefined> {
+    return this.answered(kind, send, (response) => {
+      const message = response.messages.find((each) => each.id !== undefined);
+      return {
+        error: message?.error,
+        succeeded: response.status === 200 && message?.error === undefined,
+      };
+    });
+  }
+
+  /** Sends a request and records its answer, its error as `read` finds it; the response when it succeeded. */
+  private async answered<R extends { status: number; headers: Record<string, string> }>(
+    kind: Kind,
+    send: () => Promise<R>,
+    read: (response: R) => { error: unknown; succeeded: boolean },
+  ): Promise<R | undefined> {
     const startedAt = Date.now();
     const response = await send();
-    const message = response.messages.find((each) => each.id !== undefined);
+    const { error, succeeded } = read(response);
     this.answers.push({
       kind,
       startedAt,
       endedAt: Date.now(),
       status: response.status,
       retryAfter: response.headers['retry-after'],
-      error: message?.error as Answer['error'],
+      error: error as Answer['error'],
     });
-    return response.status === 200 && message?.error === undefined ? response : undefined;
+    return succeeded ? response : undefined;
   }
 }
 

@@ -1,23 +1,21 @@
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { McpModule } from '../../../src/index';
-import { HandlerRuns } from '../../fixtures/handler-runs';
+
 import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
-import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
+import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
 import { resultText, type RawRoundResponse } from '../../utils/mcp';
-import {
-  closeRedisClient,
-  startRedisServer,
-  type RedisServerHandle,
-} from '../../utils/redis-server';
+import { closeRedisClient } from '../../utils/redis-server';
 import { TcpProxy } from '../../utils/tcp-proxy';
 import { until } from '../../utils/wait';
 import {
   askToDelete,
   confirmDelete,
-  OneTimeStateFixturesModule,
+  startOneTimeStateApp,
+  deletionsOn,
 } from '../request-state/one-time-state.fixtures';
 import { INVALID_STATE, STORE_UNAVAILABLE } from '../../utils/expect-rpc';
+import { serverForSuite } from '../../utils/suite-server';
+import { SuiteScope } from '../../utils/suite-resource';
+import { redisForSuite } from '../../utils/redis-suite';
 
 const COMMAND_TIMEOUT_MS = 1_000;
 const DELETED = 'Deleted /srv/report.pdf';
@@ -34,49 +32,36 @@ const DELETED = 'Deleted /srv/report.pdf';
 describe.each(ADAPTERS)('a single-use round whose Redis round trip breaks, over %s', (adapter) => {
   const keyring = newKeyring(['k1']);
   const logger = new CapturingLogger();
-  let redis: RedisServerHandle;
-  let proxy: TcpProxy;
-  let admin: Redis;
+  const scope = new SuiteScope();
+  const { server: redis, client: admin } = redisForSuite(scope);
+  const proxy = scope.open(
+    async () => {
+      const started = new TcpProxy(redis.port);
+      await started.start();
+      return started;
+    },
+    (started) => started.close(),
+  );
+  /** An instance on the Redis at `url()`. */
+  const instance = (url: () => string) =>
+    serverForSuite(
+      () =>
+        startOneTimeStateApp(
+          adapter,
+          {
+            keyring: { active: keyring.active, keys: keyring.keys },
+            redis: { url: url(), commandTimeoutMs: COMMAND_TIMEOUT_MS },
+          },
+          { logger },
+        ),
+      scope,
+    );
   /** Reaches Redis through the proxy. */
-  let a: TestServer;
+  const a = instance(() => proxy.url);
   /** Reaches Redis directly. */
-  let b: TestServer;
+  const b = instance(() => redis.url);
 
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    proxy = new TcpProxy(redis.port);
-    await proxy.start();
-    admin = new Redis(redis.url);
-    const start = (url: string) =>
-      startTestServer(
-        adapter,
-        {
-          imports: [
-            McpModule.forRoot({
-              keyring: { active: keyring.active, keys: keyring.keys },
-              redis: { url, commandTimeoutMs: COMMAND_TIMEOUT_MS },
-            }),
-            OneTimeStateFixturesModule,
-          ],
-        },
-        '/mcp',
-        { logger },
-      );
-    a = await start(proxy.url);
-    b = await start(redis.url);
-  });
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await closeRedisClient(admin);
-    await proxy?.close();
-    await redis?.close();
-  });
-
-  const runs = () =>
-    a.app.get(HandlerRuns).count('once_delete:deleted') +
-    b.app.get(HandlerRuns).count('once_delete:deleted');
+  const runs = () => deletionsOn(a, b);
 
   const claimKey = (state: string) =>
     `nestjs-mcp:consumed:${createHash('sha256').update(state, 'utf8').digest('base64url')}`;
@@ -87,6 +72,17 @@ describe.each(ADAPTERS)('a single-use round whose Redis round trip breaks, over 
       what: 'the claim to be applied at Redis',
       everyMs: 5,
     });
+
+  /**
+   * Presents `state` on A with Redis's replies to A held, and waits until Redis has applied the
+   * claim: the answer is still to come.
+   */
+  async function appliedWithReplyHeld(state: string) {
+    proxy.set('down', 'hold');
+    const answer = confirmDelete(a, 'once_delete', state);
+    await applied(state);
+    return { answer };
+  }
 
   /**
    * The client's retry of the same round after "Server busy", sent again while it is told to
@@ -180,9 +176,7 @@ describe.each(ADAPTERS)('a single-use round whose Redis round trip breaks, over 
   it('applied, its reply lost with the connection after the client was told to retry: the claim is released, the retry accepted', async () => {
     await breaking(async (state) => {
       const before = runs();
-      proxy.set('down', 'hold');
-      const answer = confirmDelete(a, 'once_delete', state);
-      await applied(state);
+      const { answer } = await appliedWithReplyHeld(state);
       expect((await answer).body.error).toEqual(STORE_UNAVAILABLE);
       expect(runs()).toBe(before);
       proxy.cut();
@@ -194,9 +188,7 @@ describe.each(ADAPTERS)('a single-use round whose Redis round trip breaks, over 
 
   it('applied, and the connection drops before the client gave up: the resent claim recognises its own, the call completes', async () => {
     await breaking(async (state) => {
-      proxy.set('down', 'hold');
-      const answer = confirmDelete(a, 'once_delete', state);
-      await applied(state);
+      const { answer } = await appliedWithReplyHeld(state);
       // ioredis resends the unanswered claim on its new connection: the same attempt, its own.
       proxy.cut();
       proxy.set('down', 'pass');
@@ -206,9 +198,7 @@ describe.each(ADAPTERS)('a single-use round whose Redis round trip breaks, over 
 
   it('applied, its reply only late: the client was told to retry, the late reply is ignored, the retry accepted', async () => {
     await breaking(async (state) => {
-      proxy.set('down', 'hold');
-      const answer = confirmDelete(a, 'once_delete', state);
-      await applied(state);
+      const { answer } = await appliedWithReplyHeld(state);
       expect((await answer).body.error).toEqual(STORE_UNAVAILABLE);
       proxy.set('down', 'pass');
       await retriedUntilAccepted(a, state);
@@ -218,9 +208,7 @@ describe.each(ADAPTERS)('a single-use round whose Redis round trip breaks, over 
   it('applied and unsettled while another presentation arrives: that one is told to retry, never accepted nor refused as a replay, until the claim is released', async () => {
     await breaking(async (state) => {
       const before = runs();
-      proxy.set('down', 'hold');
-      const answer = confirmDelete(a, 'once_delete', state);
-      await applied(state);
+      const { answer } = await appliedWithReplyHeld(state);
       // A cannot release its claim either: it is in doubt for everyone else.
       proxy.set('up', 'hold');
       expect((await answer).body.error).toEqual(STORE_UNAVAILABLE);

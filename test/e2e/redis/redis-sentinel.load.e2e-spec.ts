@@ -1,12 +1,11 @@
-import { McpModule } from '../../../src/index';
-import { HandlerRuns } from '../../fixtures/handler-runs';
 import { newKeyring } from '../../fixtures/sample-app';
 import {
   askToDelete,
   confirmDelete,
-  OneTimeStateFixturesModule,
+  startOneTimeStateApp,
+  deletionsOn,
 } from '../request-state/one-time-state.fixtures';
-import { startTestServer, type TestServer } from '../../utils/bootstrap';
+import { type TestServer } from '../../utils/bootstrap';
 import { resultText } from '../../utils/mcp';
 import { startSentinelSet, type SentinelSetHandle } from '../../utils/redis-sentinel';
 import { until } from '../../utils/wait';
@@ -28,17 +27,12 @@ describe('the redis option on a Sentinel set, two instances', () => {
   beforeAll(async () => {
     set = await startSentinelSet();
     const instance = (adapter: 'express' | 'fastify') =>
-      startTestServer(adapter, {
-        imports: [
-          McpModule.forRoot({
-            keyring: { active: keyring.active, keys: keyring.keys },
-            redis: {
-              sentinel: { sentinels: set.sentinels, name: set.name },
-              commandTimeoutMs: 500,
-            },
-          }),
-          OneTimeStateFixturesModule,
-        ],
+      startOneTimeStateApp(adapter, {
+        keyring: { active: keyring.active, keys: keyring.keys },
+        redis: {
+          sentinel: { sentinels: set.sentinels, name: set.name },
+          commandTimeoutMs: 500,
+        },
       });
     server = await instance('express');
     other = await instance('fastify');
@@ -49,9 +43,7 @@ describe('the redis option on a Sentinel set, two instances', () => {
     await set?.close();
   });
 
-  const deleted = () =>
-    server.app.get(HandlerRuns).count('once_delete:deleted') +
-    other.app.get(HandlerRuns).count('once_delete:deleted');
+  const deleted = () => deletionsOn(server, other);
 
   it('follows the promoted replica when the master dies; what fails meanwhile fails with the documented error', async () => {
     const before = await askToDelete(server, 'once_delete');

@@ -13,8 +13,9 @@ import {
 import { HEADER_PARTITIONS } from './state-handles.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rawRound, type RawRoundResponse } from '../../utils/mcp';
-import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
+import { startRedisServer } from '../../utils/redis-server';
 import { yesNoForm } from '../../utils/input-asks';
+import { forSuite } from '../../utils/suite-resource';
 
 // Issue #17 (item 3): one caller, or all the anonymous ones together, cannot fill everyone's
 // capacity. Before, 98 names filled the 10,000-task store and every caller then got -32000 for an
@@ -88,28 +89,27 @@ type Attempt = (server: TestServer, user: string | undefined) => Promise<RawRoun
 const headersOf = (user: string | undefined): Record<string, string> =>
   user === undefined ? {} : { 'x-user': user };
 
+/** One more call of `tool` (no arguments) declaring `capabilities`. */
+const callOf =
+  (tool: string, capabilities: Record<string, unknown>): Attempt =>
+  (server, user) =>
+    rawRound(
+      server.url,
+      'tools/call',
+      { name: tool, arguments: {} },
+      { capabilities, headers: headersOf(user) },
+    );
+
 const KINDS: { kind: string; attempt: Attempt; admitted: (answer: RawRoundResponse) => boolean }[] =
   [
     {
       kind: 'tasks',
-      attempt: (server, user) =>
-        rawRound(
-          server.url,
-          'tools/call',
-          { name: 'quick_task', arguments: {} },
-          { capabilities: TASKS, headers: headersOf(user) },
-        ),
+      attempt: callOf('quick_task', TASKS),
       admitted: (answer) => answer.body.result?.resultType === 'task',
     },
     {
       kind: 'state handles',
-      attempt: (server, user) =>
-        rawRound(
-          server.url,
-          'tools/call',
-          { name: 'open_flow', arguments: {} },
-          { capabilities: FORM, headers: headersOf(user) },
-        ),
+      attempt: callOf('open_flow', FORM),
       admitted: (answer) => answer.body.result?.resultType === 'input_required',
     },
   ];
@@ -138,11 +138,7 @@ async function flood(count: number, parallel: number, one: (index: number) => Pr
   return held;
 }
 
-let redis: RedisServerHandle;
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(() => redis?.close());
+const redis = forSuite(startRedisServer, (opened) => opened.close());
 
 const STORES = [
   ...ADAPTERS.map((adapter) => [adapter, 'memory'] as const),

@@ -4,7 +4,7 @@ import { HandlerRuns } from '../../fixtures/handler-runs';
 import {
   askToDelete,
   confirmDelete,
-  OneTimeStateFixturesModule,
+  startOneTimeStateApp,
   RecordingConsumedStateStore,
   RecordingConsumedStateStoreModule,
   SingleUseWithoutFrameworkState,
@@ -12,7 +12,7 @@ import {
   FAULTY_STORE,
 } from './one-time-state.fixtures';
 import { CapturingLogger, newKeyring } from '../../fixtures/sample-app';
-import { ADAPTERS, startTestServer, startupError, type TestServer } from '../../utils/bootstrap';
+import { ADAPTERS, startupError, type TestServer } from '../../utils/bootstrap';
 import { resultText } from '../../utils/mcp';
 import {
   expectExactlyOneAccepted,
@@ -20,6 +20,8 @@ import {
   INTERNAL_ERROR,
   STORE_UNAVAILABLE,
 } from '../../utils/expect-rpc';
+import { serverForSuite } from '../../utils/suite-server';
+import { SuiteScope } from '../../utils/suite-resource';
 
 /** The state with one base64url character in the middle of its ciphertext changed. */
 function flipMiddle(state: string): string {
@@ -30,56 +32,31 @@ function flipMiddle(state: string): string {
 describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
   const keyring = newKeyring(['k1']);
   const logger = new CapturingLogger();
-  let main: TestServer;
+  const scope = new SuiteScope();
+  /** An app of the fixtures on the module configured with `options`, and `imports`. */
+  const instance = (options: Parameters<typeof McpModule.forRoot>[0], imports: unknown[] = []) =>
+    serverForSuite(
+      () =>
+        startOneTimeStateApp(
+          adapter,
+          { keyring: { active: keyring.active, keys: keyring.keys }, ...options },
+          { logger, imports: imports as [] },
+        ),
+      scope,
+    );
+  const main = instance({});
   /** `requestState.singleUse: true` for the whole module. */
-  let singleUseByDefault: TestServer;
+  const singleUseByDefault = instance({ requestState: { singleUse: true } });
   /** A `ConsumedStateStore` provided by an application module. */
-  let appStore: TestServer;
+  const appStore = instance({}, [RecordingConsumedStateStoreModule]);
   /** A `consumedStateStore` option that always fails. */
-  let unreachable: TestServer;
-  let faulty: TestServer;
+  const unreachable = instance({ requestState: { consumedStateStore: UNREACHABLE_STORE } });
+  const faulty = instance({ requestState: { consumedStateStore: FAULTY_STORE } });
   /** Room for one consumed state. */
-  let tiny: TestServer;
-
-  beforeAll(async () => {
-    const start = (options: Parameters<typeof McpModule.forRoot>[0], imports: unknown[] = []) =>
-      startTestServer(
-        adapter,
-        {
-          imports: [
-            McpModule.forRoot({
-              keyring: { active: keyring.active, keys: keyring.keys },
-              ...options,
-            }),
-            OneTimeStateFixturesModule,
-            ...(imports as []),
-          ],
-        },
-        '/mcp',
-        { logger },
-      );
-    main = await start({});
-    singleUseByDefault = await start({ requestState: { singleUse: true } });
-    appStore = await start({}, [RecordingConsumedStateStoreModule]);
-    unreachable = await start({ requestState: { consumedStateStore: UNREACHABLE_STORE } });
-    faulty = await start({ requestState: { consumedStateStore: FAULTY_STORE } });
-    tiny = await start({ requestState: { maxConsumedStates: 1 } });
-  });
-
-  afterAll(async () => {
-    for (const server of [main, singleUseByDefault, appStore, unreachable, faulty, tiny])
-      await server?.close();
-  });
+  const tiny = instance({ requestState: { maxConsumedStates: 1 } });
 
   const deletions = (server: TestServer, tool: string) =>
     server.app.get(HandlerRuns).count(`${tool}:deleted`);
-
-  function logSince(mark: number): string {
-    return logger.lines
-      .slice(mark)
-      .map((line) => `[${line.level}] ${line.text}`)
-      .join('\n');
-  }
 
   it('runs the confirmed step once for 50 concurrent retries of one state; 49 get -32602', async () => {
     const state = await askToDelete(main, 'once_delete');
@@ -90,7 +67,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
     );
     expectExactlyOneAccepted(responses, 'Deleted /srv/report.pdf');
     expect(deletions(main, 'once_delete')).toBe(before + 1);
-    expect(logSince(mark).match(/request state rejected: replayed\b/g)).toHaveLength(49);
+    expect(logger.text(mark).match(/request state rejected: replayed\b/g)).toHaveLength(49);
   });
 
   it('refuses a later replay of a consumed state under a fresh id', async () => {
@@ -128,7 +105,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
     expect(
       (await confirmDelete(main, 'once_delete', state, { inputResponses: 'yes' })).body.error?.code,
     ).toBe(-32602);
-    expect(logSince(mark)).not.toContain('rejected: replayed');
+    expect(logger.text(mark)).not.toContain('rejected: replayed');
     expect(deletions(main, 'once_delete')).toBe(before);
     expect(resultText(await confirmDelete(main, 'once_delete', state))).toBe(
       'Deleted /srv/report.pdf',
@@ -182,7 +159,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
         STORE_UNAVAILABLE,
       );
     expect(
-      logSince(mark).match(/The single-use store is unavailable \(unavailable\)/g),
+      logger.text(mark).match(/The single-use store is unavailable \(unavailable\)/g),
     ).toHaveLength(1);
     expect(deletions(unreachable, 'once_delete')).toBe(0);
     // Operations that are not single-use never touch the store.
@@ -196,7 +173,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
     const state = await askToDelete(faulty, 'once_delete');
     const mark = logger.lines.length;
     expect((await confirmDelete(faulty, 'once_delete', state)).body.error).toEqual(INTERNAL_ERROR);
-    expect(logSince(mark)).toContain('single-use state could not be recorded (store_failure)');
+    expect(logger.text(mark)).toContain('single-use state could not be recorded (store_failure)');
     expect(deletions(faulty, 'once_delete')).toBe(0);
   });
 
@@ -214,7 +191,7 @@ describe.each(ADAPTERS)('one-time request state over %s', (adapter) => {
       message: 'Server busy: too many single-use states',
       data: { retryAfterMs: expect.any(Number) },
     });
-    expect(logSince(mark)).toContain('single-use state could not be recorded (full)');
+    expect(logger.text(mark)).toContain('single-use state could not be recorded (full)');
     expect(deletions(tiny, 'once_delete')).toBe(1);
   });
 

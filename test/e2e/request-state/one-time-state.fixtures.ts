@@ -1,16 +1,17 @@
-import { Injectable, Module } from '@nestjs/common';
+import { Injectable, Module, type LoggerService, type ModuleMetadata } from '@nestjs/common';
 import {
   McpArgs,
   McpInputRequest,
   McpInputRequiredResult,
   McpMayRequestInput,
   McpContext,
+  McpModule,
   McpOperationContext,
   McpRequestStateMode,
   McpTool,
 } from '../../../src/index';
 import { ConsumedStateStore, ConsumedStateStoreError } from '../../../src/entry/stores';
-import type { TestServer } from '../../utils/bootstrap';
+import { startTestServer, type AdapterName, type TestServer } from '../../utils/bootstrap';
 import { freshId, rawToolCall, stateOf, type RawRoundResponse } from '../../utils/mcp';
 import { HandlerRuns, HandlerRunsModule } from '../../fixtures/handler-runs';
 import { askOnce, requiredField } from '../../utils/input-asks';
@@ -149,6 +150,14 @@ export function confirmDelete(
   });
 }
 
+/** How many times `once_delete` deleted, on all of `servers` together. */
+export function deletionsOn(...servers: TestServer[]): number {
+  return servers.reduce(
+    (sum, server) => sum + server.app.get(HandlerRuns).count('once_delete:deleted'),
+    0,
+  );
+}
+
 /** Round 1 of `once_delete`, then one confirming retry of it (round 1's state sent as it came). */
 export async function singleUseFlow(server: TestServer): Promise<RawRoundResponse> {
   const first = await rawToolCall(server.url, 'once_delete', FILE, { capabilities: FORM });
@@ -158,4 +167,21 @@ export async function singleUseFlow(server: TestServer): Promise<RawRoundRespons
     requestState: first.body.result?.requestState,
     inputResponses: CONFIRM,
   });
+}
+
+/**
+ * An app of these fixtures on `adapter`: `McpModule.forRoot(options)` (a keyring among them), the
+ * fixtures and `imports`, logging to `logger` when one is given.
+ */
+export function startOneTimeStateApp(
+  adapter: AdapterName,
+  options: Parameters<typeof McpModule.forRoot>[0],
+  { logger, imports = [] }: { logger?: LoggerService; imports?: ModuleMetadata['imports'] } = {},
+): Promise<TestServer> {
+  return startTestServer(
+    adapter,
+    { imports: [McpModule.forRoot(options), OneTimeStateFixturesModule, ...imports] },
+    '/mcp',
+    logger ? { logger } : {},
+  );
 }

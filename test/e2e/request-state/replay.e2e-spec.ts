@@ -20,6 +20,7 @@ import {
   type RawRoundResponse,
 } from '../../utils/mcp';
 import { INVALID_STATE, INTERNAL_ERROR } from '../../utils/expect-rpc';
+import { serverForSuite } from '../../utils/suite-server';
 
 type ElicitParams = { mode?: string; message: string; requestedSchema?: unknown };
 type ElicitAnswer = {
@@ -69,13 +70,6 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
   });
 
   const runs = (name: string) => server.app.get(HandlerRuns).count(name);
-
-  function logSince(mark: number): string {
-    return logger.lines
-      .slice(mark)
-      .map((line) => `[${line.level}] ${line.text}`)
-      .join('\n');
-  }
 
   /** An official client in automatic mode, answering every form with `answer` and recording the forms. */
   async function automaticClient(
@@ -275,7 +269,7 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
         data: { key: 'ask-1' },
       });
       expect(runs('replay_shifty:done')).toBe(before);
-      expect(logSince(mark)).toContain('the question at "ask-1" differs');
+      expect(logger.text(mark)).toContain('the question at "ask-1" differs');
     });
 
     it.each([
@@ -348,7 +342,7 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
         { capabilities: ALL },
       );
       expect(response.body.error).toEqual(INTERNAL_ERROR);
-      expect(logSince(mark)).toContain(
+      expect(logger.text(mark)).toContain(
         'MCP tools/call "replay_undeclared" emitted undeclared input requests: ask-1 (roots)',
       );
     });
@@ -371,7 +365,7 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
       const { client } = await automaticClient(() => NAMED('X') as ElicitAnswer);
       const error = await rpcError(client.callTool({ name: 'not_replay', arguments: {} }));
       expect(error).toMatchObject(INTERNAL_ERROR);
-      expect(logSince(mark)).toContain(
+      expect(logger.text(mark)).toContain(
         "ctx.elicit() needs `replay: true` in the operation's decorator options",
       );
     });
@@ -400,15 +394,9 @@ describe.each(ADAPTERS)('replay-style asks over %s', (adapter) => {
   });
 
   describe('the sample app', () => {
-    let sample: TestServer;
-
-    beforeAll(async () => {
-      sample = await startSampleApp(adapter, { MCP_KEYRING: newKeyring(['k1']).json });
-    });
-
-    afterAll(async () => {
-      await sample?.close();
-    });
+    const sample = serverForSuite(() =>
+      startSampleApp(adapter, { MCP_KEYRING: newKeyring(['k1']).json }),
+    );
 
     it('onboards a user with two ctx.elicit calls through the official client', async () => {
       const asked: string[] = [];

@@ -1,3 +1,4 @@
+import type { DynamicModule } from '@nestjs/common';
 import type { Client } from '@modelcontextprotocol/client';
 import { McpModule } from '../../../src/index';
 import { BearerPartitionResolver } from '../../../sample-app/src/flows/bearer-partition.resolver';
@@ -31,6 +32,8 @@ import {
 import { sleep } from '../../utils/wait';
 import { TRANSFER, APPROVE } from '../../utils/sample-calls';
 import { INVALID_STATE, INTERNAL_ERROR } from '../../utils/expect-rpc';
+import { serverForSuite } from '../../utils/suite-server';
+import { SuiteScope } from '../../utils/suite-resource';
 
 const FORM = { elicitation: {} };
 const GO = { next: { action: 'accept', content: { ok: true } } };
@@ -63,88 +66,61 @@ function flipMiddle(state: string): string {
 describe.each(ADAPTERS)('request state over %s', (adapter) => {
   const keyring = newKeyring(['k1']);
   const logger = new CapturingLogger();
-  /** The main instance; `twin` shares its keyring. */
-  let main: TestServer;
-  let twin: TestServer;
-  /** Same key id, different bytes. */
-  let impostor: TestServer;
-  /** Another key id altogether. */
-  let stranger: TestServer;
-  let shortLived: TestServer;
-  /** Same keyring, a 60 s lifetime. */
-  let minuteLived: TestServer;
-  let twoRounds: TestServer;
-  let otherEndpoint: TestServer;
-  /** Same keyring and partitions, but larger state limits (McpModule.forRoot). */
-  let roomy: TestServer;
-  /** A custom RequestStateProtector through forRootAsync, with a short lifetime. */
-  let custom: TestServer;
   const clients: Client[] = [];
-
-  beforeAll(async () => {
-    const start = (env: SampleEnv) =>
-      startSampleApp(adapter, env, { extraImports: [RequestStateFixturesModule], logger });
-    main = await start({ MCP_KEYRING: keyring.json });
-    twin = await start({ MCP_KEYRING: keyring.json });
-    impostor = await start({ MCP_KEYRING: keyringOf({ k1: newKeyMaterial() }, 'k1').json });
-    stranger = await start({ MCP_KEYRING: newKeyring(['k9']).json });
-    shortLived = await start({
-      MCP_KEYRING: keyring.json,
-      MCP_STATE_MAX_LIFETIME_MS: String(SHORT_LIFETIME_MS),
-    });
-    minuteLived = await start({ MCP_KEYRING: keyring.json, MCP_STATE_MAX_LIFETIME_MS: '60000' });
-    twoRounds = await start({ MCP_KEYRING: keyring.json, MCP_STATE_MAX_ROUNDS: '2' });
-    otherEndpoint = await start({ MCP_KEYRING: keyring.json, MCP_ENDPOINT: '/other-mcp' });
-    roomy = await startTestServer(
-      adapter,
-      {
-        imports: [
-          McpModule.forRoot({
-            keyring: { active: keyring.active, keys: keyring.keys },
-            requestState: { maxEncodedBytes: 200_000, maxDecodedBytes: 150_000 },
-            identity: { partitionResolver: new BearerPartitionResolver() },
-          }),
-          RequestStateFixturesModule,
-        ],
-      },
-      '/mcp',
-      { logger },
-    );
-    custom = await startTestServer(
-      adapter,
-      {
-        imports: [
-          McpModule.forRootAsync({
-            imports: [SigningProtectorModule],
-            inject: [SigningStateProtector],
-            useFactory: (protector: SigningStateProtector) => ({
-              requestState: { maxLifetimeMs: SHORT_LIFETIME_MS, protector },
-            }),
-          }),
-          RequestStateFixturesModule,
-        ],
-      },
-      '/mcp',
-      { logger },
-    );
-  });
-
+  // Declared before the servers' scope, so the clients close first.
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close()));
-    for (const server of [
-      main,
-      twin,
-      impostor,
-      stranger,
-      shortLived,
-      minuteLived,
-      twoRounds,
-      otherEndpoint,
-      roomy,
-      custom,
-    ])
-      await server?.close();
   });
+
+  const scope = new SuiteScope();
+  /** The sample app with the fixtures, `env` its variables. */
+  const sampleWith = (env: SampleEnv) =>
+    serverForSuite(
+      () => startSampleApp(adapter, env, { extraImports: [RequestStateFixturesModule], logger }),
+      scope,
+    );
+  /** An app of the fixtures alone, on `mcpModule`. */
+  const fixturesOn = (mcpModule: DynamicModule) =>
+    serverForSuite(
+      () =>
+        startTestServer(adapter, { imports: [mcpModule, RequestStateFixturesModule] }, '/mcp', {
+          logger,
+        }),
+      scope,
+    );
+  /** The main instance; `twin` shares its keyring. */
+  const main = sampleWith({ MCP_KEYRING: keyring.json });
+  const twin = sampleWith({ MCP_KEYRING: keyring.json });
+  /** Same key id, different bytes. */
+  const impostor = sampleWith({ MCP_KEYRING: keyringOf({ k1: newKeyMaterial() }, 'k1').json });
+  /** Another key id altogether. */
+  const stranger = sampleWith({ MCP_KEYRING: newKeyring(['k9']).json });
+  const shortLived = sampleWith({
+    MCP_KEYRING: keyring.json,
+    MCP_STATE_MAX_LIFETIME_MS: String(SHORT_LIFETIME_MS),
+  });
+  /** Same keyring, a 60 s lifetime. */
+  const minuteLived = sampleWith({ MCP_KEYRING: keyring.json, MCP_STATE_MAX_LIFETIME_MS: '60000' });
+  const twoRounds = sampleWith({ MCP_KEYRING: keyring.json, MCP_STATE_MAX_ROUNDS: '2' });
+  const otherEndpoint = sampleWith({ MCP_KEYRING: keyring.json, MCP_ENDPOINT: '/other-mcp' });
+  /** Same keyring and partitions, but larger state limits (McpModule.forRoot). */
+  const roomy = fixturesOn(
+    McpModule.forRoot({
+      keyring: { active: keyring.active, keys: keyring.keys },
+      requestState: { maxEncodedBytes: 200_000, maxDecodedBytes: 150_000 },
+      identity: { partitionResolver: new BearerPartitionResolver() },
+    }),
+  );
+  /** A custom RequestStateProtector through forRootAsync, with a short lifetime. */
+  const custom = fixturesOn(
+    McpModule.forRootAsync({
+      imports: [SigningProtectorModule],
+      inject: [SigningStateProtector],
+      useFactory: (protector: SigningStateProtector) => ({
+        requestState: { maxLifetimeMs: SHORT_LIFETIME_MS, protector },
+      }),
+    }),
+  );
 
   const runs = (server: TestServer, name: string) => server.app.get(HandlerRuns).count(name);
 
@@ -180,6 +156,24 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       inputResponses: GO,
     });
 
+  /**
+   * A `fixture_probe` retry under `state` on `server` is refused with -32602 before the handler
+   * runs, and the log says why (`reason`).
+   */
+  async function expectProbeRefused(
+    server: TestServer,
+    state: string,
+    reason: string,
+    args?: Record<string, unknown>,
+  ): Promise<void> {
+    const ran = runs(server, 'fixture_probe');
+    const mark = logger.lines.length;
+    const response = await probeRetry(server, state, args);
+    expect(response.body.error).toEqual(INVALID_STATE);
+    expect(runs(server, 'fixture_probe')).toBe(ran);
+    expect(logger.text(mark)).toContain(`request state rejected: ${reason}`);
+  }
+
   /** A retry of a `rounds`-round `collect_rounds` under `state`, answering question `n` with `value`. */
   const collectRetry = (
     server: TestServer,
@@ -196,13 +190,6 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
     );
 
   /** The log lines written since `mark`. */
-  function logSince(mark: number): string {
-    return logger.lines
-      .slice(mark)
-      .map((line) => `[${line.level}] ${line.text}`)
-      .join('\n');
-  }
-
   describe('framework-protected state on the wire', () => {
     it('round 1 seals an opaque token; round 2 with it completes', async () => {
       const sent = Date.now();
@@ -244,7 +231,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         inputResponses: APPROVE,
       });
       expect(replay.body.error).toEqual(INVALID_STATE);
-      expect(logSince(mark)).toContain('request state rejected: replayed');
+      expect(logger.text(mark)).toContain('request state rejected: replayed');
       expect(await transfers(main)).toBe(before + 1);
     });
 
@@ -414,7 +401,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       expect(response.body.error).toEqual(INTERNAL_ERROR);
       expect(response.text).not.toContain('requestState');
       expect(runs(main, 'fixture_probe')).toBe(ran + 1);
-      expect(logSince(mark)).toMatch(
+      expect(logger.text(mark)).toMatch(
         /MCP tools\/call "fixture_probe" \(request \d+, flow [0-9a-f-]{36}\): request state could not be sealed \(too_large\)/,
       );
     });
@@ -608,7 +595,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         // The flow is named once the state proved authentic (it is sealed inside).
         const line = new RegExp(
           `MCP tools/call "${flow.tool}" \\(request ${id}, (flow [0-9a-f-]{36}|state not opened)\\): request state rejected: (.+?)(?: — .*)? McpRequestState`,
-        ).exec(logSince(mark));
+        ).exec(logger.text(mark));
         expect(line).not.toBeNull();
         const [, where, logged] = line as RegExpExecArray;
         if (typeof reason === 'string') expect(logged).toBe(reason);
@@ -638,12 +625,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       const onRoomy = await probeRetry(roomy, big.state, { pad: 70_000 });
       expect(resultText(onRoomy)).toMatch(/^continued/);
 
-      const ran = runs(main, 'fixture_probe');
-      const mark = logger.lines.length;
-      const response = await probeRetry(main, big.state, { pad: 70_000 });
-      expect(response.body.error).toEqual(INVALID_STATE);
-      expect(runs(main, 'fixture_probe')).toBe(ran);
-      expect(logSince(mark)).toContain('request state rejected: too_large');
+      await expectProbeRefused(main, big.state, 'too_large', { pad: 70_000 });
     });
 
     it('refuses a state once its lifetime is over', async () => {
@@ -654,12 +636,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       const { state } = await start(shortLived, 'fixture_probe', {});
       expect(headerOf(state).exp - headerOf(state).iat).toBe(SHORT_LIFETIME_MS);
       await sleep(SHORT_LIFETIME_MS + 50);
-      const ran = runs(shortLived, 'fixture_probe');
-      const mark = logger.lines.length;
-      const response = await probeRetry(shortLived, state);
-      expect(response.body.error).toEqual(INVALID_STATE);
-      expect(runs(shortLived, 'fixture_probe')).toBe(ran);
-      expect(logSince(mark)).toContain('request state rejected: expired');
+      await expectProbeRefused(shortLived, state, 'expired');
     });
 
     it('counts the lifetime from the first state of the flow, not the latest', async () => {
@@ -676,7 +653,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       const mark = logger.lines.length;
       const third = await collectRetry(shortLived, 3, renewed, 2, 'b');
       expect(third.body.error).toEqual(INVALID_STATE);
-      expect(logSince(mark)).toContain('request state rejected: expired');
+      expect(logger.text(mark)).toContain('request state rejected: expired');
     });
   });
 
@@ -727,7 +704,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       expect(responses[2].status).toBe(200);
       expect(responses[2].body.error).toEqual(INTERNAL_ERROR);
       expect(responses[2].text).not.toContain('requestState');
-      expect(logSince(mark)).toContain('request state could not be sealed (too_many_rounds)');
+      expect(logger.text(mark)).toContain('request state could not be sealed (too_many_rounds)');
     });
 
     it("refuses to open a state whose round is over this instance's limit (sealed where the limit is higher)", async () => {
@@ -737,7 +714,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       const mark = logger.lines.length;
       const response = await collectRetry(twoRounds, 5, third, 3, 'v3');
       expect(response.body.error).toEqual(INVALID_STATE);
-      expect(logSince(mark)).toContain('request state rejected: too_many_rounds');
+      expect(logger.text(mark)).toContain('request state rejected: too_many_rounds');
 
       // Round 2 is within the limit there: it opens, and only the 3rd emission fails.
       const second = onMain[1].body.result?.requestState as string;
@@ -792,7 +769,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         },
       );
       expect(replay.body.error).toEqual(INVALID_STATE);
-      expect(logSince(mark)).toContain('request state rejected: replayed_request_id');
+      expect(logger.text(mark)).toContain('request state rejected: replayed_request_id');
 
       const done = await rawToolCall(
         main.url,
@@ -826,7 +803,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         },
       );
       expect(respelled.body.error).toEqual(INVALID_STATE);
-      expect(logSince(mark)).toContain('request state rejected: replayed_request_id');
+      expect(logger.text(mark)).toContain('request state rejected: replayed_request_id');
       const asString = await rawToolCall(
         main.url,
         'fixture_probe',
@@ -893,7 +870,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       });
       expect(response.body.error).toEqual(INTERNAL_ERROR);
       expect(response.text).not.toContain('éé');
-      expect(logSince(mark)).toContain('returned application state over 65536 bytes');
+      expect(logger.text(mark)).toContain('returned application state over 65536 bytes');
     });
 
     it.each([
@@ -912,7 +889,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         );
         expect(response.body.error).toEqual(INVALID_STATE);
         expect(runs(main, 'fixture_app_state')).toBe(ran);
-        expect(logSince(mark)).toContain(`request state rejected: ${reason}`);
+        expect(logger.text(mark)).toContain(`request state rejected: ${reason}`);
       },
     );
 
@@ -1023,7 +1000,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         (error: { code: number; message: string }) => error,
       );
       expect(collided).toMatchObject(INVALID_STATE);
-      expect(logSince(mark)).toMatch(
+      expect(logger.text(mark)).toMatch(
         /\(request 0, flow [0-9a-f-]{36}\): request state rejected: replayed_request_id/,
       );
 
@@ -1037,12 +1014,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       const { state } = await start(minuteLived, 'fixture_probe', {});
       expect(headerOf(state).exp - headerOf(state).iat).toBe(60_000);
       await sleep(1_500);
-      const ran = runs(shortLived, 'fixture_probe');
-      const mark = logger.lines.length;
-      const refused = await probeRetry(shortLived, state);
-      expect(refused.body.error).toEqual(INVALID_STATE);
-      expect(runs(shortLived, 'fixture_probe')).toBe(ran);
-      expect(logSince(mark)).toContain('request state rejected: expired');
+      await expectProbeRefused(shortLived, state, 'expired');
 
       // The issuing instance, within its own 60 s, still opens it.
       const opened = await probeRetry(minuteLived, state);
@@ -1107,12 +1079,12 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         const mark = logger.lines.length;
         const response = await retry(state, options);
         expect(response.body.error).toEqual(INVALID_STATE);
-        expect(logSince(mark)).toContain(`request state rejected: ${reason}`);
+        expect(logger.text(mark)).toContain(`request state rejected: ${reason}`);
       }
       await sleep(SHORT_LIFETIME_MS + 50);
       const mark = logger.lines.length;
       expect((await retry(first.state)).body.error).toEqual(INVALID_STATE);
-      expect(logSince(mark)).toContain('request state rejected: expired');
+      expect(logger.text(mark)).toContain('request state rejected: expired');
     });
 
     it('answers -32602 when opening throws an arbitrary error, -32603 when sealing does; the message never leaks', async () => {
@@ -1136,7 +1108,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
       }
       expect(sealed.body.error).toEqual(INTERNAL_ERROR);
 
-      const log = logSince(mark);
+      const log = logger.text(mark);
       expect(log).toContain('request state rejected: protector_failure');
       expect(log).toContain('request state could not be sealed (protector_failure)');
       expect(`${opened.text}${sealed.text}${log}`).not.toContain(PROTECTOR_FAILURE_SECRET);
@@ -1156,7 +1128,7 @@ describe.each(ADAPTERS)('request state over %s', (adapter) => {
         inputResponses: APPROVE,
       });
       expect(response.body.error).toEqual(INVALID_STATE);
-      const log = logSince(mark);
+      const log = logger.text(mark);
       expect(log).toContain(
         `[warn] MCP tools/call "transfer_funds" (request ${id}, state not opened): request state rejected: authentication_failed`,
       );

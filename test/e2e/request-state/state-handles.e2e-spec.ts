@@ -79,12 +79,6 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
   });
 
   const runs = (server: TestServer, name: string) => server.app.get(HandlerRuns).count(name);
-  const logSince = (mark: number) =>
-    logger.lines
-      .slice(mark)
-      .map((line) => `[${line.level}] ${line.text}`)
-      .join('\n');
-
   function call(
     server: TestServer,
     tool: string,
@@ -96,6 +90,25 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
       headers: { 'X-User': 'alice' },
       ...options,
     });
+  }
+
+  /** A `rounds`-round `handle_collect` on `server` continued under `handle`, answering step `n` with `value`. */
+  function collectStep(
+    server: TestServer,
+    rounds: number,
+    handle: string,
+    n: number,
+    value: string,
+  ): Promise<RawRoundResponse> {
+    return call(
+      server,
+      'handle_collect',
+      { rounds },
+      {
+        requestState: handle,
+        inputResponses: { [`step-${n}`]: { action: 'accept', content: { value } } },
+      },
+    );
   }
 
   function handleOf(response: RawRoundResponse): string {
@@ -129,66 +142,19 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
 
   it('puts only the flow and a fresh random handle on the wire each round; an earlier one is refused', async () => {
     const first = handleOf(await call(main, 'handle_collect', { rounds: 3 }));
-    const answer = (step: number, value: string) => ({
-      [`step-${step}`]: { action: 'accept', content: { value } },
-    });
-    const second = handleOf(
-      await call(
-        main,
-        'handle_collect',
-        { rounds: 3 },
-        {
-          requestState: first,
-          inputResponses: answer(1, 'a'),
-        },
-      ),
-    );
+    const second = handleOf(await collectStep(main, 3, first, 1, 'a'));
     expect(first).toMatch(WIRE_SHAPE);
     expect(second).toMatch(WIRE_SHAPE);
     expect(bareHandle(second)).not.toBe(bareHandle(first));
     // One flow: the same id ahead of each round's handle.
     expect(WIRE_SHAPE.exec(second)?.[1]).toBe(WIRE_SHAPE.exec(first)?.[1]);
-    const replay = await call(
-      main,
-      'handle_collect',
-      { rounds: 3 },
-      {
-        requestState: first,
-        inputResponses: answer(1, 'a'),
-      },
-    );
+    const replay = await collectStep(main, 3, first, 1, 'a');
     expect(replay.body.error).toEqual(INVALID_STATE);
-    const third = handleOf(
-      await call(
-        main,
-        'handle_collect',
-        { rounds: 3 },
-        {
-          requestState: second,
-          inputResponses: answer(2, 'b'),
-        },
-      ),
-    );
-    const done = await call(
-      main,
-      'handle_collect',
-      { rounds: 3 },
-      {
-        requestState: third,
-        inputResponses: answer(3, 'c'),
-      },
-    );
+    const third = handleOf(await collectStep(main, 3, second, 2, 'b'));
+    const done = await collectStep(main, 3, third, 3, 'c');
     expect(resultText(done)).toBe('a,b,c');
     // A finished flow's last handle is gone too.
-    const again = await call(
-      main,
-      'handle_collect',
-      { rounds: 3 },
-      {
-        requestState: third,
-        inputResponses: answer(3, 'c'),
-      },
-    );
+    const again = await collectStep(main, 3, third, 3, 'c');
     expect(again.body.error).toEqual(INVALID_STATE);
   });
 
@@ -211,52 +177,26 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
     );
     expectExactlyOneAccepted(responses, 'Approved 120.50');
     expect(runs(main, 'handle_approve:approved')).toBe(before + 1);
-    expect(logSince(mark).match(/request state rejected: handle unknown/g)).toHaveLength(49);
+    expect(logger.text(mark).match(/request state rejected: handle unknown/g)).toHaveLength(49);
   });
 
   it("refuses another caller's or another operation's use of a handle without consuming it", async () => {
     const handle = handleOf(await call(main, 'handle_approve', { amount: '9.99' }));
-    const eve = await call(
-      main,
-      'handle_approve',
-      { amount: '9.99' },
-      {
-        requestState: handle,
-        inputResponses: APPROVE,
-        headers: { 'X-User': 'eve' },
-      },
-    );
+    /** The approval under `handle`, by alice unless `options` says otherwise. */
+    const approve = (options: RawRoundOptions = {}) =>
+      call(
+        main,
+        'handle_approve',
+        { amount: '9.99' },
+        { requestState: handle, inputResponses: APPROVE, ...options },
+      );
+    const eve = await approve({ headers: { 'X-User': 'eve' } });
     expect(eve.body.error).toEqual(INVALID_STATE);
-    const anonymous = await call(
-      main,
-      'handle_approve',
-      { amount: '9.99' },
-      {
-        requestState: handle,
-        inputResponses: APPROVE,
-        headers: {},
-      },
-    );
+    const anonymous = await approve({ headers: {} });
     expect(anonymous.body.error).toEqual(INVALID_STATE);
-    const otherTool = await call(
-      main,
-      'handle_collect',
-      { rounds: 2 },
-      {
-        requestState: handle,
-        inputResponses: { 'step-1': { action: 'accept', content: { value: 'x' } } },
-      },
-    );
+    const otherTool = await collectStep(main, 2, handle, 1, 'x');
     expect(otherTool.body.error).toEqual(INVALID_STATE);
-    const alice = await call(
-      main,
-      'handle_approve',
-      { amount: '9.99' },
-      {
-        requestState: handle,
-        inputResponses: APPROVE,
-      },
-    );
+    const alice = await approve();
     expect(resultText(alice)).toBe('Approved 9.99');
   });
 
@@ -278,9 +218,9 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
       expect(response.body.error).toEqual(INVALID_STATE);
     }
     expect(repository.calls.slice(calls)).toEqual(['redeem']);
-    expect(logSince(mark).match(/request state rejected: malformed handle/g)).toHaveLength(2);
-    expect(logSince(mark)).toContain('request state rejected: handle unknown');
-    expect(logSince(mark)).not.toContain(unknown);
+    expect(logger.text(mark).match(/request state rejected: malformed handle/g)).toHaveLength(2);
+    expect(logger.text(mark)).toContain('request state rejected: handle unknown');
+    expect(logger.text(mark)).not.toContain(unknown);
   });
 
   it('refuses a handle once its flow has expired', async () => {
@@ -302,31 +242,13 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
     let mark = logger.lines.length;
     const large = await call(tight, 'handle_approve', { amount: '1', note: 'n'.repeat(100) });
     expect(large.body.error).toEqual(INTERNAL_ERROR);
-    expect(logSince(mark)).toContain('data is over requestState.maxHandleDataBytes (64)');
+    expect(logger.text(mark)).toContain('data is over requestState.maxHandleDataBytes (64)');
     const first = handleOf(await call(tight, 'handle_collect', { rounds: 5 }));
-    const second = handleOf(
-      await call(
-        tight,
-        'handle_collect',
-        { rounds: 5 },
-        {
-          requestState: first,
-          inputResponses: { 'step-1': { action: 'accept', content: { value: 'a' } } },
-        },
-      ),
-    );
+    const second = handleOf(await collectStep(tight, 5, first, 1, 'a'));
     mark = logger.lines.length;
-    const third = await call(
-      tight,
-      'handle_collect',
-      { rounds: 5 },
-      {
-        requestState: second,
-        inputResponses: { 'step-2': { action: 'accept', content: { value: 'b' } } },
-      },
-    );
+    const third = await collectStep(tight, 5, second, 2, 'b');
     expect(third.body.error).toEqual(INTERNAL_ERROR);
-    expect(logSince(mark)).toContain('the flow is past requestState.maxRounds (2)');
+    expect(logger.text(mark)).toContain('the flow is past requestState.maxRounds (2)');
   });
 
   it('answers the retryable -32000 when the repository cannot answer, logging the outage once', async () => {
@@ -344,9 +266,9 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
     );
     expect(retry.body.error).toEqual(STORE_UNAVAILABLE);
     expect(
-      logSince(mark).match(/The state handle repository is unavailable \(unavailable\)/g),
+      logger.text(mark).match(/The state handle repository is unavailable \(unavailable\)/g),
     ).toHaveLength(1);
-    expect(logSince(mark)).not.toContain('ECONNREFUSED');
+    expect(logger.text(mark)).not.toContain('ECONNREFUSED');
   });
 
   it('uses a StateHandleRepository the application provides, and leaves no record behind', async () => {
@@ -374,7 +296,7 @@ describe.each(ADAPTERS)('state handles over %s', (adapter) => {
     const mark = logger.lines.length;
     const response = await call(appRepository, 'handle_framework_confused', {});
     expect(response.body.error).toEqual(INTERNAL_ERROR);
-    expect(logSince(mark)).toContain(
+    expect(logger.text(mark)).toContain(
       'uses state handles but declares requestState "framework"; declare APPLICATION_PROTECTED',
     );
     expect(repository.calls.length).toBe(calls);

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
+import { ADAPTERS } from '../../utils/bootstrap';
 import { startSampleApp } from '../../fixtures/sample-app';
+import { serverForSuite } from '../../utils/suite-server';
+import { envForSuite } from '../../utils/suite-env';
 
 // Red team IV, finding 6: the sample's stage endpoint answered a body of 20,000 nested arrays with
 // HTTP 500 ("RangeError: Maximum call stack size exceeded" in the global ValidationPipe).
@@ -9,20 +11,8 @@ import { startSampleApp } from '../../fixtures/sample-app';
 const ADMIN_TOKEN = randomBytes(16).toString('hex');
 
 describe.each(ADAPTERS)("the sample's admin API on %s", (adapter) => {
-  let server: TestServer;
-  let savedToken: string | undefined;
-
-  beforeAll(async () => {
-    savedToken = process.env.MCP_ADMIN_TOKEN;
-    process.env.MCP_ADMIN_TOKEN = ADMIN_TOKEN;
-    server = await startSampleApp(adapter, {});
-  });
-
-  afterAll(async () => {
-    if (savedToken === undefined) delete process.env.MCP_ADMIN_TOKEN;
-    else process.env.MCP_ADMIN_TOKEN = savedToken;
-    await server?.close();
-  });
+  envForSuite({ MCP_ADMIN_TOKEN: ADMIN_TOKEN });
+  const server = serverForSuite(() => startSampleApp(adapter, {}));
 
   const stage = (body: string) =>
     request(server.origin)

@@ -1,6 +1,7 @@
 import { newKeyring, startSampleApp } from '../../fixtures/sample-app';
 import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
 import { rawRound, rawToolCall } from '../../utils/mcp';
+import { serverForSuite } from '../../utils/suite-server';
 
 /*
  * The sample app in its default (demo authentication) mode: the role-guarded create_ticket
@@ -18,13 +19,9 @@ const toolNames = async (server: TestServer, headers: Record<string, string>) =>
 };
 
 describe.each(ADAPTERS)('the sample app authorization over %s', (adapter) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startSampleApp(adapter, { MCP_KEYRING: newKeyring(['k1']).json });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = serverForSuite(() =>
+    startSampleApp(adapter, { MCP_KEYRING: newKeyring(['k1']).json }),
+  );
 
   it('challenges create_ticket from nobody with 401 and WWW-Authenticate, and leaves it out of their list', async () => {
     const response = await rawToolCall(server.url, 'create_ticket', TICKET);

@@ -2,8 +2,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
 import { sampleBehindAuthorizationServer } from '../../utils/sample-oauth';
 import { DpopClientCredentialsProvider, TestDpopKey, dpopHeaders } from '../../utils/dpop';
-import { PROTOCOL_VERSION, rawRound, rawToolCall, rpcBody, rpcHeaders } from '../../utils/mcp';
-import { postForStream, SseReader } from '../../utils/sse';
+import { PROTOCOL_VERSION, rawRound, rawToolCall } from '../../utils/mcp';
+import { SseReader } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import { until } from '../../utils/wait';
 import { TRANSFER } from '../../utils/sample-calls';
 
@@ -106,19 +107,17 @@ describe.each(ADAPTERS)('the sample requiring DPoP over %s', (adapter) => {
   });
 
   it('opens a listen stream with a proof, and refuses one without', async () => {
-    const body = rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, 51);
-    const refused = await postForStream(
-      server.url,
-      { ...rpcHeaders('subscriptions/listen'), Authorization: `DPoP ${token}` },
-      body,
-    );
+    const notifications = { toolsListChanged: true };
+    const refused = await openListenStream(server.url, notifications, {
+      id: 51,
+      headers: { Authorization: `DPoP ${token}` },
+    });
     expect(refused.status).toBe(401);
     refused.close();
-    const stream = await postForStream(
-      server.url,
-      { ...rpcHeaders('subscriptions/listen'), ...(await signed()) },
-      body,
-    );
+    const stream = await openListenStream(server.url, notifications, {
+      id: 51,
+      headers: await signed(),
+    });
     try {
       expect(stream.status).toBe(200);
       const first = await new SseReader(stream.body).next(5_000);

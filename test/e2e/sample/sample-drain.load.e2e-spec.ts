@@ -11,15 +11,11 @@ import {
   rpcHeaders,
   stateOf,
 } from '../../utils/mcp';
-import { postForStream, SseReader } from '../../utils/sse';
+import { SseReader } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import { httpGet } from '../../utils/raw-http';
-import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
-import {
-  ensureSampleBuilt,
-  startSampleProcess,
-  type SampleProcess,
-  type SampleProcessEnv,
-} from '../../utils/sample-process';
+import { SampleFleet } from '../../utils/sample-fleet';
+import { type SampleProcess, type SampleProcessEnv } from '../../utils/sample-process';
 import { sleep, until } from '../../utils/wait';
 import {
   connectV1,
@@ -34,17 +30,6 @@ import { APPROVE } from '../../utils/sample-calls';
 const ADMIN_TOKEN = 'drain-admin-token';
 const FORM = { elicitation: {} };
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
-
-function sample(
-  adapter: (typeof ALL_ADAPTERS)[number],
-  env: Partial<SampleProcessEnv>,
-): Promise<SampleProcess> {
-  return startSampleProcess(adapter, {
-    MCP_ADMIN_TOKEN: ADMIN_TOKEN,
-    MCP_KEYRING: newKeyring(['k1']).json,
-    ...env,
-  });
-}
 
 const probe = (process: SampleProcess, which: 'live' | 'ready') =>
   httpGet(new URL(`/health/${which}`, process.url), {});
@@ -89,25 +74,22 @@ function expectRefusedWhileDraining(response: KeepAliveResponse, id: number | nu
  * (MCP_SHUTDOWN_GRACE_MS).
  */
 describe.each(ALL_ADAPTERS)('the sample app drains on SIGTERM, over %s', (adapter) => {
-  const started: SampleProcess[] = [];
-  let redis: RedisServerHandle;
+  const samples = new SampleFleet({ end: 'kill' });
+  beforeAll(() => samples.open(), 120_000);
+  afterAll(() => samples.close());
 
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    await ensureSampleBuilt();
-  }, 120_000);
-
-  afterAll(async () => {
-    await Promise.all(started.map((each) => each.kill()));
-    await redis?.close();
-  });
+  const sample = (env: Partial<SampleProcessEnv>) =>
+    samples.start(adapter, {
+      MCP_ADMIN_TOKEN: ADMIN_TOKEN,
+      MCP_KEYRING: newKeyring(['k1']).json,
+      ...env,
+    });
 
   it('goes unready first, still serves new requests (closing their connections), finishes those in flight, then exits', async () => {
-    const instance = await sample(adapter, {
+    const instance = await sample({
       MCP_SHUTDOWN_DRAIN_DELAY_MS: '1500',
       MCP_SHUTDOWN_GRACE_MS: '30000',
     });
-    started.push(instance);
     expect((await probe(instance, 'ready')).status).toBe(200);
     expect((await probe(instance, 'live')).status).toBe(200);
 
@@ -136,11 +118,7 @@ describe.each(ALL_ADAPTERS)('the sample app drains on SIGTERM, over %s', (adapte
     expect(during.headers.connection).toBe('close');
     // A listen stream opened now is acknowledged and ended at once with its final result: the
     // client opens its next one elsewhere.
-    const listen = await postForStream(
-      instance.url,
-      rpcHeaders('subscriptions/listen'),
-      rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, 41),
-    );
+    const listen = await openListenStream(instance.url, { toolsListChanged: true }, { id: 41 });
     const frames = await new SseReader(listen.body).rest();
     expect(frames.map((frame) => frame.method ?? frame.result?.resultType)).toEqual([
       'notifications/subscriptions/acknowledged',
@@ -161,18 +139,15 @@ describe.each(ALL_ADAPTERS)('the sample app drains on SIGTERM, over %s', (adapte
     // Two instances of a fleet on one Redis: what the draining one refused, its successor serves.
     const fleet = {
       MCP_KEYRING: newKeyring(['k1']).json,
-      MCP_STORE: 'redis',
-      REDIS_URL: redis.url,
+      ...samples.onRedis,
       MCP_TASK_LOCK_MS: '1000',
     };
-    const instance = await sample(adapter, {
+    const instance = await sample({
       ...fleet,
       MCP_SHUTDOWN_DRAIN_DELAY_MS: '500',
       MCP_SHUTDOWN_GRACE_MS: String(GRACE_MS),
     });
-    started.push(instance);
-    const successor = await sample(adapter, fleet);
-    started.push(successor);
+    const successor = await sample(fleet);
     const alice = { Authorization: 'Bearer alice' };
 
     // Work begun before the signal, each waiting for its next request: a flow's approval round,
@@ -255,46 +230,41 @@ describe.each(ALL_ADAPTERS)('the sample app drains on SIGTERM, over %s', (adapte
       // A request on a connection already open is answered at once with a 503, while the call in
       // flight still runs, and nothing of it runs: a plain call (the flow's approval), a task
       // step, a listen stream, a 2025-era session's POST and its GET stream.
-      const callId = freshId();
-      expectRefusedWhileDraining(
-        await pool.call.send(
-          'POST',
-          instance.url.pathname,
-          rpcHeaders('tools/call', 'transfer_funds'),
-          rpcBody(
-            'tools/call',
-            {
-              name: 'transfer_funds',
-              arguments: transfer,
-              requestState: approval.requestState,
-              inputResponses: APPROVE,
-            },
-            callId,
-            FORM,
+      /** A 2026-07-28 request on `connection` is refused as draining. */
+      const expectRefusedOn = async (
+        connection: KeepAliveConnection,
+        method: string,
+        name: string | undefined,
+        params: Record<string, unknown>,
+        capabilities?: Record<string, unknown>,
+      ) => {
+        const id = freshId();
+        expectRefusedWhileDraining(
+          await connection.send(
+            'POST',
+            instance.url.pathname,
+            rpcHeaders(method, name),
+            rpcBody(method, params, id, capabilities),
           ),
-        ),
-        callId,
+          id,
+        );
+      };
+      await expectRefusedOn(
+        pool.call,
+        'tools/call',
+        'transfer_funds',
+        {
+          name: 'transfer_funds',
+          arguments: transfer,
+          requestState: approval.requestState,
+          inputResponses: APPROVE,
+        },
+        FORM,
       );
-      const updateId = freshId();
-      expectRefusedWhileDraining(
-        await pool.task.send(
-          'POST',
-          instance.url.pathname,
-          rpcHeaders('tasks/update', taskId),
-          rpcBody('tasks/update', answerTask, updateId, TASKS),
-        ),
-        updateId,
-      );
-      const listenId = freshId();
-      expectRefusedWhileDraining(
-        await pool.listen.send(
-          'POST',
-          instance.url.pathname,
-          rpcHeaders('subscriptions/listen'),
-          rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, listenId),
-        ),
-        listenId,
-      );
+      await expectRefusedOn(pool.task, 'tasks/update', taskId, answerTask, TASKS);
+      await expectRefusedOn(pool.listen, 'subscriptions/listen', undefined, {
+        notifications: { toolsListChanged: true },
+      });
       const sessionCallId = freshId();
       expectRefusedWhileDraining(
         await pool.sessionPost.send(
@@ -358,8 +328,7 @@ describe.each(ALL_ADAPTERS)('the sample app drains on SIGTERM, over %s', (adapte
   }, 90_000);
 
   it('with the default drainDelayMs (0) refuses new work from the signal on and finishes the call in flight', async () => {
-    const instance = await sample(adapter, { MCP_SHUTDOWN_GRACE_MS: '10000' });
-    started.push(instance);
+    const instance = await sample({ MCP_SHUTDOWN_GRACE_MS: '10000' });
     const open = new KeepAliveConnection(instance.url);
     try {
       expect((await open.send('GET', '/health/live')).status).toBe(200);
@@ -397,8 +366,7 @@ describe.each(ALL_ADAPTERS)('the sample app drains on SIGTERM, over %s', (adapte
   }, 60_000);
 
   it("ends a 2025-era session's call waiting for the user's answer with the documented -32014, and exits", async () => {
-    const instance = await sample(adapter, { MCP_SHUTDOWN_GRACE_MS: '20000' });
-    started.push(instance);
+    const instance = await sample({ MCP_SHUTDOWN_GRACE_MS: '20000' });
     const user = new SampleUser();
     const client = await connectV1(instance.url, user, { Authorization: 'Bearer alice' });
     let exited: ReturnType<SampleProcess['terminate']> | undefined;
@@ -426,8 +394,7 @@ describe.each(ALL_ADAPTERS)('the sample app drains on SIGTERM, over %s', (adapte
   }, 60_000);
 
   it('cuts what is still open when shutdown.graceMs runs out, and exits', async () => {
-    const instance = await sample(adapter, { MCP_SHUTDOWN_GRACE_MS: '1000' });
-    started.push(instance);
+    const instance = await sample({ MCP_SHUTDOWN_GRACE_MS: '1000' });
     // Far longer than the grace: it cannot finish before the instance must be gone.
     let settled = false;
     const endless = rawToolCall(instance.url, 'slow_compute', { seconds: 600 }).then(

@@ -3,8 +3,10 @@ import { ExpenseLedger } from '../../../sample-app/src/expenses/expense-ledger.s
 import { ADAPTERS, type TestServer } from '../../utils/bootstrap';
 import { CapturingLogger, newKeyring, startSampleApp } from '../../fixtures/sample-app';
 import { connectClient, freshId, rawToolCall, resultText } from '../../utils/mcp';
-import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
+import { startRedisServer } from '../../utils/redis-server';
 import { APPROVE, TRANSFER, approveExpenseRound } from '../../utils/sample-calls';
+import { serverForSuite } from '../../utils/suite-server';
+import { SuiteScope } from '../../utils/suite-resource';
 
 const FORM = { elicitation: {} };
 
@@ -19,24 +21,25 @@ async function transfers(server: TestServer): Promise<number> {
 describe.each(ADAPTERS)('the sample app with MCP_STORE=redis over %s', (adapter) => {
   const keyring = newKeyring(['k1']);
   const logger = new CapturingLogger();
-  let redis: RedisServerHandle;
-  let east: TestServer;
-  let west: TestServer;
   let client: Client | undefined;
+  // Declared before the scope below, so the client closes before the apps.
+  afterAll(() => client?.close());
 
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    const env = { MCP_KEYRING: keyring.json, MCP_STORE: 'redis', REDIS_URL: redis.url };
-    east = await startSampleApp(adapter, env, { logger });
-    west = await startSampleApp(adapter, env, { logger });
-  });
-
-  afterAll(async () => {
-    await client?.close();
-    await east?.close();
-    await west?.close();
-    await redis?.close();
-  });
+  const scope = new SuiteScope();
+  const redis = scope.open(startRedisServer, (server) => server.close());
+  /** The sample on the suite's Redis. */
+  const onRedis = () =>
+    serverForSuite(
+      () =>
+        startSampleApp(
+          adapter,
+          { MCP_KEYRING: keyring.json, MCP_STORE: 'redis', REDIS_URL: redis.url },
+          { logger },
+        ),
+      scope,
+    );
+  const east = onRedis();
+  const west = onRedis();
 
   it('lets the official client complete transfer_funds in automatic mode', async () => {
     const before = await transfers(east);

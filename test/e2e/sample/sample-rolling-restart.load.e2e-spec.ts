@@ -1,21 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers/promises';
 import { newKeyring } from '../../fixtures/sample-app';
-import { freshId, rawRound, rawToolCall, resultText, rpcBody, rpcHeaders } from '../../utils/mcp';
-import {
-  postForStream,
-  SseReader,
-  StreamEnded,
-  type JsonRpcFrame,
-  type OpenStream,
-} from '../../utils/sse';
-import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
+import { freshId, rawRound, rawToolCall, resultText } from '../../utils/mcp';
+import { SseReader, StreamEnded, type JsonRpcFrame, type OpenStream } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
+import { SampleFleet } from '../../utils/sample-fleet';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../utils/round-robin-proxy';
-import {
-  ensureSampleBuilt,
-  startSampleProcess,
-  type SampleProcess,
-} from '../../utils/sample-process';
+import { type SampleProcess, type SampleProcessEnv } from '../../utils/sample-process';
 import { until } from '../../utils/wait';
 import { APPROVE } from '../../utils/sample-calls';
 
@@ -44,20 +35,17 @@ interface TaskView {
  * while flow, task, long-call and listen clients keep going.
  */
 describe('the sample app through rolling restarts behind a balancer', () => {
-  let redis: RedisServerHandle;
+  const samples = new SampleFleet({ end: 'kill' });
   let proxy: RoundRobinProxy;
-  const running = new Set<SampleProcess>();
-  let env: Parameters<typeof startSampleProcess>[1];
+  let env: SampleProcessEnv;
 
   beforeAll(async () => {
-    redis = await startRedisServer();
+    await samples.open();
     proxy = await startRoundRobinProxy();
-    await ensureSampleBuilt();
     env = {
       MCP_ADMIN_TOKEN: 'rolling-admin-token',
       MCP_KEYRING: newKeyring(['k1']).json,
-      MCP_STORE: 'redis',
-      REDIS_URL: redis.url,
+      ...samples.onRedis,
       MCP_TASK_LOCK_MS: '1000',
       // A few of the balancer's probes (every 50 ms) to notice readiness is down.
       MCP_SHUTDOWN_DRAIN_DELAY_MS: '500',
@@ -66,16 +54,14 @@ describe('the sample app through rolling restarts behind a balancer', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([...running].map((instance) => instance.kill()));
+    await samples.close();
     await proxy?.close();
-    await redis?.close();
   });
 
   const originOf = (instance: SampleProcess) => instance.url.origin;
 
   async function startInstance(adapter: 'express' | 'fastify'): Promise<SampleProcess> {
-    const instance = await startSampleProcess(adapter, env);
-    running.add(instance);
+    const instance = await samples.start(adapter, env);
     proxy.add(originOf(instance));
     await until(() => proxy.routesTo(originOf(instance)), {
       what: 'the balancer to route to the new instance',
@@ -102,7 +88,7 @@ describe('the sample app through rolling restarts behind a balancer', () => {
     });
     const longCallsInFlight = longCallsOnOld().length;
     const ended = await old.terminate();
-    running.delete(old);
+    samples.forget(old);
     expect(ended).toEqual({ code: null, signal: 'SIGTERM' });
     drains.push({
       readiness: proxy.readinessSeen(originOf(old)).filter((status) => status !== 0),
@@ -219,11 +205,7 @@ describe('the sample app through rolling restarts behind a balancer', () => {
      */
     const listenClient = async () => {
       const id = freshId();
-      const response = await postForStream(
-        proxy.url,
-        rpcHeaders('subscriptions/listen'),
-        rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, id),
-      );
+      const response = await openListenStream(proxy.url, { toolsListChanged: true }, { id });
       openStreams.add(response);
       const frames = new SseReader(response.body);
       let last: JsonRpcFrame | undefined;

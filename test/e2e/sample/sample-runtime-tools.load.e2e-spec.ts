@@ -1,23 +1,12 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { newKeyring } from '../../fixtures/sample-app';
 import { ADAPTERS } from '../../utils/bootstrap';
-import {
-  freshId,
-  rawRound,
-  rawToolCall,
-  resultText,
-  rpcBody,
-  rpcHeaders,
-  stateOf,
-} from '../../utils/mcp';
-import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
-import {
-  ensureSampleBuilt,
-  startSampleProcess,
-  type SampleProcess,
-} from '../../utils/sample-process';
+import { freshId, rawRound, rawToolCall, resultText, stateOf } from '../../utils/mcp';
+import { SampleFleet } from '../../utils/sample-fleet';
+import { type SampleProcess } from '../../utils/sample-process';
 import { openSession, sessionPost } from '../../utils/session-clients';
-import { SseReader, postForStream, type OpenStream } from '../../utils/sse';
+import { SseReader, type OpenStream } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import { until } from '../../utils/wait';
 
 const ADMIN_TOKEN = 'runtime-admin-token';
@@ -82,7 +71,7 @@ describe.each(ADAPTERS)(
   'tools defined at run time on a fleet of two sample instances over %s',
   (adapter) => {
     const keyring = newKeyring(['k1']);
-    let redis: RedisServerHandle;
+    const samples = new SampleFleet();
     let fleet: SampleProcess[] = [];
     const streams: OpenStream[] = [];
     const clients: Client[] = [];
@@ -92,18 +81,9 @@ describe.each(ADAPTERS)(
     const unknown: string[][] = [];
 
     beforeAll(async () => {
-      await ensureSampleBuilt();
-      redis = await startRedisServer();
-      const env = {
-        MCP_KEYRING: keyring.json,
-        MCP_STORE: 'redis',
-        REDIS_URL: redis.url,
-        MCP_ADMIN_TOKEN: ADMIN_TOKEN,
-      };
-      fleet = await Promise.all([
-        startSampleProcess(adapter, env),
-        startSampleProcess(adapter, env),
-      ]);
+      await samples.open();
+      const env = { MCP_KEYRING: keyring.json, ...samples.onRedis, MCP_ADMIN_TOKEN: ADMIN_TOKEN };
+      fleet = await Promise.all([samples.start(adapter, env), samples.start(adapter, env)]);
       for (const instance of fleet) {
         const session = await openSession(instance.url, BOB);
         sessions.push(session);
@@ -114,17 +94,16 @@ describe.each(ADAPTERS)(
     afterAll(async () => {
       for (const stream of streams.splice(0)) stream.close();
       for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-      await Promise.all(fleet.map((instance) => instance.stop()));
-      await redis?.close();
+      await samples.close();
     });
 
     /** A listen stream (2026) and a 2025-era session of alice on `instance`, counting list changes. */
     async function listeners(instance: SampleProcess) {
       const id = freshId();
-      const stream = await postForStream(
+      const stream = await openListenStream(
         instance.url,
-        { ...rpcHeaders('subscriptions/listen'), ...ALICE },
-        rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, id),
+        { toolsListChanged: true },
+        { id, headers: ALICE },
       );
       streams.push(stream);
       const frames = new SseReader(stream.body);

@@ -77,6 +77,16 @@ class RawStdio {
   }
 }
 
+/** Makes `client`'s user approve every form; the forms' messages, in the order asked. */
+function approvesEveryForm(client: Client): string[] {
+  const asked: string[] = [];
+  client.setRequestHandler('elicitation/create', (request) => {
+    asked.push((request.params as { message: string }).message);
+    return APPROVE;
+  });
+  return asked;
+}
+
 describe('the sample over stdio (node dist-sample/sample-app/src/stdio.js)', () => {
   const raws: RawStdio[] = [];
 
@@ -97,14 +107,20 @@ describe('the sample over stdio (node dist-sample/sample-app/src/stdio.js)', () 
     stderr: 'pipe' as const,
   });
 
-  /** Any era's client: the approved transfer_funds (asked once, over its mechanism), a resource. */
-  async function expectApprovedTransferAndResource(
+  /**
+   * Any era's client: the sample's tools listed, the approved transfer_funds (asked once, over its
+   * mechanism), a resource.
+   */
+  async function expectListsApprovesAndReads(
     client: {
+      listTools(): Promise<{ tools: { name: string }[] }>;
       callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
       readResource(params: { uri: string }): Promise<{ contents: unknown[] }>;
     },
     asked: string[],
   ): Promise<void> {
+    const tools = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(tools).toEqual(expect.arrayContaining(['transfer_funds', 'create_ticket']));
     expect(textOf(await client.callTool({ name: 'transfer_funds', arguments: TRANSFER }))).toBe(
       'Transferred 12.50 to bob',
     );
@@ -120,43 +136,31 @@ describe('the sample over stdio (node dist-sample/sample-app/src/stdio.js)', () 
   }
 
   it('serves the official client in its 2026-07-28 mode: list, call, a transfer_funds approval (input required), a resource', async () => {
-    const asked: string[] = [];
     const client = new Client(CLIENT_INFO, {
       versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
       capabilities: FORM,
       inputRequired: { autoFulfill: true },
     });
-    client.setRequestHandler('elicitation/create', (request) => {
-      asked.push((request.params as { message: string }).message);
-      return APPROVE;
-    });
+    const asked = approvesEveryForm(client);
     const transport = new StdioClientTransport(aliceServer());
     await client.connect(transport);
     try {
-      const tools = (await client.listTools()).tools.map((tool) => tool.name);
-      expect(tools).toEqual(expect.arrayContaining(['transfer_funds', 'create_ticket']));
       expect(textOf(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toBe(
         'This is a simple text response for testing.',
       );
-      await expectApprovedTransferAndResource(client, asked);
+      await expectListsApprovesAndReads(client, asked);
     } finally {
       await client.close();
     }
   });
 
   it('serves the official client in its default (2025-era) mode: the approval is an elicitation request over the pipe', async () => {
-    const asked: string[] = [];
     const client = new Client(CLIENT_INFO, { capabilities: FORM });
-    client.setRequestHandler('elicitation/create', (request) => {
-      asked.push((request.params as { message: string }).message);
-      return APPROVE;
-    });
+    const asked = approvesEveryForm(client);
     await client.connect(new StdioClientTransport(aliceServer()));
     try {
       expect(client.getServerVersion()?.name).toBe('nestjs-mcp-sample');
-      const tools = (await client.listTools()).tools.map((tool) => tool.name);
-      expect(tools).toEqual(expect.arrayContaining(['transfer_funds', 'create_ticket']));
-      await expectApprovedTransferAndResource(client, asked);
+      await expectListsApprovesAndReads(client, asked);
     } finally {
       await client.close();
     }
@@ -171,9 +175,7 @@ describe('the sample over stdio (node dist-sample/sample-app/src/stdio.js)', () 
     });
     await client.connect(new V1StdioClientTransport(aliceServer()));
     try {
-      const tools = (await client.listTools()).tools.map((tool) => tool.name);
-      expect(tools).toEqual(expect.arrayContaining(['transfer_funds', 'create_ticket']));
-      await expectApprovedTransferAndResource(client, asked);
+      await expectListsApprovesAndReads(client, asked);
     } finally {
       await client.close();
     }

@@ -1,12 +1,9 @@
 import { newKeyring } from '../../fixtures/sample-app';
 import { rawRound } from '../../utils/mcp';
-import { startRedisServer, type RedisServerHandle } from '../../utils/redis-server';
-import {
-  ensureSampleBuilt,
-  startSampleProcess,
-  type SampleProcess,
-} from '../../utils/sample-process';
+import { SampleFleet } from '../../utils/sample-fleet';
+
 import { until } from '../../utils/wait';
+import { startSlowComputeTask } from '../../utils/sample-calls';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const ADMIN_TOKEN = 'failover-admin-token';
@@ -16,37 +13,19 @@ const ADMIN_TOKEN = 'failover-admin-token';
  * them, the one running a step is SIGKILLed mid-step, and the other finishes the task.
  */
 describe('the sample app on Redis + BullMQ: a task survives the death of the process running it', () => {
-  let redis: RedisServerHandle;
-  const samples: SampleProcess[] = [];
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    await ensureSampleBuilt();
-  }, 120_000);
-
-  afterAll(async () => {
-    await Promise.all(samples.map((sample) => sample.stop().catch(() => undefined)));
-    await redis?.close();
-  });
+  const samples = new SampleFleet();
+  beforeAll(() => samples.open(), 120_000);
+  afterAll(() => samples.close());
 
   it('finishes on B the slow_compute step A was running when it was killed', async () => {
     const env = {
       MCP_ADMIN_TOKEN: ADMIN_TOKEN,
       MCP_KEYRING: newKeyring(['k1']).json,
-      MCP_STORE: 'redis',
-      REDIS_URL: redis.url,
+      ...samples.onRedis,
       MCP_TASK_LOCK_MS: '1000',
     };
-    const a = await startSampleProcess('express', env);
-    samples.push(a);
-    const created = await rawRound(
-      a.url,
-      'tools/call',
-      { name: 'slow_compute', arguments: { seconds: 2, label: 'failover' } },
-      { capabilities: TASKS },
-    );
-    const taskId = (created.body.result as { taskId?: string } | undefined)?.taskId;
-    expect(typeof taskId).toBe('string');
+    const a = await samples.start('express', env);
+    const taskId = await startSlowComputeTask(a.url, { seconds: 2, label: 'failover' });
     // A's worker has taken the step once the task reports progress.
     await until(
       async () => {
@@ -58,8 +37,7 @@ describe('the sample app on Redis + BullMQ: a task survives the death of the pro
     );
     await a.kill();
 
-    const b = await startSampleProcess('fastify', env);
-    samples.push(b);
+    const b = await samples.start('fastify', env);
     const task = await until(
       async () =>
         (await rawRound(b.url, 'tasks/get', { taskId }, { capabilities: TASKS })).body.result as

@@ -21,6 +21,7 @@ import {
   McpTool,
   McpToolError,
 } from '../../../src/index';
+import { guardedRequest } from '../../fixtures/guarded-request';
 
 /** What each `throws_*` operation throws, by the name of the docs/errors.md row it exercises. */
 const THROWN = {
@@ -95,10 +96,7 @@ export class DifferentialOperations {
 @Injectable()
 export class ScopeHeaderGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<{
-      headers: Record<string, string | undefined>;
-      user?: unknown;
-    }>();
+    const request = guardedRequest(context);
     const scope = request.headers['x-diff-scope'];
     if (scope !== undefined) request.user = { id: 'diff', scope };
     return true;

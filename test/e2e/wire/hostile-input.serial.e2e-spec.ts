@@ -11,7 +11,8 @@ import { expectErrorResponse } from '../../utils/expect-rpc';
 import { ALL_ADAPTERS, type AdapterName } from '../../utils/bootstrap';
 import { costDuring, cpuTimeOf, DelayTable, type ServerCost } from '../../utils/loop-delay';
 import { rpcBody, rpcHeaders } from '../../utils/mcp';
-import { postForStream, SseReader, type OpenStream } from '../../utils/sse';
+import { SseReader, type OpenStream } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import {
   httpPost,
   stalledRequest,
@@ -197,6 +198,16 @@ function expectBusy(response: RawHttpResponse): void {
 
 const SIMPLE_TEXT_ANSWER: HostileAnswer = { kind: 'text', text: SIMPLE_TEXT };
 const LIST_BODY = rpcBody('tools/list');
+
+/** `url` still serves a normal call: `test_simple_text`, answered in full. */
+async function expectServesSimpleText(url: URL): Promise<void> {
+  const response = await httpPost(
+    url,
+    rpcHeaders('tools/call', 'test_simple_text'),
+    rpcBody('tools/call', { name: 'test_simple_text', arguments: {} }),
+  );
+  expectAnswer(SIMPLE_TEXT_ANSWER, response);
+}
 const MB = 1024 * 1024;
 
 /** Bodies without sealed state are built once for both adapters. */
@@ -518,12 +529,7 @@ describe.each(ALL_ADAPTERS)('hostile input over %s (sample app as a child proces
     });
 
     it('the timed-out bodies gave their slots back: the same instance serves a normal call', async () => {
-      const response = await httpPost(
-        quick.url,
-        rpcHeaders('tools/call', 'test_simple_text'),
-        rpcBody('tools/call', { name: 'test_simple_text', arguments: {} }),
-      );
-      expectAnswer(SIMPLE_TEXT_ANSWER, response);
+      await expectServesSimpleText(quick.url);
     });
   });
 
@@ -536,10 +542,10 @@ describe.each(ALL_ADAPTERS)('hostile input over %s (sample app as a child proces
         for (let batch = 0; batch < 8; batch++) {
           const opened = await Promise.all(
             Array.from({ length: 50 }, (_, i) =>
-              postForStream(
+              openListenStream(
                 sample.url,
-                { ...rpcHeaders('subscriptions/listen'), Authorization: `Bearer h${batch}x${i}` },
-                rpcBody('subscriptions/listen', { notifications: { resourceSubscriptions: uris } }),
+                { resourceSubscriptions: uris },
+                { id: 1, headers: { Authorization: `Bearer h${batch}x${i}` } },
               ),
             ),
           );
@@ -566,12 +572,7 @@ describe.each(ALL_ADAPTERS)('hostile input over %s (sample app as a child proces
 
   describe('after the corpus', () => {
     it('serves a normal call, idles with a calm loop, and its RSS stays within bound', async () => {
-      const response = await httpPost(
-        sample.url,
-        rpcHeaders('tools/call', 'test_simple_text'),
-        rpcBody('tools/call', { name: 'test_simple_text', arguments: {} }),
-      );
-      expectAnswer(SIMPLE_TEXT_ANSWER, response);
+      await expectServesSimpleText(sample.url);
       // Idle: no timer left running, nothing spinning.
       const idle: ServerCost[] = [];
       for (let i = 0; i < SAMPLES; i++) idle.push(await costDuring(sample, () => sleep(IDLE_MS)));

@@ -1,28 +1,28 @@
 import request from 'supertest';
-import { McpModule } from '../../../src/index';
+import { McpModule, type McpModuleOptions } from '../../../src/index';
 import { CatalogModule } from '../../fixtures/catalog.fixtures';
 import { ALL_ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { rpcBody, rpcHeaders } from '../../utils/mcp';
 import { expectErrorResponse } from '../../utils/expect-rpc';
+import { serverForSuite } from '../../utils/suite-server';
 
 const MAX_BODY_BYTES = 2048;
 
 describe.each(ALL_ADAPTERS)('MCP HTTP transport over %s', (adapter) => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startTestServer(adapter, {
+  const server = serverForSuite(() =>
+    startTestServer(adapter, {
       imports: [
         McpModule.forRoot({ http: { maxRequestBodyBytes: MAX_BODY_BYTES } }),
         CatalogModule,
       ],
-    });
-  });
-
-  afterAll(() => server?.close());
+    }),
+  );
 
   const post = (headers: Record<string, string>) =>
     request(server.origin).post('/mcp').set(headers);
+  /** `server/discover` with `headers` on top of the protocol's own. */
+  const discoverWith = (headers: Record<string, string>) =>
+    post({ ...rpcHeaders('server/discover'), ...headers }).send(rpcBody('server/discover'));
 
   it('answers a well-formed request with 200 and resultType "complete"', async () => {
     const response = await post(rpcHeaders('tools/call', 'ping')).send(
@@ -66,10 +66,7 @@ describe.each(ALL_ADAPTERS)('MCP HTTP transport over %s', (adapter) => {
   });
 
   it('refuses a foreign Host header with HTTP 403 and a JSON-RPC error body', async () => {
-    const response = await post({
-      ...rpcHeaders('server/discover'),
-      Host: 'evil.example.com',
-    }).send(rpcBody('server/discover'));
+    const response = await discoverWith({ Host: 'evil.example.com' });
     expect(response.status).toBe(403);
     expect(response.body).toMatchObject({
       jsonrpc: '2.0',
@@ -79,10 +76,7 @@ describe.each(ALL_ADAPTERS)('MCP HTTP transport over %s', (adapter) => {
   });
 
   it('refuses a foreign Origin header with HTTP 403', async () => {
-    const response = await post({
-      ...rpcHeaders('server/discover'),
-      Origin: 'http://evil.example.com',
-    }).send(rpcBody('server/discover'));
+    const response = await discoverWith({ Origin: 'http://evil.example.com' });
     expect(response.status).toBe(403);
     expect(response.body.error).toMatchObject({
       code: -32600,
@@ -97,13 +91,9 @@ describe.each(ALL_ADAPTERS)('MCP HTTP transport over %s', (adapter) => {
 });
 
 describe.each(ALL_ADAPTERS)('MCP HTTP transport bounds over %s', (adapter) => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startTestServer(adapter, { imports: [McpModule.forRoot({}), CatalogModule] });
-  });
-
-  afterAll(() => server?.close());
+  const server = serverForSuite(() =>
+    startTestServer(adapter, { imports: [McpModule.forRoot({}), CatalogModule] }),
+  );
 
   /** `add_note` with an `extra` argument (stripped by the ValidationPipe) written as raw JSON. */
   const noteWithExtra = (id: number | string, extraJson: string) =>
@@ -153,30 +143,16 @@ describe.each(ALL_ADAPTERS)('MCP HTTP transport bounds over %s', (adapter) => {
 });
 
 describe.each(ALL_ADAPTERS)('MCP DNS-rebinding options over %s', (adapter) => {
-  let listed: TestServer;
-  let unprotected: TestServer;
-
-  beforeAll(async () => {
-    listed = await startTestServer(adapter, {
-      imports: [
-        McpModule.forRoot({
-          http: { allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] },
-        }),
-        CatalogModule,
-      ],
-    });
-    unprotected = await startTestServer(adapter, {
-      imports: [
-        McpModule.forRoot({ http: { disableDnsRebindingProtection: true } }),
-        CatalogModule,
-      ],
-    });
+  /** The catalog on a module whose `http` options are `http`. */
+  const catalogWith = (http: NonNullable<McpModuleOptions['http']>) =>
+    serverForSuite(() =>
+      startTestServer(adapter, { imports: [McpModule.forRoot({ http }), CatalogModule] }),
+    );
+  const listed = catalogWith({
+    allowedHosts: ['mcp.example.com'],
+    allowedOrigins: ['https://app.example.com'],
   });
-
-  afterAll(async () => {
-    await listed?.close();
-    await unprotected?.close();
-  });
+  const unprotected = catalogWith({ disableDnsRebindingProtection: true });
 
   /** `server/discover` on `target` with extra headers (supertest sends `Host` as given). */
   const discover = (target: TestServer, headers: Record<string, string>) =>

@@ -11,7 +11,8 @@ import {
 } from '../../utils/bootstrap';
 import { freshId, rawRound, rawToolCall, resultText, rpcBody, rpcHeaders } from '../../utils/mcp';
 import { expectErrorResponse } from '../../utils/expect-rpc';
-import { SseReader, postForStream, type JsonRpcFrame, type OpenStream } from '../../utils/sse';
+import { SseReader, type JsonRpcFrame, type OpenStream } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import { eventually } from '../../utils/wait';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -61,13 +62,10 @@ describe.each(ALL_ADAPTERS)('subscriptions/listen limits over %s', (adapter: Ada
     target: TestServer = server,
   ): Promise<Listener> {
     const id = freshId();
-    const headers = rpcHeaders('subscriptions/listen');
-    if (authorization !== undefined) headers.Authorization = authorization;
-    const response = await postForStream(
-      target.url,
-      headers,
-      rpcBody('subscriptions/listen', { notifications }, id),
-    );
+    const response = await openListenStream(target.url, notifications, {
+      id,
+      headers: authorization === undefined ? {} : { Authorization: authorization },
+    });
     let frames: SseReader | undefined;
     // The body is read either as SSE frames or, when refused, as one JSON response.
     const listener = {

@@ -3,13 +3,8 @@ import { ListenStreams } from '../../../src/wire/listen/listen-streams';
 import { CallGate, NotificationsModule } from './notifications.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from '../../utils/bootstrap';
 import { freshId, rawToolCall, resultText, rpcBody, rpcHeaders } from '../../utils/mcp';
-import {
-  SseReader,
-  parseSseMessages,
-  postForStream,
-  type JsonRpcFrame,
-  type OpenStream,
-} from '../../utils/sse';
+import { SseReader, parseSseMessages, type JsonRpcFrame, type OpenStream } from '../../utils/sse';
+import { openListenStream } from '../../utils/listen-stream';
 import { eventually } from '../../utils/wait';
 
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
@@ -52,11 +47,7 @@ describe.each(ADAPTERS)('MCP notifications over %s', (adapter) => {
     target: TestServer = server,
   ): Promise<Listener> {
     const id = freshId();
-    const response = await postForStream(
-      target.url,
-      rpcHeaders('subscriptions/listen'),
-      rpcBody('subscriptions/listen', { notifications }, id),
-    );
+    const response = await openListenStream(target.url, notifications, { id });
     const listener = { id, response, frames: new SseReader(response.body) };
     open.push(listener);
     return listener;

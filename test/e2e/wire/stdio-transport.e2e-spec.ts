@@ -11,7 +11,6 @@ import { NestFactory } from '@nestjs/core';
 import {
   LosslessNumber,
   McpContext,
-  McpInputRequest,
   McpInputRequiredResult,
   McpMayRequestInput,
   McpModule,
@@ -22,6 +21,7 @@ import { McpRuntimeOperations } from '../../../src/entry/runtime';
 import { McpStdio } from '../../../src/entry/stdio';
 import { until } from '../../utils/wait';
 import { initializeMessage } from '../../utils/session-clients';
+import { askForAmount } from '../../fixtures/amount-form';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -54,17 +54,7 @@ class StdioTools {
     const answer = ctx.inputResponses.find('amount');
     if (answer?.kind === 'elicitation' && answer.content?.amount instanceof LosslessNumber)
       return answer.content.amount.value;
-    return McpInputRequiredResult.withInputRequest(
-      'amount',
-      McpInputRequest.elicitForm({
-        message: 'Which amount?',
-        requestedSchema: {
-          type: 'object',
-          properties: { amount: { type: 'number' } },
-          required: ['amount'],
-        },
-      }),
-    );
+    return askForAmount();
   }
 }
 
@@ -228,13 +218,17 @@ describe('McpStdio.serve, in process', () => {
       () => modern.lines.some((line) => line.includes('a request with this id is in flight')),
       'the refusal of a second request under an id in flight',
     );
-    await app
-      .get(McpRuntimeOperations)
-      .registerTool({ name: 'late', description: 'Registered late' }, () => 'late');
-    await until(async () => (await modern.messages('notifications/tools/list_changed')).length, {
-      what: 'list_changed on the listen subscription',
-      timeoutMs: 5000,
-    });
+    /** Registers tool `name` at run time; `peer` is told the list changed. */
+    const registerAndHear = async (name: string, peer: typeof modern, what: string) => {
+      await app
+        .get(McpRuntimeOperations)
+        .registerTool({ name, description: `Registered ${name}` }, () => name);
+      await until(async () => (await peer.messages('notifications/tools/list_changed')).length, {
+        what,
+        timeoutMs: 5000,
+      });
+    };
+    await registerAndHear('late', modern, 'list_changed on the listen subscription');
     // Ending the input ends the open subscription at once: were it waited for as a call in
     // flight, serve would not resolve within the test's timeout (graceMs is ten minutes here).
     modern.input.end();
@@ -244,13 +238,7 @@ describe('McpStdio.serve, in process', () => {
     legacy.send(initializeMessage({}, 1));
     await legacy.answer(1);
     legacy.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    await app
-      .get(McpRuntimeOperations)
-      .registerTool({ name: 'later', description: 'Registered later' }, () => 'later');
-    await until(async () => (await legacy.messages('notifications/tools/list_changed')).length, {
-      what: 'list_changed to the 2025 session',
-      timeoutMs: 5000,
-    });
+    await registerAndHear('later', legacy, 'list_changed to the 2025 session');
     legacy.send({
       jsonrpc: '2.0',
       id: 2,

@@ -16,12 +16,9 @@ import {
 } from '../../../fixtures/audit/audit-tools';
 import { startTestServer, type AdapterName, type TestServer } from '../../../utils/bootstrap';
 import { rawToolCall, resultText, stateOf } from '../../../utils/mcp';
-import { startRedisCluster, type RedisClusterHandle } from '../../../utils/redis-cluster';
-import {
-  closeRedisClient,
-  startRedisServer,
-  type RedisServerHandle,
-} from '../../../utils/redis-server';
+import { startRedisCluster } from '../../../utils/redis-cluster';
+import { closeRedisClient, startRedisServer } from '../../../utils/redis-server';
+import { forSuite } from '../../../utils/suite-resource';
 
 /*
  * A fleet's trail in one Redis stream (then on a Redis Cluster): two instances, flows that cross
@@ -176,11 +173,7 @@ function fleetCases(
 }
 
 describe('the audit trail on Redis', () => {
-  let redis: RedisServerHandle;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(() => redis.close());
+  const redis = forSuite(startRedisServer, (opened) => opened.close());
 
   fleetCases('one Redis', async () => {
     const reader = new Redis(redis.url);
@@ -249,11 +242,7 @@ async function retried(call: () => ReturnType<typeof rawToolCall>): ReturnType<t
 }
 
 describe('the audit trail on a Redis Cluster', () => {
-  let cluster: RedisClusterHandle;
-  beforeAll(async () => {
-    cluster = await startRedisCluster();
-  }, 60_000);
-  afterAll(() => cluster.close());
+  const cluster = forSuite(startRedisCluster, (opened) => opened.close(), { timeoutMs: 60_000 });
 
   fleetCases('a Redis Cluster', async () => {
     const reader = cluster.client();

@@ -8,7 +8,8 @@ import { AwsKmsAuditSigner, verifyAuditTrail, type AuditSigner } from '../../../
 import { AuditSideEffects, AuditTools } from '../../../fixtures/audit/audit-tools';
 import { startTestServer } from '../../../utils/bootstrap';
 import { rawToolCall, resultText } from '../../../utils/mcp';
-import { startMotoKms, type MotoKms } from '../../../utils/moto-kms';
+import { startMotoKms } from '../../../utils/moto-kms';
+import { forSuite } from '../../../utils/suite-resource';
 
 /*
  * Checkpoints signed by a key that never leaves AWS KMS (moto's emulation, `Sign` with
@@ -46,11 +47,7 @@ describe('audit checkpoints signed in AWS KMS', () => {
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
   describe('AWS KMS (moto)', () => {
-    let kms: MotoKms;
-    beforeAll(async () => {
-      kms = await startMotoKms();
-    }, 60_000);
-    afterAll(() => kms.close());
+    const kms = forSuite(startMotoKms, (opened) => opened.close(), { timeoutMs: 60_000 });
 
     it('signs them with Sign (ECDSA_SHA_256); the public key alone verifies', async () => {
       const client = {

@@ -2,8 +2,9 @@ import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { newKeyring, startSampleApp } from '../../../fixtures/sample-app';
 import { ADAPTERS, type TestServer } from '../../../utils/bootstrap';
-import { freshId, rawRound, rpcBody, rpcHeaders } from '../../../utils/mcp';
-import { postForStream, SseReader } from '../../../utils/sse';
+import { rawRound } from '../../../utils/mcp';
+import { SseReader } from '../../../utils/sse';
+import { openListenStream } from '../../../utils/listen-stream';
 import { installTestTelemetry, parentSpanId, type TestTelemetry } from '../../../utils/otel';
 import {
   connectV1,
@@ -160,11 +161,7 @@ describe.each(ADAPTERS)('session and method spans over %s', (adapter) => {
   });
 
   it('gives a listen stream one SERVER span that ends with the stream, and a refused one its code', async () => {
-    const stream = await postForStream(
-      server.url,
-      rpcHeaders('subscriptions/listen'),
-      rpcBody('subscriptions/listen', { notifications: { toolsListChanged: true } }, freshId()),
-    );
+    const stream = await openListenStream(server.url, { toolsListChanged: true });
     expect(stream.status).toBe(200);
     const frames = new SseReader(stream.body);
     expect((await frames.next()).method).toBe('notifications/subscriptions/acknowledged');

@@ -22,6 +22,8 @@ import {
   SESSION_PROTOCOL_VERSION,
   sessionPost,
 } from '../../../utils/session-clients';
+import { serverForSuite } from '../../../utils/suite-server';
+import { guardedRequest } from '../../../fixtures/guarded-request';
 
 /*
  * A 2025-era session belongs to the caller the app's own authentication names — here the setup
@@ -37,9 +39,7 @@ const USERS = /^Bearer (user-\d+|alice|bob)$/;
 @Injectable()
 class BearerGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const req = context
-      .switchToHttp()
-      .getRequest<{ headers: Record<string, string | undefined>; user?: unknown }>();
+    const req = guardedRequest(context);
     const match = USERS.exec(req.headers.authorization ?? '');
     if (!match) throw new UnauthorizedException();
     req.user = { id: match[1] };
@@ -51,7 +51,7 @@ class BearerGuard implements CanActivate {
 @Injectable()
 class AliceOnlyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const user = context.switchToHttp().getRequest<{ user?: { id?: string } }>().user;
+    const user = guardedRequest<{ id?: string }>(context).user;
     if (user?.id !== 'alice') throw new UnauthorizedException();
     return true;
   }
@@ -208,16 +208,14 @@ describe.each(ADAPTERS)(
 class OpenApp {}
 
 describe('anonymous 2025-era clients', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer('express', { imports: [OpenApp] }, '/mcp', {}, (app) =>
+  const server = serverForSuite(() =>
+    startTestServer('express', { imports: [OpenApp] }, '/mcp', {}, (app) =>
       (app.getHttpAdapter().getInstance() as { set(key: string, value: unknown): void }).set(
         'trust proxy',
         true,
       ),
-    );
-  });
-  afterAll(() => server?.close());
+    ),
+  );
 
   it('are counted by address, as the rate limiter counts them: one client at its limit does not lock out another', async () => {
     const from = (address: string) => ({ 'X-Forwarded-For': address });
@@ -229,11 +227,7 @@ describe('anonymous 2025-era clients', () => {
 });
 
 describe('subscriptions/listen inside a 2025-era session', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer('express', { imports: [OpenApp] });
-  });
-  afterAll(() => server?.close());
+  const server = serverForSuite(() => startTestServer('express', { imports: [OpenApp] }));
 
   it('answers -32601 Method not found, as docs/errors.md says', async () => {
     const sessionId = await openSession(server.url);
@@ -254,11 +248,7 @@ describe('subscriptions/listen inside a 2025-era session', () => {
 });
 
 describe("a 2025-era session's GET stream", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer('express', { imports: [OpenApp] });
-  });
-  afterAll(() => server?.close());
+  const server = serverForSuite(() => startTestServer('express', { imports: [OpenApp] }));
 
   /** A GET stream of a fresh session whose client reads (`reads`) or stops reading. */
   async function getStream(reads: boolean): Promise<{ socket: Socket; received: () => number }> {
@@ -300,11 +290,7 @@ describe("a 2025-era session's GET stream", () => {
 });
 
 describe('what a 2025-era session may hold', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer('express', { imports: [OpenApp] });
-  });
-  afterAll(() => server?.close());
+  const server = serverForSuite(() => startTestServer('express', { imports: [OpenApp] }));
 
   it('is bounded by sessions.maxSessionBytes: declarations at initialize, subscriptions after', async () => {
     const padded = await initializeRaw(

@@ -3,12 +3,10 @@ import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { startSampleApp } from '../../../fixtures/sample-app';
 import { ADAPTERS, type TestServer } from '../../../utils/bootstrap';
 import { connectClient, rawRound } from '../../../utils/mcp';
-import {
-  connectV2Legacy,
-  openSession,
-  SampleUser,
-  sessionPost,
-} from '../../../utils/session-clients';
+import { connectV2Legacy, SampleUser } from '../../../utils/session-clients';
+import { serverForSuite } from '../../../utils/suite-server';
+import { envForSuite } from '../../../utils/suite-env';
+import { modernAsker, sessionAsker, type Ask } from '../../../utils/askers';
 
 const TRIAGE = 'skill://ticket-triage';
 /** A URI nobody serves, of the same length as each of ticket-triage's. */
@@ -109,20 +107,8 @@ describe.each(ADAPTERS)("the sample's skills, over %s", (adapter) => {
 describe.each(ADAPTERS)("the sample's admin-only skill, over %s", (adapter) => {
   const ADMIN_TOKEN = 'sample-admin-token-for-lists';
   const ROTATION = 'skill://key-rotation';
-  let server: TestServer;
-  let saved: string | undefined;
-
-  beforeAll(async () => {
-    saved = process.env.MCP_ADMIN_TOKEN;
-    process.env.MCP_ADMIN_TOKEN = ADMIN_TOKEN;
-    server = await startSampleApp(adapter, {});
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    if (saved === undefined) delete process.env.MCP_ADMIN_TOKEN;
-    else process.env.MCP_ADMIN_TOKEN = saved;
-  });
+  envForSuite({ MCP_ADMIN_TOKEN: ADMIN_TOKEN });
+  const server = serverForSuite(() => startSampleApp(adapter, {}));
 
   const callers: [string, Record<string, string>, boolean][] = [
     ['alice', { authorization: 'Bearer alice' }, false],
@@ -133,28 +119,8 @@ describe.each(ADAPTERS)("the sample's admin-only skill, over %s", (adapter) => {
 
   /** `method` in a 2026-07-28 request, or in a 2025-era session opened by the same caller. */
   const eras: [string, (headers: Record<string, string>) => Promise<Ask>][] = [
-    [
-      '2026-07-28',
-      async (headers) => async (method, params) => {
-        const { status, text } = await rawRound(server.url, method, params, { id: 3, headers });
-        return { status, text };
-      },
-    ],
-    [
-      'a 2025-11-25 session',
-      async (headers) => {
-        const sessionId = await openSession(server.url, headers);
-        return async (method, params) => {
-          const { status, text } = await sessionPost(
-            server.url,
-            { id: 3, method, params },
-            sessionId,
-            headers,
-          );
-          return { status, text };
-        };
-      },
-    ],
+    ['2026-07-28', async (headers) => modernAsker(server.url, headers, 3)],
+    ['a 2025-11-25 session', (headers) => sessionAsker(server.url, headers, 3)],
   ];
 
   describe.each(eras)('in %s', (_era, askerFor) => {
@@ -194,7 +160,3 @@ describe.each(ADAPTERS)("the sample's admin-only skill, over %s", (adapter) => {
 const unservedRotation = (uri: string) => uri.replace('key-rotation', 'key-rotatiom');
 
 /** One answer as the client gets it: the HTTP status and the body's bytes. */
-type Ask = (
-  method: string,
-  params: Record<string, unknown>,
-) => Promise<{ status: number; text: string }>;

@@ -12,6 +12,7 @@ import {
   startSampleProcess,
   type SampleProcess,
 } from '../../../utils/sample-process';
+import { forSuite } from '../../../utils/suite-resource';
 
 // Red team IV, finding 2: 24 concurrent anonymous resources/read of three 4 MiB skill files raised
 // the server's RSS by 580–800 MiB and stalled its event loop 0.2–2 s; a 4 MiB file of U+0001
@@ -185,15 +186,16 @@ const PATHS = [
 
 describe.each(ADAPTERS)('reading large skill files (%s)', (adapter) => {
   describe.each(PATHS)('on the %s', (path, env) => {
-    let server: SampleProcess;
-    beforeAll(async () => {
-      server = await startSampleProcess(adapter, {
-        MCP_ADMIN_TOKEN: ADMIN_TOKEN,
-        MCP_SKILLS_DIR: folder,
-        ...env,
-      });
-    }, 60_000);
-    afterAll(() => server?.stop());
+    const server = forSuite(
+      () =>
+        startSampleProcess(adapter, {
+          MCP_ADMIN_TOKEN: ADMIN_TOKEN,
+          MCP_SKILLS_DIR: folder,
+          ...env,
+        }),
+      (opened) => opened.stop(),
+      { timeoutMs: 60_000 },
+    );
 
     it("24 concurrent reads of 4 MiB files: a caller's share in flight, the rest -32000, memory and loop as for small reads", async () => {
       for (const [uri, bytes] of FILES) {

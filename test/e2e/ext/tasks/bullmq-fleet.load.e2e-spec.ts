@@ -1,42 +1,20 @@
-import Redis from 'ioredis';
 import { BullMqTaskRunner, RedisTaskStore } from '../../../../src/entry/redis';
 import { newKeyring } from '../../../fixtures/sample-app';
-import { FleetProbe, fleetTasksApp, startBullMqFleet } from './fleet-tasks.fixtures';
+import { FleetProbe, fleetTasksApp, bullMqFleetForSuite } from './fleet-tasks.fixtures';
 import { startTestServer, type TestServer } from '../../../utils/bootstrap';
 import { rawRound } from '../../../utils/mcp';
-import { startRedisServer, type RedisServerHandle } from '../../../utils/redis-server';
+
 import { until } from '../../../utils/wait';
+import { redisForSuite } from '../../../utils/redis-suite';
 
-let redis: RedisServerHandle;
-let client: Redis;
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  client = new Redis(redis.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
-  await client.ping();
-});
-
-afterAll(async () => {
-  client?.disconnect();
-  await redis?.close();
-});
+const { client } = redisForSuite();
 
 // B answers requests but runs no steps (`worker: false`): every step runs on A's worker, so a
 // task created through B runs detached on A (as the caller B's guard found).
 describe('a fleet on Redis: RedisTaskStore and BullMqTaskRunner (A on Express, B on Fastify)', () => {
   const keyring = newKeyring(['k1']);
   const capabilities = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
-  let a: TestServer;
-  let b: TestServer;
-
-  beforeAll(async () => {
-    ({ a, b } = await startBullMqFleet(client, keyring, 'fleet'));
-  });
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-  });
+  const { a, b } = bullMqFleetForSuite(client, keyring, 'fleet');
 
   const send = (server: TestServer, method: string, params: Record<string, unknown>) =>
     rawRound(server.url, method, params, { capabilities, headers: { 'x-user': 'alice' } });

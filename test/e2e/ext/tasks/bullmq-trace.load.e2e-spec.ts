@@ -1,12 +1,13 @@
 import { SpanKind } from '@opentelemetry/api';
-import Redis from 'ioredis';
 import { newKeyring } from '../../../fixtures/sample-app';
-import { startBullMqFleet } from './fleet-tasks.fixtures';
-import type { TestServer } from '../../../utils/bootstrap';
+import { bullMqFleetForSuite } from './fleet-tasks.fixtures';
+
 import { rawRound } from '../../../utils/mcp';
-import { installTestTelemetry, parentSpanId, type TestTelemetry } from '../../../utils/otel';
-import { startRedisServer, type RedisServerHandle } from '../../../utils/redis-server';
+import { installTestTelemetry, parentSpanId } from '../../../utils/otel';
+
 import { until } from '../../../utils/wait';
+import { redisForSuite } from '../../../utils/redis-suite';
+import { SuiteScope } from '../../../utils/suite-resource';
 
 /**
  * A task created through instance B, its step run by A's BullMQ worker: the step's span continues
@@ -16,27 +17,11 @@ import { until } from '../../../utils/wait';
 describe('the trace of a task across a BullMQ fleet', () => {
   const keyring = newKeyring(['k1']);
   const capabilities = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
-  let redis: RedisServerHandle;
-  let client: Redis;
-  let telemetry: TestTelemetry;
-  let a: TestServer;
-  let b: TestServer;
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    client = new Redis(redis.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
-    await client.ping();
-    telemetry = installTestTelemetry();
-    ({ a, b } = await startBullMqFleet(client, keyring, 'trace'));
-  });
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await telemetry?.shutdown();
-    client?.disconnect();
-    await redis?.close();
-  });
+  const scope = new SuiteScope();
+  const { client } = redisForSuite(scope);
+  const telemetry = scope.open(installTestTelemetry, (installed) => installed.shutdown());
+  // A runs the step; B, whose worker is off, creates the task.
+  const { b } = bullMqFleetForSuite(client, keyring, 'trace', scope);
 
   it("parents and links the step on A to the creating request's span on B", async () => {
     const created = await rawRound(

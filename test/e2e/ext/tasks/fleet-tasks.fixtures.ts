@@ -17,6 +17,8 @@ import { isDetachedMcpTaskStep } from '../../../../src/entry/tasks';
 import type Redis from 'ioredis';
 import { BullMqTaskRunner, RedisTaskStore } from '../../../../src/entry/redis';
 import { startTestServer, type TestServer } from '../../../utils/bootstrap';
+import { serverForSuite } from '../../../utils/suite-server';
+import { type SuiteScope } from '../../../utils/suite-resource';
 
 /** Authenticates from the `x-user` header; a detached task step already carries its caller. */
 @Injectable()
@@ -137,11 +139,12 @@ export function fleetTasksApp(
  * A BullMQ fleet of two on one Redis `client`, sharing `keyring`, the task store under `name:` and
  * the queue `name`: A (Express) runs every step on its worker, B (Fastify) only answers.
  */
-export async function startBullMqFleet(
+export function bullMqFleetForSuite(
   client: Redis,
   keyring: { active: string; keys: Record<string, string> },
   name: string,
-): Promise<{ a: TestServer; b: TestServer }> {
+  scope?: SuiteScope,
+): { a: TestServer; b: TestServer } {
   const options = (worker: boolean) => ({
     keyring: { active: keyring.active, keys: { ...keyring.keys } },
     tasks: {
@@ -149,7 +152,14 @@ export async function startBullMqFleet(
       runner: new BullMqTaskRunner(client, { queueName: name, worker }),
     },
   });
-  const a = await startTestServer('express', { imports: [fleetTasksApp(options(true))] });
-  const b = await startTestServer('fastify', { imports: [fleetTasksApp(options(false))] });
-  return { a, b };
+  return {
+    a: serverForSuite(
+      () => startTestServer('express', { imports: [fleetTasksApp(options(true))] }),
+      scope,
+    ),
+    b: serverForSuite(
+      () => startTestServer('fastify', { imports: [fleetTasksApp(options(false))] }),
+      scope,
+    ),
+  };
 }

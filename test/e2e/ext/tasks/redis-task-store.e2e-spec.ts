@@ -5,21 +5,12 @@ import { newKeyring } from '../../../fixtures/sample-app';
 import { TaskProbe, tasksApp } from './tasks.fixtures';
 import { ADAPTERS, startTestServer, type TestServer } from '../../../utils/bootstrap';
 import { rawRound } from '../../../utils/mcp';
-import { startRedisServer, type RedisServerHandle } from '../../../utils/redis-server';
 
-let redis: RedisServerHandle;
-let client: Redis;
+import { serverForSuite } from '../../../utils/suite-server';
+import { SuiteScope } from '../../../utils/suite-resource';
+import { redisForSuite } from '../../../utils/redis-suite';
 
-beforeAll(async () => {
-  redis = await startRedisServer();
-  client = new Redis(redis.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await client.connect();
-});
-
-afterAll(async () => {
-  client?.disconnect();
-  await redis?.close();
-});
+const { server: redis, client } = redisForSuite();
 
 let bounded = 0;
 describeTaskStoreContract(
@@ -101,22 +92,19 @@ describe.each(ADAPTERS)('tasks kept in Redis over %s', (adapter) => {
 describe('two instances sharing tasks in Redis', () => {
   const keyring = newKeyring(['k1']);
   const capabilities = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: {} };
-  let a: TestServer;
-  let b: TestServer;
-
-  beforeAll(async () => {
-    const options = () => ({
-      keyring: { active: keyring.active, keys: { ...keyring.keys } },
-      tasks: { store: new RedisTaskStore(client, { keyPrefix: 'fleet:' }) },
-    });
-    a = await startTestServer('express', { imports: [tasksApp(options())] });
-    b = await startTestServer('fastify', { imports: [tasksApp(options())] });
+  const options = () => ({
+    keyring: { active: keyring.active, keys: { ...keyring.keys } },
+    tasks: { store: new RedisTaskStore(client, { keyPrefix: 'fleet:' }) },
   });
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-  });
+  const scope = new SuiteScope();
+  const a = serverForSuite(
+    () => startTestServer('express', { imports: [tasksApp(options())] }),
+    scope,
+  );
+  const b = serverForSuite(
+    () => startTestServer('fastify', { imports: [tasksApp(options())] }),
+    scope,
+  );
 
   const send = (server: TestServer, method: string, params: Record<string, unknown>) =>
     rawRound(server.url, method, params, { capabilities, headers: { 'x-user': 'alice' } });

@@ -9,9 +9,10 @@ import {
   type AdapterName,
   type TestServer,
 } from '../../../utils/bootstrap';
-import { freshId, rawRound, rpcBody, rpcHeaders, type RawRoundResponse } from '../../../utils/mcp';
+import { rawRound, type RawRoundResponse } from '../../../utils/mcp';
 import { startRedisServer, type RedisServerHandle } from '../../../utils/redis-server';
-import { postForStream, SseReader, type OpenStream } from '../../../utils/sse';
+import { SseReader, type OpenStream } from '../../../utils/sse';
+import { openListenStream } from '../../../utils/listen-stream';
 import { until } from '../../../utils/wait';
 import { STORE_UNAVAILABLE } from '../../../utils/expect-rpc';
 
@@ -50,10 +51,10 @@ async function listenTo(
   taskIds: string[],
   streams: OpenStream[],
 ): Promise<SseReader> {
-  const stream = await postForStream(
+  const stream = await openListenStream(
     server.url,
-    { ...rpcHeaders('subscriptions/listen'), 'x-user': user },
-    rpcBody('subscriptions/listen', { notifications: { taskIds } }, freshId(), TASKS),
+    { taskIds },
+    { headers: { 'x-user': user }, capabilities: TASKS },
   );
   streams.push(stream);
   expect(stream.status).toBe(200);

@@ -144,16 +144,23 @@ function shiftedStore(): { store: MemoryTaskStore; expireAll(): void } {
   };
 }
 
+/** Creates `count` tasks on `server` (task `-1` is the warm-up) and waits until each has completed. */
+async function completeTasks(server: TestServer, count: number, first = 0): Promise<void> {
+  const ids: string[] = [];
+  for (let index = first; index < first + count; index++) ids.push(await create(server, index));
+  for (const taskId of ids)
+    await until(async () => (await statusOf(server, taskId)) === 'completed', {
+      what: first < 0 ? 'warm-up' : 'completion',
+      timeoutMs: PATIENT_MS,
+    });
+}
+
 /**
  * The heap to compare against, after a warm-up task (the first call compiles and caches what
  * every later one reuses) has completed and expired.
  */
 async function warmBaseline(server: TestServer, expireAll: () => void): Promise<number> {
-  const warm = await create(server, -1);
-  await until(async () => (await statusOf(server, warm)) === 'completed', {
-    what: 'warm-up',
-    timeoutMs: PATIENT_MS,
-  });
+  await completeTasks(server, 1, -1);
   expireAll();
   return heapAfterGc();
 }
@@ -164,13 +171,7 @@ describe.each(ADAPTERS)('task memory over %s', (adapter) => {
     const server = await startTestServer(adapter, { imports: [bigTasksApp({ tasks: { store } })] });
     try {
       const baseline = await warmBaseline(server, expireAll);
-      const ids: string[] = [];
-      for (let index = 0; index < TASKS; index++) ids.push(await create(server, index));
-      for (const taskId of ids)
-        await until(async () => (await statusOf(server, taskId)) === 'completed', {
-          what: 'completion',
-          timeoutMs: PATIENT_MS,
-        });
+      await completeTasks(server, TASKS);
       expect(server.app.get(TaskStepRequests).size).toBe(0);
       expireAll();
       const after = await heapAfterGc();
@@ -259,19 +260,9 @@ describe('task memory on a BullMQ fleet', () => {
     const front = await instance('express', false);
     const back = await instance('fastify', true);
     try {
-      const warm = await create(front, -1);
-      await until(async () => (await statusOf(front, warm)) === 'completed', {
-        what: 'warm-up',
-        timeoutMs: PATIENT_MS,
-      });
+      await completeTasks(front, 1, -1);
       const baseline = await heapAfterGc();
-      const ids: string[] = [];
-      for (let index = 0; index < TASKS; index++) ids.push(await create(front, index));
-      for (const taskId of ids)
-        await until(async () => (await statusOf(front, taskId)) === 'completed', {
-          what: 'completion',
-          timeoutMs: PATIENT_MS,
-        });
+      await completeTasks(front, TASKS);
       // The other instance's status changes reached this one, which let go of each request.
       await until(() => front.app.get(TaskStepRequests).size === 0, {
         what: 'the held requests to go',

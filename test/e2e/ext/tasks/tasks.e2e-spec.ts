@@ -6,17 +6,11 @@ import {
   type McpToolOptions,
 } from '../../../../src/index';
 import { MemoryTaskStore } from '../../../../src/entry/tasks';
-import { TaskProbe, tasksApp } from './tasks.fixtures';
+import { TASK_METHODS, TaskProbe, tasksApp } from './tasks.fixtures';
 import { ADAPTERS, startTestServer, startupError, type TestServer } from '../../../utils/bootstrap';
-import {
-  freshId,
-  rawRound,
-  rpcBody,
-  rpcHeaders,
-  type RawRoundOptions,
-  type RawRoundResponse,
-} from '../../../utils/mcp';
-import { postForStream, SseReader } from '../../../utils/sse';
+import { freshId, rawRound, type RawRoundOptions, type RawRoundResponse } from '../../../utils/mcp';
+import { SseReader } from '../../../utils/sse';
+import { openListenStream } from '../../../utils/listen-stream';
 import { sleep, until } from '../../../utils/wait';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } };
@@ -247,12 +241,7 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
   it("answers every tasks/* method for another caller's task exactly as for an unknown one", async () => {
     const { taskId } = (await call('approve_payment', { amount: '1.00' })) as { taskId: string };
     await settled(taskId, (task) => task.status === 'input_required');
-    const answers = { approve: { action: 'accept', content: { ok: true } } };
-    for (const [method, params] of [
-      ['tasks/get', {}],
-      ['tasks/update', { inputResponses: answers }],
-      ['tasks/cancel', {}],
-    ] as const) {
+    for (const [method, params] of TASK_METHODS) {
       const foreign = await send(method, { taskId, ...params }, 'mallory');
       const unknown = await send(
         method,
@@ -319,15 +308,10 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
     };
     await settled(taskId, (task) => task.status === 'input_required');
     const id = freshId();
-    const stream = await postForStream(
+    const stream = await openListenStream(
       server.url,
-      { ...rpcHeaders('subscriptions/listen'), 'x-user': 'alice' },
-      rpcBody(
-        'subscriptions/listen',
-        { notifications: { taskIds: [taskId, othersTask] } },
-        id,
-        TASKS,
-      ),
+      { taskIds: [taskId, othersTask] },
+      { id, headers: { 'x-user': 'alice' }, capabilities: TASKS },
     );
     try {
       expect(stream.status).toBe(200);
@@ -374,11 +358,7 @@ describe.each(ADAPTERS)('tasks extension over %s', (adapter) => {
       [['x'.repeat(129)], TASKS, -32602],
       [['a-task'], { elicitation: {} }, -32021],
     ] as const) {
-      const response = await postForStream(
-        server.url,
-        rpcHeaders('subscriptions/listen'),
-        rpcBody('subscriptions/listen', { notifications: { taskIds } }, freshId(), capabilities),
-      );
+      const response = await openListenStream(server.url, { taskIds }, { capabilities });
       const text = await new Response(response.body).text();
       expect(response.status).toBe(400);
       expect(JSON.parse(text).error.code).toBe(code);

@@ -188,3 +188,13 @@ export function tasksApp(options: Partial<McpModuleOptions> = {}) {
   class TasksAppModule {}
   return TasksAppModule;
 }
+
+/**
+ * The tasks/* methods a caller sends about one task, each with its parameters besides the task id
+ * (the update approves `approve_payment`).
+ */
+export const TASK_METHODS = [
+  ['tasks/get', {}],
+  ['tasks/update', { inputResponses: { approve: { action: 'accept', content: { ok: true } } } }],
+  ['tasks/cancel', {}],
+] as const;
