@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { McpCallStart, McpCoreEvent, McpCoreEventObserver } from '../../extension-api';
 import { draftsOf, startedDraft, type AuditedCall } from './audit-drafts';
 import { auditDigest } from './audit-values';
@@ -13,6 +13,12 @@ import type { AuditWriter } from './audit-writer';
 export class AuditObserver implements McpCoreEventObserver {
   private readonly calls = new WeakMap<object, AuditedCall>();
   readonly starting?: (start: McpCallStart) => Promise<void>;
+  /**
+   * Call ids: this process's random prefix and a counter — unique in the trail, and a call pays a
+   * short string for it instead of a UUID's (which the records' own `event_id`s stay).
+   */
+  private readonly callIdPrefix = randomBytes(6).toString('base64url');
+  private callCount = 0;
 
   constructor(
     private readonly writer: AuditWriter,
@@ -27,12 +33,16 @@ export class AuditObserver implements McpCoreEventObserver {
   }
 
   private started(start: McpCallStart): Promise<void> {
-    const audited = { id: randomUUID(), argumentsDigest: auditDigest(start.arguments) };
+    const audited = { id: this.nextCallId(), argumentsDigest: auditDigest(start.arguments) };
     this.calls.set(start.handle, audited);
     return this.writer.addAndWait(startedDraft(start, audited));
   }
 
   private auditedCall(handle: object): AuditedCall {
-    return this.calls.get(handle) ?? { id: randomUUID() };
+    return this.calls.get(handle) ?? { id: this.nextCallId() };
+  }
+
+  private nextCallId(): string {
+    return `${this.callIdPrefix}-${(++this.callCount).toString(36)}`;
   }
 }
