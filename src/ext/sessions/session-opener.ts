@@ -21,6 +21,7 @@ import {
   type RequestEnd,
   type ServerOptions,
 } from '../../extension-api';
+import { MIN_RETRY_AFTER_MS } from '../../kit/fair-share';
 
 /**
  * `initialize`: authenticates the caller (the app's global guards), opens a session it owns within
@@ -87,7 +88,10 @@ export class SessionOpener {
           ? 'Server busy: too many sessions for this caller'
           : 'Server busy: too many sessions',
         message.id,
-        caller ? { maxSessionsPerCaller: error.maxSessions } : { maxSessions: error.maxSessions },
+        // A slot frees when a session closes or idles out: a hint to retry, not a promise.
+        caller
+          ? { maxSessionsPerCaller: error.maxSessions, retryAfterMs: MIN_RETRY_AFTER_MS }
+          : { maxSessions: error.maxSessions, retryAfterMs: MIN_RETRY_AFTER_MS },
       );
       return { errorType: String(McpErrorCode.ServerBusy) };
     }

@@ -369,10 +369,12 @@ describe.each(ADAPTERS)('both protocol eras on one endpoint over %s', (adapter) 
       const third = await initializeRaw(bounded.url, ALICE);
       expect({
         status: third.status,
+        retryAfter: third.headers['retry-after'],
         messages: third.messages,
         sessionId: third.sessionId,
       }).toEqual({
         status: 429,
+        retryAfter: '1',
         sessionId: undefined,
         messages: [
           {
@@ -381,7 +383,7 @@ describe.each(ADAPTERS)('both protocol eras on one endpoint over %s', (adapter) 
             error: {
               code: -32000,
               message: 'Server busy: too many sessions for this caller',
-              data: { maxSessionsPerCaller: 2 },
+              data: { maxSessionsPerCaller: 2, retryAfterMs: 1000 },
             },
           },
         ],
