@@ -38,6 +38,9 @@ function presentedScheme(req: IncomingMessage): 'Bearer' | 'DPoP' | undefined {
  * @internal
  */
 export class ProtectedResource {
+  /** The resource URL per Host header seen lately (`null`: not a host a URL can name). */
+  private readonly resources = new Map<string, URL | null>();
+
   constructor(
     private readonly options: AuthOptions,
     private readonly endpoint: string,
@@ -71,9 +74,6 @@ export class ProtectedResource {
     this.resources.set(host, resource);
     return resource ?? undefined;
   }
-
-  /** The resource URL per Host header seen lately (`null`: not a host a URL can name). */
-  private readonly resources = new Map<string, URL | null>();
 
   /** The metadata URL of a challenge, when the metadata is served. */
   metadataUrlOf(req: IncomingMessage): string | undefined {

@@ -89,9 +89,12 @@ export class SessionOpener {
           : 'Server busy: too many sessions',
         message.id,
         // A slot frees when a session closes or idles out: a hint to retry, not a promise.
-        caller
-          ? { maxSessionsPerCaller: error.maxSessions, retryAfterMs: MIN_RETRY_AFTER_MS }
-          : { maxSessions: error.maxSessions, retryAfterMs: MIN_RETRY_AFTER_MS },
+        {
+          ...(caller
+            ? { maxSessionsPerCaller: error.maxSessions }
+            : { maxSessions: error.maxSessions }),
+          retryAfterMs: MIN_RETRY_AFTER_MS,
+        },
       );
       return { errorType: String(McpErrorCode.ServerBusy) };
     }
