@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LosslessNumber } from 'lossless-json';
-import { rfc8785Json } from './rfc8785-json';
+import { rfc8785Json, sortMemberNames } from './rfc8785-json';
 
 /** The double whose IEEE 754 bits are `hex`, as RFC 8785 Appendix B lists them. */
 function double(hex: string): number {
@@ -136,5 +136,24 @@ describe('rfc8785Json (the JSON Canonicalization Scheme)', () => {
     let deep: unknown = 'x';
     for (let level = 0; level < 100; level++) deep = [deep];
     expect(() => rfc8785Json(deep)).toThrow('nests too deeply');
+  });
+  it('sorts member names in place as RFC 8785 orders them', () => {
+    const names = [
+      'z',
+      'a',
+      '10',
+      '9',
+      '\u20ac',
+      '\ud83d\ude00',
+      '\ufb33',
+      'A',
+      ' ',
+      'call_id',
+      'call',
+    ];
+    for (let shift = 0; shift < names.length; shift++) {
+      const shifted = [...names.slice(shift), ...names.slice(0, shift)];
+      expect(sortMemberNames([...shifted])).toEqual([...shifted].sort());
+    }
   });
 });

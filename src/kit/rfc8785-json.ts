@@ -25,6 +25,25 @@ export function rfc8785Json(value: unknown): string {
   }
 }
 
+/**
+ * Sorts `names` in RFC 8785's member order (by UTF-16 code units), in place: an insertion sort,
+ * which allocates nothing and takes one pass over names already nearly in order — for building a
+ * record whose members are in order from the start, so that {@link rfc8785Json} copies nothing.
+ * @internal
+ */
+export function sortMemberNames(names: string[]): string[] {
+  for (let index = 1; index < names.length; index++) {
+    const name = names[index] as string;
+    let at = index - 1;
+    while (at >= 0 && (names[at] as string) > name) {
+      names[at + 1] = names[at] as string;
+      at--;
+    }
+    names[at + 1] = name;
+  }
+  return names;
+}
+
 /** Thrown by {@link inOrder} for a member name that an object cannot keep in RFC 8785's order. */
 const INTEGER_LIKE_NAME = new Error('integer-like member name');
 

@@ -62,34 +62,27 @@ export function callEventOf(
 ): McpCallEvent {
   const rejection = call.rejection;
   const claimed = rejection ? claimedHeader(call.params.requestState) : undefined;
-  const base = {
+  const error = outcome?.kind === 'error' ? outcome.error : undefined;
+  const refusal = error && refusalOf(call, error);
+  // The identity's object, completed in place: an event per call, and no copy of it.
+  return Object.assign(callIdentityOf(call, principal), {
     kind: 'call' as const,
-    ...callIdentityOf(call, principal),
     flowId: rejection ? rejection.flowId : call.methodContext.flowId,
     round: rejection ? (claimed?.r ?? 0) + 1 : (call.opened?.header?.r ?? 0) + 1,
     answered: answeredOf(call),
-    ...(trace !== undefined && { trace }),
-  };
-  switch (outcome?.kind) {
-    case undefined:
-      return { ...base, outcome: 'error' };
-    case 'complete':
-      return { ...base, outcome: 'complete', result: outcome.value };
-    case 'tool_error':
-      return { ...base, outcome: 'tool_error' };
-    case 'input_required':
-      return {
-        ...base,
-        outcome: 'input_required',
-        asked: askedOf(outcome.wire.inputRequests),
-      };
-    case 'error': {
-      const refusal = refusalOf(call, outcome.error);
-      return refusal
-        ? { ...base, outcome: 'refused', code: outcome.error.code, refusal }
-        : { ...base, outcome: 'error', code: outcome.error.code };
-    }
-  }
+    trace,
+    outcome: endedAs(outcome, refusal),
+    code: error?.code,
+    refusal,
+    asked: outcome?.kind === 'input_required' ? askedOf(outcome.wire.inputRequests) : undefined,
+    result: outcome?.kind === 'complete' ? outcome.value : undefined,
+  });
+}
+
+function endedAs(outcome: EndedAs | undefined, refusal: unknown): McpCallEvent['outcome'] {
+  if (outcome === undefined) return 'error';
+  if (outcome.kind === 'error') return refusal ? 'refused' : 'error';
+  return outcome.kind;
 }
 
 /**

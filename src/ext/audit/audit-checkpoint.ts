@@ -21,15 +21,31 @@ export interface CheckpointPlace {
   readonly final: boolean;
 }
 
-/** `record` with its chain's instance and sequence number in its own fields. @internal */
+/**
+ * `record` with its chain's instance and sequence number in its own fields, placed in RFC 8785's
+ * member order (a draft's fields are in that order: see `draft`).
+ * @internal
+ */
 export function numbered(record: AuditDraft, instance: string, seq: number): AuditDraft {
-  return {
-    ...record,
-    extensions: {
-      ...record.extensions,
-      [AUDIT_EXTENSION]: { ...record.extensions[AUDIT_EXTENSION], instance, seq: String(seq) },
-    },
-  };
+  const own = record.extensions[AUDIT_EXTENSION] ?? {};
+  const fields: Record<string, AuditValue> = {};
+  let instancePlaced = false;
+  let seqPlaced = false;
+  for (const name in own) {
+    if (name === 'instance' || name === 'seq') continue;
+    if (!instancePlaced && name > 'instance') {
+      fields.instance = instance;
+      instancePlaced = true;
+    }
+    if (!seqPlaced && name > 'seq') {
+      fields.seq = String(seq);
+      seqPlaced = true;
+    }
+    fields[name] = own[name] as AuditValue;
+  }
+  if (!instancePlaced) fields.instance = instance;
+  if (!seqPlaced) fields.seq = String(seq);
+  return { ...record, extensions: { ...record.extensions, [AUDIT_EXTENSION]: fields } };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type {
   McpCallEvent,
   McpCallStart,
@@ -14,6 +13,8 @@ import {
   type AuditOutcome,
   type AuditValue,
 } from './audit-record';
+import { sortMemberNames } from '../../kit/rfc8785-json';
+import { auditEventId, auditTimestamp } from './audit-stamps';
 import { auditDigest, auditText, clearFields } from './audit-values';
 
 /** The principal of the trail's own records (checkpoints) and of key changes. @internal */
@@ -21,38 +22,33 @@ export const SYSTEM_PRINCIPAL = 'system';
 
 type Own = Record<string, AuditValue | undefined>;
 
-let isoMs = 0;
-let iso = '';
-
-/** The time as RFC 3339 with milliseconds, formatted once per millisecond (records come in bursts). */
-function nowIso(): string {
-  const ms = Date.now();
-  if (ms !== isoMs) {
-    isoMs = ms;
-    iso = new Date(ms).toISOString();
-  }
-  return iso;
-}
-
-/** A draft record; `own` is this module's context (`undefined` fields left out). @internal */
+/**
+ * A draft record; `own` and `more` are this module's context (`undefined` fields left out; a call's
+ * records share its context and add their own).
+ * @internal
+ */
 export function draft(
   eventType: string,
   principal: string,
   target: string | null,
   outcome: AuditOutcome,
   own: Own,
+  more?: Own,
 ): AuditDraft {
+  // Fields in RFC 8785's member order, like the record's own: canonicalizing it copies nothing.
+  const names = Object.keys(own);
+  if (more) for (const name in more) names.push(name);
   const fields: Record<string, AuditValue> = {};
-  for (const key in own) {
-    const value = own[key];
-    if (value !== undefined) fields[key] = value;
+  for (const name of sortMemberNames(names)) {
+    const value = own[name] ?? more?.[name];
+    if (value !== undefined) fields[name] = value;
   }
   // In RFC 8785's member order, so that hashing the record copies nothing at this level.
   return {
-    event_id: randomUUID(),
+    event_id: auditEventId(),
     event_type: eventType,
     extensions: { [AUDIT_EXTENSION]: fields },
-    occurred_at: nowIso(),
+    occurred_at: auditTimestamp(),
     outcome,
     principal_id: auditText(principal),
     tool_name: target === null ? null : auditText(target),
@@ -71,25 +67,31 @@ export interface AuditedCall {
 /** What every record of a call says about it. */
 function callContext(call: McpCallStart | McpCallEvent, audited: AuditedCall): Own {
   return {
+    arguments: clearFields(call.arguments, call.clearArguments),
+    arguments_digest: audited.argumentsDigest ?? auditDigest(call.arguments),
     call_id: audited.id,
-    operation: call.operation,
-    method: call.method,
     era: call.protocolVersion ?? null,
+    flow_id: 'flowId' in call ? (call.flowId ?? null) : undefined,
+    method: call.method,
+    operation: call.operation,
     request_id: call.requestId === undefined ? undefined : auditText(String(call.requestId)),
+    round: 'round' in call ? String(call.round) : String(call.claimedRound + 1),
     // A session id is a handle a caller presents: recorded as its digest.
     session: call.sessionId === undefined ? undefined : auditDigest(call.sessionId),
     task_id: call.taskId,
-    arguments_digest: audited.argumentsDigest ?? auditDigest(call.arguments),
-    arguments: clearFields(call.arguments, call.clearArguments),
+    trace: 'trace' in call ? call.trace : undefined,
   };
 }
 
 /** A strict call's `mcp.call.started`, written before anything of it runs. @internal */
 export function startedDraft(start: McpCallStart, audited: AuditedCall): AuditDraft {
-  return draft('mcp.call.started', start.principal, start.target, 'allowed', {
-    ...callContext(start, audited),
-    round: String(start.claimedRound + 1),
-  });
+  return draft(
+    'mcp.call.started',
+    start.principal,
+    start.target,
+    'allowed',
+    callContext(start, audited),
+  );
 }
 
 /** The records of one core event (a call's answers come before its outcome). @internal */
@@ -112,17 +114,11 @@ export function draftsOf(
 }
 
 function callDrafts(event: McpCallEvent, audited: AuditedCall): AuditDraft[] {
-  const context = {
-    ...callContext(event, audited),
-    flow_id: event.flowId ?? null,
-    round: String(event.round),
-    trace: event.trace,
-  };
+  const context = callContext(event, audited);
   const drafts: AuditDraft[] = [];
   if (event.answered)
     drafts.push(
-      draft('mcp.input.answered', event.principal, event.target, 'allowed', {
-        ...context,
+      draft('mcp.input.answered', event.principal, event.target, 'allowed', context, {
         answered: event.answered.map(({ key, action }) => ({
           key: auditText(key),
           action: auditText(action),
@@ -137,30 +133,25 @@ function outcomeDraft(event: McpCallEvent, context: Own): AuditDraft {
   const { principal, target } = event;
   switch (event.outcome) {
     case 'complete':
-      return draft('mcp.call.completed', principal, target, 'allowed', {
-        ...context,
+      return draft('mcp.call.completed', principal, target, 'allowed', context, {
         result_digest: auditDigest(event.result),
       });
     case 'input_required':
-      return draft('mcp.input.requested', principal, target, 'deferred', {
-        ...context,
+      return draft('mcp.input.requested', principal, target, 'deferred', context, {
         asked: (event.asked ?? []).map(({ key, kind }) => ({ key: auditText(key), kind })),
       });
     case 'tool_error':
-      return draft('mcp.call.completed', principal, target, 'allowed', {
-        ...context,
+      return draft('mcp.call.completed', principal, target, 'allowed', context, {
         result: 'tool_error',
       });
     case 'refused':
-      return draft('mcp.call.refused', principal, target, 'denied', {
-        ...context,
+      return draft('mcp.call.refused', principal, target, 'denied', context, {
         code: String(event.code),
         reason: event.refusal?.reason,
         detail: event.refusal?.detail,
       });
     case 'error':
-      return draft('mcp.call.failed', principal, target, 'error', {
-        ...context,
+      return draft('mcp.call.failed', principal, target, 'error', context, {
         code: event.code === undefined ? 'gave_up' : String(event.code),
       });
   }
