@@ -81,7 +81,7 @@ function inOrder(value: unknown, depth: number): unknown {
   const keys = Object.keys(record);
   // An object already in order whose members need no change is written as it is: no copy.
   let ordered = true;
-  let changed: Map<string, unknown> | undefined;
+  let made: unknown[] | undefined;
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index] as string;
     if (index > 0 && (keys[index - 1] as string) >= key) ordered = false;
@@ -89,18 +89,38 @@ function inOrder(value: unknown, depth: number): unknown {
     if (first >= 48 && first <= 57 && isIndexName(key)) throw INTEGER_LIKE_NAME;
     const member = record[key];
     if (member === undefined) continue;
-    const made = inOrder(member, depth + 1);
-    if (made !== member) (changed ??= new Map()).set(key, made);
+    const madeMember = inOrder(member, depth + 1);
+    if (madeMember !== member) (made ??= new Array<unknown>(keys.length))[index] = madeMember;
   }
-  if (ordered && !changed) return record;
-  keys.sort();
-  const sorted: Record<string, unknown> = {};
+  if (ordered && !made) return record;
+  // The members as written, by name (a copy only when some changed and the order must too).
+  let source = record;
+  if (made && !ordered) {
+    source = { ...record };
+    for (let index = 0; index < keys.length; index++)
+      if (made[index] !== undefined) source[keys[index] as string] = made[index];
+  }
+  const copy: Record<string, unknown> = {};
+  if (ordered) {
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as string;
+      const member = made?.[index] ?? record[key];
+      if (member !== undefined) copy[key] = member;
+    }
+    return copy;
+  }
+  // Few names sort in place without the built-in sort's scratch copies; many, in n log n.
+  if (keys.length <= SORTED_IN_PLACE) sortMemberNames(keys);
+  else keys.sort();
   for (const key of keys) {
-    const member = record[key];
-    if (member !== undefined) sorted[key] = changed?.has(key) ? changed.get(key) : member;
+    const member = source[key];
+    if (member !== undefined) copy[key] = member;
   }
-  return sorted;
+  return copy;
 }
+
+/** The most names an object's members may have to be sorted by insertion (quadratic at worst). */
+const SORTED_IN_PLACE = 16;
 
 /** Whether JavaScript treats `key` as an array index (and so orders it before other names). */
 function isIndexName(key: string): boolean {

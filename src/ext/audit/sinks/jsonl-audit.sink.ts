@@ -15,7 +15,7 @@ export class JsonLinesAuditSink implements AuditSink {
   constructor(private readonly file: string | undefined) {}
 
   async write(records: readonly AuditRecord[]): Promise<void> {
-    const text = records.map((record) => `${recordJson(record)}\n`).join('');
+    const text = `${records.map(recordJson).join('\n')}\n`;
     if (this.file === undefined) return this.toStdout(text);
     this.handle ??= open(this.file, 'a', 0o600);
     let handle: FileHandle;
