@@ -14,7 +14,8 @@ import {
   type AuditValue,
 } from './audit-record';
 import { sortMemberNames } from '../../kit/rfc8785-json';
-import { auditEventId, auditTimestamp } from './audit-stamps';
+import { randomUuid } from '../../kit/random-uuid';
+import { auditTimestamp } from './audit-timestamp';
 import { auditDigest, auditText, clearFields } from './audit-values';
 
 /** The principal of the trail's own records (checkpoints) and of key changes. @internal */
@@ -45,7 +46,7 @@ export function draft(
   }
   // In RFC 8785's member order, so that hashing the record copies nothing at this level.
   return {
-    event_id: auditEventId(),
+    event_id: randomUuid(),
     event_type: eventType,
     extensions: { [AUDIT_EXTENSION]: fields },
     occurred_at: auditTimestamp(),

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../../kit/random-uuid';
 
 /**
  * The flow a sealed state continues, sealed with it so no server keeps it: the id minted on the
@@ -10,7 +10,7 @@ export interface SealedFlow {
   readonly trace?: string;
 }
 
-/** A random UUID (v4): unique across a fleet, meaning nothing; cheap (Node keeps an entropy pool). @internal */
+/** A random UUID (v4): unique across a fleet, meaning nothing; cheap (drawn in batches). @internal */
 export function newFlowId(): string {
-  return randomUUID();
+  return randomUuid();
 }

@@ -302,4 +302,21 @@ describe('ModernRequestClassifier', () => {
     const envelopes = (classifier as unknown as { envelopes: Map<string, boolean> }).envelopes;
     expect(envelopes.size).toBeLessThanOrEqual(128);
   });
+  it('decides on what a request sent, not on what an operation later made of an earlier one', () => {
+    const classifier = new ModernRequestClassifier();
+    const first = postOf({ ...BASE, id: 1 });
+    expect(classifier.isModernRequest(first)).toBe(true);
+    // An operation changes the capabilities it was handed into ones the SDK refuses…
+    const meta = (first.body as { params: { _meta: Record<string, Record<string, unknown>> } })
+      .params._meta;
+    meta[CAPS].roots = { listChanged: 'yes' };
+    // …and a request that sends those is still refused, as the SDK refuses it.
+    const bad = postOf({
+      ...BASE,
+      id: 2,
+      capabilities: { roots: { listChanged: 'yes' } },
+    });
+    expect(sdkSaysModernRequest(bad)).toBe(false);
+    expect(classifier.isModernRequest(bad)).toBe(false);
+  });
 });

@@ -1,5 +1,6 @@
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import { MCP_META_KEYS, MCP_PROTOCOL_VERSION } from '../../kit/mcp.constants';
+import { sameJson } from '../../kit/same-json';
 
 /**
  * What the classification of one POST looks at: its standard headers and its parsed body.
@@ -25,6 +26,19 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** What of a request's `_meta` the SDK's decision on it depends on, once the rest passed. */
+interface Envelope {
+  readonly capabilities: Record<string, unknown>;
+  readonly clientInfo: Record<string, unknown> | undefined;
+}
+
+/** The text an envelope's verdict is remembered by, or `undefined` when it is not remembered. */
+function keyOf({ capabilities, clientInfo }: Envelope): string | undefined {
+  const key = `${JSON.stringify(capabilities)}\n${clientInfo === undefined ? '' : JSON.stringify(clientInfo)}`;
+  // `null` stands for non-finite numbers too, which the SDK refuses where JSON null may pass.
+  return key.length <= MAX_REMEMBERED_ENVELOPE_LENGTH && !key.includes('null') ? key : undefined;
+}
+
 /** Whether `value` starts or ends with what the SDK strips from a header (SP, HTAB). */
 function hasEdgeWhitespace(value: string): boolean {
   const edges = value.charAt(0) + value.charAt(value.length - 1);
@@ -45,22 +59,47 @@ function hasEdgeWhitespace(value: string): boolean {
 export class ModernRequestClassifier {
   /** The SDK's verdict on an envelope, by the JSON text of its client capabilities and info. */
   private readonly envelopes = new Map<string, boolean>();
+  /**
+   * The last envelope remembered and its verdict: a client sends the same one on every call, which
+   * is compared member by member before its text is made (the text is most of this check's cost).
+   */
+  private last: (Envelope & { readonly verdict: boolean }) | undefined;
 
   isModernRequest(post: InboundPost): boolean {
-    const key = this.envelopeKey(post);
+    const envelope = this.envelopeOf(post);
+    const last = this.last;
+    if (
+      envelope &&
+      last &&
+      sameJson(envelope.capabilities, last.capabilities) &&
+      sameJson(envelope.clientInfo, last.clientInfo)
+    )
+      return last.verdict;
+    const key = envelope && keyOf(envelope);
     const known = key === undefined ? undefined : this.envelopes.get(key);
-    if (known !== undefined) return known;
-    const route = classifyInboundRequest({ httpMethod: 'POST', ...post });
-    const verdict = route.kind === 'modern' && route.messageKind === 'request';
-    if (key !== undefined) this.remember(key, verdict);
+    const verdict = known ?? this.sdkVerdict(post);
+    if (key !== undefined && envelope) {
+      if (known === undefined) this.remember(key, verdict);
+      // A copy: the request's own objects reach the operation, which may change them.
+      this.last = {
+        capabilities: structuredClone(envelope.capabilities),
+        clientInfo: structuredClone(envelope.clientInfo),
+        verdict,
+      };
+    }
     return verdict;
   }
 
+  private sdkVerdict(post: InboundPost): boolean {
+    const route = classifyInboundRequest({ httpMethod: 'POST', ...post });
+    return route.kind === 'modern' && route.messageKind === 'request';
+  }
+
   /**
-   * The envelope text the SDK's decision on `post` depends on alone, or `undefined` when it
-   * may depend on more (then the SDK is asked, and its answer not remembered).
+   * The envelope the SDK's decision on `post` depends on alone, or `undefined` when it may depend
+   * on more (then the SDK is asked, and its answer not remembered).
    */
-  private envelopeKey(post: InboundPost): string | undefined {
+  private envelopeOf(post: InboundPost): Envelope | undefined {
     const { body, protocolVersionHeader, mcpMethodHeader } = post;
     if (!isObject(body) || body.jsonrpc !== '2.0') return undefined;
     // The SDK's schema reads inherited enumerable members too (`for…in`).
@@ -84,9 +123,7 @@ export class ModernRequestClassifier {
     const clientInfo = meta[MCP_META_KEYS.clientInfo];
     if (!isObject(capabilities) || (clientInfo !== undefined && !isObject(clientInfo)))
       return undefined;
-    const key = `${JSON.stringify(capabilities)}\n${clientInfo === undefined ? '' : JSON.stringify(clientInfo)}`;
-    // `null` stands for non-finite numbers too, which the SDK refuses where JSON null may pass.
-    return key.length <= MAX_REMEMBERED_ENVELOPE_LENGTH && !key.includes('null') ? key : undefined;
+    return { capabilities, clientInfo };
   }
 
   private remember(key: string, verdict: boolean): void {

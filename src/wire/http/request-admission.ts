@@ -27,14 +27,24 @@ const REFUSAL_LOG_INTERVAL_MS = 1_000;
  * step reads its body only to drop it, so nothing down the stack parses it.
  * @internal
  */
+/** What the early step keeps of a request it admitted. */
+interface Admitted {
+  /** The body read, until it is handed over. */
+  text: string | undefined;
+  readonly reservation: BodyReservation;
+}
+
 @Injectable()
 export class RequestAdmission implements EndpointStage {
   private readonly policy: HostOriginPolicy;
   /** Memory large bodies hold until their response ends. */
   private readonly budget: BodyByteBudget;
-  /** Bodies read by the early step, until the request is served. */
-  private readonly bodies = new WeakMap<IncomingMessage, string>();
-  private readonly reservations = new WeakMap<IncomingMessage, BodyReservation>();
+  /**
+   * Where a request keeps what the early step read of it (its body until handed over, the budget it
+   * holds): a property of this instance's own, not a `WeakMap` (whose entry per request costs
+   * the collector more than the request's other work).
+   */
+  private readonly admittedKey = Symbol('McpRequestAdmission');
   private readonly logger = new Logger('McpTransport');
   private lastRefusalLoggedAt = -Infinity;
   private unloggedRefusals = 0;
@@ -113,11 +123,12 @@ export class RequestAdmission implements EndpointStage {
     if (req.method !== 'POST') return true;
     const limits = this.options.body;
     const reservation = this.budget.open();
-    this.reservations.set(req, reservation);
+    const admitted: Admitted = { text: undefined, reservation };
+    this.keep(req, admitted);
     res.once('close', reservation.release);
     const body = await readRequestBody(req, limits.maxBytes, limits.timeoutMs, reservation);
     if (body.ok) {
-      this.bodies.set(req, body.text);
+      admitted.text = body.text;
       return true;
     }
     if (body.reason === 'aborted') {
@@ -170,18 +181,28 @@ export class RequestAdmission implements EndpointStage {
 
   /** Whether the early step has run for `req` (a framework that skipped it gets it late). */
   admitted(req: IncomingMessage): boolean {
-    return this.bodies.has(req);
+    return this.kept(req)?.text !== undefined;
   }
 
   /** The body the early step read, handed over once. */
   takeBody(req: IncomingMessage): string | undefined {
-    const text = this.bodies.get(req);
-    this.bodies.delete(req);
+    const admitted = this.kept(req);
+    if (!admitted) return undefined;
+    const text = admitted.text;
+    admitted.text = undefined;
     return text;
   }
 
   /** Gives back the budget a body held, for a request that keeps no body (a listen stream). */
   releaseBody(req: IncomingMessage): void {
-    this.reservations.get(req)?.release();
+    this.kept(req)?.reservation.release();
+  }
+
+  private keep(req: IncomingMessage, admitted: Admitted): void {
+    (req as unknown as Record<symbol, Admitted>)[this.admittedKey] = admitted;
+  }
+
+  private kept(req: IncomingMessage): Admitted | undefined {
+    return (req as unknown as Record<symbol, Admitted | undefined>)[this.admittedKey];
   }
 }

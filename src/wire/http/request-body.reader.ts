@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import type { BodyReservation } from './body-byte-budget';
+import { DeadlineLane } from '../../kit/deadline-lane';
 
 /** The body of a request, or why it could not be read. @internal */
 export type RequestBodyRead =
@@ -23,6 +24,15 @@ interface BodyWatch<T> {
   release?(): void;
 }
 
+/** The read-time deadlines of bodies, one lane per time allowed (a setting: a few at most). */
+const lanes = new Map<number, DeadlineLane>();
+
+function laneOf(timeoutMs: number): DeadlineLane {
+  let lane = lanes.get(timeoutMs);
+  if (!lane) lanes.set(timeoutMs, (lane = new DeadlineLane(timeoutMs)));
+  return lane;
+}
+
 /**
  * Watches a request's body until it ends, fails, runs out of time or the reader settles early;
  * the first outcome wins, and every listener it added is removed then.
@@ -33,7 +43,7 @@ function watchBody<T>(req: IncomingMessage, timeoutMs: number, watch: BodyWatch<
     const settle = (outcome: T) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      lane.cancel(deadline);
       // A listen stream keeps its request for hours: drop what the listeners hold (chunks, text),
       // keeping one that holds nothing so a late 'error' is never an uncaught exception.
       req.off('data', onData).off('end', onEnd).off('error', onAbort).off('aborted', onAbort);
@@ -41,7 +51,8 @@ function watchBody<T>(req: IncomingMessage, timeoutMs: number, watch: BodyWatch<
       watch.release?.();
       resolve(outcome);
     };
-    const timer = setTimeout(() => settle(watch.onTimeout()), timeoutMs);
+    const lane = laneOf(timeoutMs);
+    const deadline = lane.add(() => settle(watch.onTimeout()));
     const onData = (chunk: Buffer) => {
       if (!settled) watch.onData(chunk, settle);
     };
