@@ -1,5 +1,6 @@
 import type { McpRedisClient } from './mcp-redis-client';
 import { clip } from '../kit/clip';
+import { DeadlineLane } from '../kit/deadline-lane';
 import { RedisCommandError, type RedisCommandFailure } from './redis-command.error';
 
 /** Statuses in which ioredis sends a command now, or connects to send it (`wait`: lazy, never connected). */
@@ -25,13 +26,35 @@ export function failureOf(error: unknown): RedisCommandFailure {
 
 const PROGRAMMING_ERRORS = new Set(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError']);
 
+/** Command deadlines in lanes (a Node timer per command costs more than the command's own work). */
+const lanes = new Map<number, DeadlineLane>();
+/** A lane's duration is a multiple of this: a command may time out up to this much sooner. */
+const LANE_STEP_MS = 10;
+/** Durations with a lane (settings, and what is left of a caller's time: a few values). */
+const MAX_LANES = 16;
+
+/** Calls `fire` after about `timeoutMs` (never later), unless the returned cancel comes first. */
+function deadline(timeoutMs: number, fire: () => void): () => void {
+  const laneMs = timeoutMs - (timeoutMs % LANE_STEP_MS);
+  let lane = lanes.get(laneMs);
+  if (!lane && laneMs >= LANE_STEP_MS && lanes.size < MAX_LANES)
+    lanes.set(laneMs, (lane = new DeadlineLane(laneMs)));
+  if (lane) {
+    const onLane = lane;
+    const due = onLane.add(fire);
+    return () => onLane.cancel(due);
+  }
+  const timer = setTimeout(fire, timeoutMs);
+  return () => clearTimeout(timer);
+}
+
 /**
  * Runs one Redis command so that it fails fast and closed whatever the client is configured with:
  * refused at once unless the client is connected (an app's client may queue offline commands
- * without limit), and rejected after `timeoutMs` (an app's client may have no command timeout).
- * Every failure is a {@link RedisCommandError}. A command that timed out may still reach Redis
- * later (`maybeApplied`): the module's writes carry a deadline their script checks
- * (`RedisClock`), so one that arrives after its caller gave up changes nothing.
+ * without limit), and rejected after `timeoutMs` rounded down to 10 ms (an app's client may have
+ * no command timeout). Every failure is a {@link RedisCommandError}. A command that timed out may
+ * still reach Redis later (`maybeApplied`): the module's writes carry a deadline their script
+ * checks (`RedisClock`), so one that arrives after its caller gave up changes nothing.
  * @internal
  */
 export function boundedRedisCommand<T>(
@@ -42,7 +65,7 @@ export function boundedRedisCommand<T>(
   if (!SENDING_STATUSES.has(client.status))
     return Promise.reject(new RedisCommandError('unavailable'));
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new RedisCommandError('timeout', true)), timeoutMs);
+    const cancelTimeout = deadline(timeoutMs, () => reject(new RedisCommandError('timeout', true)));
     let sent: Promise<T>;
     try {
       sent = command();
@@ -51,11 +74,11 @@ export function boundedRedisCommand<T>(
     }
     sent.then(
       (reply) => {
-        clearTimeout(timer);
+        cancelTimeout();
         resolve(reply);
       },
       (error: unknown) => {
-        clearTimeout(timer);
+        cancelTimeout();
         const reason = failureOf(error);
         // An error reply refused the command and one that could not be made was never sent; a lost
         // connection may have come after Redis applied it.
