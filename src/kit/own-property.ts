@@ -19,3 +19,18 @@ export function ownValue(target: object, key: string): unknown {
 export function nullPrototypeRecord<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }
+
+/**
+ * Sets `record[key]` as an own data member, `__proto__` included — as `JSON.parse` makes it, where
+ * an assignment would set the object's prototype instead. @internal
+ */
+export function setOwnValue(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(record, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else record[key] = value;
+}

@@ -156,4 +156,13 @@ describe('rfc8785Json (the JSON Canonicalization Scheme)', () => {
       expect(sortMemberNames([...shifted])).toEqual([...shifted].sort());
     }
   });
+  it('keeps a `__proto__` member as the ordinary member a parsed body has, in order or not', () => {
+    const cases: [string, string][] = [
+      ['{"b":1,"__proto__":{"y":1,"x":2}}', '{"__proto__":{"x":2,"y":1},"b":1}'],
+      ['{"__proto__":{"y":1,"x":2}}', '{"__proto__":{"x":2,"y":1}}'],
+      ['{"b":1,"__proto__":2}', '{"__proto__":2,"b":1}'],
+      ['{"__proto__":[{"b":1,"a":2}],"z":0}', '{"__proto__":[{"a":2,"b":1}],"z":0}'],
+    ];
+    for (const [text, canonical] of cases) expect(rfc8785Json(JSON.parse(text))).toBe(canonical);
+  });
 });

@@ -1,4 +1,5 @@
 import { LosslessNumber } from 'lossless-json';
+import { setOwnValue } from './own-property';
 
 /** How deep a value may nest before it is refused (a hostile record is otherwise a stack bomb). */
 const MAX_DEPTH = 64;
@@ -98,14 +99,14 @@ function inOrder(value: unknown, depth: number): unknown {
   if (made && !ordered) {
     source = { ...record };
     for (let index = 0; index < keys.length; index++)
-      if (made[index] !== undefined) source[keys[index] as string] = made[index];
+      if (made[index] !== undefined) setOwnValue(source, keys[index] as string, made[index]);
   }
   const copy: Record<string, unknown> = {};
   if (ordered) {
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index] as string;
       const member = made?.[index] ?? record[key];
-      if (member !== undefined) copy[key] = member;
+      if (member !== undefined) setOwnValue(copy, key, member);
     }
     return copy;
   }
@@ -114,7 +115,7 @@ function inOrder(value: unknown, depth: number): unknown {
   else keys.sort();
   for (const key of keys) {
     const member = source[key];
-    if (member !== undefined) copy[key] = member;
+    if (member !== undefined) setOwnValue(copy, key, member);
   }
   return copy;
 }

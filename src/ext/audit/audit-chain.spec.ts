@@ -53,6 +53,23 @@ describe('chained (an audit record linked and hashed)', () => {
     });
   });
 
+  it('keeps the fields whose value is null and leaves out the undefined ones', () => {
+    const own = drafts[0]?.extensions[AUDIT_EXTENSION] ?? {};
+    expect(own).toMatchObject({ flow_id: null, result_digest: 'sha256:ff' });
+    const record = draft(
+      'mcp.call.refused',
+      'p',
+      't',
+      'denied',
+      { a: null, b: undefined },
+      { c: null },
+    );
+    expect(Object.entries(record.extensions[AUDIT_EXTENSION] ?? {})).toEqual([
+      ['a', null],
+      ['c', null],
+    ]);
+  });
+
   it('numbers a record in its own fields and keeps the draft as it was', () => {
     const [first] = drafts as [AuditDraft];
     const before = JSON.stringify(first);

@@ -41,7 +41,8 @@ export function draft(
   if (more) for (const name in more) names.push(name);
   const fields: Record<string, AuditValue> = {};
   for (const name of sortMemberNames(names)) {
-    const value = own[name] ?? more?.[name];
+    // (`null` is a value: only `undefined` is left out.)
+    const value = own[name] !== undefined ? own[name] : more?.[name];
     if (value !== undefined) fields[name] = value;
   }
   // In RFC 8785's member order, so that hashing the record copies nothing at this level.

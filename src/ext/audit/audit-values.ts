@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { rfc8785Json } from '../../kit/rfc8785-json';
 import type { AuditValue } from './audit-record';
+import { setOwnValue } from '../../kit/own-property';
 
 /** SEP-3004's length cap of a protected string, in UTF-16 code units. */
 const MAX_STRING = 8192;
@@ -49,7 +50,7 @@ export function auditValue(value: unknown, depth = 0): AuditValue {
     if (text === true) return String((value as { value: string }).value);
     const record: Record<string, AuditValue> = {};
     for (const [key, member] of Object.entries(value as Record<string, unknown>))
-      if (member !== undefined) record[auditText(key)] = auditValue(member, depth + 1);
+      if (member !== undefined) setOwnValue(record, auditText(key), auditValue(member, depth + 1));
     return record;
   }
   return 'unavailable';
