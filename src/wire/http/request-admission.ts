@@ -15,6 +15,13 @@ const SMALL_BODY_BYTES = 65_536;
 /** Host/Origin refusals logged at most this often. */
 const REFUSAL_LOG_INTERVAL_MS = 1_000;
 
+/** What the early step keeps of a request it admitted. */
+interface Admitted {
+  /** The body read, until it is handed over. */
+  text: string | undefined;
+  readonly reservation: BodyReservation;
+}
+
 /**
  * The endpoint's first step, ahead of the app's middleware and body parsers: DNS-rebinding
  * protection (Host and Origin) and the raw body of a POST, read within its size, time and the
@@ -27,13 +34,6 @@ const REFUSAL_LOG_INTERVAL_MS = 1_000;
  * step reads its body only to drop it, so nothing down the stack parses it.
  * @internal
  */
-/** What the early step keeps of a request it admitted. */
-interface Admitted {
-  /** The body read, until it is handed over. */
-  text: string | undefined;
-  readonly reservation: BodyReservation;
-}
-
 @Injectable()
 export class RequestAdmission implements EndpointStage {
   private readonly policy: HostOriginPolicy;
