@@ -4,6 +4,7 @@ import { AUTH_OPTIONS, type AuthOptions } from './auth/auth.options';
 import { ProtectedResource } from './auth/protected-resource';
 import { ResourceServer } from './auth/resource-server';
 import { DPOP_REPLAY_CACHE_PROVIDER, DpopReplayCache } from './auth/dpop-replay-cache';
+import { portInstanceOnceFilled } from './options/forwarding-port';
 import type { ConsumedStateStore } from './request-state/stores/one-time/consumed-state-store.interface';
 import { RATE_LIMIT_OPTIONS } from './pipeline/rate-limit.options';
 import { DISCOVERY_OPTIONS } from './operations/discovery/discovery.options';
@@ -81,7 +82,8 @@ export const MCP_OPTION_PROVIDERS: Provider[] = [
   {
     provide: ResourceServer,
     useFactory: (auth: AuthOptions, resource: ProtectedResource, replayCache: ConsumedStateStore) =>
-      new ResourceServer(auth, resource, () => replayCache),
+      // The port's instance once it is filled: a proof's jti is recorded on every DPoP request.
+      new ResourceServer(auth, resource, portInstanceOnceFilled(replayCache)),
     inject: [AUTH_OPTIONS, ProtectedResource, DpopReplayCache],
   },
   McpPorts,

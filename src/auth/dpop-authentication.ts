@@ -19,6 +19,9 @@ import { DpopProofKeys } from './dpop-proof-keys';
 import { dpopProofOf, verifyDpopProof, type VerifiedDpopProof } from './dpop-proof.verifier';
 import { TokenRejectedError } from './token-rejected.error';
 
+/** Subjects whose owner digest is remembered at most. */
+const REMEMBERED_OWNERS = 1_024;
+
 /**
  * How long past its acceptance window a proof's `jti` is kept: proofs are accepted while `iat` is
  * within the window of the accepting instance's clock, so a fleet whose clocks differ by up to this
@@ -49,6 +52,8 @@ export class DpopAuthentication {
   /** The nonces this server issues and accepts, when it asks for them. */
   readonly nonces: DpopNonces | undefined;
   private readonly keys: DpopProofKeys;
+  /** Owner digests by subject text (bounded: cleared when {@link REMEMBERED_OWNERS} are held). */
+  private readonly owners = new Map<string, string>();
 
   constructor(
     private readonly options: DpopOptions,
@@ -90,6 +95,17 @@ export class DpopAuthentication {
     };
   }
 
+  /** The replay cache's owner for a subject: its digest, remembered for the last few subjects. */
+  private ownerOf(subject: string): string {
+    let owner = this.owners.get(subject);
+    if (owner === undefined) {
+      owner = sha256Base64Url(subject);
+      if (this.owners.size >= REMEMBERED_OWNERS) this.owners.clear();
+      this.owners.set(subject, owner);
+    }
+    return owner;
+  }
+
   /** Records the proof's `jti`; a replay throws, a proof that could not be recorded is refused. */
   private async record(
     proof: VerifiedDpopProof,
@@ -97,9 +113,7 @@ export class DpopAuthentication {
   ): Promise<McpHttpRefusal | undefined> {
     const expiresAt = (proof.iat + this.options.proofWindowSeconds) * 1000 + CLOCK_MARGIN_MS;
     // Shares are per token subject: a client can mint keys at will, not subjects.
-    const owner = sha256Base64Url(
-      JSON.stringify([auth.extra?.iss, auth.clientId, auth.extra?.sub]),
-    );
+    const owner = this.ownerOf(JSON.stringify([auth.extra?.iss, auth.clientId, auth.extra?.sub]));
     let first: boolean;
     try {
       const cache = this.replayCache();

@@ -120,9 +120,22 @@ export async function verifyDpopProof(
   if (!sameTarget(htu, target.url)) throw rejected('The DPoP proof is for another URL');
   if (typeof iat !== 'number' || Math.abs(now / 1000 - iat) > options.proofWindowSeconds)
     throw rejected('The DPoP proof was not issued recently enough');
-  if (ath !== sha256Base64Url(target.accessToken))
+  if (ath !== athOf(target.accessToken))
     throw rejected('The DPoP proof is for another access token');
   return { jkt: proofKey.jkt, jti, iat, nonce: payload.nonce };
+}
+
+/** The last access token's `ath` (a client presents one token on call after call). */
+let lastToken: string | undefined;
+let lastAth = '';
+
+/** The `ath` a proof for `token` must carry: the base64url SHA-256 of the token. */
+function athOf(token: string): string {
+  if (token !== lastToken) {
+    lastAth = sha256Base64Url(token);
+    lastToken = token;
+  }
+  return lastAth;
 }
 
 /**
