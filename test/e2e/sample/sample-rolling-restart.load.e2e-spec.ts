@@ -82,9 +82,12 @@ describe('the sample app through rolling restarts behind a balancer', () => {
     // that it still runs when the instance stops taking new work: it must finish it.
     const longCallsOnOld = () =>
       proxy.inFlight(originOf(old)).filter(({ name }) => name === 'slow_compute');
+    // The balancer sends new work to the fresh instance first (it holds no connections yet): a
+    // long call may take a while to land on the old one again under a loaded machine.
     await until(() => longCallsOnOld().some(({ sentMsAgo }) => sentMsAgo < JUST_BEGUN_MS), {
       what: 'a long call just begun on the instance about to drain',
       everyMs: 10,
+      timeoutMs: 30_000,
     });
     const longCallsInFlight = longCallsOnOld().length;
     const ended = await old.terminate();
