@@ -25,7 +25,8 @@
  *      latency; all by default; tasks-redis, single-use and fleet need redis-server, as the Redis
  *      e2e suites do), BENCH_SINGLE_USE_REQUESTS (round-2 requests per single-use pass: 8,000),
  *      BENCH_FLEET_CONCURRENCY (16) flows at once in the fleet curve (bench/fleet.curve.ts),
- *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there), BENCH_OPERATIONS (the tool
+ *      BENCH_CPU_PROF_DIR (write a CPU profile of each server there), BENCH_SERVER_FLAGS (more Node
+ *      flags for each server, space-separated), BENCH_OPERATIONS (the tool
  *      counts of the operations curve, comma-separated), BENCH_ARGUMENT_BYTES (the argument sizes, the
  *      smallest first: it is the base).
  */
@@ -97,8 +98,10 @@ const running: ChildProcess[] = [];
 
 async function startServer(file: string, env: Record<string, string> = {}): Promise<Server> {
   const child = fork(join(__dirname, 'servers', file), [], {
-    // BENCH_CPU_PROF_DIR profiles each server (`node --cpu-prof`), as in bench:http.
+    // BENCH_CPU_PROF_DIR profiles each server (`node --cpu-prof`), as in bench:http, and
+    // BENCH_SERVER_FLAGS adds Node flags of its own (e.g. `--trace-gc`).
     execArgv: [
+      ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []),
       '--expose-gc',
       '-r',
       'ts-node/register/transpile-only',

@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { assertNestInternals, type ExternalContextCreator } from './nest-internals';
+import {
+  assertNestInternals,
+  InterceptorsConsumer,
+  type ExternalContextCreator,
+} from './nest-internals';
 
 describe('assertNestInternals', () => {
   const { version } = JSON.parse(
@@ -10,8 +14,20 @@ describe('assertNestInternals', () => {
     const creator = {
       create: () => undefined,
       filtersContextCreator: { create: () => undefined },
+      interceptorsConsumer: new InterceptorsConsumer(),
     } as unknown as ExternalContextCreator;
     expect(() => assertNestInternals(creator)).not.toThrow();
+  });
+
+  it('fails when the creator has no InterceptorsConsumer of Nest’s', () => {
+    const without = {
+      create: () => undefined,
+      filtersContextCreator: { create: () => undefined },
+      interceptorsConsumer: { intercept: () => undefined },
+    } as unknown as ExternalContextCreator;
+    expect(() => assertNestInternals(without)).toThrow(
+      /ExternalContextCreator\.interceptorsConsumer has moved/,
+    );
   });
 
   it('fails naming the Nest version when an internal the module needs has moved', () => {

@@ -19,6 +19,7 @@ import {
   type ParamsFactory,
 } from '@nestjs/core/helpers/external-context-creator';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
+import { InterceptorsConsumer } from '@nestjs/core/interceptors/interceptors-consumer';
 
 export {
   EXCEPTION_FILTERS_METADATA,
@@ -26,6 +27,7 @@ export {
   ExternalContextCreator,
   GUARDS_METADATA,
   INTERCEPTORS_METADATA,
+  InterceptorsConsumer,
   PIPES_METADATA,
   ROUTE_ARGS_METADATA,
 };
@@ -49,6 +51,11 @@ interface ExternalContextCreatorInternals {
       moduleKey: string,
     ): HandlerExceptionFilters;
   };
+}
+
+/** The installed `@nestjs/core` major version (`NaN` when it cannot be read). @internal */
+export function nestMajorVersion(): number {
+  return Number.parseInt(nestVersion(), 10);
 }
 
 /** The installed `@nestjs/core` version, for messages. */
@@ -82,6 +89,14 @@ export function assertNestInternals(contextCreator: ExternalContextCreator): voi
     .filtersContextCreator;
   if (!filters || typeof filters.create !== 'function')
     throw moved('ExternalContextCreator.filtersContextCreator');
+  if (
+    typeof InterceptorsConsumer !== 'function' ||
+    !(
+      (contextCreator as unknown as { interceptorsConsumer?: unknown })
+        .interceptorsConsumer instanceof InterceptorsConsumer
+    )
+  )
+    throw moved('ExternalContextCreator.interceptorsConsumer');
   if (
     [
       ROUTE_ARGS_METADATA,

@@ -2,6 +2,7 @@ import { Logger, HttpException, type CanActivate } from '@nestjs/common';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { McpToolError } from '../kit/errors/mcp-tool.error';
+import { withScopedInterceptors } from '../kit/scoped-interceptors-consumer';
 import {
   ExecutionContextHost,
   GUARDS_METADATA,
@@ -107,7 +108,11 @@ const ARGUMENTS_VALIDATION_GUARD = new ArgumentsValidationGuard();
 export class OperationPipelineFactory {
   private readonly paramsFactory = new McpParamsFactory();
 
-  constructor(private readonly contextCreator: ExternalContextCreator) {}
+  private readonly contextCreator: ExternalContextCreator;
+
+  constructor(contextCreator: ExternalContextCreator) {
+    this.contextCreator = withScopedInterceptors(contextCreator);
+  }
 
   /** The handler of an operation method, with the library steps it needs (each costs every call). */
   forMethod(instance: object, methodName: string, steps: LibrarySteps): OperationHandler {
