@@ -141,21 +141,22 @@ export class OperationRunner {
     return answered;
   }
 
-  /** Runs an untraced call and tells the core's observers how it ended. */
-  private async published(
+  /** Runs an untraced call and tells the core's observers how it ended (no extra await of its own). */
+  private published(
     call: OperationCall,
     input: OperationRunInput,
     handler: OperationHandler,
   ): Promise<OperationOutcome> {
-    let outcome: OperationOutcome;
-    try {
-      outcome = await this.outcomeOf(call, input, handler);
-    } catch (error) {
-      publishCall(this.coreEvents, this.partitions, call, undefined, undefined);
-      throw error;
-    }
-    publishCall(this.coreEvents, this.partitions, call, outcome, undefined);
-    return outcome;
+    return this.outcomeOf(call, input, handler).then(
+      (outcome) => {
+        publishCall(this.coreEvents, this.partitions, call, outcome, undefined);
+        return outcome;
+      },
+      (error: unknown) => {
+        publishCall(this.coreEvents, this.partitions, call, undefined, undefined);
+        throw error;
+      },
+    );
   }
 
   /**

@@ -7,6 +7,7 @@ import type {
   McpSkillServedEvent,
   McpTaskChangeEvent,
 } from '../../extension-api';
+import type { AuditDeferred } from './audit-pending';
 import {
   AUDIT_EXTENSION,
   type AuditDraft,
@@ -35,6 +36,7 @@ export function draft(
   outcome: AuditOutcome,
   own: Own,
   more?: Own,
+  at?: number,
 ): AuditDraft {
   // Fields in RFC 8785's member order, like the record's own: canonicalizing it copies nothing.
   const names = Object.keys(own);
@@ -50,7 +52,7 @@ export function draft(
     event_id: randomUuid(),
     event_type: eventType,
     extensions: { [AUDIT_EXTENSION]: fields },
-    occurred_at: auditTimestamp(),
+    occurred_at: auditTimestamp(at),
     outcome,
     principal_id: auditText(principal),
     tool_name: target === null ? null : auditText(target),
@@ -103,7 +105,7 @@ export function draftsOf(
 ): AuditDraft[] {
   switch (event.kind) {
     case 'call':
-      return callDrafts(event, auditedCall(event.handle));
+      return callDrafts(event, auditedCall(event.handle), Date.now());
     case 'keyring':
       return [keyDraft(event)];
     case 'task':
@@ -115,47 +117,100 @@ export function draftsOf(
   }
 }
 
-function callDrafts(event: McpCallEvent, audited: AuditedCall): AuditDraft[] {
+/**
+ * A call's records, drafted when the writer next writes: the event (the call's values as it
+ * ended: nothing of a call changes once its event is published), its `call_id` and when it ended.
+ * @internal
+ */
+export class DeferredCallDrafts implements AuditDeferred {
+  constructor(
+    private readonly event: McpCallEvent,
+    private readonly audited: AuditedCall,
+    private readonly at: number,
+  ) {}
+
+  drafts(): AuditDraft[] {
+    return callDrafts(this.event, this.audited, this.at);
+  }
+}
+
+function callDrafts(event: McpCallEvent, audited: AuditedCall, at: number): AuditDraft[] {
   const context = callContext(event, audited);
   const drafts: AuditDraft[] = [];
   if (event.answered)
     drafts.push(
-      draft('mcp.input.answered', event.principal, event.target, 'allowed', context, {
-        answered: event.answered.map(({ key, action }) => ({
-          key: auditText(key),
-          action: auditText(action),
-        })),
-      }),
+      draft(
+        'mcp.input.answered',
+        event.principal,
+        event.target,
+        'allowed',
+        context,
+        {
+          answered: event.answered.map(({ key, action }) => ({
+            key: auditText(key),
+            action: auditText(action),
+          })),
+        },
+        at,
+      ),
     );
-  drafts.push(outcomeDraft(event, context));
+  drafts.push(outcomeDraft(event, context, at));
   return drafts;
 }
 
-function outcomeDraft(event: McpCallEvent, context: Own): AuditDraft {
+function outcomeDraft(event: McpCallEvent, context: Own, at: number): AuditDraft {
   const { principal, target } = event;
   switch (event.outcome) {
     case 'complete':
-      return draft('mcp.call.completed', principal, target, 'allowed', context, {
-        result_digest: auditDigest(event.result),
-      });
+      return draft(
+        'mcp.call.completed',
+        principal,
+        target,
+        'allowed',
+        context,
+        { result_digest: auditDigest(event.result) },
+        at,
+      );
     case 'input_required':
-      return draft('mcp.input.requested', principal, target, 'deferred', context, {
-        asked: (event.asked ?? []).map(({ key, kind }) => ({ key: auditText(key), kind })),
-      });
+      return draft(
+        'mcp.input.requested',
+        principal,
+        target,
+        'deferred',
+        context,
+        { asked: (event.asked ?? []).map(({ key, kind }) => ({ key: auditText(key), kind })) },
+        at,
+      );
     case 'tool_error':
-      return draft('mcp.call.completed', principal, target, 'allowed', context, {
-        result: 'tool_error',
-      });
+      return draft(
+        'mcp.call.completed',
+        principal,
+        target,
+        'allowed',
+        context,
+        { result: 'tool_error' },
+        at,
+      );
     case 'refused':
-      return draft('mcp.call.refused', principal, target, 'denied', context, {
-        code: String(event.code),
-        reason: event.refusal?.reason,
-        detail: event.refusal?.detail,
-      });
+      return draft(
+        'mcp.call.refused',
+        principal,
+        target,
+        'denied',
+        context,
+        { code: String(event.code), reason: event.refusal?.reason, detail: event.refusal?.detail },
+        at,
+      );
     case 'error':
-      return draft('mcp.call.failed', principal, target, 'error', context, {
-        code: event.code === undefined ? 'gave_up' : String(event.code),
-      });
+      return draft(
+        'mcp.call.failed',
+        principal,
+        target,
+        'error',
+        context,
+        { code: event.code === undefined ? 'gave_up' : String(event.code) },
+        at,
+      );
   }
 }
 

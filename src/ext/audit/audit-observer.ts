@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { McpCallStart, McpCoreEvent, McpCoreEventObserver } from '../../extension-api';
-import { draftsOf, startedDraft, type AuditedCall } from './audit-drafts';
+import { DeferredCallDrafts, draftsOf, startedDraft, type AuditedCall } from './audit-drafts';
 import { auditDigest } from './audit-values';
 import type { AuditWriter } from './audit-writer';
 
 /**
  * The audit trail as an observer of the core's events: each event becomes its records, queued on
- * the writer; with the `strict` policy a call's `mcp.call.started` is written before anything of
+ * the writer (a call's are drafted by the writer, with its next batch); with the `strict` policy a call's `mcp.call.started` is written before anything of
  * it runs (a rejection refuses the call), and its outcome record carries the same `call_id`.
  * @internal
  */
@@ -28,6 +28,11 @@ export class AuditObserver implements McpCoreEventObserver {
   }
 
   observe(event: McpCoreEvent): void {
+    // A call's records are drafted with the writer's next batch: off the call's path, and warm.
+    if (event.kind === 'call')
+      return this.writer.addLater(
+        new DeferredCallDrafts(event, this.auditedCall(event.handle), Date.now()),
+      );
     for (const draft of draftsOf(event, (handle) => this.auditedCall(handle)))
       this.writer.add(draft);
   }

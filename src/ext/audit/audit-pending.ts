@@ -8,6 +8,16 @@ export interface AuditPending {
 }
 
 /**
+ * Records still to be drafted: an event the writer drafts when it next writes — with the other
+ * records of that batch, in one pass whose code and data stay warm — instead of on the call's path.
+ * @internal
+ */
+export interface AuditDeferred {
+  /** The records, drafted now (with the time they happened, captured before). */
+  drafts(): readonly AuditDraft[];
+}
+
+/**
  * A strict record and the promise of its write: rejected with {@link AuditUnavailableError} after
  * `timeoutMs`, when `withdraw` takes it out of the queue (a record still queued is never written
  * for a call already refused).

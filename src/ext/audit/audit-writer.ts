@@ -6,7 +6,7 @@ import type { AuditSigner } from './audit-signer';
 import { AuditChainLostError, type AuditSink } from './sinks/audit-sink';
 import { AuditUnavailableError } from './audit-unavailable.error';
 import { AuditDrops } from './audit-drops';
-import { awaitedRecord, type AuditPending } from './audit-pending';
+import { awaitedRecord, type AuditDeferred, type AuditPending } from './audit-pending';
 
 /** Records written in one batch at most. */
 const BATCH = 256;
@@ -41,6 +41,8 @@ export interface AuditWriterSettings {
  */
 export class AuditWriter {
   private readonly queue: AuditPending[] = [];
+  /** Records to draft with the next batch, in order after the queue's (see {@link addLater}). */
+  private deferred: AuditDeferred[] = [];
   /** This chain's instance id: the settings', and a new one after the sink lost the chain. */
   private instance: string;
   private restarts = 0;
@@ -72,9 +74,48 @@ export class AuditWriter {
   /** Queues a record; one that does not fit is dropped and counted (best effort). */
   add(draft: AuditDraft): void {
     if (this.closed) return;
+    this.draftDeferred();
+    this.enqueue(draft);
+    this.drainSoon(false);
+  }
+
+  /**
+   * Queues records to be drafted with the next batch (best effort, like {@link add}). While the
+   * sink is down, or a batch's worth already waits, they are drafted at once: what waits long holds
+   * records, not the calls' arguments and results.
+   */
+  addLater(deferred: AuditDeferred): void {
+    if (this.closed) return;
+    if (this.deferred.length < BATCH && Date.now() >= this.downUntil) {
+      this.deferred.push(deferred);
+      return this.drainSoon(false);
+    }
+    this.draftDeferred();
+    this.enqueueDrafts(deferred);
+    this.drainSoon(false);
+  }
+
+  private enqueue(draft: AuditDraft): void {
     if (this.queue.length >= this.settings.queueBound) return this.drops.drop(1, 'queue_full');
     this.queue.push({ draft });
-    this.drainSoon(false);
+  }
+
+  /** Drafts what waits to be, in order, onto the queue. */
+  private draftDeferred(): void {
+    if (this.deferred.length === 0) return;
+    const deferred = this.deferred;
+    this.deferred = [];
+    for (const each of deferred) this.enqueueDrafts(each);
+  }
+
+  private enqueueDrafts(deferred: AuditDeferred): void {
+    let drafts: readonly AuditDraft[];
+    try {
+      drafts = deferred.drafts();
+    } catch {
+      return this.drops.drop(1, 'unrecordable');
+    }
+    for (const draft of drafts) this.enqueue(draft);
   }
 
   private gathering: NodeJS.Timeout | undefined;
@@ -106,6 +147,7 @@ export class AuditWriter {
     if (this.closed) return Promise.reject(new AuditUnavailableError(1_000));
     if (now < this.downUntil)
       return Promise.reject(new AuditUnavailableError(this.downUntil - now));
+    this.draftDeferred();
     if (this.queue.length >= this.settings.queueBound)
       return Promise.reject(new AuditUnavailableError(FIRST_BACKOFF_MS));
     const { pending, written } = awaitedRecord(
@@ -137,13 +179,14 @@ export class AuditWriter {
       }
     }
     if (this.retry) clearTimeout(this.retry);
+    this.draftDeferred();
     const left = this.queue.splice(0);
     if (left.length > 0) this.drops.drop(left.length, 'shutdown');
   }
 
   private whenIdle(): Promise<void> {
-    if (!this.draining && (this.queue.length === 0 || Date.now() < this.downUntil))
-      return Promise.resolve();
+    const empty = this.queue.length === 0 && this.deferred.length === 0;
+    if (!this.draining && (empty || Date.now() < this.downUntil)) return Promise.resolve();
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
@@ -159,12 +202,13 @@ export class AuditWriter {
       this.gathering = undefined;
     }
     if (Date.now() < this.downUntil) return this.retryLater();
-    if (this.queue.length === 0 && !checkpointNow) return;
+    if (this.queue.length === 0 && this.deferred.length === 0 && !checkpointNow) return;
     this.draining = true;
     void this.drainLoop(checkpointNow).finally(() => {
       this.draining = false;
       // Records queued while the last batch was written: gathered again, unless someone waits.
-      if (this.queue.length > 0 && Date.now() >= this.downUntil) {
+      const waiting = this.queue.length > 0 || this.deferred.length > 0;
+      if (waiting && Date.now() >= this.downUntil) {
         if (this.idle.length > 0) return this.drain();
         return this.drainSoon(this.queue.some((pending) => pending.done !== undefined));
       }
@@ -176,7 +220,9 @@ export class AuditWriter {
     let forceCheckpoint = checkpointNow;
     // After the first batch, only a backlog of full batches goes on at once (see `drain`).
     let least = 1;
-    while ((this.queue.length >= least || forceCheckpoint) && !this.closed) {
+    for (;;) {
+      this.draftDeferred();
+      if ((this.queue.length < least && !forceCheckpoint) || this.closed) return;
       least = BATCH;
       if (Date.now() < this.downUntil) return this.retryLater();
       const batch = this.queue.splice(0, BATCH);
@@ -242,6 +288,8 @@ export class AuditWriter {
     const room = Math.max(0, this.settings.queueBound - this.queue.length);
     this.queue.unshift(...kept.slice(0, room));
     if (kept.length > room) this.drops.drop(kept.length - room, 'queue_full');
+    // What waits for the sink to come back waits as records.
+    this.draftDeferred();
   }
 
   /**
