@@ -7,7 +7,8 @@ import type { Logger } from '@nestjs/common';
  * @internal
  */
 export class AuditDrops {
-  private pending = 0;
+  /** Not yet said in the chain, by reason. */
+  private pending = new Map<string, number>();
   private logged = false;
 
   constructor(
@@ -17,25 +18,26 @@ export class AuditDrops {
   ) {}
 
   drop(count: number, reason: string): void {
-    this.pending += count;
+    this.pending.set(reason, (this.pending.get(reason) ?? 0) + count);
     this.count(count, reason);
     if (this.logged) return;
     this.logged = true;
     this.logger.error(
-      `The audit trail dropped records (${reason}: its queue holds ${this.queueBound}); ` +
+      `The audit trail dropped records (${reason === 'queue_full' ? `queue_full: its queue holds ${this.queueBound}` : reason}); ` +
         'they are counted in nestjs_mcp.audit.records.dropped and an audit.records_dropped record says how many. Logged once.',
     );
   }
 
-  /** How many were dropped since the chain last said so (now to be said). */
-  take(): number {
+  /** How many were dropped, by reason, since the chain last said so (now to be said). */
+  take(): ReadonlyMap<string, number> {
     const taken = this.pending;
-    this.pending = 0;
+    if (taken.size > 0) this.pending = new Map();
     return taken;
   }
 
-  /** What {@link take} gave, when the record saying so was not written. */
-  giveBack(count: number): void {
-    this.pending += count;
+  /** What {@link take} gave, when the records saying so were not written. */
+  giveBack(taken: ReadonlyMap<string, number>): void {
+    for (const [reason, count] of taken)
+      this.pending.set(reason, (this.pending.get(reason) ?? 0) + count);
   }
 }

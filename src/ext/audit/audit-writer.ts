@@ -228,7 +228,7 @@ export class AuditWriter {
       const batch = this.queue.splice(0, BATCH);
       // What was dropped is said in the chain itself, so that the trail shows its own gap.
       const reported = this.drops.take();
-      if (reported > 0) batch.unshift({ draft: droppedDraft(reported, 'queue_full') });
+      for (const [reason, count] of reported) batch.unshift({ draft: droppedDraft(count, reason) });
       const due =
         forceCheckpoint ||
         this.sinceCheckpoint + batch.length >= this.settings.checkpointEvery ||
