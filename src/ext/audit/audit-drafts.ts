@@ -44,7 +44,8 @@ export function draft(
   const fields: Record<string, AuditValue> = {};
   for (const name of sortMemberNames(names)) {
     // (`null` is a value: only `undefined` is left out.)
-    const value = own[name] !== undefined ? own[name] : more?.[name];
+    let value = own[name];
+    if (value === undefined && more) value = more[name];
     if (value !== undefined) fields[name] = value;
   }
   // In RFC 8785's member order, so that hashing the record copies nothing at this level.
