@@ -6,8 +6,9 @@ import type { AuditWriter } from './audit-writer';
 
 /**
  * The audit trail as an observer of the core's events: each event becomes its records, queued on
- * the writer (a call's are drafted by the writer, with its next batch); with the `strict` policy a call's `mcp.call.started` is written before anything of
- * it runs (a rejection refuses the call), and its outcome record carries the same `call_id`.
+ * the writer (a call's are drafted by the writer, with its next batch); with the `strict` policy a
+ * call's `mcp.call.started` is written before anything of it runs (a rejection refuses the call),
+ * and its outcome record carries the same `call_id`.
  * @internal
  */
 export class AuditObserver implements McpCoreEventObserver {
