@@ -160,58 +160,35 @@ function callDrafts(event: McpCallEvent, audited: AuditedCall, at: number): Audi
 }
 
 function outcomeDraft(event: McpCallEvent, context: Own, at: number): AuditDraft {
-  const { principal, target } = event;
+  const [eventType, outcome, own] = outcomeOf(event);
+  return draft(eventType, event.principal, event.target, outcome, context, own, at);
+}
+
+/** A call's outcome record: its event type, its SEP-3004 outcome and its own fields. */
+function outcomeOf(event: McpCallEvent): [string, AuditOutcome, Own] {
   switch (event.outcome) {
     case 'complete':
-      return draft(
-        'mcp.call.completed',
-        principal,
-        target,
-        'allowed',
-        context,
-        { result_digest: auditDigest(event.result) },
-        at,
-      );
+      return ['mcp.call.completed', 'allowed', { result_digest: auditDigest(event.result) }];
     case 'input_required':
-      return draft(
+      return [
         'mcp.input.requested',
-        principal,
-        target,
         'deferred',
-        context,
         { asked: (event.asked ?? []).map(({ key, kind }) => ({ key: auditText(key), kind })) },
-        at,
-      );
+      ];
     case 'tool_error':
-      return draft(
-        'mcp.call.completed',
-        principal,
-        target,
-        'allowed',
-        context,
-        { result: 'tool_error' },
-        at,
-      );
+      return ['mcp.call.completed', 'allowed', { result: 'tool_error' }];
     case 'refused':
-      return draft(
+      return [
         'mcp.call.refused',
-        principal,
-        target,
         'denied',
-        context,
         { code: String(event.code), reason: event.refusal?.reason, detail: event.refusal?.detail },
-        at,
-      );
+      ];
     case 'error':
-      return draft(
+      return [
         'mcp.call.failed',
-        principal,
-        target,
         'error',
-        context,
         { code: event.code === undefined ? 'gave_up' : String(event.code) },
-        at,
-      );
+      ];
   }
 }
 

@@ -34,7 +34,10 @@ const signer = new PemAuditSigner(
     .toString(),
 );
 
-function writerOf(sink: AuditSink, queueBound = 100): AuditWriter {
+function writerOf(
+  sink: AuditSink,
+  countDropped: (count: number, reason: string) => void = () => undefined,
+): AuditWriter {
   return new AuditWriter(
     sink,
     signer,
@@ -43,9 +46,9 @@ function writerOf(sink: AuditSink, queueBound = 100): AuditWriter {
       sinkName: 'test',
       checkpointEvery: 1_000,
       checkpointIntervalMs: 60_000,
-      queueBound,
+      queueBound: 100,
       strictTimeoutMs: 1_000,
-      countDropped: () => undefined,
+      countDropped,
     },
     new Logger('test'),
   );
@@ -94,20 +97,7 @@ describe('AuditWriter, records drafted with the next batch', () => {
   it('counts a call whose records cannot be drafted as dropped, and writes the rest', async () => {
     const sink = new KeptSink();
     const dropped: string[] = [];
-    const writer = new AuditWriter(
-      sink,
-      signer,
-      {
-        instance: 'instance-a',
-        sinkName: 'test',
-        checkpointEvery: 1_000,
-        checkpointIntervalMs: 60_000,
-        queueBound: 100,
-        strictTimeoutMs: 1_000,
-        countDropped: (count, reason) => dropped.push(`${count} ${reason}`),
-      },
-      new Logger('test'),
-    );
+    const writer = writerOf(sink, (count, reason) => dropped.push(`${count} ${reason}`));
     writer.addLater({
       drafts: () => {
         throw new Error('cannot draft');
